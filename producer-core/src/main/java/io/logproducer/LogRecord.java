@@ -1,0 +1,368 @@
+package io.logproducer;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One log record, following OTLP's log data model ({@code LogRecord} in
+ * {@code opentelemetry/proto/logs/v1/logs.proto}). Immutable and thread-safe; build one with {@link #builder()}.
+ *
+ * <p>Fields: {@code time_unix_nano} and {@code observed_time_unix_nano} (nanoseconds since the Unix epoch, 0 =
+ * unknown), {@code severity_number} (0–24) and {@code severity_text}, {@code body} (any {@link AnyValue}),
+ * attributes (unique string keys to {@link AnyValue}s, in insertion order), {@code trace_id} (16 bytes or absent),
+ * {@code span_id} (8 bytes or absent), {@code flags} (W3C trace flags, 32 bits), {@code event_name}.
+ */
+public final class LogRecord {
+
+  private static final String[] NO_KEYS = new String[0];
+  private static final AnyValue[] NO_VALUES = new AnyValue[0];
+
+  private final long timeUnixNano;
+  private final long observedTimeUnixNano;
+  private final int severityNumber;
+  private final String severityText;
+  private final AnyValue body;
+  private final String[] attributeKeys;
+  private final AnyValue[] attributeValues;
+  private final byte[] traceId;
+  private final byte[] spanId;
+  private final int flags;
+  private final String eventName;
+
+  private LogRecord(Builder b) {
+    this.timeUnixNano = b.timeUnixNano;
+    this.observedTimeUnixNano = b.observedTimeUnixNano != 0 ? b.observedTimeUnixNano
+        : System.currentTimeMillis() * 1_000_000L;
+    this.severityNumber = b.severityNumber;
+    this.severityText = b.severityText;
+    this.body = b.body;
+    if (b.attributeCount == 0) {
+      this.attributeKeys = NO_KEYS;
+      this.attributeValues = NO_VALUES;
+    } else {
+      this.attributeKeys = Arrays.copyOf(b.attributeKeys, b.attributeCount);
+      this.attributeValues = Arrays.copyOf(b.attributeValues, b.attributeCount);
+    }
+    this.traceId = b.traceId;
+    this.spanId = b.spanId;
+    this.flags = b.flags;
+    this.eventName = b.eventName;
+  }
+
+  /** A new builder. Builders are not thread-safe; one builder may build many records. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Event time in nanoseconds since the Unix epoch; 0 when unknown. */
+  public long getTimeUnixNano() {
+    return timeUnixNano;
+  }
+
+  /** Observation time in nanoseconds since the Unix epoch; set to the build time when not given. */
+  public long getObservedTimeUnixNano() {
+    return observedTimeUnixNano;
+  }
+
+  /** OTLP severity number, 0 (unspecified) to 24. */
+  public int getSeverityNumber() {
+    return severityNumber;
+  }
+
+  /** Severity text as given, or null. */
+  public String getSeverityText() {
+    return severityText;
+  }
+
+  /** The body, or null when absent. */
+  public AnyValue getBody() {
+    return body;
+  }
+
+  /** Number of attributes. */
+  public int getAttributeCount() {
+    return attributeKeys.length;
+  }
+
+  /** Key of attribute {@code index} (0-based, insertion order). */
+  public String getAttributeKey(int index) {
+    return attributeKeys[index];
+  }
+
+  /** Value of attribute {@code index} (0-based, insertion order). */
+  public AnyValue getAttributeValue(int index) {
+    return attributeValues[index];
+  }
+
+  /** The value of the attribute named {@code key}, or null. Linear in the attribute count. */
+  public AnyValue getAttribute(String key) {
+    for (int i = 0; i < attributeKeys.length; i++) {
+      if (attributeKeys[i].equals(key)) {
+        return attributeValues[i];
+      }
+    }
+    return null;
+  }
+
+  /** The 16-byte trace id (internal array: do not modify), or null when absent. */
+  public byte[] getTraceId() {
+    return traceId;
+  }
+
+  /** The 8-byte span id (internal array: do not modify), or null when absent. */
+  public byte[] getSpanId() {
+    return spanId;
+  }
+
+  /** W3C trace flags (OTLP {@code flags}, fixed32). */
+  public int getFlags() {
+    return flags;
+  }
+
+  /** The event name, or null. */
+  public String getEventName() {
+    return eventName;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("LogRecord{time=").append(timeUnixNano)
+        .append(", severity=").append(severityNumber);
+    if (severityText != null) {
+      sb.append('/').append(severityText);
+    }
+    sb.append(", body=").append(body);
+    for (int i = 0; i < attributeKeys.length; i++) {
+      sb.append(i == 0 ? ", attributes={" : ", ").append(attributeKeys[i]).append('=').append(attributeValues[i]);
+    }
+    if (attributeKeys.length > 0) {
+      sb.append('}');
+    }
+    return sb.append('}').toString();
+  }
+
+  /**
+   * Builds {@link LogRecord}s. Setters validate at once and throw {@link IllegalArgumentException} naming the
+   * field. Not thread-safe; reusable: {@link #build()} copies what it needs and leaves the builder as it was.
+   */
+  public static final class Builder {
+    private long timeUnixNano;
+    private long observedTimeUnixNano;
+    private int severityNumber;
+    private String severityText;
+    private AnyValue body;
+    private String[] attributeKeys = NO_KEYS;
+    private AnyValue[] attributeValues = NO_VALUES;
+    private int attributeCount;
+    private byte[] traceId;
+    private byte[] spanId;
+    private int flags;
+    private String eventName;
+
+    private Builder() {
+    }
+
+    /** Event time, nanoseconds since the Unix epoch. @throws IllegalArgumentException if negative */
+    public Builder setTimeUnixNano(long timeUnixNano) {
+      if (timeUnixNano < 0) {
+        throw new IllegalArgumentException("timeUnixNano must be >= 0, was " + timeUnixNano);
+      }
+      this.timeUnixNano = timeUnixNano;
+      return this;
+    }
+
+    /** Event time in the given unit since the Unix epoch. */
+    public Builder setTimestamp(long time, TimeUnit unit) {
+      return setTimeUnixNano(unit.toNanos(time));
+    }
+
+    /** Event time. */
+    public Builder setTimestamp(Instant instant) {
+      return setTimeUnixNano(TimeUnit.SECONDS.toNanos(instant.getEpochSecond()) + instant.getNano());
+    }
+
+    /** Observation time, nanoseconds since the Unix epoch; defaults to the build time. */
+    public Builder setObservedTimeUnixNano(long observedTimeUnixNano) {
+      if (observedTimeUnixNano < 0) {
+        throw new IllegalArgumentException("observedTimeUnixNano must be >= 0, was " + observedTimeUnixNano);
+      }
+      this.observedTimeUnixNano = observedTimeUnixNano;
+      return this;
+    }
+
+    /** Sets severity number and text. */
+    public Builder setSeverity(Severity severity) {
+      this.severityNumber = severity.number();
+      this.severityText = severity == Severity.UNSPECIFIED ? null : severity.text();
+      return this;
+    }
+
+    /** @throws IllegalArgumentException if outside [0, 24] */
+    public Builder setSeverityNumber(int severityNumber) {
+      if (severityNumber < 0 || severityNumber > 24) {
+        throw new IllegalArgumentException("severityNumber must be in [0, 24], was " + severityNumber);
+      }
+      this.severityNumber = severityNumber;
+      return this;
+    }
+
+    /** Free-form severity text (e.g. the logging framework's level name); null clears it. */
+    public Builder setSeverityText(String severityText) {
+      this.severityText = severityText;
+      return this;
+    }
+
+    /** A string body; null clears it. */
+    public Builder setBody(String body) {
+      this.body = body == null ? null : AnyValue.of(body);
+      return this;
+    }
+
+    /** Any body (string, bytes, structured); null clears it. */
+    public Builder setBody(AnyValue body) {
+      this.body = body;
+      return this;
+    }
+
+    /** @throws IllegalArgumentException if {@code key} or {@code value} is null */
+    public Builder setAttribute(String key, String value) {
+      if (value == null) {
+        throw new IllegalArgumentException("attribute '" + key + "' value must not be null");
+      }
+      return put(key, AnyValue.of(value));
+    }
+
+    public Builder setAttribute(String key, boolean value) {
+      return put(key, AnyValue.of(value));
+    }
+
+    public Builder setAttribute(String key, long value) {
+      return put(key, AnyValue.of(value));
+    }
+
+    /** @throws IllegalArgumentException if {@code value} is NaN or infinite, or {@code key} is null */
+    public Builder setAttribute(String key, double value) {
+      if (Double.isNaN(value) || Double.isInfinite(value)) {
+        throw new IllegalArgumentException("attribute '" + key + "' must be a finite double, was " + value);
+      }
+      return put(key, AnyValue.of(value));
+    }
+
+    /** @throws IllegalArgumentException if {@code key} or {@code value} is null */
+    public Builder setAttribute(String key, byte[] value) {
+      if (value == null) {
+        throw new IllegalArgumentException("attribute '" + key + "' value must not be null");
+      }
+      return put(key, AnyValue.of(value));
+    }
+
+    /** Any value, including arrays and nested key/value lists. @throws IllegalArgumentException on null */
+    public Builder setAttribute(String key, AnyValue value) {
+      if (value == null) {
+        throw new IllegalArgumentException("attribute '" + key + "' value must not be null");
+      }
+      return put(key, value);
+    }
+
+    /** Removes all attributes. */
+    public Builder clearAttributes() {
+      Arrays.fill(attributeKeys, 0, attributeCount, null);
+      Arrays.fill(attributeValues, 0, attributeCount, null);
+      attributeCount = 0;
+      return this;
+    }
+
+    private Builder put(String key, AnyValue value) {
+      if (key == null) {
+        throw new IllegalArgumentException("attribute key must not be null");
+      }
+      for (int i = 0; i < attributeCount; i++) {
+        if (attributeKeys[i].equals(key)) {
+          attributeValues[i] = value;
+          return this;
+        }
+      }
+      if (attributeCount == attributeKeys.length) {
+        int n = Math.max(4, attributeCount * 2);
+        attributeKeys = Arrays.copyOf(attributeKeys, n);
+        attributeValues = Arrays.copyOf(attributeValues, n);
+      }
+      attributeKeys[attributeCount] = key;
+      attributeValues[attributeCount] = value;
+      attributeCount++;
+      return this;
+    }
+
+    /** 16 bytes (copied), or null/empty to clear. @throws IllegalArgumentException on any other length */
+    public Builder setTraceId(byte[] traceId) {
+      this.traceId = id("traceId", traceId, 16);
+      return this;
+    }
+
+    /** 32 hex digits, or null/empty to clear. @throws IllegalArgumentException if not 32 hex digits */
+    public Builder setTraceId(String hex) {
+      this.traceId = hexId("traceId", hex, 16);
+      return this;
+    }
+
+    /** 8 bytes (copied), or null/empty to clear. @throws IllegalArgumentException on any other length */
+    public Builder setSpanId(byte[] spanId) {
+      this.spanId = id("spanId", spanId, 8);
+      return this;
+    }
+
+    /** 16 hex digits, or null/empty to clear. @throws IllegalArgumentException if not 16 hex digits */
+    public Builder setSpanId(String hex) {
+      this.spanId = hexId("spanId", hex, 8);
+      return this;
+    }
+
+    /** W3C trace flags (bit 0: sampled). */
+    public Builder setFlags(int flags) {
+      this.flags = flags;
+      return this;
+    }
+
+    /** OTLP {@code event_name}; null clears it. */
+    public Builder setEventName(String eventName) {
+      this.eventName = eventName;
+      return this;
+    }
+
+    /** A new immutable record; the builder keeps its state and can be reused. */
+    public LogRecord build() {
+      return new LogRecord(this);
+    }
+
+    private static byte[] id(String field, byte[] id, int length) {
+      if (id == null || id.length == 0) {
+        return null;
+      }
+      if (id.length != length) {
+        throw new IllegalArgumentException(field + " must be " + length + " bytes, was " + id.length);
+      }
+      return id.clone();
+    }
+
+    private static byte[] hexId(String field, String hex, int length) {
+      if (hex == null || hex.isEmpty()) {
+        return null;
+      }
+      if (hex.length() != length * 2) {
+        throw new IllegalArgumentException(
+            field + " must be " + (length * 2) + " hex digits, was " + hex.length() + " characters");
+      }
+      byte[] out = new byte[length];
+      for (int i = 0; i < length; i++) {
+        int hi = Character.digit(hex.charAt(2 * i), 16);
+        int lo = Character.digit(hex.charAt(2 * i + 1), 16);
+        if (hi < 0 || lo < 0) {
+          throw new IllegalArgumentException(field + " must be hex digits, was '" + hex + "'");
+        }
+        out[i] = (byte) (hi << 4 | lo);
+      }
+      return out;
+    }
+  }
+}

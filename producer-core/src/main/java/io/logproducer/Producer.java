@@ -1,0 +1,144 @@
+package io.logproducer;
+
+import io.logproducer.internal.ProducerEngine;
+import io.logproducer.spi.Exporter;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Ships log records to a receiver through an {@link Exporter} (OTLP/HTTP, a GSE agent, Kafka…), batching them
+ * under a byte budget, compressing, retrying, and reporting one outcome per record.
+ *
+ * <pre>{@code
+ * try (Producer producer = new Producer(ProducerConfig.defaults(),
+ *     OtlpHttpExporter.builder().setEndpoint("http://127.0.0.1:4318").build())) {
+ *   producer.send(LogRecord.builder().setSeverity(Severity.INFO).setBody("hello").build(),
+ *       result -> { if (!result.isSuccess()) System.err.println(result); });
+ * }
+ * }</pre>
+ *
+ * <p><b>Data path.</b> {@code send} encodes the record once, in the exporter's wire form, reserves its encoded
+ * bytes from {@code totalSizeInBytes}, and appends it to its shard's open batch. A batch is sealed by size
+ * ({@code batchSizeInBytes}), count ({@code batchCountThreshold}) or age ({@code lingerMillis}); one of
+ * {@code sendThreads} threads compresses and exports it, retrying transient failures with exponential backoff and
+ * jitter within {@code retries} and {@code deliveryTimeoutMillis}.
+ *
+ * <p><b>Outcomes.</b> Every record {@code send} accepts gets exactly one {@link SendResult} — delivered, partially
+ * rejected, rejected, failed, or failed at close — through its callback or future and in {@link #getMetrics()}.
+ * A {@code send} that throws did not accept its record.
+ *
+ * <p><b>Threads.</b> All methods are thread-safe. The producer runs one linger thread and {@code sendThreads}
+ * send threads, all daemon threads named {@code <clientId>-…}; none outlives {@link #close}. Calling
+ * {@code send}, {@code flush} or {@code close} from a callback never deadlocks: {@code send} then does not wait
+ * for buffer space, {@code flush} seals without waiting, and {@code close} closes without a grace period.
+ */
+public final class Producer implements AutoCloseable {
+
+  private final ProducerEngine engine;
+
+  /**
+   * Starts a producer; it owns {@code exporter} and closes it on {@link #close}.
+   *
+   * @throws IllegalArgumentException if the exporter cannot honour {@code config} (e.g. an unsupported
+   *     compression, or a batchSizeInBytes above the exporter's maximum)
+   * @throws IllegalStateException if the configured compression's library is not on the classpath
+   */
+  public Producer(ProducerConfig config, Exporter exporter) {
+    this.engine = new ProducerEngine(config, exporter);
+  }
+
+  /** Sends {@code record} without a callback; its outcome is counted in the metrics only. */
+  public void send(LogRecord record) {
+    engine.send(record, null);
+  }
+
+  /**
+   * Encodes {@code record} and adds it to a batch. Returns as soon as the record is buffered; delivery is
+   * asynchronous and its outcome goes to {@code callback} (on a producer thread; for DROPPED, on this thread before
+   * this method returns).
+   *
+   * <p>If the buffer is full, waits up to {@code maxBlockMillis} (longest waiter first) under
+   * {@link BufferFullPolicy#BLOCK}, or reports the record DROPPED under {@link BufferFullPolicy#DROP}. Called from
+   * a callback it never waits.
+   *
+   * @param callback receives the outcome; may be null
+   * @throws IllegalArgumentException if {@code record} is null or the exporter cannot encode it
+   * @throws RecordTooLargeException if the encoded record exceeds the largest allowed batch
+   * @throws BufferExhaustedException if no buffer space became free within {@code maxBlockMillis}
+   * @throws ProducerInterruptedException if interrupted while waiting for buffer space
+   * @throws IllegalStateException if the producer is closed
+   */
+  public void send(LogRecord record, Callback callback) {
+    engine.send(record, callback);
+  }
+
+  /**
+   * Like {@link #send(LogRecord, Callback)}, with the outcome as a future: completed normally for DELIVERED and
+   * PARTIALLY_REJECTED, exceptionally with a {@link DeliveryException} (holding the {@link SendResult}) otherwise.
+   * Allocates a future and a callback per call; prefer the callback form on hot paths.
+   */
+  public CompletableFuture<SendResult> sendAsync(LogRecord record) {
+    CompletableFuture<SendResult> future = new CompletableFuture<>();
+    engine.send(record, result -> {
+      SendResult.Status s = result.getStatus();
+      if (s == SendResult.Status.DELIVERED || s == SendResult.Status.PARTIALLY_REJECTED) {
+        future.complete(result);
+      } else {
+        future.completeExceptionally(new DeliveryException(result));
+      }
+    });
+    return future;
+  }
+
+  /**
+   * Seals every open batch and waits until every record sent before this call has its outcome (callbacks run).
+   * From a callback it seals without waiting.
+   *
+   * @throws ProducerInterruptedException if interrupted while waiting
+   */
+  public void flush() {
+    engine.flush();
+  }
+
+  /**
+   * Stops accepting records, ships everything buffered, and waits until all have an outcome or {@code timeoutMillis}
+   * passed; records still undelivered then are reported {@link SendResult.Status#FAILED_AT_CLOSE} through their
+   * callbacks. Then stops every producer thread and closes the exporter. Idempotent: a second call waits for the
+   * first up to its own timeout. From a callback it behaves as {@code close(0)} without waiting.
+   *
+   * @param timeoutMillis grace period in ms, at least 0
+   * @throws IllegalArgumentException if {@code timeoutMillis} is negative
+   */
+  public void close(long timeoutMillis) {
+    engine.close(timeoutMillis);
+  }
+
+  /** {@link #close(long)} with a {@link Duration}. */
+  public void close(Duration timeout) {
+    engine.close(timeout.toMillis());
+  }
+
+  /**
+   * Closes with no time limit of its own: returns when every buffered record has its outcome, which
+   * {@code deliveryTimeoutMillis} bounds.
+   */
+  @Override
+  public void close() {
+    engine.close(Long.MAX_VALUE / 2_000_000L);
+  }
+
+  /** A snapshot of the producer's counters (also exported over JMX). */
+  public ProducerMetrics getMetrics() {
+    return engine.metrics();
+  }
+
+  /** The configuration this producer runs with. */
+  public ProducerConfig getConfig() {
+    return engine.config();
+  }
+
+  /** Whether {@link #close} has been called. */
+  public boolean isClosed() {
+    return engine.isClosed();
+  }
+}

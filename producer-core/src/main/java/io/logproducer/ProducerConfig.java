@@ -1,0 +1,327 @@
+package io.logproducer;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Immutable producer settings. Build with {@link #builder()}; every setter validates at once and throws
+ * {@link IllegalArgumentException} naming the parameter, its bounds and the rejected value, e.g.
+ * "batchSizeInBytes must be in [1, 67108864], was 0". Thread-safe.
+ *
+ * <p>Sizes are bytes of records as the exporter encodes them (OTLP protobuf, GSE JSON, …), before compression.
+ * Times are milliseconds.
+ */
+public final class ProducerConfig {
+
+  /** Default {@code totalSizeInBytes}: {@value} (100 MiB). */
+  public static final long DEFAULT_TOTAL_SIZE_IN_BYTES = 100L * 1024 * 1024;
+  /** Default {@code maxBlockMillis}: {@value}. */
+  public static final long DEFAULT_MAX_BLOCK_MILLIS = 60_000L;
+  /** Default {@code batchSizeInBytes}: {@value} (1 MiB). */
+  public static final int DEFAULT_BATCH_SIZE_IN_BYTES = 1024 * 1024;
+  /** Default {@code batchCountThreshold}: {@value}. */
+  public static final int DEFAULT_BATCH_COUNT_THRESHOLD = 32_768;
+  /** Default {@code lingerMillis}: {@value}. */
+  public static final long DEFAULT_LINGER_MILLIS = 1_000L;
+  /** Default {@code sendThreads}: {@value}. */
+  public static final int DEFAULT_SEND_THREADS = 4;
+  /** Default {@code retries}: {@value} (unbounded by count; {@code deliveryTimeoutMillis} bounds them). */
+  public static final int DEFAULT_RETRIES = Integer.MAX_VALUE;
+  /** Default {@code initialRetryBackoffMillis}: {@value}. */
+  public static final long DEFAULT_INITIAL_RETRY_BACKOFF_MILLIS = 100L;
+  /** Default {@code maxRetryBackoffMillis}: {@value}. */
+  public static final long DEFAULT_MAX_RETRY_BACKOFF_MILLIS = 5_000L;
+  /** Default {@code deliveryTimeoutMillis}: {@value}. */
+  public static final long DEFAULT_DELIVERY_TIMEOUT_MILLIS = 120_000L;
+  /** Default zstd {@code compressionLevel}: {@value} (fastest standard level; see docs/PERFORMANCE.md). */
+  public static final int DEFAULT_ZSTD_LEVEL = 1;
+  /** Default gzip {@code compressionLevel}: {@value}. */
+  public static final int DEFAULT_GZIP_LEVEL = 1;
+
+  /** Largest {@code batchSizeInBytes}: {@value} (64 MiB, the OTLP specification's recommended request limit). */
+  public static final int MAX_BATCH_SIZE_IN_BYTES = 64 * 1024 * 1024;
+
+  private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
+
+  private final long totalSizeInBytes;
+  private final long maxBlockMillis;
+  private final int batchSizeInBytes;
+  private final int batchCountThreshold;
+  private final long lingerMillis;
+  private final int sendThreads;
+  private final int retries;
+  private final long initialRetryBackoffMillis;
+  private final long maxRetryBackoffMillis;
+  private final long deliveryTimeoutMillis;
+  private final Compression compression;
+  private final int compressionLevel;
+  private final BufferFullPolicy bufferFullPolicy;
+  private final String clientId;
+  private final boolean jmxEnabled;
+
+  private ProducerConfig(Builder b) {
+    this.totalSizeInBytes = b.totalSizeInBytes;
+    this.maxBlockMillis = b.maxBlockMillis;
+    this.batchSizeInBytes = b.batchSizeInBytes;
+    this.batchCountThreshold = b.batchCountThreshold;
+    this.lingerMillis = b.lingerMillis;
+    this.sendThreads = b.sendThreads;
+    this.retries = b.retries;
+    this.initialRetryBackoffMillis = b.initialRetryBackoffMillis;
+    this.maxRetryBackoffMillis = b.maxRetryBackoffMillis;
+    this.deliveryTimeoutMillis = b.deliveryTimeoutMillis;
+    this.compression = b.compression;
+    this.compressionLevel = b.compressionLevel;
+    this.bufferFullPolicy = b.bufferFullPolicy;
+    this.clientId = b.clientId != null ? b.clientId : "logproducer-" + CLIENT_IDS.incrementAndGet();
+    this.jmxEnabled = b.jmxEnabled;
+  }
+
+  /** A builder holding the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The defaults. */
+  public static ProducerConfig defaults() {
+    return builder().build();
+  }
+
+  /** Hard bound, in bytes, on encoded record bytes the producer holds: open, sealed, in flight and retrying. */
+  public long getTotalSizeInBytes() {
+    return totalSizeInBytes;
+  }
+
+  /** How long {@code send} may wait for buffer space under {@link BufferFullPolicy#BLOCK}, in ms. */
+  public long getMaxBlockMillis() {
+    return maxBlockMillis;
+  }
+
+  /** A batch is sealed when its encoded records reach this many bytes. */
+  public int getBatchSizeInBytes() {
+    return batchSizeInBytes;
+  }
+
+  /** A batch is sealed when it holds this many records. */
+  public int getBatchCountThreshold() {
+    return batchCountThreshold;
+  }
+
+  /** A batch is sealed this many ms after its first record was added. */
+  public long getLingerMillis() {
+    return lingerMillis;
+  }
+
+  /** Threads that compress and ship sealed batches. */
+  public int getSendThreads() {
+    return sendThreads;
+  }
+
+  /** Maximum re-sends of a batch after a retryable failure. */
+  public int getRetries() {
+    return retries;
+  }
+
+  /** Backoff before the first retry, in ms; doubled per retry, with ±20 % jitter. */
+  public long getInitialRetryBackoffMillis() {
+    return initialRetryBackoffMillis;
+  }
+
+  /** Cap on the backoff between retries, in ms. */
+  public long getMaxRetryBackoffMillis() {
+    return maxRetryBackoffMillis;
+  }
+
+  /** Upper bound, in ms from a batch's creation, on its delivery including all retries. */
+  public long getDeliveryTimeoutMillis() {
+    return deliveryTimeoutMillis;
+  }
+
+  /** Request compression, or null for the exporter's default. */
+  public Compression getCompression() {
+    return compression;
+  }
+
+  /** Compression level for GZIP (1–9) and ZSTD (1–22); 0 means the codec's default ({@link #DEFAULT_ZSTD_LEVEL}). */
+  public int getCompressionLevel() {
+    return compressionLevel;
+  }
+
+  public BufferFullPolicy getBufferFullPolicy() {
+    return bufferFullPolicy;
+  }
+
+  /** Names the producer's threads and its JMX bean. */
+  public String getClientId() {
+    return clientId;
+  }
+
+  /** Whether the metrics are registered as a JMX MBean. */
+  public boolean isJmxEnabled() {
+    return jmxEnabled;
+  }
+
+  @Override
+  public String toString() {
+    return "ProducerConfig{clientId=" + clientId + ", totalSizeInBytes=" + totalSizeInBytes + ", maxBlockMillis="
+        + maxBlockMillis + ", batchSizeInBytes=" + batchSizeInBytes + ", batchCountThreshold=" + batchCountThreshold
+        + ", lingerMillis=" + lingerMillis + ", sendThreads=" + sendThreads + ", retries=" + retries
+        + ", initialRetryBackoffMillis=" + initialRetryBackoffMillis + ", maxRetryBackoffMillis="
+        + maxRetryBackoffMillis + ", deliveryTimeoutMillis=" + deliveryTimeoutMillis + ", compression="
+        + compression + ", compressionLevel=" + compressionLevel + ", bufferFullPolicy=" + bufferFullPolicy + "}";
+  }
+
+  /** Builds a {@link ProducerConfig}. Not thread-safe. */
+  public static final class Builder {
+    private long totalSizeInBytes = DEFAULT_TOTAL_SIZE_IN_BYTES;
+    private long maxBlockMillis = DEFAULT_MAX_BLOCK_MILLIS;
+    private int batchSizeInBytes = DEFAULT_BATCH_SIZE_IN_BYTES;
+    private int batchCountThreshold = DEFAULT_BATCH_COUNT_THRESHOLD;
+    private long lingerMillis = DEFAULT_LINGER_MILLIS;
+    private int sendThreads = DEFAULT_SEND_THREADS;
+    private int retries = DEFAULT_RETRIES;
+    private long initialRetryBackoffMillis = DEFAULT_INITIAL_RETRY_BACKOFF_MILLIS;
+    private long maxRetryBackoffMillis = DEFAULT_MAX_RETRY_BACKOFF_MILLIS;
+    private long deliveryTimeoutMillis = DEFAULT_DELIVERY_TIMEOUT_MILLIS;
+    private Compression compression;
+    private int compressionLevel;
+    private BufferFullPolicy bufferFullPolicy = BufferFullPolicy.BLOCK;
+    private String clientId;
+    private boolean jmxEnabled = true;
+
+    private Builder() {
+    }
+
+    /** Bytes, in [1024, 2^40]; default {@value ProducerConfig#DEFAULT_TOTAL_SIZE_IN_BYTES}. */
+    public Builder setTotalSizeInBytes(long totalSizeInBytes) {
+      this.totalSizeInBytes = check("totalSizeInBytes", totalSizeInBytes, 1024, 1L << 40);
+      return this;
+    }
+
+    /** Milliseconds, in [0, 2^31-1]; default {@value ProducerConfig#DEFAULT_MAX_BLOCK_MILLIS}. */
+    public Builder setMaxBlockMillis(long maxBlockMillis) {
+      this.maxBlockMillis = check("maxBlockMillis", maxBlockMillis, 0, Integer.MAX_VALUE);
+      return this;
+    }
+
+    /** Bytes, in [1, 67108864]; default {@value ProducerConfig#DEFAULT_BATCH_SIZE_IN_BYTES}. */
+    public Builder setBatchSizeInBytes(int batchSizeInBytes) {
+      this.batchSizeInBytes = (int) check("batchSizeInBytes", batchSizeInBytes, 1, MAX_BATCH_SIZE_IN_BYTES);
+      return this;
+    }
+
+    /** Records, in [1, 10000000]; default {@value ProducerConfig#DEFAULT_BATCH_COUNT_THRESHOLD}. */
+    public Builder setBatchCountThreshold(int batchCountThreshold) {
+      this.batchCountThreshold = (int) check("batchCountThreshold", batchCountThreshold, 1, 10_000_000);
+      return this;
+    }
+
+    /** Milliseconds, in [0, 3600000]; default {@value ProducerConfig#DEFAULT_LINGER_MILLIS}. */
+    public Builder setLingerMillis(long lingerMillis) {
+      this.lingerMillis = check("lingerMillis", lingerMillis, 0, 3_600_000);
+      return this;
+    }
+
+    /** Threads, in [1, 256]; default {@value ProducerConfig#DEFAULT_SEND_THREADS}. */
+    public Builder setSendThreads(int sendThreads) {
+      this.sendThreads = (int) check("sendThreads", sendThreads, 1, 256);
+      return this;
+    }
+
+    /** Count, in [0, 2^31-1]; default {@value ProducerConfig#DEFAULT_RETRIES}. */
+    public Builder setRetries(int retries) {
+      this.retries = (int) check("retries", retries, 0, Integer.MAX_VALUE);
+      return this;
+    }
+
+    /** Milliseconds, in [1, 3600000]; default {@value ProducerConfig#DEFAULT_INITIAL_RETRY_BACKOFF_MILLIS}. */
+    public Builder setInitialRetryBackoffMillis(long initialRetryBackoffMillis) {
+      this.initialRetryBackoffMillis = check("initialRetryBackoffMillis", initialRetryBackoffMillis, 1, 3_600_000);
+      return this;
+    }
+
+    /** Milliseconds, in [1, 3600000]; default {@value ProducerConfig#DEFAULT_MAX_RETRY_BACKOFF_MILLIS}. */
+    public Builder setMaxRetryBackoffMillis(long maxRetryBackoffMillis) {
+      this.maxRetryBackoffMillis = check("maxRetryBackoffMillis", maxRetryBackoffMillis, 1, 3_600_000);
+      return this;
+    }
+
+    /** Milliseconds, in [1, 2^31-1]; default {@value ProducerConfig#DEFAULT_DELIVERY_TIMEOUT_MILLIS}. */
+    public Builder setDeliveryTimeoutMillis(long deliveryTimeoutMillis) {
+      this.deliveryTimeoutMillis = check("deliveryTimeoutMillis", deliveryTimeoutMillis, 1, Integer.MAX_VALUE);
+      return this;
+    }
+
+    /** Request compression; null (the default) leaves the choice to the exporter (OTLP: none unless configured). */
+    public Builder setCompression(Compression compression) {
+      this.compression = compression;
+      return this;
+    }
+
+    /** Level for GZIP (1–9) or ZSTD (1–22); 0 = default ({@value ProducerConfig#DEFAULT_ZSTD_LEVEL}). */
+    public Builder setCompressionLevel(int compressionLevel) {
+      this.compressionLevel = (int) check("compressionLevel", compressionLevel, 0, 22);
+      return this;
+    }
+
+    /** Default {@link BufferFullPolicy#BLOCK}. */
+    public Builder setBufferFullPolicy(BufferFullPolicy bufferFullPolicy) {
+      if (bufferFullPolicy == null) {
+        throw new IllegalArgumentException("bufferFullPolicy must not be null");
+      }
+      this.bufferFullPolicy = bufferFullPolicy;
+      return this;
+    }
+
+    /** Names threads and the JMX bean; default "logproducer-N". */
+    public Builder setClientId(String clientId) {
+      if (clientId == null || clientId.isEmpty()) {
+        throw new IllegalArgumentException("clientId must not be empty");
+      }
+      this.clientId = clientId;
+      return this;
+    }
+
+    /** Register metrics as a JMX MBean; default true. */
+    public Builder setJmxEnabled(boolean jmxEnabled) {
+      this.jmxEnabled = jmxEnabled;
+      return this;
+    }
+
+    /** Convenience for {@link #setLingerMillis(long)}. */
+    public Builder setLinger(Duration linger) {
+      return setLingerMillis(linger.toMillis());
+    }
+
+    /** Convenience for {@link #setDeliveryTimeoutMillis(long)}. */
+    public Builder setDeliveryTimeout(Duration timeout) {
+      return setDeliveryTimeoutMillis(timeout.toMillis());
+    }
+
+    /**
+     * @throws IllegalArgumentException if batchSizeInBytes exceeds totalSizeInBytes, maxRetryBackoffMillis is below
+     *     initialRetryBackoffMillis, or compressionLevel does not fit the compression
+     */
+    public ProducerConfig build() {
+      if (batchSizeInBytes > totalSizeInBytes) {
+        throw new IllegalArgumentException("batchSizeInBytes (" + batchSizeInBytes
+            + ") must not exceed totalSizeInBytes (" + totalSizeInBytes + ")");
+      }
+      if (maxRetryBackoffMillis < initialRetryBackoffMillis) {
+        throw new IllegalArgumentException("maxRetryBackoffMillis (" + maxRetryBackoffMillis
+            + ") must not be below initialRetryBackoffMillis (" + initialRetryBackoffMillis + ")");
+      }
+      if (compression == Compression.GZIP && compressionLevel > 9) {
+        throw new IllegalArgumentException("compressionLevel for gzip must be in [0, 9], was " + compressionLevel);
+      }
+      return new ProducerConfig(this);
+    }
+
+    private static long check(String name, long value, long min, long max) {
+      if (value < min || value > max) {
+        throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "], was " + value);
+      }
+      return value;
+    }
+  }
+}

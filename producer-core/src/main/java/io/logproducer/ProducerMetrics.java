@@ -1,0 +1,160 @@
+package io.logproducer;
+
+/**
+ * A point-in-time snapshot of a producer's counters; immutable. Counters are cumulative since the producer was
+ * created. "Bytes" are encoded record bytes (before compression) unless named "wire".
+ *
+ * <p>Every accepted record ends in exactly one of {@code recordsSent}, {@code recordsRejected},
+ * {@code recordsFailed}; so {@code recordsAccepted - recordsSent - recordsRejected - recordsFailed} is the number
+ * still in the producer. {@code recordsDropped} counts records that were never accepted.
+ */
+public final class ProducerMetrics {
+  private final long recordsAccepted;
+  private final long recordsSent;
+  private final long bytesSent;
+  private final long wireBytesSent;
+  private final long recordsRejected;
+  private final long recordsFailed;
+  private final long recordsDropped;
+  private final long batchesSent;
+  private final long batchesFailed;
+  private final long retries;
+  private final long bufferedBytes;
+  private final long peakBufferedBytes;
+  private final long totalSizeInBytes;
+  private final int waitingThreads;
+  private final long sendBlockedNanos;
+  private final long requests;
+  private final long requestLatencyNanosTotal;
+  private final long requestLatencyNanosMax;
+
+  /** Creates a snapshot; used by the producer. */
+  public ProducerMetrics(long recordsAccepted, long recordsSent, long bytesSent, long wireBytesSent,
+      long recordsRejected, long recordsFailed, long recordsDropped, long batchesSent, long batchesFailed,
+      long retries, long bufferedBytes, long peakBufferedBytes, long totalSizeInBytes, int waitingThreads,
+      long sendBlockedNanos, long requests, long requestLatencyNanosTotal, long requestLatencyNanosMax) {
+    this.recordsAccepted = recordsAccepted;
+    this.recordsSent = recordsSent;
+    this.bytesSent = bytesSent;
+    this.wireBytesSent = wireBytesSent;
+    this.recordsRejected = recordsRejected;
+    this.recordsFailed = recordsFailed;
+    this.recordsDropped = recordsDropped;
+    this.batchesSent = batchesSent;
+    this.batchesFailed = batchesFailed;
+    this.retries = retries;
+    this.bufferedBytes = bufferedBytes;
+    this.peakBufferedBytes = peakBufferedBytes;
+    this.totalSizeInBytes = totalSizeInBytes;
+    this.waitingThreads = waitingThreads;
+    this.sendBlockedNanos = sendBlockedNanos;
+    this.requests = requests;
+    this.requestLatencyNanosTotal = requestLatencyNanosTotal;
+    this.requestLatencyNanosMax = requestLatencyNanosMax;
+  }
+
+  /** Records accepted by {@code send}. */
+  public long getRecordsAccepted() {
+    return recordsAccepted;
+  }
+
+  /** Records delivered (for a partial success: the batch's records minus the rejected ones). */
+  public long getRecordsSent() {
+    return recordsSent;
+  }
+
+  /** Encoded bytes of delivered batches. */
+  public long getBytesSent() {
+    return bytesSent;
+  }
+
+  /** Request body bytes (after compression) of delivered batches. */
+  public long getWireBytesSent() {
+    return wireBytesSent;
+  }
+
+  /** Records the receiver rejected (final HTTP errors, partial success). */
+  public long getRecordsRejected() {
+    return recordsRejected;
+  }
+
+  /** Records that failed after retries, by delivery timeout, by a non-retryable error, or at close. */
+  public long getRecordsFailed() {
+    return recordsFailed;
+  }
+
+  /** Records not accepted because the buffer was full under {@link BufferFullPolicy#DROP}. */
+  public long getRecordsDropped() {
+    return recordsDropped;
+  }
+
+  /** Batches delivered (including partial successes). */
+  public long getBatchesSent() {
+    return batchesSent;
+  }
+
+  /** Batches rejected or failed. */
+  public long getBatchesFailed() {
+    return batchesFailed;
+  }
+
+  /** Export attempts that were retries. */
+  public long getRetries() {
+    return retries;
+  }
+
+  /** Encoded bytes held now (open, sealed, in flight, retrying). */
+  public long getBufferedBytes() {
+    return bufferedBytes;
+  }
+
+  /** Highest {@link #getBufferedBytes()} seen; never above {@link #getTotalSizeInBytes()}. */
+  public long getPeakBufferedBytes() {
+    return peakBufferedBytes;
+  }
+
+  /** The configured budget, bytes. */
+  public long getTotalSizeInBytes() {
+    return totalSizeInBytes;
+  }
+
+  /** Threads blocked in {@code send} waiting for buffer space now. */
+  public int getWaitingThreads() {
+    return waitingThreads;
+  }
+
+  /** Total time {@code send} callers spent blocked waiting for buffer space, nanoseconds. */
+  public long getSendBlockedNanos() {
+    return sendBlockedNanos;
+  }
+
+  /** Export requests made (attempts, including retries). */
+  public long getRequests() {
+    return requests;
+  }
+
+  /** Sum of export request latencies (compression excluded), nanoseconds. */
+  public long getRequestLatencyNanosTotal() {
+    return requestLatencyNanosTotal;
+  }
+
+  /** Longest export request latency, nanoseconds. */
+  public long getRequestLatencyNanosMax() {
+    return requestLatencyNanosMax;
+  }
+
+  /** Mean export request latency in milliseconds, 0 when no request was made. */
+  public double getRequestLatencyAvgMillis() {
+    return requests == 0 ? 0 : requestLatencyNanosTotal / 1e6 / requests;
+  }
+
+  @Override
+  public String toString() {
+    return "ProducerMetrics{accepted=" + recordsAccepted + ", sent=" + recordsSent + ", rejected=" + recordsRejected
+        + ", failed=" + recordsFailed + ", dropped=" + recordsDropped + ", bytesSent=" + bytesSent + ", wireBytesSent="
+        + wireBytesSent + ", batchesSent=" + batchesSent + ", batchesFailed=" + batchesFailed + ", retries=" + retries
+        + ", bufferedBytes=" + bufferedBytes + ", peakBufferedBytes=" + peakBufferedBytes + ", waitingThreads="
+        + waitingThreads + ", sendBlockedMs=" + sendBlockedNanos / 1_000_000 + ", requests=" + requests
+        + ", requestLatencyAvgMs=" + String.format(java.util.Locale.ROOT, "%.2f", getRequestLatencyAvgMillis()) + "}";
+  }
+}

@@ -1,0 +1,29 @@
+package io.logproducer;
+
+/**
+ * Thrown by {@code send} when a record's encoded size exceeds the largest batch the producer can hold or ship
+ * (the smaller of the exporter's maximum batch size and {@code totalSizeInBytes}). The record was not accepted.
+ */
+public class RecordTooLargeException extends ProducerException {
+  private static final long serialVersionUID = 1L;
+
+  private final long recordSizeInBytes;
+  private final long maxRecordSizeInBytes;
+
+  public RecordTooLargeException(long recordSizeInBytes, long maxRecordSizeInBytes) {
+    super("record of " + recordSizeInBytes + " encoded bytes exceeds the largest allowed batch of "
+        + maxRecordSizeInBytes + " bytes");
+    this.recordSizeInBytes = recordSizeInBytes;
+    this.maxRecordSizeInBytes = maxRecordSizeInBytes;
+  }
+
+  /** The record's encoded size in bytes. */
+  public long getRecordSizeInBytes() {
+    return recordSizeInBytes;
+  }
+
+  /** The largest encoded record size accepted, in bytes. */
+  public long getMaxRecordSizeInBytes() {
+    return maxRecordSizeInBytes;
+  }
+}

@@ -1,0 +1,105 @@
+package io.logproducer;
+
+/**
+ * The outcome of a record: one instance describes a whole batch and is shared by all its records' callbacks.
+ * Immutable and thread-safe.
+ */
+public final class SendResult {
+
+  /** What became of the record. */
+  public enum Status {
+    /** The receiver accepted the batch holding the record. */
+    DELIVERED,
+    /**
+     * The receiver accepted the batch but rejected {@link #getRejectedCount()} of its records (OTLP
+     * {@code partial_success}) without saying which; not retried.
+     */
+    PARTIALLY_REJECTED,
+    /** The receiver refused the batch with a final answer (e.g. HTTP 400); not retried. */
+    REJECTED,
+    /** Retries were exhausted, {@code deliveryTimeoutMillis} passed, or a non-retryable error occurred. */
+    FAILED,
+    /** The producer was closed (or its close timeout ran out) before the record could be delivered. */
+    FAILED_AT_CLOSE,
+    /** Not accepted: the buffer was full and {@link BufferFullPolicy#DROP} was chosen. */
+    DROPPED
+  }
+
+  private final Status status;
+  private final int attempts;
+  private final int batchRecordCount;
+  private final long rejectedCount;
+  private final String message;
+  private final Throwable error;
+
+  /**
+   * @param status outcome
+   * @param attempts number of export attempts made for the batch (0 when never sent)
+   * @param batchRecordCount records in the batch this outcome describes
+   * @param rejectedCount records the receiver rejected (the batch size for REJECTED, 0 when delivered)
+   * @param message the receiver's or the producer's explanation, or null
+   * @param error the cause of a failure, or null
+   */
+  public SendResult(Status status, int attempts, int batchRecordCount, long rejectedCount, String message,
+      Throwable error) {
+    if (status == null) {
+      throw new IllegalArgumentException("status must not be null");
+    }
+    this.status = status;
+    this.attempts = attempts;
+    this.batchRecordCount = batchRecordCount;
+    this.rejectedCount = rejectedCount;
+    this.message = message;
+    this.error = error;
+  }
+
+  public Status getStatus() {
+    return status;
+  }
+
+  /** True only for {@link Status#DELIVERED}. */
+  public boolean isSuccess() {
+    return status == Status.DELIVERED;
+  }
+
+  /** Export attempts made for the record's batch (1 = delivered first time; 0 = never sent). */
+  public int getAttempts() {
+    return attempts;
+  }
+
+  /** Number of records in the batch this outcome describes (1 for DROPPED). */
+  public int getBatchRecordCount() {
+    return batchRecordCount;
+  }
+
+  /** Records of the batch that the receiver rejected. */
+  public long getRejectedCount() {
+    return rejectedCount;
+  }
+
+  /** The receiver's message (e.g. OTLP {@code error_message}, an HTTP status line) or the producer's; may be null. */
+  public String getMessage() {
+    return message;
+  }
+
+  /** The failure's cause, or null. */
+  public Throwable getError() {
+    return error;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("SendResult{").append(status).append(", attempts=").append(attempts)
+        .append(", batchRecords=").append(batchRecordCount);
+    if (rejectedCount > 0) {
+      sb.append(", rejected=").append(rejectedCount);
+    }
+    if (message != null) {
+      sb.append(", message=").append(message);
+    }
+    if (error != null) {
+      sb.append(", error=").append(error);
+    }
+    return sb.append('}').toString();
+  }
+}

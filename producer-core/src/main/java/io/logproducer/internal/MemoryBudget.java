@@ -1,0 +1,185 @@
+package io.logproducer.internal;
+
+import io.logproducer.BufferExhaustedException;
+import io.logproducer.ProducerInterruptedException;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The global {@code totalSizeInBytes} budget: a hard bound on encoded record bytes held by the producer (open,
+ * sealed, in-flight and retrying batches).
+ *
+ * <p>Reservation is a single CAS while nobody waits. When the budget is exhausted, callers queue in FIFO order
+ * (longest waiter first, as Kafka's {@code BufferPool}); only the head of the queue may take bytes, so a large
+ * reservation is not starved by small ones. Releases signal the head. {@link #close()} wakes every waiter, which
+ * then fails with {@link IllegalStateException}. Thread-safe.
+ */
+public final class MemoryBudget {
+
+  private final long total;
+  private final AtomicLong used = new AtomicLong();
+  private final AtomicLong peak = new AtomicLong();
+  /** Guards {@link #waiters}. */
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Conditions of waiting threads, head = longest waiter. Guarded by {@link #lock}. */
+  private final ArrayDeque<Condition> waiters = new ArrayDeque<>();
+  /** Number of queued waiters; read without the lock on the fast paths. */
+  private volatile int waiterCount;
+  private volatile boolean closed;
+  private final AtomicLong blockedNanos = new AtomicLong();
+
+  /** @param totalBytes the bound, in bytes, at least 1 */
+  public MemoryBudget(long totalBytes) {
+    if (totalBytes < 1) {
+      throw new IllegalArgumentException("totalBytes must be >= 1, was " + totalBytes);
+    }
+    this.total = totalBytes;
+  }
+
+  /**
+   * Reserves {@code bytes} without waiting.
+   *
+   * @return true if reserved; false if that would exceed the budget or others are already waiting
+   */
+  public boolean tryReserve(long bytes) {
+    checkSize(bytes);
+    return waiterCount == 0 && casReserve(bytes);
+  }
+
+  /**
+   * Reserves {@code bytes}, waiting up to {@code maxWaitMillis} in FIFO order.
+   *
+   * @throws BufferExhaustedException if the bytes could not be reserved in time
+   * @throws ProducerInterruptedException if interrupted while waiting (interrupt status is restored)
+   * @throws IllegalStateException if the budget is closed
+   */
+  public void reserve(long bytes, long maxWaitMillis) {
+    if (tryReserve(bytes)) {
+      return;
+    }
+    if (closed) {
+      throw new IllegalStateException("producer is closed");
+    }
+    long start = System.nanoTime();
+    long remaining = TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
+    lock.lock();
+    try {
+      Condition me = lock.newCondition();
+      waiters.addLast(me);
+      waiterCount = waiters.size();
+      try {
+        while (true) {
+          if (closed) {
+            throw new IllegalStateException("producer is closed");
+          }
+          if (waiters.peekFirst() == me && casReserve(bytes)) {
+            return;
+          }
+          if (remaining <= 0) {
+            throw new BufferExhaustedException(String.format(java.util.Locale.ROOT,
+                "failed to reserve %,d bytes within %d ms: budget %,d, in use %,d, waiting threads %d",
+                bytes, maxWaitMillis, total, used.get(), waiters.size()));
+          }
+          try {
+            remaining = me.awaitNanos(remaining);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ProducerInterruptedException("interrupted while waiting for " + bytes + " bytes of buffer", e);
+          }
+        }
+      } finally {
+        waiters.remove(me);
+        waiterCount = waiters.size();
+        Condition next = waiters.peekFirst();
+        if (next != null) {
+          next.signal(); // the new head may fit now, or must start its own wait
+        }
+        blockedNanos.addAndGet(System.nanoTime() - start);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Returns {@code bytes} to the budget and wakes the longest waiter. */
+  public void release(long bytes) {
+    long now = used.addAndGet(-bytes);
+    if (now < 0) {
+      throw new IllegalStateException("released more than reserved: in use " + now);
+    }
+    if (waiterCount > 0) {
+      lock.lock();
+      try {
+        Condition head = waiters.peekFirst();
+        if (head != null) {
+          head.signal();
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /** Fails every current and future waiter with {@link IllegalStateException}. Idempotent. */
+  public void close() {
+    closed = true;
+    lock.lock();
+    try {
+      for (Condition c : waiters) {
+        c.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean casReserve(long bytes) {
+    while (true) {
+      long u = used.get();
+      long next = u + bytes;
+      if (next > total) {
+        return false;
+      }
+      if (used.compareAndSet(u, next)) {
+        if (next > peak.get()) {
+          peak.accumulateAndGet(next, Math::max);
+        }
+        return true;
+      }
+    }
+  }
+
+  private void checkSize(long bytes) {
+    if (bytes < 0 || bytes > total) {
+      throw new IllegalArgumentException("cannot reserve " + bytes + " bytes from a budget of " + total);
+    }
+  }
+
+  /** The bound, in bytes. */
+  public long total() {
+    return total;
+  }
+
+  /** Bytes reserved now. */
+  public long used() {
+    return used.get();
+  }
+
+  /** Highest {@link #used()} seen. */
+  public long peak() {
+    return peak.get();
+  }
+
+  /** Threads waiting now. */
+  public int waitingThreads() {
+    return waiterCount;
+  }
+
+  /** Total nanoseconds callers spent waiting in {@link #reserve}. */
+  public long blockedNanos() {
+    return blockedNanos.get();
+  }
+}

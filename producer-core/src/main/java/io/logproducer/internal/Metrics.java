@@ -1,0 +1,148 @@
+package io.logproducer.internal;
+
+import io.logproducer.ProducerMetrics;
+import io.logproducer.ProducerMetricsMXBean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The producer's live counters. Per-record counters are updated once per batch, not per record, so the
+ * {@code send} path touches none of them except {@link #recordsAccepted}. Thread-safe.
+ */
+public final class Metrics implements ProducerMetricsMXBean {
+  final LongAdder recordsAccepted = new LongAdder();
+  final LongAdder recordsSent = new LongAdder();
+  final LongAdder bytesSent = new LongAdder();
+  final LongAdder wireBytesSent = new LongAdder();
+  final LongAdder recordsRejected = new LongAdder();
+  final LongAdder recordsFailed = new LongAdder();
+  final LongAdder recordsDropped = new LongAdder();
+  final LongAdder batchesSent = new LongAdder();
+  final LongAdder batchesFailed = new LongAdder();
+  final LongAdder retries = new LongAdder();
+  final LongAdder requests = new LongAdder();
+  final LongAdder requestLatencyNanos = new LongAdder();
+  final AtomicLong requestLatencyMax = new AtomicLong();
+  private final MemoryBudget budget;
+
+  public Metrics(MemoryBudget budget) {
+    this.budget = budget;
+  }
+
+  void recordRequest(long latencyNanos) {
+    requests.increment();
+    requestLatencyNanos.add(latencyNanos);
+    if (latencyNanos > requestLatencyMax.get()) {
+      requestLatencyMax.accumulateAndGet(latencyNanos, Math::max);
+    }
+  }
+
+  /** Counts one dropped record. */
+  public void recordDropped() {
+    recordsDropped.increment();
+  }
+
+  /** Counts one accepted record. */
+  public void recordAccepted() {
+    recordsAccepted.increment();
+  }
+
+  /** A consistent-enough snapshot (each counter read once). */
+  public ProducerMetrics snapshot() {
+    return new ProducerMetrics(recordsAccepted.sum(), recordsSent.sum(), bytesSent.sum(), wireBytesSent.sum(),
+        recordsRejected.sum(), recordsFailed.sum(), recordsDropped.sum(), batchesSent.sum(), batchesFailed.sum(),
+        retries.sum(), budget.used(), budget.peak(), budget.total(), budget.waitingThreads(), budget.blockedNanos(),
+        requests.sum(), requestLatencyNanos.sum(), requestLatencyMax.get());
+  }
+
+  @Override
+  public long getRecordsAccepted() {
+    return recordsAccepted.sum();
+  }
+
+  @Override
+  public long getRecordsSent() {
+    return recordsSent.sum();
+  }
+
+  @Override
+  public long getBytesSent() {
+    return bytesSent.sum();
+  }
+
+  @Override
+  public long getWireBytesSent() {
+    return wireBytesSent.sum();
+  }
+
+  @Override
+  public long getRecordsRejected() {
+    return recordsRejected.sum();
+  }
+
+  @Override
+  public long getRecordsFailed() {
+    return recordsFailed.sum();
+  }
+
+  @Override
+  public long getRecordsDropped() {
+    return recordsDropped.sum();
+  }
+
+  @Override
+  public long getBatchesSent() {
+    return batchesSent.sum();
+  }
+
+  @Override
+  public long getBatchesFailed() {
+    return batchesFailed.sum();
+  }
+
+  @Override
+  public long getRetries() {
+    return retries.sum();
+  }
+
+  @Override
+  public long getBufferedBytes() {
+    return budget.used();
+  }
+
+  @Override
+  public long getPeakBufferedBytes() {
+    return budget.peak();
+  }
+
+  @Override
+  public long getTotalSizeInBytes() {
+    return budget.total();
+  }
+
+  @Override
+  public int getWaitingThreads() {
+    return budget.waitingThreads();
+  }
+
+  @Override
+  public long getSendBlockedNanos() {
+    return budget.blockedNanos();
+  }
+
+  @Override
+  public long getRequests() {
+    return requests.sum();
+  }
+
+  @Override
+  public double getRequestLatencyAvgMillis() {
+    long n = requests.sum();
+    return n == 0 ? 0 : requestLatencyNanos.sum() / 1e6 / n;
+  }
+
+  @Override
+  public long getRequestLatencyNanosMax() {
+    return requestLatencyMax.get();
+  }
+}

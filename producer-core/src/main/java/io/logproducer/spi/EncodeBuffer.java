@@ -1,0 +1,253 @@
+package io.logproducer.spi;
+
+import java.util.Arrays;
+
+/**
+ * A growable byte array that {@link RecordEncoder}s write one record into, with the primitive writers wire
+ * formats need: protobuf varints and little-endian fixed ints, big-endian ints, and allocation-free UTF-8.
+ *
+ * <p>Strings are encoded as {@link String#getBytes(java.nio.charset.Charset) UTF-8} does: an unpaired surrogate
+ * becomes {@code '?'}; {@link #utf8Length(CharSequence)} agrees with {@link #writeUtf8(CharSequence)} byte for
+ * byte. Not thread-safe: the producer gives each calling thread its own buffer.
+ */
+public final class EncodeBuffer {
+
+  private byte[] buf;
+  private int pos;
+
+  /** @param initialCapacity bytes, at least 16 */
+  public EncodeBuffer(int initialCapacity) {
+    buf = new byte[Math.max(16, initialCapacity)];
+  }
+
+  /** Empties the buffer (capacity is kept). */
+  public void reset() {
+    pos = 0;
+  }
+
+  /** Bytes written since the last {@link #reset()}. */
+  public int size() {
+    return pos;
+  }
+
+  /** The backing array; valid bytes are {@code [0, size())}. Changes when the buffer grows. */
+  public byte[] array() {
+    return buf;
+  }
+
+  /** Current capacity in bytes. */
+  public int capacity() {
+    return buf.length;
+  }
+
+  /** Replaces the backing array with a smaller one of {@code capacity} bytes if it is larger; empties it. */
+  public void shrinkTo(int capacity) {
+    if (buf.length > capacity) {
+      buf = new byte[capacity];
+    }
+    pos = 0;
+  }
+
+  /** Makes room for {@code n} more bytes. */
+  public void ensure(int n) {
+    int need = pos + n;
+    if (need > buf.length) {
+      if (need < 0) {
+        throw new IllegalStateException("encoded record exceeds 2 GiB");
+      }
+      buf = Arrays.copyOf(buf, Math.max(need, buf.length < (1 << 29) ? buf.length << 1 : Integer.MAX_VALUE - 8));
+    }
+  }
+
+  public void writeByte(int b) {
+    ensure(1);
+    buf[pos++] = (byte) b;
+  }
+
+  public void writeBytes(byte[] src) {
+    writeBytes(src, 0, src.length);
+  }
+
+  public void writeBytes(byte[] src, int off, int len) {
+    ensure(len);
+    System.arraycopy(src, off, buf, pos, len);
+    pos += len;
+  }
+
+  /** Writes {@code value} as an unsigned protobuf varint (1–5 bytes). */
+  public void writeVarint32(int value) {
+    ensure(5);
+    byte[] b = buf;
+    int p = pos;
+    while ((value & ~0x7F) != 0) {
+      b[p++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    b[p++] = (byte) value;
+    pos = p;
+  }
+
+  /** Writes {@code value} as an unsigned protobuf varint (1–10 bytes); negative int64 take 10 bytes. */
+  public void writeVarint64(long value) {
+    ensure(10);
+    byte[] b = buf;
+    int p = pos;
+    while ((value & ~0x7FL) != 0) {
+      b[p++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    b[p++] = (byte) value;
+    pos = p;
+  }
+
+  /** Little-endian 4 bytes (protobuf fixed32). */
+  public void writeFixed32(int value) {
+    ensure(4);
+    byte[] b = buf;
+    int p = pos;
+    b[p] = (byte) value;
+    b[p + 1] = (byte) (value >>> 8);
+    b[p + 2] = (byte) (value >>> 16);
+    b[p + 3] = (byte) (value >>> 24);
+    pos = p + 4;
+  }
+
+  /** Little-endian 8 bytes (protobuf fixed64 / double bits). */
+  public void writeFixed64(long value) {
+    writeFixed32((int) value);
+    writeFixed32((int) (value >>> 32));
+  }
+
+  /** Big-endian 4 bytes (network order). */
+  public void writeIntBigEndian(int value) {
+    ensure(4);
+    byte[] b = buf;
+    int p = pos;
+    b[p] = (byte) (value >>> 24);
+    b[p + 1] = (byte) (value >>> 16);
+    b[p + 2] = (byte) (value >>> 8);
+    b[p + 3] = (byte) value;
+    pos = p + 4;
+  }
+
+  /** Writes chars known to be ASCII (each char's low 8 bits). */
+  public void writeAscii(String s) {
+    int n = s.length();
+    ensure(n);
+    byte[] b = buf;
+    int p = pos;
+    for (int i = 0; i < n; i++) {
+      b[p++] = (byte) s.charAt(i);
+    }
+    pos = p;
+  }
+
+  /** Writes the UTF-8 bytes of {@code s}, no length prefix; returns the number of bytes written. */
+  public int writeUtf8(CharSequence s) {
+    int n = s.length();
+    ensure(n * 3);
+    byte[] b = buf;
+    int p = pos;
+    int start = p;
+    int i = 0;
+    for (; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        break;
+      }
+      b[p++] = (byte) c;
+    }
+    for (; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        b[p++] = (byte) c;
+      } else if (c < 0x800) {
+        b[p++] = (byte) (0xC0 | (c >> 6));
+        b[p++] = (byte) (0x80 | (c & 0x3F));
+      } else if (Character.isSurrogate(c)) {
+        int cp = -1;
+        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+          cp = Character.toCodePoint(c, s.charAt(i + 1));
+        }
+        if (cp < 0) {
+          b[p++] = '?';
+        } else {
+          i++;
+          b[p++] = (byte) (0xF0 | (cp >> 18));
+          b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+          b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+          b[p++] = (byte) (0x80 | (cp & 0x3F));
+        }
+      } else {
+        b[p++] = (byte) (0xE0 | (c >> 12));
+        b[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+        b[p++] = (byte) (0x80 | (c & 0x3F));
+      }
+    }
+    pos = p;
+    return p - start;
+  }
+
+  /** Overwrites one byte at an absolute index below {@link #size()}. */
+  public void setByte(int index, int value) {
+    if (index < 0 || index >= pos) {
+      throw new IndexOutOfBoundsException("index " + index + ", size " + pos);
+    }
+    buf[index] = (byte) value;
+  }
+
+  /** The UTF-8 length of {@code s}, as {@link #writeUtf8(CharSequence)} would write it. */
+  public static int utf8Length(CharSequence s) {
+    int n = s.length();
+    int len = n;
+    int i = 0;
+    while (i < n && s.charAt(i) < 0x80) {
+      i++;
+    }
+    for (; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        continue;
+      }
+      if (c < 0x800) {
+        len += 1;
+      } else if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+          len += 2; // 4 bytes for 2 chars
+          i++;
+        }
+        // an unpaired surrogate is written as '?': 1 byte, already counted
+      } else {
+        len += 2;
+      }
+    }
+    return len;
+  }
+
+  /** Bytes a protobuf varint of {@code value} (unsigned) takes: 1–5. */
+  public static int varintSize32(int value) {
+    if ((value & (~0 << 7)) == 0) {
+      return 1;
+    }
+    if ((value & (~0 << 14)) == 0) {
+      return 2;
+    }
+    if ((value & (~0 << 21)) == 0) {
+      return 3;
+    }
+    if ((value & (~0 << 28)) == 0) {
+      return 4;
+    }
+    return 5;
+  }
+
+  /** Bytes a protobuf varint of {@code value} (unsigned) takes: 1–10. */
+  public static int varintSize64(long value) {
+    int n = 1;
+    while ((value & ~0x7FL) != 0) {
+      n++;
+      value >>>= 7;
+    }
+    return n;
+  }
+}
