@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Fields: {@code time_unix_nano} and {@code observed_time_unix_nano} (nanoseconds since the Unix epoch, 0 =
  * unknown), {@code severity_number} (0–24) and {@code severity_text}, {@code body} (any {@link AnyValue}),
  * attributes (unique string keys to {@link AnyValue}s, in insertion order), {@code trace_id} (16 bytes or absent),
- * {@code span_id} (8 bytes or absent), {@code flags} (W3C trace flags, 32 bits), {@code event_name}.
+ * {@code span_id} (8 bytes or absent), {@code flags} (W3C trace flags, 32 bits), {@code event_name}; and,
+ * outside the OTLP model, an optional {@code destination}: an exporter-specific routing target that is not encoded
+ * (the GSE {@code dataid} as a decimal string, a Kafka topic; ignored by OTLP).
  */
 public final class LogRecord {
 
@@ -29,6 +31,7 @@ public final class LogRecord {
   private final byte[] spanId;
   private final int flags;
   private final String eventName;
+  private final String destination;
 
   private LogRecord(Builder b) {
     this.timeUnixNano = b.timeUnixNano;
@@ -48,6 +51,7 @@ public final class LogRecord {
     this.spanId = b.spanId;
     this.flags = b.flags;
     this.eventName = b.eventName;
+    this.destination = b.destination;
   }
 
   /** A new builder. Builders are not thread-safe; one builder may build many records. */
@@ -125,6 +129,14 @@ public final class LogRecord {
     return eventName;
   }
 
+  /**
+   * The exporter-specific routing target (GSE dataid in decimal, Kafka topic), or null for the exporter's default.
+   * Not part of the encoded record.
+   */
+  public String getDestination() {
+    return destination;
+  }
+
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder("LogRecord{time=").append(timeUnixNano)
@@ -159,6 +171,7 @@ public final class LogRecord {
     private byte[] spanId;
     private int flags;
     private String eventName;
+    private String destination;
 
     private Builder() {
     }
@@ -327,6 +340,15 @@ public final class LogRecord {
     /** OTLP {@code event_name}; null clears it. */
     public Builder setEventName(String eventName) {
       this.eventName = eventName;
+      return this;
+    }
+
+    /**
+     * Exporter-specific routing target, not encoded: the GSE dataid as a decimal string, a Kafka topic; ignored
+     * by OTLP. Null (the default) means the exporter's configured default.
+     */
+    public Builder setDestination(String destination) {
+      this.destination = destination;
       return this;
     }
 
