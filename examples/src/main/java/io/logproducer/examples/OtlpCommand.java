@@ -61,8 +61,8 @@ final class OtlpCommand implements Command {
           options.threads(), endpoint, receiver != null ? " (embedded receiver)" : "", producer.getConfig());
       EmbeddedOtlpReceiver r = receiver;
       WorkloadRunner.Result result = runner.run(producer, r == null ? null : r::records);
-      System.err.printf(Locale.ROOT, "peak buffered %,d bytes of %,d%s%n", result.peakBufferedBytes(),
-          producer.getConfig().getTotalSizeInBytes(),
+      System.err.printf(Locale.ROOT, "%s%npeak buffered %,d bytes of %,d%s%n", producer.getMetrics(),
+          result.peakBufferedBytes(), producer.getConfig().getTotalSizeInBytes(),
           r == null ? "" : String.format(Locale.ROOT, "; receiver counted %,d records in %,d requests",
               r.records(), r.requests()));
       System.out.println(result.summary());

@@ -12,10 +12,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * The global {@code totalSizeInBytes} budget: a hard bound on encoded record bytes held by the producer (open,
  * sealed, in-flight and retrying batches).
  *
- * <p>Reservation is a single CAS while nobody waits. When the budget is exhausted, callers queue in FIFO order
- * (longest waiter first, as Kafka's {@code BufferPool}); only the head of the queue may take bytes, so a large
- * reservation is not starved by small ones. Releases signal the head. {@link #close()} wakes every waiter, which
- * then fails with {@link IllegalStateException}. Thread-safe.
+ * <p>A caller that finds enough free bytes takes them with a single CAS, without queueing. Callers that do not
+ * queue in FIFO order (longest waiter first, as Kafka's {@code BufferPool}); only the head of the queue takes
+ * bytes, and it <em>accumulates</em> whatever is released until its reservation is complete, so a large
+ * reservation is not starved by a stream of small ones. (Refusing the fast path to newcomers while anyone waits
+ * would be stricter, but turns a saturated budget into a convoy: every reservation then needs a lock hand-off and
+ * a wake-up, and throughput collapses to the context-switch rate.) Releases signal the head. {@link #close()}
+ * wakes every waiter, which then fails with {@link IllegalStateException}. Thread-safe.
  */
 public final class MemoryBudget {
 
@@ -42,11 +45,11 @@ public final class MemoryBudget {
   /**
    * Reserves {@code bytes} without waiting.
    *
-   * @return true if reserved; false if that would exceed the budget or others are already waiting
+   * @return true if reserved; false if that would exceed the budget
    */
   public boolean tryReserve(long bytes) {
     checkSize(bytes);
-    return waiterCount == 0 && casReserve(bytes);
+    return casReserve(bytes);
   }
 
   /**
@@ -65,6 +68,8 @@ public final class MemoryBudget {
     }
     long start = System.nanoTime();
     long remaining = TimeUnit.MILLISECONDS.toNanos(maxWaitMillis);
+    long taken = 0;
+    boolean done = false;
     lock.lock();
     try {
       Condition me = lock.newCondition();
@@ -75,13 +80,17 @@ public final class MemoryBudget {
           if (closed) {
             throw new IllegalStateException("producer is closed");
           }
-          if (waiters.peekFirst() == me && casReserve(bytes)) {
-            return;
+          if (waiters.peekFirst() == me) {
+            taken += takeUpTo(bytes - taken);
+            if (taken == bytes) {
+              done = true;
+              return;
+            }
           }
           if (remaining <= 0) {
             throw new BufferExhaustedException(String.format(java.util.Locale.ROOT,
                 "failed to reserve %,d bytes within %d ms: budget %,d, in use %,d, waiting threads %d",
-                bytes, maxWaitMillis, total, used.get(), waiters.size()));
+                bytes, maxWaitMillis, total, used.get() - taken, waiters.size()));
           }
           try {
             remaining = me.awaitNanos(remaining);
@@ -91,6 +100,9 @@ public final class MemoryBudget {
           }
         }
       } finally {
+        if (!done && taken > 0) {
+          used.addAndGet(-taken); // give back a partial reservation
+        }
         waiters.remove(me);
         waiterCount = waiters.size();
         Condition next = waiters.peekFirst();
@@ -101,6 +113,24 @@ public final class MemoryBudget {
       }
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Takes up to {@code wanted} free bytes; returns how many were taken (0 when none are free). */
+  private long takeUpTo(long wanted) {
+    while (true) {
+      long u = used.get();
+      long take = Math.min(wanted, total - u);
+      if (take <= 0) {
+        return 0;
+      }
+      long next = u + take;
+      if (used.compareAndSet(u, next)) {
+        if (next > peak.get()) {
+          peak.accumulateAndGet(next, Math::max);
+        }
+        return take;
+      }
     }
   }
 

@@ -1,0 +1,343 @@
+package io.logproducer.otlp;
+
+import io.logproducer.AnyValue;
+import io.logproducer.Compression;
+import io.logproducer.otlp.internal.Endpoints;
+import io.logproducer.otlp.internal.OtlpEnvironment;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Configures an {@link OtlpHttpExporter}. {@link OtlpHttpExporter#builder()} starts from the defaults
+ * ({@code OtlpHttpExporter.DEFAULT_*}) overridden by the OpenTelemetry environment variables; every setter here
+ * overrides both. Setters validate at once and throw {@link IllegalArgumentException} naming the parameter and its
+ * bound, e.g. "timeoutMillis must be in [1, 3600000], was 0". Not thread-safe; {@link #build()} may be called
+ * repeatedly.
+ *
+ * <table>
+ *   <caption>Environment variables read by {@link OtlpHttpExporter#builder()}</caption>
+ *   <tr><th>variable</th><th>setting</th></tr>
+ *   <tr><td>OTEL_EXPORTER_OTLP_LOGS_ENDPOINT</td><td>endpoint, used as given</td></tr>
+ *   <tr><td>OTEL_EXPORTER_OTLP_ENDPOINT</td><td>endpoint, with {@code /v1/logs} appended to its path</td></tr>
+ *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]HEADERS</td><td>headers, {@code k=v,k2=v2}, percent-decoded</td></tr>
+ *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]COMPRESSION</td><td>none, gzip, lz4 or zstd</td></tr>
+ *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]TIMEOUT</td><td>timeoutMillis</td></tr>
+ *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]PROTOCOL</td><td>http/protobuf or http/json</td></tr>
+ *   <tr><td>OTEL_RESOURCE_ATTRIBUTES</td><td>resource attributes, {@code k=v,…}, percent-decoded</td></tr>
+ *   <tr><td>OTEL_SERVICE_NAME</td><td>service.name (wins over OTEL_RESOURCE_ATTRIBUTES)</td></tr>
+ * </table>
+ * A {@code LOGS_} variable replaces its generic counterpart as a whole (headers are not merged).
+ */
+public final class OtlpHttpExporterBuilder {
+
+  /** Smallest {@code timeoutMillis}: {@value} ms. */
+  public static final long MIN_TIMEOUT_MILLIS = 1;
+  /** Largest {@code timeoutMillis}: {@value} ms (an hour). */
+  public static final long MAX_TIMEOUT_MILLIS = 3_600_000;
+  /** Smallest {@code maxRequestSizeInBytes}: {@value} bytes. */
+  public static final int MIN_MAX_REQUEST_SIZE_IN_BYTES = 1024;
+  /** Largest {@code maxRequestSizeInBytes}: {@value} bytes (256 MiB). */
+  public static final int MAX_MAX_REQUEST_SIZE_IN_BYTES = 256 * 1024 * 1024;
+  /** Smallest {@code stripes}: {@value}. */
+  public static final int MIN_STRIPES = 1;
+  /** Largest {@code stripes}: {@value}. */
+  public static final int MAX_STRIPES = 1024;
+
+  private String endpoint = OtlpHttpExporter.DEFAULT_ENDPOINT;
+  private OtlpEncoding encoding = OtlpEncoding.PROTOBUF;
+  private Compression compression = Compression.NONE;
+  private final Map<String, String> headers = new LinkedHashMap<>();
+  private long timeoutMillis = OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS;
+  private final Map<String, AnyValue> resourceAttributes = new LinkedHashMap<>();
+  private String scopeName = OtlpHttpExporter.DEFAULT_SCOPE_NAME;
+  private String scopeVersion;
+  private int maxRequestSizeInBytes = OtlpHttpExporter.DEFAULT_MAX_REQUEST_SIZE_IN_BYTES;
+  private int stripes = OtlpHttpExporter.defaultStripes();
+
+  /**
+   * Defaults overridden by {@code env}.
+   *
+   * @throws IllegalArgumentException naming the variable if one is malformed
+   */
+  OtlpHttpExporterBuilder(Map<String, String> env) {
+    resourceAttributes.put(OtlpHttpExporter.SERVICE_NAME_KEY, AnyValue.of(OtlpHttpExporter.DEFAULT_SERVICE_NAME));
+    OtlpEnvironment e = new OtlpEnvironment(env);
+    String url = e.endpoint();
+    if (url != null) {
+      endpoint = url;
+    }
+    for (Map.Entry<String, String> h : e.headers().entrySet()) {
+      try {
+        addHeader(h.getKey(), h.getValue());
+      } catch (IllegalArgumentException ex) {
+        throw new IllegalArgumentException(OtlpEnvironment.HEADERS + ": " + ex.getMessage(), ex);
+      }
+    }
+    Compression c = e.compression();
+    if (c != null) {
+      compression = c;
+    }
+    Long timeout = e.timeoutMillis();
+    if (timeout != null) {
+      try {
+        setTimeoutMillis(timeout);
+      } catch (IllegalArgumentException ex) {
+        throw new IllegalArgumentException(OtlpEnvironment.TIMEOUT + ": " + ex.getMessage(), ex);
+      }
+    }
+    Boolean json = e.json();
+    if (json != null) {
+      encoding = json ? OtlpEncoding.JSON : OtlpEncoding.PROTOBUF;
+    }
+    for (Map.Entry<String, String> a : e.resourceAttributes().entrySet()) {
+      resourceAttributes.put(a.getKey(), AnyValue.of(a.getValue()));
+    }
+    String serviceName = e.serviceName();
+    if (serviceName != null) {
+      setServiceName(serviceName.trim());
+    }
+  }
+
+  /**
+   * The receiver's URL. If its path is empty or "/", {@code /v1/logs} is appended; otherwise it is used as given.
+   * Default {@value OtlpHttpExporter#DEFAULT_ENDPOINT}. Use {@code https://} for TLS (JDK default trust store).
+   *
+   * @throws IllegalArgumentException if not an absolute http or https URL with a host
+   */
+  public OtlpHttpExporterBuilder setEndpoint(String url) {
+    this.endpoint = Endpoints.forEndpoint("endpoint", url);
+    return this;
+  }
+
+  /** Body encoding; default {@link OtlpEncoding#PROTOBUF}. @throws IllegalArgumentException if null */
+  public OtlpHttpExporterBuilder setEncoding(OtlpEncoding encoding) {
+    if (encoding == null) {
+      throw new IllegalArgumentException("encoding must not be null");
+    }
+    this.encoding = encoding;
+    return this;
+  }
+
+  /**
+   * The exporter's {@link OtlpHttpExporter#defaultCompression() default compression}; a compression set in
+   * {@link io.logproducer.ProducerConfig} wins. Default {@link Compression#NONE}. The OpenTelemetry Collector
+   * accepts all four; bk-collector accepts none and gzip only.
+   *
+   * @throws IllegalArgumentException if null
+   */
+  public OtlpHttpExporterBuilder setCompression(Compression compression) {
+    if (compression == null) {
+      throw new IllegalArgumentException("compression must not be null");
+    }
+    this.compression = compression;
+    return this;
+  }
+
+  /**
+   * Adds a header sent with every request (e.g. {@code Authorization}, {@code X-BK-TOKEN}); a second call with
+   * the same name (case-insensitive) replaces the value.
+   *
+   * @throws IllegalArgumentException if the name is not an HTTP token, the value holds CR, LF or NUL, or the name
+   *     is one the exporter sets itself (Content-Type, Content-Encoding, Content-Length, Transfer-Encoding, Host,
+   *     Connection)
+   */
+  public OtlpHttpExporterBuilder addHeader(String name, String value) {
+    if (name == null || name.isEmpty() || !isToken(name)) {
+      throw new IllegalArgumentException("header name must be an HTTP token, was '" + name + "'");
+    }
+    switch (name.toLowerCase(Locale.ROOT)) {
+      case "content-type":
+      case "content-encoding":
+      case "content-length":
+      case "transfer-encoding":
+      case "host":
+      case "connection":
+        throw new IllegalArgumentException("header " + name + " is set by the exporter and cannot be added");
+      default:
+        break;
+    }
+    if (value == null || value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException("header " + name + " value must not be null or hold CR, LF or NUL");
+    }
+    for (String existing : headers.keySet()) {
+      if (existing.equalsIgnoreCase(name)) {
+        headers.remove(existing);
+        break;
+      }
+    }
+    headers.put(name, value);
+    return this;
+  }
+
+  /**
+   * Connect and response timeout of each request, in ms, in [{@value #MIN_TIMEOUT_MILLIS},
+   * {@value #MAX_TIMEOUT_MILLIS}]; default {@value OtlpHttpExporter#DEFAULT_TIMEOUT_MILLIS}.
+   */
+  public OtlpHttpExporterBuilder setTimeoutMillis(long millis) {
+    if (millis < MIN_TIMEOUT_MILLIS || millis > MAX_TIMEOUT_MILLIS) {
+      throw new IllegalArgumentException("timeoutMillis must be in [" + MIN_TIMEOUT_MILLIS + ", "
+          + MAX_TIMEOUT_MILLIS + "], was " + millis);
+    }
+    this.timeoutMillis = millis;
+    return this;
+  }
+
+  /**
+   * The resource attribute {@code service.name}; default {@value OtlpHttpExporter#DEFAULT_SERVICE_NAME}.
+   *
+   * @throws IllegalArgumentException if null or empty
+   */
+  public OtlpHttpExporterBuilder setServiceName(String name) {
+    if (name == null || name.isEmpty()) {
+      throw new IllegalArgumentException("serviceName must not be empty");
+    }
+    return setResourceAttribute(OtlpHttpExporter.SERVICE_NAME_KEY, AnyValue.of(name));
+  }
+
+  /** A string resource attribute. @throws IllegalArgumentException if the key is empty or the value null */
+  public OtlpHttpExporterBuilder setResourceAttribute(String key, String value) {
+    if (value == null) {
+      throw new IllegalArgumentException("resource attribute '" + key + "' value must not be null");
+    }
+    return setResourceAttribute(key, AnyValue.of(value));
+  }
+
+  /** A 64-bit integer resource attribute. @throws IllegalArgumentException if the key is empty */
+  public OtlpHttpExporterBuilder setResourceAttribute(String key, long value) {
+    return setResourceAttribute(key, AnyValue.of(value));
+  }
+
+  /** A boolean resource attribute. @throws IllegalArgumentException if the key is empty */
+  public OtlpHttpExporterBuilder setResourceAttribute(String key, boolean value) {
+    return setResourceAttribute(key, AnyValue.of(value));
+  }
+
+  /** A double resource attribute. @throws IllegalArgumentException if the key is empty or the value not finite */
+  public OtlpHttpExporterBuilder setResourceAttribute(String key, double value) {
+    return setResourceAttribute(key, AnyValue.of(value));
+  }
+
+  /**
+   * Any resource attribute (e.g. bk-collector's {@code bk.data.token}); replaces one with the same key.
+   *
+   * @throws IllegalArgumentException if the key is empty or the value null
+   */
+  public OtlpHttpExporterBuilder setResourceAttribute(String key, AnyValue value) {
+    if (key == null || key.isEmpty()) {
+      throw new IllegalArgumentException("resource attribute key must not be empty");
+    }
+    if (value == null) {
+      throw new IllegalArgumentException("resource attribute '" + key + "' value must not be null");
+    }
+    resourceAttributes.put(key, value);
+    return this;
+  }
+
+  /**
+   * The {@code InstrumentationScope} of every record; default name {@value OtlpHttpExporter#DEFAULT_SCOPE_NAME},
+   * no version.
+   *
+   * @param version may be null
+   * @throws IllegalArgumentException if {@code name} is null or empty
+   */
+  public OtlpHttpExporterBuilder setScope(String name, String version) {
+    if (name == null || name.isEmpty()) {
+      throw new IllegalArgumentException("scope name must not be empty");
+    }
+    this.scopeName = name;
+    this.scopeVersion = version;
+    return this;
+  }
+
+  /**
+   * Bound on an uncompressed request body, in bytes, in [{@value #MIN_MAX_REQUEST_SIZE_IN_BYTES},
+   * {@value #MAX_MAX_REQUEST_SIZE_IN_BYTES}]; default {@value OtlpHttpExporter#DEFAULT_MAX_REQUEST_SIZE_IN_BYTES}
+   * (16 MiB, under the OpenTelemetry Collector's 20 MiB limit after decompression, above which it answers 400).
+   * Batches are sealed so that a request never exceeds it; the producer's {@code batchSizeInBytes} must fit.
+   */
+  public OtlpHttpExporterBuilder setMaxRequestSizeInBytes(int bytes) {
+    if (bytes < MIN_MAX_REQUEST_SIZE_IN_BYTES || bytes > MAX_MAX_REQUEST_SIZE_IN_BYTES) {
+      throw new IllegalArgumentException("maxRequestSizeInBytes must be in [" + MIN_MAX_REQUEST_SIZE_IN_BYTES + ", "
+          + MAX_MAX_REQUEST_SIZE_IN_BYTES + "], was " + bytes);
+    }
+    this.maxRequestSizeInBytes = bytes;
+    return this;
+  }
+
+  /**
+   * Number of shards (open batches) application threads are spread over by thread id, in [{@value #MIN_STRIPES},
+   * {@value #MAX_STRIPES}]; default min({@value OtlpHttpExporter#DEFAULT_MAX_STRIPES}, available processors).
+   */
+  public OtlpHttpExporterBuilder setStripes(int stripes) {
+    if (stripes < MIN_STRIPES || stripes > MAX_STRIPES) {
+      throw new IllegalArgumentException("stripes must be in [" + MIN_STRIPES + ", " + MAX_STRIPES + "], was "
+          + stripes);
+    }
+    this.stripes = stripes;
+    return this;
+  }
+
+  /**
+   * A new exporter with these settings.
+   *
+   * @throws IllegalArgumentException if the resource and scope framing leaves no room for records within
+   *     {@code maxRequestSizeInBytes}
+   */
+  public OtlpHttpExporter build() {
+    return new OtlpHttpExporter(this);
+  }
+
+  String endpoint() {
+    return endpoint;
+  }
+
+  OtlpEncoding encoding() {
+    return encoding;
+  }
+
+  Compression compression() {
+    return compression;
+  }
+
+  Map<String, String> headers() {
+    return Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+  }
+
+  long timeoutMillis() {
+    return timeoutMillis;
+  }
+
+  Map<String, AnyValue> resourceAttributes() {
+    return Collections.unmodifiableMap(new LinkedHashMap<>(resourceAttributes));
+  }
+
+  String scopeName() {
+    return scopeName;
+  }
+
+  String scopeVersion() {
+    return scopeVersion;
+  }
+
+  int maxRequestSizeInBytes() {
+    return maxRequestSizeInBytes;
+  }
+
+  int stripes() {
+    return stripes;
+  }
+
+  private static boolean isToken(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

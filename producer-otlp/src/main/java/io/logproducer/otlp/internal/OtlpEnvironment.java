@@ -1,0 +1,181 @@
+package io.logproducer.otlp.internal;
+
+import io.logproducer.Compression;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads the OpenTelemetry exporter environment variables ({@code opentelemetry-specification},
+ * {@code specification/protocol/exporter.md} and {@code specification/configuration/sdk-environment-variables.md})
+ * that apply to a logs exporter. Each getter returns null (or an empty map) when its variable is unset or empty;
+ * a {@code _LOGS_} variable wins over the generic one as a whole. Lists ({@code k=v,k2=v2}) are split on commas,
+ * trimmed, and percent-decoded as UTF-8 ({@code '+'} stays a plus). Immutable, thread-safe.
+ */
+public final class OtlpEnvironment {
+
+  public static final String ENDPOINT = "OTEL_EXPORTER_OTLP_ENDPOINT";
+  public static final String LOGS_ENDPOINT = "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT";
+  public static final String HEADERS = "OTEL_EXPORTER_OTLP_HEADERS";
+  public static final String LOGS_HEADERS = "OTEL_EXPORTER_OTLP_LOGS_HEADERS";
+  public static final String COMPRESSION = "OTEL_EXPORTER_OTLP_COMPRESSION";
+  public static final String LOGS_COMPRESSION = "OTEL_EXPORTER_OTLP_LOGS_COMPRESSION";
+  public static final String TIMEOUT = "OTEL_EXPORTER_OTLP_TIMEOUT";
+  public static final String LOGS_TIMEOUT = "OTEL_EXPORTER_OTLP_LOGS_TIMEOUT";
+  public static final String PROTOCOL = "OTEL_EXPORTER_OTLP_PROTOCOL";
+  public static final String LOGS_PROTOCOL = "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL";
+  public static final String SERVICE_NAME = "OTEL_SERVICE_NAME";
+  public static final String RESOURCE_ATTRIBUTES = "OTEL_RESOURCE_ATTRIBUTES";
+
+  private final Map<String, String> env;
+
+  /** @param env the variables, e.g. {@link System#getenv()} */
+  public OtlpEnvironment(Map<String, String> env) {
+    this.env = env;
+  }
+
+  /**
+   * The logs URL: {@value #LOGS_ENDPOINT} as given, else {@value #ENDPOINT} with {@code /v1/logs} appended.
+   *
+   * @throws IllegalArgumentException if the variable is not an http(s) URL
+   */
+  public String endpoint() {
+    String logs = get(LOGS_ENDPOINT);
+    if (logs != null) {
+      return Endpoints.forSignalEndpoint(LOGS_ENDPOINT, logs);
+    }
+    String base = get(ENDPOINT);
+    return base == null ? null : Endpoints.forBaseEndpoint(ENDPOINT, base);
+  }
+
+  /** Request headers. @throws IllegalArgumentException if an entry is not {@code key=value} */
+  public Map<String, String> headers() {
+    String name = get(LOGS_HEADERS) != null ? LOGS_HEADERS : HEADERS;
+    String value = get(name);
+    return value == null ? Collections.<String, String>emptyMap() : parseKeyValues(name, value);
+  }
+
+  /** none, gzip, lz4 or zstd. @throws IllegalArgumentException for another value */
+  public Compression compression() {
+    String name = get(LOGS_COMPRESSION) != null ? LOGS_COMPRESSION : COMPRESSION;
+    String value = get(name);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Compression.fromName(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(name + " must be one of none, gzip, lz4, zstd, was '" + value + "'", e);
+    }
+  }
+
+  /** The request timeout in ms. @throws IllegalArgumentException if not a non-negative integer */
+  public Long timeoutMillis() {
+    String name = get(LOGS_TIMEOUT) != null ? LOGS_TIMEOUT : TIMEOUT;
+    String value = get(name);
+    if (value == null) {
+      return null;
+    }
+    try {
+      long ms = Long.parseLong(value.trim());
+      if (ms >= 0) {
+        return ms;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(name + " must be a timeout in milliseconds, was '" + value + "'");
+  }
+
+  /**
+   * Whether the protocol is {@code http/json} (true) or {@code http/protobuf} (false).
+   *
+   * @throws IllegalArgumentException for another protocol (e.g. grpc, which this exporter does not speak)
+   */
+  public Boolean json() {
+    String name = get(LOGS_PROTOCOL) != null ? LOGS_PROTOCOL : PROTOCOL;
+    String value = get(name);
+    if (value == null) {
+      return null;
+    }
+    switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "http/protobuf":
+        return Boolean.FALSE;
+      case "http/json":
+        return Boolean.TRUE;
+      default:
+        throw new IllegalArgumentException(name + " must be http/protobuf or http/json, was '" + value + "'");
+    }
+  }
+
+  /** {@value #SERVICE_NAME}. */
+  public String serviceName() {
+    return get(SERVICE_NAME);
+  }
+
+  /** {@value #RESOURCE_ATTRIBUTES}, in order. @throws IllegalArgumentException if an entry is not key=value */
+  public Map<String, String> resourceAttributes() {
+    String value = get(RESOURCE_ATTRIBUTES);
+    return value == null ? Collections.<String, String>emptyMap() : parseKeyValues(RESOURCE_ATTRIBUTES, value);
+  }
+
+  private String get(String name) {
+    String value = env.get(name);
+    return value == null || value.trim().isEmpty() ? null : value;
+  }
+
+  /**
+   * Parses {@code k=v,k2=v2}: entries split on commas and trimmed (empty entries skipped), split at the first
+   * '=', key and value trimmed and percent-decoded.
+   *
+   * @throws IllegalArgumentException naming {@code variable} if an entry has no '=' or an empty key
+   */
+  static Map<String, String> parseKeyValues(String variable, String value) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String entry : value.split(",")) {
+      String e = entry.trim();
+      if (e.isEmpty()) {
+        continue;
+      }
+      int eq = e.indexOf('=');
+      String key = eq < 0 ? "" : percentDecode(e.substring(0, eq).trim());
+      if (key.isEmpty()) {
+        throw new IllegalArgumentException(variable + ": entry '" + e + "' is not key=value");
+      }
+      out.put(key, percentDecode(e.substring(eq + 1).trim()));
+    }
+    return out;
+  }
+
+  /** Decodes {@code %XX} escapes as UTF-8 bytes; a malformed escape is kept as is. */
+  static String percentDecode(String s) {
+    if (s.indexOf('%') < 0) {
+      return s;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
+    int i = 0;
+    while (i < s.length()) {
+      char c = s.charAt(i);
+      if (c == '%' && i + 2 < s.length() && hex(s.charAt(i + 1)) >= 0 && hex(s.charAt(i + 2)) >= 0) {
+        bytes.write(hex(s.charAt(i + 1)) << 4 | hex(s.charAt(i + 2)));
+        i += 3;
+      } else {
+        byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+        if (Character.isHighSurrogate(c) && i + 1 < s.length()) {
+          b = s.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
+          i++;
+        }
+        bytes.write(b, 0, b.length);
+        i++;
+      }
+    }
+    return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
+  }
+
+  private static int hex(char c) {
+    return Character.digit(c, 16);
+  }
+}

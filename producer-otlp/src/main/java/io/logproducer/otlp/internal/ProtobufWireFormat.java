@@ -1,0 +1,130 @@
+package io.logproducer.otlp.internal;
+
+import static io.logproducer.otlp.internal.ProtoFields.LEN;
+import static io.logproducer.otlp.internal.ProtoFields.tag;
+
+import io.logproducer.AnyValue;
+import io.logproducer.spi.Batch;
+import io.logproducer.spi.EncodeBuffer;
+import io.logproducer.spi.RecordEncoder;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * OTLP/HTTP with {@code Content-Type: application/x-protobuf}. A request is
+ * {@code ExportLogsServiceRequest{ resource_logs(1){ resource(1), scope_logs(2){ scope(1), log_records(2)... } } }}
+ * ({@code opentelemetry/proto/collector/logs/v1/logs_service.proto}); the resource and scope fields are encoded
+ * once here, and the three enclosing lengths are computed in O(1) from {@link Batch#sizeInBytes()} because every
+ * encoded record already carries its own {@code log_records} tag and length. Immutable, thread-safe.
+ */
+public final class ProtobufWireFormat implements WireFormat {
+
+  /** Content type of protobuf requests and responses. */
+  public static final String CONTENT_TYPE = "application/x-protobuf";
+
+  private static final int REQUEST_RESOURCE_LOGS = tag(1, LEN);
+  private static final int RESOURCE_LOGS_RESOURCE = tag(1, LEN);
+  private static final int RESOURCE_LOGS_SCOPE_LOGS = tag(2, LEN);
+  private static final int RESOURCE_ATTRIBUTES = tag(1, LEN);
+  private static final int SCOPE_LOGS_SCOPE = tag(1, LEN);
+  private static final int SCOPE_NAME = tag(1, LEN);
+  private static final int SCOPE_VERSION = tag(2, LEN);
+  /** Two one-byte tags and two varint lengths of at most 5 bytes. */
+  private static final int MAX_ENVELOPE_BYTES = 2 * (1 + 5);
+
+  private final RecordEncoder encoder = new ProtobufRecordEncoder();
+  /** {@code ResourceLogs.resource}: tag, length, {@code Resource}. */
+  private final byte[] resourceField;
+  /** {@code ScopeLogs.scope}: tag, length, {@code InstrumentationScope}. */
+  private final byte[] scopeField;
+
+  /**
+   * @param resourceAttributes the {@code Resource} attributes, in order
+   * @param scopeName {@code InstrumentationScope.name}
+   * @param scopeVersion {@code InstrumentationScope.version}, or null
+   */
+  public ProtobufWireFormat(Map<String, AnyValue> resourceAttributes, String scopeName, String scopeVersion) {
+    this.resourceField = resourceField(resourceAttributes);
+    this.scopeField = scopeField(scopeName, scopeVersion);
+  }
+
+  private static byte[] resourceField(Map<String, AnyValue> attributes) {
+    SizeCache sizes = SizeCache.forThread();
+    int size = 0;
+    for (Map.Entry<String, AnyValue> e : attributes.entrySet()) {
+      size += ProtoFields.sizeKeyValueField(e.getKey(), e.getValue(), sizes);
+    }
+    EncodeBuffer out = new EncodeBuffer(size + 6);
+    out.writeByte(RESOURCE_LOGS_RESOURCE);
+    out.writeVarint32(size);
+    for (Map.Entry<String, AnyValue> e : attributes.entrySet()) {
+      ProtoFields.writeKeyValueField(RESOURCE_ATTRIBUTES, e.getKey(), e.getValue(), out, sizes);
+    }
+    return Arrays.copyOf(out.array(), out.size());
+  }
+
+  private static byte[] scopeField(String name, String version) {
+    SizeCache sizes = SizeCache.forThread();
+    int size = 0;
+    if (!name.isEmpty()) {
+      size += ProtoFields.sizeString(name, sizes);
+    }
+    if (version != null && !version.isEmpty()) {
+      size += ProtoFields.sizeString(version, sizes);
+    }
+    EncodeBuffer out = new EncodeBuffer(size + 6);
+    out.writeByte(SCOPE_LOGS_SCOPE);
+    out.writeVarint32(size);
+    if (!name.isEmpty()) {
+      ProtoFields.writeString(SCOPE_NAME, name, out, sizes);
+    }
+    if (version != null && !version.isEmpty()) {
+      ProtoFields.writeString(SCOPE_VERSION, version, out, sizes);
+    }
+    return Arrays.copyOf(out.array(), out.size());
+  }
+
+  @Override
+  public RecordEncoder encoder() {
+    return encoder;
+  }
+
+  @Override
+  public String contentType() {
+    return CONTENT_TYPE;
+  }
+
+  @Override
+  public boolean isJson() {
+    return false;
+  }
+
+  @Override
+  public void writeRequest(Batch batch, OutputStream out) throws IOException {
+    int scopeLogsSize = scopeField.length + batch.sizeInBytes();
+    int resourceLogsSize = resourceField.length + ProtoFields.lenField(scopeLogsSize);
+    EncodeBuffer head = new EncodeBuffer(MAX_ENVELOPE_BYTES + 1);
+    head.writeByte(REQUEST_RESOURCE_LOGS);
+    head.writeVarint32(resourceLogsSize);
+    out.write(head.array(), 0, head.size());
+    out.write(resourceField);
+    head.reset();
+    head.writeByte(RESOURCE_LOGS_SCOPE_LOGS);
+    head.writeVarint32(scopeLogsSize);
+    out.write(head.array(), 0, head.size());
+    out.write(scopeField);
+    batch.writeTo(out);
+  }
+
+  @Override
+  public int maxBatchSizeInBytes(int maxRequestSizeInBytes) {
+    return maxRequestSizeInBytes - framingOverheadInBytes();
+  }
+
+  /** The worst-case bytes a request holds besides its records. */
+  int framingOverheadInBytes() {
+    return MAX_ENVELOPE_BYTES + resourceField.length + scopeField.length;
+  }
+}

@@ -1,0 +1,123 @@
+package io.logproducer.otlp.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.logproducer.AnyValue;
+import io.logproducer.Compression;
+import io.logproducer.otlp.testing.ExpectedProto;
+import io.logproducer.otlp.testing.TestRecords;
+import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
+import io.logproducer.otlp.testing.Outcomes;
+import io.logproducer.spi.ExportResult;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP transport alone: body slices, timeouts, connection failures, close during a request. */
+class HttpTransportTest {
+
+  private static HttpTransport transport(String url, long timeoutMillis) {
+    return new HttpTransport(URI.create(url), Map.of("X-Test", "1"), timeoutMillis, "application/x-protobuf",
+        false, "test-agent");
+  }
+
+  @Test
+  void sendsTheGivenSliceOfTheArray() throws Exception {
+    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+      HttpTransport t = transport(server.endpoint() + "/v1/logs", 5_000);
+      t.start(1);
+      ExportLogsServiceRequest request = ExpectedProto.request(Map.of("service.name", AnyValue.of("s")), "sc",
+          null, List.of(TestRecords.full("sliced")));
+      byte[] bytes = request.toByteArray();
+      byte[] padded = Arrays.copyOf(bytes, bytes.length + 100);
+      Arrays.fill(padded, bytes.length, padded.length, (byte) 0xFF); // garbage after the body: must not be sent
+      ExportResult r = t.send(padded, bytes.length, Compression.NONE);
+      assertEquals(ExportResult.Kind.SUCCESS, r.kind(), r.toString());
+      assertEquals(List.of(), server.decodeErrors());
+      assertEquals(request, server.requests().get(0).request());
+      assertEquals(bytes.length, server.requests().get(0).body().length);
+      assertEquals("1", server.requests().get(0).header("x-test"));
+      assertEquals("test-agent", server.requests().get(0).userAgent());
+      t.close();
+      t.close();
+      assertEquals(ExportResult.Kind.FAILED, t.send(padded, 0, Compression.NONE).kind(), "after close");
+    }
+  }
+
+  @Test
+  void notStartedFailsWithoutThrowing() {
+    HttpTransport t = transport("http://127.0.0.1:1/v1/logs", 1_000);
+    ExportResult r = t.send(new byte[0], 0, Compression.NONE);
+    assertEquals(ExportResult.Kind.FAILED, r.kind());
+    assertEquals("exporter to http://127.0.0.1:1/v1/logs was not started", r.message());
+  }
+
+  @Test
+  void connectionRefusedIsRetryable() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    HttpTransport t = transport("http://127.0.0.1:" + port + "/v1/logs", 2_000);
+    t.start(1);
+    try {
+      ExportResult r = t.send(new byte[0], 0, Compression.NONE);
+      assertEquals(ExportResult.Kind.RETRYABLE, r.kind());
+      assertEquals(-1, r.retryAfterMillis());
+      assertTrue(r.error() instanceof java.io.IOException, String.valueOf(r.error()));
+    } finally {
+      t.close();
+    }
+  }
+
+  @Test
+  void responseTimeoutIsRetryable() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+      server.respond(r -> Reply.ok(r).heldBy(release));
+      HttpTransport t = transport(server.endpoint() + "/v1/logs", 300);
+      t.start(1);
+      long start = System.nanoTime();
+      ExportResult r = t.send(new byte[0], 0, Compression.NONE);
+      long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertEquals(ExportResult.Kind.RETRYABLE, r.kind(), r.toString());
+      assertTrue(r.error() instanceof java.net.SocketTimeoutException, String.valueOf(r.error()));
+      assertTrue(tookMillis >= 250 && tookMillis < 5_000, "took " + tookMillis + " ms");
+      t.close();
+    } finally {
+      release.countDown();
+    }
+  }
+
+  @Test
+  void closeFailsARequestInFlightPromptly() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+      server.respond(r -> Reply.ok(r).heldBy(release));
+      HttpTransport t = transport(server.endpoint() + "/v1/logs", 60_000);
+      t.start(2);
+      CompletableFuture<ExportResult> inFlight =
+          CompletableFuture.supplyAsync(() -> t.send(new byte[0], 0, Compression.NONE));
+      assertTrue(Outcomes.until(() -> server.requests().size() == 1, 10_000), "request reached the server");
+      long start = System.nanoTime();
+      t.close();
+      ExportResult r = inFlight.get(5, TimeUnit.SECONDS);
+      long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertEquals(ExportResult.Kind.FAILED, r.kind(), r.toString());
+      assertTrue(r.message().contains("closed"), r.message());
+      assertTrue(tookMillis < 2_000, "took " + tookMillis + " ms");
+    } finally {
+      release.countDown();
+    }
+  }
+}
