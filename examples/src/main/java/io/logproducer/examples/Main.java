@@ -15,7 +15,7 @@ public final class Main {
 
   static Map<String, Command> commands() {
     Map<String, Command> commands = new LinkedHashMap<>();
-    for (Command c : new Command[] {new OtlpCommand()}) {
+    for (Command c : new Command[] {new OtlpCommand(), new io.logproducer.examples.gse.GseCommand()}) {
       commands.put(c.name(), c);
     }
     return commands;
