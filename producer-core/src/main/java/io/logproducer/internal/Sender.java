@@ -197,7 +197,7 @@ final class Sender {
     ProducerBatch[] halves = {b.copyRange(0, mid), b.copyRange(mid, b.recordCount())};
     b.markCompleted();
     completer.completeSplit(b, halves);
-    log.info("{} answered 'too large' for {} records ({} bytes); sending them as two batches",
+    log.debug("{} answered 'too large' for {} records ({} bytes); sending them as two batches",
         exporter.describe(), b.recordCount(), b.sizeInBytes());
     for (ProducerBatch h : halves) {
       enqueue(h);

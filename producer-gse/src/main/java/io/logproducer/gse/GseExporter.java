@@ -54,9 +54,8 @@ import java.util.LinkedHashMap;
  * frame's body stays below {@code maxFrameBodyBytes}.
  *
  * <p><b>dataid</b>: the exporter's {@link GseExporterBuilder#setDataId(int) default}, or per record its
- * {@link LogRecord#getDestination() destination} as a decimal string. Each dataid has its own shards (by default a few
- * stripes, chosen by the calling thread, so that application threads do not contend for one lock): a frame never
- * mixes dataids.
+ * {@link LogRecord#getDestination() destination} as a decimal string. Each dataid is its own shard (or, optionally,
+ * a few stripes of shards chosen by the calling thread): a frame never mixes dataids.
  *
  * <p>Compression: none (the agent accepts none). Thread-safe, as {@link Exporter} requires. The exporter starts one
  * daemon thread, {@code <clientId>-gse-io}, that reads the agent's replies; {@link #close()} stops it.
@@ -81,8 +80,8 @@ public final class GseExporter implements Exporter {
   public static final long DEFAULT_AGENT_INFO_TIMEOUT_MILLIS = 5_000L;
   /** Default {@code socketSendBufferBytes}: {@value} (the system default). */
   public static final int DEFAULT_SOCKET_SEND_BUFFER_BYTES = 0;
-  /** Upper bound of the default {@code stripesPerDataId}, which is min({@value}, available processors). */
-  public static final int DEFAULT_MAX_STRIPES_PER_DATA_ID = 8;
+  /** Default {@code stripesPerDataId}: {@value} (each dataid is one shard). */
+  public static final int DEFAULT_STRIPES_PER_DATA_ID = 1;
 
   /**
    * Room kept in a frame's body for the JSON envelope around the items (attach fields, times), in bytes; halved for
@@ -151,11 +150,6 @@ public final class GseExporter implements Exporter {
   /** A builder with the defaults. */
   public static GseExporterBuilder builder() {
     return new GseExporterBuilder();
-  }
-
-  /** The default {@code stripesPerDataId}: min({@value #DEFAULT_MAX_STRIPES_PER_DATA_ID}, available processors). */
-  public static int defaultStripesPerDataId() {
-    return Math.max(1, Math.min(DEFAULT_MAX_STRIPES_PER_DATA_ID, Runtime.getRuntime().availableProcessors()));
   }
 
   /**

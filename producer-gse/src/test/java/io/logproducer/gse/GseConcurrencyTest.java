@@ -38,12 +38,22 @@ class GseConcurrencyTest {
 
   @Test
   void manyThreadsAndDataIdsFramesNeverMixDataIdsAndEveryRecordArrivesOnce() throws Exception {
+    run(1);
+  }
+
+  @Test
+  void withStripesPerDataIdFramesStillNeverMixDataIds() throws Exception {
+    run(4);
+  }
+
+  private void run(int stripes) throws Exception {
     agent = TestAgent.unix(dir.resolve("gse.sock"));
     int threads = 8;
     int perThread = 5_000;
     int dataIds = 16;
     producer = new Producer(Support.config().setSendThreads(4).setBatchCountThreshold(200).setLingerMillis(10)
-        .build(), GseExporter.builder().setUnixSocketPath(dir.resolve("gse.sock").toString()).build());
+        .build(), GseExporter.builder().setUnixSocketPath(dir.resolve("gse.sock").toString())
+        .setStripesPerDataId(stripes).build());
     Support.Outcomes outcomes = new Support.Outcomes();
     CountDownLatch go = new CountDownLatch(1);
     List<Thread> senders = new ArrayList<>();

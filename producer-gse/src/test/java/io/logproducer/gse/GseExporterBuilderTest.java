@@ -21,8 +21,7 @@ class GseExporterBuilderTest {
     assertEquals(31_000L, GseExporter.DEFAULT_AGENT_INFO_INTERVAL_MILLIS);
     assertEquals(5_000L, GseExporter.DEFAULT_AGENT_INFO_TIMEOUT_MILLIS);
     assertEquals(0, GseExporter.DEFAULT_SOCKET_SEND_BUFFER_BYTES);
-    assertEquals(8, GseExporter.DEFAULT_MAX_STRIPES_PER_DATA_ID);
-    assertEquals(Math.min(8, Runtime.getRuntime().availableProcessors()), GseExporter.defaultStripesPerDataId());
+    assertEquals(1, GseExporter.DEFAULT_STRIPES_PER_DATA_ID);
 
     GseExporterBuilder b = GseExporter.builder();
     assertEquals(null, b.unixSocketPath);
@@ -36,7 +35,7 @@ class GseExporterBuilderTest {
     assertEquals(GseExporter.DEFAULT_AGENT_INFO_INTERVAL_MILLIS, b.agentInfoIntervalMillis);
     assertEquals(GseExporter.DEFAULT_AGENT_INFO_TIMEOUT_MILLIS, b.agentInfoTimeoutMillis);
     assertEquals(GseExporter.DEFAULT_SOCKET_SEND_BUFFER_BYTES, b.socketSendBufferBytes);
-    assertEquals(GseExporter.defaultStripesPerDataId(), b.stripesPerDataId);
+    assertEquals(GseExporter.DEFAULT_STRIPES_PER_DATA_ID, b.stripesPerDataId);
     assertTrue(b.meta.isEmpty());
     assertTrue(b.resource.isEmpty());
 
@@ -50,7 +49,7 @@ class GseExporterBuilderTest {
     }
     assertEquals(10 * 1024 * 1024 - 1 - 2048 - 29, e.maxBatchSizeInBytes());
     assertEquals("GSE agent " + e.endpoint().describe() + " (dynamic frames, RECORD_JSON items, default dataid none, "
-        + GseExporter.defaultStripesPerDataId() + " stripe(s) per dataid)", e.describe());
+        + "1 stripe(s) per dataid)", e.describe());
   }
 
   private static void refused(String message, Executable call) {

@@ -338,7 +338,7 @@ class GseExporterTest {
   void junixsocketImplementationDeliversTheSameFrames() throws Exception {
     agent = TestAgent.unix(dir.resolve("gse.sock"));
     GseExporter exporter = exporter().setUnixImpl(Endpoint.UnixImpl.JUNIXSOCKET).build();
-    producer = new Producer(Support.config().setBatchCountThreshold(100).build(), exporter);
+    producer = new Producer(Support.config().setBatchCountThreshold(100).setLingerMillis(5_000).build(), exporter);
     Support.Outcomes outcomes = new Support.Outcomes();
     int n = 2_000;
     sendAll(n, outcomes);
@@ -355,7 +355,7 @@ class GseExporterTest {
   @Test
   void tcpTransportToALocalAgent() throws Exception {
     agent = TestAgent.tcp();
-    producer = new Producer(Support.config().setBatchCountThreshold(250).build(),
+    producer = new Producer(Support.config().setBatchCountThreshold(250).setLingerMillis(5_000).build(),
         GseExporter.builder().setTcpEndpoint("127.0.0.1", agent.tcpPort()).setDataId(DATA_ID).build());
     Support.Outcomes outcomes = new Support.Outcomes();
     int n = 1_000;

@@ -113,7 +113,7 @@ class GseFailureTest {
   void aStalledWriteClosesTheConnectionAndTheWholeFrameIsResentOnANewOne() throws Exception {
     agent = TestAgent.unix(socket());
     GseExporter exporter = exporter().setSocketSendBufferBytes(8192).setWriteTimeoutMillis(300).build();
-    producer = new Producer(Support.config().setBatchCountThreshold(200).setLingerMillis(10).build(), exporter);
+    producer = new Producer(Support.config().setBatchCountThreshold(200).setLingerMillis(5_000).build(), exporter);
     agent.awaitInfoRequests(1, 5_000);
     awaitTrue("agent info", () -> exporter.agentInfo().ip != null, 5_000);
     agent.pauseReading();
@@ -292,6 +292,39 @@ class GseFailureTest {
     assertEquals(n, agent.records());
     assertTrue(m.getPeakBufferedBytes() <= total, m.toString());
     assertTrue(m.getSendBlockedNanos() > 0, "senders waited for the slow agent: " + m);
+    assertEquals(List.of(), agent.violations());
+  }
+
+  @Test
+  void closeDoesNotHangOnAStuckAgentAndFailsWhatIsLeft() throws Exception {
+    agent = TestAgent.unix(socket());
+    GseExporter exporter = exporter().setWriteTimeoutMillis(60_000).build();
+    producer = new Producer(Support.config().setClientId("gse-stuck").setBatchCountThreshold(100)
+        .setSendThreads(2).build(), exporter);
+    agent.awaitInfoRequests(1, 5_000);
+    GseExporterTest.awaitTrue("agent info", () -> exporter.agentInfo().ip != null, 5_000);
+    agent.pauseReading();
+    Support.Outcomes outcomes = new Support.Outcomes();
+    int n = 2_000; // ~2 MB: far more than the socket buffers hold
+    for (int i = 0; i < n; i++) {
+      producer.send(bigRecord(i), outcomes.forSeq(i));
+    }
+    GseExporterTest.awaitTrue("a write stuck on the full socket",
+        () -> exporter.transport().framesStarted()
+            > exporter.transport().framesWritten() + exporter.transport().writeFailures(), 10_000);
+    long start = System.nanoTime();
+    producer.close(300);
+    long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertTrue(tookMillis < 5_000, "close(300) returned after " + tookMillis + " ms");
+    outcomes.await(n, 5_000);
+    assertEquals(n, outcomes.count(SendResult.Status.DELIVERED) + outcomes.count(SendResult.Status.FAILED_AT_CLOSE),
+        outcomes.toString());
+    assertTrue(outcomes.count(SendResult.Status.FAILED_AT_CLOSE) > 0, outcomes.toString());
+    assertTrue(!GseExporterTest.threadAlive("gse-stuck-gse-io"), "no thread outlives close");
+    agent.resumeReading();
+    agent.awaitAllConnectionsEnded(10_000);
+    assertEquals(outcomes.count(SendResult.Status.DELIVERED), agent.records(),
+        "exactly the records reported delivered were received");
     assertEquals(List.of(), agent.violations());
   }
 

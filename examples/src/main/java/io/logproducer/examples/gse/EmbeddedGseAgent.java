@@ -17,14 +17,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A small, fast stand-in for the GSE agent's data socket: a Unix-domain stream server that answers the agent-info
  * request (0x0A) and reads every data frame, checking its framing (message type, reserved fields, the dynamic
- * extension and zero-padded meta area, the body's bounds) and counting its records. It does not parse the JSON:
- * items are counted by their {@code ,"iterationindex":} member, which can only occur at item level because every
- * quote inside an item's {@code data} string is escaped. Thread-safe counters; one thread per connection.
+ * extension and zero-padded meta area, the body's bounds, its dataid against the header's) and counting its records.
+ * It does not parse the JSON: a frame's record count is its last item's {@code iterationindex} + 1, read at the end of
+ * the document. (The module's tests use a strict agent that parses everything.) Thread-safe counters; one thread per
+ * connection.
  */
 public final class EmbeddedGseAgent implements AutoCloseable {
 
   private static final byte[] ITEM = ",\"iterationindex\":".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] DATAID = "\"dataid\":".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] TIME = "],\"time\":".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] AGENT_INFO = ("{\"bizid\":2,\"bk_biz_id\":2,\"cloudid\":0,\"ip\":\"127.0.0.1\","
       + "\"bk_agent_id\":\"embedded-agent\",\"bk_host_id\":1}").getBytes(StandardCharsets.UTF_8);
 
@@ -157,12 +159,9 @@ public final class EmbeddedGseAgent implements AutoCloseable {
           violation("header dataid " + dataId + " does not match the body's");
           return;
         }
-        long items = 0;
-        for (int p = indexOf(b, 0, n, ITEM); p >= 0; p = indexOf(b, p + ITEM.length, n, ITEM)) {
-          items++;
-        }
-        if (items == 0) {
-          violation("frame without items");
+        long items = countItems(b, n);
+        if (items <= 0) {
+          violation("no items, or items that do not end in ,\"iterationindex\":N}],\"time\":…");
           return;
         }
         frames.incrementAndGet();
@@ -173,6 +172,36 @@ public final class EmbeddedGseAgent implements AutoCloseable {
     } finally {
       clients.remove(c);
     }
+  }
+
+  /**
+   * The number of items, from the last one's {@code iterationindex} + 1: the document ends in
+   * {@code ,"iterationindex":N}],"time":T,"utctime":"…"}} (members in Go's sorted order), so this needs no scan of
+   * the items. -1 if the document does not end so.
+   */
+  private static long countItems(byte[] b, int n) {
+    int tail = lastIndexOf(b, Math.max(0, n - 128), n, TIME);
+    if (tail < 2 || b[tail - 1] != '}') {
+      return -1;
+    }
+    int digitsEnd = tail - 1;
+    int p = digitsEnd;
+    while (p > 0 && b[p - 1] >= '0' && b[p - 1] <= '9') {
+      p--;
+    }
+    if (p == digitsEnd || p < ITEM.length || indexOf(b, p - ITEM.length, p, ITEM) != p - ITEM.length) {
+      return -1;
+    }
+    return parseLong(b, p, digitsEnd) + 1;
+  }
+
+  private static int lastIndexOf(byte[] b, int from, int to, byte[] pattern) {
+    for (int i = to - pattern.length; i >= from; i--) {
+      if (indexOf(b, i, i + pattern.length, pattern) == i) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private boolean readFully(SocketChannel c, ByteBuffer buf, boolean mayEnd) throws IOException {

@@ -91,8 +91,9 @@ public final class GseCommand implements Command {
           LockSupport.parkNanos(1_000_000L);
         }
         System.err.printf(Locale.ROOT, "peak buffered %,d bytes of %,d; agent counted %,d records in %,d frames "
-            + "(%,d bytes read)%n", result.peakBufferedBytes(), producer.getConfig().getTotalSizeInBytes(),
-            a.records(), a.frames(), a.bytes());
+            + "(%.0f frames/s, %,d bytes read)%n", result.peakBufferedBytes(),
+            producer.getConfig().getTotalSizeInBytes(), a.records(), a.frames(), a.frames() / result.seconds(),
+            a.bytes());
         verified = a.records() == result.delivered() && a.violations() == 0;
         if (!verified) {
           System.err.printf(Locale.ROOT, "MISMATCH: producer reports %d delivered, agent counted %d, %d malformed "

@@ -2,6 +2,7 @@ package io.logproducer.gse.internal;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -69,6 +70,9 @@ final class GseConnection implements Closeable {
           if (remaining <= 0) {
             throw new SocketTimeoutException("connect timed out after " + connectTimeoutMillis + " ms");
           }
+          if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedIOException("interrupted while connecting");
+          }
           ws.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
           ws.selectedKeys().clear();
         }
@@ -125,6 +129,10 @@ final class GseConnection implements Closeable {
         }
         if (closed.get()) {
           throw new ClosedChannelException();
+        }
+        if (Thread.currentThread().isInterrupted()) {
+          // select() returns at once for an interrupted thread: give up rather than spin until the stall timeout
+          throw new InterruptedIOException("interrupted while writing a frame");
         }
         long remaining = stallTimeoutNanos - (System.nanoTime() - lastProgressNanos);
         if (remaining <= 0) {

@@ -121,6 +121,7 @@ public final class GseTransport implements Closeable {
 
   private final AtomicLong connectsOk = new AtomicLong();
   private final AtomicLong connectsFailed = new AtomicLong();
+  private final AtomicLong framesStarted = new AtomicLong();
   private final AtomicLong framesWritten = new AtomicLong();
   private final AtomicLong writeFailures = new AtomicLong();
   private final AtomicLong infoRequests = new AtomicLong();
@@ -200,6 +201,7 @@ public final class GseTransport implements Closeable {
       } catch (Envelope.FrameTooLargeException e) {
         return ExportResult.tooLarge(e.getMessage());
       }
+      framesStarted.incrementAndGet();
       try {
         c.write(frame, writeBuffer(), writeTimeoutNanos);
       } catch (IOException e) {
@@ -545,6 +547,11 @@ public final class GseTransport implements Closeable {
 
   public long framesWritten() {
     return framesWritten.get();
+  }
+
+  /** Data frames whose write began (written, failed, or still being written). */
+  public long framesStarted() {
+    return framesStarted.get();
   }
 
   public long writeFailures() {

@@ -63,13 +63,8 @@ public final class JsonBytes {
     return s.getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** Characters kept in the scratch array at most; longer strings use a temporary one. */
-  private static final int MAX_KEPT_CHARS = 64 * 1024;
-
   private byte[] buf;
   private int pos;
-  /** Scratch copy of the string being escaped. */
-  private char[] chars = new char[256];
 
   /** @param initialCapacity bytes */
   public JsonBytes(int initialCapacity) {
@@ -221,24 +216,10 @@ public final class JsonBytes {
   private void escape(CharSequence s, byte[][] table, boolean level2) {
     int n = s.length();
     ensure(n * 7); // worst case: a control char at level 2, "\\u00XX"
-    char[] chars = this.chars;
-    if (chars.length < n) {
-      chars = new char[Math.max(n, chars.length * 2)];
-      if (n <= MAX_KEPT_CHARS) {
-        this.chars = chars;
-      }
-    }
-    if (s instanceof String) {
-      ((String) s).getChars(0, n, chars, 0); // one bulk copy beats a charAt call per character
-    } else {
-      for (int i = 0; i < n; i++) {
-        chars[i] = s.charAt(i);
-      }
-    }
     byte[] b = buf;
     int p = pos;
     for (int i = 0; i < n; i++) {
-      char c = chars[i];
+      char c = s.charAt(i);
       if (c < 0x80) {
         byte[] e = table[c];
         if (e == null) {
@@ -252,8 +233,8 @@ public final class JsonBytes {
         b[p++] = (byte) (0xC0 | (c >> 6));
         b[p++] = (byte) (0x80 | (c & 0x3F));
       } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(chars[i + 1])) {
-          int cp = Character.toCodePoint(c, chars[++i]);
+        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+          int cp = Character.toCodePoint(c, s.charAt(++i));
           b[p++] = (byte) (0xF0 | (cp >> 18));
           b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
           b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
