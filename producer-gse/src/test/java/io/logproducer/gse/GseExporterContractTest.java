@@ -1,0 +1,50 @@
+package io.logproducer.gse;
+
+import io.logproducer.contract.ExporterContract;
+import io.logproducer.spi.Exporter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The exporter contract for GSE, against the strict test agent on a real Unix-domain socket. */
+class GseExporterContractTest extends ExporterContract {
+
+  @Override
+  protected Receiver startReceiver() throws Exception {
+    Path dir = Files.createTempDirectory("gse-contract");
+    TestAgent agent = TestAgent.unix(dir.resolve("gse.sock"));
+    return new Receiver() {
+      @Override
+      public Exporter newExporter() {
+        return GseExporter.builder().setUnixSocketPath(agent.socketPath().toString()).setDataId(1500001).build();
+      }
+
+      @Override
+      public List<String> deliveredBodies() {
+        List<String> bodies = new ArrayList<>();
+        for (TestAgent.Frame f : agent.frames()) {
+          for (String data : f.data()) {
+            bodies.add(Support.inner(data).get("body").getAsString());
+          }
+        }
+        return bodies;
+      }
+
+      @Override
+      public void stall() {
+        agent.pauseReading();
+      }
+
+      @Override
+      public void resume() {
+        agent.resumeReading();
+      }
+
+      @Override
+      public void close() {
+        agent.close();
+      }
+    };
+  }
+}

@@ -1,0 +1,51 @@
+package io.logproducer.otlp;
+
+import io.logproducer.contract.ExporterContract;
+import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
+import io.logproducer.spi.Exporter;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/** The exporter contract for OTLP/HTTP, against a real HTTP server on 127.0.0.1. */
+class OtlpExporterContractTest extends ExporterContract {
+
+  @Override
+  protected Receiver startReceiver() throws Exception {
+    LoopbackOtlpServer server = LoopbackOtlpServer.start();
+    return new Receiver() {
+      private volatile CountDownLatch hold;
+
+      @Override
+      public Exporter newExporter() {
+        return OtlpHttpExporter.builder().setEndpoint(server.endpoint()).setTimeoutMillis(30_000).build();
+      }
+
+      @Override
+      public List<String> deliveredBodies() {
+        return server.deliveredBodies();
+      }
+
+      @Override
+      public void stall() {
+        CountDownLatch latch = new CountDownLatch(1);
+        hold = latch;
+        server.respond(r -> Reply.ok(r).heldBy(latch));
+      }
+
+      @Override
+      public void resume() {
+        CountDownLatch latch = hold;
+        server.respond(Reply::ok);
+        if (latch != null) {
+          latch.countDown();
+        }
+      }
+
+      @Override
+      public void close() {
+        server.close();
+      }
+    };
+  }
+}
