@@ -23,8 +23,12 @@ public final class ProducerConfig {
   public static final int DEFAULT_BATCH_COUNT_THRESHOLD = 32_768;
   /** Default {@code lingerMillis}: {@value}. */
   public static final long DEFAULT_LINGER_MILLIS = 1_000L;
-  /** Default {@code sendThreads}: {@value}. */
-  public static final int DEFAULT_SEND_THREADS = 4;
+  /**
+   * Default {@code sendThreads}: {@value}. Send threads keep requests in flight while earlier ones wait for the
+   * receiver; in the benchmark sweep (docs/PERFORMANCE.md) 8 was the fewest with which {@code send} never waited
+   * for buffer space, and 8 to 32 performed alike.
+   */
+  public static final int DEFAULT_SEND_THREADS = 8;
   /** Default {@code retries}: {@value} (unbounded by count; {@code deliveryTimeoutMillis} bounds them). */
   public static final int DEFAULT_RETRIES = Integer.MAX_VALUE;
   /** Default {@code initialRetryBackoffMillis}: {@value}. */

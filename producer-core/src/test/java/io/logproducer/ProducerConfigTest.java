@@ -20,7 +20,7 @@ class ProducerConfigTest {
     assertEquals(ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES, c.getBatchSizeInBytes());
     assertEquals(32_768, c.getBatchCountThreshold());
     assertEquals(1_000L, c.getLingerMillis());
-    assertEquals(4, c.getSendThreads());
+    assertEquals(8, c.getSendThreads());
     assertEquals(Integer.MAX_VALUE, c.getRetries());
     assertEquals(100L, c.getInitialRetryBackoffMillis());
     assertEquals(5_000L, c.getMaxRetryBackoffMillis());

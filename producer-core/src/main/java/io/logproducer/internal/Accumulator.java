@@ -33,6 +33,10 @@ final class Accumulator {
   private final IncompleteBatches incomplete;
   private final Consumer<ProducerBatch> onNewBatch;
   private final Consumer<ProducerBatch> onSealed;
+  /** Set by {@link #closeAndSealAll()}; read under each shard's lock, so no append can follow the final seal. */
+  private volatile boolean closed;
+  /** Expected records per batch, from the last batch sealed by size: sizes new batches' offset arrays. */
+  private volatile int recordsPerBatchHint = 64;
 
   /**
    * @param onNewBatch told of each new batch, under the shard lock (the linger timer tracks it)
@@ -51,7 +55,11 @@ final class Accumulator {
     this.onSealed = onSealed;
   }
 
-  /** Appends one encoded record ({@code src[0, len)}) to the open batch of {@code shardKey}. */
+  /**
+   * Appends one encoded record ({@code src[0, len)}) to the open batch of {@code shardKey}.
+   *
+   * @throws IllegalStateException if the accumulator was closed (the caller still owns the record's bytes)
+   */
   void append(Object shardKey, byte[] src, int len, Callback callback) {
     Shard shard = shards.get(shardKey);
     if (shard == null) {
@@ -64,16 +72,20 @@ final class Accumulator {
     ProducerBatch full = null;
     ProducerBatch done = null;
     synchronized (shard) {
+      if (closed) {
+        throw new IllegalStateException("cannot send after the producer is closed");
+      }
       ProducerBatch b = shard.open;
       if (b != null && b.sizeInBytes() + len > batchSizeInBytes) {
         b.seal();
+        recordsPerBatchHint = b.recordCount() + (b.recordCount() >> 3) + 16;
         full = b;
         b = null;
       }
       if (b == null) {
         // One clock read per batch, not per record.
         b = new ProducerBatch(shardKey, pool, System.nanoTime(), lingerNanos, deliveryTimeoutNanos,
-            batchCountThreshold);
+            Math.min(batchCountThreshold, recordsPerBatchHint));
         incomplete.add(b);
         onNewBatch.accept(b);
       }
@@ -108,6 +120,15 @@ final class Accumulator {
       shard.open = null;
     }
     onSealed.accept(b);
+  }
+
+  /**
+   * Refuses every later append and seals every open batch. Because appends check the flag under the shard lock
+   * and this seals under the same lock, every record appended before it is in a sealed batch afterwards.
+   */
+  int closeAndSealAll() {
+    closed = true;
+    return sealAll();
   }
 
   /** Seals every shard's open batch; returns how many were sealed. */

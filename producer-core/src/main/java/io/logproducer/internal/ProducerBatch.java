@@ -70,7 +70,7 @@ final class ProducerBatch implements Batch {
     this.createdNanos = nowNanos;
     this.lingerDeadlineNanos = nowNanos + lingerNanos;
     this.deliveryDeadlineNanos = nowNanos + deliveryTimeoutNanos;
-    this.recordEnds = new int[Math.max(16, Math.min(expectedRecords, 1024))];
+    this.recordEnds = new int[Math.max(16, expectedRecords)];
   }
 
   // ---- appending (shard lock held, state OPEN) ----

@@ -17,8 +17,6 @@ import java.lang.management.ManagementFactory;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
@@ -52,7 +50,6 @@ public final class ProducerEngine {
   private final LingerTimer timer;
   private final Sender sender;
   private final Thread[] threads;
-  private final LongAdder appendsInProgress = new LongAdder();
   private final RateLimitedLog dropLog = new RateLimitedLog(log, 10_000);
   private final AtomicBoolean closeStarted = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
@@ -135,24 +132,16 @@ public final class ProducerEngine {
         throw new RecordTooLargeException(size, maxRecordSize);
       }
       Object shardKey = exporter.shardKey(record);
-      appendsInProgress.increment();
+      if (!reserve(size, callback)) {
+        return;
+      }
+      metrics.recordsAccepted.increment();
       try {
-        if (closed) {
-          throw new IllegalStateException("cannot send after the producer is closed");
-        }
-        if (!reserve(size, callback)) {
-          return;
-        }
-        metrics.recordsAccepted.increment();
-        try {
-          accumulator.append(shardKey, buf.array(), size, callback);
-        } catch (Throwable t) {
-          metrics.recordsAccepted.decrement();
-          budget.release(size);
-          throw t;
-        }
-      } finally {
-        appendsInProgress.decrement();
+        accumulator.append(shardKey, buf.array(), size, callback); // refuses appends after close, under its lock
+      } catch (Throwable t) {
+        metrics.recordsAccepted.decrement();
+        budget.release(size);
+        throw t;
       }
     } finally {
       if (buf.capacity() > SCRATCH_KEEP_BYTES) {
@@ -234,11 +223,8 @@ public final class ProducerEngine {
     boolean interrupted = false;
     try {
       closed = true;
-      budget.close();
-      while (appendsInProgress.sum() != 0) {
-        LockSupport.parkNanos(50_000L); // appends are short once blocked senders were woken
-      }
-      accumulator.sealAll();
+      budget.close(); // wakes senders blocked on the budget: they fail, having reserved nothing
+      accumulator.closeAndSealAll(); // after this no record can be appended to any batch
       for (ProducerBatch b : incomplete.snapshot()) {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0) {
@@ -287,7 +273,7 @@ public final class ProducerEngine {
     sender.drain();
     for (ProducerBatch b : incomplete.snapshot()) {
       if (b.state() == ProducerBatch.OPEN) {
-        continue; // cannot happen after sealAll with no appends in progress
+        continue; // cannot happen: closeAndSealAll sealed every open batch and refuses new ones
       }
       if (b.tryAbort()) {
         String last = b.lastError == null ? "" : "; last error: " + b.lastError;

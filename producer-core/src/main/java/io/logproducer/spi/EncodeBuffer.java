@@ -188,6 +188,42 @@ public final class EncodeBuffer {
     return p - start;
   }
 
+  /**
+   * Writes the UTF-8 bytes of {@code s}, given the value {@link #utf8LengthMarked(CharSequence)} returned for it:
+   * a pure-ASCII string is copied in bulk, any other is encoded char by char. Returns the bytes written.
+   */
+  @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) copies the low 8 bits: exact for ASCII
+  public int writeUtf8Marked(String s, int marked) {
+    if (marked >= 0) {
+      return writeUtf8(s);
+    }
+    int n = s.length();
+    ensure(n);
+    s.getBytes(0, n, buf, pos);
+    pos += n;
+    return n;
+  }
+
+  /**
+   * The UTF-8 length of {@code s} as {@link #utf8Length(CharSequence)} computes it, marked: {@code ~length}
+   * (negative) when every char is ASCII, {@code length} otherwise. Costs the same single scan; pass the result to
+   * {@link #writeUtf8Marked(String, int)} and recover the length with {@link #markedLength(int)}. (A UTF-8 length
+   * equal to the char count does not prove ASCII: an unpaired surrogate is one char and one {@code '?'} byte.)
+   */
+  public static int utf8LengthMarked(CharSequence s) {
+    int n = s.length();
+    int i = 0;
+    while (i < n && s.charAt(i) < 0x80) {
+      i++;
+    }
+    return i == n ? ~n : utf8Length(s);
+  }
+
+  /** The length carried by a {@link #utf8LengthMarked(CharSequence)} result. */
+  public static int markedLength(int marked) {
+    return marked < 0 ? ~marked : marked;
+  }
+
   /** Overwrites one byte at an absolute index below {@link #size()}. */
   public void setByte(int index, int value) {
     if (index < 0 || index >= pos) {

@@ -35,6 +35,12 @@ class EncodeBufferTest {
     assertEquals(expected.length, n, s);
     assertEquals(expected.length, EncodeBuffer.utf8Length(s), s);
     assertArrayEquals(expected, Arrays.copyOfRange(b.array(), 1, b.size()), s);
+    EncodeBuffer known = new EncodeBuffer(1);
+    int marked = EncodeBuffer.utf8LengthMarked(s);
+    assertEquals(expected.length, EncodeBuffer.markedLength(marked), s);
+    assertEquals(s.chars().allMatch(c -> c < 0x80), marked < 0, s);
+    assertEquals(expected.length, known.writeUtf8Marked(s, marked), s);
+    assertArrayEquals(expected, Arrays.copyOf(known.array(), known.size()), s);
   }
 
   @Test

@@ -63,7 +63,8 @@ class CodecTest {
   void compressedFormsCarryTheirStandardMagicNumbers() throws Exception {
     byte[] input = workloadLike(100_000);
     assertMagic(Compression.GZIP, input, 0x1f, 0x8b);
-    assertMagic(Compression.LZ4, input, 0x04, 0x22, 0x4d, 0x18); // LZ4 frame, not raw blocks
+    // LZ4 frame, not raw blocks: magic, FLG (v01, independent blocks), BD (64 KiB), header checksum
+    assertMagic(Compression.LZ4, input, 0x04, 0x22, 0x4d, 0x18, 0x60, 0x40, 0x82);
     assertMagic(Compression.ZSTD, input, 0x28, 0xb5, 0x2f, 0xfd);
   }
 

@@ -48,15 +48,16 @@ final class ProtoFields {
 
   /** Size of a string field (tag, length, UTF-8), recording the UTF-8 length. */
   static int sizeString(String s, SizeCache sizes) {
-    int len = EncodeBuffer.utf8Length(s);
-    sizes.push(len);
-    return lenField(len);
+    int marked = EncodeBuffer.utf8LengthMarked(s); // ~length when ASCII: written in bulk
+    sizes.push(marked);
+    return lenField(EncodeBuffer.markedLength(marked));
   }
 
   static void writeString(int tag, String s, EncodeBuffer out, SizeCache sizes) {
+    int marked = sizes.next();
     out.writeByte(tag);
-    out.writeVarint32(sizes.next());
-    out.writeUtf8(s);
+    out.writeVarint32(EncodeBuffer.markedLength(marked));
+    out.writeUtf8Marked(s, marked);
   }
 
   /** Size of a message field holding a {@code KeyValue}, recording nested sizes. */
