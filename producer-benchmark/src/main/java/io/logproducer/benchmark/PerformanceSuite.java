@@ -1,0 +1,681 @@
+package io.logproducer.benchmark;
+
+import io.logproducer.Compression;
+import io.logproducer.benchmark.RunSpec.Client;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The standard performance suite: the reference workload end to end, through the real producer and through the
+ * OpenTelemetry Java SDK, to a sink in its own JVM; the published sweeps; a JFR profile; the JMH micro-benchmarks;
+ * then {@code docs/PERFORMANCE.md} with tables and PNG charts.
+ *
+ * <pre>
+ * producer-benchmark/run-suite.sh            # builds, then runs this (about 12 minutes on 2 cores)
+ * java -cp producer-benchmark/target/benchmarks.jar io.logproducer.benchmark.PerformanceSuite [options]
+ *   --docs DIR        where PERFORMANCE.md and the charts go (default: ./docs of the repository)
+ *   --quick           short runs and fewer points (a smoke test, ~3 minutes)
+ *   --skip-jmh        no JMH benchmarks
+ *   --warmup S        warm-up seconds per run (default 4)
+ *   --duration S      measured seconds per run (default 6)
+ *   --repeats N       samples of each headline configuration (default 3; the median is reported)
+ *   --passes N        passes over each sweep (default 2; medians are reported)
+ *   --budget-minutes M  time budget: waits for a quiet machine and repeats of disturbed runs only while the
+ *                     rest still fits (default 14)
+ *   --run 'k=v …'     run these settings only (keys of RunSpec.toMap()), print results, write no report
+ *   --report-only     regenerate the report from docs/perf-data without running anything
+ *   --jmh-only        rerun the JMH part only, then regenerate the report
+ * </pre>
+ *
+ * <p><b>Method.</b> Every run is a fresh producer JVM ({@link HarnessMain}), so its CPU, GC and allocation numbers
+ * are its own; it warms up with a first producer instance, then measures a second one. One sink JVM serves the whole
+ * suite; each run's delivered count is checked against the records the sink counted while the run's JVM lived.
+ */
+public final class PerformanceSuite {
+
+  static final int[] SEND_THREADS = {1, 2, 4, 8, 16, 32};
+  static final long[] TOTAL_SIZES = {25L * RunSpec.MIB, 50L * RunSpec.MIB, 100L * RunSpec.MIB, 200L * RunSpec.MIB};
+  static final int[] BATCH_SIZES = {512 * 1024, RunSpec.MIB, 2 * RunSpec.MIB, 4 * RunSpec.MIB};
+  static final Compression[] COMPRESSIONS = {Compression.NONE, Compression.GZIP, Compression.LZ4, Compression.ZSTD};
+  /** The tuned OpenTelemetry SDK: queue and export batch (chosen by a sweep during development, see the report). */
+  static final int OTEL_TUNED_QUEUE = 65_536;
+  static final int OTEL_TUNED_BATCH = 8_192;
+  /**
+   * The sink's JVM: heap touched up front so that page faults of fresh heap do not land in the measurements (the
+   * nodelay property only matters for a JDK-HttpServer-based sink).
+   */
+  static final List<String> SINK_JVM_ARGS = List.of("-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch",
+      "-Dsun.net.httpserver.nodelay=true");
+
+  private final Options options;
+  private final PrintStream out = System.out;
+  private final List<Sample> samples = new ArrayList<>();
+  private final Path dataDir;
+  private SinkProcess sink;
+  private int runNumber;
+  private int plannedRuns;
+  private final long suiteStart = System.nanoTime();
+  /** Wall time of each child run, for the time budget. */
+  private final List<Double> runSeconds = new ArrayList<>();
+  /** A run during which other processes used more than this much CPU (% of one core) is "disturbed". */
+  static final double DISTURBED_PERCENT = 25;
+  /** What the JMH part takes, seconds (for the time budget). */
+  static final double JMH_SECONDS = 190;
+
+  /** One run of the suite: which section asked for it, what ran, what it measured. */
+  record Sample(String section, RunSpec spec, RunResult result) {
+
+    String toTsv() {
+      List<String> s = new ArrayList<>();
+      spec.toMap().forEach((k, v) -> s.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
+      return section + "\t" + String.join(" ", s) + "\t" + result.format();
+    }
+
+    static Sample fromTsv(String line) {
+      String[] f = line.split("\t", 3);
+      Map<String, String> m = new LinkedHashMap<>();
+      for (String kv : f[1].split(" ")) {
+        int eq = kv.indexOf('=');
+        m.put(kv.substring(0, eq), URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8));
+      }
+      return new Sample(f[0], RunSpec.fromMap(m), RunResult.parse(f[2]));
+    }
+  }
+
+  record Options(Path docs, boolean quick, boolean skipJmh, double warmup, double duration, int repeats,
+      int sweepPasses, double budgetMinutes, boolean reportOnly, boolean jmhOnly, String java, String classpath,
+      List<String> adhoc) {
+  }
+
+  private PerformanceSuite(Options options) {
+    this.options = options;
+    this.dataDir = options.docs().resolve("perf-data");
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options o = parse(args);
+    new PerformanceSuite(o).run();
+  }
+
+  static Options parse(String[] args) throws IOException {
+    Path docs = null;
+    boolean quick = false;
+    boolean skipJmh = false;
+    boolean reportOnly = false;
+    boolean jmhOnly = false;
+    double warmup = -1;
+    double duration = -1;
+    int repeats = -1;
+    int passes = -1;
+    double budget = 14;
+    List<String> adhoc = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--run" -> adhoc.add(args[++i]);
+        case "--docs" -> docs = Path.of(args[++i]);
+        case "--quick" -> quick = true;
+        case "--skip-jmh" -> skipJmh = true;
+        case "--report-only" -> reportOnly = true;
+        case "--jmh-only" -> jmhOnly = true;
+        case "--warmup" -> warmup = Double.parseDouble(args[++i]);
+        case "--duration" -> duration = Double.parseDouble(args[++i]);
+        case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+        case "--passes" -> passes = Integer.parseInt(args[++i]);
+        case "--budget-minutes" -> budget = Double.parseDouble(args[++i]);
+        case "-h", "--help" -> {
+          System.out.println("usage: PerformanceSuite [--docs DIR] [--quick] [--skip-jmh] [--warmup S] "
+              + "[--duration S] [--repeats N] [--passes N] [--budget-minutes M] [--report-only] [--jmh-only] "
+              + "[--run 'key=value …']…");
+          System.exit(0);
+        }
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    if (docs == null) {
+      docs = repositoryRoot().resolve("docs");
+    }
+    if (warmup < 0) {
+      warmup = quick ? 1.5 : 4;
+    }
+    if (duration < 0) {
+      duration = quick ? 3 : 6;
+    }
+    if (repeats < 0) {
+      repeats = quick ? 1 : 3;
+    }
+    if (passes < 0) {
+      passes = quick ? 1 : 2;
+    }
+    String java = ProcessHandle.current().info().command().orElse("java");
+    return new Options(docs, quick, skipJmh, warmup, duration, repeats, passes, budget, reportOnly, jmhOnly, java,
+        classpath(), adhoc);
+  }
+
+  /** The directory holding {@code mvnw} and {@code producer-benchmark}, searched upwards from the working dir. */
+  static Path repositoryRoot() {
+    Path p = Path.of("").toAbsolutePath();
+    for (Path q = p; q != null; q = q.getParent()) {
+      if (Files.isDirectory(q.resolve("producer-benchmark")) && Files.exists(q.resolve("pom.xml"))) {
+        return q;
+      }
+    }
+    return p;
+  }
+
+  /** The classpath child JVMs need: this JVM's, or (under exec:java) the class loader's URLs. */
+  static String classpath() {
+    String cp = System.getProperty("java.class.path", "");
+    if (cp.contains("benchmarks.jar") || cp.contains("producer-benchmark")) {
+      return cp;
+    }
+    List<String> entries = new ArrayList<>();
+    ClassLoader cl = PerformanceSuite.class.getClassLoader();
+    while (cl != null) {
+      if (cl instanceof URLClassLoader u) {
+        for (URL url : u.getURLs()) {
+          try {
+            entries.add(Path.of(url.toURI()).toString());
+          } catch (URISyntaxException | IllegalArgumentException e) {
+            // skip
+          }
+        }
+      }
+      cl = cl.getParent();
+    }
+    if (entries.isEmpty()) {
+      return cp;
+    }
+    String joined = String.join(File.pathSeparator, entries);
+    System.setProperty("java.class.path", joined); // JMH forks with this
+    return joined;
+  }
+
+  private void run() throws Exception {
+    Files.createDirectories(dataDir);
+    Path results = dataDir.resolve("results.tsv");
+    Path jmhFile = dataDir.resolve("jmh.tsv");
+    Path jfrFile = dataDir.resolve("profile.jfr");
+    Map<String, String> machine = MachineInfo.collect();
+    if (options.jmhOnly()) {
+      JmhRunner.save(new JmhRunner(out, options.quick()).runAll(), jmhFile);
+    }
+    if (options.reportOnly() || options.jmhOnly()) {
+      for (String line : Files.readAllLines(results, StandardCharsets.UTF_8)) {
+        if (!line.isBlank()) {
+          samples.add(Sample.fromTsv(line));
+        }
+      }
+      new ReportWriter(options.docs(), machine, samples, JmhRunner.load(jmhFile),
+          Files.exists(jfrFile) ? jfrFile : null, readMeta()).write();
+      out.println("wrote " + options.docs().resolve("PERFORMANCE.md"));
+      return;
+    }
+    if (!options.adhoc().isEmpty()) {
+      runAdhoc();
+      return;
+    }
+    Files.deleteIfExists(results);
+    Files.deleteIfExists(jfrFile);
+    out.println("logproducer performance suite");
+    machine.forEach((k, v) -> out.println("  " + k + ": " + v));
+    out.printf(Locale.ROOT, "  runs: %.0f s warm-up + %.0f s measured each, %d sample(s) per headline setting%s%n",
+        options.warmup(), options.duration(), options.repeats(), options.quick() ? " (quick)" : "");
+    plannedRuns = plannedRuns();
+    out.printf(Locale.ROOT, "  up to %d end-to-end runs (about %.0f minutes), then JMH; time budget %.0f minutes%n",
+        plannedRuns, plannedRuns * (options.warmup() + options.duration() + 4) / 60, options.budgetMinutes());
+
+    sink = new SinkProcess(options.java(), options.classpath(),
+        SINK_JVM_ARGS, 4);
+    out.println("  sink: OtlpReceiverMain at " + sink.endpoint() + " (pid " + sink.pid() + ")");
+    Map<String, String> meta = new LinkedHashMap<>();
+    try {
+      RunSpec base = RunSpec.reference().withTiming(options.warmup(), options.duration());
+
+      section("calibration", "Workload generation alone (no client)");
+      run("calibration", base.withClient(Client.GENERATE).withLabel("generate only"), results);
+
+      // Sweeps run in passes (every setting once, then again), so that drifts of the machine hit all settings
+      // alike; identical settings seen in an earlier sweep are reused, not rerun.
+      section("sendThreads", "sendThreads sweep (lz4, total 100 MiB, batch 2 MiB)");
+      int[] sendThreads = options.quick() ? new int[] {1, 4, 16} : SEND_THREADS;
+      for (int pass = 0; pass < options.sweepPasses(); pass++) {
+        for (int st : sendThreads) {
+          run("sendThreads", base.withSendThreads(st).withLabel("sendThreads " + st), results);
+        }
+      }
+      int bestThreads = pickUnblocked(sendThreads, samplesOf("sendThreads"));
+      meta.put("standardSendThreads", Integer.toString(bestThreads));
+      out.println("  → standard sendThreads for the other sweeps (fewest with which send() never waited for buffer "
+          + "space): " + bestThreads);
+      RunSpec std = base.withSendThreads(bestThreads);
+
+      section("batchSize", "batchSizeInBytes sweep (lz4, sendThreads " + bestThreads + ", total 100 MiB)");
+      int[] batches = options.quick() ? new int[] {RunSpec.MIB, 2 * RunSpec.MIB} : BATCH_SIZES;
+      for (int pass = 0; pass < options.sweepPasses(); pass++) {
+        for (int b : batches) {
+          run("batchSize", std.withBatchSize(b).withLabel("batch " + Report.bytes(b)), results);
+        }
+      }
+      int bestBatch = base.batchSizeInBytes(); // the reference's 2 MiB: the published tables' setting
+      meta.put("standardBatchSize", Integer.toString(bestBatch));
+
+      section("totalSize", "totalSizeInBytes sweep (lz4, sendThreads " + bestThreads + ", batch 2 MiB)");
+      long[] totals = options.quick() ? new long[] {25L * RunSpec.MIB, 100L * RunSpec.MIB} : TOTAL_SIZES;
+      for (int pass = 0; pass < options.sweepPasses(); pass++) {
+        for (long t : totals) {
+          run("totalSize", std.withTotalSize(t).withLabel("total " + Report.bytes(t)), results);
+        }
+      }
+
+      RunSpec head = std.withBatchSize(bestBatch);
+      section("compression", "compression (sendThreads " + bestThreads + ", batch " + Report.bytes(bestBatch) + ")");
+      for (Compression c : COMPRESSIONS) {
+        for (int i = 0; i < ((c == Compression.LZ4 || c == Compression.ZSTD) ? options.repeats() : 1); i++) {
+          run("compression", head.withCompression(c, 0).withLabel("logproducer " + Report.compressionName(c, 0)),
+              results);
+        }
+      }
+
+      section("peers", "OpenTelemetry Java SDK, same workload, same sink");
+      RunSpec otel = base.withClient(Client.OTEL);
+      run("peers", otel.withCompression(Compression.NONE, 0).withOtel(false, 0, 0).withLabel("OTel SDK defaults"),
+          results);
+      for (int i = 0; i < Math.max(1, options.repeats() - 1); i++) {
+        run("peers", otel.withCompression(Compression.NONE, 0).withOtel(true, OTEL_TUNED_QUEUE, OTEL_TUNED_BATCH)
+            .withLabel("OTel SDK tuned, none"), results);
+      }
+      run("peers", otel.withCompression(Compression.GZIP, 0).withOtel(true, OTEL_TUNED_QUEUE, OTEL_TUNED_BATCH)
+          .withLabel("OTel SDK tuned, gzip"), results);
+
+      section("latency", "send() latency with the budget not exhausted (paced)");
+      double best = median("compression", s -> s.spec().compression() == Compression.LZ4);
+      long paced = Math.max(10_000, Math.round(best * 0.5 / 10_000) * 10_000);
+      meta.put("pacedRate", Long.toString(paced));
+      run("latency", head.withRateLimit(paced).withLabel("lz4 paced to " + Report.count(paced) + "/s"), results);
+      long low = Math.max(10_000, Math.round(best * 0.1 / 10_000) * 10_000);
+      run("latency", head.withRateLimit(low).withLabel("lz4 paced to " + Report.count(low) + "/s"), results);
+
+      section("profile", "JFR profile of the headline configuration (lz4)");
+      run("profile", head.withJfr(true).withLabel("lz4, JFR profile"), results, jfrFile);
+
+      section("calibration", "Workload generation alone, again (machine stability check)");
+      run("calibration", base.withClient(Client.GENERATE).withLabel("generate only (end)"), results);
+    } finally {
+      sink.close();
+    }
+
+    List<JmhRunner.Row> jmh = JmhRunner.load(jmhFile);
+    if (!options.skipJmh()) {
+      section("jmh", "JMH micro-benchmarks");
+      jmh = new JmhRunner(out, options.quick()).runAll();
+      JmhRunner.save(jmh, jmhFile);
+    }
+    meta.put("suiteSeconds", Long.toString(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - suiteStart)));
+    meta.put("options", (options.quick() ? "--quick " : "") + "warmup " + options.warmup() + " s, duration "
+        + options.duration() + " s, repeats " + options.repeats());
+    writeMeta(meta);
+    new ReportWriter(options.docs(), machine, samples, jmh, Files.exists(jfrFile) ? jfrFile : null, meta).write();
+    out.printf(Locale.ROOT, "%nwrote %s (suite took %s)%n", options.docs().resolve("PERFORMANCE.md"),
+        Report.nanos(System.nanoTime() - suiteStart));
+  }
+
+  /**
+   * Runs the {@code --run} specs (each {@code key=value …} over the reference settings, keys as in
+   * {@link RunSpec#toMap()}, e.g. {@code --run 'sendThreads=2 compression=zstd stripes=8'}) and prints their
+   * summaries; writes no report. For experiments.
+   */
+  private void runAdhoc() throws Exception {
+    plannedRuns = options.adhoc().size();
+    sink = new SinkProcess(options.java(), options.classpath(),
+        SINK_JVM_ARGS, 4);
+    Path results = dataDir.resolve("adhoc.tsv");
+    try {
+      for (String run : options.adhoc()) {
+        Map<String, String> m = RunSpec.reference().withTiming(options.warmup(), options.duration()).toMap();
+        for (String kv : run.trim().split("\\s+")) {
+          int eq = kv.indexOf('=');
+          if (eq <= 0) {
+            throw new IllegalArgumentException("--run expects key=value pairs, got '" + kv + "'");
+          }
+          m.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        m.putIfAbsent("label", run);
+        if (!run.contains("label=")) {
+          m.put("label", run);
+        }
+        RunSpec spec = RunSpec.fromMap(m);
+        Path jfr = spec.jfr() ? dataDir.resolve("adhoc-" + (runNumber + 1) + ".jfr") : null;
+        run("adhoc", spec, results, jfr);
+        if (jfr != null) {
+          out.println("        JFR: " + jfr);
+        }
+      }
+    } finally {
+      sink.close();
+    }
+  }
+
+  /** End-to-end runs the plan will make (runs reused from an earlier sweep not counted). */
+  private int plannedRuns() {
+    int p = options.sweepPasses();
+    int r = 2; // calibration at the start and at the end
+    if (options.quick()) {
+      r += p * (3 + 2 + 2) - p * 2; // the 2 MiB / 100 MiB points repeat the sendThreads sweep's
+    } else {
+      r += p * (6 + 4 + 4) - p * 2;
+    }
+    r += 2 + 2 * options.repeats(); // compression
+    r += 2 + Math.max(1, options.repeats() - 1); // peers
+    r += 2 + 1; // latency, profile
+    return r;
+  }
+
+  private void writeMeta(Map<String, String> meta) throws IOException {
+    List<String> lines = new ArrayList<>();
+    meta.forEach((k, v) -> lines.add(k + "=" + v));
+    Files.write(dataDir.resolve("meta.properties"), lines, StandardCharsets.UTF_8);
+  }
+
+  private Map<String, String> readMeta() throws IOException {
+    Map<String, String> m = new LinkedHashMap<>();
+    Path f = dataDir.resolve("meta.properties");
+    if (Files.exists(f)) {
+      for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+        int eq = line.indexOf('=');
+        if (eq > 0) {
+          m.put(line.substring(0, eq), line.substring(eq + 1));
+        }
+      }
+    }
+    return m;
+  }
+
+  private void section(String id, String title) {
+    out.printf(Locale.ROOT, "%n== %s [%s elapsed]%n", title, Report.nanos(System.nanoTime() - suiteStart));
+  }
+
+  private List<Sample> samplesOf(String name) {
+    return samples.stream().filter(s -> s.section().equals(name)).toList();
+  }
+
+  /**
+   * The fewest send threads with which the application threads never waited for buffer space (in every pass):
+   * send threads exist to keep requests in flight while earlier ones wait for the receiver; once {@code send} never
+   * blocks, more of them only add runnable threads (and connections). Falls back to the largest setting.
+   */
+  static int pickUnblocked(int[] sendThreads, List<Sample> sweep) {
+    for (int st : sendThreads) {
+      List<Sample> l = sweep.stream().filter(s -> s.spec().sendThreads() == st).toList();
+      boolean never = !l.isEmpty() && l.stream().allMatch(s -> s.result().getLong("sendBlockedNanos")
+          < 0.005 * s.spec().appThreads() * s.result().seconds() * 1e9);
+      if (never) {
+        return st;
+      }
+    }
+    return sendThreads[sendThreads.length - 1];
+  }
+
+  private double median(String section, java.util.function.Predicate<Sample> filter) {
+    return Report.median(samples.stream().filter(s -> s.section().equals(section)).filter(filter)
+        .mapToDouble(s -> s.result().recordsPerSec()).toArray());
+  }
+
+  private void run(String section, RunSpec spec, Path results) throws IOException, InterruptedException {
+    run(section, spec, results, null);
+  }
+
+  /**
+   * Runs one spec in a child JVM and records the sample; or reuses a sample of the identical settings that an
+   * earlier section measured and this section has not used yet. A run disturbed by other processes (they used more
+   * than {@link #DISTURBED_PERCENT} % of a core meanwhile) is repeated once when the time budget allows; the less
+   * disturbed of the two is kept.
+   */
+  private void run(String section, RunSpec spec, Path results, Path jfrFile) throws IOException, InterruptedException {
+    String key = specKey(spec);
+    long have = samples.stream().filter(x -> x.section().equals(section) && specKey(x.spec()).equals(key)).count();
+    Sample reusable = jfrFile != null ? null : samples.stream()
+        .filter(x -> !x.section().equals(section) && specKey(x.spec()).equals(key) && !x.result().has("reusedFrom"))
+        .skip(have).findFirst().orElse(null);
+    if (reusable != null) {
+      Sample s = new Sample(section, spec, reusable.result().with("reusedFrom", reusable.section()));
+      record(s, results);
+      out.printf(Locale.ROOT, "[--/%d] %s — same settings as a %s run: reused%n        → %s%n", plannedRuns,
+          spec.label(), reusable.section(), summary(spec, reusable.result()));
+      return;
+    }
+    runNumber++;
+    out.printf(Locale.ROOT, "[%2d/%d] %s — %s%n", runNumber, plannedRuns, spec.label(), spec.describe());
+    waitForQuietMachine();
+    long t0 = System.nanoTime();
+    RunResult r = runChild(spec, jfrFile);
+    runSeconds.add((System.nanoTime() - t0) / 1e9);
+    out.println("        → " + summary(spec, r));
+    double others = othersPercent(r);
+    if (others > DISTURBED_PERCENT && spec.client() != Client.GENERATE) {
+      if (slackSeconds() > averageRunSeconds() + 15) {
+        out.printf(Locale.ROOT, "        disturbed: other processes used %.0f%% of a core during the run; once more%n",
+            others);
+        waitForQuietMachine();
+        t0 = System.nanoTime();
+        RunResult again = runChild(spec, jfrFile);
+        runSeconds.add((System.nanoTime() - t0) / 1e9);
+        out.println("        → " + summary(spec, again));
+        if (othersPercent(again) < others) {
+          r = again;
+        }
+        r = r.with("rerun", true);
+      } else {
+        out.printf(Locale.ROOT, "        disturbed: other processes used %.0f%% of a core (no time left to repeat)%n",
+            others);
+      }
+    }
+    record(new Sample(section, spec, r), results);
+  }
+
+  private void record(Sample s, Path results) throws IOException {
+    samples.add(s);
+    Files.writeString(results, s.toTsv() + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND);
+  }
+
+  /** The settings that define a measurement (label and profiling excluded). */
+  static String specKey(RunSpec spec) {
+    Map<String, String> m = new LinkedHashMap<>(spec.toMap());
+    m.remove("label");
+    m.remove("jfr");
+    return m.toString();
+  }
+
+  /** CPU other processes used during a run's measured phase, % of one core; 0 when unknown. */
+  static double othersPercent(RunResult r) {
+    if (!r.has("machineBusyPercent")) {
+      return 0;
+    }
+    return r.getDouble("machineBusyPercent") - r.cpuPercent() - r.getDouble("sinkCpuPercent");
+  }
+
+  private double averageRunSeconds() {
+    return runSeconds.isEmpty() ? options.warmup() + options.duration() + 4
+        : runSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+  }
+
+  /** Seconds left in the budget after the planned remainder (runs and JMH). */
+  private double slackSeconds() {
+    double elapsed = (System.nanoTime() - suiteStart) / 1e9;
+    double remaining = Math.max(0, plannedRuns - runNumber) * averageRunSeconds()
+        + (options.skipJmh() ? 0 : JMH_SECONDS);
+    return options.budgetMinutes() * 60 - elapsed - remaining;
+  }
+
+  static String summary(RunSpec spec, RunResult r) {
+    LatencyHistogram h = r.latency();
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%s records/s, %s raw MB/s, %s wire MB/s, CPU %s",
+        Report.count(r.recordsPerSec()), Report.f1(r.rawMbPerSec()), Report.f1(r.wireMbPerSec()),
+        Report.pct(r.cpuPercent())));
+    if (h.count() > 0) {
+      sb.append(", send p50/p99/p999 ").append(Report.nanos(h.percentile(50))).append('/')
+          .append(Report.nanos(h.percentile(99))).append('/').append(Report.nanos(h.percentile(99.9)));
+    }
+    if (spec.client() != Client.GENERATE) {
+      sb.append(r.verified() ? ", sink ✓ " : ", sink MISMATCH ").append(Report.count(r.getLong("sinkRecords")));
+      long lost = r.getLong("emitted") - r.delivered();
+      if (lost > 0) {
+        sb.append(String.format(Locale.ROOT, ", NOT DELIVERED %s of %s (%.1f%%)", Report.count(lost),
+            Report.count(r.getLong("emitted")), r.lossPercent()));
+      }
+    }
+    if (r.getLong("totalSizeInBytes") > 0 && r.getLong("peakBufferedBytes") > r.getLong("totalSizeInBytes")) {
+      sb.append(", PEAK BUFFERED ABOVE totalSizeInBytes");
+    }
+    if (r.has("sysNanos") && r.delivered() > 0) {
+      sb.append(String.format(Locale.ROOT, ", %.2f µs/record (sys %.0f%%), %.1f ctx switches/1000 records",
+          r.cpuMicrosPerRecord(), 100.0 * r.getLong("sysNanos") / Math.max(1, r.getLong("cpuNanos")),
+          1000.0 * (r.getLong("ctxVoluntary") + r.getLong("ctxInvoluntary")) / r.delivered()));
+    }
+    if (r.has("sinkCpuPercent")) {
+      sb.append(", sink CPU ").append(Report.pct(r.getDouble("sinkCpuPercent")));
+    }
+    if (r.has("machineBusyPercent")) {
+      sb.append(", machine ").append(Report.pct(r.getDouble("machineBusyPercent")));
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Waits while other processes keep more than a third of a core busy, so that runs are comparable: up to 30 s, and
+   * only as long as the time budget has slack.
+   */
+  private void waitForQuietMachine() throws InterruptedException {
+    double maxWait = Math.min(30, slackSeconds() - 10);
+    long deadline = System.nanoTime() + (long) (Math.max(0, maxWait) * 1e9);
+    boolean told = false;
+    while (true) {
+      long[] a = MachineInfo.cpuJiffies();
+      Thread.sleep(500);
+      long[] b = MachineInfo.cpuJiffies();
+      double busy = MachineInfo.busyPercent(a, b);
+      // the idle sink uses ~1 %; anything above is someone else
+      if (Double.isNaN(busy) || busy < 35 || System.nanoTime() > deadline) {
+        if (told) {
+          out.printf(Locale.ROOT, "        (machine busy at %.0f%%, running anyway)%n", busy);
+        }
+        return;
+      }
+      if (!told) {
+        out.printf(Locale.ROOT, "        waiting for other processes to quiet down (machine busy at %.0f%% of a core)…%n",
+            busy);
+        told = true;
+      }
+    }
+  }
+
+  private RunResult runChild(RunSpec spec, Path jfrFile) throws IOException, InterruptedException {
+    SinkStats before = sink.latest();
+    List<String> cmd = new ArrayList<>(List.of(options.java(), "-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-cp",
+        options.classpath(),
+        HarnessMain.class.getName(), "--endpoint", sink.endpoint()));
+    if (jfrFile != null) {
+      cmd.add("--jfrFile");
+      cmd.add(jfrFile.toAbsolutePath().toString());
+    }
+    cmd.addAll(spec.toArgs());
+    Path log = dataDir.resolve("logs").resolve(String.format(Locale.ROOT, "run-%02d.log", runNumber));
+    Files.createDirectories(log.getParent());
+    Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
+    RunResult result = null;
+    long measureStart = 0;
+    long measureEnd = 0;
+    long[] jiffiesStart = null;
+    long[] jiffiesEnd = null;
+    boolean console = System.console() != null;
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        if (line.startsWith("PHASE measure")) {
+          measureStart = System.nanoTime();
+          jiffiesStart = MachineInfo.cpuJiffies();
+        } else if (line.startsWith("PROGRESS")) {
+          RunResult pr = RunResult.parse(line.substring("PROGRESS ".length()));
+          String text = String.format(Locale.ROOT, "        %-7s %5ss  %,12.0f records/s%s", pr.get("phase"),
+              pr.get("t"), pr.getDouble("rate"), pr.getLong("buffered") < 0 ? ""
+                  : String.format(Locale.ROOT, "  buffered %6.1f MB", pr.getLong("buffered") / 1e6));
+          if (console) {
+            out.print("\r" + text);
+            out.flush();
+          } else if (pr.get("phase").equals("measure")) {
+            out.println(text);
+          }
+        } else if (line.startsWith("RESULT")) {
+          measureEnd = System.nanoTime();
+          jiffiesEnd = MachineInfo.cpuJiffies();
+          result = RunResult.parse(line);
+        }
+      }
+    }
+    if (console) {
+      out.print("\r" + " ".repeat(80) + "\r");
+    }
+    if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+    }
+    if (result == null) {
+      List<String> tail = Files.readAllLines(log, StandardCharsets.UTF_8);
+      throw new IOException("run '" + spec.label() + "' produced no result (exit " + p.exitValue() + "); "
+          + "log " + log + ":\n  " + String.join("\n  ", tail.subList(Math.max(0, tail.size() - 20), tail.size())));
+    }
+    if (spec.client() == Client.GENERATE) {
+      return result;
+    }
+    long expected = before.records() + result.getLong("warmupDelivered") + result.delivered();
+    SinkStats after = sink.awaitRecords(expected, 5_000);
+    result = result.with("sinkRecords", after.records() - before.records() - result.getLong("warmupDelivered"))
+        .with("sinkWireBytes", after.wireBytes() - before.wireBytes())
+        .with("sinkBad", after.bad() - before.bad());
+    if (result.getLong("wireBytes") < 0) {
+      // The client does not count request bytes (OTel): the sink's, apportioned to the measured phase's records.
+      long all = result.delivered() + result.getLong("warmupDelivered");
+      result = result.with("wireBytes", all == 0 ? 0
+          : Math.round((after.wireBytes() - before.wireBytes()) * (double) result.delivered() / all))
+          .with("wireBytesFromSink", true);
+    }
+    List<SinkStats> window = sink.between(measureStart, measureEnd);
+    if (window.size() >= 2) {
+      SinkStats a = window.get(0);
+      SinkStats b = window.get(window.size() - 1);
+      long records = b.records() - a.records();
+      double seconds = (b.readAtNanos() - a.readAtNanos()) / 1e9;
+      if (records > 0) {
+        result = result.with("sinkCpuNanosPerRecord", String.format(Locale.ROOT, "%.1f",
+            (b.cpuNanos() - a.cpuNanos()) / (double) records));
+      }
+      if (seconds > 0) {
+        result = result.with("sinkCpuPercent", String.format(Locale.ROOT, "%.1f",
+            100.0 * (b.cpuNanos() - a.cpuNanos()) / 1e9 / seconds));
+      }
+    }
+    double machineBusy = MachineInfo.busyPercent(jiffiesStart, jiffiesEnd);
+    if (!Double.isNaN(machineBusy)) {
+      result = result.with("machineBusyPercent", String.format(Locale.ROOT, "%.1f", machineBusy));
+    }
+    return result;
+  }
+
+}

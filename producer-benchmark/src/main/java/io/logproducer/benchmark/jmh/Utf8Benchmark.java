@@ -1,0 +1,131 @@
+package io.logproducer.benchmark.jmh;
+
+import io.logproducer.LogRecord;
+import io.logproducer.examples.Workload;
+import io.logproducer.spi.EncodeBuffer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Where the OTLP encoder's time goes: the UTF-8 work on one reference-workload record's four values (three ASCII
+ * attributes of ~20–90 chars and the ~400-char body with CJK characters), done the encoder's way (a
+ * {@code utf8Length} pass for the size, then a {@code writeUtf8} pass, char by char) and the JDK's ways.
+ *
+ * <pre>java -jar target/benchmarks.jar Utf8Benchmark -prof gc</pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class Utf8Benchmark {
+
+  /**
+   * encodebuffer: {@code EncodeBuffer.utf8Length} + {@code writeUtf8} per value (the encoder's first version);
+   * marked: {@code utf8LengthMarked} + {@code writeUtf8Marked} (the encoder since it copies ASCII values in bulk);
+   * getbytes: {@code String.getBytes(UTF_8)} + copy (allocates); charsetencoder: a reused {@link CharsetEncoder}
+   * into a reused buffer (no allocation); asciifast: like encodebuffer, but a value whose UTF-8 length equals its
+   * char count (ASCII) is copied with {@code String.getBytes(int, int, byte[], int)}, an array copy for compact
+   * Latin-1 strings, instead of char by char (a prototype for the encoder's write pass).
+   */
+  @Param({"encodebuffer", "marked", "asciifast", "getbytes", "charsetencoder"})
+  public String method;
+
+  private String[] values;
+  private EncodeBuffer buffer;
+  private CharsetEncoder encoder;
+  private ByteBuffer out;
+  private byte[] raw = new byte[4096];
+
+  @Setup(Level.Trial)
+  public void setup() {
+    LogRecord r = new Workload().next(1_234_567);
+    values = new String[] {r.getAttributeValue(0).asString(), r.getAttributeValue(1).asString(),
+        r.getAttributeValue(2).asString(), r.getBody().asString()};
+    buffer = new EncodeBuffer(4096);
+    encoder = StandardCharsets.UTF_8.newEncoder();
+    out = ByteBuffer.allocate(4096);
+  }
+
+  @SuppressWarnings("deprecation") // the only allocation-free bulk copy of a Latin-1 String's bytes
+  private static void asciiCopy(String s, byte[] dst, int off) {
+    s.getBytes(0, s.length(), dst, off);
+  }
+
+  @Benchmark
+  public int utf8() {
+    switch (method) {
+      case "encodebuffer": {
+        EncodeBuffer b = buffer;
+        b.reset();
+        int n = 0;
+        for (String s : values) {
+          n += EncodeBuffer.utf8Length(s);
+          b.writeUtf8(s);
+        }
+        return n + b.size();
+      }
+      case "marked": {
+        EncodeBuffer b = buffer;
+        b.reset();
+        int n = 0;
+        for (String s : values) {
+          int marked = EncodeBuffer.utf8LengthMarked(s);
+          n += EncodeBuffer.markedLength(marked);
+          b.writeUtf8Marked(s, marked);
+        }
+        return n + b.size();
+      }
+      case "asciifast": {
+        EncodeBuffer b = buffer;
+        b.reset();
+        int pos = 0;
+        for (String s : values) {
+          int len = EncodeBuffer.utf8Length(s);
+          if (len == s.length()) {
+            asciiCopy(s, raw, pos);
+          } else {
+            b.reset();
+            b.writeUtf8(s);
+            System.arraycopy(b.array(), 0, raw, pos, len);
+          }
+          pos += len;
+        }
+        return pos;
+      }
+      case "getbytes": {
+        EncodeBuffer b = buffer;
+        b.reset();
+        for (String s : values) {
+          b.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+        }
+        return b.size();
+      }
+      default: {
+        ByteBuffer o = out;
+        o.clear();
+        for (String s : values) {
+          encoder.reset();
+          encoder.encode(CharBuffer.wrap(s), o, true);
+        }
+        return o.position();
+      }
+    }
+  }
+}
