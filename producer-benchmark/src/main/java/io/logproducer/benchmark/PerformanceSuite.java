@@ -504,9 +504,12 @@ public final class PerformanceSuite {
     return m.toString();
   }
 
-  /** CPU other processes used during a run's measured phase, % of one core; 0 when unknown. */
+  /**
+   * CPU other processes used during a run's measured phase, % of one core; 0 when unknown (no whole-machine figure,
+   * or a run too short for two sink reports, whose CPU would otherwise count as someone else's).
+   */
   static double othersPercent(RunResult r) {
-    if (!r.has("machineBusyPercent")) {
+    if (!r.has("machineBusyPercent") || (r.has("sinkRecords") && !r.has("sinkCpuPercent"))) {
       return 0;
     }
     return r.getDouble("machineBusyPercent") - r.cpuPercent() - r.getDouble("sinkCpuPercent");
