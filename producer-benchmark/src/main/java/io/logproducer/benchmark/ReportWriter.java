@@ -724,8 +724,8 @@ final class ReportWriter {
     List<JmhRunner.Row> codec = jmh.stream().filter(r -> r.benchmark().startsWith("CodecBenchmark")).toList();
     if (!codec.isEmpty()) {
       md.append("**Codecs on a 2 MiB batch** of reference-workload records in OTLP protobuf form (one thread, "
-          + "written in 64 KiB slices as the send threads do; *lz4-direct* is the `Lz4FrameDirect` prototype, the "
-          + "same frame format without `LZ4FrameOutputStream`):\n\n");
+          + "written in 64 KiB slices as the send threads do; lz4 is the producer's own frame writer around "
+          + "lz4-java's block compressor):\n\n");
       Table t = new Table("codec", ">batches/s", ">MB/s (input)", ">ratio", ">ms per 2 MiB batch");
       double mbPerOp = JmhRunner.codecBatchBytes() / 1e6;
       for (JmhRunner.Row r : codec) {

@@ -43,15 +43,11 @@ public class CodecBenchmark {
   public static final int BATCH_BYTES = 2 * 1024 * 1024;
   private static final int SLICE = 64 * 1024;
 
-  /**
-   * codec-level: none, gzip-1, lz4, zstd-1, zstd-3 — the producer's codecs ({@code Codec.of}); lz4-direct — the
-   * {@link Lz4FrameDirect} prototype (same frame format).
-   */
-  @Param({"none", "gzip-1", "lz4", "lz4-direct", "zstd-1", "zstd-3"})
+  /** codec-level: none, gzip-1, lz4, zstd-1, zstd-3 — the producer's codecs ({@code Codec.of}). */
+  @Param({"none", "gzip-1", "lz4", "zstd-1", "zstd-3"})
   public String codec;
 
   private Codec impl;
-  private Lz4FrameDirect direct;
   private byte[] batch;
   private Sink sink;
 
@@ -59,10 +55,6 @@ public class CodecBenchmark {
   public void setup() {
     batch = workloadBatch(BATCH_BYTES);
     sink = new Sink();
-    if (codec.equals("lz4-direct")) {
-      direct = new Lz4FrameDirect();
-      return;
-    }
     int dash = codec.indexOf('-');
     Compression c = Compression.fromName(dash < 0 ? codec : codec.substring(0, dash));
     int level = dash < 0 ? 0 : Integer.parseInt(codec.substring(dash + 1));
@@ -97,16 +89,6 @@ public class CodecBenchmark {
 
   @Benchmark
   public int compress(Ratio ratio) throws IOException {
-    if (direct != null) {
-      direct.begin();
-      for (int off = 0; off < batch.length; off += SLICE) {
-        direct.write(batch, off, Math.min(SLICE, batch.length - off));
-      }
-      direct.end();
-      ratio.compressedBytes += direct.size();
-      ratio.rawBytes += batch.length;
-      return direct.size();
-    }
     sink.reset();
     OutputStream out = impl.compress(sink);
     for (int off = 0; off < batch.length; off += SLICE) {
