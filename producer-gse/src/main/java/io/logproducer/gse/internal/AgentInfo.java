@@ -1,5 +1,6 @@
 package io.logproducer.gse.internal;
 
+import io.logproducer.internal.json.JsonReader;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -61,7 +62,7 @@ public final class AgentInfo {
     } catch (CharacterCodingException e) {
       throw new IllegalArgumentException("agent info is not UTF-8: " + e, e);
     }
-    Map<String, Object> m = LenientJson.parseObject(text);
+    Map<String, Object> m = JsonReader.parseObject(text);
     Integer cloud = toInt(m.get("cloudid"));
     if (cloud == null) {
       cloud = toInt(m.get("cloud_id"));
@@ -81,8 +82,8 @@ public final class AgentInfo {
   /** An int from a JSON number or numeric string; null if absent, not integral, or outside int32. */
   static Integer toInt(Object v) {
     String text;
-    if (v instanceof LenientJson.JsonNumber) {
-      text = ((LenientJson.JsonNumber) v).text;
+    if (v instanceof BigDecimal) {
+      text = ((BigDecimal) v).toString();
     } else if (v instanceof String) {
       text = ((String) v).trim();
     } else {
@@ -99,8 +100,8 @@ public final class AgentInfo {
     if (v instanceof String) {
       return (String) v;
     }
-    if (v instanceof LenientJson.JsonNumber) {
-      return ((LenientJson.JsonNumber) v).text;
+    if (v instanceof BigDecimal) {
+      return ((BigDecimal) v).toPlainString();
     }
     return null;
   }

@@ -1,5 +1,6 @@
 package io.logproducer.otlp.internal;
 
+import io.logproducer.internal.json.JsonReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.internal.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -10,6 +10,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class JsonReaderTest {
+
+  @Test
+  void parseObjectToleratesWhatAgentsAddAroundTheDocumentAndNothingElse() {
+    assertEquals(java.util.Map.of("a", new BigDecimal("1")), JsonReader.parseObject("\uFEFF {\"a\":1}\n\0\0"));
+    assertThrows(IllegalArgumentException.class, () -> JsonReader.parseObject("[1]"));
+    assertThrows(IllegalArgumentException.class, () -> JsonReader.parseObject("{\"a\":1} x"));
+    assertThrows(IllegalArgumentException.class, () -> JsonReader.parseObject(""));
+  }
 
   @Test
   void parsesEveryKind() {

@@ -1,4 +1,4 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.internal.json;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A small JSON reader for receiver responses: parses one value into {@code Map<String, Object>} (objects, in
- * order), {@code List<Object>}, {@code String}, {@link BigDecimal}, {@code Boolean} or {@code null}. Lenient where
- * it costs nothing (whitespace anywhere, anything after the first value ignored); nesting is bounded. Throws
- * {@link IllegalArgumentException} on malformed input. Not thread-safe; one per document.
+ * The small JSON reader the exporters share (OTLP/JSON responses, the GSE agent's info reply): parses into
+ * {@code Map<String, Object>} (objects, in order), {@code List<Object>}, {@code String}, {@link BigDecimal},
+ * {@code Boolean} or {@code null}; nesting is bounded. Throws {@link IllegalArgumentException} on malformed input.
+ * Internal: not part of the public API. The static methods are thread-safe.
  */
-final class JsonReader {
+public final class JsonReader {
 
   private static final int MAX_DEPTH = 64;
 
@@ -23,14 +23,14 @@ final class JsonReader {
     this.text = text;
   }
 
-  /** Parses the first JSON value of {@code text}. */
-  static Object parse(String text) {
+  /** Parses the first JSON value of {@code text}; anything after it is ignored. */
+  public static Object parse(String text) {
     JsonReader r = new JsonReader(text);
     return r.readValue(0);
   }
 
   /** The long in a JSON number or a string holding one (proto3 JSON writes int64 as strings), else null. */
-  static Long asLong(Object value) {
+  public static Long asLong(Object value) {
     try {
       if (value instanceof BigDecimal) {
         return ((BigDecimal) value).longValue();
@@ -42,6 +42,35 @@ final class JsonReader {
       return null;
     }
     return null;
+  }
+
+  /**
+   * Parses a document whose top level is an object, tolerating what C and Go agents have been seen to add around
+   * it: a byte-order mark, whitespace, and trailing NUL bytes. Anything else after the object is an error.
+   *
+   * @throws IllegalArgumentException if the document is not one JSON object
+   */
+  @SuppressWarnings("unchecked")
+  public static Map<String, Object> parseObject(String text) {
+    JsonReader r = new JsonReader(text);
+    r.skipWhitespace();
+    if (r.pos < text.length() && text.charAt(r.pos) == '\uFEFF') {
+      r.pos++;
+      r.skipWhitespace();
+    }
+    if (r.pos >= text.length() || text.charAt(r.pos) != '{') {
+      throw r.error("expected a JSON object");
+    }
+    Object v = r.readValue(0);
+    r.skipWhitespace();
+    while (r.pos < text.length() && text.charAt(r.pos) == '\0') {
+      r.pos++;
+    }
+    r.skipWhitespace();
+    if (r.pos != text.length()) {
+      throw r.error("unexpected text after the object");
+    }
+    return (Map<String, Object>) v;
   }
 
   private Object readValue(int depth) {
@@ -216,6 +245,6 @@ final class JsonReader {
   }
 
   private IllegalArgumentException error(String what) {
-    return new IllegalArgumentException("malformed JSON at offset " + pos + ": " + what);
+    return new IllegalArgumentException(what + " at offset " + pos);
   }
 }
