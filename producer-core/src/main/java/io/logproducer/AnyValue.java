@@ -12,8 +12,10 @@ import java.util.Map;
  * values, or list of key/value pairs (OTLP {@code KeyValueList}), as defined by
  * {@code opentelemetry/proto/common/v1/common.proto}.
  *
- * <p>Doubles must be finite (NaN and infinities cannot be carried by the JSON encodings); map keys and array
- * elements must not be null. Violations throw {@link IllegalArgumentException} naming the offending part.
+ * <p>Doubles must be finite (NaN and infinities cannot be carried by the JSON encodings); key/value list keys
+ * must be non-empty strings (OTLP: "The attribute key MUST be a non-null and non-empty string"); array elements
+ * and key/value list values must not be null; nesting must not exceed {@link #MAX_DEPTH}. Violations throw
+ * {@link IllegalArgumentException} naming the offending part, so no invalid value can reach an encoder.
  * Instances are immutable and thread-safe; {@link #asBytes()} returns the internal array, which callers must not
  * modify.
  */
@@ -22,16 +24,44 @@ public final class AnyValue {
   /** The kind of value held, one per OTLP {@code AnyValue} oneof case. */
   public enum Type { STRING, BOOLEAN, LONG, DOUBLE, BYTES, ARRAY, KEY_VALUE_LIST }
 
-  private static final AnyValue TRUE = new AnyValue(Type.BOOLEAN, Boolean.TRUE);
-  private static final AnyValue FALSE = new AnyValue(Type.BOOLEAN, Boolean.FALSE);
+  /**
+   * The deepest nesting allowed, counted in {@code AnyValue} levels: a scalar (string, boolean, integer, double,
+   * bytes) and an empty array or key/value list have depth 1; an array or key/value list has depth 1 + the
+   * largest depth of its elements or values. {@link #ofArray} and {@link #ofKeyValueList} refuse to build a value
+   * deeper than this, which bounds the recursion of the encoders (and of {@link #equals}, {@link #hashCode} and
+   * {@link #toString}) so that a deep value cannot end in a {@link StackOverflowError}.
+   *
+   * <p>The number matches protobuf-java's default recursion limit (100, {@code CodedInputStream}), but that limit
+   * counts protobuf messages, and each {@code AnyValue} level is two ({@code ArrayValue}, {@code AnyValue}) or three
+   * ({@code KeyValueList}, {@code KeyValue}, {@code AnyValue}) messages below the {@code LogRecord}, itself three
+   * below the request: receivers with protobuf-java's defaults accept only about 30 (nested key/value lists) to
+   * 50 (nested arrays) levels. Keep data shallower than that when sending OTLP/protobuf.
+   */
+  public static final int MAX_DEPTH = 100;
+
+  private static final AnyValue TRUE = new AnyValue(Type.BOOLEAN, Boolean.TRUE, 1);
+  private static final AnyValue FALSE = new AnyValue(Type.BOOLEAN, Boolean.FALSE, 1);
 
   private final Type type;
   /** String, Boolean, Long, Double, byte[], List&lt;AnyValue&gt; (unmodifiable) or Map&lt;String, AnyValue&gt;. */
   private final Object value;
+  /** Nesting depth, 1 to {@link #MAX_DEPTH}: 1 for a scalar, 1 + the deepest child for an array or kvlist. */
+  private final int depth;
 
-  private AnyValue(Type type, Object value) {
+  private AnyValue(Type type, Object value, int depth) {
     this.type = type;
     this.value = value;
+    this.depth = depth;
+  }
+
+  /** The depth of a container whose deepest child has {@code maxChildDepth} (0 when empty); not recursive. */
+  private static int containerDepth(String what, int maxChildDepth) {
+    int depth = maxChildDepth + 1;
+    if (depth > MAX_DEPTH) {
+      throw new IllegalArgumentException("AnyValue nesting depth exceeds " + MAX_DEPTH + ": this " + what
+          + " would have depth " + depth);
+    }
+    return depth;
   }
 
   /** A string value. @throws IllegalArgumentException if {@code value} is null */
@@ -39,7 +69,7 @@ public final class AnyValue {
     if (value == null) {
       throw new IllegalArgumentException("string value must not be null");
     }
-    return new AnyValue(Type.STRING, value);
+    return new AnyValue(Type.STRING, value, 1);
   }
 
   /** A boolean value. */
@@ -49,7 +79,7 @@ public final class AnyValue {
 
   /** A signed 64-bit integer value. */
   public static AnyValue of(long value) {
-    return new AnyValue(Type.LONG, value);
+    return new AnyValue(Type.LONG, value, 1);
   }
 
   /** A double value. @throws IllegalArgumentException if {@code value} is NaN or infinite */
@@ -57,7 +87,7 @@ public final class AnyValue {
     if (Double.isNaN(value) || Double.isInfinite(value)) {
       throw new IllegalArgumentException("double value must be finite, was " + value);
     }
-    return new AnyValue(Type.DOUBLE, value);
+    return new AnyValue(Type.DOUBLE, value, 1);
   }
 
   /** A bytes value; the array is copied. @throws IllegalArgumentException if {@code value} is null */
@@ -65,10 +95,15 @@ public final class AnyValue {
     if (value == null) {
       throw new IllegalArgumentException("bytes value must not be null");
     }
-    return new AnyValue(Type.BYTES, value.clone());
+    return new AnyValue(Type.BYTES, value.clone(), 1);
   }
 
-  /** An array value. @throws IllegalArgumentException if the array or an element is null */
+  /**
+   * An array value.
+   *
+   * @throws IllegalArgumentException if the array or an element is null, or if the result would be nested
+   *     deeper than {@link #MAX_DEPTH} (an element already has depth {@code MAX_DEPTH})
+   */
   public static AnyValue ofArray(AnyValue... values) {
     if (values == null) {
       throw new IllegalArgumentException("array value must not be null");
@@ -76,42 +111,59 @@ public final class AnyValue {
     return ofArray(Arrays.asList(values));
   }
 
-  /** An array value; the list is copied. @throws IllegalArgumentException if the list or an element is null */
+  /**
+   * An array value; the list is copied.
+   *
+   * @throws IllegalArgumentException if the list or an element is null, or if the result would be nested deeper
+   *     than {@link #MAX_DEPTH} (an element already has depth {@code MAX_DEPTH})
+   */
   public static AnyValue ofArray(List<AnyValue> values) {
     if (values == null) {
       throw new IllegalArgumentException("array value must not be null");
     }
-    List<AnyValue> copy = new ArrayList<>(values.size());
-    for (int i = 0; i < values.size(); i++) {
-      AnyValue v = values.get(i);
+    List<AnyValue> copy = new ArrayList<>(values);
+    int maxChildDepth = 0;
+    for (int i = 0; i < copy.size(); i++) {
+      AnyValue v = copy.get(i);
       if (v == null) {
         throw new IllegalArgumentException("array element " + i + " must not be null");
       }
-      copy.add(v);
+      maxChildDepth = Math.max(maxChildDepth, v.depth);
     }
-    return new AnyValue(Type.ARRAY, Collections.unmodifiableList(copy));
+    int depth = containerDepth("array", maxChildDepth);
+    return new AnyValue(Type.ARRAY, Collections.unmodifiableList(copy), depth);
   }
 
   /**
    * A key/value list (OTLP {@code kvlist_value}); the map is copied, iteration order preserved.
    *
-   * @throws IllegalArgumentException if the map, a key or a value is null
+   * @throws IllegalArgumentException if the map, a key or a value is null, if a key is empty (OTLP attribute keys
+   *     must be non-empty), or if the result would be nested deeper than {@link #MAX_DEPTH} (a value already has
+   *     depth {@code MAX_DEPTH})
    */
   public static AnyValue ofKeyValueList(Map<String, AnyValue> values) {
     if (values == null) {
       throw new IllegalArgumentException("key/value list must not be null");
     }
     Map<String, AnyValue> copy = new LinkedHashMap<>();
+    int maxChildDepth = 0;
     for (Map.Entry<String, AnyValue> e : values.entrySet()) {
-      if (e.getKey() == null) {
+      String key = e.getKey();
+      AnyValue v = e.getValue();
+      if (key == null) {
         throw new IllegalArgumentException("key/value list key must not be null");
       }
-      if (e.getValue() == null) {
-        throw new IllegalArgumentException("key/value list value for '" + e.getKey() + "' must not be null");
+      if (key.isEmpty()) {
+        throw new IllegalArgumentException("key/value list key must not be empty");
       }
-      copy.put(e.getKey(), e.getValue());
+      if (v == null) {
+        throw new IllegalArgumentException("key/value list value for '" + key + "' must not be null");
+      }
+      maxChildDepth = Math.max(maxChildDepth, v.depth);
+      copy.put(key, v);
     }
-    return new AnyValue(Type.KEY_VALUE_LIST, Collections.unmodifiableMap(copy));
+    int depth = containerDepth("key/value list", maxChildDepth);
+    return new AnyValue(Type.KEY_VALUE_LIST, Collections.unmodifiableMap(copy), depth);
   }
 
   public Type getType() {
@@ -177,7 +229,7 @@ public final class AnyValue {
       return false;
     }
     AnyValue other = (AnyValue) o;
-    if (type != other.type) {
+    if (type != other.type || depth != other.depth) {
       return false;
     }
     return type == Type.BYTES ? Arrays.equals((byte[]) value, (byte[]) other.value) : value.equals(other.value);

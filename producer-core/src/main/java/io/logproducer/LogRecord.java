@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Fields: {@code time_unix_nano} and {@code observed_time_unix_nano} (nanoseconds since the Unix epoch, 0 =
  * unknown), {@code severity_number} (0–24) and {@code severity_text}, {@code body} (any {@link AnyValue}),
- * attributes (unique string keys to {@link AnyValue}s, in insertion order), {@code trace_id} (16 bytes or absent),
+ * attributes (unique non-empty string keys to {@link AnyValue}s, in insertion order), {@code trace_id} (16 bytes
+ * or absent),
  * {@code span_id} (8 bytes or absent), {@code flags} (W3C trace flags, 32 bits), {@code event_name}; and,
  * outside the OTLP model, an optional {@code destination}: an exporter-specific routing target that is not encoded
  * (the GSE {@code dataid} as a decimal string, a Kafka topic; ignored by OTLP).
@@ -238,7 +239,7 @@ public final class LogRecord {
       return this;
     }
 
-    /** @throws IllegalArgumentException if {@code key} or {@code value} is null */
+    /** @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is null */
     public Builder setAttribute(String key, String value) {
       if (value == null) {
         throw new IllegalArgumentException("attribute '" + key + "' value must not be null");
@@ -246,15 +247,17 @@ public final class LogRecord {
       return put(key, AnyValue.of(value));
     }
 
+    /** @throws IllegalArgumentException if {@code key} is null or empty */
     public Builder setAttribute(String key, boolean value) {
       return put(key, AnyValue.of(value));
     }
 
+    /** @throws IllegalArgumentException if {@code key} is null or empty */
     public Builder setAttribute(String key, long value) {
       return put(key, AnyValue.of(value));
     }
 
-    /** @throws IllegalArgumentException if {@code value} is NaN or infinite, or {@code key} is null */
+    /** @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is NaN or infinite */
     public Builder setAttribute(String key, double value) {
       if (Double.isNaN(value) || Double.isInfinite(value)) {
         throw new IllegalArgumentException("attribute '" + key + "' must be a finite double, was " + value);
@@ -262,7 +265,7 @@ public final class LogRecord {
       return put(key, AnyValue.of(value));
     }
 
-    /** @throws IllegalArgumentException if {@code key} or {@code value} is null */
+    /** @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is null */
     public Builder setAttribute(String key, byte[] value) {
       if (value == null) {
         throw new IllegalArgumentException("attribute '" + key + "' value must not be null");
@@ -270,7 +273,11 @@ public final class LogRecord {
       return put(key, AnyValue.of(value));
     }
 
-    /** Any value, including arrays and nested key/value lists. @throws IllegalArgumentException on null */
+    /**
+     * Any value, including arrays and nested key/value lists (whose depth {@link AnyValue} already bounds).
+     *
+     * @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is null
+     */
     public Builder setAttribute(String key, AnyValue value) {
       if (value == null) {
         throw new IllegalArgumentException("attribute '" + key + "' value must not be null");
@@ -289,6 +296,9 @@ public final class LogRecord {
     private Builder put(String key, AnyValue value) {
       if (key == null) {
         throw new IllegalArgumentException("attribute key must not be null");
+      }
+      if (key.isEmpty()) {
+        throw new IllegalArgumentException("attribute key must not be empty");
       }
       for (int i = 0; i < attributeCount; i++) {
         if (attributeKeys[i].equals(key)) {
@@ -313,7 +323,13 @@ public final class LogRecord {
       return this;
     }
 
-    /** 32 hex digits, or null/empty to clear. @throws IllegalArgumentException if not 32 hex digits */
+    /**
+     * 32 ASCII hex digits ({@code [0-9a-fA-F]}), or null/empty to clear.
+     *
+     * @throws IllegalArgumentException if not 32 characters long, or a character is not an ASCII hex digit (other
+     *     Unicode digits and letters, e.g. fullwidth {@code 'Ａ'}, are refused); the message names the character
+     *     and its index
+     */
     public Builder setTraceId(String hex) {
       this.traceId = hexId("traceId", hex, 16);
       return this;
@@ -325,7 +341,13 @@ public final class LogRecord {
       return this;
     }
 
-    /** 16 hex digits, or null/empty to clear. @throws IllegalArgumentException if not 16 hex digits */
+    /**
+     * 16 ASCII hex digits ({@code [0-9a-fA-F]}), or null/empty to clear.
+     *
+     * @throws IllegalArgumentException if not 16 characters long, or a character is not an ASCII hex digit (other
+     *     Unicode digits and letters, e.g. fullwidth {@code 'Ａ'}, are refused); the message names the character
+     *     and its index
+     */
     public Builder setSpanId(String hex) {
       this.spanId = hexId("spanId", hex, 8);
       return this;
@@ -377,14 +399,26 @@ public final class LogRecord {
       }
       byte[] out = new byte[length];
       for (int i = 0; i < length; i++) {
-        int hi = Character.digit(hex.charAt(2 * i), 16);
-        int lo = Character.digit(hex.charAt(2 * i + 1), 16);
-        if (hi < 0 || lo < 0) {
-          throw new IllegalArgumentException(field + " must be hex digits, was '" + hex + "'");
-        }
-        out[i] = (byte) (hi << 4 | lo);
+        out[i] = (byte) (hexDigit(field, hex, 2 * i) << 4 | hexDigit(field, hex, 2 * i + 1));
       }
       return out;
+    }
+
+    /** The value of the ASCII hex digit at {@code index}; unlike {@link Character#digit}, no other Unicode digit. */
+    private static int hexDigit(String field, String hex, int index) {
+      char c = hex.charAt(index);
+      if (c >= '0' && c <= '9') {
+        return c - '0';
+      }
+      if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+      }
+      if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+      }
+      int cp = hex.codePointAt(index);
+      throw new IllegalArgumentException(field + " must be ASCII hex digits [0-9a-fA-F], was '" + hex + "': '"
+          + new String(Character.toChars(cp)) + "' (U+" + String.format("%04X", cp) + ") at index " + index);
     }
   }
 }

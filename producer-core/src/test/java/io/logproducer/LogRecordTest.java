@@ -51,7 +51,7 @@ class LogRecordTest {
     assertMessage("traceId must be 16 bytes, was 3", () -> LogRecord.builder().setTraceId(new byte[3]));
     assertMessage("spanId must be 8 bytes, was 16", () -> LogRecord.builder().setSpanId(new byte[16]));
     assertMessage("traceId must be 32 hex digits, was 4 characters", () -> LogRecord.builder().setTraceId("abcd"));
-    assertMessage("spanId must be hex digits, was 'zz02030405060708'",
+    assertMessage("spanId must be ASCII hex digits [0-9a-fA-F], was 'zz02030405060708': 'z' (U+007A) at index 0",
         () -> LogRecord.builder().setSpanId("zz02030405060708"));
     assertMessage("attribute key must not be null", () -> LogRecord.builder().setAttribute(null, "v"));
     assertMessage("attribute 'x' must be a finite double, was NaN",
@@ -66,6 +66,42 @@ class LogRecordTest {
     Map<String, AnyValue> bad = new LinkedHashMap<>();
     bad.put(null, AnyValue.of(1L));
     assertMessage("key/value list key must not be null", () -> AnyValue.ofKeyValueList(bad));
+  }
+
+  @Test
+  void hexIdsAcceptOnlyAsciiHexDigits() {
+    // Character.digit(c, 16) accepts these: fullwidth 'Ａ' is 10, Arabic-Indic '١' is 1
+    assertMessage("traceId must be ASCII hex digits [0-9a-fA-F], was '0102030405060708090a0b0c0d0e0fＡ0': "
+        + "'Ａ' (U+FF21) at index 30",
+        () -> LogRecord.builder().setTraceId("0102030405060708090a0b0c0d0e0f\uFF210"));
+    assertMessage("spanId must be ASCII hex digits [0-9a-fA-F], was 'a1a2a3a4a5a6a7a١': '١' (U+0661) at index 15",
+        () -> LogRecord.builder().setSpanId("a1a2a3a4a5a6a7a\u0661"));
+    assertMessage("spanId must be ASCII hex digits [0-9a-fA-F], was '０1a2a3a4a5a6a7a8': '０' (U+FF10) at index 0",
+        () -> LogRecord.builder().setSpanId("\uFF101a2a3a4a5a6a7a8"));
+    assertMessage("traceId must be ASCII hex digits [0-9a-fA-F], was '0102030405060708090a0b0c0d0e0f1g': "
+        + "'g' (U+0067) at index 31",
+        () -> LogRecord.builder().setTraceId("0102030405060708090a0b0c0d0e0f1g"));
+    // every ASCII hex digit, both cases
+    LogRecord r = LogRecord.builder().setTraceId("0123456789abcdefABCDEF0123456789").setSpanId("FEDCBA9876543210")
+        .build();
+    assertArrayEquals(new byte[] {0x01, 0x23, 0x45, 0x67, (byte) 0x89, (byte) 0xab, (byte) 0xcd, (byte) 0xef,
+        (byte) 0xab, (byte) 0xcd, (byte) 0xef, 0x01, 0x23, 0x45, 0x67, (byte) 0x89}, r.getTraceId());
+    assertArrayEquals(new byte[] {(byte) 0xfe, (byte) 0xdc, (byte) 0xba, (byte) 0x98, 0x76, 0x54, 0x32, 0x10},
+        r.getSpanId());
+  }
+
+  @Test
+  void emptyAttributeKeyIsRejectedByEverySetter() {
+    // OTLP: "The attribute key MUST be a non-null and non-empty string"
+    LogRecord.Builder b = LogRecord.builder();
+    assertMessage("attribute key must not be empty", () -> b.setAttribute("", "v"));
+    assertMessage("attribute key must not be empty", () -> b.setAttribute("", true));
+    assertMessage("attribute key must not be empty", () -> b.setAttribute("", 1L));
+    assertMessage("attribute key must not be empty", () -> b.setAttribute("", 1.5));
+    assertMessage("attribute key must not be empty", () -> b.setAttribute("", new byte[] {1}));
+    assertMessage("attribute key must not be empty", () -> b.setAttribute("", AnyValue.of(1L)));
+    assertEquals(0, b.build().getAttributeCount());
+    assertEquals(1, b.setAttribute(" ", "blank is a valid key").build().getAttributeCount());
   }
 
   @Test

@@ -102,7 +102,7 @@ class JsonRecordEncoderTest {
     for (int i = 0; i < 30; i++) {
       records.add(i % 3 == 0 ? TestRecords.full("full " + i) : TestRecords.simple("simple " + i + " 😀"));
     }
-    records.add(LogRecord.builder().setObservedTimeUnixNano(9).setBody("").setAttribute("", "")
+    records.add(LogRecord.builder().setObservedTimeUnixNano(9).setBody("").setAttribute("k", "")
         .setAttribute("big", Double.MAX_VALUE).setAttribute("min", Double.MIN_VALUE)
         .setFlags(0xFFFFFFFF).setSeverityNumber(24).build());
     String json = request(new JsonWireFormat(resource, "io.logproducer.test", "9.9"), records);

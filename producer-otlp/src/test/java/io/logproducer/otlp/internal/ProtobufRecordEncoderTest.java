@@ -95,7 +95,7 @@ class ProtobufRecordEncoderTest {
 
   static Stream<AnyValue> bodies() {
     Map<String, AnyValue> deep = new LinkedHashMap<>();
-    deep.put("", AnyValue.of("empty key"));
+    deep.put("k", AnyValue.of("")); // OTLP keys must be non-empty; values may be
     deep.put("l3", AnyValue.ofKeyValueList(Map.of("l4", AnyValue.ofArray(AnyValue.ofArray(AnyValue.of(7L))))));
     return Stream.of(
         AnyValue.of(""), AnyValue.of("x"), AnyValue.of(true), AnyValue.of(false),
@@ -149,11 +149,11 @@ class ProtobufRecordEncoderTest {
   @Test
   void emptyStringsFollowProto3() throws Exception {
     LogRecord r = LogRecord.builder().setObservedTimeUnixNano(1).setSeverityText("").setEventName("")
-        .setBody("").setAttribute("", "").build();
+        .setBody("").setAttribute("k", "").build();
     byte[] message = encodeMessage(r);
-    // body: AnyValue{string_value=""} is written (a set oneof); KeyValue with empty key: only its value
-    // observed(11): 59 + 8 bytes; body(5): 2A 02 0A 00; attributes(6): 32 04 12 02 0A 00
-    byte[] expected = {0x2A, 2, 0x0A, 0, 0x32, 4, 0x12, 2, 0x0A, 0, 0x59, 1, 0, 0, 0, 0, 0, 0, 0};
+    // body: AnyValue{string_value=""} is written (a set oneof); KeyValue{key="k", value={string_value=""}}
+    // observed(11): 59 + 8 bytes; body(5): 2A 02 0A 00; attributes(6): 32 07 0A 01 6B 12 02 0A 00
+    byte[] expected = {0x2A, 2, 0x0A, 0, 0x32, 7, 0x0A, 1, 0x6B, 0x12, 2, 0x0A, 0, 0x59, 1, 0, 0, 0, 0, 0, 0, 0};
     assertArrayEquals(expected, message);
     io.opentelemetry.proto.logs.v1.LogRecord p = roundTrip(r);
     assertEquals("", p.getSeverityText());
