@@ -43,7 +43,7 @@ public final class OtlpHttpExporter implements Exporter {
 
   /** Default endpoint: {@value} (the OTLP/HTTP default port 4318 with the logs path). */
   public static final String DEFAULT_ENDPOINT = "http://localhost:4318/v1/logs";
-  /** Default connect and response timeout per request: {@value} ms (the OTLP exporter specification's 10 s). */
+  /** Default deadline of each whole request: {@value} ms (the OTLP exporter specification's 10 s). */
   public static final long DEFAULT_TIMEOUT_MILLIS = 10_000L;
   /**
    * Default bound on an uncompressed request body: {@value} bytes (16 MiB; the OpenTelemetry Collector refuses

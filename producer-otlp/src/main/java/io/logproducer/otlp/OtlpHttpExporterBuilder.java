@@ -172,8 +172,11 @@ public final class OtlpHttpExporterBuilder {
   }
 
   /**
-   * Connect and response timeout of each request, in ms, in [{@value #MIN_TIMEOUT_MILLIS},
-   * {@value #MAX_TIMEOUT_MILLIS}]; default {@value OtlpHttpExporter#DEFAULT_TIMEOUT_MILLIS}.
+   * Deadline of each request, in ms, in [{@value #MIN_TIMEOUT_MILLIS}, {@value #MAX_TIMEOUT_MILLIS}]; default
+   * {@value OtlpHttpExporter#DEFAULT_TIMEOUT_MILLIS}. It bounds the whole request: waiting for a pooled connection,
+   * connecting (and the TLS handshake), uploading the body, and receiving the response headers and body. A request
+   * still running when it passes is aborted and fails as retryable ("timed out after N ms (request deadline)"), so
+   * a receiver that stops reading the body, or trickles its response, cannot hold a send thread longer.
    */
   public OtlpHttpExporterBuilder setTimeoutMillis(long millis) {
     if (millis < MIN_TIMEOUT_MILLIS || millis > MAX_TIMEOUT_MILLIS) {

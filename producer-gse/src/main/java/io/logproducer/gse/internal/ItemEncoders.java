@@ -4,6 +4,7 @@ import io.logproducer.AnyValue;
 import io.logproducer.LogRecord;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.RecordEncoder;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -24,14 +25,15 @@ import java.util.Map;
  * </ul>
  *
  * <p>Both validate the record's dataid (its destination) so that {@code send} refuses a bad one. Thread-safe; each
- * calling thread uses its own scratch buffer.
+ * calling thread uses its own scratch buffer, held through a plain {@link ThreadLocal} of a JDK
+ * {@link WeakReference}: application threads reference no class of this library (a redeployed web application's
+ * class loader can be collected), and an idle scratch buffer is collectable at any GC (it is simply made anew).
  */
 public final class ItemEncoders {
 
   private static final int SCRATCH_INITIAL_BYTES = 2048;
   private static final int SCRATCH_KEEP_BYTES = 1024 * 1024;
-  private static final ThreadLocal<JsonBytes> SCRATCH =
-      ThreadLocal.withInitial(() -> new JsonBytes(SCRATCH_INITIAL_BYTES));
+  private static final ThreadLocal<WeakReference<JsonBytes>> SCRATCH = new ThreadLocal<WeakReference<JsonBytes>>();
 
   private static final byte[] ITEM_START = ascii("{\"data\":\"");
   private static final byte[] RECORD_START = ascii("{\"data\":\"{\\\"attributes\\\":{");
@@ -64,8 +66,7 @@ public final class ItemEncoders {
     byte[] resourceJson = r.toByteArray();
     return (record, out) -> {
       dataIds.of(record.getDestination());
-      JsonBytes j = SCRATCH.get();
-      j.reset();
+      JsonBytes j = scratch();
       try {
         writeRecord(j, record, resourceJson);
         out.writeBytes(j.array(), 0, j.size());
@@ -79,8 +80,7 @@ public final class ItemEncoders {
   public static RecordEncoder body(DataIds dataIds) {
     return (record, out) -> {
       dataIds.of(record.getDestination());
-      JsonBytes j = SCRATCH.get();
-      j.reset();
+      JsonBytes j = scratch();
       try {
         j.raw(ITEM_START);
         AnyValue body = record.getBody();
@@ -92,6 +92,24 @@ public final class ItemEncoders {
         j.resetAndTrim(SCRATCH_KEEP_BYTES, SCRATCH_INITIAL_BYTES);
       }
     };
+  }
+
+  /** The calling thread's scratch buffer, empty. */
+  static JsonBytes scratch() {
+    WeakReference<JsonBytes> ref = SCRATCH.get();
+    JsonBytes j = ref != null ? ref.get() : null;
+    if (j == null) {
+      j = new JsonBytes(SCRATCH_INITIAL_BYTES);
+      SCRATCH.set(new WeakReference<JsonBytes>(j));
+      return j;
+    }
+    j.reset();
+    return j;
+  }
+
+  /** The thread-local holding the scratch buffers; for tests. */
+  static ThreadLocal<WeakReference<JsonBytes>> scratchThreadLocal() {
+    return SCRATCH;
   }
 
   static void writeRecord(JsonBytes j, LogRecord record, byte[] resourceJson) {

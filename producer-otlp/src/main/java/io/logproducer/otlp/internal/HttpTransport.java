@@ -11,6 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -23,6 +28,7 @@ import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.EofSensorInputStream;
 import org.apache.hc.core5.http.io.HttpClientResponseHandler;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.io.CloseMode;
@@ -31,9 +37,19 @@ import org.apache.hc.core5.util.Timeout;
 
 /**
  * POSTs request bodies to the OTLP endpoint with Apache HttpClient 5 (classic, blocking): a connection pool sized
- * to the producer's send threads, connect and response timeouts of {@code timeoutMillis}, no automatic retries
- * (the producer retries), no redirects, no response decompression, TLS with the JDK's default trust store. The body
- * is sent from the caller's array without copying.
+ * to the producer's send threads, no automatic retries (the producer retries), no redirects, no response
+ * decompression, TLS with the JDK's default trust store. The body is sent from the caller's array without copying.
+ *
+ * <p><b>{@code timeoutMillis} is a hard deadline on the whole exchange</b>: connection lease, connect (and TLS
+ * handshake), upload of the body, response headers and the bounded read of the response body. Socket timeouts
+ * alone cannot give that: a Java socket write has no timeout (a receiver that stops reading mid-body would block the
+ * send thread forever), and a read timeout restarts with every byte (a receiver that trickles its response could
+ * hold it indefinitely). So each request also gets a task on one daemon scheduler thread per transport
+ * ({@code logproducer-otlp-deadline[<uri>]}, blocked while nothing is due, stopped by {@link #close()}) that aborts
+ * the request when its deadline passes; {@link #send} then returns a {@link ExportResult#retryable retryable}
+ * failure "POST &lt;uri&gt; timed out after N ms (request deadline)". A request that completes first cancels its task
+ * (and removes it from the scheduler's queue); a response read in full is returned as read even if the deadline
+ * passes while the call returns. Connect and socket timeouts of {@code timeoutMillis} stay in place as well.
  *
  * <p>Thread-safe: the send threads call {@link #send} concurrently. {@link #close()} aborts requests in flight
  * (they fail at once) and is idempotent.
@@ -56,12 +72,15 @@ public final class HttpTransport {
   private final Set<HttpPost> inFlight = Collections.newSetFromMap(new ConcurrentHashMap<HttpPost, Boolean>());
   /** Set once by {@link #start}; null before. */
   private volatile CloseableHttpClient client;
+  /** Aborts requests whose deadline passed; set by {@link #start} before {@link #client}, shut down by close. */
+  private volatile ScheduledThreadPoolExecutor deadlines;
   private volatile boolean closed;
 
   /**
    * @param uri the full logs URL
    * @param headers extra request headers, in order
-   * @param timeoutMillis connect and response timeout, ms
+   * @param timeoutMillis deadline of each whole request (lease, connect, upload, response), ms; also the connect
+   *     and socket timeout
    * @param contentType the request Content-Type
    * @param json whether requests are JSON (responses are read in kind when they carry no Content-Type)
    * @param userAgent the User-Agent header
@@ -77,7 +96,7 @@ public final class HttpTransport {
   }
 
   /**
-   * Creates the connection pool and client.
+   * Creates the connection pool, the client and the deadline scheduler thread.
    *
    * @param maxConnections pool size, the producer's send thread count
    * @throws IllegalStateException if already started or closed
@@ -100,7 +119,7 @@ public final class HttpTransport {
             .setValidateAfterInactivity(TimeValue.ofMilliseconds(VALIDATE_AFTER_INACTIVITY_MILLIS))
             .build())
         .build();
-    client = HttpClients.custom()
+    CloseableHttpClient c = HttpClients.custom()
         .setConnectionManager(pool)
         .setDefaultRequestConfig(RequestConfig.custom()
             .setConnectionRequestTimeout(timeout)
@@ -115,16 +134,34 @@ public final class HttpTransport {
         .disableAuthCaching()
         .setUserAgent(userAgent)
         .build();
+    deadlines = newDeadlineScheduler();
+    client = c;
+  }
+
+  private ScheduledThreadPoolExecutor newDeadlineScheduler() {
+    final String name = deadlineThreadName(uri);
+    ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    });
+    s.setRemoveOnCancelPolicy(true); // a completed request's task leaves the queue at once
+    s.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    s.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+    s.prestartCoreThread();
+    return s;
   }
 
   /**
-   * POSTs {@code body[0, length)} and classifies the answer (see {@link ExportResponses}). Never throws.
+   * POSTs {@code body[0, length)} and classifies the answer (see {@link ExportResponses}). Never throws. Returns
+   * within about {@code timeoutMillis}: a request still running at its deadline is aborted and answered retryable.
    *
    * @param compression what the body is compressed with; sets {@code Content-Encoding} (omitted for NONE)
    */
   public ExportResult send(byte[] body, int length, Compression compression) {
     CloseableHttpClient c = client;
-    if (c == null) {
+    ScheduledThreadPoolExecutor scheduler = deadlines;
+    if (c == null || scheduler == null) {
       return ExportResult.failed(closed ? "exporter to " + uri + " is closed"
           : "exporter to " + uri + " was not started", null);
     }
@@ -133,42 +170,108 @@ public final class HttpTransport {
       post.addHeader(h.getKey(), h.getValue());
     }
     post.setEntity(new ByteArrayEntity(body, 0, length, contentType, compression.contentEncoding()));
+    Exchange exchange = new Exchange(post);
+    ScheduledFuture<?> deadline = null;
     inFlight.add(post);
     try {
       if (closed) {
         return ExportResult.failed("exporter to " + uri + " is closed", null);
       }
-      return c.execute(post, new ResponseReader(json));
-    } catch (IOException e) {
+      try {
+        deadline = scheduler.schedule(exchange, timeoutMillis, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) { // shut down by a racing close()
+        return ExportResult.failed("exporter to " + uri + " is closed", null);
+      }
+      // A normal return means the response was read in full (an abort makes the read throw, never end early):
+      // it is the receiver's real answer even if the deadline fired meanwhile, so it is returned as is.
+      ExportResult result = c.execute(post, new ResponseReader(json));
+      exchange.complete();
+      return result;
+    } catch (IOException | RuntimeException e) {
+      boolean timedOut = !exchange.complete();
       if (closed) {
         return ExportResult.failed("exporter to " + uri + " closed during the request", e);
       }
-      return ExportResult.retryable("POST " + uri + " failed: " + e, e, -1);
-    } catch (RuntimeException e) {
-      if (closed) {
-        return ExportResult.failed("exporter to " + uri + " closed during the request", e);
+      if (timedOut) {
+        return ExportResult.retryable("POST " + uri + " timed out after " + timeoutMillis + " ms (request deadline)",
+            e, -1);
+      }
+      if (e instanceof IOException) {
+        return ExportResult.retryable("POST " + uri + " failed: " + e, e, -1);
       }
       return ExportResult.failed("POST " + uri + " failed unexpectedly: " + e, e);
     } finally {
+      if (deadline != null) {
+        deadline.cancel(false); // removed from the queue (remove-on-cancel); a no-op if it already ran
+      }
       inFlight.remove(post);
     }
   }
 
-  /** Aborts requests in flight and closes the pool at once. Idempotent. */
+  /** Deadline tasks not yet run nor cancelled; for tests. */
+  int pendingDeadlines() {
+    ScheduledThreadPoolExecutor s = deadlines;
+    if (s == null) {
+      return 0;
+    }
+    return s.getQueue().size();
+  }
+
+  /** The name of the deadline scheduler's thread. */
+  static String deadlineThreadName(URI uri) {
+    return "logproducer-otlp-deadline[" + uri + "]";
+  }
+
+  /** Aborts requests in flight, closes the pool and stops the deadline thread, at once. Idempotent. */
   public void close() {
     CloseableHttpClient c;
+    ScheduledThreadPoolExecutor s;
     synchronized (this) {
       if (closed) {
         return;
       }
       closed = true;
       c = client;
+      s = deadlines;
     }
     for (HttpPost post : inFlight) {
       post.cancel();
     }
     if (c != null) {
       c.close(CloseMode.IMMEDIATE);
+    }
+    if (s != null) {
+      s.shutdownNow();
+    }
+  }
+
+  /**
+   * One request's race between completion and its deadline: whichever moves the state away from PENDING first
+   * wins. The deadline task aborts the request only if it wins; the sending thread learns from
+   * {@link #complete()} whether a failure it saw was the deadline's doing.
+   */
+  private static final class Exchange extends AtomicInteger implements Runnable {
+    private static final long serialVersionUID = 1L;
+    private static final int PENDING = 0;
+    private static final int COMPLETED = 1;
+    private static final int TIMED_OUT = 2;
+    private final transient HttpPost post;
+
+    Exchange(HttpPost post) {
+      this.post = post;
+    }
+
+    /** Runs on the deadline thread when the deadline passes. */
+    @Override
+    public void run() {
+      if (compareAndSet(PENDING, TIMED_OUT)) {
+        post.cancel(); // closes the connection: a blocked write, connect, lease or read fails at once
+      }
+    }
+
+    /** @return false if the deadline fired first (the request was, or is being, aborted) */
+    boolean complete() {
+      return compareAndSet(PENDING, COMPLETED) || get() == COMPLETED;
     }
   }
 
@@ -189,12 +292,34 @@ public final class HttpTransport {
       if (entity != null) {
         int limit = status >= 200 && status < 300 ? MAX_SUCCESS_BODY_BYTES : MAX_ERROR_BODY_BYTES;
         body = new byte[(int) Math.min(limit, entity.getContentLength() >= 0 ? entity.getContentLength() : 512)];
-        try (InputStream in = entity.getContent()) {
-          int n;
-          while (length < limit && (n = in.read(body, length, body.length - length)) > 0) {
+        InputStream in = entity.getContent();
+        boolean eof = false;
+        try {
+          int n = 0;
+          while (length < limit) {
+            if (length == body.length) {
+              body = Arrays.copyOf(body, Math.min(limit, Math.max(512, body.length * 2)));
+            }
+            n = in.read(body, length, body.length - length);
+            if (n < 0) {
+              break;
+            }
             length += n;
-            if (length == body.length && length < limit) {
-              body = Arrays.copyOf(body, Math.min(limit, body.length * 2));
+          }
+          eof = n < 0 || in.read() < 0;
+        } finally {
+          if (eof) {
+            in.close(); // at the end already: releases the connection to the pool
+          } else {
+            // More than the limit, or a failed read: drop the connection rather than drain the rest (which could be
+            // large or slow), and detach the entity so that the client does not try to drain it either.
+            response.setEntity(null);
+            if (in instanceof EofSensorInputStream) {
+              try {
+                ((EofSensorInputStream) in).abort();
+              } catch (IOException ignored) {
+                // the connection is discarded anyway
+              }
             }
           }
         }

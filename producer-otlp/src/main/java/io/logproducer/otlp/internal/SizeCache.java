@@ -1,5 +1,6 @@
 package io.logproducer.otlp.internal;
 
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
 /**
@@ -8,19 +9,18 @@ import java.util.Arrays;
  * {@link #push pushes} string lengths; the write pass reads them back with {@link #next()}. So every nested size
  * and every string's UTF-8 length is computed once.
  *
- * <p>Not thread-safe: one instance per thread ({@link #forThread()}), reused for every record.
+ * <p>Not thread-safe: one instance per thread ({@link #forThread()}), reused for every record. A thread's
+ * {@code ThreadLocalMap} holds only a JDK {@link WeakReference} to its cache (a plain {@link ThreadLocal}, no
+ * subclass, no initial value): application threads then reference no class of this library, so a redeployed web
+ * application's class loader can be collected, and a cache is collectable at any GC between two uses (it is simply
+ * made anew).
  */
 final class SizeCache {
 
   private static final int INITIAL_SLOTS = 64;
   /** A cache grown above this by one huge record is replaced after use. */
   private static final int KEEP_SLOTS = 64 * 1024;
-  private static final ThreadLocal<SizeCache> CACHES = new ThreadLocal<SizeCache>() {
-    @Override
-    protected SizeCache initialValue() {
-      return new SizeCache();
-    }
-  };
+  private static final ThreadLocal<WeakReference<SizeCache>> CACHES = new ThreadLocal<WeakReference<SizeCache>>();
 
   private int[] slots = new int[INITIAL_SLOTS];
   /** Slots written by the size pass. */
@@ -30,9 +30,20 @@ final class SizeCache {
 
   /** The calling thread's cache, emptied. */
   static SizeCache forThread() {
-    SizeCache c = CACHES.get();
+    WeakReference<SizeCache> ref = CACHES.get();
+    SizeCache c = ref != null ? ref.get() : null;
+    if (c == null) {
+      c = new SizeCache();
+      CACHES.set(new WeakReference<SizeCache>(c));
+      return c;
+    }
     c.clear();
     return c;
+  }
+
+  /** The thread-local holding the caches; for tests. */
+  static ThreadLocal<WeakReference<SizeCache>> threadLocal() {
+    return CACHES;
   }
 
   void clear() {
