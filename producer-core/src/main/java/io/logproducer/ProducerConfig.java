@@ -42,6 +42,9 @@ public final class ProducerConfig {
   /** Default gzip {@code compressionLevel}: {@value}. */
   public static final int DEFAULT_GZIP_LEVEL = 1;
 
+  /** Default {@code shutdownHookTimeoutMillis}: {@value}. */
+  public static final long DEFAULT_SHUTDOWN_HOOK_TIMEOUT_MILLIS = 5_000L;
+
   /** Largest {@code batchSizeInBytes}: {@value} (64 MiB, the OTLP specification's recommended request limit). */
   public static final int MAX_BATCH_SIZE_IN_BYTES = 64 * 1024 * 1024;
 
@@ -62,6 +65,8 @@ public final class ProducerConfig {
   private final BufferFullPolicy bufferFullPolicy;
   private final String clientId;
   private final boolean jmxEnabled;
+  private final boolean shutdownHookEnabled;
+  private final long shutdownHookTimeoutMillis;
 
   private ProducerConfig(Builder b) {
     this.totalSizeInBytes = b.totalSizeInBytes;
@@ -77,8 +82,29 @@ public final class ProducerConfig {
     this.compression = b.compression;
     this.compressionLevel = b.compressionLevel;
     this.bufferFullPolicy = b.bufferFullPolicy;
-    this.clientId = b.clientId != null ? b.clientId : "logproducer-" + CLIENT_IDS.incrementAndGet();
+    this.clientId = b.clientId != null ? b.clientId : defaultClientId();
     this.jmxEnabled = b.jmxEnabled;
+    this.shutdownHookEnabled = b.shutdownHookEnabled;
+    this.shutdownHookTimeoutMillis = b.shutdownHookTimeoutMillis;
+  }
+
+  /**
+   * "logproducer-N", N counting producers of this class loader; with a suffix naming the class loader when it is not
+   * the system class loader, so that two web applications in one server do not both get "logproducer-1".
+   */
+  private static String defaultClientId() {
+    String id = "logproducer-" + CLIENT_IDS.incrementAndGet();
+    ClassLoader loader = ProducerConfig.class.getClassLoader();
+    ClassLoader system;
+    try {
+      system = ClassLoader.getSystemClassLoader();
+    } catch (SecurityException | IllegalStateException e) {
+      system = null;
+    }
+    if (loader != null && loader != system) {
+      id += "-" + Integer.toHexString(System.identityHashCode(loader));
+    }
+    return id;
   }
 
   /** A builder holding the defaults. */
@@ -165,6 +191,19 @@ public final class ProducerConfig {
     return jmxEnabled;
   }
 
+  /**
+   * Whether a JVM shutdown hook closes this producer if the application has not (so buffered records are shipped,
+   * or reported, rather than lost silently at exit). Removed at {@code close}.
+   */
+  public boolean isShutdownHookEnabled() {
+    return shutdownHookEnabled;
+  }
+
+  /** The grace period, in ms, the shutdown hook gives {@code close}. */
+  public long getShutdownHookTimeoutMillis() {
+    return shutdownHookTimeoutMillis;
+  }
+
   @Override
   public String toString() {
     return "ProducerConfig{clientId=" + clientId + ", totalSizeInBytes=" + totalSizeInBytes + ", maxBlockMillis="
@@ -172,7 +211,9 @@ public final class ProducerConfig {
         + ", lingerMillis=" + lingerMillis + ", sendThreads=" + sendThreads + ", retries=" + retries
         + ", initialRetryBackoffMillis=" + initialRetryBackoffMillis + ", maxRetryBackoffMillis="
         + maxRetryBackoffMillis + ", deliveryTimeoutMillis=" + deliveryTimeoutMillis + ", compression="
-        + compression + ", compressionLevel=" + compressionLevel + ", bufferFullPolicy=" + bufferFullPolicy + "}";
+        + compression + ", compressionLevel=" + compressionLevel + ", bufferFullPolicy=" + bufferFullPolicy
+        + ", shutdownHookEnabled=" + shutdownHookEnabled + ", shutdownHookTimeoutMillis=" + shutdownHookTimeoutMillis
+        + "}";
   }
 
   /** Builds a {@link ProducerConfig}. Not thread-safe. */
@@ -192,6 +233,8 @@ public final class ProducerConfig {
     private BufferFullPolicy bufferFullPolicy = BufferFullPolicy.BLOCK;
     private String clientId;
     private boolean jmxEnabled = true;
+    private boolean shutdownHookEnabled = true;
+    private long shutdownHookTimeoutMillis = DEFAULT_SHUTDOWN_HOOK_TIMEOUT_MILLIS;
 
     private Builder() {
     }
@@ -292,6 +335,24 @@ public final class ProducerConfig {
       return this;
     }
 
+    /**
+     * Close the producer from a JVM shutdown hook if the application has not closed it; default true. Turn it off
+     * when the application closes producers itself in its own shutdown order (e.g. after its last log line).
+     */
+    public Builder setShutdownHookEnabled(boolean shutdownHookEnabled) {
+      this.shutdownHookEnabled = shutdownHookEnabled;
+      return this;
+    }
+
+    /**
+     * Milliseconds, in [0, 3600000], the shutdown hook's {@code close} may wait for delivery (it delays the JVM's
+     * exit by at most this plus one second); default {@value ProducerConfig#DEFAULT_SHUTDOWN_HOOK_TIMEOUT_MILLIS}.
+     */
+    public Builder setShutdownHookTimeoutMillis(long shutdownHookTimeoutMillis) {
+      this.shutdownHookTimeoutMillis = check("shutdownHookTimeoutMillis", shutdownHookTimeoutMillis, 0, 3_600_000);
+      return this;
+    }
+
     /** Convenience for {@link #setLingerMillis(long)}. */
     public Builder setLinger(Duration linger) {
       return setLingerMillis(linger.toMillis());
@@ -304,9 +365,14 @@ public final class ProducerConfig {
 
     /**
      * @throws IllegalArgumentException if batchSizeInBytes exceeds totalSizeInBytes, maxRetryBackoffMillis is below
-     *     initialRetryBackoffMillis, or compressionLevel does not fit the compression
+     *     initialRetryBackoffMillis, deliveryTimeoutMillis is below lingerMillis (a batch would expire before it is
+     *     sealed), or compressionLevel does not fit the compression; the message names both settings
      */
     public ProducerConfig build() {
+      if (deliveryTimeoutMillis < lingerMillis) {
+        throw new IllegalArgumentException("deliveryTimeoutMillis (" + deliveryTimeoutMillis
+            + ") must not be below lingerMillis (" + lingerMillis + "): batches would expire before they are sent");
+      }
       if (batchSizeInBytes > totalSizeInBytes) {
         throw new IllegalArgumentException("batchSizeInBytes (" + batchSizeInBytes
             + ") must not exceed totalSizeInBytes (" + totalSizeInBytes + ")");

@@ -17,7 +17,18 @@ public class RecordTooLargeException extends ProducerException {
     this.maxRecordSizeInBytes = maxRecordSizeInBytes;
   }
 
-  /** The record's encoded size in bytes. */
+  /**
+   * @param message the explanation
+   * @param recordSizeInBytes the record's encoded size, or a lower bound of it, in bytes
+   * @param maxRecordSizeInBytes the largest size accepted, in bytes
+   */
+  public RecordTooLargeException(String message, long recordSizeInBytes, long maxRecordSizeInBytes) {
+    super(message);
+    this.recordSizeInBytes = recordSizeInBytes;
+    this.maxRecordSizeInBytes = maxRecordSizeInBytes;
+  }
+
+  /** The record's encoded size in bytes (a lower bound when encoding stopped at the limit). */
   public long getRecordSizeInBytes() {
     return recordSizeInBytes;
   }

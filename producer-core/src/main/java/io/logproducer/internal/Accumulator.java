@@ -10,11 +10,13 @@ import java.util.function.Consumer;
  * Holds one open batch per shard and appends encoded records to it. A batch is sealed before a record that would
  * take it past {@code batchSizeInBytes} (so a record larger than that travels alone), as soon as it reaches
  * {@code batchSizeInBytes} or {@code batchCountThreshold}, by the {@link LingerTimer} when it is
- * {@code lingerMillis} old, and by {@link #sealAll()} for flush and close. Sealed batches go to the send queue,
- * outside the shard lock.
+ * {@code lingerMillis} old, by {@link #sealAll()} for flush and close, and by {@link #relievePressure()} when open
+ * batches hold much of the budget while a sender must wait. Sealing compacts the batch
+ * ({@link ProducerBatch#compact}). Sealed batches go to the send queue, outside the shard lock.
  *
- * <p>Thread-safe: each shard's open batch is guarded by that shard's monitor; the shard map is concurrent. The
- * memory budget is reserved by the caller before {@link #append}, so nothing here ever waits under a lock.
+ * <p>Thread-safe: each shard's open batch is guarded by that shard's monitor; the shard map is concurrent. Appends
+ * charge the budget only without waiting ({@link MemoryBudget#tryReserve}); a caller told to reserve more waits
+ * outside every lock and tries again with the bytes as credit.
  */
 final class Accumulator {
 
@@ -26,41 +28,42 @@ final class Accumulator {
 
   private final ConcurrentHashMap<Object, Shard> shards = new ConcurrentHashMap<>();
   private final ChunkPool pool;
+  private final MemoryBudget budget;
   private final int batchSizeInBytes;
   private final int batchCountThreshold;
   private final long lingerNanos;
   private final long deliveryTimeoutNanos;
   private final IncompleteBatches incomplete;
-  private final Consumer<ProducerBatch> onNewBatch;
+  private final LingerTimer timer;
   private final Consumer<ProducerBatch> onSealed;
   /** Set by {@link #closeAndSealAll()}; read under each shard's lock, so no append can follow the final seal. */
   private volatile boolean closed;
   /** Expected records per batch, from the last batch sealed by size: sizes new batches' offset arrays. */
   private volatile int recordsPerBatchHint = 64;
 
-  /**
-   * @param onNewBatch told of each new batch, under the shard lock (the linger timer tracks it)
-   * @param onSealed receives each sealed batch, outside any lock (the send queue)
-   */
-  Accumulator(ChunkPool pool, int batchSizeInBytes, int batchCountThreshold, long lingerNanos,
-      long deliveryTimeoutNanos, IncompleteBatches incomplete, Consumer<ProducerBatch> onNewBatch,
-      Consumer<ProducerBatch> onSealed) {
+  /** @param onSealed receives each sealed batch, outside any lock (the send queue) */
+  Accumulator(ChunkPool pool, MemoryBudget budget, int batchSizeInBytes, int batchCountThreshold, long lingerNanos,
+      long deliveryTimeoutNanos, IncompleteBatches incomplete, LingerTimer timer, Consumer<ProducerBatch> onSealed) {
     this.pool = pool;
+    this.budget = budget;
     this.batchSizeInBytes = batchSizeInBytes;
     this.batchCountThreshold = batchCountThreshold;
     this.lingerNanos = lingerNanos;
     this.deliveryTimeoutNanos = deliveryTimeoutNanos;
     this.incomplete = incomplete;
-    this.onNewBatch = onNewBatch;
+    this.timer = timer;
     this.onSealed = onSealed;
   }
 
   /**
-   * Appends one encoded record ({@code src[0, len)}) to the open batch of {@code shardKey}.
+   * Appends one encoded record ({@code src[0, len)}) to the open batch of {@code shardKey}, charging the budget
+   * without waiting; {@code credit} bytes the caller already reserved are used first.
    *
-   * @throws IllegalStateException if the accumulator was closed (the caller still owns the record's bytes)
+   * @return 0 if appended (the credit now belongs to the batch); otherwise the bytes still to reserve before
+   *     calling again (the record was not appended and the credit is still the caller's)
+   * @throws IllegalStateException if the accumulator was closed (the credit is still the caller's)
    */
-  void append(Object shardKey, byte[] src, int len, Callback callback) {
+  long append(Object shardKey, byte[] src, int len, Callback callback, long credit) {
     Shard shard = shards.get(shardKey);
     if (shard == null) {
       Shard created = new Shard();
@@ -71,39 +74,57 @@ final class Accumulator {
     }
     ProducerBatch full = null;
     ProducerBatch done = null;
-    synchronized (shard) {
-      if (closed) {
-        throw new IllegalStateException("cannot send after the producer is closed");
+    try {
+      synchronized (shard) {
+        if (closed) {
+          throw new IllegalStateException("cannot send after the producer is closed");
+        }
+        ProducerBatch b = shard.open;
+        if (b != null && b.sizeInBytes() + len > batchSizeInBytes) {
+          recordsPerBatchHint = b.recordCount() + (b.recordCount() >> 3) + 16;
+          shard.open = null;
+          full = b;
+          sealLocked(b);
+          b = null;
+        }
+        boolean fresh = b == null;
+        if (fresh) {
+          // One clock read per batch, not per record.
+          b = new ProducerBatch(shardKey, pool, System.nanoTime(), lingerNanos, deliveryTimeoutNanos,
+              Math.min(batchCountThreshold, recordsPerBatchHint));
+        }
+        long shortfall = b.tryAppend(src, len, callback, credit, budget);
+        if (shortfall > 0) {
+          return shortfall; // a fresh batch is dropped unregistered: it holds nothing
+        }
+        if (fresh) {
+          incomplete.add(b); // neither allocates: a registered batch cannot be lost
+          timer.track(b);
+        }
+        if (b.sizeInBytes() >= batchSizeInBytes || b.recordCount() >= batchCountThreshold) {
+          shard.open = null;
+          done = b;
+          sealLocked(b);
+        } else {
+          shard.open = b;
+        }
+        return 0;
       }
-      ProducerBatch b = shard.open;
-      if (b != null && b.sizeInBytes() + len > batchSizeInBytes) {
-        b.seal();
-        recordsPerBatchHint = b.recordCount() + (b.recordCount() >> 3) + 16;
-        full = b;
-        b = null;
+    } finally {
+      if (full != null) {
+        onSealed.accept(full);
       }
-      if (b == null) {
-        // One clock read per batch, not per record.
-        b = new ProducerBatch(shardKey, pool, System.nanoTime(), lingerNanos, deliveryTimeoutNanos,
-            Math.min(batchCountThreshold, recordsPerBatchHint));
-        incomplete.add(b);
-        onNewBatch.accept(b);
-      }
-      b.append(src, len, callback);
-      if (b.sizeInBytes() >= batchSizeInBytes || b.recordCount() >= batchCountThreshold) {
-        b.seal();
-        done = b;
-        shard.open = null;
-      } else {
-        shard.open = b;
+      if (done != null) {
+        onSealed.accept(done);
       }
     }
-    if (full != null) {
-      onSealed.accept(full);
-    }
-    if (done != null) {
-      onSealed.accept(done);
-    }
+  }
+
+  /** Seals an open batch its shard just let go of (shard lock held). */
+  private void sealLocked(ProducerBatch b) {
+    b.seal();
+    timer.untrack(b);
+    b.compact(budget);
   }
 
   /** Seals {@code b} if it is still its shard's open batch (the linger timer's call). */
@@ -116,8 +137,8 @@ final class Accumulator {
       if (shard.open != b) {
         return;
       }
-      b.seal();
       shard.open = null;
+      sealLocked(b);
     }
     onSealed.accept(b);
   }
@@ -134,20 +155,47 @@ final class Accumulator {
   /** Seals every shard's open batch; returns how many were sealed. */
   int sealAll() {
     List<ProducerBatch> sealed = new ArrayList<>();
+    try {
+      for (Shard shard : shards.values()) {
+        synchronized (shard) {
+          ProducerBatch b = shard.open;
+          if (b != null) {
+            shard.open = null;
+            sealed.add(b);
+            sealLocked(b);
+          }
+        }
+      }
+    } finally {
+      for (ProducerBatch b : sealed) {
+        onSealed.accept(b);
+      }
+    }
+    return sealed.size();
+  }
+
+  /**
+   * Called when a sender must wait for budget: if open batches hold a quarter of the budget or more (many shards
+   * each with a partly filled chunk: GSE with many dataids, say), seals them all, which compacts them and lets them
+   * ship, so open batches can never hold the budget hostage.
+   *
+   * @return true if it sealed
+   */
+  boolean relievePressure() {
+    long held = 0;
     for (Shard shard : shards.values()) {
+      ProducerBatch b;
       synchronized (shard) {
-        ProducerBatch b = shard.open;
+        b = shard.open;
         if (b != null) {
-          b.seal();
-          shard.open = null;
-          sealed.add(b);
+          held += b.charged();
         }
       }
     }
-    for (ProducerBatch b : sealed) {
-      onSealed.accept(b);
+    if (held * 4 < budget.total()) {
+      return false;
     }
-    return sealed.size();
+    return sealAll() > 0;
   }
 
   int shardCount() {

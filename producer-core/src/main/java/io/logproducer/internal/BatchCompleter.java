@@ -5,31 +5,61 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns a batch's final outcome into its effects, once: metrics, the budget released, chunks recycled,
- * callbacks called, and waiters of {@code flush()}/{@code close()} signalled. The caller must have moved the
- * batch to COMPLETED (a compare-and-set), which is what makes each outcome happen exactly once. Thread-safe.
+ * Turns a batch's final outcome into its effects, once: metrics, the batch's memory released (unless a send thread
+ * still holds it), callbacks called, and waiters of {@code flush()}/{@code close()} signalled. The caller must have
+ * moved the batch to COMPLETED or TIMED_OUT (a compare-and-set), which is what makes each outcome happen exactly
+ * once. Each effect runs even if an earlier one threw (an {@code OutOfMemoryError}, say): waiters are always
+ * signalled. Thread-safe.
  */
 final class BatchCompleter {
 
   private static final Logger log = LoggerFactory.getLogger(BatchCompleter.class);
 
+  private final Object owner;
   private final MemoryBudget budget;
   private final Metrics metrics;
   private final IncompleteBatches incomplete;
   private final RateLimitedLog callbackErrors = new RateLimitedLog(log, 10_000);
 
-  BatchCompleter(MemoryBudget budget, Metrics metrics, IncompleteBatches incomplete) {
+  /** @param owner the producer whose callbacks these are (see {@link CallbackContext}) */
+  BatchCompleter(Object owner, MemoryBudget budget, Metrics metrics, IncompleteBatches incomplete) {
+    this.owner = owner;
     this.budget = budget;
     this.metrics = metrics;
     this.incomplete = incomplete;
   }
 
   /**
-   * Applies {@code result} to the COMPLETED batch {@code b}.
+   * Applies {@code result} to the batch {@code b}, which the caller just moved to COMPLETED ({@code releaseMemory}
+   * true) or TIMED_OUT (false: the send thread holding it releases the memory when it returns).
    *
    * @param wireBytes request body bytes of the delivering attempt (0 if not delivered)
    */
-  void complete(ProducerBatch b, SendResult result, long wireBytes) {
+  void complete(ProducerBatch b, SendResult result, long wireBytes, boolean releaseMemory) {
+    try {
+      count(b, result, wireBytes);
+    } finally {
+      try {
+        incomplete.remove(b); // the outcome is decided: the deadline watchdog has nothing more to do with it
+        if (releaseMemory) {
+          b.releaseMemory(budget);
+        }
+      } finally {
+        try {
+          Object previous = CallbackContext.enter(owner);
+          try {
+            b.invokeCallbacks(result, t -> callbackErrors.warn("a send callback threw; ignored", t));
+          } finally {
+            CallbackContext.exit(previous);
+          }
+        } finally {
+          signal(b);
+        }
+      }
+    }
+  }
+
+  private void count(ProducerBatch b, SendResult result, long wireBytes) {
     int records = b.recordCount();
     switch (result.getStatus()) {
       case DELIVERED:
@@ -55,33 +85,31 @@ final class BatchCompleter {
         metrics.batchesFailed.increment();
         break;
     }
-    int size = b.sizeInBytes();
-    b.releaseChunks();
-    budget.release(size);
-    b.invokeCallbacks(result, t -> callbackErrors.warn("a send callback threw; ignored", t));
-    finish(b);
   }
 
-  /** Completes a batch that was split into {@code children}: its outcome is theirs. */
+  /** Releases the memory of a batch whose outcome was given while a send thread held it (TIMED_OUT). */
+  void releaseAfterTimeout(ProducerBatch b) {
+    b.releaseMemory(budget);
+  }
+
+  /**
+   * Completes a batch that was split into {@code children} (already charged): its outcome is theirs. The children
+   * take its place among the incomplete batches, so they keep its deadline.
+   */
   void completeSplit(ProducerBatch parent, ProducerBatch[] children) {
     parent.setPendingChildren(children.length);
+    ProducerBatch anchor = parent;
     for (ProducerBatch c : children) {
       c.parent = parent;
-      incomplete.add(c);
+      incomplete.addAfter(anchor, c);
+      anchor = c;
     }
-    parent.forgetCallbacks();
-    int size = parent.sizeInBytes();
-    int childBytes = 0;
-    for (ProducerBatch c : children) {
-      childBytes += c.sizeInBytes();
-    }
-    parent.releaseChunks();
-    budget.release(size - childBytes); // the children hold the rest
     incomplete.remove(parent);
+    parent.forgetCallbacks();
+    parent.releaseMemory(budget);
   }
 
-  private void finish(ProducerBatch b) {
-    incomplete.remove(b);
+  private void signal(ProducerBatch b) {
     b.signalDone();
     ProducerBatch p = b.parent;
     while (p != null && p.childDone()) {

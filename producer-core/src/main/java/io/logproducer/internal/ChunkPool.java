@@ -1,54 +1,113 @@
 package io.logproducer.internal;
 
 /**
- * Recycles the fixed-size byte chunks that batches store encoded records in. Holds at most {@code maxPooled}
- * free chunks; beyond that, returned chunks are left to the garbage collector. Because a chunk is only ever
- * allocated when none is free, the chunks alive at once never exceed the peak number in use, which the memory
- * budget bounds (plus one partly filled chunk per open batch). Thread-safe.
+ * Recycles the fixed-size byte chunks that open batches store encoded records in, inside the memory budget: a
+ * pooled chunk stays charged to the {@link MemoryBudget} (it is memory the producer holds), so taking one moves its
+ * charge to the batch and giving one back moves the charge to the pool, without touching the budget. When the
+ * budget runs short, {@link #drain()} lets the garbage collector have every pooled chunk and releases their charge,
+ * as Kafka's {@code BufferPool} frees its pooled buffers before it makes a caller wait. Thread-safe; never
+ * allocates after construction.
  */
-final class ChunkPool {
+class ChunkPool {
+
+  /** Most chunks kept at once (1 GiB of 64 KiB chunks): bounds the slot array, not the memory. */
+  private static final int MAX_SLOTS = 16_384;
 
   private final int chunkSize;
+  private final long chunkCost;
+  private final MemoryBudget budget;
   /** Guarded by this. */
   private final byte[][] free;
   /** Guarded by this. */
   private int freeCount;
+  /** Guarded by this. */
+  private boolean closed;
 
-  ChunkPool(int chunkSize, int maxPooled) {
+  /**
+   * @param chunkSize bytes per chunk
+   * @param budget the budget that pooled chunks stay charged to
+   */
+  ChunkPool(int chunkSize, MemoryBudget budget) {
     this.chunkSize = chunkSize;
-    this.free = new byte[Math.max(0, maxPooled)][];
+    this.chunkCost = Footprint.bytes(chunkSize);
+    this.budget = budget;
+    this.free = new byte[(int) Math.max(1, Math.min(MAX_SLOTS, budget.total() / chunkCost))][];
   }
 
-  /** A chunk size for batches of {@code batchSizeInBytes}: a power of two in [4 KiB, 64 KiB]. */
-  static int chunkSizeFor(int batchSizeInBytes) {
+  /**
+   * A chunk size for batches of {@code batchSizeInBytes} under a budget of {@code totalSizeInBytes}: a power of two
+   * in [256 B, 16 KiB], at most a sixteenth of the budget, so that partly filled chunks of open batches cannot hold
+   * the budget hostage.
+   */
+  static int chunkSizeFor(int batchSizeInBytes, long totalSizeInBytes) {
     int size = Integer.highestOneBit(Math.max(1, batchSizeInBytes - 1)) << 1;
-    return Math.max(4096, Math.min(65536, size));
+    long cap = Long.highestOneBit(Math.max(1, totalSizeInBytes / 16));
+    return (int) Math.max(256, Math.min(Math.min(16_384, size), cap));
   }
 
   int chunkSize() {
     return chunkSize;
   }
 
-  byte[] take() {
-    synchronized (this) {
-      if (freeCount > 0) {
-        byte[] c = free[--freeCount];
-        free[freeCount] = null;
-        return c;
-      }
-    }
-    return new byte[chunkSize];
+  /** Heap bytes one chunk is charged: {@link Footprint#bytes}{@code (chunkSize)}. */
+  long chunkCost() {
+    return chunkCost;
   }
 
-  void give(byte[] chunk) {
-    synchronized (this) {
-      if (freeCount < free.length) {
-        free[freeCount++] = chunk;
-      }
+  /** A pooled chunk, whose charge passes to the caller, or null when none is pooled. */
+  synchronized byte[] take() {
+    if (freeCount == 0) {
+      return null;
     }
+    byte[] c = free[--freeCount];
+    free[freeCount] = null;
+    return c;
+  }
+
+  /**
+   * Offers a chunk back with its charge. Returns true if the pool kept it (the charge passed to the pool); false if
+   * not (the wrong size, the pool full or closed, or senders waiting for budget, who need the bytes released): the
+   * caller still holds the charge and lets the chunk go.
+   */
+  synchronized boolean give(byte[] chunk) {
+    if (closed || chunk.length != chunkSize || freeCount == free.length || budget.waitingThreads() > 0) {
+      return false;
+    }
+    free[freeCount++] = chunk;
+    return true;
+  }
+
+  /** Drops every pooled chunk and releases their charge to the budget; returns the bytes released. */
+  long drain() {
+    int n;
+    synchronized (this) {
+      n = freeCount;
+      for (int i = 0; i < n; i++) {
+        free[i] = null;
+      }
+      freeCount = 0;
+    }
+    long bytes = n * chunkCost;
+    if (bytes > 0) {
+      budget.release(bytes);
+    }
+    return bytes;
+  }
+
+  /** Drains and keeps nothing from now on (at close: a closed producer must not keep its pool). */
+  void close() {
+    synchronized (this) {
+      closed = true;
+    }
+    drain();
   }
 
   synchronized int freeCount() {
     return freeCount;
+  }
+
+  /** Bytes charged for pooled chunks now. */
+  synchronized long pooledBytes() {
+    return freeCount * chunkCost;
   }
 }

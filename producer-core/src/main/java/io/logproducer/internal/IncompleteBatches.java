@@ -1,32 +1,97 @@
 package io.logproducer.internal;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-
 /**
- * Every batch created and not yet completed, for {@code flush()} and {@code close()}. Thread-safe.
+ * Every batch created and not yet given its outcome, oldest first. Delivery deadlines are creation time plus one
+ * constant, so the oldest batch is always the next to expire: the {@link LingerTimer} looks only at
+ * {@link #oldest()} to enforce {@code deliveryTimeoutMillis}, and {@code flush()}/{@code close()} wait on a
+ * {@link #snapshot()}. Linked through the batches, so tracking never allocates. Thread-safe.
  */
 final class IncompleteBatches {
 
-  private final Set<ProducerBatch> batches = ConcurrentHashMap.newKeySet();
+  /** Guarded by this. */
+  private ProducerBatch head;
+  /** Guarded by this. */
+  private ProducerBatch tail;
+  /** Guarded by this. */
+  private int size;
 
-  void add(ProducerBatch b) {
-    batches.add(b);
+  /** Adds a new batch as the newest. */
+  synchronized void add(ProducerBatch b) {
+    if (b.incompleteLinked) {
+      return;
+    }
+    linkAfter(tail, b);
   }
 
-  void remove(ProducerBatch b) {
-    batches.remove(b);
+  /** Adds {@code b} right after {@code anchor} (a split's halves take their parent's place); at the end if absent. */
+  synchronized void addAfter(ProducerBatch anchor, ProducerBatch b) {
+    if (b.incompleteLinked) {
+      return;
+    }
+    linkAfter(anchor != null && anchor.incompleteLinked ? anchor : tail, b);
   }
 
-  ProducerBatch[] snapshot() {
-    return batches.toArray(new ProducerBatch[0]);
+  private void linkAfter(ProducerBatch prev, ProducerBatch b) {
+    ProducerBatch next = prev == null ? head : prev.incompleteNext;
+    b.incompletePrev = prev;
+    b.incompleteNext = next;
+    if (prev == null) {
+      head = b;
+    } else {
+      prev.incompleteNext = b;
+    }
+    if (next == null) {
+      tail = b;
+    } else {
+      next.incompletePrev = b;
+    }
+    b.incompleteLinked = true;
+    size++;
   }
 
-  boolean isEmpty() {
-    return batches.isEmpty();
+  /** Removes {@code b}; no-op if absent. */
+  synchronized void remove(ProducerBatch b) {
+    if (!b.incompleteLinked) {
+      return;
+    }
+    ProducerBatch prev = b.incompletePrev;
+    ProducerBatch next = b.incompleteNext;
+    if (prev == null) {
+      head = next;
+    } else {
+      prev.incompleteNext = next;
+    }
+    if (next == null) {
+      tail = prev;
+    } else {
+      next.incompletePrev = prev;
+    }
+    b.incompletePrev = null;
+    b.incompleteNext = null;
+    b.incompleteLinked = false;
+    size--;
   }
 
-  int size() {
-    return batches.size();
+  /** The oldest incomplete batch, or null. */
+  synchronized ProducerBatch oldest() {
+    return head;
+  }
+
+  /** The incomplete batches now, oldest first. */
+  synchronized ProducerBatch[] snapshot() {
+    ProducerBatch[] all = new ProducerBatch[size];
+    int i = 0;
+    for (ProducerBatch b = head; b != null; b = b.incompleteNext) {
+      all[i++] = b;
+    }
+    return all;
+  }
+
+  synchronized boolean isEmpty() {
+    return size == 0;
+  }
+
+  synchronized int size() {
+    return size;
   }
 }

@@ -1,47 +1,97 @@
 package io.logproducer.internal;
 
 import java.util.PriorityQueue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
- * The producer's one timer thread: it seals batches when they are {@code lingerMillis} old and hands batches
- * waiting for a retry back to the send queue when their backoff has passed.
+ * The producer's one timer thread. It seals open batches when they are {@code lingerMillis} old, hands batches
+ * waiting for a retry back to the send queue when their backoff has passed, and enforces
+ * {@code deliveryTimeoutMillis}: a batch without an outcome at its deadline is expired, whatever state it is in
+ * (queued, waiting to retry, or in flight in a hung export), so every record gets its outcome in time.
  *
- * <p>Linger deadlines are creation time plus a constant, so batches are tracked in a FIFO in creation order and
- * only the head is ever examined: no shard is scanned per tick. Batches sealed early (by size or count) are
- * skipped when they reach the head. Retries are few and kept in a priority queue by due time.
- * {@link #runOnce(long)} does one pass at a given time, for tests that step time instead of sleeping.
+ * <p>Linger and delivery deadlines are creation time plus a constant, so open batches are kept in creation order in
+ * a list linked through the batches (a batch sealed early unlinks itself at once: nothing completed stays
+ * referenced here) and only the oldest is examined; the same holds for {@link IncompleteBatches}. Retries are few
+ * and kept in a priority queue by due time. When nothing is due the thread parks until the next deadline, or
+ * indefinitely when there is none: an idle producer costs no CPU. {@link #runOnce(long)} does one pass at a given
+ * time, for tests that step time instead of sleeping.
  */
 final class LingerTimer implements Runnable {
 
-  /** Linger candidates in creation order; producers add, only the timer thread removes. */
-  private final ConcurrentLinkedQueue<ProducerBatch> lingering = new ConcurrentLinkedQueue<>();
+  /** Pause before looking again at a batch that could not be expired yet (a race with its sender). */
+  private static final long RETRY_EXPIRE_NANOS = 1_000_000L;
+
+  /** Open batches in creation order. Guarded by this. */
+  private ProducerBatch openHead;
+  private ProducerBatch openTail;
   /** Batches in RETRY_WAIT, by due time. Guarded by this. */
   private final PriorityQueue<ProducerBatch> retries =
-      new PriorityQueue<>((a, b) -> Long.compare(a.retryAtNanos - b.retryAtNanos, 0));
+      new PriorityQueue<>(16, (a, b) -> Long.compare(a.retryAtNanos - b.retryAtNanos, 0));
+  private final IncompleteBatches incomplete;
   private final Consumer<ProducerBatch> sealer;
   private final Consumer<ProducerBatch> retryReady;
+  private final Predicate<ProducerBatch> expirer;
   private volatile Thread thread;
   private volatile boolean stopped;
 
   /**
    * @param sealer seals a batch whose linger time has come, if it is still open
    * @param retryReady receives a batch whose retry is due
+   * @param expirer gives a batch at its delivery deadline its outcome; false if it could not (yet)
    */
-  LingerTimer(Consumer<ProducerBatch> sealer, Consumer<ProducerBatch> retryReady) {
+  LingerTimer(IncompleteBatches incomplete, Consumer<ProducerBatch> sealer, Consumer<ProducerBatch> retryReady,
+      Predicate<ProducerBatch> expirer) {
+    this.incomplete = incomplete;
     this.sealer = sealer;
     this.retryReady = retryReady;
+    this.expirer = expirer;
   }
 
-  /** Tracks a new open batch for sealing at its linger deadline. */
+  /** Tracks a new open batch for sealing at its linger deadline. Never allocates. */
   void track(ProducerBatch b) {
-    boolean wasEmpty = lingering.isEmpty();
-    lingering.offer(b);
+    boolean wasEmpty;
+    synchronized (this) {
+      if (b.lingerLinked) {
+        return;
+      }
+      wasEmpty = openHead == null;
+      b.lingerPrev = openTail;
+      b.lingerNext = null;
+      if (openTail == null) {
+        openHead = b;
+      } else {
+        openTail.lingerNext = b;
+      }
+      openTail = b;
+      b.lingerLinked = true;
+    }
     if (wasEmpty) {
       wake();
     }
+  }
+
+  /** Stops tracking {@code b} (sealed); no-op if not tracked. */
+  synchronized void untrack(ProducerBatch b) {
+    if (!b.lingerLinked) {
+      return;
+    }
+    ProducerBatch prev = b.lingerPrev;
+    ProducerBatch next = b.lingerNext;
+    if (prev == null) {
+      openHead = next;
+    } else {
+      prev.lingerNext = next;
+    }
+    if (next == null) {
+      openTail = prev;
+    } else {
+      next.lingerPrev = prev;
+    }
+    b.lingerPrev = null;
+    b.lingerNext = null;
+    b.lingerLinked = false;
   }
 
   /** Hands {@code b} (in RETRY_WAIT) back to the send queue at its {@code retryAtNanos}. */
@@ -52,7 +102,7 @@ final class LingerTimer implements Runnable {
     wake();
   }
 
-  private void wake() {
+  void wake() {
     Thread t = thread;
     if (t != null) {
       LockSupport.unpark(t);
@@ -60,24 +110,27 @@ final class LingerTimer implements Runnable {
   }
 
   /**
-   * One pass at time {@code nowNanos}: seals due batches, releases due retries.
+   * One pass at time {@code nowNanos}: seals due batches, releases due retries, expires batches at their delivery
+   * deadline.
    *
    * @return nanoseconds until the next deadline, or {@code Long.MAX_VALUE} when nothing is pending
    */
   long runOnce(long nowNanos) {
     long next = Long.MAX_VALUE;
-    ProducerBatch b;
-    while ((b = lingering.peek()) != null) {
-      if (b.state() != ProducerBatch.OPEN) {
-        lingering.poll();
-        continue;
+    while (true) {
+      ProducerBatch b;
+      synchronized (this) {
+        b = openHead;
+        if (b == null) {
+          break;
+        }
+        long wait = b.lingerDeadlineNanos - nowNanos;
+        if (wait > 0) {
+          next = wait;
+          break;
+        }
+        untrack(b);
       }
-      long wait = b.lingerDeadlineNanos - nowNanos;
-      if (wait > 0) {
-        next = wait;
-        break;
-      }
-      lingering.poll();
       sealer.accept(b);
     }
     while (true) {
@@ -96,6 +149,21 @@ final class LingerTimer implements Runnable {
       }
       retryReady.accept(due);
     }
+    while (true) {
+      ProducerBatch oldest = incomplete.oldest();
+      if (oldest == null) {
+        break;
+      }
+      long wait = oldest.deliveryDeadlineNanos - nowNanos;
+      if (wait > 0) {
+        next = Math.min(next, wait);
+        break;
+      }
+      if (!expirer.test(oldest) && incomplete.oldest() == oldest) {
+        next = Math.min(next, RETRY_EXPIRE_NANOS);
+        break;
+      }
+    }
     return next;
   }
 
@@ -107,7 +175,11 @@ final class LingerTimer implements Runnable {
       if (stopped) {
         break;
       }
-      LockSupport.parkNanos(this, Math.min(wait, 1_000_000_000L));
+      if (wait == Long.MAX_VALUE) {
+        LockSupport.park(this);
+      } else {
+        LockSupport.parkNanos(this, wait);
+      }
     }
   }
 
@@ -128,7 +200,12 @@ final class LingerTimer implements Runnable {
     return retries.size();
   }
 
-  int lingering() {
-    return lingering.size();
+  /** Open batches tracked now. */
+  synchronized int lingering() {
+    int n = 0;
+    for (ProducerBatch b = openHead; b != null; b = b.lingerNext) {
+      n++;
+    }
+    return n;
   }
 }

@@ -9,8 +9,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The global {@code totalSizeInBytes} budget: a hard bound on encoded record bytes held by the producer (open,
- * sealed, in-flight and retrying batches).
+ * The global {@code totalSizeInBytes} budget: a hard bound on the heap the producer's batches hold (open, sealed,
+ * in-flight and retrying batches, and pooled chunks), charged by what is allocated ({@link Footprint}).
  *
  * <p>A caller that finds enough free bytes takes them with a single CAS, without queueing. Callers that do not
  * queue in FIFO order (longest waiter first, as Kafka's {@code BufferPool}); only the head of the queue takes
@@ -33,6 +33,8 @@ public final class MemoryBudget {
   private volatile int waiterCount;
   private volatile boolean closed;
   private final AtomicLong blockedNanos = new AtomicLong();
+  /** Frees memory held in reserve (pooled chunks) when a caller must wait; may be null. */
+  private volatile Runnable reclaimer;
 
   /** @param totalBytes the bound, in bytes, at least 1 */
   public MemoryBudget(long totalBytes) {
@@ -43,13 +45,38 @@ public final class MemoryBudget {
   }
 
   /**
+   * Sets what to call when a caller is about to wait: it should release memory kept in reserve (the chunk pool
+   * drains itself), so that no caller waits while reusable memory sits idle.
+   */
+  public void setReclaimer(Runnable reclaimer) {
+    this.reclaimer = reclaimer;
+  }
+
+  /**
    * Reserves {@code bytes} without waiting.
    *
    * @return true if reserved; false if that would exceed the budget
    */
   public boolean tryReserve(long bytes) {
-    checkSize(bytes);
+    if (bytes < 0) {
+      throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
+    }
     return casReserve(bytes);
+  }
+
+  /**
+   * Reserves {@code bytes} even past the bound (used only where waiting is impossible and the bytes replace ones
+   * about to be released, such as splitting a batch on a send thread): {@link #used()} may exceed {@link #total()}
+   * by that much until the release.
+   */
+  public void forceReserve(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
+    }
+    long next = used.addAndGet(bytes);
+    if (next > peak.get()) {
+      peak.accumulateAndGet(next, Math::max);
+    }
   }
 
   /**
@@ -60,6 +87,7 @@ public final class MemoryBudget {
    * @throws IllegalStateException if the budget is closed
    */
   public void reserve(long bytes, long maxWaitMillis) {
+    checkSize(bytes);
     if (tryReserve(bytes)) {
       return;
     }
@@ -91,6 +119,15 @@ public final class MemoryBudget {
             throw new BufferExhaustedException(String.format(java.util.Locale.ROOT,
                 "failed to reserve %,d bytes within %d ms: budget %,d, in use %,d, waiting threads %d",
                 bytes, maxWaitMillis, total, used.get() - taken, waiters.size()));
+          }
+          Runnable r = reclaimer;
+          if (r != null && waiters.peekFirst() == me) {
+            r.run(); // registered as a waiter first, so nothing is pooled after this
+            taken += takeUpTo(bytes - taken);
+            if (taken == bytes) {
+              done = true;
+              return;
+            }
           }
           try {
             remaining = me.awaitNanos(remaining);

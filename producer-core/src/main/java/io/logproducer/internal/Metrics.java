@@ -24,9 +24,16 @@ public final class Metrics implements ProducerMetricsMXBean {
   final LongAdder requestLatencyNanos = new LongAdder();
   final AtomicLong requestLatencyMax = new AtomicLong();
   private final MemoryBudget budget;
+  private final ChunkPool pool;
 
-  public Metrics(MemoryBudget budget) {
+  Metrics(MemoryBudget budget, ChunkPool pool) {
     this.budget = budget;
+    this.pool = pool;
+  }
+
+  /** Bytes held by batches: the budget in use less the chunks pooled for reuse. */
+  long bufferedBytes() {
+    return Math.max(0, budget.used() - pool.pooledBytes());
   }
 
   void recordRequest(long latencyNanos) {
@@ -51,7 +58,7 @@ public final class Metrics implements ProducerMetricsMXBean {
   public ProducerMetrics snapshot() {
     return new ProducerMetrics(recordsAccepted.sum(), recordsSent.sum(), bytesSent.sum(), wireBytesSent.sum(),
         recordsRejected.sum(), recordsFailed.sum(), recordsDropped.sum(), batchesSent.sum(), batchesFailed.sum(),
-        retries.sum(), budget.used(), budget.peak(), budget.total(), budget.waitingThreads(), budget.blockedNanos(),
+        retries.sum(), bufferedBytes(), budget.peak(), budget.total(), budget.waitingThreads(), budget.blockedNanos(),
         requests.sum(), requestLatencyNanos.sum(), requestLatencyMax.get());
   }
 
@@ -107,7 +114,7 @@ public final class Metrics implements ProducerMetricsMXBean {
 
   @Override
   public long getBufferedBytes() {
-    return budget.used();
+    return bufferedBytes();
   }
 
   @Override

@@ -11,12 +11,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The encoded records of one shard, stored back to back in pooled chunks, and the callbacks owed for them.
+ * The encoded records of one shard, stored back to back in chunks, the callbacks owed for them, and the share of
+ * the memory budget they are charged.
  *
- * <p>A state machine: {@code OPEN → SEALED → IN_FLIGHT → (RETRY_WAIT → IN_FLIGHT)* → COMPLETED}; every transition
- * is a compare-and-set and an illegal one throws {@link IllegalStateException}, so completing twice is caught.
- * While OPEN, contents are guarded by the owning shard's lock; from SEALED on they are immutable and read by one
- * send thread at a time.
+ * <p><b>States.</b> {@code OPEN → SEALED → IN_FLIGHT → (RETRY_WAIT → IN_FLIGHT)* → COMPLETED}; a batch whose
+ * delivery deadline or close comes while a send thread holds it goes {@code IN_FLIGHT → TIMED_OUT → COMPLETED}:
+ * its outcome is given at once, its memory is released when the send thread lets go of it. Every transition is a
+ * compare-and-set and an illegal one throws {@link IllegalStateException}, so completing twice is caught. While
+ * OPEN, contents are guarded by the owning shard's lock; from SEALED on they are immutable and read by one send
+ * thread at a time.
+ *
+ * <p><b>Memory.</b> The batch is charged for what it allocates ({@link Footprint}): whole chunks, its bookkeeping
+ * arrays and a fixed {@link Footprint#BATCH_BYTES}. {@link #tryAppend} works in two phases: it allocates and
+ * reserves everything an append needs, and only then changes the batch, so an exception (an
+ * {@code OutOfMemoryError} included) leaves the batch and the budget as they were. Sealing copies a mostly empty
+ * last chunk to an array of its exact size and refunds the difference.
  */
 final class ProducerBatch implements Batch {
 
@@ -24,11 +33,14 @@ final class ProducerBatch implements Batch {
   static final int SEALED = 1;
   static final int IN_FLIGHT = 2;
   static final int RETRY_WAIT = 3;
-  static final int COMPLETED = 4;
-  private static final String[] STATE_NAMES = {"OPEN", "SEALED", "IN_FLIGHT", "RETRY_WAIT", "COMPLETED"};
+  static final int TIMED_OUT = 4;
+  static final int COMPLETED = 5;
+  private static final String[] STATE_NAMES = {"OPEN", "SEALED", "IN_FLIGHT", "RETRY_WAIT", "TIMED_OUT",
+      "COMPLETED"};
 
   private final Object shardKey;
   private final ChunkPool pool;
+  /** Bytes per chunk: the pool's, or the whole content for a batch built by {@link #copyRange}. */
   private final int chunkSize;
   /** {@code System.nanoTime()} at creation. */
   final long createdNanos;
@@ -54,6 +66,25 @@ final class ProducerBatch implements Batch {
   private int[] callbackRecords;
   private int callbackCount;
 
+  /** Budget bytes this batch holds; guarded by the shard lock while OPEN, then by the thread completing it. */
+  private long charged;
+  /** Heap bytes this batch has allocated, by {@link Footprint}; {@code charged - allocated} is spare credit. */
+  private long allocated;
+  private boolean released;
+
+  // Intrusive links, so that tracking a batch never allocates (an OutOfMemoryError cannot lose it):
+  /** {@link LingerTimer}'s list of open batches; guarded by the timer. */
+  ProducerBatch lingerPrev;
+  ProducerBatch lingerNext;
+  boolean lingerLinked;
+  /** {@link IncompleteBatches}' list in deadline order; guarded by it. */
+  ProducerBatch incompletePrev;
+  ProducerBatch incompleteNext;
+  boolean incompleteLinked;
+  /** {@link SendQueue}'s link; guarded by it. */
+  ProducerBatch queueNext;
+  boolean queued;
+
   /** Export attempts made; only the send thread holding the batch IN_FLIGHT changes it. */
   private volatile int attempts;
   /** When a RETRY_WAIT batch is due again ({@code nanoTime}); set before entering RETRY_WAIT. */
@@ -64,30 +95,107 @@ final class ProducerBatch implements Batch {
 
   ProducerBatch(Object shardKey, ChunkPool pool, long nowNanos, long lingerNanos, long deliveryTimeoutNanos,
       int expectedRecords) {
+    this(shardKey, pool, pool.chunkSize(), nowNanos, nowNanos + lingerNanos, nowNanos + deliveryTimeoutNanos,
+        expectedRecords);
+  }
+
+  private ProducerBatch(Object shardKey, ChunkPool pool, int chunkSize, long createdNanos, long lingerDeadline,
+      long deliveryDeadline, int expectedRecords) {
     this.shardKey = shardKey;
     this.pool = pool;
-    this.chunkSize = pool.chunkSize();
-    this.createdNanos = nowNanos;
-    this.lingerDeadlineNanos = nowNanos + lingerNanos;
-    this.deliveryDeadlineNanos = nowNanos + deliveryTimeoutNanos;
+    this.chunkSize = chunkSize;
+    this.createdNanos = createdNanos;
+    this.lingerDeadlineNanos = lingerDeadline;
+    this.deliveryDeadlineNanos = deliveryDeadline;
     this.recordEnds = new int[Math.max(16, expectedRecords)];
+    this.allocated = Footprint.BATCH_BYTES + Footprint.array(chunks.length, Footprint.REF_BYTES)
+        + Footprint.array(recordEnds.length, 4);
   }
 
   // ---- appending (shard lock held, state OPEN) ----
 
-  /** Appends one encoded record; {@code callback} may be null. */
-  void append(byte[] src, int len, Callback callback) {
+  /**
+   * Appends one encoded record if the budget allows, charging the batch for what the append allocates.
+   * {@code credit} bytes, already reserved by the caller, are used first and become the batch's on success.
+   *
+   * @return 0 if appended (the credit is consumed); otherwise the further bytes to reserve before trying again
+   *     (nothing changed, the credit is still the caller's)
+   * @throws IllegalStateException if the batch is not open (nothing changed)
+   */
+  long tryAppend(byte[] src, int len, Callback callback, long credit, MemoryBudget budget) {
     if (state.get() != OPEN) {
       throw new IllegalStateException("append to a " + stateName() + " batch");
     }
+    long chunkCost = pool.chunkCost();
+    int free = chunkCount == 0 ? 0 : chunkSize - lastChunkUsed;
+    int newChunks = len <= free ? 0 : (int) (((long) len - free + chunkSize - 1) / chunkSize);
+    int chunksLength = chunks.length;
+    if (chunkCount + newChunks > chunksLength) {
+      chunksLength = Math.max(chunksLength * 2, chunkCount + newChunks);
+    }
+    int endsLength = count == recordEnds.length ? count * 2 : recordEnds.length;
+    int callbacksLength = callbacks == null ? 0 : callbacks.length;
+    if (callback != null && callbackCount == callbacksLength) {
+      callbacksLength = callbacksLength == 0 ? 8 : callbacksLength * 2;
+    }
+    long growth = newChunks * chunkCost
+        + Footprint.array(chunksLength, Footprint.REF_BYTES) - Footprint.array(chunks.length, Footprint.REF_BYTES)
+        + Footprint.array(endsLength, 4) - Footprint.array(recordEnds.length, 4)
+        + callbackArraysBytes(callbacksLength) - callbackArraysBytes(callbacks == null ? 0 : callbacks.length);
+
+    // Phase 1: allocate and reserve; nothing of the batch changes.
+    byte[][] newChunksArray = chunksLength == chunks.length ? chunks : Arrays.copyOf(chunks, chunksLength);
+    int[] newEnds = endsLength == recordEnds.length ? recordEnds : Arrays.copyOf(recordEnds, endsLength);
+    Callback[] newCallbacks = callbacks;
+    int[] newCallbackRecords = callbackRecords;
+    if (callback != null && callbacksLength != (callbacks == null ? 0 : callbacks.length)) {
+      newCallbacks = callbacks == null ? new Callback[callbacksLength] : Arrays.copyOf(callbacks, callbacksLength);
+      newCallbackRecords = callbacks == null ? new int[callbacksLength]
+          : Arrays.copyOf(callbackRecords, callbacksLength);
+    }
+    int pooled = 0;
+    long reserved = 0;
+    int fresh = 0;
+    try {
+      while (pooled < newChunks) {
+        byte[] c = pool.take();
+        if (c == null) {
+          break;
+        }
+        newChunksArray[chunkCount + pooled++] = c;
+      }
+      long need = allocated + growth - (charged + credit + pooled * chunkCost);
+      if (need > 0) {
+        if (!budget.tryReserve(need)) {
+          unstage(newChunksArray, pooled, 0, budget);
+          return need;
+        }
+        reserved = need;
+      }
+      for (int i = pooled; i < newChunks; i++) {
+        newChunksArray[chunkCount + i] = new byte[chunkSize];
+        fresh++;
+      }
+    } catch (Throwable t) {
+      unstage(newChunksArray, pooled, fresh, budget);
+      if (reserved > 0) {
+        budget.release(reserved);
+      }
+      throw t;
+    }
+
+    // Phase 2: commit; nothing here allocates or throws.
+    charged += credit + reserved + pooled * chunkCost;
+    allocated += growth;
+    chunks = newChunksArray;
+    recordEnds = newEnds;
+    callbacks = newCallbacks;
+    callbackRecords = newCallbackRecords;
     int off = 0;
     int remaining = len;
     while (remaining > 0) {
       if (chunkCount == 0 || lastChunkUsed == chunkSize) {
-        if (chunkCount == chunks.length) {
-          chunks = Arrays.copyOf(chunks, chunkCount * 2);
-        }
-        chunks[chunkCount++] = pool.take();
+        chunkCount++;
         lastChunkUsed = 0;
       }
       int n = Math.min(remaining, chunkSize - lastChunkUsed);
@@ -97,23 +205,76 @@ final class ProducerBatch implements Batch {
       remaining -= n;
     }
     size += len;
-    if (count == recordEnds.length) {
-      recordEnds = Arrays.copyOf(recordEnds, count * 2);
-    }
     recordEnds[count] = size;
     if (callback != null) {
-      if (callbacks == null) {
-        callbacks = new Callback[8];
-        callbackRecords = new int[8];
-      } else if (callbackCount == callbacks.length) {
-        callbacks = Arrays.copyOf(callbacks, callbackCount * 2);
-        callbackRecords = Arrays.copyOf(callbackRecords, callbackCount * 2);
-      }
       callbacks[callbackCount] = callback;
       callbackRecords[callbackCount] = count;
       callbackCount++;
     }
     count++;
+    return 0;
+  }
+
+  private static long callbackArraysBytes(int length) {
+    return length == 0 ? 0 : Footprint.array(length, Footprint.REF_BYTES) + Footprint.array(length, 4);
+  }
+
+  /** Undoes phase 1: staged pooled chunks go back (or their charge is released), fresh ones are dropped. */
+  private void unstage(byte[][] staged, int pooled, int fresh, MemoryBudget budget) {
+    for (int i = 0; i < pooled; i++) {
+      byte[] c = staged[chunkCount + i];
+      staged[chunkCount + i] = null;
+      if (!pool.give(c)) {
+        budget.release(pool.chunkCost());
+      }
+    }
+    for (int i = pooled; i < pooled + fresh; i++) {
+      staged[chunkCount + i] = null;
+    }
+  }
+
+  /** Budget bytes held by this batch. */
+  long charged() {
+    return charged;
+  }
+
+  /**
+   * After sealing (shard lock held): copies a last chunk less than half full into an array of its exact size, gives
+   * the chunk back to the pool, and releases the spare credit to the budget. Skips the copy if memory is short.
+   *
+   * @return the bytes of charge this batch gave up
+   */
+  long compact(MemoryBudget budget) {
+    long before = charged;
+    if (chunkCount > 0 && lastChunkUsed <= chunkSize / 2 && chunks[chunkCount - 1].length == chunkSize
+        && chunkSize == pool.chunkSize()) {
+      byte[] exact = null;
+      try {
+        exact = Arrays.copyOf(chunks[chunkCount - 1], lastChunkUsed);
+      } catch (OutOfMemoryError e) {
+        // keep the chunk; it is charged
+      }
+      if (exact != null) {
+        byte[] old = chunks[chunkCount - 1];
+        chunks[chunkCount - 1] = exact;
+        long exactBytes = Footprint.bytes(lastChunkUsed);
+        allocated += exactBytes - pool.chunkCost();
+        // Pool the chunk (its charge goes with it) if the exact copy can be charged without waiting; else let the
+        // garbage collector have it, and its charge pays for the copy.
+        if (budget.tryReserve(exactBytes)) {
+          charged += exactBytes;
+          if (pool.give(old)) {
+            charged -= pool.chunkCost();
+          }
+        }
+      }
+    }
+    long spare = charged - allocated;
+    if (spare > 0) {
+      charged -= spare;
+      budget.release(spare);
+    }
+    return before - charged;
   }
 
   // ---- state transitions ----
@@ -126,12 +287,12 @@ final class ProducerBatch implements Batch {
   /**
    * SEALED or RETRY_WAIT → IN_FLIGHT.
    *
-   * @return false if the batch was completed meanwhile (aborted at close)
+   * @return false if the batch was completed meanwhile (deadline or close)
    */
   boolean tryStartAttempt() {
     while (true) {
       int s = state.get();
-      if (s == COMPLETED) {
+      if (s == COMPLETED || s == TIMED_OUT) {
         return false;
       }
       if (s != SEALED && s != RETRY_WAIT) {
@@ -148,10 +309,15 @@ final class ProducerBatch implements Batch {
     attempts++;
   }
 
-  /** IN_FLIGHT → RETRY_WAIT, due at {@code retryAtNanos}. */
-  void awaitRetry(long retryAt) {
+  /** IN_FLIGHT → RETRY_WAIT, due at {@code retryAt}; false if the batch timed out meanwhile. */
+  boolean tryAwaitRetry(long retryAt) {
     this.retryAtNanos = retryAt;
-    transition(IN_FLIGHT, RETRY_WAIT);
+    return state.compareAndSet(IN_FLIGHT, RETRY_WAIT);
+  }
+
+  /** IN_FLIGHT → COMPLETED by the send thread; false if its deadline or close took it meanwhile (TIMED_OUT). */
+  boolean tryComplete() {
+    return state.compareAndSet(IN_FLIGHT, COMPLETED);
   }
 
   /** IN_FLIGHT → COMPLETED. @throws IllegalStateException if not in flight (e.g. completed twice) */
@@ -160,12 +326,26 @@ final class ProducerBatch implements Batch {
   }
 
   /**
-   * SEALED or RETRY_WAIT → COMPLETED, for aborting at close.
+   * SEALED or RETRY_WAIT → COMPLETED (deadline or close while queued or waiting to retry): the caller gives the
+   * outcome and releases the memory.
    *
-   * @return false if the batch is in flight or already completed
+   * @return false if the batch is in flight, open or already completed
    */
   boolean tryAbort() {
     return state.compareAndSet(SEALED, COMPLETED) || state.compareAndSet(RETRY_WAIT, COMPLETED);
+  }
+
+  /**
+   * IN_FLIGHT → TIMED_OUT (deadline or close while a send thread holds it): the caller gives the outcome; the send
+   * thread releases the memory when it returns ({@link #tryFinishTimedOut}).
+   */
+  boolean tryTimeOutInFlight() {
+    return state.compareAndSet(IN_FLIGHT, TIMED_OUT);
+  }
+
+  /** TIMED_OUT → COMPLETED by the send thread that held it; it then releases the memory. */
+  boolean tryFinishTimedOut() {
+    return state.compareAndSet(TIMED_OUT, COMPLETED);
   }
 
   private void transition(int from, int to) {
@@ -183,31 +363,60 @@ final class ProducerBatch implements Batch {
     return STATE_NAMES[state.get()];
   }
 
-  // ---- completion (by the thread that moved the batch to COMPLETED) ----
+  // ---- completion ----
 
   /** Calls every callback with {@code result}; returns the number that threw. */
   int invokeCallbacks(SendResult result, CallbackErrorHandler onError) {
     int failures = 0;
-    for (int i = 0; i < callbackCount; i++) {
+    Callback[] cbs = callbacks;
+    int n = callbackCount;
+    for (int i = 0; i < n; i++) {
+      Callback c = cbs[i];
+      cbs[i] = null;
+      if (c == null) {
+        continue;
+      }
       try {
-        callbacks[i].onCompletion(result);
+        c.onCompletion(result);
       } catch (Throwable t) {
         failures++;
-        onError.onCallbackError(t);
+        try {
+          onError.onCallbackError(t);
+        } catch (Throwable ignored) {
+          // reporting must not stop the other callbacks
+        }
       }
-      callbacks[i] = null;
     }
     return failures;
   }
 
-  /** Returns the chunks to the pool. Call once, after completion. */
-  void releaseChunks() {
+  /**
+   * Gives the chunks back to the pool (their charge with them) and releases the rest of the charge. Idempotent;
+   * call after completion, by the thread that last held the batch.
+   *
+   * @return the bytes released to the budget and the pool
+   */
+  long releaseMemory(MemoryBudget budget) {
+    if (released) {
+      return 0;
+    }
+    released = true;
+    long total = charged;
     for (int i = 0; i < chunkCount; i++) {
-      pool.give(chunks[i]);
+      byte[] c = chunks[i];
       chunks[i] = null;
+      if (c != null && pool.give(c)) {
+        charged -= pool.chunkCost();
+      }
     }
     chunkCount = 0;
-    recordEnds = null; // the batch may linger in the timer's queue a while; keep it small
+    recordEnds = null; // the batch may stay referenced by a queue a while; keep it small
+    callbackRecords = null;
+    if (charged > 0) {
+      budget.release(charged);
+    }
+    charged = 0;
+    return total;
   }
 
   void setPendingChildren(int n) {
@@ -224,35 +433,49 @@ final class ProducerBatch implements Batch {
     done.countDown();
   }
 
+  boolean isDone() {
+    return done.getCount() == 0;
+  }
+
   /** Waits up to {@code nanos} for completion; true if completed. */
   boolean await(long nanos) throws InterruptedException {
     return done.await(nanos, TimeUnit.NANOSECONDS);
   }
 
   /**
-   * Copies records [from, to) into a new SEALED batch with the same deadlines, attempt count and their callbacks.
-   * Used to split a batch the receiver found too large.
+   * Copies records [from, to) into a new SEALED batch with the same deadlines and their callbacks, stored in one
+   * array of the exact size, and charges it to the budget without waiting (a split must not block a send thread;
+   * the parent's charge, released right after, covers it). Its attempt count starts at 0: splitting is not a retry.
    */
-  ProducerBatch copyRange(int from, int to) {
-    ProducerBatch b = new ProducerBatch(shardKey, pool, createdNanos, 0, deliveryDeadlineNanos - createdNanos,
-        to - from);
-    ChunkWriter w = new ChunkWriter();
-    for (int i = from; i < to; i++) {
-      w.reset();
-      try {
-        writeRecord(i, w);
-      } catch (IOException impossible) {
-        throw new IllegalStateException(impossible);
-      }
-      b.append(w.array(), w.size(), null);
+  ProducerBatch copyRange(int from, int to, MemoryBudget budget) {
+    int start = from == 0 ? 0 : recordEnds[from - 1];
+    int bytes = recordEnds[to - 1] - start;
+    ProducerBatch b = new ProducerBatch(shardKey, pool, Math.max(1, bytes), createdNanos, createdNanos,
+        deliveryDeadlineNanos, to - from);
+    byte[] content = new byte[bytes];
+    ArrayWriter w = new ArrayWriter(content);
+    try {
+      writeRange(start, start + bytes, w);
+    } catch (IOException impossible) {
+      throw new IllegalStateException(impossible);
     }
+    b.chunks[0] = content;
+    b.chunkCount = 1;
+    b.lastChunkUsed = bytes;
+    b.size = bytes;
+    for (int i = from; i < to; i++) {
+      b.recordEnds[i - from] = recordEnds[i] - start;
+    }
+    b.count = to - from;
     for (int i = 0; i < callbackCount; i++) {
       int r = callbackRecords[i];
-      if (r >= from && r < to) {
+      if (r >= from && r < to && callbacks[i] != null) {
         b.addCallbackFor(r - from, callbacks[i]);
       }
     }
-    b.attempts = attempts;
+    b.allocated += Footprint.bytes(bytes) + callbackArraysBytes(b.callbacks == null ? 0 : b.callbacks.length);
+    budget.forceReserve(b.allocated);
+    b.charged = b.allocated;
     b.seal();
     return b;
   }
@@ -350,5 +573,26 @@ final class ProducerBatch implements Batch {
   /** Receives exceptions thrown by user callbacks. */
   interface CallbackErrorHandler {
     void onCallbackError(Throwable t);
+  }
+
+  /** Writes into a fixed array. */
+  private static final class ArrayWriter extends OutputStream {
+    private final byte[] dst;
+    private int pos;
+
+    ArrayWriter(byte[] dst) {
+      this.dst = dst;
+    }
+
+    @Override
+    public void write(int b) {
+      dst[pos++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] src, int off, int len) {
+      System.arraycopy(src, off, dst, pos, len);
+      pos += len;
+    }
   }
 }

@@ -13,13 +13,13 @@ import io.logproducer.internal.codec.Codec;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.Exporter;
 import io.logproducer.spi.RecordEncoder;
-import java.lang.management.ManagementFactory;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
-import javax.management.StandardMBean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,10 +31,18 @@ import org.slf4j.LoggerFactory;
 public final class ProducerEngine {
 
   private static final Logger log = LoggerFactory.getLogger(ProducerEngine.class);
+  /** How long close waits for its threads after the outcomes are given, in ms. */
+  static final long THREAD_STOP_MILLIS = 200;
+  /** What close may take beyond its grace period, in ms (stated in the Javadoc of {@code Producer.close}). */
+  public static final long CLOSE_SLACK_MILLIS = 1_000;
   private static final int SCRATCH_INITIAL_BYTES = 4096;
   private static final int SCRATCH_KEEP_BYTES = 1024 * 1024;
-  private static final ThreadLocal<EncodeBuffer> SCRATCH =
-      ThreadLocal.withInitial(() -> new EncodeBuffer(SCRATCH_INITIAL_BYTES));
+  /**
+   * Per application thread, the buffer a record is encoded into. Weakly held, and a plain {@code ThreadLocal} of a
+   * JDK type: an application thread keeps no strong reference to the library (nothing pins its class loader after
+   * close), and a buffer grown for a large record is collected at the next GC.
+   */
+  private static final ThreadLocal<WeakReference<Scratch>> SCRATCH = new ThreadLocal<>();
   private static final SendResult DROPPED =
       new SendResult(SendResult.Status.DROPPED, 0, 1, 0, "buffer full (totalSizeInBytes exhausted); record dropped",
           null);
@@ -44,22 +52,27 @@ public final class ProducerEngine {
   private final RecordEncoder encoder;
   private final int maxRecordSize;
   private final MemoryBudget budget;
+  private final ChunkPool pool;
   private final Metrics metrics;
   private final IncompleteBatches incomplete = new IncompleteBatches();
   private final Accumulator accumulator;
   private final LingerTimer timer;
   private final Sender sender;
-  private final Thread[] threads;
+  private final BatchCompleter completer;
+  private final List<ProducerThread> threads = new ArrayList<>();
+  private final AtomicInteger replacements = new AtomicInteger();
   private final RateLimitedLog dropLog = new RateLimitedLog(log, 10_000);
   private final AtomicBoolean closeStarted = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
-  private final ObjectName jmxName;
+  private final JmxRegistration jmx;
+  private final Thread shutdownHook;
   private volatile boolean closed;
 
   /**
    * Starts a producer: the linger thread and {@code sendThreads} send threads.
    *
    * @throws IllegalArgumentException if the exporter cannot honour the configuration
+   * @throws IllegalStateException if the compression's library is missing or cannot load
    */
   public ProducerEngine(ProducerConfig config, Exporter exporter) {
     if (config == null || exporter == null) {
@@ -76,43 +89,141 @@ public final class ProducerEngine {
       throw new IllegalArgumentException("batchSizeInBytes (" + config.getBatchSizeInBytes()
           + ") exceeds the exporter's maximum batch size (" + exporter.maxBatchSizeInBytes() + ")");
     }
-    Codec codec = Codec.of(compression, config.getCompressionLevel());
+    long requestTimeout = exporter.requestTimeoutMillis();
+    if (requestTimeout > 0 && config.getDeliveryTimeoutMillis() < config.getLingerMillis() + requestTimeout) {
+      throw new IllegalArgumentException("deliveryTimeoutMillis (" + config.getDeliveryTimeoutMillis()
+          + ") must be at least lingerMillis (" + config.getLingerMillis() + ") + the exporter's request timeout ("
+          + requestTimeout + " ms, " + exporter.describe() + "), so that a batch gets at least one whole attempt");
+    }
+    Codec codec = Codec.loaded(compression, config.getCompressionLevel());
     this.encoder = exporter.encoder();
-    this.maxRecordSize = (int) Math.min(exporter.maxBatchSizeInBytes(), config.getTotalSizeInBytes());
-    this.budget = new MemoryBudget(config.getTotalSizeInBytes());
-    this.metrics = new Metrics(budget);
-    int chunkSize = ChunkPool.chunkSizeFor(config.getBatchSizeInBytes());
-    ChunkPool pool = new ChunkPool(chunkSize, (int) Math.min(Integer.MAX_VALUE,
-        config.getTotalSizeInBytes() / chunkSize));
-    BatchCompleter completer = new BatchCompleter(budget, metrics, incomplete);
+    long total = config.getTotalSizeInBytes();
+    this.maxRecordSize = maxRecordSize(exporter.maxBatchSizeInBytes(), total);
+    this.budget = new MemoryBudget(total);
+    this.pool = new ChunkPool(ChunkPool.chunkSizeFor(config.getBatchSizeInBytes(), total), budget);
+    budget.setReclaimer(pool::drain);
+    this.metrics = new Metrics(budget, pool);
+    this.completer = new BatchCompleter(this, budget, metrics, incomplete);
     RetryPolicy retryPolicy = new RetryPolicy(config.getRetries(), config.getInitialRetryBackoffMillis(),
         config.getMaxRetryBackoffMillis());
-    this.timer = new LingerTimer(this::sealForLinger, this::retryDue);
-    this.sender = new Sender(exporter, codec, retryPolicy, completer, timer, metrics);
-    this.accumulator = new Accumulator(pool, config.getBatchSizeInBytes(), config.getBatchCountThreshold(),
+    SendQueue queue = new SendQueue();
+    this.timer = new LingerTimer(incomplete, this::sealForLinger, queue::add, this::expire);
+    this.sender = new Sender(queue, exporter, codec, retryPolicy, completer, timer, metrics, budget,
+        config.getBatchSizeInBytes());
+    this.accumulator = new Accumulator(pool, budget, config.getBatchSizeInBytes(), config.getBatchCountThreshold(),
         TimeUnit.MILLISECONDS.toNanos(config.getLingerMillis()),
-        TimeUnit.MILLISECONDS.toNanos(config.getDeliveryTimeoutMillis()), incomplete, timer::track, sender::enqueue);
+        TimeUnit.MILLISECONDS.toNanos(config.getDeliveryTimeoutMillis()), incomplete, timer, sender::enqueue);
 
     exporter.start(config);
     String id = config.getClientId();
-    this.threads = new Thread[config.getSendThreads() + 1];
-    threads[0] = new ProducerThread(this, id + "-linger", timer);
-    for (int i = 1; i < threads.length; i++) {
-      threads[i] = new ProducerThread(this, id + "-sender-" + i, sender::runLoop);
+    try {
+      startThread(id + "-linger", timer);
+      for (int i = 1; i <= config.getSendThreads(); i++) {
+        startThread(id + "-sender-" + i, sender::runLoop);
+      }
+    } catch (Throwable t) { // e.g. OutOfMemoryError: unable to create native thread
+      timer.stop();
+      sender.stop();
+      try {
+        exporter.close();
+      } catch (Throwable suppressed) {
+        t.addSuppressed(suppressed);
+      }
+      throw t;
     }
-    for (Thread t : threads) {
-      t.start();
-    }
-    this.jmxName = config.isJmxEnabled() ? registerJmx(id) : null;
+    this.jmx = config.isJmxEnabled() ? JmxRegistration.register(id, metrics) : null;
+    this.shutdownHook = config.isShutdownHookEnabled() ? registerShutdownHook(id) : null;
     log.debug("producer {} started: {} -> {} ({})", id, config, exporter.describe(), compression);
+  }
+
+  /**
+   * The largest encoded record accepted, in bytes: the exporter's maximum batch size, and below the budget by room
+   * for the batch's bookkeeping and chunk rounding (at most half the budget or 64 KiB + 1/64 of it).
+   */
+  static int maxRecordSize(int exporterMax, long total) {
+    long allowance = Math.min(total / 2, 65_536 + total / 64);
+    return (int) Math.max(16, Math.min(Math.min(exporterMax, total - allowance), EncodeBuffer.MAX_LIMIT));
+  }
+
+  private void startThread(String name, Runnable task) {
+    ProducerThread t = new ProducerThread(this, name, task, this::onThreadDeath);
+    synchronized (threads) {
+      threads.add(t);
+    }
+    t.start();
+  }
+
+  /** A producer thread's task threw (the loops catch everything, so this is a last resort): replace it. */
+  private void onThreadDeath(ProducerThread dead, Throwable cause) {
+    try {
+      log.error("producer thread {} died: {}", dead.getName(), cause.toString(), cause);
+    } catch (Throwable ignored) {
+      // nothing to do
+    }
+    if (closed) {
+      return;
+    }
+    try {
+      startThread(dead.getName() + "-r" + replacements.incrementAndGet(), dead.task());
+    } catch (Throwable t) {
+      // could not replace it now; the deadline watchdog still gives every batch its outcome
+    }
+  }
+
+  private Thread registerShutdownHook(String id) {
+    Thread hook = new Thread(this::closeFromShutdownHook, id + "-shutdown-hook");
+    try {
+      Runtime.getRuntime().addShutdownHook(hook);
+      return hook;
+    } catch (IllegalStateException e) { // the JVM is already shutting down
+      return null;
+    }
+  }
+
+  private void closeFromShutdownHook() {
+    if (closeStarted.get()) {
+      return;
+    }
+    int pending = incomplete.size();
+    if (pending > 0) {
+      log.warn("producer {} was not closed before the JVM exits; closing it now (up to {} ms) to ship {} pending "
+          + "batch(es)", config.getClientId(), config.getShutdownHookTimeoutMillis(), pending);
+    }
+    close(config.getShutdownHookTimeoutMillis());
   }
 
   private void sealForLinger(ProducerBatch b) {
     accumulator.sealIfOpen(b);
   }
 
-  private void retryDue(ProducerBatch b) {
-    sender.enqueue(b);
+  /** The linger timer's call at a batch's delivery deadline: gives it FAILED whatever state it is in. */
+  private boolean expire(ProducerBatch b) {
+    if (b.state() == ProducerBatch.OPEN) {
+      accumulator.sealIfOpen(b);
+    }
+    String where;
+    switch (b.state()) {
+      case ProducerBatch.IN_FLIGHT:
+        where = "while its request was in flight (attempt " + b.attempt() + ")";
+        break;
+      case ProducerBatch.RETRY_WAIT:
+        where = "while waiting to retry, after " + b.attempt() + " attempt(s)";
+        break;
+      default:
+        where = b.attempt() == 0 ? "before it could be sent" : "after " + b.attempt() + " attempt(s)";
+    }
+    String last = b.lastError == null ? "" : "; last error: " + b.lastError;
+    SendResult r = new SendResult(SendResult.Status.FAILED, b.attempt(), b.recordCount(), 0,
+        "deliveryTimeoutMillis (" + config.getDeliveryTimeoutMillis() + " ms) expired " + where + last, b.lastCause);
+    if (b.tryAbort()) {
+      completer.complete(b, r, 0, true);
+      return true;
+    }
+    if (b.tryTimeOutInFlight()) {
+      completer.complete(b, r, 0, false);
+      return true;
+    }
+    return false;
   }
 
   /** See {@link io.logproducer.Producer#send(LogRecord, Callback)}. */
@@ -123,60 +234,119 @@ public final class ProducerEngine {
     if (closed) {
       throw new IllegalStateException("cannot send after the producer is closed");
     }
-    EncodeBuffer buf = SCRATCH.get();
-    buf.reset();
+    Scratch scratch = scratch();
+    EncodeBuffer buf = scratch.buffer;
+    scratch.inUse = true;
     try {
-      encoder.encode(record, buf);
+      buf.reset();
+      buf.setLimit(maxRecordSize);
+      encoder.encode(record, buf); // throws RecordTooLargeException before growing past maxRecordSize
       int size = buf.size();
       if (size > maxRecordSize) {
         throw new RecordTooLargeException(size, maxRecordSize);
       }
-      Object shardKey = exporter.shardKey(record);
-      if (!reserve(size, callback)) {
-        return;
-      }
-      metrics.recordsAccepted.increment();
-      try {
-        accumulator.append(shardKey, buf.array(), size, callback); // refuses appends after close, under its lock
-      } catch (Throwable t) {
-        metrics.recordsAccepted.decrement();
-        budget.release(size);
-        throw t;
-      }
+      append(exporter.shardKey(record), buf.array(), size, callback);
     } finally {
+      scratch.inUse = false;
       if (buf.capacity() > SCRATCH_KEEP_BYTES) {
         buf.shrinkTo(SCRATCH_INITIAL_BYTES);
       }
     }
   }
 
-  private boolean reserve(int size, Callback callback) {
-    if (budget.tryReserve(size)) {
-      return true;
+  private static Scratch scratch() {
+    WeakReference<Scratch> ref = SCRATCH.get();
+    Scratch s = ref == null ? null : ref.get();
+    if (s == null) {
+      s = new Scratch();
+      SCRATCH.set(new WeakReference<>(s));
+    } else if (s.inUse) {
+      return new Scratch(); // a send from a callback inside a send on this thread
     }
-    if (config.getBufferFullPolicy() == BufferFullPolicy.DROP) {
-      metrics.recordsDropped.increment();
-      dropLog.warn("buffer full (totalSizeInBytes " + budget.total() + "); dropping records", null);
-      if (callback != null) {
-        try {
-          callback.onCompletion(DROPPED);
-        } catch (Throwable t) {
-          dropLog.warn("a send callback threw; ignored", t);
+    return s;
+  }
+
+  /** Appends under the budget: waits for bytes outside every lock, then tries again with them as credit. */
+  private void append(Object shardKey, byte[] src, int size, Callback callback) {
+    long credit = 0;
+    boolean relieved = false;
+    long deadline = 0;
+    boolean waited = false;
+    metrics.recordsAccepted.increment();
+    boolean accepted = false;
+    try {
+      while (true) {
+        long need = accumulator.append(shardKey, src, size, callback, credit);
+        if (need == 0) {
+          credit = 0;
+          accepted = true;
+          return;
         }
+        if (need + credit > budget.total()) {
+          throw new RecordTooLargeException("record of " + size + " encoded bytes needs " + (need + credit)
+              + " bytes of buffer with its batch, more than totalSizeInBytes (" + budget.total() + ")", size,
+              maxRecordSize);
+        }
+        if (pool.drain() > 0) {
+          continue;
+        }
+        if (!relieved) {
+          relieved = true;
+          if (accumulator.relievePressure()) {
+            continue;
+          }
+        }
+        if (budget.tryReserve(need)) {
+          credit += need;
+          continue;
+        }
+        if (closed) {
+          throw new IllegalStateException("cannot send after the producer is closed");
+        }
+        if (config.getBufferFullPolicy() == BufferFullPolicy.DROP) {
+          drop(callback);
+          return;
+        }
+        // From our own thread or a callback we must not wait: the budget is freed by our own threads.
+        long maxBlock = CallbackContext.isOwnedBy(this) ? 0 : config.getMaxBlockMillis();
+        if (!waited) {
+          waited = true;
+          deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxBlock);
+        }
+        long remaining = Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000); // ms, rounded up
+        budget.reserve(need, remaining);
+        credit += need;
       }
-      return false;
+    } finally {
+      if (!accepted) {
+        metrics.recordsAccepted.decrement();
+      }
+      if (credit > 0) {
+        budget.release(credit);
+      }
     }
-    // From our own thread (a callback) we must not wait: the budget is freed by our own threads.
-    long maxBlock = ProducerThread.isOwnedBy(this) ? 0 : config.getMaxBlockMillis();
-    budget.reserve(size, maxBlock);
-    return true;
+  }
+
+  private void drop(Callback callback) {
+    metrics.recordsDropped.increment();
+    dropLog.warn("buffer full (totalSizeInBytes " + budget.total() + "); dropping records", null);
+    if (callback != null) {
+      Object previous = CallbackContext.enter(this);
+      try {
+        callback.onCompletion(DROPPED);
+      } catch (Throwable t) {
+        dropLog.warn("a send callback threw; ignored", t);
+      } finally {
+        CallbackContext.exit(previous);
+      }
+    }
   }
 
   /** See {@link io.logproducer.Producer#flush()}. */
   public void flush() {
     ProducerBatch[] pending = incomplete.snapshot();
     accumulator.sealAll();
-    if (ProducerThread.isOwnedBy(this)) {
+    if (CallbackContext.isOwnedBy(this)) {
       return; // from a callback: waiting would wait for ourselves
     }
     try {
@@ -194,102 +364,171 @@ public final class ProducerEngine {
     if (timeoutMillis < 0) {
       throw new IllegalArgumentException("timeoutMillis must be >= 0, was " + timeoutMillis);
     }
-    if (ProducerThread.isOwnedBy(this)) {
-      // From a callback: we cannot wait for our own threads. Close with no grace on a helper thread.
-      if (closeStarted.compareAndSet(false, true)) {
-        closed = true;
-        budget.close();
-        log.warn("producer {} closed from its own thread (a callback): closing without waiting; "
-            + "undelivered records fail at close", config.getClientId());
-        Thread closer = new Thread(() -> doClose(0), config.getClientId() + "-closer");
-        closer.setDaemon(true);
-        closer.start();
+    long grace = Math.min(timeoutMillis, Long.MAX_VALUE / 4_000_000L);
+    if (CallbackContext.isOwnedBy(this)) {
+      // From a callback: we cannot wait for our own threads or callbacks. Close with no grace, on a closer thread.
+      if (startClose(0)) {
+        log.warn("producer {} closed from a callback: closing without a grace period; undelivered records fail "
+            + "at close", config.getClientId());
       }
       return;
     }
-    if (closeStarted.compareAndSet(false, true)) {
-      doClose(timeoutMillis);
-    } else {
-      try {
-        terminated.await(timeoutMillis, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
+    startClose(grace);
+    awaitTermination(grace + CLOSE_SLACK_MILLIS);
+  }
+
+  /** Starts closing on a closer thread, once; true if this call started it. */
+  private boolean startClose(long graceMillis) {
+    if (!closeStarted.compareAndSet(false, true)) {
+      return false;
+    }
+    closed = true;
+    ProducerThread closer = new ProducerThread(this, config.getClientId() + "-closer", () -> doClose(graceMillis),
+        null);
+    try {
+      closer.start();
+    } catch (Throwable t) { // cannot start a thread: close on this one
+      doClose(graceMillis);
+    }
+    return true;
+  }
+
+  /** Waits for the close to end, up to {@code millis}, ignoring interrupts (the interrupt status is kept). */
+  private void awaitTermination(long millis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    boolean interrupted = false;
+    try {
+      while (true) {
+        long remaining = deadline - System.nanoTime();
+        if (remaining <= 0) {
+          log.warn("producer {}: close did not finish in time (a callback may be blocking); returning",
+              config.getClientId());
+          return;
+        }
+        try {
+          if (terminated.await(remaining, TimeUnit.NANOSECONDS)) {
+            return;
+          }
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
   }
 
-  private void doClose(long timeoutMillis) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(timeoutMillis, Long.MAX_VALUE / 4_000_000L));
-    boolean interrupted = false;
+  private void doClose(long graceMillis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis);
     try {
       closed = true;
+      removeShutdownHook();
       budget.close(); // wakes senders blocked on the budget: they fail, having reserved nothing
       accumulator.closeAndSealAll(); // after this no record can be appended to any batch
-      for (ProducerBatch b : incomplete.snapshot()) {
+      awaitIncomplete(deadline);
+    } finally {
+      try {
+        sender.abort();
+        abortIncomplete();
+      } finally {
+        try {
+          timer.stop();
+          sender.stop();
+          if (!joinThreads(THREAD_STOP_MILLIS)) {
+            closeExporter(); // make in-flight requests fail fast
+            interruptThreads();
+            if (!joinThreads(THREAD_STOP_MILLIS)) {
+              log.warn("producer {}: some threads did not stop within {} ms of close (a callback or the exporter "
+                  + "is blocking); they end when it returns", config.getClientId(), 2 * THREAD_STOP_MILLIS);
+            }
+          }
+          abortIncomplete();
+        } finally {
+          closeExporter();
+          pool.close();
+          if (jmx != null) {
+            jmx.unregister();
+          }
+          terminated.countDown();
+          log.debug("producer {} closed: {}", config.getClientId(), metrics.snapshot());
+        }
+      }
+    }
+  }
+
+  private void awaitIncomplete(long deadline) {
+    for (ProducerBatch b : incomplete.snapshot()) {
+      while (!b.isDone()) {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0) {
-          break;
+          return;
         }
         try {
           b.await(remaining);
         } catch (InterruptedException e) {
-          interrupted = true;
-          break;
+          // the closer thread is interrupted by no one; keep the grace period
         }
       }
-      sender.abort();
-      timer.stop();
-      abortPending("producer closed before the batch was sent");
-      sender.stop();
-      if (!join(threads, 200)) {
-        exporter.close(); // make in-flight requests fail fast
-        for (Thread t : threads) {
-          t.interrupt();
-        }
-        if (!join(threads, 30_000)) {
-          log.warn("producer {}: send threads did not stop within 30 s of close", config.getClientId());
-        }
-      }
-      abortPending("producer closed before the batch was sent");
-    } finally {
-      try {
-        exporter.close();
-      } catch (Throwable t) {
-        log.warn("closing {} failed", exporter.describe(), t);
-      }
-      unregisterJmx();
-      terminated.countDown();
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-      ProducerMetrics m = metrics.snapshot();
-      log.debug("producer {} closed: {}", config.getClientId(), m);
     }
   }
 
-  /** Completes every batch not in flight as FAILED_AT_CLOSE. */
-  private void abortPending(String message) {
+  /** Gives every batch still without an outcome FAILED_AT_CLOSE (those in flight keep their memory until return). */
+  private void abortIncomplete() {
     timer.drainRetries();
-    sender.drain();
     for (ProducerBatch b : incomplete.snapshot()) {
-      if (b.state() == ProducerBatch.OPEN) {
-        continue; // cannot happen: closeAndSealAll sealed every open batch and refuses new ones
-      }
+      String last = b.lastError == null ? "" : "; last error: " + b.lastError;
+      SendResult r = new SendResult(SendResult.Status.FAILED_AT_CLOSE, b.attempt(), b.recordCount(), 0,
+          (b.state() == ProducerBatch.IN_FLIGHT ? "producer closed while the batch was in flight"
+              : "producer closed before the batch was delivered") + last, b.lastCause);
       if (b.tryAbort()) {
-        String last = b.lastError == null ? "" : "; last error: " + b.lastError;
-        sender.completeAborted(b, new SendResult(SendResult.Status.FAILED_AT_CLOSE, b.attempt(), b.recordCount(), 0,
-            message + last, b.lastCause));
+        completer.complete(b, r, 0, true);
+      } else if (b.tryTimeOutInFlight()) {
+        completer.complete(b, r, 0, false);
       }
     }
   }
 
-  private static boolean join(Thread[] threads, long millis) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    for (Thread t : threads) {
-      long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-      if (remaining <= 0 && t.isAlive()) {
-        return false;
+  private void closeExporter() {
+    try {
+      exporter.close();
+    } catch (Throwable t) {
+      log.warn("closing {} failed", exporter.describe(), t);
+    }
+  }
+
+  private void removeShutdownHook() {
+    if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down: the hook runs (and finds the producer closed) or is running
       }
+    }
+  }
+
+  private ProducerThread[] threads() {
+    synchronized (threads) {
+      return threads.toArray(new ProducerThread[0]);
+    }
+  }
+
+  private void interruptThreads() {
+    for (Thread t : threads()) {
+      if (t != Thread.currentThread()) {
+        t.interrupt();
+      }
+    }
+  }
+
+  private boolean joinThreads(long millis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    for (Thread t : threads()) {
+      if (t == Thread.currentThread()) {
+        continue;
+      }
+      long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
       try {
         t.join(Math.max(1, remaining));
       } catch (InterruptedException e) {
@@ -316,25 +555,25 @@ public final class ProducerEngine {
     return closed;
   }
 
-  private ObjectName registerJmx(String clientId) {
-    try {
-      ObjectName name = new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(clientId));
-      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-      server.registerMBean(new StandardMBean(metrics, io.logproducer.ProducerMetricsMXBean.class, true), name);
-      return name;
-    } catch (Exception | LinkageError e) {
-      log.warn("could not register JMX metrics for producer {}: {}", clientId, e.toString());
-      return null;
-    }
+  /** The JMX name the metrics are registered under, or null. */
+  public String jmxName() {
+    return jmx == null ? null : jmx.name();
   }
 
-  private void unregisterJmx() {
-    if (jmxName != null) {
-      try {
-        ManagementFactory.getPlatformMBeanServer().unregisterMBean(jmxName);
-      } catch (Exception | LinkageError e) {
-        log.debug("could not unregister {}", jmxName, e);
+  /** Live producer threads now (for tests and diagnostics). */
+  public int liveThreads() {
+    int n = 0;
+    for (Thread t : threads()) {
+      if (t.isAlive()) {
+        n++;
       }
     }
+    return n;
+  }
+
+  /** A thread's encode buffer, and whether a send on that thread is using it. */
+  private static final class Scratch {
+    final EncodeBuffer buffer = new EncodeBuffer(SCRATCH_INITIAL_BYTES);
+    boolean inUse;
   }
 }

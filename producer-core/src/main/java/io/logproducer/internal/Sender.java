@@ -7,24 +7,26 @@ import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
 import java.io.OutputStream;
 import java.util.Locale;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The send pool: {@code sendThreads} threads take sealed batches from one queue, frame and compress each into the
- * thread's reusable body buffer, export it, and act on the answer: complete it, split it (too large), or schedule
- * a retry with backoff on the {@link LingerTimer}. After {@link #abort()} (close timeout reached) nothing is
- * retried: batches still pending complete as {@code FAILED_AT_CLOSE}.
+ * The send pool: {@code sendThreads} threads take sealed batches from the {@link SendQueue}, frame and compress each
+ * into the thread's reusable body buffer, export it, and act on the answer: complete it, split it (too large), or
+ * schedule a retry with backoff on the {@link LingerTimer}. After {@link #abort()} (close) nothing is retried:
+ * batches still pending complete as {@code FAILED_AT_CLOSE}.
+ *
+ * <p>Nothing a batch meets kills a send thread: whatever the exporter, the codec or the JVM throws (an
+ * {@code OutOfMemoryError}, a {@code NoClassDefFoundError}) fails that batch with the error as its cause, and the
+ * thread goes on. A batch whose deadline or close came while it was in flight already has its outcome
+ * ({@code TIMED_OUT}); its answer is then dropped and its memory released.
  */
 final class Sender {
 
   private static final Logger log = LoggerFactory.getLogger(Sender.class);
-  /** Body buffers above this are dropped after use, so one huge batch does not pin memory. */
-  private static final int BODY_BUFFER_KEEP_BYTES = 32 * 1024 * 1024;
 
-  private final LinkedBlockingQueue<ProducerBatch> queue = new LinkedBlockingQueue<>();
+  private final SendQueue queue;
   private final Exporter exporter;
   private final Codec codec;
   private final Compression compression;
@@ -32,12 +34,16 @@ final class Sender {
   private final BatchCompleter completer;
   private final LingerTimer timer;
   private final Metrics metrics;
+  private final MemoryBudget budget;
+  /** A body buffer above this is dropped after use: the largest body a full batch makes, with slack. */
+  private final int bodyKeepBytes;
   private final RateLimitedLog failures = new RateLimitedLog(log, 5_000);
-  private volatile boolean running = true;
+  private final RateLimitedLog errors = new RateLimitedLog(log, 5_000);
   private volatile boolean aborting;
 
-  Sender(Exporter exporter, Codec codec, RetryPolicy retryPolicy, BatchCompleter completer, LingerTimer timer,
-      Metrics metrics) {
+  Sender(SendQueue queue, Exporter exporter, Codec codec, RetryPolicy retryPolicy, BatchCompleter completer,
+      LingerTimer timer, Metrics metrics, MemoryBudget budget, int batchSizeInBytes) {
+    this.queue = queue;
     this.exporter = exporter;
     this.codec = codec;
     this.compression = codec.compression();
@@ -45,9 +51,16 @@ final class Sender {
     this.completer = completer;
     this.timer = timer;
     this.metrics = metrics;
+    this.budget = budget;
+    this.bodyKeepBytes = bodyKeepBytes(batchSizeInBytes);
   }
 
-  /** Queues a sealed (or retry-due) batch. */
+  /** The most a send thread keeps of its body buffer between batches, in bytes: batch size + 1/8 + 64 KiB. */
+  static int bodyKeepBytes(int batchSizeInBytes) {
+    return (int) Math.min(Integer.MAX_VALUE - 8, batchSizeInBytes + (batchSizeInBytes >> 3) + 65_536L);
+  }
+
+  /** Queues a sealed (or retry-due) batch. Never allocates. */
   void enqueue(ProducerBatch b) {
     queue.add(b);
   }
@@ -55,26 +68,50 @@ final class Sender {
   /** The loop each send thread runs until {@link #stop()} and the queue is drained. */
   void runLoop() {
     ChunkWriter body = new ChunkWriter();
-    while (running || !queue.isEmpty()) {
+    while (true) {
       ProducerBatch b;
       try {
-        b = queue.poll(100, TimeUnit.MILLISECONDS);
+        b = queue.take();
       } catch (InterruptedException e) {
-        continue; // close interrupts only to hurry the exit; the loop condition decides
+        continue; // close interrupts only to hurry the exit; the queue says when to stop
       }
-      if (b != null) {
+      if (b == null) {
+        return;
+      }
+      try {
         process(b, body, System.nanoTime());
-        if (body.capacity() > BODY_BUFFER_KEEP_BYTES) {
-          body.trimTo(BODY_BUFFER_KEEP_BYTES);
+      } catch (Throwable t) {
+        if (t instanceof OutOfMemoryError) {
+          body = new ChunkWriter(); // let a large body buffer go first
         }
+        failInFlight(b, t);
       }
+      if (body.capacity() > bodyKeepBytes) {
+        body.trimTo(bodyKeepBytes);
+      }
+    }
+  }
+
+  /** Gives a batch whose processing threw its outcome (FAILED), whatever state the throw left it in. */
+  private void failInFlight(ProducerBatch b, Throwable t) {
+    try {
+      errors.warn("send thread " + Thread.currentThread().getName() + " failed on " + b + ": " + t, t);
+    } catch (Throwable ignored) {
+      // logging must not stop the outcome
+    }
+    SendResult r = new SendResult(aborting ? SendResult.Status.FAILED_AT_CLOSE : SendResult.Status.FAILED,
+        b.attempt(), b.recordCount(), 0, "the send thread failed: " + t, t);
+    if (b.state() == ProducerBatch.IN_FLIGHT || b.state() == ProducerBatch.TIMED_OUT) {
+      finish(b, r, 0);
+    } else if (b.tryAbort()) {
+      completer.complete(b, r, 0, true);
     }
   }
 
   /** Sends one batch once and acts on the answer. Package-private so tests can step it. */
   void process(ProducerBatch b, ChunkWriter body, long nowNanos) {
     if (!b.tryStartAttempt()) {
-      return; // aborted at close while queued
+      return; // completed meanwhile (deadline or close)
     }
     if (aborting) {
       finish(b, new SendResult(SendResult.Status.FAILED_AT_CLOSE, b.attempt(), b.recordCount(), 0,
@@ -86,39 +123,56 @@ final class Sender {
           "deliveryTimeoutMillis expired after " + b.attempt() + " attempt(s)" + lastErrorSuffix(b), b.lastCause), 0);
       return;
     }
-    ExportResult result;
-    int length;
     b.countAttempt();
     if (b.attempt() > 1) {
       metrics.retries.increment();
     }
+    int length;
+    OutputStream out = null;
     try {
       body.reset();
-      OutputStream out = codec.compress(body);
+      out = codec.compress(body);
       exporter.writeRequest(b, out);
-      out.close();
+      OutputStream o = out;
+      out = null;
+      o.close();
       length = body.size();
-    } catch (Throwable t) {
-      rethrowIfFatal(t);
+    } catch (Exception | LinkageError e) {
       finish(b, new SendResult(SendResult.Status.FAILED, b.attempt(), b.recordCount(), 0,
-          "could not build the request: " + t, t), 0);
+          "could not build the request: " + e, e), 0);
       return;
+    } finally {
+      if (out != null) {
+        closeQuietly(out); // frees the codec's native memory (zstd, deflate) after a failure
+      }
     }
+    ExportResult result;
     long start = System.nanoTime();
     try {
       result = exporter.export(b, body.array(), length, compression);
       if (result == null) {
         result = ExportResult.failed("exporter returned no result", null);
       }
-    } catch (Throwable t) {
-      rethrowIfFatal(t);
-      result = ExportResult.failed("exporter threw " + t, t);
+    } catch (Exception | LinkageError e) {
+      result = ExportResult.failed("exporter threw " + e, e);
     }
     metrics.recordRequest(System.nanoTime() - start);
     handle(b, result, length, System.nanoTime());
   }
 
+  private static void closeQuietly(OutputStream out) {
+    try {
+      out.close();
+    } catch (Throwable ignored) {
+      // the request already failed; this only frees resources
+    }
+  }
+
   private void handle(ProducerBatch b, ExportResult r, int wireBytes, long nowNanos) {
+    if (b.state() == ProducerBatch.TIMED_OUT) {
+      finish(b, null, 0); // its outcome was given while in flight; this answer comes too late
+      return;
+    }
     switch (r.kind()) {
       case SUCCESS:
         finish(b, new SendResult(SendResult.Status.DELIVERED, b.attempt(), b.recordCount(), 0, null, null),
@@ -188,14 +242,31 @@ final class Sender {
     failures.warn(String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s, retry %d%s in %d ms",
         b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message(), attempt, retries, backoffMillis),
         null);
-    b.awaitRetry(retryAt);
+    if (!b.tryAwaitRetry(retryAt)) {
+      finish(b, null, 0); // timed out meanwhile: it has its outcome
+      return;
+    }
     timer.scheduleRetry(b);
   }
 
   private void split(ProducerBatch b) {
     int mid = b.recordCount() / 2;
-    ProducerBatch[] halves = {b.copyRange(0, mid), b.copyRange(mid, b.recordCount())};
-    b.markCompleted();
+    ProducerBatch first = b.copyRange(0, mid, budget);
+    ProducerBatch second;
+    try {
+      second = b.copyRange(mid, b.recordCount(), budget);
+    } catch (Throwable t) {
+      first.releaseMemory(budget);
+      throw t;
+    }
+    ProducerBatch[] halves = {first, second};
+    if (!b.tryComplete()) { // its deadline or close came meanwhile: it has its outcome
+      for (ProducerBatch h : halves) {
+        h.releaseMemory(budget);
+      }
+      finish(b, null, 0);
+      return;
+    }
     completer.completeSplit(b, halves);
     log.debug("{} answered 'too large' for {} records ({} bytes); sending them as two batches",
         exporter.describe(), b.recordCount(), b.sizeInBytes());
@@ -204,24 +275,27 @@ final class Sender {
     }
   }
 
+  /**
+   * Ends the send thread's hold on an IN_FLIGHT batch: gives it {@code result} if it has no outcome yet, or, if its
+   * deadline or close gave it one meanwhile (TIMED_OUT), only releases its memory.
+   */
   private void finish(ProducerBatch b, SendResult result, long wireBytes) {
-    b.markCompleted();
-    completer.complete(b, result, wireBytes);
+    if (result != null && b.tryComplete()) {
+      completer.complete(b, result, wireBytes, true);
+      return;
+    }
+    if (b.tryFinishTimedOut()) {
+      completer.releaseAfterTimeout(b);
+      return;
+    }
+    if (result == null) {
+      // cannot happen; the batch is still IN_FLIGHT, and the send loop's failInFlight gives it FAILED
+      throw new IllegalStateException("expected a timed-out batch: " + b);
+    }
   }
 
   private static String lastErrorSuffix(ProducerBatch b) {
     return b.lastError == null ? "" : "; last error: " + b.lastError;
-  }
-
-  private static void rethrowIfFatal(Throwable t) {
-    if (t instanceof VirtualMachineError || t instanceof ThreadDeath || t instanceof LinkageError) {
-      throw (Error) t;
-    }
-  }
-
-  /** Applies an outcome to a batch that close already moved to COMPLETED. */
-  void completeAborted(ProducerBatch b, SendResult result) {
-    completer.complete(b, result, 0);
   }
 
   /** From now on nothing is retried; pending batches fail at close. */
@@ -231,17 +305,10 @@ final class Sender {
 
   /** Threads leave their loop once the queue is empty. */
   void stop() {
-    running = false;
+    queue.stop();
   }
 
   int queued() {
     return queue.size();
-  }
-
-  /** Batches still queued, removed (for abort at close). */
-  ProducerBatch[] drain() {
-    java.util.List<ProducerBatch> all = new java.util.ArrayList<>();
-    queue.drainTo(all);
-    return all.toArray(new ProducerBatch[0]);
   }
 }

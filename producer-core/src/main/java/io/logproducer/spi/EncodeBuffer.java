@@ -1,5 +1,6 @@
 package io.logproducer.spi;
 
+import io.logproducer.RecordTooLargeException;
 import java.util.Arrays;
 
 /**
@@ -8,12 +9,21 @@ import java.util.Arrays;
  *
  * <p>Strings are encoded as {@link String#getBytes(java.nio.charset.Charset) UTF-8} does: an unpaired surrogate
  * becomes {@code '?'}; {@link #utf8Length(CharSequence)} agrees with {@link #writeUtf8(CharSequence)} byte for
- * byte. Not thread-safe: the producer gives each calling thread its own buffer.
+ * byte.
+ *
+ * <p>A buffer has a {@link #limit()}: the producer sets it to the largest record it accepts, and a write that would
+ * take the buffer past it throws {@link RecordTooLargeException} before anything of that size is allocated (so a
+ * huge record is refused without the memory it would need). Not thread-safe: the producer gives each calling
+ * thread its own buffer.
  */
 public final class EncodeBuffer {
 
+  /** The largest limit: the largest array a JVM allocates, in bytes. */
+  public static final int MAX_LIMIT = Integer.MAX_VALUE - 8;
+
   private byte[] buf;
   private int pos;
+  private int limit = MAX_LIMIT;
 
   /** @param initialCapacity bytes, at least 16 */
   public EncodeBuffer(int initialCapacity) {
@@ -40,6 +50,23 @@ public final class EncodeBuffer {
     return buf.length;
   }
 
+  /** The most bytes this buffer may hold; writes past it throw {@link RecordTooLargeException}. */
+  public int limit() {
+    return limit;
+  }
+
+  /**
+   * Sets {@link #limit()}, in bytes.
+   *
+   * @throws IllegalArgumentException if {@code limit} is not in [16, {@link #MAX_LIMIT}]
+   */
+  public void setLimit(int limit) {
+    if (limit < 16 || limit > MAX_LIMIT) {
+      throw new IllegalArgumentException("limit must be in [16, " + MAX_LIMIT + "], was " + limit);
+    }
+    this.limit = limit;
+  }
+
   /** Replaces the backing array with a smaller one of {@code capacity} bytes if it is larger; empties it. */
   public void shrinkTo(int capacity) {
     if (buf.length > capacity) {
@@ -48,15 +75,25 @@ public final class EncodeBuffer {
     pos = 0;
   }
 
-  /** Makes room for {@code n} more bytes. */
+  /**
+   * Makes room for {@code n} more bytes.
+   *
+   * @throws RecordTooLargeException if that would take the buffer past {@link #limit()} (nothing is allocated)
+   */
   public void ensure(int n) {
-    int need = pos + n;
+    long need = (long) pos + n;
     if (need > buf.length) {
-      if (need < 0) {
-        throw new IllegalStateException("encoded record exceeds 2 GiB");
-      }
-      buf = Arrays.copyOf(buf, Math.max(need, buf.length < (1 << 29) ? buf.length << 1 : Integer.MAX_VALUE - 8));
+      grow(need);
     }
+  }
+
+  private void grow(long need) {
+    if (need > limit) {
+      throw new RecordTooLargeException("record of at least " + need + " encoded bytes exceeds the largest allowed of "
+          + limit + " bytes", need, limit);
+    }
+    long doubled = Math.max(need, (long) buf.length << 1);
+    buf = Arrays.copyOf(buf, (int) Math.min(doubled, limit));
   }
 
   public void writeByte(int b) {
@@ -145,7 +182,12 @@ public final class EncodeBuffer {
   /** Writes the UTF-8 bytes of {@code s}, no length prefix; returns the number of bytes written. */
   public int writeUtf8(CharSequence s) {
     int n = s.length();
-    ensure(n * 3);
+    long worst = (long) pos + 3L * n;
+    if (worst > buf.length) {
+      // Grow for the worst case only when it is within the limit; otherwise for the exact length (which throws
+      // when the string really does not fit).
+      grow(worst <= limit ? worst : (long) pos + utf8Length(s));
+    }
     byte[] b = buf;
     int p = pos;
     int start = p;

@@ -47,6 +47,16 @@ public interface Exporter extends AutoCloseable {
    */
   int maxBatchSizeInBytes();
 
+  /**
+   * How long one {@link #export} call may take at most, in ms, or 0 if the exporter does not say. The producer
+   * refuses a {@code deliveryTimeoutMillis} below {@code lingerMillis} plus this, as Kafka refuses
+   * {@code delivery.timeout.ms} below {@code linger.ms + request.timeout.ms}: a batch would never get a whole
+   * attempt. Default 0.
+   */
+  default long requestTimeoutMillis() {
+    return 0;
+  }
+
   /** Writes the uncompressed request body for {@code batch} (framing around its records) to {@code out}. */
   void writeRequest(Batch batch, OutputStream out) throws IOException;
 

@@ -44,6 +44,38 @@ public interface Codec {
     }
   }
 
+  /**
+   * {@link #of} after proving the codec works here: it compresses and decompresses a few bytes, which loads a
+   * native library (zstd-jni, lz4-java) now rather than on the first batch. Used by the producer's constructor.
+   *
+   * @throws IllegalStateException if the codec's library is missing or cannot load (e.g. zstd-jni cannot unpack its
+   *     native library because the temporary directory is not writable)
+   */
+  static Codec loaded(Compression compression, int level) {
+    Codec codec = of(compression, level);
+    byte[] probe = "logproducer codec probe".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    try {
+      java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+      try (OutputStream out = codec.compress(sink)) {
+        out.write(probe);
+      }
+      java.io.ByteArrayOutputStream back = new java.io.ByteArrayOutputStream();
+      try (InputStream in = codec.decompress(new java.io.ByteArrayInputStream(sink.toByteArray()))) {
+        byte[] buf = new byte[64];
+        int n;
+        while ((n = in.read(buf)) > 0) {
+          back.write(buf, 0, n);
+        }
+      }
+      if (!java.util.Arrays.equals(probe, back.toByteArray())) {
+        throw new IllegalStateException("compression " + compression + " does not round-trip");
+      }
+    } catch (IOException | RuntimeException | LinkageError e) {
+      throw new IllegalStateException("compression " + compression + " cannot be used here: " + e, e);
+    }
+    return codec;
+  }
+
   /** Fails with a clear message when an optional codec library is missing. */
   static void requireClass(String className, String artifact, Compression compression) {
     try {
