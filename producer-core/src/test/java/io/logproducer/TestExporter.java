@@ -24,7 +24,7 @@ import java.util.function.Function;
  * A complete in-memory exporter for core tests: records are encoded as a 4-byte big-endian length and the
  * body's UTF-8; requests are decompressed and decoded back into bodies; answers are scripted.
  */
-final class TestExporter implements Exporter {
+class TestExporter implements Exporter {
 
   /** One export call as the receiver saw it. */
   record Request(List<String> bodies, Object shardKey, int attempt, long receivedNanos, Compression compression) {
@@ -38,6 +38,8 @@ final class TestExporter implements Exporter {
   volatile boolean closed;
   volatile int maxBatchSize = 1 << 24;
   volatile ProducerConfig startedWith;
+  /** What {@link #requestTimeoutMillis()} reports. */
+  volatile long requestTimeoutMillis;
 
   @Override
   public void start(ProducerConfig config) {
@@ -67,6 +69,11 @@ final class TestExporter implements Exporter {
   @Override
   public Object shardKey(LogRecord record) {
     return record.getDestination() == null ? "default" : record.getDestination();
+  }
+
+  @Override
+  public long requestTimeoutMillis() {
+    return requestTimeoutMillis;
   }
 
   @Override

@@ -199,6 +199,12 @@ public final class OtlpHttpExporter implements Exporter {
     return encoding;
   }
 
+  /** {@code timeoutMillis}: the deadline of one whole request (the producer checks deliveryTimeoutMillis against it). */
+  @Override
+  public long requestTimeoutMillis() {
+    return timeoutMillis;
+  }
+
   long timeoutMillis() {
     return timeoutMillis;
   }

@@ -1,0 +1,335 @@
+package io.logproducer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.logproducer.spi.ExportResult;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The README's promises under failure: every accepted record gets exactly one outcome within
+ * {@code deliveryTimeoutMillis} whatever the exporter, the JVM or the callbacks do; close returns within its bound
+ * from any thread; nothing is left running. Each test reproduces one defect a review found in the first version.
+ */
+@Timeout(60)
+class HardeningTest {
+
+  private static final AtomicInteger IDS = new AtomicInteger();
+  private final TestExporter exporter = new TestExporter();
+  private final List<Producer> producers = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() {
+    CountDownLatch g = exporter.gate;
+    if (g != null) {
+      g.countDown();
+    }
+    for (Producer p : producers) {
+      p.close(0);
+    }
+  }
+
+  private Producer producer(ProducerConfig.Builder b) {
+    Producer p = new Producer(b.build(), exporter);
+    producers.add(p);
+    return p;
+  }
+
+  private static String newId() {
+    return "hardening-" + IDS.incrementAndGet();
+  }
+
+  private static ProducerConfig.Builder config(String id) {
+    return ProducerConfig.builder().setClientId(id).setLingerMillis(60_000).setDeliveryTimeoutMillis(60_000)
+        .setInitialRetryBackoffMillis(10).setMaxRetryBackoffMillis(50).setJmxEnabled(false)
+        .setShutdownHookEnabled(false);
+  }
+
+  private static LogRecord record(String body) {
+    return LogRecord.builder().setBody(body).build();
+  }
+
+  private static List<String> liveThreads(String clientId) {
+    List<String> names = new ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.isAlive() && t.getName().startsWith(clientId + "-")) {
+        names.add(t.getName() + ":" + t.getState());
+      }
+    }
+    return names;
+  }
+
+  private static void awaitNoThreads(String clientId) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!liveThreads(clientId).isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertEquals(List.of(), liveThreads(clientId), "no producer thread outlives close");
+  }
+
+  @Test
+  void errorsInTheExporterFailOnlyTheirBatchAndTheSendThreadGoesOn() throws Exception {
+    String id = newId();
+    AtomicInteger calls = new AtomicInteger();
+    exporter.responder = r -> {
+      switch (calls.incrementAndGet()) {
+        case 1:
+          throw new OutOfMemoryError("injected");
+        case 2:
+          throw new NoClassDefFoundError("com/github/luben/zstd/Zstd (injected)");
+        default:
+          return ExportResult.success();
+      }
+    };
+    Producer p = producer(config(id).setSendThreads(1));
+    Outcomes outcomes = new Outcomes();
+    for (int i = 0; i < 3; i++) {
+      p.send(record("r" + i), outcomes);
+      p.flush(); // one batch each; flush must not hang on a batch whose thread met an Error
+    }
+    List<SendResult> all = outcomes.all();
+    assertEquals(3, all.size());
+    assertEquals(SendResult.Status.FAILED, all.get(0).getStatus());
+    assertInstanceOf(OutOfMemoryError.class, all.get(0).getError());
+    assertEquals(SendResult.Status.FAILED, all.get(1).getStatus());
+    assertInstanceOf(NoClassDefFoundError.class, all.get(1).getError());
+    assertEquals(SendResult.Status.DELIVERED, all.get(2).getStatus(), "the one send thread survived both");
+    assertEquals(List.of(id + "-sender-1:WAITING"),
+        liveThreads(id).stream().filter(n -> n.contains("sender")).toList());
+    assertEquals(0, p.getMetrics().getBufferedBytes());
+    p.close(1_000);
+    awaitNoThreads(id);
+  }
+
+  @Test
+  void deliveryTimeoutBoundsAnExportThatHangs() throws Exception {
+    exporter.gate = new CountDownLatch(1); // the receiver never answers
+    Producer p = producer(config(newId()).setLingerMillis(0).setDeliveryTimeoutMillis(500));
+    Outcomes outcomes = new Outcomes();
+    long start = System.nanoTime();
+    p.send(record("stuck"), outcomes);
+    p.flush();
+    long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertTrue(tookMillis >= 450 && tookMillis < 1_500, "outcome at the delivery deadline, took " + tookMillis);
+    SendResult r = outcomes.all().get(0);
+    assertEquals(SendResult.Status.FAILED, r.getStatus());
+    assertEquals("deliveryTimeoutMillis (500 ms) expired while its request was in flight (attempt 1)",
+        r.getMessage());
+    assertTrue(p.getMetrics().getBufferedBytes() > 0, "memory stays charged while the send thread holds it");
+    exporter.gate.countDown(); // the hung request returns at last: its answer is dropped, its memory released
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (p.getMetrics().getBufferedBytes() != 0 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertEquals(0, p.getMetrics().getBufferedBytes());
+    assertEquals(1, outcomes.count(), "still exactly one outcome");
+    assertEquals(1, p.getMetrics().getRecordsFailed());
+    assertEquals(0, p.getMetrics().getRecordsSent());
+  }
+
+  @Test
+  void callbacksRunAtCloseMayFlushCloseAndSendWithoutDeadlock() throws Exception {
+    String id = newId();
+    exporter.gate = new CountDownLatch(1); // requests hang: close must abort them
+    Producer p = producer(config(id).setLingerMillis(0).setSendThreads(2));
+    AtomicInteger outcomes = new AtomicInteger();
+    AtomicReference<Throwable> sendFromCallback = new AtomicReference<>();
+    for (int i = 0; i < 20; i++) {
+      p.send(record("a" + i), r -> {
+        outcomes.incrementAndGet();
+        p.flush();
+        p.close();
+        p.close(10_000);
+        try {
+          p.send(record("from callback"));
+        } catch (Throwable t) {
+          sendFromCallback.set(t);
+        }
+      });
+      CompletableFuture<SendResult> f = p.sendAsync(record("b" + i));
+      f.whenComplete((r, t) -> { // a dependent stage runs on the completing thread
+        outcomes.incrementAndGet();
+        p.flush();
+        p.close(10_000);
+      });
+    }
+    long start = System.nanoTime();
+    p.close(300);
+    long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertTrue(took < 300 + 1_000, "close(300) took " + took + " ms");
+    assertEquals(40, outcomes.get());
+    assertInstanceOf(IllegalStateException.class, sendFromCallback.get());
+    assertEquals(40, p.getMetrics().getRecordsFailed());
+    awaitNoThreads(id);
+    assertTrue(exporter.closed);
+  }
+
+  @Test
+  void closeFromOneCallbackWhileAnotherThreadFlushesStopsEverything() throws Exception {
+    String id = newId();
+    CountDownLatch slowShard = new CountDownLatch(1);
+    exporter.responder = r -> {
+      if ("slow".equals(r.shardKey())) {
+        try {
+          slowShard.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          return ExportResult.retryable("interrupted", e, -1);
+        }
+      }
+      return ExportResult.success();
+    };
+    Producer p = producer(config(id).setJmxEnabled(true).setLingerMillis(0).setSendThreads(2));
+    ObjectName bean = new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id));
+    assertTrue(ManagementFactory.getPlatformMBeanServer().isRegistered(bean));
+    p.send(LogRecord.builder().setBody("slow").setDestination("slow").build());
+    Thread.sleep(50); // the slow request is in flight
+    AtomicReference<Throwable> flushError = new AtomicReference<>();
+    Thread flusher = new Thread(() -> {
+      try {
+        p.flush();
+      } catch (Throwable t) {
+        flushError.set(t);
+      }
+    });
+    flusher.start();
+    Thread.sleep(50);
+    p.send(LogRecord.builder().setBody("closer").setDestination("fast").build(), r -> p.close());
+    flusher.join(5_000);
+    assertTrue(!flusher.isAlive(), "flush returned: the in-flight batch got FAILED_AT_CLOSE");
+    assertEquals(null, flushError.get());
+    awaitNoThreads(id);
+    assertTrue(exporter.closed, "the exporter is closed");
+    assertTrue(!ManagementFactory.getPlatformMBeanServer().isRegistered(bean), "the MBean is gone");
+    assertEquals(1, p.getMetrics().getRecordsSent());
+    assertEquals(1, p.getMetrics().getRecordsFailed());
+    slowShard.countDown();
+  }
+
+  @Test
+  void closeReturnsWithinItsBoundWhenACallbackBlocks() throws Exception {
+    String id = newId();
+    CountDownLatch never = new CountDownLatch(1);
+    Producer p = producer(config(id).setLingerMillis(0));
+    p.send(record("x"), r -> {
+      try {
+        never.await(20, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        // close interrupts it
+      }
+    });
+    Thread.sleep(100); // the callback is blocking a send thread
+    long start = System.nanoTime();
+    p.close(500);
+    long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertTrue(took < 500 + 1_000 + 200, "close(500) took " + took + " ms");
+    never.countDown();
+    awaitNoThreads(id);
+  }
+
+  @Test
+  void anInterruptedCallerStillGetsTheWholeGracePeriod() throws Exception {
+    exporter.responder = r -> {
+      java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+      return ExportResult.success();
+    };
+    Producer p = producer(config(newId()).setBatchCountThreshold(50).setSendThreads(2));
+    Outcomes outcomes = new Outcomes();
+    for (int i = 0; i < 1_000; i++) {
+      p.send(record("r" + i), outcomes);
+    }
+    Thread.currentThread().interrupt();
+    try {
+      p.close(30_000);
+      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept");
+    } finally {
+      Thread.interrupted();
+    }
+    assertEquals(Map.of(SendResult.Status.DELIVERED, 1_000), outcomes.byStatus());
+  }
+
+  @Test
+  void duplicateClientIdsGetDistinctJmxNamesAndEachUnregistersItsOwn() throws Exception {
+    String id = newId();
+    Producer a = producer(config(id).setJmxEnabled(true));
+    Producer b = producer(config(id).setJmxEnabled(true));
+    ObjectName first = new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id));
+    ObjectName second = new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id)
+        + ",instance=2");
+    Set<ObjectName> names = ManagementFactory.getPlatformMBeanServer().queryNames(
+        new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id) + ",*"), null);
+    assertEquals(Set.of(first, second), names);
+    b.send(record("b"));
+    b.flush();
+    assertEquals(1L, ManagementFactory.getPlatformMBeanServer().getAttribute(second, "RecordsSent"),
+        "the second name shows the second producer");
+    a.close(0);
+    assertTrue(!ManagementFactory.getPlatformMBeanServer().isRegistered(first));
+    assertTrue(ManagementFactory.getPlatformMBeanServer().isRegistered(second), "closing one keeps the other's");
+    b.close(0);
+    assertTrue(!ManagementFactory.getPlatformMBeanServer().isRegistered(second));
+  }
+
+  @Test
+  void impossibleTimeoutsAreRefusedNamingBothSettings() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ProducerConfig.builder().setLingerMillis(5_000).setDeliveryTimeoutMillis(1_000).build());
+    assertEquals("deliveryTimeoutMillis (1000) must not be below lingerMillis (5000): batches would expire before "
+        + "they are sent", e.getMessage());
+    exporter.requestTimeoutMillis = 10_000;
+    e = assertThrows(IllegalArgumentException.class, () -> new Producer(
+        config(newId()).setLingerMillis(1_000).setDeliveryTimeoutMillis(5_000).build(), exporter));
+    assertEquals("deliveryTimeoutMillis (5000) must be at least lingerMillis (1000) + the exporter's request timeout "
+        + "(10000 ms, test://memory), so that a batch gets at least one whole attempt", e.getMessage());
+  }
+
+  @Test
+  void idleProducerThreadsBlockInsteadOfPolling() throws Exception {
+    String id = newId();
+    Producer p = producer(config(id).setLingerMillis(5).setDeliveryTimeoutMillis(100).setSendThreads(3));
+    p.send(record("x"));
+    p.flush();
+    Thread.sleep(300); // past every deadline: nothing is pending
+    List<String> states = liveThreads(id);
+    assertEquals(4, states.size(), states.toString());
+    for (String s : states) {
+      assertTrue(s.endsWith(":WAITING"), "parked without a timeout: " + states);
+    }
+  }
+
+  @Test
+  void splitHalvesStartTheirOwnAttemptCountAndSplitsAreNotRetries() throws Exception {
+    AtomicInteger smallAttempts = new AtomicInteger();
+    exporter.responder = r -> {
+      if (r.bodies().size() > 2) {
+        return ExportResult.tooLarge("413");
+      }
+      // each 2-record batch fails once, then succeeds: needs its own retry
+      return r.attempt() == 1 ? ExportResult.retryable("503", null, -1) : ExportResult.success();
+    };
+    Producer p = producer(config(newId()).setRetries(1));
+    Outcomes outcomes = new Outcomes();
+    for (int i = 0; i < 16; i++) {
+      p.send(record("r" + i), outcomes);
+    }
+    p.flush();
+    assertEquals(Map.of(SendResult.Status.DELIVERED, 16), outcomes.byStatus(),
+        "with retries=1 each half still has its one retry");
+    assertEquals(8, p.getMetrics().getRetries(), "one retry per 2-record batch; the 7 splits are not retries");
+    assertEquals(0, smallAttempts.get());
+  }
+}
