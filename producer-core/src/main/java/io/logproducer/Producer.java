@@ -24,13 +24,25 @@ import java.util.concurrent.CompletableFuture;
  * jitter within {@code retries} and {@code deliveryTimeoutMillis}.
  *
  * <p><b>Outcomes.</b> Every record {@code send} accepts gets exactly one {@link SendResult} — delivered, partially
- * rejected, rejected, failed, or failed at close — through its callback or future and in {@link #getMetrics()}.
- * A {@code send} that throws did not accept its record.
+ * rejected, rejected, failed, or failed at close — through its callback or future and in {@link #getMetrics()},
+ * at the latest {@code deliveryTimeoutMillis} after its batch was created (plus the time other callbacks take on
+ * the timer thread, normally well under 100 ms), whatever the exporter does (hangs, throws, returns nothing) and
+ * whatever the JVM throws in a send thread ({@code OutOfMemoryError}, {@code NoClassDefFoundError}: the batch
+ * fails with it as cause and the thread goes on). A {@code send} that throws did not accept its record.
+ *
+ * <p><b>Memory.</b> {@code totalSizeInBytes} bounds the heap the producer's batches hold — chunks charged whole,
+ * bookkeeping, pooled chunks — not only record bytes. Outside it: per send thread a request body buffer of at most
+ * {@code batchSizeInBytes} + 1/8 + 64 KiB, and per application thread, while a {@code send} runs, one encode
+ * buffer (released at the next GC). A record larger than the largest batch is refused while it is encoded, before
+ * a buffer of its size is allocated.
  *
  * <p><b>Threads.</b> All methods are thread-safe. The producer runs one linger thread and {@code sendThreads}
- * send threads, all daemon threads named {@code <clientId>-…}; none outlives {@link #close}. Calling
- * {@code send}, {@code flush} or {@code close} from a callback never deadlocks: {@code send} then does not wait
- * for buffer space, {@code flush} seals without waiting, and {@code close} closes without a grace period.
+ * send threads, all daemon threads named {@code <clientId>-…}, which block when idle; none outlives {@link #close}.
+ * Calling {@code send}, {@code flush} or {@code close} from a callback — on any thread, including a future's
+ * dependent stage — never deadlocks: {@code send} then does not wait for buffer space, {@code flush} seals without
+ * waiting, and {@code close} closes without a grace period and returns at once. Callbacks should be quick: they run
+ * on the producer's threads. Unless disabled ({@link ProducerConfig.Builder#setShutdownHookEnabled}), a JVM
+ * shutdown hook closes a producer the application did not close, with {@code shutdownHookTimeoutMillis}.
  */
 public final class Producer implements AutoCloseable {
 
@@ -41,7 +53,10 @@ public final class Producer implements AutoCloseable {
    *
    * @throws IllegalArgumentException if the exporter cannot honour {@code config} (e.g. an unsupported
    *     compression, or a batchSizeInBytes above the exporter's maximum)
-   * @throws IllegalStateException if the configured compression's library is not on the classpath
+   * @throws IllegalArgumentException if {@code deliveryTimeoutMillis} is below {@code lingerMillis} plus the
+   *     exporter's request timeout
+   * @throws IllegalStateException if the configured compression's library is not on the classpath or cannot load
+   *     here (it is tried once, so a broken native library fails the constructor, not the first batch)
    */
   public Producer(ProducerConfig config, Exporter exporter) {
     this.engine = new ProducerEngine(config, exporter);
@@ -63,7 +78,8 @@ public final class Producer implements AutoCloseable {
    *
    * @param callback receives the outcome; may be null
    * @throws IllegalArgumentException if {@code record} is null or the exporter cannot encode it
-   * @throws RecordTooLargeException if the encoded record exceeds the largest allowed batch
+   * @throws RecordTooLargeException if the encoded record exceeds the largest allowed record: the exporter's
+   *     maximum batch size, and {@code totalSizeInBytes} less room for its batch's bookkeeping (see the README)
    * @throws BufferExhaustedException if no buffer space became free within {@code maxBlockMillis}
    * @throws ProducerInterruptedException if interrupted while waiting for buffer space
    * @throws IllegalStateException if the producer is closed
@@ -91,8 +107,8 @@ public final class Producer implements AutoCloseable {
   }
 
   /**
-   * Seals every open batch and waits until every record sent before this call has its outcome (callbacks run).
-   * From a callback it seals without waiting.
+   * Seals every open batch and waits until every record sent before this call has its outcome (callbacks run),
+   * which {@code deliveryTimeoutMillis} bounds. From a callback it seals without waiting.
    *
    * @throws ProducerInterruptedException if interrupted while waiting
    */
@@ -102,9 +118,15 @@ public final class Producer implements AutoCloseable {
 
   /**
    * Stops accepting records, ships everything buffered, and waits until all have an outcome or {@code timeoutMillis}
-   * passed; records still undelivered then are reported {@link SendResult.Status#FAILED_AT_CLOSE} through their
-   * callbacks. Then stops every producer thread and closes the exporter. Idempotent: a second call waits for the
-   * first up to its own timeout. From a callback it behaves as {@code close(0)} without waiting.
+   * passed; records still undelivered then (queued, retrying or in flight) are reported
+   * {@link SendResult.Status#FAILED_AT_CLOSE} through their callbacks. Then stops every producer thread, closes the
+   * exporter, unregisters the MBean and removes the shutdown hook. Returns within {@code timeoutMillis} + 1 s
+   * ({@code CLOSE_SLACK_MILLIS}), from any thread: the closing work runs on a {@code <clientId>-closer} thread, so a
+   * callback that blocks delays only that thread (it ends when the callback returns). Idempotent: a second call waits
+   * for the first up to its own timeout. From a callback it behaves as {@code close(0)} and returns at once.
+   *
+   * <p>An interrupt does not shorten the grace period (records that could be delivered are not failed because the
+   * closing thread happened to be interrupted); the thread's interrupt status is kept and set on return.
    *
    * @param timeoutMillis grace period in ms, at least 0
    * @throws IllegalArgumentException if {@code timeoutMillis} is negative
@@ -120,7 +142,7 @@ public final class Producer implements AutoCloseable {
 
   /**
    * Closes with no time limit of its own: returns when every buffered record has its outcome, which
-   * {@code deliveryTimeoutMillis} bounds.
+   * {@code deliveryTimeoutMillis} bounds (plus 1 s).
    */
   @Override
   public void close() {

@@ -103,12 +103,18 @@ public final class ProducerMetrics {
     return retries;
   }
 
-  /** Encoded bytes held now (open, sealed, in flight, retrying). */
+  /**
+   * Bytes of the budget the batches hold now (open, sealed, in flight, retrying): their records' chunks, charged
+   * whole, and bookkeeping; 0 when nothing is buffered. Chunks pooled for reuse are not counted here.
+   */
   public long getBufferedBytes() {
     return bufferedBytes;
   }
 
-  /** Highest {@link #getBufferedBytes()} seen; never above {@link #getTotalSizeInBytes()}. */
+  /**
+   * Highest use of the budget seen, pooled chunks included; at most {@link #getTotalSizeInBytes()} (a batch split on
+   * a send thread may pass it briefly by the size of its halves' bookkeeping).
+   */
   public long getPeakBufferedBytes() {
     return peakBufferedBytes;
   }

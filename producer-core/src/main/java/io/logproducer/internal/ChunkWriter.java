@@ -9,7 +9,9 @@ import java.util.Arrays;
  */
 final class ChunkWriter extends OutputStream {
 
-  private byte[] buf = new byte[8192];
+  private static final int INITIAL_BYTES = 8192 - 16;
+
+  private byte[] buf = new byte[INITIAL_BYTES];
   private int size;
 
   void reset() {
@@ -31,7 +33,7 @@ final class ChunkWriter extends OutputStream {
   /** Drops the backing array for a small one if it grew above {@code limit} bytes. */
   void trimTo(int limit) {
     if (buf.length > limit) {
-      buf = new byte[8192];
+      buf = new byte[INITIAL_BYTES];
     }
     size = 0;
   }
@@ -52,7 +54,21 @@ final class ChunkWriter extends OutputStream {
   private void ensure(int n) {
     int need = size + n;
     if (need > buf.length) {
-      buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
+      buf = Arrays.copyOf(buf, capacityFor(need));
     }
+  }
+
+  /**
+   * A capacity of at least {@code need} whose array, with its 16-byte header, is a power of two in size: such an
+   * array fills whole G1 regions when it is humongous, instead of spilling 16 bytes into one more region.
+   */
+  static int capacityFor(int need) {
+    long wanted = Math.max((long) need + 16, (long) buf0Length() + 16);
+    long pow2 = Long.highestOneBit(wanted - 1) << 1;
+    return (int) Math.min(Integer.MAX_VALUE - 8, pow2 - 16);
+  }
+
+  private static int buf0Length() {
+    return INITIAL_BYTES;
   }
 }

@@ -67,6 +67,8 @@ public final class ProducerEngine {
   private final JmxRegistration jmx;
   private final Thread shutdownHook;
   private volatile boolean closed;
+  /** The thread that closes; joined by {@code close} so that it does not outlive it. */
+  private volatile Thread closer;
 
   /**
    * Starts a producer: the linger thread and {@code sendThreads} send threads.
@@ -329,7 +331,7 @@ public final class ProducerEngine {
 
   private void drop(Callback callback) {
     metrics.recordsDropped.increment();
-    dropLog.warn("buffer full (totalSizeInBytes " + budget.total() + "); dropping records", null);
+    dropLog.warn(() -> "buffer full (totalSizeInBytes " + budget.total() + "); dropping records", null);
     if (callback != null) {
       Object previous = CallbackContext.enter(this);
       try {
@@ -385,6 +387,7 @@ public final class ProducerEngine {
     closed = true;
     ProducerThread closer = new ProducerThread(this, config.getClientId() + "-closer", () -> doClose(graceMillis),
         null);
+    this.closer = closer;
     try {
       closer.start();
     } catch (Throwable t) { // cannot start a thread: close on this one
@@ -407,6 +410,10 @@ public final class ProducerEngine {
         }
         try {
           if (terminated.await(remaining, TimeUnit.NANOSECONDS)) {
+            Thread c = closer;
+            if (c != null && c != Thread.currentThread()) {
+              c.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            }
             return;
           }
         } catch (InterruptedException e) {
@@ -451,8 +458,11 @@ public final class ProducerEngine {
           if (jmx != null) {
             jmx.unregister();
           }
-          terminated.countDown();
-          log.debug("producer {} closed: {}", config.getClientId(), metrics.snapshot());
+          try {
+            log.debug("producer {} closed: {}", config.getClientId(), metrics.snapshot());
+          } finally {
+            terminated.countDown();
+          }
         }
       }
     }

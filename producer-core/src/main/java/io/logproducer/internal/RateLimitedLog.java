@@ -19,19 +19,37 @@ final class RateLimitedLog {
     this.intervalNanos = intervalMillis * 1_000_000L;
   }
 
+  /** Like {@link #warn(String, Throwable)}, building the message only when it is logged. */
+  void warn(java.util.function.Supplier<String> message, Throwable t) {
+    if (due()) {
+      emit(message.get(), t);
+    }
+  }
+
   void warn(String message, Throwable t) {
+    if (due()) {
+      emit(message, t);
+    }
+  }
+
+  /** Whether a message may be logged now; if not, it counts as suppressed. */
+  private boolean due() {
     long now = System.nanoTime();
     long next = nextNanos.get();
     if ((next == Long.MIN_VALUE || now - next >= 0) && nextNanos.compareAndSet(next, now + intervalNanos)) {
-      long held = suppressed.getAndSet(0);
-      String text = held == 0 ? message : message + " (" + held + " similar messages suppressed)";
-      if (t != null) {
-        logger.warn(text, t);
-      } else {
-        logger.warn(text);
-      }
+      return true;
+    }
+    suppressed.incrementAndGet();
+    return false;
+  }
+
+  private void emit(String message, Throwable t) {
+    long held = suppressed.getAndSet(0);
+    String text = held == 0 ? message : message + " (" + held + " similar messages suppressed)";
+    if (t != null) {
+      logger.warn(text, t);
     } else {
-      suppressed.incrementAndGet();
+      logger.warn(text);
     }
   }
 }

@@ -95,7 +95,7 @@ final class Sender {
   /** Gives a batch whose processing threw its outcome (FAILED), whatever state the throw left it in. */
   private void failInFlight(ProducerBatch b, Throwable t) {
     try {
-      errors.warn("send thread " + Thread.currentThread().getName() + " failed on " + b + ": " + t, t);
+      errors.warn(() -> "send thread " + Thread.currentThread().getName() + " failed on " + b + ": " + t, t);
     } catch (Throwable ignored) {
       // logging must not stop the outcome
     }
@@ -179,13 +179,13 @@ final class Sender {
             wireBytes);
         return;
       case PARTIAL_SUCCESS:
-        failures.warn(String.format(Locale.ROOT, "%s rejected %,d of %,d records: %s", exporter.describe(),
+        failures.warn(() -> String.format(Locale.ROOT, "%s rejected %,d of %,d records: %s", exporter.describe(),
             r.rejectedCount(), b.recordCount(), r.message()), null);
         finish(b, new SendResult(SendResult.Status.PARTIALLY_REJECTED, b.attempt(), b.recordCount(),
             r.rejectedCount(), r.message(), null), wireBytes);
         return;
       case REJECTED:
-        failures.warn(String.format(Locale.ROOT, "%s rejected %,d records (%,d bytes): %s", exporter.describe(),
+        failures.warn(() -> String.format(Locale.ROOT, "%s rejected %,d records (%,d bytes): %s", exporter.describe(),
             b.recordCount(), b.sizeInBytes(), r.message()), null);
         finish(b, new SendResult(SendResult.Status.REJECTED, b.attempt(), b.recordCount(), b.recordCount(),
             r.message(), r.error()), 0);
@@ -204,7 +204,7 @@ final class Sender {
         return;
       case FAILED:
       default:
-        failures.warn(String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s",
+        failures.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s",
             b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message()), r.error());
         finish(b, new SendResult(aborting ? SendResult.Status.FAILED_AT_CLOSE : SendResult.Status.FAILED,
             b.attempt(), b.recordCount(), 0, r.message(), r.error()), 0);
@@ -221,7 +221,7 @@ final class Sender {
       return;
     }
     if (!retryPolicy.mayRetry(attempt)) {
-      failures.warn(String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s after %d attempt(s): %s",
+      failures.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s after %d attempt(s): %s",
           b.recordCount(), b.sizeInBytes(), exporter.describe(), attempt, r.message()), r.error());
       finish(b, new SendResult(SendResult.Status.FAILED, attempt, b.recordCount(), 0,
           "retries exhausted after " + attempt + " attempt(s)" + lastErrorSuffix(b), r.error()), 0);
@@ -230,7 +230,7 @@ final class Sender {
     long backoffMillis = retryPolicy.backoffMillis(attempt, r.retryAfterMillis());
     long retryAt = nowNanos + TimeUnit.MILLISECONDS.toNanos(backoffMillis);
     if (retryAt - b.deliveryDeadlineNanos >= 0) {
-      failures.warn(String.format(Locale.ROOT,
+      failures.warn(() -> String.format(Locale.ROOT,
           "failed to send %,d records (%,d bytes) to %s: %s; next retry in %d ms would pass deliveryTimeoutMillis",
           b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message(), backoffMillis), r.error());
       finish(b, new SendResult(SendResult.Status.FAILED, attempt, b.recordCount(), 0,
@@ -239,7 +239,7 @@ final class Sender {
       return;
     }
     String retries = retryPolicy.retries() == Integer.MAX_VALUE ? "" : "/" + retryPolicy.retries();
-    failures.warn(String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s, retry %d%s in %d ms",
+    failures.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s, retry %d%s in %d ms",
         b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message(), attempt, retries, backoffMillis),
         null);
     if (!b.tryAwaitRetry(retryAt)) {

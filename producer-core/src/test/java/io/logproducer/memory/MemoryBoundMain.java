@@ -136,8 +136,10 @@ public final class MemoryBoundMain {
 
     // Measure twice, a second apart (send threads keep retrying meanwhile); keep the larger.
     long retained1 = HeapMeter.usedAfterGc() - baseline;
+    histogram("measurement 1");
     HeapMeter.sleep(1000);
     long retained2 = HeapMeter.usedAfterGc() - baseline;
+    histogram("measurement 2");
     long retained = Math.max(retained1, retained2);
     ProducerMetrics m = producer.getMetrics();
     long callsBeforeClose = exporter.calls.get();
@@ -150,6 +152,8 @@ public final class MemoryBoundMain {
     producer.close(0);
     long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closeStart);
     long closedRetained = HeapMeter.usedAfterGc() - baseline;
+    histogram("after close");
+    dumpHeap();
     List<String> alive = HeapMeter.liveThreads(config.getClientId());
     ProducerMetrics after = producer.getMetrics();
 
@@ -169,6 +173,32 @@ public final class MemoryBoundMain {
       System.out.println("unreachable");
     }
     System.exit(0);
+  }
+
+  /** With -Dmembound.histogram=N, prints the top N lines of the live class histogram (diagnosis only). */
+  private static void histogram(String label) throws Exception {
+    int lines = Integer.getInteger("membound.histogram", 0);
+    if (lines <= 0) {
+      return;
+    }
+    String h = (String) java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
+        new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+        new Object[] {new String[0]}, new String[] {String[].class.getName()});
+    String[] all = h.split("\\R");
+    System.out.println("HISTOGRAM " + label);
+    for (int i = 0; i < Math.min(lines, all.length); i++) {
+      System.out.println(all[i]);
+    }
+    System.out.println(all[all.length - 1]);
+  }
+
+  /** With -Dmembound.dump=FILE, writes a heap dump of live objects there (diagnosis only). */
+  private static void dumpHeap() throws Exception {
+    String file = System.getProperty("membound.dump");
+    if (file != null) {
+      java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+          .dumpHeap(file, true);
+    }
   }
 
   private static void warmUp(String filler) {

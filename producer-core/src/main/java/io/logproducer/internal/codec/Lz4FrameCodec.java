@@ -4,6 +4,7 @@ import io.logproducer.Compression;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.ref.WeakReference;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4FrameInputStream;
@@ -33,9 +34,11 @@ final class Lz4FrameCodec implements Codec {
   private static final int HC = (XXHashFactory.fastestInstance().hash32()
       .hash(new byte[] {(byte) FLG, (byte) BD}, 0, 2, 0) >> 8) & 0xFF;
   private static final int MAX_BLOCK_OUT = 4 + COMPRESSOR.maxCompressedLength(BLOCK_SIZE);
-  /** Per-thread [pending input, compressed output]: a send thread compresses one frame at a time. */
-  private static final ThreadLocal<byte[][]> BUFFERS =
-      ThreadLocal.withInitial(() -> new byte[][] {new byte[BLOCK_SIZE], new byte[MAX_BLOCK_OUT]});
+  /**
+   * Per-thread [pending input, compressed output]: a send thread compresses one frame at a time. Weakly held, so a
+   * thread that compressed once (the constructor's probe runs on an application thread) keeps nothing after GC.
+   */
+  private static final ThreadLocal<WeakReference<byte[][]>> BUFFERS = new ThreadLocal<>();
 
   @Override
   public Compression compression() {
@@ -45,7 +48,13 @@ final class Lz4FrameCodec implements Codec {
   /** A frame writer; at most one may be open per thread at a time. */
   @Override
   public OutputStream compress(OutputStream sink) throws IOException {
-    return new FrameWriter(sink, BUFFERS.get());
+    WeakReference<byte[][]> ref = BUFFERS.get();
+    byte[][] buffers = ref == null ? null : ref.get();
+    if (buffers == null) {
+      buffers = new byte[][] {new byte[BLOCK_SIZE], new byte[MAX_BLOCK_OUT]};
+      BUFFERS.set(new WeakReference<>(buffers));
+    }
+    return new FrameWriter(sink, buffers);
   }
 
   @Override
