@@ -231,13 +231,15 @@ final class SoakReport {
     double win = o.window();
     double end = o.durationSeconds();
     Table t = new Table("", "value");
-    t.row("heap after GC, max in the first " + fmt(win) + " s after warm-up (" + fmt(w0) + "–" + fmt(w0 + win) + " s)",
+    String kind = o.fullGcEverySeconds > 0 ? "heap after full GC (System.gc() every " + o.fullGcEverySeconds
+        + " s)" : "heap after GC";
+    t.row(kind + ", max in the first " + fmt(win) + " s after warm-up (" + fmt(w0) + "–" + fmt(w0 + win) + " s)",
         mbOrNa(maxGc(w0, w0 + win)));
-    t.row("heap after GC, max in the last " + fmt(win) + " s (" + fmt(end - win) + "–" + fmt(end) + " s)",
+    t.row(kind + ", max in the last " + fmt(win) + " s (" + fmt(end - win) + "–" + fmt(end) + " s)",
         mbOrNa(maxGc(end - win, end)));
-    t.row("heap after GC, min (floor) first window / last window", mbOrNa(minGc(w0, w0 + win)) + " / "
+    t.row(kind + ", min (floor) first window / last window", mbOrNa(minGc(w0, w0 + win)) + " / "
         + mbOrNa(minGc(end - win, end)));
-    t.row("heap after GC, max over the whole run (incl. warm-up and close)", mbOrNa(maxGc(0, Double.MAX_VALUE)));
+    t.row(kind + ", max over the whole run (incl. warm-up and close)", mbOrNa(maxGc(0, Double.MAX_VALUE)));
     t.row("garbage collections", n(gcs.size()) + " (" + gcSummary() + ")");
     t.row("buffered bytes, max sampled / peak (ProducerMetrics) / totalSizeInBytes", mb((long) maxOf(s -> s.bufferedBytes(),
         0, Double.MAX_VALUE)) + " / " + mb(r.metrics().getPeakBufferedBytes()) + " / " + mb(o.totalSizeBytes));
@@ -346,7 +348,7 @@ final class SoakReport {
   private long maxGc(double from, double to) {
     long max = -1;
     for (SoakMain.GcEvent e : gcs) {
-      if (e.t() >= from && e.t() < to) {
+      if (e.t() >= from && e.t() < to && SoakMain.counts(e, o.fullGcEverySeconds > 0)) {
         max = Math.max(max, e.heapAfterBytes());
       }
     }
@@ -363,7 +365,7 @@ final class SoakReport {
   private long minGc(double from, double to) {
     long min = Long.MAX_VALUE;
     for (SoakMain.GcEvent e : gcs) {
-      if (e.t() >= from && e.t() < to) {
+      if (e.t() >= from && e.t() < to && SoakMain.counts(e, o.fullGcEverySeconds > 0)) {
         min = Math.min(min, e.heapAfterBytes());
       }
     }

@@ -9,10 +9,22 @@ import java.util.Arrays;
  */
 final class ChunkWriter extends OutputStream {
 
-  private static final int INITIAL_BYTES = 8192 - 16;
+  private static final int INITIAL_BYTES = 8192;
 
+  /** The most this buffer keeps between uses; it grows no further than that while requests fit in it. */
+  private final int keepBytes;
   private byte[] buf = new byte[INITIAL_BYTES];
   private int size;
+
+  /** @param keepBytes the most kept between uses, in bytes (see {@link Sender#bodyKeepBytes}) */
+  ChunkWriter(int keepBytes) {
+    this.keepBytes = Math.max(INITIAL_BYTES, keepBytes);
+  }
+
+  /** A writer that keeps up to 64 MiB. */
+  ChunkWriter() {
+    this(64 << 20);
+  }
 
   void reset() {
     size = 0;
@@ -54,21 +66,20 @@ final class ChunkWriter extends OutputStream {
   private void ensure(int n) {
     int need = size + n;
     if (need > buf.length) {
-      buf = Arrays.copyOf(buf, capacityFor(need));
+      buf = Arrays.copyOf(buf, capacityFor(need, buf.length, keepBytes));
     }
   }
 
   /**
-   * A capacity of at least {@code need} whose array, with its 16-byte header, is a power of two in size: such an
-   * array fills whole G1 regions when it is humongous, instead of spilling 16 bytes into one more region.
+   * The next capacity for {@code need} bytes: doubling, but never past {@code keep} while the need fits in it (so a
+   * buffer that will be kept is not grown beyond what is kept), and exactly {@code need} beyond it (such a buffer is
+   * dropped after use anyway).
    */
-  static int capacityFor(int need) {
-    long wanted = Math.max((long) need + 16, (long) buf0Length() + 16);
-    long pow2 = Long.highestOneBit(wanted - 1) << 1;
-    return (int) Math.min(Integer.MAX_VALUE - 8, pow2 - 16);
-  }
-
-  private static int buf0Length() {
-    return INITIAL_BYTES;
+  static int capacityFor(int need, int current, int keep) {
+    if (need > keep) {
+      return need;
+    }
+    long doubled = Math.max((long) need, (long) current << 1);
+    return (int) Math.min(doubled, keep);
   }
 }

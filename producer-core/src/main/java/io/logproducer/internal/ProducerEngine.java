@@ -271,6 +271,7 @@ public final class ProducerEngine {
   /** Appends under the budget: waits for bytes outside every lock, then tries again with them as credit. */
   private void append(Object shardKey, byte[] src, int size, Callback callback) {
     long credit = 0;
+    boolean drained = false;
     boolean relieved = false;
     long deadline = 0;
     boolean waited = false;
@@ -289,8 +290,11 @@ public final class ProducerEngine {
               + " bytes of buffer with its batch, more than totalSizeInBytes (" + budget.total() + ")", size,
               maxRecordSize);
         }
-        if (pool.drain() > 0) {
-          continue;
+        if (!drained) {
+          drained = true;
+          if (pool.drain() > 0) {
+            continue; // pooled chunks are released to the budget: try again at once
+          }
         }
         if (!relieved) {
           relieved = true;

@@ -67,7 +67,7 @@ final class Sender {
 
   /** The loop each send thread runs until {@link #stop()} and the queue is drained. */
   void runLoop() {
-    ChunkWriter body = new ChunkWriter();
+    ChunkWriter body = new ChunkWriter(bodyKeepBytes);
     while (true) {
       ProducerBatch b;
       try {
@@ -82,7 +82,7 @@ final class Sender {
         process(b, body, System.nanoTime());
       } catch (Throwable t) {
         if (t instanceof OutOfMemoryError) {
-          body = new ChunkWriter(); // let a large body buffer go first
+          body = new ChunkWriter(bodyKeepBytes); // let a large body buffer go first
         }
         failInFlight(b, t);
       }

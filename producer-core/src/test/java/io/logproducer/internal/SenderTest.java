@@ -95,6 +95,22 @@ class SenderTest {
     assertTrue(incomplete.isEmpty());
   }
 
+  @Test
+  void aSendThreadKeepsABodyBufferOfAtMostTheBatchSizeAndASlack() {
+    int batch = 2 << 20;
+    int keep = Sender.bodyKeepBytes(batch);
+    assertEquals(batch + batch / 8 + 65_536, keep);
+    // growing for a full uncompressed batch (2 MiB + framing) stops at what is kept: no reallocation per batch
+    assertEquals(keep, ChunkWriter.capacityFor(batch + 200, batch, keep));
+    assertEquals(8192 * 2, ChunkWriter.capacityFor(8193, 8192, keep), "doubling below it");
+    // a larger request gets an exact buffer, dropped after use (the first version kept up to 32 MiB per thread)
+    assertEquals(keep + 1, ChunkWriter.capacityFor(keep + 1, batch, keep));
+    ChunkWriter w = new ChunkWriter(keep);
+    w.write(new byte[keep + 1], 0, keep + 1);
+    w.trimTo(keep);
+    assertEquals(8192, w.capacity());
+  }
+
   /** Writes part of a request, then throws the next of its throwables. */
   private static final class FailingExporter implements Exporter {
     private final List<Throwable> toThrow;
