@@ -3,10 +3,11 @@ package io.logproducer.internal;
 /**
  * Recycles the fixed-size byte chunks that open batches store encoded records in, inside the memory budget: a
  * pooled chunk stays charged to the {@link MemoryBudget} (it is memory the producer holds), so taking one moves its
- * charge to the batch and giving one back moves the charge to the pool, without touching the budget. When the
- * budget runs short, {@link #drain()} lets the garbage collector have every pooled chunk and releases their charge,
- * as Kafka's {@code BufferPool} frees its pooled buffers before it makes a caller wait. Thread-safe; never
- * allocates after construction.
+ * charge to the batch and giving one back moves the charge to the pool, without touching the budget. As in Kafka's
+ * {@code BufferPool}, a sender waiting for budget is woken when a chunk is pooled and reuses it rather than waiting
+ * for bytes; when bytes rather than chunks are short (a bookkeeping array must grow), {@link #drain()} lets the
+ * garbage collector have every pooled chunk and releases their charge. Thread-safe; never allocates after
+ * construction.
  */
 class ChunkPool {
 
@@ -36,13 +37,13 @@ class ChunkPool {
 
   /**
    * A chunk size for batches of {@code batchSizeInBytes} under a budget of {@code totalSizeInBytes}: a power of two
-   * in [256 B, 16 KiB], at most a sixteenth of the budget, so that partly filled chunks of open batches cannot hold
+   * in [256 B, 64 KiB], at most a sixteenth of the budget, so that partly filled chunks of open batches cannot hold
    * the budget hostage.
    */
   static int chunkSizeFor(int batchSizeInBytes, long totalSizeInBytes) {
     int size = Integer.highestOneBit(Math.max(1, batchSizeInBytes - 1)) << 1;
     long cap = Long.highestOneBit(Math.max(1, totalSizeInBytes / 16));
-    return (int) Math.max(256, Math.min(Math.min(16_384, size), cap));
+    return (int) Math.max(256, Math.min(Math.min(65_536, size), cap));
   }
 
   int chunkSize() {
@@ -65,16 +66,49 @@ class ChunkPool {
   }
 
   /**
-   * Offers a chunk back with its charge. Returns true if the pool kept it (the charge passed to the pool); false if
-   * not (the wrong size, the pool full or closed, or senders waiting for budget, who need the bytes released): the
-   * caller still holds the charge and lets the chunk go.
+   * Offers a chunk back with its charge. Returns true if the pool kept it (the charge passed to the pool; a sender
+   * waiting for budget is woken to reuse it); false if not (the wrong size, the pool full or closed): the caller
+   * still holds the charge and lets the chunk go.
    */
-  synchronized boolean give(byte[] chunk) {
-    if (closed || chunk.length != chunkSize || freeCount == free.length || budget.waitingThreads() > 0) {
-      return false;
+  boolean give(byte[] chunk) {
+    synchronized (this) {
+      if (closed || chunk.length != chunkSize || freeCount == free.length) {
+        return false;
+      }
+      free[freeCount++] = chunk;
     }
-    free[freeCount++] = chunk;
+    budget.wakeWaiters();
     return true;
+  }
+
+  /** Whether a chunk is pooled now. */
+  synchronized boolean hasFree() {
+    return freeCount > 0;
+  }
+
+  /**
+   * Offers {@code chunks[0, n)} back under one lock (a completed batch returns all its chunks at once); each slot it
+   * keeps is set to null. Returns how many it kept: their charge passed to the pool.
+   */
+  int giveAll(byte[][] chunks, int n) {
+    int kept = 0;
+    synchronized (this) {
+      if (closed) {
+        return 0;
+      }
+      for (int i = 0; i < n && freeCount < free.length; i++) {
+        byte[] c = chunks[i];
+        if (c != null && c.length == chunkSize) {
+          free[freeCount++] = c;
+          chunks[i] = null;
+          kept++;
+        }
+      }
+    }
+    if (kept > 0) {
+      budget.wakeWaiters();
+    }
+    return kept;
   }
 
   /** Drops every pooled chunk and releases their charge to the budget; returns the bytes released. */

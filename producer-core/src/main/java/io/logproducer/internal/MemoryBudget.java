@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The global {@code totalSizeInBytes} budget: a hard bound on the heap the producer's batches hold (open, sealed,
@@ -33,8 +34,8 @@ public final class MemoryBudget {
   private volatile int waiterCount;
   private volatile boolean closed;
   private final AtomicLong blockedNanos = new AtomicLong();
-  /** Frees memory held in reserve (pooled chunks) when a caller must wait; may be null. */
-  private volatile Runnable reclaimer;
+  /** Whether memory charged here but reusable is in reserve (pooled chunks); may be null. */
+  private volatile BooleanSupplier reusable;
 
   /** @param totalBytes the bound, in bytes, at least 1 */
   public MemoryBudget(long totalBytes) {
@@ -45,11 +46,28 @@ public final class MemoryBudget {
   }
 
   /**
-   * Sets what to call when a caller is about to wait: it should release memory kept in reserve (the chunk pool
-   * drains itself), so that no caller waits while reusable memory sits idle.
+   * Sets the test for reusable memory in reserve (the chunk pool has chunks): the longest waiter in
+   * {@link #reserve} returns {@code false} when it holds, so the caller reuses that memory instead of waiting for
+   * bytes (as Kafka's {@code BufferPool} hands pooled buffers to waiters). Whoever puts memory in reserve while
+   * callers wait calls {@link #wakeWaiters()}.
    */
-  public void setReclaimer(Runnable reclaimer) {
-    this.reclaimer = reclaimer;
+  public void setReusable(BooleanSupplier reusable) {
+    this.reusable = reusable;
+  }
+
+  /** Wakes the longest waiter (memory was put in reserve). */
+  public void wakeWaiters() {
+    if (waiterCount > 0) {
+      lock.lock();
+      try {
+        Condition head = waiters.peekFirst();
+        if (head != null) {
+          head.signal();
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
   }
 
   /**
@@ -86,10 +104,10 @@ public final class MemoryBudget {
    * @throws ProducerInterruptedException if interrupted while waiting (interrupt status is restored)
    * @throws IllegalStateException if the budget is closed
    */
-  public void reserve(long bytes, long maxWaitMillis) {
+  public boolean reserve(long bytes, long maxWaitMillis) {
     checkSize(bytes);
     if (tryReserve(bytes)) {
-      return;
+      return true;
     }
     if (closed) {
       throw new IllegalStateException("producer is closed");
@@ -112,22 +130,17 @@ public final class MemoryBudget {
             taken += takeUpTo(bytes - taken);
             if (taken == bytes) {
               done = true;
-              return;
+              return true;
             }
+          }
+          BooleanSupplier spare = reusable;
+          if (spare != null && waiters.peekFirst() == me && spare.getAsBoolean()) {
+            return false; // memory the caller can reuse is in reserve (pooled chunks): it retries with that
           }
           if (remaining <= 0) {
             throw new BufferExhaustedException(String.format(java.util.Locale.ROOT,
                 "failed to reserve %,d bytes within %d ms: budget %,d, in use %,d, waiting threads %d",
                 bytes, maxWaitMillis, total, used.get() - taken, waiters.size()));
-          }
-          Runnable r = reclaimer;
-          if (r != null && waiters.peekFirst() == me) {
-            r.run(); // registered as a waiter first, so nothing is pooled after this
-            taken += takeUpTo(bytes - taken);
-            if (taken == bytes) {
-              done = true;
-              return;
-            }
           }
           try {
             remaining = me.awaitNanos(remaining);

@@ -126,6 +126,24 @@ final class ProducerBatch implements Batch {
     if (state.get() != OPEN) {
       throw new IllegalStateException("append to a " + stateName() + " batch");
     }
+    if (chunkCount > 0 && len <= chunkSize - lastChunkUsed && count < recordEnds.length
+        && (callback == null || (callbacks != null && callbackCount < callbacks.length))) {
+      // The common case: the record fits what is already allocated and charged; nothing to reserve.
+      System.arraycopy(src, 0, chunks[chunkCount - 1], lastChunkUsed, len);
+      lastChunkUsed += len;
+      size += len;
+      recordEnds[count] = size;
+      if (callback != null) {
+        callbacks[callbackCount] = callback;
+        callbackRecords[callbackCount] = count;
+        callbackCount++;
+      }
+      count++;
+      if (credit > 0) {
+        charged += credit;
+      }
+      return 0;
+    }
     long chunkCost = pool.chunkCost();
     int free = chunkCount == 0 ? 0 : chunkSize - lastChunkUsed;
     int newChunks = len <= free ? 0 : (int) (((long) len - free + chunkSize - 1) / chunkSize);
@@ -402,12 +420,9 @@ final class ProducerBatch implements Batch {
     }
     released = true;
     long total = charged;
+    charged -= pool.giveAll(chunks, chunkCount) * pool.chunkCost();
     for (int i = 0; i < chunkCount; i++) {
-      byte[] c = chunks[i];
       chunks[i] = null;
-      if (c != null && pool.give(c)) {
-        charged -= pool.chunkCost();
-      }
     }
     chunkCount = 0;
     recordEnds = null; // the batch may stay referenced by a queue a while; keep it small

@@ -103,7 +103,7 @@ public final class ProducerEngine {
     this.maxRecordSize = maxRecordSize(exporter.maxBatchSizeInBytes(), total);
     this.budget = new MemoryBudget(total);
     this.pool = new ChunkPool(ChunkPool.chunkSizeFor(config.getBatchSizeInBytes(), total), budget);
-    budget.setReclaimer(pool::drain);
+    budget.setReusable(pool::hasFree);
     this.metrics = new Metrics(budget, pool);
     this.completer = new BatchCompleter(this, budget, metrics, incomplete);
     RetryPolicy retryPolicy = new RetryPolicy(config.getRetries(), config.getInitialRetryBackoffMillis(),
@@ -271,7 +271,6 @@ public final class ProducerEngine {
   /** Appends under the budget: waits for bytes outside every lock, then tries again with them as credit. */
   private void append(Object shardKey, byte[] src, int size, Callback callback) {
     long credit = 0;
-    boolean drained = false;
     boolean relieved = false;
     long deadline = 0;
     boolean waited = false;
@@ -290,11 +289,11 @@ public final class ProducerEngine {
               + " bytes of buffer with its batch, more than totalSizeInBytes (" + budget.total() + ")", size,
               maxRecordSize);
         }
-        if (!drained) {
-          drained = true;
-          if (pool.drain() > 0) {
-            continue; // pooled chunks are released to the budget: try again at once
-          }
+        if (pool.hasFree() && pool.drain() > 0) {
+          // The append took what pooled chunks it could use and still falls short (it needs bytes, e.g. for a new
+          // batch's bookkeeping): release the rest of the pool as bytes and try again. Terminates: the pool only
+          // refills when batches complete.
+          continue;
         }
         if (!relieved) {
           relieved = true;
@@ -320,8 +319,9 @@ public final class ProducerEngine {
           deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxBlock);
         }
         long remaining = Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000); // ms, rounded up
-        budget.reserve(need, remaining);
-        credit += need;
+        if (budget.reserve(need, remaining)) {
+          credit += need;
+        } // else chunks were pooled meanwhile: try again with them
       }
     } finally {
       if (!accepted) {

@@ -228,8 +228,9 @@ class ProducerBatchTest {
   @Test
   void chunkSizesFollowTheBatchSizeAndStayASixteenthOfTheBudget() {
     assertEquals(256, ChunkPool.chunkSizeFor(100, 1L << 30));
-    assertEquals(16384, ChunkPool.chunkSizeFor(2 << 20, 1L << 30));
+    assertEquals(65536, ChunkPool.chunkSizeFor(2 << 20, 1L << 30));
     assertEquals(16384, ChunkPool.chunkSizeFor(10_000, 1L << 30));
+    assertEquals(65536, ChunkPool.chunkSizeFor(1 << 20, 1L << 30));
     assertEquals(8192, ChunkPool.chunkSizeFor(5_000, 1L << 30));
     assertEquals(4096, ChunkPool.chunkSizeFor(1 << 20, 65_536));
     assertEquals(256, ChunkPool.chunkSizeFor(1 << 20, 1024));
