@@ -74,10 +74,24 @@ class HardeningTest {
     return names;
   }
 
+  /** Waits (bounded) until {@code t} is parked: WAITING or TIMED_WAITING. */
+  private static void awaitWaiting(Thread t) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!isWaiting(t) && System.nanoTime() < deadline) {
+      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+    }
+    assertTrue(isWaiting(t), t.getName() + " is " + t.getState());
+  }
+
+  private static boolean isWaiting(Thread t) {
+    Thread.State s = t.getState();
+    return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+  }
+
   private static void awaitNoThreads(String clientId) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (!liveThreads(clientId).isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
+      java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L); // polling a bounded condition
     }
     assertEquals(List.of(), liveThreads(clientId), "no producer thread outlives close");
   }
@@ -134,7 +148,7 @@ class HardeningTest {
     exporter.gate.countDown(); // the hung request returns at last: its answer is dropped, its memory released
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (p.getMetrics().getBufferedBytes() != 0 && System.nanoTime() < deadline) {
-      Thread.sleep(5);
+      java.util.concurrent.locks.LockSupport.parkNanos(5_000_000L); // polling a bounded condition
     }
     assertEquals(0, p.getMetrics().getBufferedBytes());
     assertEquals(1, outcomes.count(), "still exactly one outcome");
@@ -183,8 +197,10 @@ class HardeningTest {
   void closeFromOneCallbackWhileAnotherThreadFlushesStopsEverything() throws Exception {
     String id = newId();
     CountDownLatch slowShard = new CountDownLatch(1);
+    CountDownLatch slowInFlight = new CountDownLatch(1);
     exporter.responder = r -> {
       if ("slow".equals(r.shardKey())) {
+        slowInFlight.countDown();
         try {
           slowShard.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -197,7 +213,7 @@ class HardeningTest {
     ObjectName bean = new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id));
     assertTrue(ManagementFactory.getPlatformMBeanServer().isRegistered(bean));
     p.send(LogRecord.builder().setBody("slow").setDestination("slow").build());
-    Thread.sleep(50); // the slow request is in flight
+    assertTrue(slowInFlight.await(10, TimeUnit.SECONDS), "the slow request is in flight");
     AtomicReference<Throwable> flushError = new AtomicReference<>();
     Thread flusher = new Thread(() -> {
       try {
@@ -207,7 +223,7 @@ class HardeningTest {
       }
     });
     flusher.start();
-    Thread.sleep(50);
+    awaitWaiting(flusher); // flush() is waiting for the in-flight batch
     p.send(LogRecord.builder().setBody("closer").setDestination("fast").build(), r -> p.close());
     flusher.join(5_000);
     assertTrue(!flusher.isAlive(), "flush returned: the in-flight batch got FAILED_AT_CLOSE");
@@ -224,15 +240,17 @@ class HardeningTest {
   void closeReturnsWithinItsBoundWhenACallbackBlocks() throws Exception {
     String id = newId();
     CountDownLatch never = new CountDownLatch(1);
+    CountDownLatch entered = new CountDownLatch(1);
     Producer p = producer(config(id).setLingerMillis(0));
     p.send(record("x"), r -> {
+      entered.countDown();
       try {
         never.await(20, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         // close interrupts it
       }
     });
-    Thread.sleep(100); // the callback is blocking a send thread
+    assertTrue(entered.await(10, TimeUnit.SECONDS), "the callback is blocking a send thread");
     long start = System.nanoTime();
     p.close(500);
     long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -303,8 +321,14 @@ class HardeningTest {
     Producer p = producer(config(id).setLingerMillis(5).setDeliveryTimeoutMillis(100).setSendThreads(3));
     p.send(record("x"));
     p.flush();
-    Thread.sleep(300); // past every deadline: nothing is pending
+    // Once every deadline (linger 5 ms, delivery 100 ms) has passed, nothing is pending: every thread must park
+    // without a timeout. Polled for up to 5 s; a thread that polls stays TIMED_WAITING and fails the test.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     List<String> states = liveThreads(id);
+    while (!states.stream().allMatch(n -> n.endsWith(":WAITING")) && System.nanoTime() < deadline) {
+      java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+      states = liveThreads(id);
+    }
     assertEquals(4, states.size(), states.toString());
     for (String s : states) {
       assertTrue(s.endsWith(":WAITING"), "parked without a timeout: " + states);

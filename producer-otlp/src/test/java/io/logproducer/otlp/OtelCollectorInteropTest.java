@@ -34,7 +34,7 @@ import org.junit.jupiter.api.TestInstance;
  * every compression × encoding is accepted and the Collector counts exactly the records sent.
  *
  * <p>The binary comes from {@code -Dotelcol.bin}, else {@code $OTELCOL_BIN}, else the cache of the project's
- * {@code shared/tools/otelcol/build.sh} ({@code ~/.cache/otelcol-logs-0.162.0/otelcol-logs}), else that script is
+ * {@code tools/otelcol/build.sh} ({@code ~/.cache/otelcol-logs-0.162.0/otelcol-logs}), else that script is
  * run when Go is installed (about 2 minutes the first time, from the Go module proxy); without Go the tests are
  * skipped with instructions.
  */
@@ -68,11 +68,11 @@ class OtelCollectorInteropTest {
     return buildWithGo(cached);
   }
 
-  /** Runs shared/tools/otelcol/build.sh (beside the repository) when Go is on the PATH; null when it cannot. */
+  /** Runs the project's tools/otelcol/build.sh when Go is on the PATH; null when it cannot. */
   private static Path buildWithGo(Path cached) {
     Path script = null;
     for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-      Path candidate = dir.resolve("shared/tools/otelcol/build.sh");
+      Path candidate = dir.resolve("tools/otelcol/build.sh");
       if (Files.isRegularFile(candidate)) {
         script = candidate;
         break;
@@ -105,7 +105,7 @@ class OtelCollectorInteropTest {
   }
 
   private static final String HOW_TO_BUILD = "no OpenTelemetry Collector binary: build one with "
-      + "'bash ../shared/tools/otelcol/build.sh' from the repository root (needs Go 1.24+, about 2 minutes; cached in "
+      + "'bash tools/otelcol/build.sh' from the repository root (needs Go 1.24+, about 2 minutes; cached in "
       + "~/.cache/otelcol-logs-0.162.0) or point -Dotelcol.bin / OTELCOL_BIN at an otelcol with the otlp receiver "
       + "and the debug exporter";
 

@@ -231,7 +231,7 @@ class HttpTransportDeadlineTest {
     Thread sender = new Thread(() -> results.add(t.send(body, body.length, Compression.NONE)));
     sender.start();
     assertTrue(Outcomes.until(() -> server.connections() >= 1, 10_000), "request reached the receiver");
-    Thread.sleep(200); // into the blocked upload
+    assertTrue(Outcomes.until(() -> inSocketWrite(sender), 10_000), "the sender is blocked writing the body");
 
     long start = System.nanoTime();
     t.close();
@@ -245,6 +245,17 @@ class HttpTransportDeadlineTest {
   }
 
   // ---- helpers ----
+
+  /** Whether {@code t} is inside a socket write (the receiver stopped reading, the send buffer is full). */
+  private static boolean inSocketWrite(Thread t) {
+    for (StackTraceElement e : t.getStackTrace()) {
+      String c = e.getClassName();
+      if (e.getMethodName().startsWith("write") && (c.contains("Socket") || c.contains("NioSocketImpl"))) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   private static Thread thread(String name) {
     for (Thread th : Thread.getAllStackTraces().keySet()) {
