@@ -153,8 +153,13 @@ public final class SinkProcess implements AutoCloseable {
     } catch (IOException ignored) {
       // already gone
     }
+    awaitExit(process, 10);
+  }
+
+  /** Waits up to {@code seconds} for {@code process} to exit, then kills it. */
+  static void awaitExit(Process process, long seconds) {
     try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+      if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
         process.destroyForcibly();
       }
     } catch (InterruptedException e) {

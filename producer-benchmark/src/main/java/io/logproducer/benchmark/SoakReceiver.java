@@ -1,5 +1,7 @@
 package io.logproducer.benchmark;
 
+import io.logproducer.examples.receiver.ProtobufReader;
+
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
@@ -293,21 +295,21 @@ public final class SoakReceiver {
   static long[] ids(byte[] buf) {
     long[] out = new long[1025];
     int n = 0;
-    Pb request = new Pb(buf, 0, buf.length);
+    ProtobufReader request = new ProtobufReader(buf, 0, buf.length);
     while (request.more()) {
       int tag = request.tag();
       if (tag != (1 << 3 | 2)) { // resource_logs
         request.skip(tag);
         continue;
       }
-      Pb rl = request.sub();
+      ProtobufReader rl = request.sub();
       while (rl.more()) {
         int t = rl.tag();
         if (t != (2 << 3 | 2)) { // scope_logs
           rl.skip(t);
           continue;
         }
-        Pb sl = rl.sub();
+        ProtobufReader sl = rl.sub();
         while (sl.more()) {
           int st = sl.tag();
           if (st != (2 << 3 | 2)) { // log_records
@@ -327,7 +329,7 @@ public final class SoakReceiver {
   }
 
   /** The int_value of attribute {@code seq} of one LogRecord, or -1. */
-  private static long seqOf(Pb record) {
+  private static long seqOf(ProtobufReader record) {
     long id = -1;
     while (record.more()) {
       int tag = record.tag();
@@ -335,20 +337,20 @@ public final class SoakReceiver {
         record.skip(tag);
         continue;
       }
-      Pb kv = record.sub();
+      ProtobufReader kv = record.sub();
       boolean isSeq = false;
       long value = -1;
       while (kv.more()) {
         int t = kv.tag();
         if (t == (1 << 3 | 2)) { // key
-          Pb key = kv.sub();
-          isSeq = key.is(SEQ_BYTES);
+          ProtobufReader key = kv.sub();
+          isSeq = key.contentEquals(SEQ_BYTES);
         } else if (t == (2 << 3 | 2)) { // value (AnyValue)
-          Pb v = kv.sub();
+          ProtobufReader v = kv.sub();
           while (v.more()) {
             int vt = v.tag();
             if (vt == (3 << 3)) { // int_value
-              value = v.varint();
+              value = v.varint64();
             } else {
               v.skip(vt);
             }
@@ -365,79 +367,4 @@ public final class SoakReceiver {
   }
 
   private static final byte[] SEQ_BYTES = SoakRecords.SEQ_KEY.getBytes(StandardCharsets.UTF_8);
-
-  /** A bounded protobuf reader. */
-  private static final class Pb {
-    private final byte[] buf;
-    private int pos;
-    private final int end;
-
-    Pb(byte[] buf, int pos, int end) {
-      this.buf = buf;
-      this.pos = pos;
-      this.end = end;
-    }
-
-    boolean more() {
-      return pos < end;
-    }
-
-    int tag() {
-      return (int) varint();
-    }
-
-    long varint() {
-      long v = 0;
-      for (int shift = 0; shift < 64; shift += 7) {
-        if (pos >= end) {
-          throw new IllegalArgumentException("truncated varint");
-        }
-        byte b = buf[pos++];
-        v |= (long) (b & 0x7F) << shift;
-        if (b >= 0) {
-          return v;
-        }
-      }
-      throw new IllegalArgumentException("malformed varint");
-    }
-
-    Pb sub() {
-      long len = varint();
-      if (len < 0 || len > end - pos) {
-        throw new IllegalArgumentException("length " + len + " exceeds the remaining " + (end - pos) + " bytes");
-      }
-      Pb r = new Pb(buf, pos, pos + (int) len);
-      pos += (int) len;
-      return r;
-    }
-
-    boolean is(byte[] bytes) {
-      if (end - pos != bytes.length) {
-        return false;
-      }
-      for (int i = 0; i < bytes.length; i++) {
-        if (buf[pos + i] != bytes[i]) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    void skip(int tag) {
-      switch (tag & 7) {
-        case 0 -> varint();
-        case 1 -> advance(8);
-        case 2 -> sub();
-        case 5 -> advance(4);
-        default -> throw new IllegalArgumentException("unsupported wire type " + (tag & 7));
-      }
-    }
-
-    private void advance(int n) {
-      if (end - pos < n) {
-        throw new IllegalArgumentException("truncated field");
-      }
-      pos += n;
-    }
-  }
 }

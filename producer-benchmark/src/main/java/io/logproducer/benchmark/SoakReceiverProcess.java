@@ -153,14 +153,7 @@ final class SoakReceiverProcess implements AutoCloseable {
     } catch (IOException ignored) {
       // already gone
     }
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    SinkProcess.awaitExit(process, 10);
   }
 
   /** Kills the receiver at once (the watchdog's path). */

@@ -53,10 +53,6 @@ final class JmxRegistration {
     }
   }
 
-  String name() {
-    return name.toString();
-  }
-
   void unregister() {
     try {
       ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);

@@ -55,7 +55,7 @@ public final class MemoryBudget {
     this.reusable = reusable;
   }
 
-  /** Wakes the longest waiter (memory was put in reserve). */
+  /** Wakes the longest waiter (bytes were released, or memory was put in reserve). */
   public void wakeWaiters() {
     if (waiterCount > 0) {
       lock.lock();
@@ -190,17 +190,7 @@ public final class MemoryBudget {
     if (now < 0) {
       throw new IllegalStateException("released more than reserved: in use " + now);
     }
-    if (waiterCount > 0) {
-      lock.lock();
-      try {
-        Condition head = waiters.peekFirst();
-        if (head != null) {
-          head.signal();
-        }
-      } finally {
-        lock.unlock();
-      }
-    }
+    wakeWaiters();
   }
 
   /** Fails every current and future waiter with {@link IllegalStateException}. Idempotent. */

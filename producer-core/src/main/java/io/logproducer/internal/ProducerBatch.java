@@ -129,19 +129,8 @@ final class ProducerBatch implements Batch {
     if (chunkCount > 0 && len <= chunkSize - lastChunkUsed && count < recordEnds.length
         && (callback == null || (callbacks != null && callbackCount < callbacks.length))) {
       // The common case: the record fits what is already allocated and charged; nothing to reserve.
-      System.arraycopy(src, 0, chunks[chunkCount - 1], lastChunkUsed, len);
-      lastChunkUsed += len;
-      size += len;
-      recordEnds[count] = size;
-      if (callback != null) {
-        callbacks[callbackCount] = callback;
-        callbackRecords[callbackCount] = count;
-        callbackCount++;
-      }
-      count++;
-      if (credit > 0) {
-        charged += credit;
-      }
+      charged += credit;
+      store(src, len, callback);
       return 0;
     }
     long chunkCost = pool.chunkCost();
@@ -209,6 +198,15 @@ final class ProducerBatch implements Batch {
     recordEnds = newEnds;
     callbacks = newCallbacks;
     callbackRecords = newCallbackRecords;
+    store(src, len, callback);
+    return 0;
+  }
+
+  /**
+   * Copies a record into the chunks (moving into the next one whenever the last is full) and records its end and
+   * callback. Allocates nothing: the caller made sure the chunks and arrays have room.
+   */
+  private void store(byte[] src, int len, Callback callback) {
     int off = 0;
     int remaining = len;
     while (remaining > 0) {
@@ -230,7 +228,6 @@ final class ProducerBatch implements Batch {
       callbackCount++;
     }
     count++;
-    return 0;
   }
 
   private static long callbackArraysBytes(int length) {

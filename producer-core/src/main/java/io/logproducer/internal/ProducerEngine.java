@@ -569,22 +569,6 @@ public final class ProducerEngine {
     return closed;
   }
 
-  /** The JMX name the metrics are registered under, or null. */
-  public String jmxName() {
-    return jmx == null ? null : jmx.name();
-  }
-
-  /** Live producer threads now (for tests and diagnostics). */
-  public int liveThreads() {
-    int n = 0;
-    for (Thread t : threads()) {
-      if (t.isAlive()) {
-        n++;
-      }
-    }
-    return n;
-  }
-
   /** A thread's encode buffer, and whether a send on that thread is using it. */
   private static final class Scratch {
     final EncodeBuffer buffer = new EncodeBuffer(SCRATCH_INITIAL_BYTES);

@@ -13,15 +13,15 @@ public final class OtlpRecordCounter {
   /** Records in a protobuf {@code ExportLogsServiceRequest}. */
   public static long countProtobuf(byte[] buf, int off, int len) {
     long count = 0;
-    Reader request = new Reader(buf, off, off + len);
+    ProtobufReader request = new ProtobufReader(buf, off, off + len);
     while (request.more()) {
       int tag = request.varint32();
       if (tag == (1 << 3 | 2)) { // resource_logs
-        Reader rl = request.sub();
+        ProtobufReader rl = request.sub();
         while (rl.more()) {
           int t = rl.varint32();
           if (t == (2 << 3 | 2)) { // scope_logs
-            Reader sl = rl.sub();
+            ProtobufReader sl = rl.sub();
             while (sl.more()) {
               int st = sl.varint32();
               if (st == (2 << 3 | 2)) { // log_records
@@ -86,77 +86,5 @@ public final class OtlpRecordCounter {
       }
     }
     return count;
-  }
-
-  /** A bounded protobuf reader. */
-  private static final class Reader {
-    private final byte[] buf;
-    private int pos;
-    private final int end;
-
-    Reader(byte[] buf, int pos, int end) {
-      this.buf = buf;
-      this.pos = pos;
-      this.end = end;
-    }
-
-    boolean more() {
-      return pos < end;
-    }
-
-    long varint64() {
-      long v = 0;
-      for (int shift = 0; shift < 64; shift += 7) {
-        if (pos >= end) {
-          throw new IllegalArgumentException("truncated varint");
-        }
-        byte b = buf[pos++];
-        v |= (long) (b & 0x7F) << shift;
-        if (b >= 0) {
-          return v;
-        }
-      }
-      throw new IllegalArgumentException("malformed varint");
-    }
-
-    int varint32() {
-      return (int) varint64();
-    }
-
-    Reader sub() {
-      long len = varint64();
-      if (len < 0 || len > end - pos) {
-        throw new IllegalArgumentException("length " + len + " exceeds the remaining " + (end - pos) + " bytes");
-      }
-      Reader r = new Reader(buf, pos, pos + (int) len);
-      pos += (int) len;
-      return r;
-    }
-
-    void skip(int tag) {
-      switch (tag & 7) {
-        case 0:
-          varint64();
-          break;
-        case 1:
-          advance(8);
-          break;
-        case 2:
-          sub();
-          break;
-        case 5:
-          advance(4);
-          break;
-        default:
-          throw new IllegalArgumentException("unsupported wire type " + (tag & 7));
-      }
-    }
-
-    private void advance(int n) {
-      if (end - pos < n) {
-        throw new IllegalArgumentException("truncated field");
-      }
-      pos += n;
-    }
   }
 }
