@@ -82,6 +82,14 @@ public final class SoakMain {
     }
 
     /** The length of the first and the last comparison window. */
+    /**
+     * Whether the heap rule counts only the periodic full GCs: they are on and each window holds one (a shorter run
+     * falls back to every GC).
+     */
+    boolean fullGcsOnly() {
+      return fullGcEverySeconds > 0 && window() >= fullGcEverySeconds;
+    }
+
     double window() {
       return Math.min(60, (durationSeconds() - warmup()) / 2);
     }
@@ -463,10 +471,10 @@ public final class SoakMain {
     long lastMax = maxHeapAfterGc(duration - win, duration);
     long allowance = 16 * MIB + grown;
     long limit = firstMax < 0 ? -1 : (long) (firstMax * 1.2) + allowance;
-    c.add(new Criterion(o.fullGcEverySeconds > 0 ? "heap after full GC flat" : "heap after GC flat",
+    c.add(new Criterion(o.fullGcsOnly() ? "heap after full GC flat" : "heap after GC flat",
         String.format(Locale.ROOT, "max in the last %s s ≤ max in the first %s s after warm-up × 1.2 + 16 MiB%s%s",
             fmt(win), fmt(win), grown > 0 ? " + id-tracking growth" : "",
-            o.fullGcEverySeconds > 0 ? " (System.gc() every " + o.fullGcEverySeconds + " s)" : ""),
+            o.fullGcsOnly() ? " (System.gc() every " + o.fullGcEverySeconds + " s)" : ""),
         firstMax < 0 || lastMax < 0 ? "no GC in a window"
             : String.format(Locale.ROOT, "%s ≤ %s (%s × 1.2 + %s)", mb(lastMax), mb(limit), mb(firstMax),
                 mb(allowance)),
@@ -509,7 +517,7 @@ public final class SoakMain {
     long max = -1;
     synchronized (gcEvents) {
       for (GcEvent e : gcEvents) {
-        if (e.t() >= from && e.t() < to && counts(e, o.fullGcEverySeconds > 0)) {
+        if (e.t() >= from && e.t() < to && counts(e, o.fullGcsOnly())) {
           max = Math.max(max, e.heapAfterBytes());
         }
       }
@@ -657,7 +665,7 @@ public final class SoakMain {
           }
         }
         tick++;
-        if (o.fullGcEverySeconds > 0 && tick > 1 && (tick + 5) % o.fullGcEverySeconds == 0) {
+        if (o.fullGcsOnly() && tick > 1 && (tick + 5) % o.fullGcEverySeconds == 0) {
           System.gc(); // a full GC: the listener records the live heap, cause "System.gc()"
         }
         ProducerMetrics m = producer.getMetrics();

@@ -231,7 +231,7 @@ final class SoakReport {
     double win = o.window();
     double end = o.durationSeconds();
     Table t = new Table("", "value");
-    String kind = o.fullGcEverySeconds > 0 ? "heap after full GC (System.gc() every " + o.fullGcEverySeconds
+    String kind = o.fullGcsOnly() ? "heap after full GC (System.gc() every " + o.fullGcEverySeconds
         + " s)" : "heap after GC";
     t.row(kind + ", max in the first " + fmt(win) + " s after warm-up (" + fmt(w0) + "–" + fmt(w0 + win) + " s)",
         mbOrNa(maxGc(w0, w0 + win)));
@@ -348,7 +348,7 @@ final class SoakReport {
   private long maxGc(double from, double to) {
     long max = -1;
     for (SoakMain.GcEvent e : gcs) {
-      if (e.t() >= from && e.t() < to && SoakMain.counts(e, o.fullGcEverySeconds > 0)) {
+      if (e.t() >= from && e.t() < to && SoakMain.counts(e, o.fullGcsOnly())) {
         max = Math.max(max, e.heapAfterBytes());
       }
     }
@@ -365,7 +365,7 @@ final class SoakReport {
   private long minGc(double from, double to) {
     long min = Long.MAX_VALUE;
     for (SoakMain.GcEvent e : gcs) {
-      if (e.t() >= from && e.t() < to && SoakMain.counts(e, o.fullGcEverySeconds > 0)) {
+      if (e.t() >= from && e.t() < to && SoakMain.counts(e, o.fullGcsOnly())) {
         min = Math.min(min, e.heapAfterBytes());
       }
     }
