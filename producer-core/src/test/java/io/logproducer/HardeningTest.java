@@ -123,8 +123,18 @@ class HardeningTest {
     assertEquals(SendResult.Status.FAILED, all.get(1).getStatus());
     assertInstanceOf(NoClassDefFoundError.class, all.get(1).getError());
     assertEquals(SendResult.Status.DELIVERED, all.get(2).getStatus(), "the one send thread survived both");
-    assertEquals(List.of(id + "-sender-1:WAITING"),
-        liveThreads(id).stream().filter(n -> n.contains("sender")).toList());
+    // flush() returns once the outcome is given; the send thread may still be on its way back to the
+    // queue, so wait (bounded) for it to park there, then check it is the same, single thread.
+    List<String> senders = List.of();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    do {
+      senders = liveThreads(id).stream().filter(n -> n.contains("sender")).toList();
+      if (senders.equals(List.of(id + "-sender-1:WAITING"))) {
+        break;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L); // polling a bounded condition
+    } while (System.nanoTime() < deadline);
+    assertEquals(List.of(id + "-sender-1:WAITING"), senders);
     assertEquals(0, p.getMetrics().getBufferedBytes());
     p.close(1_000);
     awaitNoThreads(id);
