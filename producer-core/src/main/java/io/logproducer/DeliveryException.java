@@ -1,19 +1,37 @@
 package io.logproducer;
 
 /**
- * Completes the future of {@link Producer#sendAsync(LogRecord)} exceptionally when the record was not delivered
- * (status REJECTED, FAILED, FAILED_AT_CLOSE or DROPPED). {@link #getResult()} holds the outcome.
+ * Completes the future of {@link Producer#sendAsync(LogRecord)} exceptionally when the record is not known to be
+ * delivered: every status but {@link SendResult.Status#DELIVERED}, that is whenever {@link SendResult#isSuccess()}
+ * is false. {@link #getResult()} holds the outcome; {@link #getCause()} is the result's error, if any.
  */
 public class DeliveryException extends ProducerException {
   private static final long serialVersionUID = 1L;
 
   private final transient SendResult result;
 
+  /**
+   * @param result the outcome that was not a success; not null
+   * @throws IllegalArgumentException if {@code result} is null or a success
+   */
   public DeliveryException(SendResult result) {
-    super("record not delivered: " + result, result.getError());
+    super(describe(result), result == null ? null : result.getError());
     this.result = result;
   }
 
+  private static String describe(SendResult result) {
+    if (result == null || result.isSuccess()) {
+      throw new IllegalArgumentException("a DeliveryException needs a result that is not a success, was " + result);
+    }
+    return (result.getStatus() == SendResult.Status.PARTIALLY_REJECTED
+        ? "record may not have been delivered: " : "record not delivered: ") + result;
+  }
+
+  /**
+   * The record's outcome.
+   *
+   * @return the result this exception reports; never a success (null only after deserialisation)
+   */
   public SendResult getResult() {
     return result;
   }

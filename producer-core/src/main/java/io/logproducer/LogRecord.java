@@ -186,13 +186,32 @@ public final class LogRecord {
       return this;
     }
 
-    /** Event time in the given unit since the Unix epoch. */
+    /**
+     * Event time in the given unit since the Unix epoch.
+     *
+     * @param time the event time, at least 0, in {@code unit}
+     * @param unit the unit of {@code time}; not null
+     * @return this builder
+     * @throws IllegalArgumentException if {@code unit} is null or {@code time} is negative
+     */
     public Builder setTimestamp(long time, TimeUnit unit) {
+      if (unit == null) {
+        throw new IllegalArgumentException("timestamp unit must not be null");
+      }
       return setTimeUnixNano(unit.toNanos(time));
     }
 
-    /** Event time. */
+    /**
+     * Event time.
+     *
+     * @param instant the event time, not before the Unix epoch; not null
+     * @return this builder
+     * @throws IllegalArgumentException if {@code instant} is null or before 1970-01-01T00:00:00Z
+     */
     public Builder setTimestamp(Instant instant) {
+      if (instant == null) {
+        throw new IllegalArgumentException("timestamp must not be null");
+      }
       return setTimeUnixNano(TimeUnit.SECONDS.toNanos(instant.getEpochSecond()) + instant.getNano());
     }
 
@@ -205,8 +224,17 @@ public final class LogRecord {
       return this;
     }
 
-    /** Sets severity number and text. */
+    /**
+     * Sets severity number and text ({@code severity_number}, {@code severity_text}).
+     *
+     * @param severity the severity; not null ({@link Severity#UNSPECIFIED} clears both)
+     * @return this builder
+     * @throws IllegalArgumentException if {@code severity} is null
+     */
     public Builder setSeverity(Severity severity) {
+      if (severity == null) {
+        throw new IllegalArgumentException("severity must not be null (use Severity.UNSPECIFIED to clear it)");
+      }
       this.severityNumber = severity.number();
       this.severityText = severity == Severity.UNSPECIFIED ? null : severity.text();
       return this;

@@ -89,15 +89,26 @@ public final class Producer implements AutoCloseable {
   }
 
   /**
-   * Like {@link #send(LogRecord, Callback)}, with the outcome as a future: completed normally for DELIVERED and
-   * PARTIALLY_REJECTED, exceptionally with a {@link DeliveryException} (holding the {@link SendResult}) otherwise.
-   * Allocates a future and a callback per call; prefer the callback form on hot paths.
+   * Like {@link #send(LogRecord, Callback)}, with the outcome as a future. One rule for futures and results: the
+   * future completes normally exactly when {@link SendResult#isSuccess()} is true ({@link SendResult.Status#DELIVERED}),
+   * and exceptionally with a {@link DeliveryException} holding the {@link SendResult} otherwise — including
+   * {@link SendResult.Status#PARTIALLY_REJECTED}, where the receiver accepted the request but refused some of its
+   * records without saying which, so this record is not known to be delivered. Allocates a future and a callback
+   * per call; prefer the callback form on hot paths.
+   *
+   * @param record the record to send; not null
+   * @return a future completed once with the record's outcome (on a producer thread; for DROPPED, before this method
+   *     returns)
+   * @throws IllegalArgumentException if {@code record} is null or the exporter cannot encode it
+   * @throws RecordTooLargeException if the encoded record exceeds the largest allowed record
+   * @throws BufferExhaustedException if no buffer space became free within {@code maxBlockMillis}
+   * @throws ProducerInterruptedException if interrupted while waiting for buffer space
+   * @throws IllegalStateException if the producer is closed
    */
   public CompletableFuture<SendResult> sendAsync(LogRecord record) {
     CompletableFuture<SendResult> future = new CompletableFuture<>();
     engine.send(record, result -> {
-      SendResult.Status s = result.getStatus();
-      if (s == SendResult.Status.DELIVERED || s == SendResult.Status.PARTIALLY_REJECTED) {
+      if (result.isSuccess()) {
         future.complete(result);
       } else {
         future.completeExceptionally(new DeliveryException(result));

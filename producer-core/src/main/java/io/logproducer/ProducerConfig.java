@@ -211,9 +211,33 @@ public final class ProducerConfig {
         + ", lingerMillis=" + lingerMillis + ", sendThreads=" + sendThreads + ", retries=" + retries
         + ", initialRetryBackoffMillis=" + initialRetryBackoffMillis + ", maxRetryBackoffMillis="
         + maxRetryBackoffMillis + ", deliveryTimeoutMillis=" + deliveryTimeoutMillis + ", compression="
-        + compression + ", compressionLevel=" + compressionLevel + ", bufferFullPolicy=" + bufferFullPolicy
+        + (compression == null ? "<the exporter's default>" : compression) + ", compressionLevel=" + compressionLevel
+        + ", bufferFullPolicy=" + bufferFullPolicy
         + ", shutdownHookEnabled=" + shutdownHookEnabled + ", shutdownHookTimeoutMillis=" + shutdownHookTimeoutMillis
         + "}";
+  }
+
+  /**
+   * Checks that {@code level} fits {@code compression}: 0 always (the codec's default); gzip 1–9; zstd 1–22; none for
+   * LZ4 and NONE, which have no levels.
+   *
+   * @param compression the compression in effect, or null when the exporter's default is not known yet (then only
+   *     the range [0, 22] is checked)
+   * @param level the configured {@code compressionLevel}
+   * @throws IllegalArgumentException if the level does not fit; the message names both settings
+   */
+  public static void checkCompressionLevel(Compression compression, int level) {
+    if (level == 0 || compression == null || compression == Compression.ZSTD) {
+      return;
+    }
+    if (compression == Compression.GZIP) {
+      if (level > 9) {
+        throw new IllegalArgumentException("compressionLevel for GZIP must be in [0, 9], was " + level);
+      }
+      return;
+    }
+    throw new IllegalArgumentException("compressionLevel (" + level + ") applies only to GZIP and ZSTD; compression is "
+        + compression + ", which has no levels: leave compressionLevel at 0");
   }
 
   /** Builds a {@link ProducerConfig}. Not thread-safe. */
@@ -305,7 +329,17 @@ public final class ProducerConfig {
       return this;
     }
 
-    /** Level for GZIP (1–9) or ZSTD (1–22); 0 = default ({@value ProducerConfig#DEFAULT_ZSTD_LEVEL}). */
+    /**
+     * Compression level, for GZIP and ZSTD only.
+     *
+     * @param compressionLevel 0 (the default) for the codec's default level (gzip
+     *     {@value ProducerConfig#DEFAULT_GZIP_LEVEL}, zstd {@value ProducerConfig#DEFAULT_ZSTD_LEVEL}); else gzip 1–9,
+     *     zstd 1–22
+     * @return this builder
+     * @throws IllegalArgumentException if outside [0, 22]; {@link #build()} also refuses a gzip level above 9 and any
+     *     non-zero level with LZ4 or NONE (they have no levels), and the {@link Producer} constructor does the same when
+     *     the compression is the exporter's default
+     */
     public Builder setCompressionLevel(int compressionLevel) {
       this.compressionLevel = (int) check("compressionLevel", compressionLevel, 0, 22);
       return this;
@@ -353,14 +387,38 @@ public final class ProducerConfig {
       return this;
     }
 
-    /** Convenience for {@link #setLingerMillis(long)}. */
+    /**
+     * Convenience for {@link #setLingerMillis(long)}.
+     *
+     * @param linger the linger time; not null
+     * @return this builder
+     * @throws IllegalArgumentException if {@code linger} is null or out of {@link #setLingerMillis(long)}'s range
+     */
     public Builder setLinger(Duration linger) {
-      return setLingerMillis(linger.toMillis());
+      return setLingerMillis(millis("linger", linger));
     }
 
-    /** Convenience for {@link #setDeliveryTimeoutMillis(long)}. */
+    /**
+     * Convenience for {@link #setDeliveryTimeoutMillis(long)}.
+     *
+     * @param timeout the delivery timeout; not null
+     * @return this builder
+     * @throws IllegalArgumentException if {@code timeout} is null or out of {@link #setDeliveryTimeoutMillis(long)}'s
+     *     range
+     */
     public Builder setDeliveryTimeout(Duration timeout) {
-      return setDeliveryTimeoutMillis(timeout.toMillis());
+      return setDeliveryTimeoutMillis(millis("deliveryTimeout", timeout));
+    }
+
+    private static long millis(String name, Duration d) {
+      if (d == null) {
+        throw new IllegalArgumentException(name + " must not be null");
+      }
+      try {
+        return d.toMillis();
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException(name + " is too long: " + d, e);
+      }
     }
 
     /**
@@ -381,9 +439,7 @@ public final class ProducerConfig {
         throw new IllegalArgumentException("maxRetryBackoffMillis (" + maxRetryBackoffMillis
             + ") must not be below initialRetryBackoffMillis (" + initialRetryBackoffMillis + ")");
       }
-      if (compression == Compression.GZIP && compressionLevel > 9) {
-        throw new IllegalArgumentException("compressionLevel for gzip must be in [0, 9], was " + compressionLevel);
-      }
+      checkCompressionLevel(compression, compressionLevel);
       return new ProducerConfig(this);
     }
 

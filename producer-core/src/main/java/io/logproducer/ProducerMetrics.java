@@ -27,12 +27,14 @@ public final class ProducerMetrics {
   private final long requests;
   private final long requestLatencyNanosTotal;
   private final long requestLatencyNanosMax;
+  private final String lastError;
 
   /** Creates a snapshot; used by the producer. */
   public ProducerMetrics(long recordsAccepted, long recordsSent, long bytesSent, long wireBytesSent,
       long recordsRejected, long recordsFailed, long recordsDropped, long batchesSent, long batchesFailed,
       long retries, long bufferedBytes, long peakBufferedBytes, long totalSizeInBytes, int waitingThreads,
-      long sendBlockedNanos, long requests, long requestLatencyNanosTotal, long requestLatencyNanosMax) {
+      long sendBlockedNanos, long requests, long requestLatencyNanosTotal, long requestLatencyNanosMax,
+      String lastError) {
     this.recordsAccepted = recordsAccepted;
     this.recordsSent = recordsSent;
     this.bytesSent = bytesSent;
@@ -51,6 +53,7 @@ public final class ProducerMetrics {
     this.requests = requests;
     this.requestLatencyNanosTotal = requestLatencyNanosTotal;
     this.requestLatencyNanosMax = requestLatencyNanosMax;
+    this.lastError = lastError;
   }
 
   /** Records accepted by {@code send}. */
@@ -154,6 +157,18 @@ public final class ProducerMetrics {
     return requests == 0 ? 0 : requestLatencyNanosTotal / 1e6 / requests;
   }
 
+  /**
+   * The most recent export failure — a retried attempt, a rejection, a partial rejection or a failure — as
+   * {@code "<ISO-8601 time> <exporter>: <message>"} (e.g. {@code "2026-11-22T19:40:01.123Z OTLP/HTTP
+   * http://127.0.0.1:4318/v1/logs: Connection refused, retry 3 in 400 ms"}), or null if every attempt so far
+   * succeeded. Visible without any logging set up, here and over JMX ({@code LastError}).
+   *
+   * @return the last failure's text, or null
+   */
+  public String getLastError() {
+    return lastError;
+  }
+
   @Override
   public String toString() {
     return "ProducerMetrics{accepted=" + recordsAccepted + ", sent=" + recordsSent + ", rejected=" + recordsRejected
@@ -161,6 +176,7 @@ public final class ProducerMetrics {
         + wireBytesSent + ", batchesSent=" + batchesSent + ", batchesFailed=" + batchesFailed + ", retries=" + retries
         + ", bufferedBytes=" + bufferedBytes + ", peakBufferedBytes=" + peakBufferedBytes + ", waitingThreads="
         + waitingThreads + ", sendBlockedMs=" + sendBlockedNanos / 1_000_000 + ", requests=" + requests
-        + ", requestLatencyAvgMs=" + String.format(java.util.Locale.ROOT, "%.2f", getRequestLatencyAvgMillis()) + "}";
+        + ", requestLatencyAvgMs=" + String.format(java.util.Locale.ROOT, "%.2f", getRequestLatencyAvgMillis())
+        + (lastError == null ? "" : ", lastError=" + lastError) + "}";
   }
 }

@@ -40,4 +40,11 @@ public interface ProducerMetricsMXBean {
   double getRequestLatencyAvgMillis();
 
   long getRequestLatencyNanosMax();
+
+  /**
+   * The most recent export failure as text, or null; see {@link ProducerMetrics#getLastError()}.
+   *
+   * @return the last failure's text, or null
+   */
+  String getLastError();
 }

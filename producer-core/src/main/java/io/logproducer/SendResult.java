@@ -57,7 +57,13 @@ public final class SendResult {
     return status;
   }
 
-  /** True only for {@link Status#DELIVERED}. */
+  /**
+   * Whether the record is known to be delivered: true only for {@link Status#DELIVERED}. False for
+   * {@link Status#PARTIALLY_REJECTED} too (the receiver refused some records of the batch without saying which).
+   * The future of {@link Producer#sendAsync(LogRecord)} completes normally exactly when this is true.
+   *
+   * @return {@code getStatus() == DELIVERED}
+   */
   public boolean isSuccess() {
     return status == Status.DELIVERED;
   }

@@ -57,8 +57,32 @@ class ProducerConfigTest {
         () -> ProducerConfig.builder().setTotalSizeInBytes(1 << 20).setBatchSizeInBytes(2 << 20).build());
     assertMessage("maxRetryBackoffMillis (50) must not be below initialRetryBackoffMillis (100)",
         () -> ProducerConfig.builder().setMaxRetryBackoffMillis(50).build());
-    assertMessage("compressionLevel for gzip must be in [0, 9], was 12",
+    assertMessage("compressionLevel for GZIP must be in [0, 9], was 12",
         () -> ProducerConfig.builder().setCompression(Compression.GZIP).setCompressionLevel(12).build());
+    assertMessage("compressionLevel (3) applies only to GZIP and ZSTD; compression is LZ4, which has no levels:"
+        + " leave compressionLevel at 0",
+        () -> ProducerConfig.builder().setCompression(Compression.LZ4).setCompressionLevel(3).build());
+    assertMessage("compressionLevel (1) applies only to GZIP and ZSTD; compression is NONE, which has no levels:"
+        + " leave compressionLevel at 0",
+        () -> ProducerConfig.builder().setCompression(Compression.NONE).setCompressionLevel(1).build());
+    assertEquals(22, ProducerConfig.builder().setCompression(Compression.ZSTD).setCompressionLevel(22).build()
+        .getCompressionLevel());
+    assertEquals(0, ProducerConfig.builder().setCompression(Compression.LZ4).build().getCompressionLevel());
+  }
+
+  @Test
+  void aLevelForTheExportersDefaultCompressionIsCheckedByTheProducer() {
+    TestExporter exporter = new TestExporter(); // its default compression is NONE
+    ProducerConfig config = ProducerConfig.builder().setCompressionLevel(5).setJmxEnabled(false)
+        .setShutdownHookEnabled(false).build(); // compression left to the exporter: only the range is known here
+    assertMessage("compressionLevel (5) applies only to GZIP and ZSTD; compression is NONE, which has no levels:"
+        + " leave compressionLevel at 0", () -> new Producer(config, exporter));
+  }
+
+  @Test
+  void toStringNamesTheExportersDefaultCompressionInsteadOfNull() {
+    String s = ProducerConfig.defaults().toString();
+    assertTrue(s.contains("compression=<the exporter's default>, compressionLevel=0"), s);
   }
 
   @Test

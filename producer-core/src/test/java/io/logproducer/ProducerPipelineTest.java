@@ -1,6 +1,7 @@
 package io.logproducer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -488,6 +489,28 @@ class ProducerPipelineTest {
     ExecutionException e = assertThrows(ExecutionException.class, () -> bad.get(10, TimeUnit.SECONDS));
     DeliveryException de = assertInstanceOf(DeliveryException.class, e.getCause());
     assertEquals(SendResult.Status.REJECTED, de.getResult().getStatus());
+    assertEquals("record not delivered: " + de.getResult(), de.getMessage());
+  }
+
+  @Test
+  void sendAsyncFollowsIsSuccessForEveryStatusIncludingPartialRejects() throws Exception {
+    Producer p = producer(config().setLingerMillis(1));
+    exporter.responder = r -> ExportResult.partialSuccess(1, "1 of 1 log records rejected: empty body");
+    CompletableFuture<SendResult> partial = p.sendAsync(record("partial"));
+    ExecutionException e = assertThrows(ExecutionException.class, () -> partial.get(10, TimeUnit.SECONDS));
+    DeliveryException de = assertInstanceOf(DeliveryException.class, e.getCause());
+    SendResult r = de.getResult();
+    assertEquals(SendResult.Status.PARTIALLY_REJECTED, r.getStatus());
+    assertFalse(r.isSuccess());
+    assertEquals(1, r.getRejectedCount());
+    assertEquals("record may not have been delivered: SendResult{PARTIALLY_REJECTED, attempts=1, batchRecords=1,"
+        + " rejected=1, message=1 of 1 log records rejected: empty body}", de.getMessage());
+    for (SendResult.Status s : SendResult.Status.values()) {
+      SendResult result = new SendResult(s, 1, 1, 0, null, null);
+      assertEquals(s == SendResult.Status.DELIVERED, result.isSuccess(), s.name());
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> new DeliveryException(new SendResult(SendResult.Status.DELIVERED, 1, 1, 0, null, null)));
   }
 
   @Test

@@ -1,8 +1,6 @@
 package io.logproducer.internal;
 
 import io.logproducer.SendResult;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Turns a batch's final outcome into its effects, once: metrics, the batch's memory released (unless a send thread
@@ -13,7 +11,7 @@ import org.slf4j.LoggerFactory;
  */
 final class BatchCompleter {
 
-  private static final Logger log = LoggerFactory.getLogger(BatchCompleter.class);
+  private static final InternalLogger log = InternalLogger.get(BatchCompleter.class);
 
   private final Object owner;
   private final MemoryBudget budget;

@@ -6,8 +6,6 @@ import javax.management.InstanceAlreadyExistsException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A producer's metrics MBean in the platform MBean server, under
@@ -17,7 +15,7 @@ import org.slf4j.LoggerFactory;
  */
 final class JmxRegistration {
 
-  private static final Logger log = LoggerFactory.getLogger(JmxRegistration.class);
+  private static final InternalLogger log = InternalLogger.get(JmxRegistration.class);
   private static final int MAX_INSTANCES = 10_000;
 
   private final ObjectName name;

@@ -44,6 +44,23 @@ public final class Metrics implements ProducerMetricsMXBean {
     }
   }
 
+  private volatile String lastError;
+
+  /**
+   * Remembers the most recent export failure for {@link #getLastError()}: a retry, a rejection, a failure.
+   *
+   * @param source the exporter's description
+   * @param message what went wrong
+   */
+  void noteError(String source, String message) {
+    lastError = java.time.Instant.now() + " " + source + ": " + message;
+  }
+
+  @Override
+  public String getLastError() {
+    return lastError;
+  }
+
   /** Counts one dropped record. */
   public void recordDropped() {
     recordsDropped.increment();
@@ -59,7 +76,7 @@ public final class Metrics implements ProducerMetricsMXBean {
     return new ProducerMetrics(recordsAccepted.sum(), recordsSent.sum(), bytesSent.sum(), wireBytesSent.sum(),
         recordsRejected.sum(), recordsFailed.sum(), recordsDropped.sum(), batchesSent.sum(), batchesFailed.sum(),
         retries.sum(), bufferedBytes(), budget.peak(), budget.total(), budget.waitingThreads(), budget.blockedNanos(),
-        requests.sum(), requestLatencyNanos.sum(), requestLatencyMax.get());
+        requests.sum(), requestLatencyNanos.sum(), requestLatencyMax.get(), lastError);
   }
 
   @Override

@@ -20,8 +20,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The producer's machinery behind {@link io.logproducer.Producer}: wires the budget, accumulator, linger timer,
@@ -30,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ProducerEngine {
 
-  private static final Logger log = LoggerFactory.getLogger(ProducerEngine.class);
+  private static final InternalLogger log = InternalLogger.get(ProducerEngine.class);
   /** How long close waits for its threads after the outcomes are given, in ms. */
   static final long THREAD_STOP_MILLIS = 200;
   /** What close may take beyond its grace period, in ms (stated in the Javadoc of {@code Producer.close}). */
@@ -87,6 +85,7 @@ public final class ProducerEngine {
     if (!exporter.supports(compression)) {
       throw new IllegalArgumentException("compression " + compression + " is not supported by " + exporter.describe());
     }
+    ProducerConfig.checkCompressionLevel(compression, config.getCompressionLevel());
     if (config.getBatchSizeInBytes() > exporter.maxBatchSizeInBytes()) {
       throw new IllegalArgumentException("batchSizeInBytes (" + config.getBatchSizeInBytes()
           + ") exceeds the exporter's maximum batch size (" + exporter.maxBatchSizeInBytes() + ")");
@@ -135,7 +134,8 @@ public final class ProducerEngine {
     }
     this.jmx = config.isJmxEnabled() ? JmxRegistration.register(id, metrics) : null;
     this.shutdownHook = config.isShutdownHookEnabled() ? registerShutdownHook(id) : null;
-    log.debug("producer {} started: {} -> {} ({})", id, config, exporter.describe(), compression);
+    log.info("producer {} started: {} -> {}, compression {}{}", id, config, exporter.describe(), compression,
+        config.getCompressionLevel() == 0 ? "" : " level " + config.getCompressionLevel());
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.logproducer.internal;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
 
 /**
  * Logs a recurring warning at most once per interval, counting what it held back ("… (37 similar messages
@@ -9,12 +8,12 @@ import org.slf4j.Logger;
  */
 final class RateLimitedLog {
 
-  private final Logger logger;
+  private final InternalLogger logger;
   private final long intervalNanos;
   private final AtomicLong nextNanos = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong suppressed = new AtomicLong();
 
-  RateLimitedLog(Logger logger, long intervalMillis) {
+  RateLimitedLog(InternalLogger logger, long intervalMillis) {
     this.logger = logger;
     this.intervalNanos = intervalMillis * 1_000_000L;
   }

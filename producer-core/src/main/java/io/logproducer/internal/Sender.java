@@ -8,8 +8,6 @@ import io.logproducer.spi.Exporter;
 import java.io.OutputStream;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The send pool: {@code sendThreads} threads take sealed batches from the {@link SendQueue}, frame and compress each
@@ -24,7 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Sender {
 
-  private static final Logger log = LoggerFactory.getLogger(Sender.class);
+  private static final InternalLogger log = InternalLogger.get(Sender.class);
 
   private final SendQueue queue;
   private final Exporter exporter;
@@ -37,7 +35,10 @@ final class Sender {
   private final MemoryBudget budget;
   /** A body buffer above this is dropped after use: the largest body a full batch makes, with slack. */
   private final int bodyKeepBytes;
+  /** Final outcomes other than delivered (rejected, failed), at most one line per 5 s. */
   private final RateLimitedLog failures = new RateLimitedLog(log, 5_000);
+  /** Attempts that will be retried, at most one line per 5 s (so they never hide a final failure). */
+  private final RateLimitedLog retrying = new RateLimitedLog(log, 5_000);
   private final RateLimitedLog errors = new RateLimitedLog(log, 5_000);
   private volatile boolean aborting;
 
@@ -95,6 +96,7 @@ final class Sender {
   /** Gives a batch whose processing threw its outcome (FAILED), whatever state the throw left it in. */
   private void failInFlight(ProducerBatch b, Throwable t) {
     try {
+      metrics.noteError(exporter.describe(), "the send thread failed: " + t);
       errors.warn(() -> "send thread " + Thread.currentThread().getName() + " failed on " + b + ": " + t, t);
     } catch (Throwable ignored) {
       // logging must not stop the outcome
@@ -179,12 +181,15 @@ final class Sender {
             wireBytes);
         return;
       case PARTIAL_SUCCESS:
+        metrics.noteError(exporter.describe(), "rejected " + r.rejectedCount() + " of " + b.recordCount()
+            + " records: " + r.message());
         failures.warn(() -> String.format(Locale.ROOT, "%s rejected %,d of %,d records: %s", exporter.describe(),
             r.rejectedCount(), b.recordCount(), r.message()), null);
         finish(b, new SendResult(SendResult.Status.PARTIALLY_REJECTED, b.attempt(), b.recordCount(),
             r.rejectedCount(), r.message(), null), wireBytes);
         return;
       case REJECTED:
+        metrics.noteError(exporter.describe(), "rejected " + b.recordCount() + " records: " + r.message());
         failures.warn(() -> String.format(Locale.ROOT, "%s rejected %,d records (%,d bytes): %s", exporter.describe(),
             b.recordCount(), b.sizeInBytes(), r.message()), null);
         finish(b, new SendResult(SendResult.Status.REJECTED, b.attempt(), b.recordCount(), b.recordCount(),
@@ -204,6 +209,7 @@ final class Sender {
         return;
       case FAILED:
       default:
+        metrics.noteError(exporter.describe(), "failed: " + r.message());
         failures.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s",
             b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message()), r.error());
         finish(b, new SendResult(aborting ? SendResult.Status.FAILED_AT_CLOSE : SendResult.Status.FAILED,
@@ -221,6 +227,7 @@ final class Sender {
       return;
     }
     if (!retryPolicy.mayRetry(attempt)) {
+      metrics.noteError(exporter.describe(), r.message() + "; retries exhausted after " + attempt + " attempt(s)");
       failures.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s after %d attempt(s): %s",
           b.recordCount(), b.sizeInBytes(), exporter.describe(), attempt, r.message()), r.error());
       finish(b, new SendResult(SendResult.Status.FAILED, attempt, b.recordCount(), 0,
@@ -230,6 +237,7 @@ final class Sender {
     long backoffMillis = retryPolicy.backoffMillis(attempt, r.retryAfterMillis());
     long retryAt = nowNanos + TimeUnit.MILLISECONDS.toNanos(backoffMillis);
     if (retryAt - b.deliveryDeadlineNanos >= 0) {
+      metrics.noteError(exporter.describe(), r.message() + "; deliveryTimeoutMillis would expire before the next retry");
       failures.warn(() -> String.format(Locale.ROOT,
           "failed to send %,d records (%,d bytes) to %s: %s; next retry in %d ms would pass deliveryTimeoutMillis",
           b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message(), backoffMillis), r.error());
@@ -239,7 +247,8 @@ final class Sender {
       return;
     }
     String retries = retryPolicy.retries() == Integer.MAX_VALUE ? "" : "/" + retryPolicy.retries();
-    failures.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s, retry %d%s in %d ms",
+    metrics.noteError(exporter.describe(), r.message() + ", retry " + attempt + retries + " in " + backoffMillis + " ms");
+    retrying.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s, retry %d%s in %d ms",
         b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message(), attempt, retries, backoffMillis),
         null);
     if (!b.tryAwaitRetry(retryAt)) {

@@ -27,12 +27,18 @@ public final class ChildJvm {
    */
   public static Result run(List<String> jvmOptions, Class<?> mainClass, long timeoutSeconds, String... args)
       throws IOException, InterruptedException {
+    return run(jvmOptions, System.getProperty("java.class.path"), mainClass, timeoutSeconds, args);
+  }
+
+  /** Like {@link #run(List, Class, long, String...)} with the given {@code classPath}. */
+  public static Result run(List<String> jvmOptions, String classPath, Class<?> mainClass, long timeoutSeconds,
+      String... args) throws IOException, InterruptedException {
     String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
     List<String> command = new ArrayList<>();
     command.add(java);
     command.addAll(jvmOptions);
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    command.add(classPath);
     command.add(mainClass.getName());
     command.addAll(Arrays.asList(args));
     Path out = Files.createTempFile("child-jvm-", ".log");

@@ -1,5 +1,6 @@
 package io.logproducer.gse.internal;
 
+import io.logproducer.internal.InternalLogger;
 import io.logproducer.spi.ExportResult;
 import java.io.Closeable;
 import java.io.IOException;
@@ -12,8 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one persistent connection to the GSE agent, and the rules around it.
@@ -38,7 +37,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class GseTransport implements Closeable {
 
-  private static final Logger log = LoggerFactory.getLogger(GseTransport.class);
+  private static final InternalLogger log = InternalLogger.get(GseTransport.class);
   /** The direct buffer frames are copied through on their way to the socket. */
   static final int WRITE_BUFFER_BYTES = 256 * 1024;
   /** Replies larger than this are a protocol error (agent info is well under 1 KiB). */

@@ -1,10 +1,9 @@
 package io.logproducer.otlp.internal;
 
+import io.logproducer.internal.InternalLogger;
 import io.logproducer.spi.ExportResult;
 import java.util.Locale;
 import org.apache.hc.core5.http.impl.EnglishReasonPhraseCatalog;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Turns an OTLP/HTTP answer into an {@link ExportResult}, as the OTLP specification
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExportResponses {
 
-  private static final Logger log = LoggerFactory.getLogger(ExportResponses.class);
+  private static final InternalLogger log = InternalLogger.get(ExportResponses.class);
 
   private ExportResponses() {
   }

@@ -1,0 +1,35 @@
+package io.logproducer;
+
+import io.logproducer.spi.ExportResult;
+import java.net.ConnectException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Child JVM for {@link NoSlf4jProviderTest}: an exporter whose receiver refuses every connection, one record with a
+ * 1.5 s delivery timeout. Prints the outcome and the metrics' last error to stdout, as an application would.
+ */
+public final class NoSlf4jProviderMain {
+
+  private NoSlf4jProviderMain() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    TestExporter exporter = new TestExporter();
+    exporter.responder = r -> ExportResult.retryable("Connection refused",
+        new ConnectException("Connection refused"), -1);
+    ProducerConfig config = ProducerConfig.builder().setClientId("silence").setLingerMillis(10)
+        .setDeliveryTimeoutMillis(1_500).setInitialRetryBackoffMillis(100).setMaxRetryBackoffMillis(200)
+        .setJmxEnabled(false).build();
+    try (Producer producer = new Producer(config, exporter)) {
+      CompletableFuture<SendResult> f = producer.sendAsync(LogRecord.builder().setBody("hello").build());
+      try {
+        f.get(10, TimeUnit.SECONDS);
+        System.out.println("outcome: delivered");
+      } catch (java.util.concurrent.ExecutionException e) {
+        System.out.println("outcome: " + ((DeliveryException) e.getCause()).getResult());
+      }
+      System.out.println("lastError: " + producer.getMetrics().getLastError());
+    }
+  }
+}
