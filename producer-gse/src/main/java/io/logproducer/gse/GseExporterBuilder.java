@@ -168,8 +168,18 @@ public final class GseExporterBuilder {
     return this;
   }
 
-  /** Convenience for {@link #setWriteTimeoutMillis(long)}. */
+  /**
+   * Convenience for {@link #setWriteTimeoutMillis(long)}.
+   *
+   * @param writeTimeout the write timeout; not null
+   * @return this builder
+   * @throws IllegalArgumentException if {@code writeTimeout} is null or out of {@link #setWriteTimeoutMillis(long)}'s
+   *     range
+   */
   public GseExporterBuilder setWriteTimeout(Duration writeTimeout) {
+    if (writeTimeout == null) {
+      throw new IllegalArgumentException("writeTimeout must not be null");
+    }
     return setWriteTimeoutMillis(writeTimeout.toMillis());
   }
 

@@ -122,4 +122,11 @@ class GseExporterBuilderTest {
       }
     }
   }
+
+  @Test
+  void nullArgumentsGetANamedIllegalArgumentExceptionNeverANullPointerException() throws Exception {
+    java.util.List<String> checked = io.logproducer.contract.NullArguments.callEachWithNulls(GseExporterBuilder.class,
+        GseExporter::builder);
+    assertTrue(checked.size() >= 5, String.join("\n", checked));
+  }
 }

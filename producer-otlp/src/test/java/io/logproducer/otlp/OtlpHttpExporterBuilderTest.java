@@ -210,4 +210,11 @@ class OtlpHttpExporterBuilderTest {
       assertEquals(4, all.size(), "16 consecutive thread ids cover all 4 stripes: " + all);
     }
   }
+
+  @Test
+  void nullArgumentsGetANamedIllegalArgumentExceptionNeverANullPointerException() throws Exception {
+    java.util.List<String> checked = io.logproducer.contract.NullArguments.callEachWithNulls(OtlpHttpExporterBuilder.class,
+        OtlpHttpExporter::builder);
+    assertTrue(checked.size() >= 5, String.join("\n", checked));
+  }
 }
