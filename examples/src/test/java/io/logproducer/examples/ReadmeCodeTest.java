@@ -1,0 +1,203 @@
+package io.logproducer.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.logproducer.examples.gse.EmbeddedGseAgent;
+import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's Java code is tested, not trusted: every {@code ```java} block compiles for Java 8 against the
+ * libraries, with only the imports it shows (a block without a class is wrapped in a {@code main} method), and the
+ * examples that ship records run against an embedded receiver: every record they send has arrived and no producer
+ * thread is left when they return (so an example that forgets {@code close()} fails here).
+ */
+@Timeout(120)
+class ReadmeCodeTest {
+
+  private static final Pattern BLOCK = Pattern.compile("(?m)^```java\\n(.*?)^```\\n", Pattern.DOTALL);
+  private static final Pattern CLASS = Pattern.compile("(?m)^(public )?(final )?class (\\w+)");
+  private static final String OTLP_ENDPOINT = "http://127.0.0.1:4318";
+  private static final String GSE_SOCKET = "/var/run/ipc.state.report";
+
+  @TempDir
+  Path dir;
+
+  /** A Java block of the README: its first line's number and its text. */
+  record Block(int line, String code) {
+    String className() {
+      Matcher m = CLASS.matcher(code);
+      return m.find() ? m.group(3) : "ReadmeLine" + line;
+    }
+
+    /** The block as a compilation unit: as is when it declares a class, else its statements in a main method. */
+    String source() {
+      if (CLASS.matcher(code).find()) {
+        return code;
+      }
+      StringBuilder imports = new StringBuilder();
+      StringBuilder body = new StringBuilder();
+      for (String l : code.split("\n", -1)) {
+        (l.startsWith("import ") ? imports : body).append(l).append('\n');
+      }
+      return imports + "public class " + className() + " {\n  public static void main(String[] args) throws Exception"
+          + " {\n" + body + "  }\n}\n";
+    }
+
+    /** Number of {@code .send(} and {@code .sendAsync(} calls: each example call sends one record. */
+    int sends() {
+      Matcher m = Pattern.compile("\\.send(Async)?\\(").matcher(code);
+      int n = 0;
+      while (m.find()) {
+        n++;
+      }
+      return n;
+    }
+  }
+
+  static Path readme() {
+    for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
+      if (Files.isRegularFile(d.resolve("README.md")) && Files.isDirectory(d.resolve("producer-core"))) {
+        return d.resolve("README.md");
+      }
+    }
+    throw new AssertionError("README.md not found above " + Paths.get("").toAbsolutePath());
+  }
+
+  static List<Block> javaBlocks() throws IOException {
+    String text = Files.readString(readme(), StandardCharsets.UTF_8);
+    List<Block> blocks = new ArrayList<>();
+    Matcher m = BLOCK.matcher(text);
+    while (m.find()) {
+      int line = 1 + (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
+      blocks.add(new Block(line, m.group(1)));
+    }
+    return blocks;
+  }
+
+  /** Compiles {@code sources} (class name → source) for Java 8 into a new directory; fails listing every error. */
+  private Path compile(String label, List<Block> blocks, List<String> sources) throws IOException {
+    Path src = Files.createDirectories(dir.resolve(label + "-src"));
+    Path out = Files.createDirectories(dir.resolve(label + "-classes"));
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < blocks.size(); i++) {
+      Path f = src.resolve(blocks.get(i).className() + ".java");
+      Files.writeString(f, sources.get(i), StandardCharsets.UTF_8);
+      files.add(f);
+    }
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    StringWriter log = new StringWriter();
+    try (StandardJavaFileManager fm = javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
+      List<String> options = List.of("--release", "8", "-Xlint:-options", "-proc:none", "-d", out.toString(),
+          "-cp", System.getProperty("java.class.path"));
+      boolean ok = javac.getTask(log, fm, diagnostics, options, null, fm.getJavaFileObjectsFromPaths(files)).call();
+      String errors = diagnostics.getDiagnostics().stream()
+          .filter(d -> d.getKind() == javax.tools.Diagnostic.Kind.ERROR)
+          .map(d -> "README line " + blockOf(blocks, d.getSource()).line() + " (block line " + d.getLineNumber()
+              + "): " + d.getMessage(null))
+          .collect(Collectors.joining("\n"));
+      assertTrue(ok && errors.isEmpty(), "README code does not compile:\n" + errors + log);
+    }
+    return out;
+  }
+
+  private static Block blockOf(List<Block> blocks, JavaFileObject source) {
+    for (Block b : blocks) {
+      if (source != null && source.getName().endsWith(b.className() + ".java")) {
+        return b;
+      }
+    }
+    return blocks.get(0);
+  }
+
+  private void run(Path classes, Block block) throws Exception {
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+        getClass().getClassLoader())) {
+      Method main = loader.loadClass(block.className()).getMethod("main", String[].class);
+      main.invoke(null, (Object) new String[0]);
+    }
+  }
+
+  private static List<String> producerThreads() {
+    return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+        .filter(n -> n.startsWith("logproducer-")).sorted().collect(Collectors.toList());
+  }
+
+  private static Block blockContaining(String needle) throws IOException {
+    List<Block> found = javaBlocks().stream().filter(b -> b.code().contains(needle)).collect(Collectors.toList());
+    assertEquals(1, found.size(), "README blocks containing " + needle);
+    return found.get(0);
+  }
+
+  @Test
+  void everyJavaBlockCompilesForJava8WithTheImportsItShows() throws Exception {
+    List<Block> blocks = javaBlocks();
+    assertTrue(blocks.size() >= 3, "README Java blocks: " + blocks.size());
+    assertEquals(blocks.size(), blocks.stream().map(Block::className).distinct().count(), "distinct class names");
+    compile("all", blocks, blocks.stream().map(Block::source).collect(Collectors.toList()));
+  }
+
+  @Test
+  void theCompileCheckCanFail() {
+    Block broken = new Block(1, "import io.logproducer.LogRecord;\nLogRecord.builder().setTimestamp(Instant.now());\n");
+    AssertionError e = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+        () -> compile("broken", List.of(broken), List.of(broken.source())));
+    assertTrue(e.getMessage().contains("cannot find symbol"), e.getMessage());
+  }
+
+  @Test
+  void theOtlpExampleDeliversEveryRecordAndClosesBeforeItReturns() throws Exception {
+    Block block = blockContaining(OTLP_ENDPOINT);
+    try (EmbeddedOtlpReceiver receiver = new EmbeddedOtlpReceiver(0, 2)) {
+      String source = block.source().replace(OTLP_ENDPOINT, "http://127.0.0.1:" + receiver.port());
+      Path classes = compile("otlp", List.of(block), List.of(source));
+      run(classes, block);
+      assertEquals(List.of(), producerThreads(), "the example closed its producer");
+      assertEquals(block.sends(), receiver.records(), "records the receiver counted when the example returned");
+      assertTrue(block.sends() >= 1);
+    }
+  }
+
+  @Test
+  void theGseExampleDeliversEveryRecordAndClosesBeforeItReturns() throws Exception {
+    Block block = blockContaining(GSE_SOCKET);
+    Path socket = dir.resolve("agent.sock");
+    try (EmbeddedGseAgent agent = new EmbeddedGseAgent(socket)) {
+      String source = block.source().replace(GSE_SOCKET, socket.toString());
+      Path classes = compile("gse", List.of(block), List.of(source));
+      run(classes, block);
+      assertEquals(List.of(), producerThreads(), "the example closed its producer");
+      // "delivered" for GSE means written to the socket; the agent counts once it has read the frames
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (agent.records() < block.sends() && System.nanoTime() < deadline) {
+        Thread.onSpinWait(); // bounded wait for the agent's reader thread
+      }
+      assertEquals(block.sends(), agent.records(), "records the agent counted");
+      assertEquals(0, agent.violations(), agent.firstViolation());
+    }
+  }
+}
