@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Runs the standard performance suite and writes docs/PERFORMANCE.md (+ charts under docs/performance/).
-# About 12 minutes on 2 cores. Options are passed to io.logproducer.benchmark.PerformanceSuite:
-#   --quick (a ~4-minute smoke run), --skip-jmh, --warmup S, --duration S, --repeats N, --docs DIR, --report-only
+# Runs the standard performance suite: raw data to docs/perf-data/, then docs/PERFORMANCE.md and the charts under
+# docs/performance/ from that data. About 13 minutes on 2 cores. Options are passed to
+# io.logproducer.benchmark.PerformanceSuite:
+#   --quick (a ~3-minute smoke run), --skip-jmh, --warmup S, --duration S, --repeats N, --passes N,
+#   --budget-minutes M, --docs DIR, --run 'key=value …' (ad-hoc runs, no report), --jmh-only,
+#   --report-only (rebuild the page and charts from docs/perf-data/ without measuring anything)
 # Set SKIP_BUILD=1 to use the artifacts already built.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -6,6 +6,7 @@ import java.awt.Font;
 import java.awt.FontMetrics;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
+import java.awt.Stroke;
 import java.awt.geom.AffineTransform;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -40,10 +41,22 @@ public final class Charts {
   private Charts() {
   }
 
-  /** One named series of y values, one per category. */
-  public record Series(String name, double[] values, boolean dashed) {
+  /**
+   * One named series of y values, one per category; {@code low} and {@code high}, when not null, are the slowest and
+   * fastest of the runs behind each value, drawn as a whisker.
+   */
+  public record Series(String name, double[] values, boolean dashed, double[] low, double[] high) {
     public Series(String name, double[] values) {
-      this(name, values, false);
+      this(name, values, false, null, null);
+    }
+
+    public Series(String name, double[] values, boolean dashed) {
+      this(name, values, dashed, null, null);
+    }
+
+    /** A solid series with a whisker from {@code low[i]} to {@code high[i]} at every point. */
+    public Series(String name, double[] values, double[] low, double[] high) {
+      this(name, values, false, low, high);
     }
   }
 
@@ -72,10 +85,12 @@ public final class Charts {
       double max = 0;
       double min = Double.MAX_VALUE;
       for (Series s : series) {
-        for (double v : s.values()) {
-          if (!Double.isNaN(v) && v > 0) {
-            max = Math.max(max, v);
-            min = Math.min(min, v);
+        for (double[] values : new double[][] {s.values(), s.low(), s.high()}) {
+          for (double v : values == null ? new double[0] : values) {
+            if (!Double.isNaN(v) && v > 0) {
+              max = Math.max(max, v);
+              min = Math.min(min, v);
+            }
           }
         }
       }
@@ -154,13 +169,18 @@ public final class Charts {
             g.setColor(color);
             g.fillRect(x0, TOP + plotH - h, Math.max(1, (int) Math.floor(barW) - 2), h);
             g.setColor(Color.BLACK);
+            int top = TOP + plotH - h;
+            if (whisker(g, axis, plotH, x0 + (int) (barW / 2) - 1, s, i)) {
+              top = Math.min(top, TOP + plotH - (int) Math.round(axis.fraction(s.high()[i]) * plotH));
+            }
             if (barW >= 26) {
-              centered(g, valueLabel(v), x0 + (int) (barW / 2) - 1, TOP + plotH - h - 4);
+              centered(g, valueLabel(v), x0 + (int) (barW / 2) - 1, top - 4);
             }
           }
         } else {
           g.setStroke(s.dashed() ? new BasicStroke(2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
               new float[] {6f, 5f}, 0f) : new BasicStroke(2.5f));
+          // the lines first, then points, whiskers and labels on top of them
           int px = -1;
           int py = -1;
           for (int i = 0; i < n && i < s.values().length; i++) {
@@ -174,10 +194,31 @@ public final class Charts {
             if (px >= 0) {
               g.drawLine(px, py, x, y);
             }
-            g.fillOval(x - 4, y - 4, 8, 8);
-            centered(g, valueLabel(v), x, y - 9);
             px = x;
             py = y;
+          }
+          g.setStroke(new BasicStroke(1.5f));
+          for (int i = 0; i < n && i < s.values().length; i++) {
+            double v = s.values()[i];
+            if (Double.isNaN(v) || v <= 0) {
+              continue;
+            }
+            int x = LEFT + (int) Math.round(slot * (i + 0.5));
+            int y = TOP + plotH - (int) Math.round(axis.fraction(v) * plotH);
+            g.setColor(color);
+            g.fillOval(x - 4, y - 4, 8, 8);
+            whisker(g, axis, plotH, x, s, i);
+            // the label goes right of the point, on white, when a whisker runs through the space above it
+            if (s.high() != null && !Double.isNaN(s.high()[i]) && s.high()[i] > v) {
+              String label = valueLabel(v);
+              FontMetrics lm = g.getFontMetrics();
+              g.setColor(Color.WHITE);
+              g.fillRect(x + 8, y - lm.getAscent() + 2, lm.stringWidth(label) + 3, lm.getAscent() + 1);
+              g.setColor(color);
+              g.drawString(label, x + 9, y + 3);
+            } else {
+              centered(g, valueLabel(v), x, y - 9);
+            }
           }
           g.setStroke(new BasicStroke(1f));
         }
@@ -189,7 +230,15 @@ public final class Charts {
       for (int si = 0; si < k; si++) {
         Series s = series.get(si);
         g.setColor(PALETTE[si % PALETTE.length]);
-        g.fillRect(lx, ly - 10, 14, 10);
+        if (bars) {
+          g.fillRect(lx, ly - 10, 14, 10);
+        } else {
+          Stroke saved2 = g.getStroke();
+          g.setStroke(s.dashed() ? new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f,
+              new float[] {4f, 3f}, 0f) : new BasicStroke(2.5f));
+          g.drawLine(lx, ly - 5, lx + 14, ly - 5);
+          g.setStroke(saved2);
+        }
         g.setColor(Color.BLACK);
         g.drawString(s.name(), lx + 18, ly);
         lx += 18 + g.getFontMetrics().stringWidth(s.name()) + 24;
@@ -199,6 +248,23 @@ public final class Charts {
     }
     Files.createDirectories(file.toAbsolutePath().getParent());
     ImageIO.write(img, "png", file.toFile());
+  }
+
+  /**
+   * Draws the whisker of point {@code i} of {@code s} (from its low to its high value, with caps) at {@code x} in the
+   * current colour; false when the series has none there.
+   */
+  private static boolean whisker(Graphics2D g, Axis axis, int plotH, int x, Series s, int i) {
+    if (s.low() == null || s.high() == null || i >= s.low().length || i >= s.high().length
+        || Double.isNaN(s.low()[i]) || Double.isNaN(s.high()[i]) || s.high()[i] <= s.low()[i]) {
+      return false;
+    }
+    int yLo = TOP + plotH - (int) Math.round(axis.fraction(s.low()[i]) * plotH);
+    int yHi = TOP + plotH - (int) Math.round(axis.fraction(s.high()[i]) * plotH);
+    g.drawLine(x, yLo, x, yHi);
+    g.drawLine(x - 5, yLo, x + 5, yLo);
+    g.drawLine(x - 5, yHi, x + 5, yHi);
+    return true;
   }
 
   private static void centered(Graphics2D g, String s, int x, int y) {
@@ -222,17 +288,23 @@ public final class Charts {
     return String.format(Locale.ROOT, "%.2f", v);
   }
 
-  private static String tickLabel(double v) {
+  static String tickLabel(double v) {
     if (v >= 1e6) {
-      return String.format(Locale.ROOT, v % 1e6 == 0 ? "%.0fM" : "%.1fM", v / 1e6);
+      return trimmed(v / 1e6) + "M";
     }
     if (v >= 1e3) {
-      return String.format(Locale.ROOT, v % 1e3 == 0 ? "%.0fk" : "%.1fk", v / 1e3);
+      return trimmed(v / 1e3) + "k";
     }
     if (v >= 1 || v == 0) {
       return String.format(Locale.ROOT, "%.0f", v);
     }
     return String.format(Locale.ROOT, "%.2g", v);
+  }
+
+  /** Up to two decimals, trailing zeros dropped: 1.25, 1.5, 2. */
+  private static String trimmed(double v) {
+    String s = String.format(Locale.ROOT, "%.2f", v);
+    return s.replaceAll("\\.?0+$", "");
   }
 
   /** A y axis mapping values to [0, 1]. */

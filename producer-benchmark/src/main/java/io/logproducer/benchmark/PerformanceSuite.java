@@ -218,13 +218,9 @@ public final class PerformanceSuite {
       JmhRunner.save(new JmhRunner(out, options.quick()).runAll(), jmhFile);
     }
     if (options.reportOnly() || options.jmhOnly()) {
-      for (String line : Files.readAllLines(results, StandardCharsets.UTF_8)) {
-        if (!line.isBlank()) {
-          samples.add(Sample.fromTsv(line));
-        }
-      }
-      new ReportWriter(options.docs(), machine, samples, JmhRunner.load(jmhFile),
-          Files.exists(jfrFile) ? jfrFile : null, readMeta()).write();
+      samples.addAll(readSamples(results));
+      new ReportWriter(options.docs(), samples, JmhRunner.load(jmhFile), Files.exists(jfrFile) ? jfrFile : null,
+          readMeta()).write();
       out.println("wrote " + options.docs().resolve("PERFORMANCE.md"));
       return;
     }
@@ -234,6 +230,7 @@ public final class PerformanceSuite {
     }
     Files.deleteIfExists(results);
     Files.deleteIfExists(jfrFile);
+    Files.deleteIfExists(dataDir.resolve("profile.tsv"));
     out.println("logproducer performance suite");
     machine.forEach((k, v) -> out.println("  " + k + ": " + v));
     out.printf(Locale.ROOT, "  runs: %.0f s warm-up + %.0f s measured each, %d sample(s) per headline setting%s%n",
@@ -321,6 +318,10 @@ public final class PerformanceSuite {
     } finally {
       sink.close();
     }
+    // when and where: the report shows these, never the machine it is regenerated on
+    meta.put("measured", java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT)
+        .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)));
+    machine.forEach((k, v) -> meta.put(ReportWriter.MACHINE_PREFIX + k, v));
 
     List<JmhRunner.Row> jmh = JmhRunner.load(jmhFile);
     if (!options.skipJmh()) {
@@ -332,7 +333,7 @@ public final class PerformanceSuite {
     meta.put("options", (options.quick() ? "--quick " : "") + "warmup " + options.warmup() + " s, duration "
         + options.duration() + " s, repeats " + options.repeats());
     writeMeta(meta);
-    new ReportWriter(options.docs(), machine, samples, jmh, Files.exists(jfrFile) ? jfrFile : null, meta).write();
+    new ReportWriter(options.docs(), samples, jmh, Files.exists(jfrFile) ? jfrFile : null, meta).write();
     out.printf(Locale.ROOT, "%nwrote %s (suite took %s)%n", options.docs().resolve("PERFORMANCE.md"),
         Report.nanos(System.nanoTime() - suiteStart));
   }
@@ -395,8 +396,12 @@ public final class PerformanceSuite {
   }
 
   private Map<String, String> readMeta() throws IOException {
+    return readMeta(dataDir.resolve("meta.properties"));
+  }
+
+  /** {@code key=value} lines of {@code meta.properties}, in file order; empty when the file does not exist. */
+  static Map<String, String> readMeta(Path f) throws IOException {
     Map<String, String> m = new LinkedHashMap<>();
-    Path f = dataDir.resolve("meta.properties");
     if (Files.exists(f)) {
       for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
         int eq = line.indexOf('=');
@@ -406,6 +411,17 @@ public final class PerformanceSuite {
       }
     }
     return m;
+  }
+
+  /** The samples of a {@code results.tsv}, in file order. */
+  static List<Sample> readSamples(Path results) throws IOException {
+    List<Sample> l = new ArrayList<>();
+    for (String line : Files.readAllLines(results, StandardCharsets.UTF_8)) {
+      if (!line.isBlank()) {
+        l.add(Sample.fromTsv(line));
+      }
+    }
+    return l;
   }
 
   private void section(String id, String title) {
