@@ -12,7 +12,7 @@ import java.util.Map;
  * <p>Sources: libgse ({@code TencentBlueKing/bkmonitor-datalink}, {@code pkg/libgse/gse/gsetype.go}:
  * {@code GseCommonMsgHead}, {@code GseDynamicMsgHead}, {@code GSE_TYPE_DYNAMIC_DEFAULT_META_MAX_LEN = 408},
  * {@code NewGseRequestConfMsg}; {@code client.go}: the agent's 8-byte {@code GseLocalCommandMsg} reply header) and
- * GSE's C++ decoder headers ({@code protocol_head.h}). The golden vectors in {@code reference/gse-protocol.md} were
+ * GSE's C++ decoder headers ({@code protocol_head.h}). The golden vectors in {@code GseProtocolTest} were
  * produced by the unmodified libgse encoder; {@code GseProtocolTest} checks these encoders against every one.
  *
  * <p>Common header, 24 bytes: {@code u32 msgType, u32 dataid, u32 utctime (seconds), u32 bodylen, u32 resv0 = 0,

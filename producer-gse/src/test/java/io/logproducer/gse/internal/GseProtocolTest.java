@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The frame encoders against every golden vector of reference/gse-protocol.md (produced by libgse). */
+/** The frame encoders against golden vectors produced by the unmodified libgse encoder (bkmonitor-datalink). */
 class GseProtocolTest {
 
   private static final int DATA_ID = 1500001; // 0x0016E361
