@@ -22,7 +22,25 @@ import java.util.Map;
 public final class AnyValue {
 
   /** The kind of value held, one per OTLP {@code AnyValue} oneof case. */
-  public enum Type { STRING, BOOLEAN, LONG, DOUBLE, BYTES, ARRAY, KEY_VALUE_LIST }
+  public enum Type {
+    /** A string ({@code string_value}); read with {@link AnyValue#asString()}. */
+    STRING,
+    /** A boolean ({@code bool_value}); read with {@link AnyValue#asBoolean()}. */
+    BOOLEAN,
+    /** A signed 64-bit integer ({@code int_value}); read with {@link AnyValue#asLong()}. */
+    LONG,
+    /** A finite double ({@code double_value}); read with {@link AnyValue#asDouble()}. */
+    DOUBLE,
+    /** A byte array ({@code bytes_value}); read with {@link AnyValue#asBytes()}. */
+    BYTES,
+    /** An array of values ({@code array_value}, an {@code ArrayValue}); read with {@link AnyValue#asArray()}. */
+    ARRAY,
+    /**
+     * Key/value pairs ({@code kvlist_value}, a {@code KeyValueList}) with non-empty string keys, in insertion order;
+     * read with {@link AnyValue#asKeyValueList()}.
+     */
+    KEY_VALUE_LIST
+  }
 
   /**
    * The deepest nesting allowed, counted in {@code AnyValue} levels: a scalar (string, boolean, integer, double,
@@ -64,7 +82,13 @@ public final class AnyValue {
     return depth;
   }
 
-  /** A string value. @throws IllegalArgumentException if {@code value} is null */
+  /**
+   * A string value.
+   *
+   * @param value the string
+   * @return a {@link Type#STRING} value
+   * @throws IllegalArgumentException if {@code value} is null
+   */
   public static AnyValue of(String value) {
     if (value == null) {
       throw new IllegalArgumentException("string value must not be null");
@@ -72,17 +96,33 @@ public final class AnyValue {
     return new AnyValue(Type.STRING, value, 1);
   }
 
-  /** A boolean value. */
+  /**
+   * A boolean value.
+   *
+   * @param value the boolean
+   * @return a {@link Type#BOOLEAN} value (one shared instance per boolean)
+   */
   public static AnyValue of(boolean value) {
     return value ? TRUE : FALSE;
   }
 
-  /** A signed 64-bit integer value. */
+  /**
+   * A signed 64-bit integer value.
+   *
+   * @param value the integer
+   * @return a {@link Type#LONG} value
+   */
   public static AnyValue of(long value) {
     return new AnyValue(Type.LONG, value, 1);
   }
 
-  /** A double value. @throws IllegalArgumentException if {@code value} is NaN or infinite */
+  /**
+   * A double value.
+   *
+   * @param value the double, finite
+   * @return a {@link Type#DOUBLE} value
+   * @throws IllegalArgumentException if {@code value} is NaN or infinite
+   */
   public static AnyValue of(double value) {
     if (Double.isNaN(value) || Double.isInfinite(value)) {
       throw new IllegalArgumentException("double value must be finite, was " + value);
@@ -90,7 +130,13 @@ public final class AnyValue {
     return new AnyValue(Type.DOUBLE, value, 1);
   }
 
-  /** A bytes value; the array is copied. @throws IllegalArgumentException if {@code value} is null */
+  /**
+   * A bytes value; the array is copied.
+   *
+   * @param value the bytes, possibly empty
+   * @return a {@link Type#BYTES} value
+   * @throws IllegalArgumentException if {@code value} is null
+   */
   public static AnyValue of(byte[] value) {
     if (value == null) {
       throw new IllegalArgumentException("bytes value must not be null");
@@ -101,6 +147,8 @@ public final class AnyValue {
   /**
    * An array value.
    *
+   * @param values the elements, in order; the array is copied
+   * @return an {@link Type#ARRAY} value
    * @throws IllegalArgumentException if the array or an element is null, or if the result would be nested
    *     deeper than {@link #MAX_DEPTH} (an element already has depth {@code MAX_DEPTH})
    */
@@ -114,6 +162,8 @@ public final class AnyValue {
   /**
    * An array value; the list is copied.
    *
+   * @param values the elements, in order
+   * @return an {@link Type#ARRAY} value
    * @throws IllegalArgumentException if the list or an element is null, or if the result would be nested deeper
    *     than {@link #MAX_DEPTH} (an element already has depth {@code MAX_DEPTH})
    */
@@ -137,6 +187,8 @@ public final class AnyValue {
   /**
    * A key/value list (OTLP {@code kvlist_value}); the map is copied, iteration order preserved.
    *
+   * @param values the pairs, keys non-empty
+   * @return a {@link Type#KEY_VALUE_LIST} value
    * @throws IllegalArgumentException if the map, a key or a value is null, if a key is empty (OTLP attribute keys
    *     must be non-empty), or if the result would be nested deeper than {@link #MAX_DEPTH} (a value already has
    *     depth {@code MAX_DEPTH})
@@ -166,48 +218,88 @@ public final class AnyValue {
     return new AnyValue(Type.KEY_VALUE_LIST, Collections.unmodifiableMap(copy), depth);
   }
 
+  /**
+   * The kind of value held, which says which {@code as…} accessor may be called.
+   *
+   * @return the type, never null
+   */
   public Type getType() {
     return type;
   }
 
-  /** @throws IllegalStateException if this is not a {@link Type#STRING} */
+  /**
+   * The string.
+   *
+   * @return the string, never null
+   * @throws IllegalStateException if this is not a {@link Type#STRING}
+   */
   public String asString() {
     check(Type.STRING);
     return (String) value;
   }
 
-  /** @throws IllegalStateException if this is not a {@link Type#BOOLEAN} */
+  /**
+   * The boolean.
+   *
+   * @return the boolean
+   * @throws IllegalStateException if this is not a {@link Type#BOOLEAN}
+   */
   public boolean asBoolean() {
     check(Type.BOOLEAN);
     return (Boolean) value;
   }
 
-  /** @throws IllegalStateException if this is not a {@link Type#LONG} */
+  /**
+   * The 64-bit integer.
+   *
+   * @return the integer
+   * @throws IllegalStateException if this is not a {@link Type#LONG}
+   */
   public long asLong() {
     check(Type.LONG);
     return (Long) value;
   }
 
-  /** @throws IllegalStateException if this is not a {@link Type#DOUBLE} */
+  /**
+   * The double.
+   *
+   * @return the double, finite
+   * @throws IllegalStateException if this is not a {@link Type#DOUBLE}
+   */
   public double asDouble() {
     check(Type.DOUBLE);
     return (Double) value;
   }
 
-  /** The internal array, not a copy: do not modify. @throws IllegalStateException if not {@link Type#BYTES} */
+  /**
+   * The bytes.
+   *
+   * @return the internal array, not a copy: do not modify
+   * @throws IllegalStateException if this is not {@link Type#BYTES}
+   */
   public byte[] asBytes() {
     check(Type.BYTES);
     return (byte[]) value;
   }
 
-  /** Unmodifiable. @throws IllegalStateException if this is not an {@link Type#ARRAY} */
+  /**
+   * The elements.
+   *
+   * @return the elements, in order; unmodifiable
+   * @throws IllegalStateException if this is not an {@link Type#ARRAY}
+   */
   @SuppressWarnings("unchecked")
   public List<AnyValue> asArray() {
     check(Type.ARRAY);
     return (List<AnyValue>) value;
   }
 
-  /** Unmodifiable, in insertion order. @throws IllegalStateException if not a {@link Type#KEY_VALUE_LIST} */
+  /**
+   * The key/value pairs.
+   *
+   * @return the pairs, in insertion order; unmodifiable
+   * @throws IllegalStateException if this is not a {@link Type#KEY_VALUE_LIST}
+   */
   @SuppressWarnings("unchecked")
   public Map<String, AnyValue> asKeyValueList() {
     check(Type.KEY_VALUE_LIST);

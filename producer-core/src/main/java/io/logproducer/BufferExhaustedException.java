@@ -9,6 +9,12 @@ package io.logproducer;
 public class BufferExhaustedException extends ProducerException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * Creates the exception (thrown by the producer's {@code send}).
+   *
+   * @param message the budget's state when the wait ended (bytes requested, wait in ms, budget, bytes in use,
+   *     waiting threads)
+   */
   public BufferExhaustedException(String message) {
     super(message);
   }

@@ -21,15 +21,22 @@ public enum Compression {
     this.contentEncoding = contentEncoding;
   }
 
-  /** The lower-case HTTP Content-Encoding token, or null for {@link #NONE}. */
+  /**
+   * The HTTP {@code Content-Encoding} token.
+   *
+   * @return the lower-case token ("gzip", "lz4", "zstd"), or null for {@link #NONE}
+   */
   public String contentEncoding() {
     return contentEncoding;
   }
 
   /**
-   * Parses "none", "gzip", "lz4" or "zstd" (case-insensitive).
+   * Parses "none", "gzip", "lz4" or "zstd" (case-insensitive, surrounding whitespace ignored); "identity" is
+   * accepted for {@link #NONE}.
    *
-   * @throws IllegalArgumentException for anything else
+   * @param name the name, e.g. from configuration or {@code OTEL_EXPORTER_OTLP_COMPRESSION}
+   * @return the compression
+   * @throws IllegalArgumentException for anything else, including null
    */
   public static Compression fromName(String name) {
     if (name != null) {

@@ -11,6 +11,11 @@ public class DeliveryException extends ProducerException {
   private final transient SendResult result;
 
   /**
+   * Creates the exception for an outcome that is not a success (every status but
+   * {@link SendResult.Status#DELIVERED}). The message is "record not delivered: " — "record may not have been
+   * delivered: " for {@link SendResult.Status#PARTIALLY_REJECTED} — followed by the result; the cause is
+   * {@link SendResult#getError()} (may be null).
+   *
    * @param result the outcome that was not a success; not null
    * @throws IllegalArgumentException if {@code result} is null or a success
    */

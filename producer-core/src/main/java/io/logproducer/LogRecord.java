@@ -55,52 +55,69 @@ public final class LogRecord {
     this.destination = b.destination;
   }
 
-  /** A new builder. Builders are not thread-safe; one builder may build many records. */
+  /** {@return a new builder} Builders are not thread-safe; one builder may build many records. */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Event time in nanoseconds since the Unix epoch; 0 when unknown. */
+  /** {@return the event time in nanoseconds since the Unix epoch; 0 when unknown} */
   public long getTimeUnixNano() {
     return timeUnixNano;
   }
 
-  /** Observation time in nanoseconds since the Unix epoch; set to the build time when not given. */
+  /** {@return the observation time in nanoseconds since the Unix epoch; the build time when not given} */
   public long getObservedTimeUnixNano() {
     return observedTimeUnixNano;
   }
 
-  /** OTLP severity number, 0 (unspecified) to 24. */
+  /** {@return the OTLP severity number, 0 (unspecified) to 24} */
   public int getSeverityNumber() {
     return severityNumber;
   }
 
-  /** Severity text as given, or null. */
+  /** {@return the severity text as given, or null} */
   public String getSeverityText() {
     return severityText;
   }
 
-  /** The body, or null when absent. */
+  /** {@return the body, or null when absent} */
   public AnyValue getBody() {
     return body;
   }
 
-  /** Number of attributes. */
+  /** {@return the number of attributes, at least 0} */
   public int getAttributeCount() {
     return attributeKeys.length;
   }
 
-  /** Key of attribute {@code index} (0-based, insertion order). */
+  /**
+   * Key of attribute {@code index}.
+   *
+   * @param index 0-based, in insertion order, below {@link #getAttributeCount()}
+   * @return the key, non-empty
+   * @throws ArrayIndexOutOfBoundsException if {@code index} is out of range
+   */
   public String getAttributeKey(int index) {
     return attributeKeys[index];
   }
 
-  /** Value of attribute {@code index} (0-based, insertion order). */
+  /**
+   * Value of attribute {@code index}.
+   *
+   * @param index 0-based, in insertion order, below {@link #getAttributeCount()}
+   * @return the value, never null
+   * @throws ArrayIndexOutOfBoundsException if {@code index} is out of range
+   */
   public AnyValue getAttributeValue(int index) {
     return attributeValues[index];
   }
 
-  /** The value of the attribute named {@code key}, or null. Linear in the attribute count. */
+  /**
+   * Looks an attribute up by key; linear in the attribute count.
+   *
+   * @param key the key
+   * @return the value of the attribute named {@code key}, or null when there is none
+   */
   public AnyValue getAttribute(String key) {
     for (int i = 0; i < attributeKeys.length; i++) {
       if (attributeKeys[i].equals(key)) {
@@ -110,29 +127,29 @@ public final class LogRecord {
     return null;
   }
 
-  /** The 16-byte trace id (internal array: do not modify), or null when absent. */
+  /** {@return the 16-byte trace id (internal array: do not modify), or null when absent} */
   public byte[] getTraceId() {
     return traceId;
   }
 
-  /** The 8-byte span id (internal array: do not modify), or null when absent. */
+  /** {@return the 8-byte span id (internal array: do not modify), or null when absent} */
   public byte[] getSpanId() {
     return spanId;
   }
 
-  /** W3C trace flags (OTLP {@code flags}, fixed32). */
+  /** {@return the W3C trace flags (OTLP {@code flags}, fixed32; bit 0: sampled)} */
   public int getFlags() {
     return flags;
   }
 
-  /** The event name, or null. */
+  /** {@return the event name (OTLP {@code event_name}), or null} */
   public String getEventName() {
     return eventName;
   }
 
   /**
-   * The exporter-specific routing target (GSE dataid in decimal, Kafka topic), or null for the exporter's default.
-   * Not part of the encoded record.
+   * {@return the exporter-specific routing target (GSE dataid in decimal, Kafka topic), or null for the exporter's
+   * default} Not part of the encoded record.
    */
   public String getDestination() {
     return destination;
@@ -177,7 +194,13 @@ public final class LogRecord {
     private Builder() {
     }
 
-    /** Event time, nanoseconds since the Unix epoch. @throws IllegalArgumentException if negative */
+    /**
+     * Event time; 0 (the default) means unknown.
+     *
+     * @param timeUnixNano nanoseconds since the Unix epoch, at least 0
+     * @return this builder
+     * @throws IllegalArgumentException if negative
+     */
     public Builder setTimeUnixNano(long timeUnixNano) {
       if (timeUnixNano < 0) {
         throw new IllegalArgumentException("timeUnixNano must be >= 0, was " + timeUnixNano);
@@ -189,8 +212,8 @@ public final class LogRecord {
     /**
      * Event time in the given unit since the Unix epoch.
      *
-     * @param time the event time, at least 0, in {@code unit}
-     * @param unit the unit of {@code time}; not null
+     * @param time time since the Unix epoch in {@code unit}, at least 0
+     * @param unit the unit of {@code time}, not null; converted to nanoseconds, saturating at {@link Long#MAX_VALUE}
      * @return this builder
      * @throws IllegalArgumentException if {@code unit} is null or {@code time} is negative
      */
@@ -202,7 +225,7 @@ public final class LogRecord {
     }
 
     /**
-     * Event time.
+     * Event time, with nanosecond precision.
      *
      * @param instant the event time, not before the Unix epoch; not null
      * @return this builder
@@ -215,7 +238,13 @@ public final class LogRecord {
       return setTimeUnixNano(TimeUnit.SECONDS.toNanos(instant.getEpochSecond()) + instant.getNano());
     }
 
-    /** Observation time, nanoseconds since the Unix epoch; defaults to the build time. */
+    /**
+     * Observation time; 0 (the default) means the time {@link #build()} is called (millisecond precision).
+     *
+     * @param observedTimeUnixNano nanoseconds since the Unix epoch, at least 0
+     * @return this builder
+     * @throws IllegalArgumentException if negative
+     */
     public Builder setObservedTimeUnixNano(long observedTimeUnixNano) {
       if (observedTimeUnixNano < 0) {
         throw new IllegalArgumentException("observedTimeUnixNano must be >= 0, was " + observedTimeUnixNano);
@@ -240,7 +269,13 @@ public final class LogRecord {
       return this;
     }
 
-    /** @throws IllegalArgumentException if outside [0, 24] */
+    /**
+     * Sets the severity number only; the text is left as it is.
+     *
+     * @param severityNumber the OTLP {@code SeverityNumber}, 0 (unspecified) to 24; see {@link Severity}
+     * @return this builder
+     * @throws IllegalArgumentException if outside [0, 24]
+     */
     public Builder setSeverityNumber(int severityNumber) {
       if (severityNumber < 0 || severityNumber > 24) {
         throw new IllegalArgumentException("severityNumber must be in [0, 24], was " + severityNumber);
@@ -249,25 +284,47 @@ public final class LogRecord {
       return this;
     }
 
-    /** Free-form severity text (e.g. the logging framework's level name); null clears it. */
+    /**
+     * Free-form severity text (e.g. the logging framework's level name).
+     *
+     * @param severityText the text; null clears it
+     * @return this builder
+     */
     public Builder setSeverityText(String severityText) {
       this.severityText = severityText;
       return this;
     }
 
-    /** A string body; null clears it. */
+    /**
+     * A string body.
+     *
+     * @param body the body; null clears it
+     * @return this builder
+     */
     public Builder setBody(String body) {
       this.body = body == null ? null : AnyValue.of(body);
       return this;
     }
 
-    /** Any body (string, bytes, structured); null clears it. */
+    /**
+     * Any body (string, bytes, structured).
+     *
+     * @param body the body; null clears it
+     * @return this builder
+     */
     public Builder setBody(AnyValue body) {
       this.body = body;
       return this;
     }
 
-    /** @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is null */
+    /**
+     * A string attribute; replaces the value of an attribute with the same key, which keeps its position.
+     *
+     * @param key the key, non-empty
+     * @param value the value, not null
+     * @return this builder
+     * @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is null
+     */
     public Builder setAttribute(String key, String value) {
       if (value == null) {
         throw new IllegalArgumentException("attribute '" + key + "' value must not be null");
@@ -275,17 +332,38 @@ public final class LogRecord {
       return put(key, AnyValue.of(value));
     }
 
-    /** @throws IllegalArgumentException if {@code key} is null or empty */
+    /**
+     * A boolean attribute; replaces the value of an attribute with the same key, which keeps its position.
+     *
+     * @param key the key, non-empty
+     * @param value the value
+     * @return this builder
+     * @throws IllegalArgumentException if {@code key} is null or empty
+     */
     public Builder setAttribute(String key, boolean value) {
       return put(key, AnyValue.of(value));
     }
 
-    /** @throws IllegalArgumentException if {@code key} is null or empty */
+    /**
+     * A 64-bit integer attribute; replaces the value of an attribute with the same key, which keeps its position.
+     *
+     * @param key the key, non-empty
+     * @param value the value
+     * @return this builder
+     * @throws IllegalArgumentException if {@code key} is null or empty
+     */
     public Builder setAttribute(String key, long value) {
       return put(key, AnyValue.of(value));
     }
 
-    /** @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is NaN or infinite */
+    /**
+     * A double attribute; replaces the value of an attribute with the same key, which keeps its position.
+     *
+     * @param key the key, non-empty
+     * @param value the value, finite
+     * @return this builder
+     * @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is NaN or infinite
+     */
     public Builder setAttribute(String key, double value) {
       if (Double.isNaN(value) || Double.isInfinite(value)) {
         throw new IllegalArgumentException("attribute '" + key + "' must be a finite double, was " + value);
@@ -293,7 +371,14 @@ public final class LogRecord {
       return put(key, AnyValue.of(value));
     }
 
-    /** @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is null */
+    /**
+     * A bytes attribute; replaces the value of an attribute with the same key, which keeps its position.
+     *
+     * @param key the key, non-empty
+     * @param value the value, not null; copied
+     * @return this builder
+     * @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is null
+     */
     public Builder setAttribute(String key, byte[] value) {
       if (value == null) {
         throw new IllegalArgumentException("attribute '" + key + "' value must not be null");
@@ -302,8 +387,12 @@ public final class LogRecord {
     }
 
     /**
-     * Any value, including arrays and nested key/value lists (whose depth {@link AnyValue} already bounds).
+     * Any value, including arrays and nested key/value lists (whose depth {@link AnyValue} already bounds);
+     * replaces the value of an attribute with the same key, which keeps its position.
      *
+     * @param key the key, non-empty
+     * @param value the value, not null
+     * @return this builder
      * @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is null
      */
     public Builder setAttribute(String key, AnyValue value) {
@@ -313,7 +402,11 @@ public final class LogRecord {
       return put(key, value);
     }
 
-    /** Removes all attributes. */
+    /**
+     * Removes all attributes.
+     *
+     * @return this builder
+     */
     public Builder clearAttributes() {
       Arrays.fill(attributeKeys, 0, attributeCount, null);
       Arrays.fill(attributeValues, 0, attributeCount, null);
@@ -345,15 +438,23 @@ public final class LogRecord {
       return this;
     }
 
-    /** 16 bytes (copied), or null/empty to clear. @throws IllegalArgumentException on any other length */
+    /**
+     * The trace id.
+     *
+     * @param traceId 16 bytes (copied), or null or empty to clear
+     * @return this builder
+     * @throws IllegalArgumentException on any other length
+     */
     public Builder setTraceId(byte[] traceId) {
       this.traceId = id("traceId", traceId, 16);
       return this;
     }
 
     /**
-     * 32 ASCII hex digits ({@code [0-9a-fA-F]}), or null/empty to clear.
+     * The trace id, in hex.
      *
+     * @param hex 32 ASCII hex digits ({@code [0-9a-fA-F]}), or null or empty to clear
+     * @return this builder
      * @throws IllegalArgumentException if not 32 characters long, or a character is not an ASCII hex digit (other
      *     Unicode digits and letters, e.g. fullwidth {@code 'Ａ'}, are refused); the message names the character
      *     and its index
@@ -363,15 +464,23 @@ public final class LogRecord {
       return this;
     }
 
-    /** 8 bytes (copied), or null/empty to clear. @throws IllegalArgumentException on any other length */
+    /**
+     * The span id.
+     *
+     * @param spanId 8 bytes (copied), or null or empty to clear
+     * @return this builder
+     * @throws IllegalArgumentException on any other length
+     */
     public Builder setSpanId(byte[] spanId) {
       this.spanId = id("spanId", spanId, 8);
       return this;
     }
 
     /**
-     * 16 ASCII hex digits ({@code [0-9a-fA-F]}), or null/empty to clear.
+     * The span id, in hex.
      *
+     * @param hex 16 ASCII hex digits ({@code [0-9a-fA-F]}), or null or empty to clear
+     * @return this builder
      * @throws IllegalArgumentException if not 16 characters long, or a character is not an ASCII hex digit (other
      *     Unicode digits and letters, e.g. fullwidth {@code 'Ａ'}, are refused); the message names the character
      *     and its index
@@ -381,13 +490,23 @@ public final class LogRecord {
       return this;
     }
 
-    /** W3C trace flags (bit 0: sampled). */
+    /**
+     * W3C trace flags (OTLP {@code flags}); default 0.
+     *
+     * @param flags the flags, 32 bits (bit 0: sampled)
+     * @return this builder
+     */
     public Builder setFlags(int flags) {
       this.flags = flags;
       return this;
     }
 
-    /** OTLP {@code event_name}; null clears it. */
+    /**
+     * OTLP {@code event_name}.
+     *
+     * @param eventName the name; null clears it
+     * @return this builder
+     */
     public Builder setEventName(String eventName) {
       this.eventName = eventName;
       return this;
@@ -395,14 +514,17 @@ public final class LogRecord {
 
     /**
      * Exporter-specific routing target, not encoded: the GSE dataid as a decimal string, a Kafka topic; ignored
-     * by OTLP. Null (the default) means the exporter's configured default.
+     * by OTLP.
+     *
+     * @param destination the target; null (the default) means the exporter's configured default
+     * @return this builder
      */
     public Builder setDestination(String destination) {
       this.destination = destination;
       return this;
     }
 
-    /** A new immutable record; the builder keeps its state and can be reused. */
+    /** {@return a new immutable record} The builder keeps its state and can be reused. */
     public LogRecord build() {
       return new LogRecord(this);
     }

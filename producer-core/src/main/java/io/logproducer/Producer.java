@@ -51,6 +51,10 @@ public final class Producer implements AutoCloseable {
   /**
    * Starts a producer; it owns {@code exporter} and closes it on {@link #close}.
    *
+   * @param config the settings, not null
+   * @param exporter the exporter to ship through, not null; started here ({@link Exporter#start}), and used by this
+   *     producer only
+   * @throws IllegalArgumentException if {@code config} or {@code exporter} is null
    * @throws IllegalArgumentException if the exporter cannot honour {@code config} (e.g. an unsupported
    *     compression, or a batchSizeInBytes above the exporter's maximum)
    * @throws IllegalArgumentException if {@code deliveryTimeoutMillis} is below {@code lingerMillis} plus the
@@ -62,7 +66,12 @@ public final class Producer implements AutoCloseable {
     this.engine = new ProducerEngine(config, exporter);
   }
 
-  /** Sends {@code record} without a callback; its outcome is counted in the metrics only. */
+  /**
+   * Sends {@code record} without a callback; its outcome is counted in the metrics only. Waits and throws as
+   * {@link #send(LogRecord, Callback)} does.
+   *
+   * @param record the record, not null
+   */
   public void send(LogRecord record) {
     engine.send(record, null);
   }
@@ -76,6 +85,7 @@ public final class Producer implements AutoCloseable {
    * {@link BufferFullPolicy#BLOCK}, or reports the record DROPPED under {@link BufferFullPolicy#DROP}. Called from
    * a callback it never waits.
    *
+   * @param record the record, not null
    * @param callback receives the outcome; may be null
    * @throws IllegalArgumentException if {@code record} is null or the exporter cannot encode it
    * @throws RecordTooLargeException if the encoded record exceeds the largest allowed record: the exporter's
@@ -146,7 +156,12 @@ public final class Producer implements AutoCloseable {
     engine.close(timeoutMillis);
   }
 
-  /** {@link #close(long)} with a {@link Duration}. */
+  /**
+   * {@link #close(long)} with a {@link Duration}.
+   *
+   * @param timeout grace period, not negative; truncated to whole milliseconds
+   * @throws IllegalArgumentException if {@code timeout} is negative
+   */
   public void close(Duration timeout) {
     engine.close(timeout.toMillis());
   }
@@ -160,17 +175,17 @@ public final class Producer implements AutoCloseable {
     engine.close(Long.MAX_VALUE / 2_000_000L);
   }
 
-  /** A snapshot of the producer's counters (also exported over JMX). */
+  /** {@return a snapshot of the producer's counters} They are also exported over JMX. */
   public ProducerMetrics getMetrics() {
     return engine.metrics();
   }
 
-  /** The configuration this producer runs with. */
+  /** {@return the configuration this producer runs with} */
   public ProducerConfig getConfig() {
     return engine.config();
   }
 
-  /** Whether {@link #close} has been called. */
+  /** {@return whether {@link #close} has been called} */
   public boolean isClosed() {
     return engine.isClosed();
   }

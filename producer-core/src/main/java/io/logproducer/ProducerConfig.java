@@ -107,99 +107,106 @@ public final class ProducerConfig {
     return id;
   }
 
-  /** A builder holding the defaults. */
+  /** {@return a builder holding the defaults} */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** The defaults. */
+  /** {@return a configuration with every setting at its default} */
   public static ProducerConfig defaults() {
     return builder().build();
   }
 
-  /** Hard bound, in bytes, on encoded record bytes the producer holds: open, sealed, in flight and retrying. */
+  /**
+   * {@return the hard bound, in bytes, on the heap the producer's batches hold (open, sealed, in flight and
+   * retrying)} It counts records' chunks, charged whole, batch bookkeeping and pooled chunks.
+   */
   public long getTotalSizeInBytes() {
     return totalSizeInBytes;
   }
 
-  /** How long {@code send} may wait for buffer space under {@link BufferFullPolicy#BLOCK}, in ms. */
+  /** {@return how long {@code send} may wait for buffer space under {@link BufferFullPolicy#BLOCK}, in ms} */
   public long getMaxBlockMillis() {
     return maxBlockMillis;
   }
 
-  /** A batch is sealed when its encoded records reach this many bytes. */
+  /** {@return the size, in encoded record bytes, at which a batch is sealed} */
   public int getBatchSizeInBytes() {
     return batchSizeInBytes;
   }
 
-  /** A batch is sealed when it holds this many records. */
+  /** {@return the record count at which a batch is sealed} */
   public int getBatchCountThreshold() {
     return batchCountThreshold;
   }
 
-  /** A batch is sealed this many ms after its first record was added. */
+  /** {@return the age, in ms after its first record was added, at which a batch is sealed} */
   public long getLingerMillis() {
     return lingerMillis;
   }
 
-  /** Threads that compress and ship sealed batches. */
+  /** {@return the number of threads that compress and ship sealed batches} */
   public int getSendThreads() {
     return sendThreads;
   }
 
-  /** Maximum re-sends of a batch after a retryable failure. */
+  /** {@return the maximum number of re-sends of a batch after retryable failures} */
   public int getRetries() {
     return retries;
   }
 
-  /** Backoff before the first retry, in ms; doubled per retry, with ±20 % jitter. */
+  /** {@return the backoff before the first retry, in ms} It doubles per retry, with ±20 % jitter. */
   public long getInitialRetryBackoffMillis() {
     return initialRetryBackoffMillis;
   }
 
-  /** Cap on the backoff between retries, in ms. */
+  /** {@return the cap on the backoff between retries, in ms} */
   public long getMaxRetryBackoffMillis() {
     return maxRetryBackoffMillis;
   }
 
-  /** Upper bound, in ms from a batch's creation, on its delivery including all retries. */
+  /** {@return the upper bound, in ms from a batch's creation, on its delivery including all retries} */
   public long getDeliveryTimeoutMillis() {
     return deliveryTimeoutMillis;
   }
 
-  /** Request compression, or null for the exporter's default. */
+  /** {@return the request compression, or null for the exporter's default} */
   public Compression getCompression() {
     return compression;
   }
 
-  /** Compression level for GZIP (1–9) and ZSTD (1–22); 0 means the codec's default ({@link #DEFAULT_ZSTD_LEVEL}). */
+  /**
+   * {@return the compression level for GZIP (1–9) and ZSTD (1–22); 0 means the codec's default} The defaults are
+   * {@link #DEFAULT_GZIP_LEVEL} and {@link #DEFAULT_ZSTD_LEVEL}; LZ4 and NONE ignore the level.
+   */
   public int getCompressionLevel() {
     return compressionLevel;
   }
 
+  /** {@return what {@code send} does when {@code totalSizeInBytes} is exhausted} */
   public BufferFullPolicy getBufferFullPolicy() {
     return bufferFullPolicy;
   }
 
-  /** Names the producer's threads and its JMX bean. */
+  /** {@return the name of the producer's threads and of its JMX bean} */
   public String getClientId() {
     return clientId;
   }
 
-  /** Whether the metrics are registered as a JMX MBean. */
+  /** {@return whether the metrics are registered as a JMX MBean} */
   public boolean isJmxEnabled() {
     return jmxEnabled;
   }
 
   /**
-   * Whether a JVM shutdown hook closes this producer if the application has not (so buffered records are shipped,
-   * or reported, rather than lost silently at exit). Removed at {@code close}.
+   * {@return whether a JVM shutdown hook closes this producer if the application has not} So buffered records are
+   * shipped, or reported, rather than lost silently at exit. The hook is removed at {@code close}.
    */
   public boolean isShutdownHookEnabled() {
     return shutdownHookEnabled;
   }
 
-  /** The grace period, in ms, the shutdown hook gives {@code close}. */
+  /** {@return the grace period, in ms, the shutdown hook gives {@code close}} */
   public long getShutdownHookTimeoutMillis() {
     return shutdownHookTimeoutMillis;
   }
@@ -263,67 +270,144 @@ public final class ProducerConfig {
     private Builder() {
     }
 
-    /** Bytes, in [1024, 2^40]; default {@value ProducerConfig#DEFAULT_TOTAL_SIZE_IN_BYTES}. */
+    /**
+     * The memory budget: the bound on the heap the producer's batches hold (see
+     * {@link ProducerConfig#getTotalSizeInBytes()}).
+     *
+     * @param totalSizeInBytes bytes, in [1024, 2^40]; default {@value ProducerConfig#DEFAULT_TOTAL_SIZE_IN_BYTES}
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
     public Builder setTotalSizeInBytes(long totalSizeInBytes) {
       this.totalSizeInBytes = check("totalSizeInBytes", totalSizeInBytes, 1024, 1L << 40);
       return this;
     }
 
-    /** Milliseconds, in [0, 2^31-1]; default {@value ProducerConfig#DEFAULT_MAX_BLOCK_MILLIS}. */
+    /**
+     * How long {@code send} may wait for buffer space under {@link BufferFullPolicy#BLOCK} before it throws
+     * {@link BufferExhaustedException}.
+     *
+     * @param maxBlockMillis milliseconds, in [0, 2^31-1]; default {@value ProducerConfig#DEFAULT_MAX_BLOCK_MILLIS}
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
     public Builder setMaxBlockMillis(long maxBlockMillis) {
       this.maxBlockMillis = check("maxBlockMillis", maxBlockMillis, 0, Integer.MAX_VALUE);
       return this;
     }
 
-    /** Bytes, in [1, 67108864]; default {@value ProducerConfig#DEFAULT_BATCH_SIZE_IN_BYTES}. */
+    /**
+     * The size, in encoded record bytes, at which a batch is sealed; at most {@code totalSizeInBytes} and the
+     * exporter's maximum batch size.
+     *
+     * @param batchSizeInBytes bytes, in [1, {@value ProducerConfig#MAX_BATCH_SIZE_IN_BYTES}]; default
+     *     {@value ProducerConfig#DEFAULT_BATCH_SIZE_IN_BYTES}
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
     public Builder setBatchSizeInBytes(int batchSizeInBytes) {
       this.batchSizeInBytes = (int) check("batchSizeInBytes", batchSizeInBytes, 1, MAX_BATCH_SIZE_IN_BYTES);
       return this;
     }
 
-    /** Records, in [1, 10000000]; default {@value ProducerConfig#DEFAULT_BATCH_COUNT_THRESHOLD}. */
+    /**
+     * The record count at which a batch is sealed.
+     *
+     * @param batchCountThreshold records, in [1, 10000000]; default
+     *     {@value ProducerConfig#DEFAULT_BATCH_COUNT_THRESHOLD}
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
     public Builder setBatchCountThreshold(int batchCountThreshold) {
       this.batchCountThreshold = (int) check("batchCountThreshold", batchCountThreshold, 1, 10_000_000);
       return this;
     }
 
-    /** Milliseconds, in [0, 3600000]; default {@value ProducerConfig#DEFAULT_LINGER_MILLIS}. */
+    /**
+     * How long after its first record a batch is sealed if neither size nor count sealed it first.
+     *
+     * @param lingerMillis milliseconds, in [0, 3600000]; default {@value ProducerConfig#DEFAULT_LINGER_MILLIS}
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
     public Builder setLingerMillis(long lingerMillis) {
       this.lingerMillis = check("lingerMillis", lingerMillis, 0, 3_600_000);
       return this;
     }
 
-    /** Threads, in [1, 256]; default {@value ProducerConfig#DEFAULT_SEND_THREADS}. */
+    /**
+     * The number of threads that compress and ship sealed batches, one request each at a time.
+     *
+     * @param sendThreads threads, in [1, 256]; default {@value ProducerConfig#DEFAULT_SEND_THREADS}
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
     public Builder setSendThreads(int sendThreads) {
       this.sendThreads = (int) check("sendThreads", sendThreads, 1, 256);
       return this;
     }
 
-    /** Count, in [0, 2^31-1]; default {@value ProducerConfig#DEFAULT_RETRIES}. */
+    /**
+     * The maximum number of re-sends of a batch after retryable failures; {@code deliveryTimeoutMillis} bounds
+     * them too.
+     *
+     * @param retries count, in [0, 2^31-1]; default {@value ProducerConfig#DEFAULT_RETRIES}
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
     public Builder setRetries(int retries) {
       this.retries = (int) check("retries", retries, 0, Integer.MAX_VALUE);
       return this;
     }
 
-    /** Milliseconds, in [1, 3600000]; default {@value ProducerConfig#DEFAULT_INITIAL_RETRY_BACKOFF_MILLIS}. */
+    /**
+     * The backoff before the first retry; it doubles per retry up to {@code maxRetryBackoffMillis}, with ±20 %
+     * jitter.
+     *
+     * @param initialRetryBackoffMillis milliseconds, in [1, 3600000]; default
+     *     {@value ProducerConfig#DEFAULT_INITIAL_RETRY_BACKOFF_MILLIS}
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
     public Builder setInitialRetryBackoffMillis(long initialRetryBackoffMillis) {
       this.initialRetryBackoffMillis = check("initialRetryBackoffMillis", initialRetryBackoffMillis, 1, 3_600_000);
       return this;
     }
 
-    /** Milliseconds, in [1, 3600000]; default {@value ProducerConfig#DEFAULT_MAX_RETRY_BACKOFF_MILLIS}. */
+    /**
+     * The cap on the backoff between retries; at least {@code initialRetryBackoffMillis}.
+     *
+     * @param maxRetryBackoffMillis milliseconds, in [1, 3600000]; default
+     *     {@value ProducerConfig#DEFAULT_MAX_RETRY_BACKOFF_MILLIS}
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
     public Builder setMaxRetryBackoffMillis(long maxRetryBackoffMillis) {
       this.maxRetryBackoffMillis = check("maxRetryBackoffMillis", maxRetryBackoffMillis, 1, 3_600_000);
       return this;
     }
 
-    /** Milliseconds, in [1, 2^31-1]; default {@value ProducerConfig#DEFAULT_DELIVERY_TIMEOUT_MILLIS}. */
+    /**
+     * The upper bound, from a batch's creation, on its delivery including all retries; at least
+     * {@code lingerMillis} (and, checked by the producer, {@code lingerMillis} plus the exporter's request timeout).
+     *
+     * @param deliveryTimeoutMillis milliseconds, in [1, 2^31-1]; default
+     *     {@value ProducerConfig#DEFAULT_DELIVERY_TIMEOUT_MILLIS}
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
     public Builder setDeliveryTimeoutMillis(long deliveryTimeoutMillis) {
       this.deliveryTimeoutMillis = check("deliveryTimeoutMillis", deliveryTimeoutMillis, 1, Integer.MAX_VALUE);
       return this;
     }
 
-    /** Request compression; null (the default) leaves the choice to the exporter (OTLP: none unless configured). */
+    /**
+     * Request compression; the exporter must support it (checked by the producer).
+     *
+     * @param compression the compression; null (the default) leaves the choice to the exporter (OTLP: none unless
+     *     configured)
+     * @return this builder
+     */
     public Builder setCompression(Compression compression) {
       this.compression = compression;
       return this;
@@ -345,7 +429,13 @@ public final class ProducerConfig {
       return this;
     }
 
-    /** Default {@link BufferFullPolicy#BLOCK}. */
+    /**
+     * What {@code send} does when {@code totalSizeInBytes} is exhausted.
+     *
+     * @param bufferFullPolicy the policy; default {@link BufferFullPolicy#BLOCK}
+     * @return this builder
+     * @throws IllegalArgumentException if null
+     */
     public Builder setBufferFullPolicy(BufferFullPolicy bufferFullPolicy) {
       if (bufferFullPolicy == null) {
         throw new IllegalArgumentException("bufferFullPolicy must not be null");
@@ -354,7 +444,14 @@ public final class ProducerConfig {
       return this;
     }
 
-    /** Names threads and the JMX bean; default "logproducer-N". */
+    /**
+     * Names the producer's threads ({@code <clientId>-…}) and its JMX bean.
+     *
+     * @param clientId the name; default "logproducer-N", N counting producers, with a suffix naming the class
+     *     loader when it is not the system class loader
+     * @return this builder
+     * @throws IllegalArgumentException if null or empty
+     */
     public Builder setClientId(String clientId) {
       if (clientId == null || clientId.isEmpty()) {
         throw new IllegalArgumentException("clientId must not be empty");
@@ -363,7 +460,12 @@ public final class ProducerConfig {
       return this;
     }
 
-    /** Register metrics as a JMX MBean; default true. */
+    /**
+     * Whether to register the metrics as a JMX MBean ({@link ProducerMetricsMXBean}).
+     *
+     * @param jmxEnabled whether to register it; default true
+     * @return this builder
+     */
     public Builder setJmxEnabled(boolean jmxEnabled) {
       this.jmxEnabled = jmxEnabled;
       return this;
@@ -372,6 +474,9 @@ public final class ProducerConfig {
     /**
      * Close the producer from a JVM shutdown hook if the application has not closed it; default true. Turn it off
      * when the application closes producers itself in its own shutdown order (e.g. after its last log line).
+     *
+     * @param shutdownHookEnabled whether to install the hook; default true
+     * @return this builder
      */
     public Builder setShutdownHookEnabled(boolean shutdownHookEnabled) {
       this.shutdownHookEnabled = shutdownHookEnabled;
@@ -381,6 +486,10 @@ public final class ProducerConfig {
     /**
      * Milliseconds, in [0, 3600000], the shutdown hook's {@code close} may wait for delivery (it delays the JVM's
      * exit by at most this plus one second); default {@value ProducerConfig#DEFAULT_SHUTDOWN_HOOK_TIMEOUT_MILLIS}.
+     *
+     * @param shutdownHookTimeoutMillis milliseconds, in [0, 3600000]
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
      */
     public Builder setShutdownHookTimeoutMillis(long shutdownHookTimeoutMillis) {
       this.shutdownHookTimeoutMillis = check("shutdownHookTimeoutMillis", shutdownHookTimeoutMillis, 0, 3_600_000);
@@ -390,9 +499,9 @@ public final class ProducerConfig {
     /**
      * Convenience for {@link #setLingerMillis(long)}.
      *
-     * @param linger the linger time; not null
+     * @param linger the linger time, truncated to whole milliseconds; not null
      * @return this builder
-     * @throws IllegalArgumentException if {@code linger} is null or out of {@link #setLingerMillis(long)}'s range
+     * @throws IllegalArgumentException if {@code linger} is null or outside the range of {@link #setLingerMillis(long)}
      */
     public Builder setLinger(Duration linger) {
       return setLingerMillis(millis("linger", linger));
@@ -401,10 +510,10 @@ public final class ProducerConfig {
     /**
      * Convenience for {@link #setDeliveryTimeoutMillis(long)}.
      *
-     * @param timeout the delivery timeout; not null
+     * @param timeout the delivery timeout, truncated to whole milliseconds; not null
      * @return this builder
-     * @throws IllegalArgumentException if {@code timeout} is null or out of {@link #setDeliveryTimeoutMillis(long)}'s
-     *     range
+     * @throws IllegalArgumentException if {@code timeout} is null or outside the range of
+     *     {@link #setDeliveryTimeoutMillis(long)}
      */
     public Builder setDeliveryTimeout(Duration timeout) {
       return setDeliveryTimeoutMillis(millis("deliveryTimeout", timeout));
@@ -422,6 +531,9 @@ public final class ProducerConfig {
     }
 
     /**
+     * Checks the settings against each other and creates the configuration. The builder can be reused.
+     *
+     * @return a new immutable configuration
      * @throws IllegalArgumentException if batchSizeInBytes exceeds totalSizeInBytes, maxRetryBackoffMillis is below
      *     initialRetryBackoffMillis, deliveryTimeoutMillis is below lingerMillis (a batch would expire before it is
      *     sealed), or compressionLevel does not fit the compression; the message names both settings

@@ -7,6 +7,12 @@ package io.logproducer;
 public class ProducerInterruptedException extends ProducerException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * Creates the exception (thrown by the producer's {@code send} and {@code flush}).
+   *
+   * @param message what the thread was waiting for
+   * @param cause the interruption
+   */
   public ProducerInterruptedException(String message, InterruptedException cause) {
     super(message, cause);
   }

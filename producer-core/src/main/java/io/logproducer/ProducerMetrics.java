@@ -29,7 +29,30 @@ public final class ProducerMetrics {
   private final long requestLatencyNanosMax;
   private final String lastError;
 
-  /** Creates a snapshot; used by the producer. */
+  /**
+   * Creates a snapshot; used by the producer ({@link Producer#getMetrics()}). Each argument is the value of the
+   * getter of the same name.
+   *
+   * @param recordsAccepted records accepted by {@code send}
+   * @param recordsSent records delivered
+   * @param bytesSent encoded bytes of delivered batches
+   * @param wireBytesSent request body bytes (after compression) of delivered batches
+   * @param recordsRejected records the receiver rejected
+   * @param recordsFailed records that failed
+   * @param recordsDropped records dropped under {@link BufferFullPolicy#DROP}
+   * @param batchesSent batches delivered
+   * @param batchesFailed batches rejected or failed
+   * @param retries export attempts that were retries
+   * @param bufferedBytes bytes of the budget the batches hold now
+   * @param peakBufferedBytes highest use of the budget seen, bytes
+   * @param totalSizeInBytes the configured budget, bytes
+   * @param waitingThreads threads blocked in {@code send} now
+   * @param sendBlockedNanos total time {@code send} callers spent blocked, nanoseconds
+   * @param requests export requests made
+   * @param requestLatencyNanosTotal sum of export request latencies, nanoseconds
+   * @param requestLatencyNanosMax longest export request latency, nanoseconds
+   * @param lastError the most recent export failure as text (see {@link #getLastError()}), or null
+   */
   public ProducerMetrics(long recordsAccepted, long recordsSent, long bytesSent, long wireBytesSent,
       long recordsRejected, long recordsFailed, long recordsDropped, long batchesSent, long batchesFailed,
       long retries, long bufferedBytes, long peakBufferedBytes, long totalSizeInBytes, int waitingThreads,
@@ -56,103 +79,104 @@ public final class ProducerMetrics {
     this.lastError = lastError;
   }
 
-  /** Records accepted by {@code send}. */
+  /** {@return records accepted by {@code send}} */
   public long getRecordsAccepted() {
     return recordsAccepted;
   }
 
-  /** Records delivered (for a partial success: the batch's records minus the rejected ones). */
+  /** {@return records delivered (for a partial success: the batch's records minus the rejected ones)} */
   public long getRecordsSent() {
     return recordsSent;
   }
 
-  /** Encoded bytes of delivered batches. */
+  /** {@return encoded bytes of delivered batches} */
   public long getBytesSent() {
     return bytesSent;
   }
 
-  /** Request body bytes (after compression) of delivered batches. */
+  /** {@return request body bytes (after compression) of delivered batches} */
   public long getWireBytesSent() {
     return wireBytesSent;
   }
 
-  /** Records the receiver rejected (final HTTP errors, partial success). */
+  /** {@return records the receiver rejected (final HTTP errors, partial success)} */
   public long getRecordsRejected() {
     return recordsRejected;
   }
 
-  /** Records that failed after retries, by delivery timeout, by a non-retryable error, or at close. */
+  /** {@return records that failed after retries, by delivery timeout, by a non-retryable error, or at close} */
   public long getRecordsFailed() {
     return recordsFailed;
   }
 
-  /** Records not accepted because the buffer was full under {@link BufferFullPolicy#DROP}. */
+  /** {@return records not accepted because the buffer was full under {@link BufferFullPolicy#DROP}} */
   public long getRecordsDropped() {
     return recordsDropped;
   }
 
-  /** Batches delivered (including partial successes). */
+  /** {@return batches delivered (including partial successes)} */
   public long getBatchesSent() {
     return batchesSent;
   }
 
-  /** Batches rejected or failed. */
+  /** {@return batches rejected or failed} */
   public long getBatchesFailed() {
     return batchesFailed;
   }
 
-  /** Export attempts that were retries. */
+  /** {@return export attempts that were retries} */
   public long getRetries() {
     return retries;
   }
 
   /**
-   * Bytes of the budget the batches hold now (open, sealed, in flight, retrying): their records' chunks, charged
-   * whole, and bookkeeping; 0 when nothing is buffered. Chunks pooled for reuse are not counted here.
+   * {@return bytes of the budget the batches hold now (open, sealed, in flight, retrying)} That is their records'
+   * chunks, charged whole, and bookkeeping; 0 when nothing is buffered. Chunks pooled for reuse are not counted here.
    */
   public long getBufferedBytes() {
     return bufferedBytes;
   }
 
   /**
-   * Highest use of the budget seen, pooled chunks included; at most {@link #getTotalSizeInBytes()} (a batch split on
-   * a send thread may pass it briefly by the size of its halves' bookkeeping).
+   * {@return the highest use of the budget seen, in bytes, pooled chunks included} At most
+   * {@link #getTotalSizeInBytes()} (a batch split on a send thread may pass it briefly by the size of its halves'
+   * bookkeeping).
    */
   public long getPeakBufferedBytes() {
     return peakBufferedBytes;
   }
 
-  /** The configured budget, bytes. */
+  /** {@return the configured budget ({@code totalSizeInBytes}), bytes} */
   public long getTotalSizeInBytes() {
     return totalSizeInBytes;
   }
 
-  /** Threads blocked in {@code send} waiting for buffer space now. */
+  /** {@return threads blocked in {@code send} waiting for buffer space now} */
   public int getWaitingThreads() {
     return waitingThreads;
   }
 
-  /** Total time {@code send} callers spent blocked waiting for buffer space, nanoseconds. */
+  /** {@return the total time {@code send} callers spent blocked waiting for buffer space, nanoseconds} */
   public long getSendBlockedNanos() {
     return sendBlockedNanos;
   }
 
-  /** Export requests made (attempts, including retries). */
+  /** {@return export requests made (attempts, including retries)} */
   public long getRequests() {
     return requests;
   }
 
-  /** Sum of export request latencies (compression excluded), nanoseconds. */
+  /** {@return the sum of export request latencies (compression excluded), nanoseconds} */
   public long getRequestLatencyNanosTotal() {
     return requestLatencyNanosTotal;
   }
 
-  /** Longest export request latency, nanoseconds. */
+  /** {@return the longest export request latency, nanoseconds} */
   public long getRequestLatencyNanosMax() {
     return requestLatencyNanosMax;
   }
 
-  /** Mean export request latency in milliseconds, 0 when no request was made. */
+  /** {@return the mean export request latency in milliseconds, 0 when no request was made} */
   public double getRequestLatencyAvgMillis() {
     return requests == 0 ? 0 : requestLatencyNanosTotal / 1e6 / requests;
   }

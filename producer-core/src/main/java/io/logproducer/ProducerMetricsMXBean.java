@@ -5,40 +5,58 @@ package io.logproducer;
  * unless {@code jmxEnabled} is false. Attributes read live values.
  */
 public interface ProducerMetricsMXBean {
+  /** {@return records accepted by {@code send}} */
   long getRecordsAccepted();
 
+  /** {@return records delivered} */
   long getRecordsSent();
 
+  /** {@return encoded bytes (before compression) of delivered batches} */
   long getBytesSent();
 
+  /** {@return request body bytes (after compression) of delivered batches} */
   long getWireBytesSent();
 
+  /** {@return records the receiver rejected} */
   long getRecordsRejected();
 
+  /** {@return records that failed (retries exhausted, delivery timeout, non-retryable error, close)} */
   long getRecordsFailed();
 
+  /** {@return records dropped because the buffer was full under {@link BufferFullPolicy#DROP}} */
   long getRecordsDropped();
 
+  /** {@return batches delivered (including partial successes)} */
   long getBatchesSent();
 
+  /** {@return batches rejected or failed} */
   long getBatchesFailed();
 
+  /** {@return export attempts that were retries} */
   long getRetries();
 
+  /** {@return bytes of the budget the batches hold now, pooled chunks excluded} */
   long getBufferedBytes();
 
+  /** {@return the highest use of the budget seen, in bytes, pooled chunks included} */
   long getPeakBufferedBytes();
 
+  /** {@return the configured budget ({@code totalSizeInBytes}), bytes} */
   long getTotalSizeInBytes();
 
+  /** {@return threads blocked in {@code send} waiting for buffer space now} */
   int getWaitingThreads();
 
+  /** {@return the total time {@code send} callers spent blocked waiting for buffer space, nanoseconds} */
   long getSendBlockedNanos();
 
+  /** {@return export requests made (attempts, including retries)} */
   long getRequests();
 
+  /** {@return the mean export request latency in milliseconds, 0 when no request was made} */
   double getRequestLatencyAvgMillis();
 
+  /** {@return the longest export request latency, nanoseconds} */
   long getRequestLatencyNanosMax();
 
   /**

@@ -7,9 +7,17 @@ package io.logproducer;
 public class RecordTooLargeException extends ProducerException {
   private static final long serialVersionUID = 1L;
 
+  /** The record's encoded size, or a lower bound of it, in bytes. */
   private final long recordSizeInBytes;
+  /** The largest encoded record size accepted, in bytes. */
   private final long maxRecordSizeInBytes;
 
+  /**
+   * Creates the exception with a message stating both sizes.
+   *
+   * @param recordSizeInBytes the record's encoded size, in bytes
+   * @param maxRecordSizeInBytes the largest size accepted, in bytes
+   */
   public RecordTooLargeException(long recordSizeInBytes, long maxRecordSizeInBytes) {
     super("record of " + recordSizeInBytes + " encoded bytes exceeds the largest allowed batch of "
         + maxRecordSizeInBytes + " bytes");
@@ -18,6 +26,8 @@ public class RecordTooLargeException extends ProducerException {
   }
 
   /**
+   * Creates the exception with a message of the caller's own (e.g. when the limit was hit while encoding).
+   *
    * @param message the explanation
    * @param recordSizeInBytes the record's encoded size, or a lower bound of it, in bytes
    * @param maxRecordSizeInBytes the largest size accepted, in bytes
@@ -28,12 +38,20 @@ public class RecordTooLargeException extends ProducerException {
     this.maxRecordSizeInBytes = maxRecordSizeInBytes;
   }
 
-  /** The record's encoded size in bytes (a lower bound when encoding stopped at the limit). */
+  /**
+   * The record's encoded size.
+   *
+   * @return the size in bytes; a lower bound when encoding stopped at the limit
+   */
   public long getRecordSizeInBytes() {
     return recordSizeInBytes;
   }
 
-  /** The largest encoded record size accepted, in bytes. */
+  /**
+   * The largest encoded record size accepted.
+   *
+   * @return the limit in bytes
+   */
   public long getMaxRecordSizeInBytes() {
     return maxRecordSizeInBytes;
   }

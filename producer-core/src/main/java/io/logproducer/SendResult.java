@@ -53,6 +53,7 @@ public final class SendResult {
     this.error = error;
   }
 
+  /** {@return what became of the record, never null} */
   public Status getStatus() {
     return status;
   }
@@ -68,27 +69,30 @@ public final class SendResult {
     return status == Status.DELIVERED;
   }
 
-  /** Export attempts made for the record's batch (1 = delivered first time; 0 = never sent). */
+  /** {@return the export attempts made for the record's batch (1 = delivered first time; 0 = never sent)} */
   public int getAttempts() {
     return attempts;
   }
 
-  /** Number of records in the batch this outcome describes (1 for DROPPED). */
+  /** {@return the number of records in the batch this outcome describes (1 for DROPPED)} */
   public int getBatchRecordCount() {
     return batchRecordCount;
   }
 
-  /** Records of the batch that the receiver rejected. */
+  /** {@return the number of records of the batch that the receiver rejected} */
   public long getRejectedCount() {
     return rejectedCount;
   }
 
-  /** The receiver's message (e.g. OTLP {@code error_message}, an HTTP status line) or the producer's; may be null. */
+  /**
+   * {@return the receiver's message (e.g. OTLP {@code error_message}, an HTTP status line) or the producer's; may be
+   * null}
+   */
   public String getMessage() {
     return message;
   }
 
-  /** The failure's cause, or null. */
+  /** {@return the failure's cause, or null} */
   public Throwable getError() {
     return error;
   }

@@ -47,10 +47,10 @@ class NoSlf4jProviderTest {
         + " failed to send 1 records \\(\\d+ bytes\\) to test://memory: Connection refused, retry 1 in \\d+ ms")
         .matcher(out);
     assertTrue(first.find(), out);
-    // and so is the final failure, with its cause on the same line (no stack trace for a warning)
+    // and so is the final failure (an I/O cause is in the message: no stack trace)
     Matcher failed = Pattern.compile("\\S+Z WARN \\[silence-sender-\\d] io\\.logproducer\\.internal\\.Sender -"
         + " failed to send 1 records \\(\\d+ bytes\\) to test://memory: Connection refused; next retry in \\d+ ms"
-        + " would pass deliveryTimeoutMillis \\(java\\.net\\.ConnectException: Connection refused\\)\n").matcher(out);
+        + " would pass deliveryTimeoutMillis\n").matcher(out);
     assertTrue(failed.find(), out);
     assertEquals(0, count(out, "\tat "), "no stack traces for warnings: " + out);
     assertTrue(out.contains("outcome: SendResult{FAILED, attempts="), out);

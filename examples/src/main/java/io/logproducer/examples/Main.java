@@ -1,14 +1,20 @@
 package io.logproducer.examples;
 
+import java.io.PrintStream;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The examples jar: {@code java -jar logproducer-examples.jar [otlp|…] [options]}. The default sub-command is
  * {@code otlp}, the quick start: the reference workload through the producer to an embedded OTLP/HTTP receiver,
- * or to {@code --endpoint URL}.
+ * or to {@code --endpoint URL}. {@code --help} (or {@code -h}) anywhere prints the usage to stdout; a usage error
+ * prints {@code error: …} and the usage to stderr and exits with 2.
  */
 public final class Main {
+
+  /** Exit code of a usage error (unknown sub-command or option, bad value, a configuration the producer refuses). */
+  static final int USAGE_ERROR = 2;
 
   private Main() {
   }
@@ -29,35 +35,52 @@ public final class Main {
     Map<String, Command> commands = commands();
     int from = 0;
     Command command = commands.get("otlp");
-    if (args.length > 0 && !args[0].startsWith("--")) {
+    boolean named = args.length > 0 && !args[0].startsWith("-");
+    if (named) {
       command = commands.get(args[0]);
       from = 1;
-      if (command == null) {
-        System.err.println("unknown sub-command '" + args[0] + "'\n");
-        usage(commands);
-        return 2;
-      }
     }
-    if (args.length > from && (args[from].equals("--help") || args[from].equals("-h"))) {
-      usage(commands);
+    if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
+      usage(System.out, commands, named && command != null ? command : null);
       return 0;
     }
+    if (command == null) {
+      System.err.println("error: unknown sub-command '" + args[0] + "'\n");
+      usage(System.err, commands, null);
+      return USAGE_ERROR;
+    }
     try {
-      Options options = Options.parse(args, from);
+      Options options = Options.parse(args, from, command.name(), command.options());
       return command.run(options);
     } catch (IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage() + "\n");
-      usage(commands);
-      return 2;
+      usage(System.err, commands, named ? command : null);
+      return USAGE_ERROR;
     }
   }
 
-  private static void usage(Map<String, Command> commands) {
-    System.err.println("usage: java -jar logproducer-examples.jar [" + String.join("|", commands.keySet())
+  /** The usage: of {@code only} when given, else of every sub-command; then the common options. */
+  private static void usage(PrintStream out, Map<String, Command> commands, Command only) {
+    out.println("usage: java -jar logproducer-examples.jar [" + String.join("|", commands.keySet())
         + "] [options]\n");
     for (Command c : commands.values()) {
-      System.err.println(c.name() + ": " + c.usage() + "\n");
+      if (only != null && c != only) {
+        continue;
+      }
+      out.println(c.name() + ": " + c.summary());
+      for (OptionSpec o : c.options()) {
+        out.println(o.usageLine());
+      }
+      for (String line : c.notes()) {
+        out.println("  " + line);
+      }
+      out.println();
     }
-    System.err.println("common options:\n" + Options.COMMON_USAGE);
+    out.println("common options:");
+    for (OptionSpec o : Options.COMMON) {
+      out.println(o.usageLine());
+    }
+    out.println("  --help, -h                 this text\n");
+    out.println(Options.SUMMARY_USAGE);
   }
 }

@@ -2,45 +2,80 @@ package io.logproducer.examples;
 
 import io.logproducer.Compression;
 import io.logproducer.ProducerConfig;
-import java.util.HashSet;
+import io.logproducer.gse.GseExporter;
+import io.logproducer.otlp.OtlpHttpExporter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * Parsed {@code --name value} options. Unknown or malformed options fail with a message naming them. The common
- * options every sub-command shares are read here, so that {@code otlp}, {@code gse} and {@code kafka} behave alike.
+ * Parsed command-line options: {@code --name VALUE} (or {@code --name=VALUE}) for options that take a value, and
+ * bare {@code --flag}s. Only options the sub-command declares are accepted; anything else fails with a message
+ * naming it. The common options every sub-command shares are declared and read here, so that {@code otlp} and
+ * {@code gse} behave alike.
  */
 public final class Options {
 
-  /** Options every sub-command accepts, with their meaning, for usage text. */
-  public static final String COMMON_USAGE = String.join("\n",
-      "  --records N            records to send in all (default 1000000)",
-      "  --threads T            application threads calling send() (default 10)",
-      "  --compression C        none|gzip|lz4|zstd (default: the exporter's)",
-      "  --compression-level L  gzip 1-9, zstd 1-22 (default 1)",
-      "  --send-threads S       producer send threads (default " + ProducerConfig.DEFAULT_SEND_THREADS + ")",
-      "  --batch-size-bytes B   batchSizeInBytes (default " + ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES + ")",
-      "  --total-size-bytes M   totalSizeInBytes (default " + ProducerConfig.DEFAULT_TOTAL_SIZE_IN_BYTES + ")",
-      "  --linger-ms L          lingerMillis (default " + ProducerConfig.DEFAULT_LINGER_MILLIS + ")",
-      "  --quiet                no progress lines");
+  /** Options every sub-command accepts. */
+  public static final List<OptionSpec> COMMON = List.of(
+      OptionSpec.value("records", "N", "records to send in all", 1_000_000),
+      OptionSpec.value("threads", "T", "application threads calling send()", 10),
+      OptionSpec.value("compression", "C", "none|gzip|lz4|zstd", "the exporter's"),
+      OptionSpec.value("compression-level", "L", "gzip 1-9, zstd 1-22", 1),
+      OptionSpec.value("send-threads", "S", "producer send threads", ProducerConfig.DEFAULT_SEND_THREADS),
+      OptionSpec.value("batch-size-bytes", "B", "batchSizeInBytes", ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES),
+      OptionSpec.value("total-size-bytes", "M", "totalSizeInBytes: the producer's buffer",
+          ProducerConfig.DEFAULT_TOTAL_SIZE_IN_BYTES),
+      OptionSpec.value("linger-ms", "MS", "lingerMillis", ProducerConfig.DEFAULT_LINGER_MILLIS),
+      OptionSpec.value("delivery-timeout-ms", "MS", "deliveryTimeoutMillis: how long a record may take to be "
+          + "delivered, retries included; at least --linger-ms plus --request-timeout-ms",
+          ProducerConfig.DEFAULT_DELIVERY_TIMEOUT_MILLIS),
+      OptionSpec.value("request-timeout-ms", "MS", "the exporter's timeout per attempt: otlp timeoutMillis "
+          + "(default " + OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS + " or OTEL_EXPORTER_OTLP_TIMEOUT), gse "
+          + "writeTimeoutMillis (default " + GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS + ")", null),
+      OptionSpec.value("max-block-ms", "MS", "maxBlockMillis: how long send() waits for buffer space before it "
+          + "refuses a record", ProducerConfig.DEFAULT_MAX_BLOCK_MILLIS),
+      OptionSpec.flag("quiet", "no progress lines"));
 
-  private static final Set<String> COMMON = Set.of("records", "threads", "compression", "compression-level",
-      "send-threads", "batch-size-bytes", "total-size-bytes", "linger-ms", "quiet");
+  /** How the final line accounts for every record, for the usage text. */
+  public static final String SUMMARY_USAGE = String.join("\n",
+      "The last line (stdout) accounts for every record: delivered + failed + refused + not_sent = --records.",
+      "  delivered  the receiver accepted them",
+      "  failed     send() accepted them but they were not delivered (receiver unreachable or refusing them,",
+      "             deliveryTimeoutMillis passed, ...)",
+      "  refused    send() did not accept them (no buffer space within --max-block-ms, record too large, ...)",
+      "  not_sent   never passed to send(): a thread stops at the first record refused for want of buffer",
+      "             space, as waiting --max-block-ms for each further record would not help",
+      "Exit code: 0 when every record was delivered (and the embedded receiver counted them all), 1 when not,",
+      "2 for a usage error.");
 
   private final Map<String, String> values;
-  private final Set<String> used = new HashSet<>();
 
   private Options(Map<String, String> values) {
     this.values = values;
   }
 
-  /**
-   * Parses {@code --name value} pairs and bare {@code --flag}s.
-   *
-   * @throws IllegalArgumentException on anything else
-   */
+  /** Parses {@code args[from..]} knowing only the {@link #COMMON} options (the {@code otlp} sub-command's set). */
   public static Options parse(String[] args, int from) {
+    return parse(args, from, "otlp", List.of());
+  }
+
+  /**
+   * Parses {@code args[from..]}.
+   *
+   * @param command the sub-command's name, for messages
+   * @param commandOptions the sub-command's own options, besides the {@link #COMMON} ones
+   * @throws IllegalArgumentException naming the option, if one is unknown, lacks its value, or is a flag given a
+   *     value, or if an argument is not an option
+   */
+  public static Options parse(String[] args, int from, String command, List<OptionSpec> commandOptions) {
+    Map<String, OptionSpec> known = new LinkedHashMap<>();
+    List<OptionSpec> all = new ArrayList<>(COMMON);
+    all.addAll(commandOptions);
+    for (OptionSpec spec : all) {
+      known.put(spec.name(), spec);
+    }
     Map<String, String> values = new LinkedHashMap<>();
     for (int i = from; i < args.length; i++) {
       String a = args[i];
@@ -48,13 +83,26 @@ public final class Options {
         throw new IllegalArgumentException("expected an option like --records, got '" + a + "'");
       }
       String name = a.substring(2);
-      String value = "true";
+      String value = null;
       int eq = name.indexOf('=');
       if (eq >= 0) {
         value = name.substring(eq + 1);
         name = name.substring(0, eq);
-      } else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+      }
+      OptionSpec spec = known.get(name);
+      if (spec == null) {
+        throw new IllegalArgumentException("unknown option --" + name + " for '" + command + "'");
+      }
+      if (spec.isFlag()) {
+        if (value != null) {
+          throw new IllegalArgumentException("--" + name + " takes no value (" + spec.description() + ")");
+        }
+        value = "true";
+      } else if (value == null && i + 1 < args.length && !args[i + 1].startsWith("--")) {
         value = args[++i];
+      }
+      if (value == null || value.isEmpty()) {
+        throw new IllegalArgumentException("--" + name + " needs a value (" + spec.description() + ")");
       }
       values.put(name, value);
     }
@@ -62,17 +110,14 @@ public final class Options {
   }
 
   public String string(String name, String defaultValue) {
-    used.add(name);
     return values.getOrDefault(name, defaultValue);
   }
 
   public boolean has(String name) {
-    used.add(name);
     return values.containsKey(name);
   }
 
   public long longValue(String name, long defaultValue, long min, long max) {
-    used.add(name);
     String v = values.get(name);
     if (v == null) {
       return defaultValue;
@@ -107,6 +152,14 @@ public final class Options {
     return has("quiet");
   }
 
+  /**
+   * The exporter's timeout per attempt ({@code --request-timeout-ms}), or {@code defaultValue} when not given.
+   * Each sub-command applies it to its exporter.
+   */
+  public long requestTimeoutMillis(long defaultValue) {
+    return longValue("request-timeout-ms", defaultValue, 1, 3_600_000);
+  }
+
   /** The producer configuration the common options describe. */
   public ProducerConfig.Builder producerConfig() {
     ProducerConfig.Builder b = ProducerConfig.builder();
@@ -119,15 +172,9 @@ public final class Options {
         ProducerConfig.MAX_BATCH_SIZE_IN_BYTES));
     b.setTotalSizeInBytes(longValue("total-size-bytes", ProducerConfig.DEFAULT_TOTAL_SIZE_IN_BYTES, 1024, 1L << 40));
     b.setLingerMillis(longValue("linger-ms", ProducerConfig.DEFAULT_LINGER_MILLIS, 0, 3_600_000));
+    b.setDeliveryTimeoutMillis(longValue("delivery-timeout-ms", ProducerConfig.DEFAULT_DELIVERY_TIMEOUT_MILLIS, 1,
+        Integer.MAX_VALUE));
+    b.setMaxBlockMillis(longValue("max-block-ms", ProducerConfig.DEFAULT_MAX_BLOCK_MILLIS, 0, Integer.MAX_VALUE));
     return b;
-  }
-
-  /** Fails if an option was given that nothing read. Call after the command has read all it knows. */
-  public void rejectUnknown(String command) {
-    for (String name : values.keySet()) {
-      if (!used.contains(name) && !COMMON.contains(name)) {
-        throw new IllegalArgumentException("unknown option --" + name + " for '" + command + "'");
-      }
-    }
   }
 }

@@ -6,6 +6,7 @@ import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
 import io.logproducer.otlp.OtlpEncoding;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.otlp.OtlpHttpExporterBuilder;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -20,12 +21,16 @@ final class OtlpCommand implements Command {
   }
 
   @Override
-  public String usage() {
-    return String.join("\n",
-        "the reference workload over OTLP/HTTP (the default sub-command).",
-        "  --endpoint URL         send there (e.g. http://127.0.0.1:4318); default: an embedded receiver",
-        "  --encoding E           proto|json (default proto)",
-        "  --header K=V           an extra request header (e.g. X-BK-TOKEN=...)");
+  public String summary() {
+    return "the reference workload over OTLP/HTTP (the default sub-command).";
+  }
+
+  @Override
+  public List<OptionSpec> options() {
+    return List.of(
+        OptionSpec.value("endpoint", "URL", "send there (e.g. http://127.0.0.1:4318)", "an embedded receiver"),
+        OptionSpec.value("encoding", "E", "proto|json", "proto"),
+        OptionSpec.value("header", "K=V", "an extra request header (e.g. X-BK-TOKEN=...)", null));
   }
 
   @Override
@@ -33,8 +38,7 @@ final class OtlpCommand implements Command {
     String endpoint = options.string("endpoint", null);
     String encoding = options.string("encoding", "proto");
     String header = options.string("header", null);
-    ProducerConfig.Builder config = options.producerConfig().setClientId("quickstart");
-    options.rejectUnknown(name());
+    ProducerConfig config = options.producerConfig().setClientId("quickstart").build();
     OtlpHttpExporterBuilder exporter = OtlpHttpExporter.builder().setServiceName("logproducer-quickstart");
     switch (encoding.toLowerCase(Locale.ROOT)) {
       case "proto", "protobuf" -> exporter.setEncoding(OtlpEncoding.PROTOBUF);
@@ -48,6 +52,9 @@ final class OtlpCommand implements Command {
       }
       exporter.addHeader(header.substring(0, eq), header.substring(eq + 1));
     }
+    if (options.has("request-timeout-ms")) {
+      exporter.setTimeoutMillis(options.requestTimeoutMillis(OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS));
+    }
     EmbeddedOtlpReceiver receiver = null;
     if (endpoint == null) {
       receiver = new EmbeddedOtlpReceiver(0, 4);
@@ -56,7 +63,8 @@ final class OtlpCommand implements Command {
     try {
       exporter.setEndpoint(endpoint);
       WorkloadRunner runner = new WorkloadRunner(options);
-      Producer producer = new Producer(config.build(), exporter.build());
+      OtlpHttpExporter built = exporter.build();
+      Producer producer = WorkloadRunner.newProducer(config, built);
       System.err.printf(Locale.ROOT, "sending %,d records from %d threads to %s%s (%s)%n", options.records(),
           options.threads(), endpoint, receiver != null ? " (embedded receiver)" : "", producer.getConfig());
       EmbeddedOtlpReceiver r = receiver;
@@ -71,7 +79,8 @@ final class OtlpCommand implements Command {
         System.err.printf(Locale.ROOT, "MISMATCH: producer reports %d delivered, receiver counted %d%n",
             result.delivered(), r.records());
       }
-      return result.failed() == 0 && result.delivered() == options.records() && verified ? 0 : 1;
+      return result.report(options.records(), built.describe(), config.getDeliveryTimeoutMillis(), verified,
+          System.err);
     } finally {
       if (receiver != null) {
         receiver.close();

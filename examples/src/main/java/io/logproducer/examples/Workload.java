@@ -5,9 +5,8 @@ import io.logproducer.Severity;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The reference workload (JD Cloud Java producer's published performance test, see
- * {@code shared/reference/workload.md}): records with four fields whose values end in {@code _<sequence>}, about
- * 580 bytes of UTF-8 keys and values each. Here {@code level}, {@code thread} and {@code location} are attributes
+ * The reference workload, as published with the JD Cloud Java producer's performance test: records with four fields
+ * whose values end in {@code _<sequence>}, about 580 bytes of UTF-8 keys and values each. Here {@code level}, {@code thread} and {@code location} are attributes
  * and {@code message} is the body.
  *
  * <p>"Raw bytes" of a record are the UTF-8 bytes of the four keys and values, as the reference defines them. One

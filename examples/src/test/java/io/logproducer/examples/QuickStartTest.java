@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class QuickStartTest {
 
   private static final Pattern SUMMARY = Pattern.compile(
-      "delivered=(\\d+) failed=(\\d+) records_per_sec=(\\d+) raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
+      "delivered=(\\d+) failed=(\\d+) refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
+      + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
 
   @ParameterizedTest
   @CsvSource({"none,proto", "lz4,proto", "zstd,json", "gzip,json"})
@@ -45,7 +46,9 @@ class QuickStartTest {
     assertTrue(m.matches(), text);
     assertEquals("20000", m.group(1));
     assertEquals("0", m.group(2));
-    assertTrue(Double.parseDouble(m.group(4)) > 0);
+    assertEquals("0", m.group(3));
+    assertEquals("0", m.group(4));
+    assertTrue(Double.parseDouble(m.group(6)) > 0);
   }
 
   @Test

@@ -109,6 +109,7 @@ final class JmhRunner {
     return new OptionsBuilder()
         .include("\\." + benchmark.getSimpleName() + "\\.")
         .forks(1)
+        .jvmArgsPrepend(PerformanceSuite.ENABLE_NATIVE_ACCESS)
         .warmupIterations(quick ? 1 : 2)
         .warmupTime(TimeValue.seconds(iterationSeconds))
         .measurementIterations(quick ? 2 : iterations)

@@ -59,6 +59,15 @@ public final class PerformanceSuite {
   static final int OTEL_TUNED_QUEUE = 65_536;
   static final int OTEL_TUNED_BATCH = 8_192;
   /**
+   * Given to every child JVM (sink, producer runs, JMH forks, the soak receiver): zstd-jni and lz4-java load JNI
+   * libraries, which JDK 24+ warns about ("A restricted method in java.lang.System has been called") unless native
+   * access is enabled. The children are started with {@code -cp}, so the jar manifest's
+   * {@code Enable-Native-Access} does not apply to them. Every JDK from 17 on accepts the option (17 introduced it
+   * with the foreign function API's incubator) and the children run a JDK 17+ (this JVM's java binary), so it is
+   * always passed.
+   */
+  static final String ENABLE_NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+  /**
    * The sink's JVM: heap touched up front so that page faults of fresh heap do not land in the measurements (the
    * nodelay property only matters for a JDK-HttpServer-based sink).
    */
@@ -608,8 +617,8 @@ public final class PerformanceSuite {
 
   private RunResult runChild(RunSpec spec, Path jfrFile) throws IOException, InterruptedException {
     SinkStats before = sink.latest();
-    List<String> cmd = new ArrayList<>(List.of(options.java(), "-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-cp",
-        options.classpath(),
+    List<String> cmd = new ArrayList<>(List.of(options.java(), ENABLE_NATIVE_ACCESS, "-Xms4g", "-Xmx4g",
+        "-XX:+AlwaysPreTouch", "-cp", options.classpath(),
         HarnessMain.class.getName(), "--endpoint", sink.endpoint()));
     if (jfrFile != null) {
       cmd.add("--jfrFile");

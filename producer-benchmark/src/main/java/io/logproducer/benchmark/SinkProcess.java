@@ -32,6 +32,7 @@ public final class SinkProcess implements AutoCloseable {
   public SinkProcess(String java, String classpath, List<String> jvmArgs, int threads) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
+    cmd.add(PerformanceSuite.ENABLE_NATIVE_ACCESS);
     cmd.addAll(jvmArgs);
     cmd.add("-cp");
     cmd.add(classpath);

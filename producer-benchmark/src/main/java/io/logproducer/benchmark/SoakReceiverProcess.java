@@ -51,6 +51,7 @@ final class SoakReceiverProcess implements AutoCloseable {
   SoakReceiverProcess(String java, String classpath, List<String> jvmArgs, int threads) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
+    cmd.add(PerformanceSuite.ENABLE_NATIVE_ACCESS);
     cmd.addAll(jvmArgs);
     cmd.add("-cp");
     cmd.add(classpath);

@@ -93,6 +93,14 @@ final class Sender {
     }
   }
 
+  /**
+   * The cause to log with its stack trace, or null: I/O failures (connection refused, timeouts, resets) are expected
+   * when a receiver is down and their text is already in the message; anything else is worth a trace.
+   */
+  private static Throwable traceWorthy(Throwable error) {
+    return error instanceof java.io.IOException ? null : error;
+  }
+
   /** Gives a batch whose processing threw its outcome (FAILED), whatever state the throw left it in. */
   private void failInFlight(ProducerBatch b, Throwable t) {
     try {
@@ -211,7 +219,7 @@ final class Sender {
       default:
         metrics.noteError(exporter.describe(), "failed: " + r.message());
         failures.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s",
-            b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message()), r.error());
+            b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message()), traceWorthy(r.error()));
         finish(b, new SendResult(aborting ? SendResult.Status.FAILED_AT_CLOSE : SendResult.Status.FAILED,
             b.attempt(), b.recordCount(), 0, r.message(), r.error()), 0);
     }
@@ -229,7 +237,7 @@ final class Sender {
     if (!retryPolicy.mayRetry(attempt)) {
       metrics.noteError(exporter.describe(), r.message() + "; retries exhausted after " + attempt + " attempt(s)");
       failures.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s after %d attempt(s): %s",
-          b.recordCount(), b.sizeInBytes(), exporter.describe(), attempt, r.message()), r.error());
+          b.recordCount(), b.sizeInBytes(), exporter.describe(), attempt, r.message()), traceWorthy(r.error()));
       finish(b, new SendResult(SendResult.Status.FAILED, attempt, b.recordCount(), 0,
           "retries exhausted after " + attempt + " attempt(s)" + lastErrorSuffix(b), r.error()), 0);
       return;
@@ -240,7 +248,7 @@ final class Sender {
       metrics.noteError(exporter.describe(), r.message() + "; deliveryTimeoutMillis would expire before the next retry");
       failures.warn(() -> String.format(Locale.ROOT,
           "failed to send %,d records (%,d bytes) to %s: %s; next retry in %d ms would pass deliveryTimeoutMillis",
-          b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message(), backoffMillis), r.error());
+          b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message(), backoffMillis), traceWorthy(r.error()));
       finish(b, new SendResult(SendResult.Status.FAILED, attempt, b.recordCount(), 0,
           "deliveryTimeoutMillis would expire before the next retry (in " + backoffMillis + " ms)"
               + lastErrorSuffix(b), r.error()), 0);

@@ -9,24 +9,42 @@ import java.io.OutputStream;
  */
 public interface Batch {
 
-  /** The shard key every record of this batch was given by {@link Exporter#shardKey}. */
+  /** {@return the shard key every record of this batch was given by {@link Exporter#shardKey}} */
   Object shardKey();
 
-  /** Number of records, at least 1. */
+  /** {@return the number of records, at least 1} */
   int recordCount();
 
-  /** Sum of the records' encoded sizes, in bytes. */
+  /** {@return the sum of the records' encoded sizes, in bytes} */
   int sizeInBytes();
 
-  /** Encoded size of record {@code index} (0-based), in bytes. */
+  /**
+   * The encoded size of one record.
+   *
+   * @param index the record's 0-based index, below {@link #recordCount()}
+   * @return its encoded size in bytes
+   * @throws IndexOutOfBoundsException if {@code index} is out of range
+   */
   int recordSize(int index);
 
-  /** Writes all records' encoded bytes, back to back, to {@code out}. */
+  /**
+   * Writes all records' encoded bytes, back to back, in append order, to {@code out}: {@link #sizeInBytes()} bytes.
+   *
+   * @param out the destination; not closed
+   * @throws IOException if {@code out} throws it
+   */
   void writeTo(OutputStream out) throws IOException;
 
-  /** Writes the encoded bytes of record {@code index} (0-based) to {@code out}. */
+  /**
+   * Writes the encoded bytes of one record to {@code out}: {@link #recordSize(int) recordSize(index)} bytes.
+   *
+   * @param index the record's 0-based index, below {@link #recordCount()}
+   * @param out the destination; not closed
+   * @throws IOException if {@code out} throws it
+   * @throws IndexOutOfBoundsException if {@code index} is out of range
+   */
   void writeRecord(int index, OutputStream out) throws IOException;
 
-  /** The 1-based attempt this call is: 1 for the first export, 2 for the first retry, … */
+  /** {@return the 1-based attempt this call is: 1 for the first export, 2 for the first retry, …} */
   int attempt();
 }

@@ -25,7 +25,11 @@ public final class EncodeBuffer {
   private int pos;
   private int limit = MAX_LIMIT;
 
-  /** @param initialCapacity bytes, at least 16 */
+  /**
+   * Creates an empty buffer with no limit below {@link #MAX_LIMIT}.
+   *
+   * @param initialCapacity bytes; values below 16 are raised to 16
+   */
   public EncodeBuffer(int initialCapacity) {
     buf = new byte[Math.max(16, initialCapacity)];
   }
@@ -35,29 +39,33 @@ public final class EncodeBuffer {
     pos = 0;
   }
 
-  /** Bytes written since the last {@link #reset()}. */
+  /** {@return the bytes written since the last {@link #reset()}} */
   public int size() {
     return pos;
   }
 
-  /** The backing array; valid bytes are {@code [0, size())}. Changes when the buffer grows. */
+  /** {@return the backing array; valid bytes are {@code [0, size())}} It is replaced when the buffer grows. */
   public byte[] array() {
     return buf;
   }
 
-  /** Current capacity in bytes. */
+  /** {@return the current capacity in bytes} */
   public int capacity() {
     return buf.length;
   }
 
-  /** The most bytes this buffer may hold; writes past it throw {@link RecordTooLargeException}. */
+  /**
+   * {@return the most bytes this buffer may hold} Writes past it throw {@link RecordTooLargeException}. Default
+   * {@link #MAX_LIMIT}.
+   */
   public int limit() {
     return limit;
   }
 
   /**
-   * Sets {@link #limit()}, in bytes.
+   * Sets {@link #limit()}.
    *
+   * @param limit bytes, in [16, {@link #MAX_LIMIT}]
    * @throws IllegalArgumentException if {@code limit} is not in [16, {@link #MAX_LIMIT}]
    */
   public void setLimit(int limit) {
@@ -67,7 +75,12 @@ public final class EncodeBuffer {
     this.limit = limit;
   }
 
-  /** Replaces the backing array with a smaller one of {@code capacity} bytes if it is larger; empties it. */
+  /**
+   * Empties the buffer and, if its backing array is larger than {@code capacity}, replaces it with one of
+   * {@code capacity} bytes (to let a buffer that grew for one huge record go).
+   *
+   * @param capacity bytes
+   */
   public void shrinkTo(int capacity) {
     if (buf.length > capacity) {
       buf = new byte[capacity];
@@ -78,6 +91,7 @@ public final class EncodeBuffer {
   /**
    * Makes room for {@code n} more bytes.
    *
+   * @param n bytes about to be written
    * @throws RecordTooLargeException if that would take the buffer past {@link #limit()} (nothing is allocated)
    */
   public void ensure(int n) {
@@ -96,22 +110,48 @@ public final class EncodeBuffer {
     buf = Arrays.copyOf(buf, (int) Math.min(doubled, limit));
   }
 
+  /**
+   * Writes one byte.
+   *
+   * @param b the byte, in its low 8 bits
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
   public void writeByte(int b) {
     ensure(1);
     buf[pos++] = (byte) b;
   }
 
+  /**
+   * Writes all of {@code src}.
+   *
+   * @param src the bytes
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
   public void writeBytes(byte[] src) {
     writeBytes(src, 0, src.length);
   }
 
+  /**
+   * Writes {@code len} bytes of {@code src} from {@code off}.
+   *
+   * @param src the bytes
+   * @param off the first index in {@code src}
+   * @param len the number of bytes
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   * @throws IndexOutOfBoundsException if {@code [off, off + len)} is not within {@code src}
+   */
   public void writeBytes(byte[] src, int off, int len) {
     ensure(len);
     System.arraycopy(src, off, buf, pos, len);
     pos += len;
   }
 
-  /** Writes {@code value} as an unsigned protobuf varint (1–5 bytes). */
+  /**
+   * Writes {@code value} as an unsigned protobuf varint (1–5 bytes; see {@link #varintSize32(int)}).
+   *
+   * @param value the value, taken as unsigned 32 bits
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
   public void writeVarint32(int value) {
     ensure(5);
     byte[] b = buf;
@@ -124,7 +164,13 @@ public final class EncodeBuffer {
     pos = p;
   }
 
-  /** Writes {@code value} as an unsigned protobuf varint (1–10 bytes); negative int64 take 10 bytes. */
+  /**
+   * Writes {@code value} as an unsigned protobuf varint (1–10 bytes; see {@link #varintSize64(long)}); negative
+   * int64 values take 10 bytes.
+   *
+   * @param value the value, taken as unsigned 64 bits
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
   public void writeVarint64(long value) {
     ensure(10);
     byte[] b = buf;
@@ -137,7 +183,12 @@ public final class EncodeBuffer {
     pos = p;
   }
 
-  /** Little-endian 4 bytes (protobuf fixed32). */
+  /**
+   * Writes 4 bytes, little-endian (protobuf {@code fixed32}, {@code sfixed32}, {@code float} bits).
+   *
+   * @param value the value
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
   public void writeFixed32(int value) {
     ensure(4);
     byte[] b = buf;
@@ -149,13 +200,23 @@ public final class EncodeBuffer {
     pos = p + 4;
   }
 
-  /** Little-endian 8 bytes (protobuf fixed64 / double bits). */
+  /**
+   * Writes 8 bytes, little-endian (protobuf {@code fixed64}, {@code sfixed64}, {@code double} bits).
+   *
+   * @param value the value
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
   public void writeFixed64(long value) {
     writeFixed32((int) value);
     writeFixed32((int) (value >>> 32));
   }
 
-  /** Big-endian 4 bytes (network order). */
+  /**
+   * Writes 4 bytes, big-endian (network order).
+   *
+   * @param value the value
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
   public void writeIntBigEndian(int value) {
     ensure(4);
     byte[] b = buf;
@@ -167,7 +228,12 @@ public final class EncodeBuffer {
     pos = p + 4;
   }
 
-  /** Writes chars known to be ASCII (each char's low 8 bits). */
+  /**
+   * Writes chars known to be ASCII, one byte each (each char's low 8 bits; no check).
+   *
+   * @param s the ASCII string
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
   public void writeAscii(String s) {
     int n = s.length();
     ensure(n);
@@ -179,7 +245,13 @@ public final class EncodeBuffer {
     pos = p;
   }
 
-  /** Writes the UTF-8 bytes of {@code s}, no length prefix; returns the number of bytes written. */
+  /**
+   * Writes the UTF-8 bytes of {@code s}, with no length prefix.
+   *
+   * @param s the characters
+   * @return the number of bytes written, as {@link #utf8Length(CharSequence)} computes it
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
   public int writeUtf8(CharSequence s) {
     int n = s.length();
     long worst = (long) pos + 3L * n;
@@ -232,7 +304,12 @@ public final class EncodeBuffer {
 
   /**
    * Writes the UTF-8 bytes of {@code s}, given the value {@link #utf8LengthMarked(CharSequence)} returned for it:
-   * a pure-ASCII string is copied in bulk, any other is encoded char by char. Returns the bytes written.
+   * a pure-ASCII string is copied in bulk, any other is encoded char by char.
+   *
+   * @param s the string
+   * @param marked {@link #utf8LengthMarked(CharSequence) utf8LengthMarked(s)}
+   * @return the number of bytes written
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
    */
   @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) copies the low 8 bits: exact for ASCII
   public int writeUtf8Marked(String s, int marked) {
@@ -251,6 +328,9 @@ public final class EncodeBuffer {
    * (negative) when every char is ASCII, {@code length} otherwise. Costs the same single scan; pass the result to
    * {@link #writeUtf8Marked(String, int)} and recover the length with {@link #markedLength(int)}. (A UTF-8 length
    * equal to the char count does not prove ASCII: an unpaired surrogate is one char and one {@code '?'} byte.)
+   *
+   * @param s the characters
+   * @return {@code ~length} if {@code s} is all ASCII, else {@code length}
    */
   public static int utf8LengthMarked(CharSequence s) {
     int n = s.length();
@@ -261,12 +341,23 @@ public final class EncodeBuffer {
     return i == n ? ~n : utf8Length(s);
   }
 
-  /** The length carried by a {@link #utf8LengthMarked(CharSequence)} result. */
+  /**
+   * The length carried by a {@link #utf8LengthMarked(CharSequence)} result.
+   *
+   * @param marked the result
+   * @return the UTF-8 length in bytes, at least 0
+   */
   public static int markedLength(int marked) {
     return marked < 0 ? ~marked : marked;
   }
 
-  /** Overwrites one byte at an absolute index below {@link #size()}. */
+  /**
+   * Overwrites one byte already written (e.g. to patch a length or flag written before the data it describes).
+   *
+   * @param index the absolute index, below {@link #size()}
+   * @param value the byte, in its low 8 bits
+   * @throws IndexOutOfBoundsException if {@code index} is negative or not below {@link #size()}
+   */
   public void setByte(int index, int value) {
     if (index < 0 || index >= pos) {
       throw new IndexOutOfBoundsException("index " + index + ", size " + pos);
@@ -274,7 +365,12 @@ public final class EncodeBuffer {
     buf[index] = (byte) value;
   }
 
-  /** The UTF-8 length of {@code s}, as {@link #writeUtf8(CharSequence)} would write it. */
+  /**
+   * The UTF-8 length of {@code s}, as {@link #writeUtf8(CharSequence)} would write it.
+   *
+   * @param s the characters
+   * @return the length in bytes
+   */
   public static int utf8Length(CharSequence s) {
     int n = s.length();
     int len = n;
@@ -302,7 +398,12 @@ public final class EncodeBuffer {
     return len;
   }
 
-  /** Bytes a protobuf varint of {@code value} (unsigned) takes: 1–5. */
+  /**
+   * The size of a protobuf varint.
+   *
+   * @param value the value, taken as unsigned 32 bits
+   * @return the bytes {@link #writeVarint32(int)} writes for it: 1–5
+   */
   public static int varintSize32(int value) {
     if ((value & (~0 << 7)) == 0) {
       return 1;
@@ -319,7 +420,12 @@ public final class EncodeBuffer {
     return 5;
   }
 
-  /** Bytes a protobuf varint of {@code value} (unsigned) takes: 1–10. */
+  /**
+   * The size of a protobuf varint.
+   *
+   * @param value the value, taken as unsigned 64 bits
+   * @return the bytes {@link #writeVarint64(long)} writes for it: 1–10
+   */
   public static int varintSize64(long value) {
     int n = 1;
     while ((value & ~0x7FL) != 0) {

@@ -22,34 +22,51 @@ import java.io.OutputStream;
  */
 public interface Exporter extends AutoCloseable {
 
-  /** Called once by the producer before use, with its configuration (e.g. to size a connection pool). */
+  /**
+   * Called once, by the producer's constructor, before any record is encoded or exported, with the producer's
+   * configuration (e.g. to size a connection pool to {@link ProducerConfig#getSendThreads()}).
+   *
+   * @param config the producer's configuration
+   */
   void start(ProducerConfig config);
 
-  /** The compression used when {@link ProducerConfig#getCompression()} is null. */
+  /** {@return the compression used when {@link ProducerConfig#getCompression()} is null} */
   Compression defaultCompression();
 
-  /** Whether requests may be compressed with {@code compression} (a GSE agent accepts none, for example). */
+  /**
+   * Whether requests may be compressed with {@code compression} (a GSE agent accepts none, for example). The
+   * producer's constructor refuses a compression the exporter does not support.
+   *
+   * @param compression a compression, not null
+   * @return true if the receiver accepts request bodies compressed with it
+   */
   boolean supports(Compression compression);
 
-  /** The record encoder; thread-safe. */
+  /** {@return the record encoder, thread-safe} The producer asks for it once, in its constructor. */
   RecordEncoder encoder();
 
   /**
    * The shard a record belongs to: records of one shard share batches, and a batch never mixes shards (OTLP: a
    * stripe chosen from the calling thread; GSE: the dataid; Kafka: the topic-partition). Must be fast, thread-safe
    * and, for the same shard, return an equal key with a stable hash; should not allocate.
+   *
+   * @param record the record being sent
+   * @return the shard key, not null
+   * @throws IllegalArgumentException if the record cannot be routed (e.g. an invalid destination); the send is
+   *     refused
    */
   Object shardKey(LogRecord record);
 
   /**
-   * The largest sum of encoded record bytes one request may carry, in bytes (e.g. the OTLP maximum request size
-   * minus framing). Batches are sealed below it; a larger record is refused at {@code send}.
+   * {@return the largest sum of encoded record bytes one request may carry, in bytes} For example the OTLP maximum
+   * request size minus framing. Batches are sealed below it; a larger record is refused at {@code send}, and the
+   * producer's constructor refuses a {@code batchSizeInBytes} above it.
    */
   int maxBatchSizeInBytes();
 
   /**
-   * How long one {@link #export} call may take at most, in ms, or 0 if the exporter does not say. The producer
-   * refuses a {@code deliveryTimeoutMillis} below {@code lingerMillis} plus this, as Kafka refuses
+   * {@return how long one {@link #export} call may take at most, in ms, or 0 if the exporter does not say} The
+   * producer refuses a {@code deliveryTimeoutMillis} below {@code lingerMillis} plus this, as Kafka refuses
    * {@code delivery.timeout.ms} below {@code linger.ms + request.timeout.ms}: a batch would never get a whole
    * attempt. Default 0.
    */
@@ -57,7 +74,14 @@ public interface Exporter extends AutoCloseable {
     return 0;
   }
 
-  /** Writes the uncompressed request body for {@code batch} (framing around its records) to {@code out}. */
+  /**
+   * Writes the uncompressed request body for {@code batch} (framing around its records) to {@code out}. Called
+   * once per attempt; the producer compresses what is written and passes the result to {@link #export}.
+   *
+   * @param batch the sealed batch
+   * @param out the compressing stream of the request's codec; not to be closed
+   * @throws IOException if {@code out} throws it; the batch then fails ({@code FAILED}), as on any exception here
+   */
   void writeRequest(Batch batch, OutputStream out) throws IOException;
 
   /**
@@ -68,10 +92,11 @@ public interface Exporter extends AutoCloseable {
    * @param body the request body, {@code [0, length)}, compressed with {@code compression}
    * @param length body length in bytes
    * @param compression the codec the body was compressed with
+   * @return the receiver's answer, or the local failure; not null (null is taken as a failure)
    */
   ExportResult export(Batch batch, byte[] body, int length, Compression compression);
 
-  /** Where requests go, for log and error messages (e.g. "http://127.0.0.1:4318/v1/logs"). */
+  /** {@return where requests go, for log and error messages (e.g. "http://127.0.0.1:4318/v1/logs")} */
   String describe();
 
   /** Releases connections and threads; in-flight {@link #export} calls should fail promptly. Idempotent. */

@@ -16,6 +16,11 @@ public interface RecordEncoder {
    * self-contained so that any sequence of encoded records can be framed into one request by
    * {@link Exporter#writeRequest}.
    *
+   * @param record the record, not null
+   * @param out the calling thread's buffer, with its {@link EncodeBuffer#limit() limit} set to the largest record
+   *     the producer accepts
+   * @throws io.logproducer.RecordTooLargeException if the encoding outgrows {@code out}'s limit (thrown by
+   *     {@code out}; the send is refused)
    * @throws IllegalArgumentException if the record cannot be encoded by this exporter (the send is refused)
    */
   void encode(LogRecord record, EncodeBuffer out);

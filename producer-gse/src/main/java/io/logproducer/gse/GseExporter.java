@@ -42,8 +42,8 @@ import java.util.LinkedHashMap;
  * agent is unreachable, records wait in the producer's buffer until it is, or fail after
  * {@code deliveryTimeoutMillis}.
  *
- * <p><b>Frames</b> ({@code reference/gse-protocol.md}; libgse {@code gsetype.go}): dynamic (0x09, default; header,
- * 24-byte extension, 408-byte meta area with optional entries such as {@code tag}) or common (0x0C01); big-endian;
+ * <p><b>Frames</b> (libgse {@code gsetype.go}; our encoders are checked byte for byte against frames libgse produced):
+ * dynamic (0x09, default; header, 24-byte extension, 408-byte meta area with optional entries such as {@code tag}) or common (0x0C01); big-endian;
  * the header's {@code utctime} is in seconds.
  *
  * <p><b>Body</b> (bk-collector {@code exporter/queue/queue.go}, libgse {@code output/gse/gse.go}): {@code dataid},
@@ -147,7 +147,7 @@ public final class GseExporter implements Exporter {
         + b.stripesPerDataId + " stripe(s) per dataid)";
   }
 
-  /** A builder with the defaults. */
+  /** {@return a new builder holding the defaults} */
   public static GseExporterBuilder builder() {
     return new GseExporterBuilder();
   }

@@ -65,6 +65,8 @@ public final class GseExporterBuilder {
    * {@code /usr/local/gse/gseagent/ipc.state.report}, {@code /var/run/gse2/agent/ipc.state.report},
    * {@code /data/ipc/ipc.state.report} (containers). Not {@code ipc.state.message}, which is for plugin messages.
    *
+   * @param path the socket file's path
+   * @return this builder
    * @throws IllegalArgumentException if {@code path} is null or empty
    */
   public GseExporterBuilder setUnixSocketPath(String path) {
@@ -80,6 +82,9 @@ public final class GseExporterBuilder {
    * Connect over TCP to {@code host:port} (and not to a Unix socket): the agent's transport on Windows, by default
    * {@value GseExporter#DEFAULT_TCP_HOST}:{@value GseExporter#DEFAULT_TCP_PORT}.
    *
+   * @param host the agent's host name or IP address
+   * @param port the agent's TCP port, in [1, 65535]
+   * @return this builder
    * @throws IllegalArgumentException if {@code host} is empty or {@code port} is outside [1, 65535]
    */
   public GseExporterBuilder setTcpEndpoint(String host, int port) {
@@ -98,13 +103,21 @@ public final class GseExporterBuilder {
    * channel the agent routes their frames by. No default: without it, every record must carry a destination.
    *
    * @param dataId in [1, 2147483647] (libgse refuses dataids &lt;= 0 and carries them as int32)
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setDataId(int dataId) {
     this.dataId = (int) checkRange("dataId", dataId, 1, Integer.MAX_VALUE);
     return this;
   }
 
-  /** The frame type; default {@link GseExporter.FrameType#DYNAMIC}, what bk-collector sends. */
+  /**
+   * The frame type.
+   *
+   * @param frameType the frame type; default {@link GseExporter.FrameType#DYNAMIC}, what bk-collector sends
+   * @return this builder
+   * @throws IllegalArgumentException if null
+   */
   public GseExporterBuilder setFrameType(GseExporter.FrameType frameType) {
     if (frameType == null) {
       throw new IllegalArgumentException("frameType must not be null");
@@ -118,6 +131,9 @@ public final class GseExporterBuilder {
    * take {@code 8 + key bytes + value bytes} (UTF-8) each, in a meta area of {@value GseProtocol#META_MAX_LEN}
    * bytes. Only for {@link GseExporter.FrameType#DYNAMIC} frames (checked by {@link #build()}).
    *
+   * @param key the entry's name, non-empty
+   * @param value the entry's value, not null
+   * @return this builder
    * @throws IllegalArgumentException if the key is empty, the value null, or the entries no longer fit
    */
   public GseExporterBuilder addMeta(String key, String value) {
@@ -138,7 +154,13 @@ public final class GseExporterBuilder {
     return this;
   }
 
-  /** What each item's {@code data} holds; default {@link GseExporter.ItemFormat#RECORD_JSON}. */
+  /**
+   * What each item's {@code data} holds.
+   *
+   * @param itemFormat the format; default {@link GseExporter.ItemFormat#RECORD_JSON}
+   * @return this builder
+   * @throws IllegalArgumentException if null
+   */
   public GseExporterBuilder setItemFormat(GseExporter.ItemFormat itemFormat) {
     if (itemFormat == null) {
       throw new IllegalArgumentException("itemFormat must not be null");
@@ -150,7 +172,11 @@ public final class GseExporterBuilder {
   /**
    * A frame's JSON body is kept strictly below this many bytes (bk-collector refuses bodies of 10 MiB or more,
    * {@code max_message_bytes}; the GSE server refuses bodies over 64 MiB). Batches whose frame would be larger are
-   * split by the producer. Bytes, in [1024, 67108864]; default {@value GseExporter#DEFAULT_MAX_FRAME_BODY_BYTES}.
+   * split by the producer.
+   *
+   * @param maxFrameBodyBytes bytes, in [1024, 67108864]; default {@value GseExporter#DEFAULT_MAX_FRAME_BODY_BYTES}
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setMaxFrameBodyBytes(int maxFrameBodyBytes) {
     this.maxFrameBodyBytes = (int) checkRange("maxFrameBodyBytes", maxFrameBodyBytes, 1024,
@@ -160,8 +186,12 @@ public final class GseExporterBuilder {
 
   /**
    * How long a frame write may make no progress (the agent not reading) before the connection is closed and the
-   * whole frame is re-sent on a new one. Milliseconds, in [1, 3600000]; default
-   * {@value GseExporter#DEFAULT_WRITE_TIMEOUT_MILLIS} (libgse's write timeout).
+   * whole frame is re-sent on a new one.
+   *
+   * @param writeTimeoutMillis milliseconds, in [1, 3600000]; default {@value GseExporter#DEFAULT_WRITE_TIMEOUT_MILLIS}
+   *     (libgse's write timeout)
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setWriteTimeoutMillis(long writeTimeoutMillis) {
     this.writeTimeoutMillis = checkRange("writeTimeoutMillis", writeTimeoutMillis, 1, 3_600_000);
@@ -171,10 +201,10 @@ public final class GseExporterBuilder {
   /**
    * Convenience for {@link #setWriteTimeoutMillis(long)}.
    *
-   * @param writeTimeout the write timeout; not null
+   * @param writeTimeout the timeout, truncated to whole milliseconds; not null
    * @return this builder
-   * @throws IllegalArgumentException if {@code writeTimeout} is null or out of {@link #setWriteTimeoutMillis(long)}'s
-   *     range
+   * @throws IllegalArgumentException if {@code writeTimeout} is null or outside the range of
+   *     {@link #setWriteTimeoutMillis(long)}
    */
   public GseExporterBuilder setWriteTimeout(Duration writeTimeout) {
     if (writeTimeout == null) {
@@ -184,8 +214,12 @@ public final class GseExporterBuilder {
   }
 
   /**
-   * How long one connection attempt may take. Milliseconds, in [1, 600000]; default
-   * {@value GseExporter#DEFAULT_CONNECT_TIMEOUT_MILLIS}.
+   * How long one connection attempt may take.
+   *
+   * @param connectTimeoutMillis milliseconds, in [1, 600000]; default
+   *     {@value GseExporter#DEFAULT_CONNECT_TIMEOUT_MILLIS}
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setConnectTimeoutMillis(long connectTimeoutMillis) {
     this.connectTimeoutMillis = checkRange("connectTimeoutMillis", connectTimeoutMillis, 1, 600_000);
@@ -193,8 +227,12 @@ public final class GseExporterBuilder {
   }
 
   /**
-   * How often the agent-info request is re-sent on a live connection (it also probes an idle one). Milliseconds, in
-   * [1000, 86400000]; default {@value GseExporter#DEFAULT_AGENT_INFO_INTERVAL_MILLIS} (libgse's interval).
+   * How often the agent-info request is re-sent on a live connection (it also probes an idle one).
+   *
+   * @param agentInfoIntervalMillis milliseconds, in [1000, 86400000]; default
+   *     {@value GseExporter#DEFAULT_AGENT_INFO_INTERVAL_MILLIS} (libgse's interval)
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setAgentInfoIntervalMillis(long agentInfoIntervalMillis) {
     this.agentInfoIntervalMillis = checkRange("agentInfoIntervalMillis", agentInfoIntervalMillis, 1000, 86_400_000);
@@ -204,7 +242,11 @@ public final class GseExporterBuilder {
   /**
    * How long the first data frame waits for the agent's first agent-info reply, so that its attach fields are
    * filled; frames go out with what is known after that. Not waited for when every attach field is configured.
-   * Milliseconds, in [0, 600000]; default {@value GseExporter#DEFAULT_AGENT_INFO_TIMEOUT_MILLIS}.
+   *
+   * @param agentInfoTimeoutMillis milliseconds, in [0, 600000]; default
+   *     {@value GseExporter#DEFAULT_AGENT_INFO_TIMEOUT_MILLIS}
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setAgentInfoTimeoutMillis(long agentInfoTimeoutMillis) {
     this.agentInfoTimeoutMillis = checkRange("agentInfoTimeoutMillis", agentInfoTimeoutMillis, 0, 600_000);
@@ -214,7 +256,11 @@ public final class GseExporterBuilder {
   /**
    * The socket's send buffer (SO_SNDBUF), 0 for the system default. Bytes written to the socket count as delivered;
    * if the agent dies, what it had not read yet is lost, so a smaller buffer loses less, at some cost in throughput.
-   * Bytes, in [0, 67108864]; default {@value GseExporter#DEFAULT_SOCKET_SEND_BUFFER_BYTES}.
+   *
+   * @param socketSendBufferBytes bytes, in [0, 67108864]; default
+   *     {@value GseExporter#DEFAULT_SOCKET_SEND_BUFFER_BYTES}
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setSocketSendBufferBytes(int socketSendBufferBytes) {
     this.socketSendBufferBytes = (int) checkRange("socketSendBufferBytes", socketSendBufferBytes, 0, 64 << 20);
@@ -225,51 +271,92 @@ public final class GseExporterBuilder {
    * Shards (open batches) per dataid, chosen by the calling thread's id. With 1 (the default) each dataid is one shard:
    * all threads sending to it append under one lock, into one open batch, giving the fewest and fullest frames. More
    * stripes spread many application threads on many cores over more locks; every frame still carries one dataid. (On
-   * the 2-core test machine, 10 threads made no measurable difference between 1, 2 and 8.) In [1, 1024]; default
-   * {@value GseExporter#DEFAULT_STRIPES_PER_DATA_ID}.
+   * the 2-core test machine, 10 threads made no measurable difference between 1, 2 and 8.)
+   *
+   * @param stripesPerDataId in [1, 1024]; default {@value GseExporter#DEFAULT_STRIPES_PER_DATA_ID}
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setStripesPerDataId(int stripesPerDataId) {
     this.stripesPerDataId = (int) checkRange("stripesPerDataId", stripesPerDataId, 1, 1024);
     return this;
   }
 
-  /** Attach field {@code bizid}; overrides the agent's. */
+  /**
+   * Attach field {@code bizid} of every frame's body; overrides the agent's.
+   *
+   * @param bizId the value, written as a JSON number
+   * @return this builder
+   */
   public GseExporterBuilder setBizId(int bizId) {
     this.bizId = bizId;
     return this;
   }
 
-  /** Attach field {@code bk_biz_id}; overrides the agent's. */
+  /**
+   * Attach field {@code bk_biz_id} of every frame's body; overrides the agent's.
+   *
+   * @param bkBizId the value, written as a JSON number
+   * @return this builder
+   */
   public GseExporterBuilder setBkBizId(int bkBizId) {
     this.bkBizId = bkBizId;
     return this;
   }
 
-  /** Attach field {@code cloudid}; overrides the agent's. */
+  /**
+   * Attach field {@code cloudid} of every frame's body; overrides the agent's.
+   *
+   * @param cloudId the value, written as a JSON number
+   * @return this builder
+   */
   public GseExporterBuilder setCloudId(int cloudId) {
     this.cloudId = cloudId;
     return this;
   }
 
-  /** Attach field {@code bk_host_id}; overrides the agent's. */
+  /**
+   * Attach field {@code bk_host_id} of every frame's body; overrides the agent's.
+   *
+   * @param bkHostId the value, written as a JSON number
+   * @return this builder
+   */
   public GseExporterBuilder setBkHostId(int bkHostId) {
     this.bkHostId = bkHostId;
     return this;
   }
 
-  /** Attach field {@code ip}; overrides the agent's. At most 255 characters. */
+  /**
+   * Attach field {@code ip} of every frame's body; overrides the agent's.
+   *
+   * @param ip the value, at most 255 characters
+   * @return this builder
+   * @throws IllegalArgumentException if null or longer than 255 characters
+   */
   public GseExporterBuilder setIp(String ip) {
     this.ip = checkText("ip", ip);
     return this;
   }
 
-  /** Attach field {@code hostname}; overrides the agent's and the local host name. At most 255 characters. */
+  /**
+   * Attach field {@code hostname} of every frame's body; overrides the agent's and the local host name.
+   *
+   * @param hostname the value, at most 255 characters
+   * @return this builder
+   * @throws IllegalArgumentException if null or longer than 255 characters
+   */
   public GseExporterBuilder setHostname(String hostname) {
     this.hostname = checkText("hostname", hostname);
     return this;
   }
 
-  /** Attach field {@code bk_agent_id}; overrides the agent's. At most 255 characters. */
+  /**
+   * Attach field {@code bk_agent_id} of every frame's body; overrides the agent's.
+   *
+   * @param bkAgentId the value, at most 255 characters
+   * @return this builder
+   * @throws IllegalArgumentException if null or longer than 255 characters
+   */
   public GseExporterBuilder setBkAgentId(String bkAgentId) {
     this.bkAgentId = checkText("bkAgentId", bkAgentId);
     return this;
@@ -277,8 +364,11 @@ public final class GseExporterBuilder {
 
   /**
    * A resource attribute, written into every record's {@code resource} object
-   * ({@link GseExporter.ItemFormat#RECORD_JSON} only), e.g. {@code service.name}.
+   * ({@link GseExporter.ItemFormat#RECORD_JSON} only), e.g. {@code service.name}; replaces one with the same key.
    *
+   * @param key the attribute key
+   * @param value the value
+   * @return this builder
    * @throws IllegalArgumentException if the key or value is null
    */
   public GseExporterBuilder setResourceAttribute(String key, AnyValue value) {
@@ -292,7 +382,14 @@ public final class GseExporterBuilder {
     return this;
   }
 
-  /** A string resource attribute; see {@link #setResourceAttribute(String, AnyValue)}. */
+  /**
+   * A string resource attribute; see {@link #setResourceAttribute(String, AnyValue)}.
+   *
+   * @param key the attribute key
+   * @param value the value
+   * @return this builder
+   * @throws IllegalArgumentException if the key or value is null
+   */
   public GseExporterBuilder setResourceAttribute(String key, String value) {
     if (value == null) {
       throw new IllegalArgumentException("resource attribute '" + key + "' value must not be null");
@@ -321,6 +418,7 @@ public final class GseExporterBuilder {
   /**
    * A new exporter; it connects when a producer starts it.
    *
+   * @return the exporter, for one producer
    * @throws IllegalArgumentException if meta entries are set for common frames
    * @throws IllegalStateException if a Unix socket is to be used but neither Java 16+ nor junixsocket is available
    */

@@ -104,6 +104,7 @@ public final class OtlpHttpExporter implements Exporter {
    * A builder holding the defaults ({@code DEFAULT_*}) overridden by the OpenTelemetry environment variables (see
    * {@link OtlpHttpExporterBuilder}).
    *
+   * @return a new builder
    * @throws IllegalArgumentException naming the variable if one of them is malformed
    */
   public static OtlpHttpExporterBuilder builder() {

@@ -104,14 +104,23 @@ public final class OtlpHttpExporterBuilder {
    * The receiver's URL. If its path is empty or "/", {@code /v1/logs} is appended; otherwise it is used as given.
    * Default {@value OtlpHttpExporter#DEFAULT_ENDPOINT}. Use {@code https://} for TLS (JDK default trust store).
    *
-   * @throws IllegalArgumentException if not an absolute http or https URL with a host
+   * @param url an absolute {@code http} or {@code https} URL with a host and no fragment, e.g.
+   *     {@code http://collector:4318}; surrounding whitespace is ignored
+   * @return this builder
+   * @throws IllegalArgumentException if not an absolute http or https URL with a host, or if it has a fragment
    */
   public OtlpHttpExporterBuilder setEndpoint(String url) {
     this.endpoint = Endpoints.forEndpoint("endpoint", url);
     return this;
   }
 
-  /** Body encoding; default {@link OtlpEncoding#PROTOBUF}. @throws IllegalArgumentException if null */
+  /**
+   * The body encoding.
+   *
+   * @param encoding the encoding; default {@link OtlpEncoding#PROTOBUF}
+   * @return this builder
+   * @throws IllegalArgumentException if null
+   */
   public OtlpHttpExporterBuilder setEncoding(OtlpEncoding encoding) {
     if (encoding == null) {
       throw new IllegalArgumentException("encoding must not be null");
@@ -125,6 +134,8 @@ public final class OtlpHttpExporterBuilder {
    * {@link io.logproducer.ProducerConfig} wins. Default {@link Compression#NONE}. The OpenTelemetry Collector
    * accepts all four; bk-collector accepts none and gzip only.
    *
+   * @param compression the compression
+   * @return this builder
    * @throws IllegalArgumentException if null
    */
   public OtlpHttpExporterBuilder setCompression(Compression compression) {
@@ -139,6 +150,9 @@ public final class OtlpHttpExporterBuilder {
    * Adds a header sent with every request (e.g. {@code Authorization}, {@code X-BK-TOKEN}); a second call with
    * the same name (case-insensitive) replaces the value.
    *
+   * @param name the header name, an HTTP token (RFC 9110)
+   * @param value the value, sent as given
+   * @return this builder
    * @throws IllegalArgumentException if the name is not an HTTP token, the value holds CR, LF or NUL, or the name
    *     is one the exporter sets itself (Content-Type, Content-Encoding, Content-Length, Transfer-Encoding, Host,
    *     Connection)
@@ -177,6 +191,10 @@ public final class OtlpHttpExporterBuilder {
    * connecting (and the TLS handshake), uploading the body, and receiving the response headers and body. A request
    * still running when it passes is aborted and fails as retryable ("timed out after N ms (request deadline)"), so
    * a receiver that stops reading the body, or trickles its response, cannot hold a send thread longer.
+   *
+   * @param millis the deadline in milliseconds
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public OtlpHttpExporterBuilder setTimeoutMillis(long millis) {
     if (millis < MIN_TIMEOUT_MILLIS || millis > MAX_TIMEOUT_MILLIS) {
@@ -190,6 +208,8 @@ public final class OtlpHttpExporterBuilder {
   /**
    * The resource attribute {@code service.name}; default {@value OtlpHttpExporter#DEFAULT_SERVICE_NAME}.
    *
+   * @param name the service name
+   * @return this builder
    * @throws IllegalArgumentException if null or empty
    */
   public OtlpHttpExporterBuilder setServiceName(String name) {
@@ -199,7 +219,14 @@ public final class OtlpHttpExporterBuilder {
     return setResourceAttribute(OtlpHttpExporter.SERVICE_NAME_KEY, AnyValue.of(name));
   }
 
-  /** A string resource attribute. @throws IllegalArgumentException if the key is empty or the value null */
+  /**
+   * A string resource attribute; replaces one with the same key.
+   *
+   * @param key the attribute key, non-empty
+   * @param value the value, not null
+   * @return this builder
+   * @throws IllegalArgumentException if the key is null or empty, or the value null
+   */
   public OtlpHttpExporterBuilder setResourceAttribute(String key, String value) {
     if (value == null) {
       throw new IllegalArgumentException("resource attribute '" + key + "' value must not be null");
@@ -207,17 +234,38 @@ public final class OtlpHttpExporterBuilder {
     return setResourceAttribute(key, AnyValue.of(value));
   }
 
-  /** A 64-bit integer resource attribute. @throws IllegalArgumentException if the key is empty */
+  /**
+   * A 64-bit integer resource attribute; replaces one with the same key.
+   *
+   * @param key the attribute key, non-empty
+   * @param value the value
+   * @return this builder
+   * @throws IllegalArgumentException if the key is null or empty
+   */
   public OtlpHttpExporterBuilder setResourceAttribute(String key, long value) {
     return setResourceAttribute(key, AnyValue.of(value));
   }
 
-  /** A boolean resource attribute. @throws IllegalArgumentException if the key is empty */
+  /**
+   * A boolean resource attribute; replaces one with the same key.
+   *
+   * @param key the attribute key, non-empty
+   * @param value the value
+   * @return this builder
+   * @throws IllegalArgumentException if the key is null or empty
+   */
   public OtlpHttpExporterBuilder setResourceAttribute(String key, boolean value) {
     return setResourceAttribute(key, AnyValue.of(value));
   }
 
-  /** A double resource attribute. @throws IllegalArgumentException if the key is empty or the value not finite */
+  /**
+   * A double resource attribute; replaces one with the same key.
+   *
+   * @param key the attribute key, non-empty
+   * @param value the value, finite
+   * @return this builder
+   * @throws IllegalArgumentException if the key is null or empty, or the value NaN or infinite
+   */
   public OtlpHttpExporterBuilder setResourceAttribute(String key, double value) {
     return setResourceAttribute(key, AnyValue.of(value));
   }
@@ -225,7 +273,10 @@ public final class OtlpHttpExporterBuilder {
   /**
    * Any resource attribute (e.g. bk-collector's {@code bk.data.token}); replaces one with the same key.
    *
-   * @throws IllegalArgumentException if the key is empty or the value null
+   * @param key the attribute key, non-empty
+   * @param value the value, not null
+   * @return this builder
+   * @throws IllegalArgumentException if the key is null or empty, or the value null
    */
   public OtlpHttpExporterBuilder setResourceAttribute(String key, AnyValue value) {
     if (key == null || key.isEmpty()) {
@@ -242,7 +293,9 @@ public final class OtlpHttpExporterBuilder {
    * The {@code InstrumentationScope} of every record; default name {@value OtlpHttpExporter#DEFAULT_SCOPE_NAME},
    * no version.
    *
-   * @param version may be null
+   * @param name the scope name, non-empty
+   * @param version the scope version; may be null
+   * @return this builder
    * @throws IllegalArgumentException if {@code name} is null or empty
    */
   public OtlpHttpExporterBuilder setScope(String name, String version) {
@@ -259,6 +312,10 @@ public final class OtlpHttpExporterBuilder {
    * {@value #MAX_MAX_REQUEST_SIZE_IN_BYTES}]; default {@value OtlpHttpExporter#DEFAULT_MAX_REQUEST_SIZE_IN_BYTES}
    * (16 MiB, under the OpenTelemetry Collector's 20 MiB limit after decompression, above which it answers 400).
    * Batches are sealed so that a request never exceeds it; the producer's {@code batchSizeInBytes} must fit.
+   *
+   * @param bytes the bound in bytes
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public OtlpHttpExporterBuilder setMaxRequestSizeInBytes(int bytes) {
     if (bytes < MIN_MAX_REQUEST_SIZE_IN_BYTES || bytes > MAX_MAX_REQUEST_SIZE_IN_BYTES) {
@@ -272,6 +329,10 @@ public final class OtlpHttpExporterBuilder {
   /**
    * Number of shards (open batches) application threads are spread over by thread id, in [{@value #MIN_STRIPES},
    * {@value #MAX_STRIPES}]; default min({@value OtlpHttpExporter#DEFAULT_MAX_STRIPES}, available processors).
+   *
+   * @param stripes the number of shards
+   * @return this builder
+   * @throws IllegalArgumentException if outside that range
    */
   public OtlpHttpExporterBuilder setStripes(int stripes) {
     if (stripes < MIN_STRIPES || stripes > MAX_STRIPES) {
@@ -285,6 +346,7 @@ public final class OtlpHttpExporterBuilder {
   /**
    * A new exporter with these settings.
    *
+   * @return the exporter; a {@link io.logproducer.Producer} starts it
    * @throws IllegalArgumentException if the resource and scope framing leaves no room for records within
    *     {@code maxRequestSizeInBytes}
    */

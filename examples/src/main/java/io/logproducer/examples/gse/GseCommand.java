@@ -3,12 +3,14 @@ package io.logproducer.examples.gse;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.examples.Command;
+import io.logproducer.examples.OptionSpec;
 import io.logproducer.examples.Options;
 import io.logproducer.examples.WorkloadRunner;
 import io.logproducer.gse.GseExporter;
 import io.logproducer.gse.GseExporterBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
@@ -25,15 +27,24 @@ public final class GseCommand implements Command {
   }
 
   @Override
-  public String usage() {
-    return String.join("\n",
-        "the reference workload to a BlueKing GSE agent's data socket (dynamic frames, bk-collector's JSON body).",
-        "  --socket PATH          the agent's Unix-domain socket, e.g. /var/run/ipc.state.report",
-        "  --tcp HOST:PORT        or its TCP endpoint (the Windows agent: 127.0.0.1:47000)",
-        "  --dataid ID            the GSE dataid of the records (default 1500001)",
-        "  --item-format F        record (bk-collector's record JSON, default) | body (the message line only)",
-        "  with neither --socket nor --tcp: an embedded agent on a temporary Unix socket that checks and counts",
-        "  every frame. The agent takes no compression.");
+  public String summary() {
+    return "the reference workload to a BlueKing GSE agent's data socket (dynamic frames, bk-collector's JSON body).";
+  }
+
+  @Override
+  public List<OptionSpec> options() {
+    return List.of(
+        OptionSpec.value("socket", "PATH", "the agent's Unix-domain socket, e.g. /var/run/ipc.state.report", null),
+        OptionSpec.value("tcp", "HOST:PORT", "or its TCP endpoint (the Windows agent: 127.0.0.1:47000)", null),
+        OptionSpec.value("dataid", "ID", "the GSE dataid of the records", 1_500_001),
+        OptionSpec.value("item-format", "F", "record (bk-collector's record JSON) | body (the message line only)",
+            "record"));
+  }
+
+  @Override
+  public List<String> notes() {
+    return List.of("with neither --socket nor --tcp: an embedded agent on a temporary Unix socket that checks",
+        "and counts every frame. The agent takes no compression.");
   }
 
   @Override
@@ -42,12 +53,12 @@ public final class GseCommand implements Command {
     String tcp = options.string("tcp", null);
     int dataId = options.intValue("dataid", 1_500_001, 1, Integer.MAX_VALUE);
     String format = options.string("item-format", "record");
-    ProducerConfig.Builder config = options.producerConfig().setClientId("gse-example");
-    options.rejectUnknown(name());
+    ProducerConfig config = options.producerConfig().setClientId("gse-example").build();
     if (socket != null && tcp != null) {
       throw new IllegalArgumentException("--socket and --tcp exclude each other");
     }
-    GseExporterBuilder exporter = GseExporter.builder().setDataId(dataId);
+    GseExporterBuilder exporter = GseExporter.builder().setDataId(dataId)
+        .setWriteTimeoutMillis(options.requestTimeoutMillis(GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS));
     switch (format.toLowerCase(Locale.ROOT)) {
       case "record" -> exporter.setItemFormat(GseExporter.ItemFormat.RECORD_JSON);
       case "body" -> exporter.setItemFormat(GseExporter.ItemFormat.BODY);
@@ -78,7 +89,7 @@ public final class GseCommand implements Command {
     }
     try {
       GseExporter built = exporter.build();
-      Producer producer = new Producer(config.build(), built);
+      Producer producer = WorkloadRunner.newProducer(config, built);
       System.err.printf(Locale.ROOT, "sending %,d records from %d threads to %s%s (%s)%n", options.records(),
           options.threads(), built.describe(), agent != null ? " (embedded agent)" : "", producer.getConfig());
       EmbeddedGseAgent a = agent;
@@ -102,7 +113,8 @@ public final class GseCommand implements Command {
         }
       }
       System.out.println(result.summary());
-      return result.failed() == 0 && result.delivered() == options.records() && verified ? 0 : 1;
+      String destination = "the GSE agent at " + (tcp != null ? "tcp:" + tcp : "unix:" + socket);
+      return result.report(options.records(), destination, config.getDeliveryTimeoutMillis(), verified, System.err);
     } finally {
       if (agent != null) {
         agent.close();

@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(value = 1, jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED", jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class SendBenchmark {
 
   /** Request compression on the send threads: none isolates send(); lz4 adds the codec's cost. */
