@@ -32,6 +32,7 @@ public final class LogRecord {
   private final byte[] spanId;
   private final int flags;
   private final String eventName;
+  private final String instrumentationScopeName;
   private final String destination;
 
   private LogRecord(Builder b) {
@@ -52,6 +53,7 @@ public final class LogRecord {
     this.spanId = b.spanId;
     this.flags = b.flags;
     this.eventName = b.eventName;
+    this.instrumentationScopeName = b.instrumentationScopeName;
     this.destination = b.destination;
   }
 
@@ -148,6 +150,14 @@ public final class LogRecord {
   }
 
   /**
+   * {@return the name of the record's {@code InstrumentationScope} (e.g. the logger name an appender saw), or null
+   * for the exporter's configured scope}
+   */
+  public String getInstrumentationScopeName() {
+    return instrumentationScopeName;
+  }
+
+  /**
    * {@return the exporter-specific routing target (GSE dataid in decimal, Kafka topic), or null for the exporter's
    * default} Not part of the encoded record.
    */
@@ -189,6 +199,7 @@ public final class LogRecord {
     private byte[] spanId;
     private int flags;
     private String eventName;
+    private String instrumentationScopeName;
     private String destination;
 
     private Builder() {
@@ -509,6 +520,19 @@ public final class LogRecord {
      */
     public Builder setEventName(String eventName) {
       this.eventName = eventName;
+      return this;
+    }
+
+    /**
+     * The OTLP {@code InstrumentationScope.name} of this record, as OpenTelemetry's logging appenders set it from the
+     * logger name. Null (the default) means the exporter's configured scope. OTLP writes records that carry a scope in
+     * a {@code ScopeLogs} of their own (see the OTLP exporter); GSE ignores it.
+     *
+     * @param name the scope name; null or empty clears it
+     * @return this builder
+     */
+    public Builder setInstrumentationScopeName(String name) {
+      this.instrumentationScopeName = name == null || name.isEmpty() ? null : name;
       return this;
     }
 
