@@ -1,0 +1,219 @@
+package io.logproducer.appender;
+
+import io.logproducer.BufferExhaustedException;
+import io.logproducer.Callback;
+import io.logproducer.LogRecord;
+import io.logproducer.Producer;
+import io.logproducer.ProducerConfig;
+import io.logproducer.SendResult;
+import io.logproducer.spi.Exporter;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The producer behind one logging appender, and the rules that keep it from hurting the application:
+ *
+ * <ul>
+ *   <li><b>No recursion.</b> {@link #enter(String)} refuses events logged on the producer's own threads (send
+ *       threads, the linger thread, exporter I/O threads: every thread named {@code <clientId>-…}, which is where
+ *       httpclient5 and the exporters log), events of the {@code io.logproducer} loggers, and events logged while
+ *       this thread is already inside the appender. Such events are not counted as dropped: they never were
+ *       application events.</li>
+ *   <li><b>Never blocking, never throwing.</b> {@link #send(LogRecord)} under the appender default
+ *       {@code bufferFullPolicy=DROP} never waits; with {@code BLOCK} it waits at most {@code maxBlockMillis}. A record
+ *       refused for any reason (full buffer, too large, producer closed) is counted, never thrown into the logging
+ *       call.</li>
+ *   <li><b>Visible losses.</b> Dropped and failed events are reported through {@code status} (the framework's own
+ *       status channel) at most once per {@code reportIntervalMillis}, with counts since the last report and the
+ *       last cause.</li>
+ *   <li><b>Bounded stop.</b> {@link #stop()} ships what is buffered and closes the producer within
+ *       {@code stopTimeoutMillis} (+ 1 s); afterwards no producer thread runs.</li>
+ * </ul>
+ *
+ * <p>Thread-safe: {@link #enter}, {@link #send} and {@link #exit} are called concurrently by logging threads;
+ * {@link #start} and {@link #stop} by the framework's lifecycle.
+ */
+public final class AppenderProducer {
+
+  private static final ThreadLocal<boolean[]> APPENDING = new ThreadLocal<boolean[]>() {
+    @Override
+    protected boolean[] initialValue() {
+      return new boolean[1];
+    }
+  };
+
+  private final String appenderName;
+  private final long stopTimeoutMillis;
+  private final long reportIntervalNanos;
+  private final Consumer<String> status;
+  private final AtomicLong dropped = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong reportedDropped = new AtomicLong();
+  private final AtomicLong reportedFailed = new AtomicLong();
+  private final AtomicLong nextReportNanos = new AtomicLong(System.nanoTime());
+  private final Callback outcomes = this::onOutcome;
+  private volatile String lastCause;
+  private volatile Producer producer;
+  private volatile String threadPrefix = "\u0000";
+
+  /**
+   * @param appenderName the appender's name (in reports and the default client id)
+   * @param stopTimeoutMillis how long {@link #stop()} lets buffered events ship, at least 0
+   * @param reportIntervalMillis least time between two reports of dropped or failed events, at least 1
+   * @param status receives the reports; the framework's status channel (logback {@code addWarn}, log4j2
+   *     {@code StatusLogger}), which never re-enters the appender; called on logging and producer threads
+   * @throws IllegalArgumentException if a bound is out of range or {@code status} is null
+   */
+  public AppenderProducer(String appenderName, long stopTimeoutMillis, long reportIntervalMillis,
+      Consumer<String> status) {
+    if (stopTimeoutMillis < 0) {
+      throw new IllegalArgumentException("stopTimeoutMillis must be >= 0, was " + stopTimeoutMillis);
+    }
+    if (reportIntervalMillis < 1) {
+      throw new IllegalArgumentException("reportIntervalMillis must be >= 1, was " + reportIntervalMillis);
+    }
+    if (status == null) {
+      throw new IllegalArgumentException("status must not be null");
+    }
+    this.appenderName = appenderName;
+    this.stopTimeoutMillis = stopTimeoutMillis;
+    this.reportIntervalNanos = TimeUnit.MILLISECONDS.toNanos(reportIntervalMillis);
+    this.status = status;
+  }
+
+  /**
+   * Builds the exporter and starts the producer.
+   *
+   * @param settings the producer settings
+   * @param otlp the OTLP exporter's settings, or null
+   * @param gse the GSE exporter's settings, or null; when both are null, OTLP from the environment
+   *     ({@code OTEL_EXPORTER_OTLP_*}, default {@code http://localhost:4318})
+   * @param scopeName the OTLP {@code InstrumentationScope} name of records without one
+   * @throws IllegalArgumentException if both exporters are configured or a setting is invalid (the message names it)
+   * @throws IllegalStateException if the exporter cannot run here (a codec that cannot load, no Unix sockets)
+   */
+  public void start(ProducerSettings settings, OtlpSettings otlp, GseSettings gse, String scopeName) {
+    if (otlp != null && gse != null) {
+      throw new IllegalArgumentException("appender '" + appenderName + "' configures both an OTLP and a GSE exporter;"
+          + " choose one");
+    }
+    ProducerConfig config = settings.toConfig(appenderName);
+    Exporter exporter = gse != null ? gse.build() : (otlp != null ? otlp : new OtlpSettings()).build(scopeName);
+    threadPrefix = config.getClientId() + "-";
+    producer = new Producer(config, exporter);
+  }
+
+  /**
+   * Whether an event may enter the appender on this thread; when true, the caller must call {@link #exit()} in a
+   * {@code finally} block.
+   *
+   * @param loggerName the event's logger name, or null
+   * @return false for events of the producer's own threads, of the {@code io.logproducer} loggers, of a nested
+   *     call on a thread already inside the appender, or when the appender is not started
+   */
+  public boolean enter(String loggerName) {
+    if (producer == null || (loggerName != null && loggerName.startsWith("io.logproducer."))) {
+      return false;
+    }
+    boolean[] appending = APPENDING.get();
+    if (appending[0] || Thread.currentThread().getName().startsWith(threadPrefix)) {
+      return false;
+    }
+    appending[0] = true;
+    return true;
+  }
+
+  /** Leaves the appender on this thread (after {@link #enter(String)} returned true). */
+  public void exit() {
+    APPENDING.get()[0] = false;
+  }
+
+  /**
+   * Sends {@code record}; never throws and, under {@code DROP}, never waits. A refused record is counted as dropped.
+   *
+   * @param record the mapped event
+   */
+  public void send(LogRecord record) {
+    Producer p = producer;
+    if (p == null) {
+      countDropped("the appender is stopped");
+      return;
+    }
+    try {
+      p.send(record, outcomes);
+    } catch (BufferExhaustedException e) {
+      countDropped("the buffer stayed full for maxBlockMillis");
+    } catch (RuntimeException e) { // too large, closed, interrupted, a record the exporter cannot encode
+      countDropped(e.toString());
+    }
+  }
+
+  private void onOutcome(SendResult result) {
+    switch (result.getStatus()) {
+      case DELIVERED:
+        return;
+      case DROPPED:
+        countDropped("the buffer was full (the receiver is slow or down)");
+        return;
+      default:
+        failed.incrementAndGet();
+        lastCause = result.getStatus() + ": " + (result.getMessage() != null ? result.getMessage() : result.getError());
+        maybeReport();
+    }
+  }
+
+  private void countDropped(String cause) {
+    dropped.incrementAndGet();
+    lastCause = cause;
+    maybeReport();
+  }
+
+  /** Reports drops and failures since the last report, at most once per interval. */
+  private void maybeReport() {
+    long now = System.nanoTime();
+    long next = nextReportNanos.get();
+    if (now - next < 0 || !nextReportNanos.compareAndSet(next, now + reportIntervalNanos)) {
+      return;
+    }
+    long d = dropped.get();
+    long f = failed.get();
+    long newDropped = d - reportedDropped.getAndSet(d);
+    long newFailed = f - reportedFailed.getAndSet(f);
+    if (newDropped > 0 || newFailed > 0) {
+      status.accept(String.format(Locale.ROOT, "logproducer appender '%s': %,d events dropped and %,d failed since"
+          + " the last report (%,d and %,d in all); last cause: %s", appenderName, newDropped, newFailed, d, f,
+          lastCause));
+    }
+  }
+
+  /** {@return events dropped since start: refused by the producer, or logged while it was stopped} */
+  public long droppedCount() {
+    return dropped.get();
+  }
+
+  /** {@return events accepted but not delivered (failed, rejected, failed at close)} */
+  public long failedCount() {
+    return failed.get();
+  }
+
+  /** {@return the running producer, or null before start and after stop} */
+  public Producer producer() {
+    return producer;
+  }
+
+  /**
+   * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (+ 1 s); then reports any
+   * drops and failures not yet reported. Idempotent.
+   */
+  public void stop() {
+    Producer p = producer;
+    producer = null;
+    if (p != null) {
+      p.close(stopTimeoutMillis);
+    }
+    nextReportNanos.set(System.nanoTime());
+    maybeReport();
+  }
+}

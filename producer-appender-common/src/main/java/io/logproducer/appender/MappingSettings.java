@@ -1,0 +1,154 @@
+package io.logproducer.appender;
+
+/**
+ * How a logging event becomes a {@code LogRecord}, as the XML sets it. The defaults follow OpenTelemetry's logback and
+ * log4j appenders: the formatted message as body, the logger name as {@code InstrumentationScope}, thread name and
+ * id, every MDC / ThreadContext entry, key-value pairs and markers as attributes, exceptions as
+ * {@code exception.*}, trace context from the MDC keys {@code trace_id} / {@code span_id} / {@code trace_flags};
+ * caller data ({@code code.*}) off because it is costly. Not thread-safe: filled once, before the appender starts;
+ * read-only afterwards.
+ */
+public final class MappingSettings {
+
+  private String mdcInclude = "*";
+  private String mdcExclude;
+  private KeyFilter mdcFilter = KeyFilter.ALL;
+  private boolean captureKeyValues = true;
+  private boolean captureMarkers = true;
+  private boolean captureThread = true;
+  private boolean captureCode;
+  private boolean useLayout;
+  private boolean scopeFromLogger = true;
+  private int exceptionMaxFrames = 200;
+
+  /**
+   * Creates the default mapping.
+   */
+  public MappingSettings() {
+  }
+
+  /**
+   * MDC / ThreadContext keys to copy as attributes.
+   *
+   * @param keys comma-separated keys; {@code *} (the default) for all, empty for none
+   */
+  public void setMdcInclude(String keys) {
+    this.mdcInclude = keys;
+    this.mdcFilter = KeyFilter.of(mdcInclude, mdcExclude);
+  }
+
+  /**
+   * MDC / ThreadContext keys never copied.
+   *
+   * @param keys comma-separated keys
+   */
+  public void setMdcExclude(String keys) {
+    this.mdcExclude = keys;
+    this.mdcFilter = KeyFilter.of(mdcInclude, mdcExclude);
+  }
+
+  /** {@return the MDC / ThreadContext key filter} */
+  public KeyFilter mdcFilter() {
+    return mdcFilter;
+  }
+
+  /**
+   * Whether key-value pairs (logback 1.3+ {@code addKeyValue}, log4j2 {@code MapMessage}) become attributes.
+   *
+   * @param capture default true
+   */
+  public void setCaptureKeyValues(boolean capture) {
+    this.captureKeyValues = capture;
+  }
+
+  /** {@return whether key-value pairs become attributes} */
+  public boolean captureKeyValues() {
+    return captureKeyValues;
+  }
+
+  /**
+   * Whether markers become an attribute ({@code logback.marker}, {@code log4j.marker}).
+   *
+   * @param capture default true
+   */
+  public void setCaptureMarkers(boolean capture) {
+    this.captureMarkers = capture;
+  }
+
+  /** {@return whether markers become an attribute} */
+  public boolean captureMarkers() {
+    return captureMarkers;
+  }
+
+  /**
+   * Whether {@code thread.name} and {@code thread.id} are set.
+   *
+   * @param capture default true
+   */
+  public void setCaptureThread(boolean capture) {
+    this.captureThread = capture;
+  }
+
+  /** {@return whether thread name and id are set} */
+  public boolean captureThread() {
+    return captureThread;
+  }
+
+  /**
+   * Whether caller data becomes {@code code.function.name}, {@code code.file.path}, {@code code.line.number}. Costly:
+   * the framework walks the stack for every event.
+   *
+   * @param capture default false
+   */
+  public void setCaptureCode(boolean capture) {
+    this.captureCode = capture;
+  }
+
+  /** {@return whether caller data is captured} */
+  public boolean captureCode() {
+    return captureCode;
+  }
+
+  /**
+   * Whether the body is the framework's layout / encoder output instead of the formatted message.
+   *
+   * @param use default false
+   */
+  public void setUseLayout(boolean use) {
+    this.useLayout = use;
+  }
+
+  /** {@return whether the body is the layout's output} */
+  public boolean useLayout() {
+    return useLayout;
+  }
+
+  /**
+   * Whether the logger name becomes the record's {@code InstrumentationScope} name (OTLP writes each record in a
+   * {@code ScopeLogs} of its own then); when false, the appender's scope is used for all.
+   *
+   * @param scopeFromLogger default true
+   */
+  public void setScopeFromLogger(boolean scopeFromLogger) {
+    this.scopeFromLogger = scopeFromLogger;
+  }
+
+  /** {@return whether the logger name becomes the scope name} */
+  public boolean scopeFromLogger() {
+    return scopeFromLogger;
+  }
+
+  /**
+   * Most stack frames in {@code exception.stacktrace}, causes included.
+   *
+   * @param frames default 200; 0 for no stack trace, negative for no limit
+   */
+  public void setExceptionMaxFrames(int frames) {
+    this.exceptionMaxFrames = frames;
+  }
+
+  /** {@return the most stack frames in {@code exception.stacktrace}; 0 none, negative no limit} */
+  public int exceptionMaxFrames() {
+    return exceptionMaxFrames;
+  }
+}
