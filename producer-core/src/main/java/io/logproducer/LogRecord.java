@@ -525,8 +525,9 @@ public final class LogRecord {
 
     /**
      * The OTLP {@code InstrumentationScope.name} of this record, as OpenTelemetry's logging appenders set it from the
-     * logger name. Null (the default) means the exporter's configured scope. OTLP writes records that carry a scope in
-     * a {@code ScopeLogs} of their own (see the OTLP exporter); GSE ignores it.
+     * logger name. Null (the default) means the exporter's configured scope. Used by the OTLP exporter when it is
+     * built with {@code setInstrumentationScopeFromRecords(true)} (each record then travels in a {@code ScopeLogs} of
+     * its own); ignored otherwise, and by GSE.
      *
      * @param name the scope name; null or empty clears it
      * @return this builder

@@ -91,16 +91,20 @@ public final class AppenderProducer {
    * @param gse the GSE exporter's settings, or null; when both are null, OTLP from the environment
    *     ({@code OTEL_EXPORTER_OTLP_*}, default {@code http://localhost:4318})
    * @param scopeName the OTLP {@code InstrumentationScope} name of records without one
+   * @param scopeFromRecords whether OTLP writes each record's scope name (the logger name) as its
+   *     {@code InstrumentationScope} ({@link MappingSettings#scopeFromLogger()})
    * @throws IllegalArgumentException if both exporters are configured or a setting is invalid (the message names it)
    * @throws IllegalStateException if the exporter cannot run here (a codec that cannot load, no Unix sockets)
    */
-  public void start(ProducerSettings settings, OtlpSettings otlp, GseSettings gse, String scopeName) {
+  public void start(ProducerSettings settings, OtlpSettings otlp, GseSettings gse, String scopeName,
+      boolean scopeFromRecords) {
     if (otlp != null && gse != null) {
       throw new IllegalArgumentException("appender '" + appenderName + "' configures both an OTLP and a GSE exporter;"
           + " choose one");
     }
     ProducerConfig config = settings.toConfig(appenderName);
-    Exporter exporter = gse != null ? gse.build() : (otlp != null ? otlp : new OtlpSettings()).build(scopeName);
+    Exporter exporter = gse != null ? gse.build() : (otlp != null ? otlp : new OtlpSettings())
+        .build(scopeName, scopeFromRecords);
     threadPrefix = config.getClientId() + "-";
     producer = new Producer(config, exporter);
   }

@@ -131,10 +131,12 @@ public final class OtlpSettings {
    * Builds the exporter.
    *
    * @param scopeName the {@code InstrumentationScope} name of records without a logger name
+   * @param scopeFromRecords whether each record's scope name (the logger name) becomes its
+   *     {@code InstrumentationScope} ({@link OtlpHttpExporterBuilder#setInstrumentationScopeFromRecords(boolean)})
    * @return a new exporter
    * @throws IllegalArgumentException if the settings are invalid
    */
-  public OtlpHttpExporter build(String scopeName) {
-    return builder.setScope(scopeName, null).build();
+  public OtlpHttpExporter build(String scopeName, boolean scopeFromRecords) {
+    return builder.setScope(scopeName, null).setInstrumentationScopeFromRecords(scopeFromRecords).build();
   }
 }

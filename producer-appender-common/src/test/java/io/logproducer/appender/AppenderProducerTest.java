@@ -36,7 +36,7 @@ class AppenderProducerTest {
     AppenderProducer ap = new AppenderProducer(name, 2_000, reportMillis, status::add);
     producer.setJmxEnabled(false);
     producer.setShutdownHookEnabled(false);
-    ap.start(producer, otlp, null, "test-scope");
+    ap.start(producer, otlp, null, "test-scope", true);
     started.add(ap);
     return ap;
   }
@@ -66,13 +66,17 @@ class AppenderProducerTest {
       for (int i = 0; i < 3; i++) {
         assertTrue(ap.enter("com.example.Orders"));
         try {
-          ap.send(LogRecord.builder().setBody("event " + i).build());
+          ap.send(LogRecord.builder().setBody("event " + i).setInstrumentationScopeName("com.example.Orders").build());
         } finally {
           ap.exit();
         }
       }
       ap.stop();
       assertEquals(List.of("event 0", "event 1", "event 2"), server.deliveredBodies());
+      assertEquals(List.of("com.example.Orders", "com.example.Orders", "com.example.Orders"),
+          server.requests().stream().flatMap(r -> r.request().getResourceLogsList().stream())
+              .flatMap(rl -> rl.getScopeLogsList().stream()).map(sl -> sl.getScope().getName()).toList(),
+          "each record in a ScopeLogs named after its logger");
       assertEquals(List.of(), threadsNamed("logproducer-ship_it-"));
       assertNull(ap.producer());
       assertEquals(0, ap.droppedCount());
@@ -153,7 +157,7 @@ class AppenderProducerTest {
   void twoExportersAreRefusedNamingTheAppender() {
     AppenderProducer ap = new AppenderProducer("both", 0, 1_000, status::add);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ap.start(new ProducerSettings(), new OtlpSettings(), new GseSettings(), "s"));
+        () -> ap.start(new ProducerSettings(), new OtlpSettings(), new GseSettings(), "s", true));
     assertEquals("appender 'both' configures both an OTLP and a GSE exporter; choose one", e.getMessage());
   }
 

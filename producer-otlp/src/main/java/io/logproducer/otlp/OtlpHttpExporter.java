@@ -31,9 +31,11 @@ import java.util.Map;
  * }</pre>
  *
  * <p>Records are encoded once, at {@code send}, straight into OTLP wire form (no protobuf-java objects); a batch is
- * framed with the resource and scope in O(1). Answers: 2xx is success ({@code partial_success} with rejected records
- * becomes a partial success, not retried); 429, 502, 503, 504 and connection errors are retried by the producer,
- * honouring {@code Retry-After}; 413 makes the producer split the batch; any other status rejects the batch.
+ * framed with the resource and scope in O(1). Records' own scope names (the logger names appenders set) are used
+ * only with {@link OtlpHttpExporterBuilder#setInstrumentationScopeFromRecords(boolean)}. Answers: 2xx is success
+ * ({@code partial_success} with rejected records becomes a partial success, not retried); 429, 502, 503, 504 and
+ * connection errors are retried by the producer, honouring {@code Retry-After}; 413 makes the producer split the
+ * batch; any other status rejects the batch.
  *
  * <p>Thread-safe. A {@link io.logproducer.Producer} owns its exporter: it calls {@link #start} once, the encoder
  * and {@link #shardKey} from application threads, {@link #writeRequest} and {@link #export} from its send threads,
@@ -73,6 +75,7 @@ public final class OtlpHttpExporter implements Exporter {
   private final Map<String, AnyValue> resourceAttributes;
   private final String scopeName;
   private final String scopeVersion;
+  private final boolean instrumentationScopeFromRecords;
   private final WireFormat format;
   private final Stripes stripes;
   private final HttpTransport transport;
@@ -87,9 +90,10 @@ public final class OtlpHttpExporter implements Exporter {
     this.resourceAttributes = b.resourceAttributes();
     this.scopeName = b.scopeName();
     this.scopeVersion = b.scopeVersion();
+    this.instrumentationScopeFromRecords = b.instrumentationScopeFromRecords();
     this.format = encoding == OtlpEncoding.JSON
-        ? new JsonWireFormat(resourceAttributes, scopeName, scopeVersion)
-        : new ProtobufWireFormat(resourceAttributes, scopeName, scopeVersion);
+        ? new JsonWireFormat(resourceAttributes, scopeName, scopeVersion, instrumentationScopeFromRecords)
+        : new ProtobufWireFormat(resourceAttributes, scopeName, scopeVersion, instrumentationScopeFromRecords);
     this.maxBatchSizeInBytes = format.maxBatchSizeInBytes(maxRequestSizeInBytes);
     if (maxBatchSizeInBytes < 1) {
       throw new IllegalArgumentException("maxRequestSizeInBytes (" + maxRequestSizeInBytes
@@ -181,7 +185,8 @@ public final class OtlpHttpExporter implements Exporter {
   public String toString() {
     return "OtlpHttpExporter{endpoint=" + endpoint + ", encoding=" + encoding + ", compression=" + compression
         + ", timeoutMillis=" + timeoutMillis + ", maxRequestSizeInBytes=" + maxRequestSizeInBytes + ", stripes="
-        + stripes.count() + ", headers=" + headers.keySet() + "}";
+        + stripes.count() + ", headers=" + headers.keySet()
+        + (instrumentationScopeFromRecords ? ", instrumentationScopeFromRecords=true" : "") + "}";
   }
 
   static int defaultStripes() {
@@ -232,5 +237,9 @@ public final class OtlpHttpExporter implements Exporter {
 
   String scopeVersion() {
     return scopeVersion;
+  }
+
+  boolean instrumentationScopeFromRecords() {
+    return instrumentationScopeFromRecords;
   }
 }

@@ -53,6 +53,7 @@ public final class OtlpHttpExporterBuilder {
   private final Map<String, AnyValue> resourceAttributes = new LinkedHashMap<>();
   private String scopeName = OtlpHttpExporter.DEFAULT_SCOPE_NAME;
   private String scopeVersion;
+  private boolean instrumentationScopeFromRecords;
   private int maxRequestSizeInBytes = OtlpHttpExporter.DEFAULT_MAX_REQUEST_SIZE_IN_BYTES;
   private int stripes = OtlpHttpExporter.defaultStripes();
 
@@ -290,8 +291,9 @@ public final class OtlpHttpExporterBuilder {
   }
 
   /**
-   * The {@code InstrumentationScope} of every record; default name {@value OtlpHttpExporter#DEFAULT_SCOPE_NAME},
-   * no version.
+   * The {@code InstrumentationScope} of every record (with {@link #setInstrumentationScopeFromRecords(boolean)
+   * setInstrumentationScopeFromRecords(true)}: of every record without a scope name of its own); default name
+   * {@value OtlpHttpExporter#DEFAULT_SCOPE_NAME}, no version.
    *
    * @param name the scope name, non-empty
    * @param version the scope version; may be null
@@ -304,6 +306,23 @@ public final class OtlpHttpExporterBuilder {
     }
     this.scopeName = name;
     this.scopeVersion = version;
+    return this;
+  }
+
+  /**
+   * Whether each record's {@link io.logproducer.LogRecord#getInstrumentationScopeName() scope name} (set by logging
+   * appenders to the logger name, as OpenTelemetry's appenders do) becomes its OTLP {@code InstrumentationScope}.
+   * When true, every record travels in a {@code ScopeLogs} of its own, scoped by its name (no version), or by the
+   * {@link #setScope(String, String) exporter's scope} (name and version) when it has none. Consecutive records
+   * of one scope are not merged: each record costs its scope's name plus about 7 bytes more in protobuf (37 in
+   * JSON) before compression, little after it. When false (the default), all the records of a request share one
+   * {@code ScopeLogs} with the exporter's scope, and the records' scope names are ignored.
+   *
+   * @param fromRecords true to scope each record by its own scope name
+   * @return this builder
+   */
+  public OtlpHttpExporterBuilder setInstrumentationScopeFromRecords(boolean fromRecords) {
+    this.instrumentationScopeFromRecords = fromRecords;
     return this;
   }
 
@@ -384,6 +403,10 @@ public final class OtlpHttpExporterBuilder {
 
   String scopeVersion() {
     return scopeVersion;
+  }
+
+  boolean instrumentationScopeFromRecords() {
+    return instrumentationScopeFromRecords;
   }
 
   int maxRequestSizeInBytes() {

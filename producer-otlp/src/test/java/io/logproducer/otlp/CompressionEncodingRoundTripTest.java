@@ -25,26 +25,32 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every compression × encoding through the real producer and a loopback receiver: headers and exact contents. */
+/**
+ * Every compression × encoding × scope mode through the real producer and a loopback receiver: headers and exact
+ * contents (records carry logger names, which only the scope-from-records mode uses).
+ */
 class CompressionEncodingRoundTripTest {
 
   static Stream<Arguments> combinations() {
     List<Arguments> out = new ArrayList<>();
     for (Compression c : Compression.values()) {
       for (OtlpEncoding e : OtlpEncoding.values()) {
-        out.add(Arguments.of(c, e));
+        out.add(Arguments.of(c, e, false));
+        out.add(Arguments.of(c, e, true));
       }
     }
     return out.stream();
   }
 
-  @ParameterizedTest(name = "{0} x {1}")
+  @ParameterizedTest(name = "{0} x {1}, scope from records: {2}")
   @MethodSource("combinations")
-  void roundTrip(Compression compression, OtlpEncoding encoding) throws Exception {
+  void roundTrip(Compression compression, OtlpEncoding encoding, boolean scopeFromRecords) throws Exception {
+    String[] loggers = {"com.example.Checkout", null, "长.日志", "com.example.Checkout", null};
     List<LogRecord> records = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
-      records.add(i % 4 == 0 ? TestRecords.full("full-" + i + "-" + "长".repeat(i * 10))
-          : TestRecords.simple("simple-" + i));
+      String logger = loggers[i % loggers.length];
+      records.add(i % 4 == 0 ? TestRecords.full("full-" + i + "-" + "长".repeat(i * 10), logger)
+          : TestRecords.simple("simple-" + i, logger));
     }
     Map<String, AnyValue> resource = new LinkedHashMap<>();
     resource.put("service.name", AnyValue.of("round-trip"));
@@ -53,7 +59,8 @@ class CompressionEncodingRoundTripTest {
     try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
       OtlpHttpExporter exporter = OtlpHttpExporter.builder(Map.of()).setEndpoint(server.endpoint())
           .setEncoding(encoding).setCompression(compression).setServiceName("round-trip")
-          .setResourceAttribute("bk.data.token", "tok").setScope("rt.scope", "3.1").build();
+          .setResourceAttribute("bk.data.token", "tok").setScope("rt.scope", "3.1")
+          .setInstrumentationScopeFromRecords(scopeFromRecords).build();
       try (Producer producer = new Producer(ProducerConfig.builder().setJmxEnabled(false)
           .setLingerMillis(60_000).setBatchCountThreshold(records.size()).build(), exporter)) {
         for (int i = 0; i < records.size(); i++) {
@@ -71,7 +78,9 @@ class CompressionEncodingRoundTripTest {
         assertNull(r.header("content-encoding"));
       }
       assertEquals(encoding == OtlpEncoding.JSON ? "application/json" : "application/x-protobuf", r.contentType());
-      ExportLogsServiceRequest expected = ExpectedProto.request(resource, "rt.scope", "3.1", records);
+      ExportLogsServiceRequest expected = scopeFromRecords
+          ? ExpectedProto.scopedRequest(resource, "rt.scope", "3.1", records)
+          : ExpectedProto.request(resource, "rt.scope", "3.1", records);
       assertEquals(expected, r.request());
       if (encoding == OtlpEncoding.PROTOBUF) {
         assertTrue(java.util.Arrays.equals(expected.toByteArray(), r.body()), "byte-identical body");

@@ -1,6 +1,7 @@
 package io.logproducer.otlp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -19,8 +20,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -31,7 +35,9 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Interoperability with a real OpenTelemetry Collector (v0.162.0, OTLP receiver + debug exporter) on 127.0.0.1:
- * every compression × encoding is accepted and the Collector counts exactly the records sent.
+ * every compression × encoding is accepted and the Collector counts exactly the records sent, also with each
+ * record in a {@code ScopeLogs} of its own, whose scopes a second Collector (debug exporter, detailed verbosity)
+ * prints as sent.
  *
  * <p>The binary comes from {@code -Dotelcol.bin}, else {@code $OTELCOL_BIN}, else the cache of the project's
  * {@code tools/otelcol/build.sh} ({@code ~/.cache/otelcol-logs-0.162.0/otelcol-logs}), else that script is
@@ -44,10 +50,14 @@ class OtelCollectorInteropTest {
 
   private static final Pattern LOG_RECORDS = Pattern.compile("\"log records\": (\\d+)");
   private static final long WAIT_MILLIS = 30_000;
+  /** Logger names records are scoped by in the scope tests, by sequence number modulo their count; null: none. */
+  private static final String[] LOGGERS =
+      {"com.example.checkout.OrderService", null, "日志.记录器 😀", "io.netty.Channel"};
 
-  private Process collector;
-  private Path log;
-  private int port;
+  /** The binary, or null when there is none (see {@link #skipReason}). */
+  private Path bin;
+  /** The Collector every test sends to (the project's configuration: debug exporter, basic verbosity). */
+  private RunningCollector collector;
   /** Records the Collector has been sent and accepted so far, across tests. */
   private long expectedRecords;
 
@@ -145,58 +155,103 @@ class OtelCollectorInteropTest {
     console.println(line);
   }
 
+  /** A Collector process on a free port of 127.0.0.1, its output in a file. */
+  private static final class RunningCollector {
+
+    private final Process process;
+    private final Path log;
+    private final int port;
+
+    /**
+     * Starts {@code bin} with the project's configuration (the one users run by hand too, tools/otelcol/run.sh),
+     * moved to a free port and then changed by {@code edit}, and waits until it is ready.
+     */
+    static RunningCollector start(Path bin, UnaryOperator<String> edit) throws IOException {
+      int port;
+      try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        port = s.getLocalPort();
+      }
+      Path dir = Files.createTempDirectory("otelcol-interop");
+      Path config = dir.resolve("config.yaml");
+      Files.writeString(config, edit.apply(Files.readString(toolsDir().resolve("config.yaml"),
+          StandardCharsets.UTF_8).replace("127.0.0.1:4318", "127.0.0.1:" + port)));
+      Path log = dir.resolve("collector.log");
+      Process process = new ProcessBuilder(bin.toString(), "--config", config.toString())
+          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      RunningCollector c = new RunningCollector(process, log, port);
+      boolean ready = Outcomes.until(() -> !process.isAlive() || c.logText().contains("Everything is ready"),
+          WAIT_MILLIS);
+      if (!ready || !process.isAlive()) {
+        c.stop();
+        fail("collector did not start (alive=" + process.isAlive() + "):\n" + c.logText());
+      }
+      return c;
+    }
+
+    private RunningCollector(Process process, Path log, int port) {
+      this.process = process;
+      this.log = log;
+      this.port = port;
+    }
+
+    String endpoint() {
+      return "http://127.0.0.1:" + port;
+    }
+
+    String logText() {
+      try {
+        return Files.readString(log, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        return "";
+      }
+    }
+
+    /** The sum of the debug exporter's per-batch {@code "log records": N}. */
+    long loggedRecords() {
+      Matcher m = LOG_RECORDS.matcher(logText());
+      long sum = 0;
+      while (m.find()) {
+        sum += Long.parseLong(m.group(1));
+      }
+      return sum;
+    }
+
+    void stop() {
+      process.destroy();
+      try {
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+          process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   @BeforeAll
   void startCollector() throws Exception {
-    Path bin = collectorBinary();
+    bin = collectorBinary();
     if (bin == null) {
       printToConsole("[WARNING] SKIPPED OtelCollectorInteropTest (the real OpenTelemetry Collector): " + skipReason
           + ". To run it: " + HOW_TO_BUILD + ".");
       return; // each test aborts with the reason
     }
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    Path dir = Files.createTempDirectory("otelcol-interop");
-    Path config = dir.resolve("config.yaml");
-    log = dir.resolve("collector.log");
-    // the configuration users run by hand too (tools/otelcol/run.sh), on a free port
-    Files.writeString(config, Files.readString(toolsDir().resolve("config.yaml"), StandardCharsets.UTF_8)
-        .replace("127.0.0.1:4318", "127.0.0.1:" + port));
-    collector = new ProcessBuilder(bin.toString(), "--config", config.toString())
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    boolean ready = Outcomes.until(() -> !collector.isAlive() || logText().contains("Everything is ready"),
-        WAIT_MILLIS);
-    if (!ready || !collector.isAlive()) {
-      fail("collector did not start (alive=" + collector.isAlive() + "):\n" + logText());
-    }
+    collector = RunningCollector.start(bin, UnaryOperator.identity());
   }
 
   @AfterAll
-  void stopCollector() throws Exception {
+  void stopCollector() {
     if (collector != null) {
-      collector.destroy();
-      if (!collector.waitFor(10, TimeUnit.SECONDS)) {
-        collector.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
+      collector.stop();
     }
   }
 
   private String logText() {
-    try {
-      return Files.readString(log, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return "";
-    }
+    return collector.logText();
   }
 
-  /** The sum of the debug exporter's per-batch {@code "log records": N}. */
   private long loggedRecords() {
-    Matcher m = LOG_RECORDS.matcher(logText());
-    long sum = 0;
-    while (m.find()) {
-      sum += Long.parseLong(m.group(1));
-    }
-    return sum;
+    return collector.loggedRecords();
   }
 
   private Producer producer(String clientId, OtlpHttpExporterBuilder exporter) {
@@ -212,7 +267,7 @@ class OtelCollectorInteropTest {
       for (OtlpEncoding encoding : OtlpEncoding.values()) {
         Outcomes outcomes = new Outcomes();
         OtlpHttpExporterBuilder exporter = OtlpHttpExporter.builder(Map.of())
-            .setEndpoint("http://127.0.0.1:" + port).setCompression(compression).setEncoding(encoding)
+            .setEndpoint(collector.endpoint()).setCompression(compression).setEncoding(encoding)
             .setServiceName("interop-" + compression + "-" + encoding);
         try (Producer producer = producer("interop-" + compression + "-" + encoding, exporter)) {
           for (int i = 0; i < perCombination; i++) {
@@ -233,12 +288,78 @@ class OtelCollectorInteropTest {
     assertEquals(expected, loggedRecords(), "log records counted by the collector's debug exporter");
   }
 
+  /** Sends {@code n} records named by {@link #LOGGERS} with the scope taken from the records, all delivered. */
+  private void sendScoped(String endpoint, OtlpEncoding encoding, Compression compression, int n) {
+    Outcomes outcomes = new Outcomes();
+    OtlpHttpExporterBuilder exporter = OtlpHttpExporter.builder(Map.of()).setEndpoint(endpoint)
+        .setCompression(compression).setEncoding(encoding).setScope("io.logproducer.interop", "3.1")
+        .setInstrumentationScopeFromRecords(true).setServiceName("interop-scoped-" + encoding);
+    try (Producer producer = producer("interop-scoped-" + encoding, exporter)) {
+      for (int i = 0; i < n; i++) {
+        String logger = LOGGERS[i % LOGGERS.length];
+        LogRecord r = i % 10 == 0 ? TestRecords.full("scoped " + i, logger)
+            : TestRecords.simple("scoped " + i, logger);
+        producer.send(r, outcomes.callback(i));
+      }
+      producer.flush();
+      assertEquals(Map.of(Status.DELIVERED, n), outcomes.statusCounts(),
+          "scoped " + encoding + ": " + outcomes.get(0) + "\n" + logText());
+      assertEquals(0, producer.getMetrics().getRetries());
+    }
+  }
+
+  @Test
+  void recordsInScopeLogsOfTheirOwnAreAcceptedAndCountedExactly() {
+    requireCollector();
+    int perEncoding = 500;
+    for (OtlpEncoding encoding : OtlpEncoding.values()) {
+      sendScoped(collector.endpoint(), encoding, encoding == OtlpEncoding.JSON ? Compression.GZIP : Compression.ZSTD,
+          perEncoding);
+      expectedRecords += perEncoding;
+    }
+    long expected = expectedRecords;
+    Outcomes.until(() -> loggedRecords() >= expected, WAIT_MILLIS);
+    assertEquals(expected, loggedRecords(), "log records counted by the collector's debug exporter");
+  }
+
+  @Test
+  void theCollectorReadsEachRecordsScope() throws Exception {
+    requireCollector();
+    // a second Collector whose debug exporter prints every record with its "InstrumentationScope <name> <version>"
+    RunningCollector detailed = RunningCollector.start(bin, config -> {
+      assertTrue(config.contains("verbosity: basic"), config);
+      return config.replace("verbosity: basic", "verbosity: detailed");
+    });
+    try {
+      int perEncoding = 2 * LOGGERS.length;
+      List<String> expected = new ArrayList<>();
+      for (OtlpEncoding encoding : OtlpEncoding.values()) {
+        sendScoped(detailed.endpoint(), encoding, Compression.NONE, perEncoding);
+        for (int i = 0; i < perEncoding; i++) {
+          String logger = LOGGERS[i % LOGGERS.length];
+          expected.add(logger != null ? logger + " " : "io.logproducer.interop 3.1");
+        }
+      }
+      Outcomes.until(() -> detailed.loggedRecords() >= expected.size(), WAIT_MILLIS);
+      assertEquals(expected.size(), detailed.loggedRecords());
+      List<String> scopes = new ArrayList<>();
+      Matcher m = Pattern.compile("(?m)^InstrumentationScope (.*)$").matcher(detailed.logText());
+      while (m.find()) {
+        scopes.add(m.group(1));
+      }
+      assertEquals(expected, scopes, detailed.logText());
+      assertFalse(detailed.logText().contains("LogRecord #1"), "one record per ScopeLogs");
+    } finally {
+      detailed.stop();
+    }
+  }
+
   @Test
   void aWrongPathIsRejectedWithTheCollectorsMessage() {
     requireCollector();
     Outcomes outcomes = new Outcomes();
     OtlpHttpExporterBuilder exporter = OtlpHttpExporter.builder(Map.of())
-        .setEndpoint("http://127.0.0.1:" + port + "/v1/traces");
+        .setEndpoint(collector.endpoint() + "/v1/traces");
     try (Producer producer = producer("interop-wrong-path", exporter)) {
       for (int i = 0; i < 3; i++) {
         producer.send(TestRecords.simple("wrong " + i), outcomes.callback(i));

@@ -1,6 +1,7 @@
 package io.logproducer.otlp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -10,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.logproducer.AnyValue;
 import io.logproducer.Compression;
 import io.logproducer.LogRecord;
+import io.logproducer.otlp.internal.JsonScopeLogsEncoder;
+import io.logproducer.otlp.internal.ProtobufScopeLogsEncoder;
 import io.logproducer.otlp.testing.ExpectedProto;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.resource.v1.Resource;
@@ -208,6 +211,27 @@ class OtlpHttpExporterBuilderTest {
         assertTrue((Integer) k >= 0 && (Integer) k < 4, "key " + k);
       }
       assertEquals(4, all.size(), "16 consecutive thread ids cover all 4 stripes: " + all);
+    }
+  }
+
+  @Test
+  void instrumentationScopeFromRecordsIsOffByDefaultAndFramesNoSharedScope() {
+    try (OtlpHttpExporter shared = builder().build();
+        OtlpHttpExporter scoped = builder().setInstrumentationScopeFromRecords(true).build();
+        OtlpHttpExporter scopedJson = builder().setInstrumentationScopeFromRecords(true)
+            .setEncoding(OtlpEncoding.JSON).build()) {
+      assertFalse(shared.instrumentationScopeFromRecords());
+      assertTrue(scoped.instrumentationScopeFromRecords());
+      assertTrue(scoped.toString().contains("instrumentationScopeFromRecords=true"), scoped.toString());
+      assertFalse(shared.toString().contains("instrumentationScopeFromRecords"), shared.toString());
+      // each record carries its ScopeLogs: the framing is one tag, a 5-byte varint and the resource field
+      Resource resource = Resource.newBuilder()
+          .addAttributes(ExpectedProto.keyValue("service.name", AnyValue.of("unknown_service:java"))).build();
+      assertEquals(16 * 1024 * 1024 - (6 + 2 + resource.getSerializedSize()), scoped.maxBatchSizeInBytes());
+      assertTrue(scoped.maxBatchSizeInBytes() > shared.maxBatchSizeInBytes());
+      assertTrue(scopedJson.maxBatchSizeInBytes() > 16 * 1024 * 1024 * 56L / 57 - 200);
+      assertTrue(scoped.encoder() instanceof ProtobufScopeLogsEncoder);
+      assertTrue(scopedJson.encoder() instanceof JsonScopeLogsEncoder);
     }
   }
 

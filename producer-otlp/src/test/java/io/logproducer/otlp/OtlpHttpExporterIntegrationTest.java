@@ -16,6 +16,7 @@ import io.logproducer.otlp.testing.LoopbackOtlpServer.Received;
 import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
 import io.logproducer.otlp.testing.Outcomes;
 import io.logproducer.otlp.testing.TestRecords;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,13 +31,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The real Producer with the OTLP exporter against a real HTTP receiver on 127.0.0.1. */
 class OtlpHttpExporterIntegrationTest {
 
   private static final AtomicInteger IDS = new AtomicInteger();
   private static final long WAIT_MILLIS = 30_000;
+  /** Logger names records are sent with, by sequence number modulo their count; null: none. */
+  private static final String[] LOGGERS = {"com.example.checkout.OrderService", null, "日志.记录器", "a\"b\\c"};
 
   private LoopbackOtlpServer server;
   private String clientId;
@@ -218,14 +223,18 @@ class OtlpHttpExporterIntegrationTest {
     assertEquals(encoding == OtlpEncoding.JSON, server.exchanges().get(0).request().isJson());
   }
 
-  @Test
-  void tooLargeIsSplitUntilAccepted() {
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void tooLargeIsSplitUntilAccepted(boolean scopeFromRecords) {
     server.respond(r -> r.records().size() > 10 ? Reply.status(413)
         .withBody("text/plain", "too large".getBytes()) : Reply.ok(r));
     Outcomes outcomes = new Outcomes();
     try (Producer producer = new Producer(config().setBatchCountThreshold(64).build(),
-        exporter(server.endpoint()).build())) {
-      sendAll(producer, outcomes, 64);
+        exporter(server.endpoint()).setScope("io.logproducer.it", "7.0")
+            .setInstrumentationScopeFromRecords(scopeFromRecords).build())) {
+      for (int i = 0; i < 64; i++) {
+        producer.send(TestRecords.simple("r-" + i, LOGGERS[i % LOGGERS.length]), outcomes.callback(i));
+      }
       assertTrue(outcomes.await(64, WAIT_MILLIS));
       assertEquals(Map.of(Status.DELIVERED, 64), outcomes.statusCounts());
       assertEquals(0, outcomes.duplicates());
@@ -240,6 +249,86 @@ class OtlpHttpExporterIntegrationTest {
     List<String> delivered = server.deliveredBodies();
     assertEquals(64, delivered.size());
     assertEquals(64, new HashSet<>(delivered).size());
+    for (Exchange e : exchanges) {
+      assertEquals(scopeFromRecords ? e.request().records().size() : 1,
+          e.request().request().getResourceLogs(0).getScopeLogsCount());
+      assertScopes(e.request(), scopeFromRecords);
+    }
+  }
+
+  /**
+   * Checks the scope of each record of {@code r} (bodies "…-i"): with the scope from the records, its logger name
+   * (name only) or the exporter's scope; otherwise always the exporter's scope.
+   */
+  private static void assertScopes(Received r, boolean scopeFromRecords) {
+    List<String> bodies = r.bodies();
+    List<InstrumentationScope> scopes = r.scopes();
+    assertEquals(bodies.size(), scopes.size());
+    for (int i = 0; i < bodies.size(); i++) {
+      String body = bodies.get(i);
+      String logger = LOGGERS[Integer.parseInt(body.substring(body.lastIndexOf('-') + 1)) % LOGGERS.length];
+      InstrumentationScope expected = scopeFromRecords && logger != null
+          ? InstrumentationScope.newBuilder().setName(logger).build()
+          : InstrumentationScope.newBuilder().setName("io.logproducer.it").setVersion("7.0").build();
+      assertEquals(expected, scopes.get(i), body);
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({"PROTOBUF, false", "PROTOBUF, true", "JSON, false", "JSON, true"})
+  void eachRecordCarriesItsScopeNameOnlyWhenAskedTo(OtlpEncoding encoding, boolean scopeFromRecords) {
+    Outcomes outcomes = new Outcomes();
+    int n = 200;
+    try (Producer producer = new Producer(config().setBatchCountThreshold(50).build(),
+        exporter(server.endpoint()).setEncoding(encoding).setScope("io.logproducer.it", "7.0")
+            .setInstrumentationScopeFromRecords(scopeFromRecords).build())) {
+      for (int i = 0; i < n; i++) {
+        producer.send(TestRecords.simple("s-" + i, LOGGERS[i % LOGGERS.length]), outcomes.callback(i));
+      }
+      assertTrue(outcomes.await(n, WAIT_MILLIS), "outcomes: " + outcomes.total());
+      assertEquals(Map.of(Status.DELIVERED, n), outcomes.statusCounts());
+    }
+    assertEquals(List.of(), server.decodeErrors());
+    List<Received> requests = server.requests();
+    assertEquals(4, requests.size());
+    for (Received r : requests) {
+      assertEquals(encoding == OtlpEncoding.JSON, r.isJson());
+      assertEquals(50, r.records().size());
+      assertEquals(1, r.request().getResourceLogsCount());
+      assertEquals(scopeFromRecords ? 50 : 1, r.request().getResourceLogs(0).getScopeLogsCount());
+      assertScopes(r, scopeFromRecords);
+    }
+    assertEquals(n, new HashSet<>(server.deliveredBodies()).size());
+  }
+
+  @ParameterizedTest
+  @EnumSource(OtlpEncoding.class)
+  void scopedRequestsStayWithinMaxRequestSize(OtlpEncoding encoding) {
+    int maxRequest = 4096;
+    OtlpHttpExporter exporter = exporter(server.endpoint()).setEncoding(encoding).setScope("io.logproducer.it", "7.0")
+        .setInstrumentationScopeFromRecords(true).setMaxRequestSizeInBytes(maxRequest).build();
+    Outcomes outcomes = new Outcomes();
+    int n = 600;
+    try (Producer producer = new Producer(config().setBatchCountThreshold(10_000)
+        .setBatchSizeInBytes(exporter.maxBatchSizeInBytes()).build(), exporter)) {
+      for (int i = 0; i < n; i++) {
+        producer.send(TestRecords.simple("m-" + "x".repeat(i % 97) + "-" + i, LOGGERS[i % LOGGERS.length]),
+            outcomes.callback(i));
+      }
+      producer.flush();
+      assertTrue(outcomes.await(n, WAIT_MILLIS), "outcomes: " + outcomes.total());
+      assertEquals(Map.of(Status.DELIVERED, n), outcomes.statusCounts());
+    }
+    List<Received> requests = server.requests();
+    assertTrue(requests.size() > 10, "batches were sealed by size: " + requests.size());
+    int largest = 0;
+    for (Received r : requests) {
+      assertTrue(r.body().length <= maxRequest, r.body().length + " > " + maxRequest);
+      largest = Math.max(largest, r.body().length);
+      assertScopes(r, true);
+    }
+    assertTrue(largest > maxRequest - 500, "the bound is tight: largest request " + largest);
+    assertEquals(n, new HashSet<>(server.deliveredBodies()).size());
   }
 
   @Test

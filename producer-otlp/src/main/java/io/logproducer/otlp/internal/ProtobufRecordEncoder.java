@@ -41,7 +41,14 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
   @Override
   public void encode(LogRecord record, EncodeBuffer out) {
     SizeCache sizes = SizeCache.forThread();
-    int size = size(record, sizes);
+    writeField(record, size(record, sizes), out, sizes);
+  }
+
+  /**
+   * Writes the {@code log_records} field of {@code record}: tag, length and message, given the {@link #size} just
+   * computed into {@code sizes} (emptied for this record, so that it is fully read afterwards).
+   */
+  static void writeField(LogRecord record, int size, EncodeBuffer out, SizeCache sizes) {
     int start = out.size();
     out.writeByte(SCOPE_LOGS_LOG_RECORD_TAG);
     out.writeVarint32(size);
@@ -54,7 +61,7 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
   }
 
   /** The content size of the {@code LogRecord} message, recording nested sizes in {@code sizes}. */
-  private static int size(LogRecord r, SizeCache sizes) {
+  static int size(LogRecord r, SizeCache sizes) {
     int size = 0;
     if (r.getTimeUnixNano() != 0) {
       size += 9;

@@ -17,7 +17,12 @@ import java.util.Map;
  * {@code ExportLogsServiceRequest{ resource_logs(1){ resource(1), scope_logs(2){ scope(1), log_records(2)... } } }}
  * ({@code opentelemetry/proto/collector/logs/v1/logs_service.proto}); the resource and scope fields are encoded
  * once here, and the three enclosing lengths are computed in O(1) from {@link Batch#sizeInBytes()} because every
- * encoded record already carries its own {@code log_records} tag and length. Immutable, thread-safe.
+ * encoded record already carries its own {@code log_records} tag and length ({@link ProtobufRecordEncoder}).
+ *
+ * <p>With the scope taken from the records, each record is a {@code ScopeLogs} of its own, tag and length included
+ * ({@link ProtobufScopeLogsEncoder}), and a request is
+ * {@code ExportLogsServiceRequest{ resource_logs(1){ resource(1), scope_logs(2)... } }}: two enclosing lengths.
+ * Immutable, thread-safe.
  */
 public final class ProtobufWireFormat implements WireFormat {
 
@@ -31,23 +36,41 @@ public final class ProtobufWireFormat implements WireFormat {
   private static final int SCOPE_LOGS_SCOPE = tag(1, LEN);
   private static final int SCOPE_NAME = tag(1, LEN);
   private static final int SCOPE_VERSION = tag(2, LEN);
-  /** Two one-byte tags and two varint lengths of at most 5 bytes. */
-  private static final int MAX_ENVELOPE_BYTES = 2 * (1 + 5);
+  /** A one-byte tag and a varint length of at most 5 bytes. */
+  private static final int MAX_HEAD_BYTES = 1 + 5;
 
-  private final RecordEncoder encoder = new ProtobufRecordEncoder();
+  private final RecordEncoder encoder;
+  /** Whether each record is a {@code ScopeLogs} of its own (else records are the {@code log_records} of one). */
+  private final boolean scopeFromRecords;
   /** {@code ResourceLogs.resource}: tag, length, {@code Resource}. */
   private final byte[] resourceField;
-  /** {@code ScopeLogs.scope}: tag, length, {@code InstrumentationScope}. */
+  /** {@code ScopeLogs.scope}: tag, length, {@code InstrumentationScope}: the exporter's scope. */
   private final byte[] scopeField;
 
   /**
+   * One {@code ScopeLogs} with the exporter's scope for all records (records' scope names are ignored).
+   *
    * @param resourceAttributes the {@code Resource} attributes, in order
    * @param scopeName {@code InstrumentationScope.name}
    * @param scopeVersion {@code InstrumentationScope.version}, or null
    */
   public ProtobufWireFormat(Map<String, AnyValue> resourceAttributes, String scopeName, String scopeVersion) {
+    this(resourceAttributes, scopeName, scopeVersion, false);
+  }
+
+  /**
+   * @param resourceAttributes the {@code Resource} attributes, in order
+   * @param scopeName {@code InstrumentationScope.name}: of every record, or of records without a scope name
+   * @param scopeVersion {@code InstrumentationScope.version} going with {@code scopeName}, or null
+   * @param scopeFromRecords whether each record is a {@code ScopeLogs} of its own, scoped by its
+   *     {@link io.logproducer.LogRecord#getInstrumentationScopeName() scope name}
+   */
+  public ProtobufWireFormat(Map<String, AnyValue> resourceAttributes, String scopeName, String scopeVersion,
+      boolean scopeFromRecords) {
     this.resourceField = resourceField(resourceAttributes);
     this.scopeField = scopeField(scopeName, scopeVersion);
+    this.scopeFromRecords = scopeFromRecords;
+    this.encoder = scopeFromRecords ? new ProtobufScopeLogsEncoder(scopeField) : new ProtobufRecordEncoder();
   }
 
   private static byte[] resourceField(Map<String, AnyValue> attributes) {
@@ -103,9 +126,17 @@ public final class ProtobufWireFormat implements WireFormat {
 
   @Override
   public void writeRequest(Batch batch, OutputStream out) throws IOException {
+    EncodeBuffer head = new EncodeBuffer(MAX_HEAD_BYTES);
+    if (scopeFromRecords) {
+      head.writeByte(REQUEST_RESOURCE_LOGS);
+      head.writeVarint32(resourceField.length + batch.sizeInBytes());
+      out.write(head.array(), 0, head.size());
+      out.write(resourceField);
+      batch.writeTo(out);
+      return;
+    }
     int scopeLogsSize = scopeField.length + batch.sizeInBytes();
     int resourceLogsSize = resourceField.length + ProtoFields.lenField(scopeLogsSize);
-    EncodeBuffer head = new EncodeBuffer(MAX_ENVELOPE_BYTES + 1);
     head.writeByte(REQUEST_RESOURCE_LOGS);
     head.writeVarint32(resourceLogsSize);
     out.write(head.array(), 0, head.size());
@@ -123,8 +154,12 @@ public final class ProtobufWireFormat implements WireFormat {
     return maxRequestSizeInBytes - framingOverheadInBytes();
   }
 
-  /** The worst-case bytes a request holds besides its records. */
+  /**
+   * The worst-case bytes a request holds besides its records: the {@code resource_logs} head and resource, and
+   * unless each record carries its own {@code ScopeLogs}, the {@code scope_logs} head and the exporter's scope.
+   */
   int framingOverheadInBytes() {
-    return MAX_ENVELOPE_BYTES + resourceField.length + scopeField.length;
+    int resourceLogs = MAX_HEAD_BYTES + resourceField.length;
+    return scopeFromRecords ? resourceLogs : resourceLogs + MAX_HEAD_BYTES + scopeField.length;
   }
 }

@@ -7,8 +7,9 @@ import java.io.OutputStream;
 
 /**
  * One OTLP/HTTP body encoding (protobuf or JSON): how records are encoded at {@code send} time and how a batch of
- * them is framed into an {@code ExportLogsServiceRequest} with the exporter's resource and scope. Implementations
- * are immutable and thread-safe.
+ * them is framed into an {@code ExportLogsServiceRequest} with the exporter's resource and scope (or, with the
+ * scope taken from the records, with the resource around records that each carry their own {@code ScopeLogs}).
+ * Implementations are immutable and thread-safe.
  */
 public interface WireFormat {
 

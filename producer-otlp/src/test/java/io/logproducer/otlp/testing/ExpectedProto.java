@@ -108,6 +108,38 @@ public final class ExpectedProto {
         .build();
   }
 
+  /**
+   * The whole request for these records with the scope taken from the records: one {@code ScopeLogs} per record,
+   * scoped by its {@link LogRecord#getInstrumentationScopeName() scope name} (name only), or by the exporter's
+   * {@code scopeName} and {@code scopeVersion} when it has none.
+   */
+  public static ExportLogsServiceRequest scopedRequest(Map<String, AnyValue> resource, String scopeName,
+      String scopeVersion, List<LogRecord> records) {
+    Resource.Builder res = Resource.newBuilder();
+    for (Map.Entry<String, AnyValue> e : resource.entrySet()) {
+      res.addAttributes(keyValue(e.getKey(), e.getValue()));
+    }
+    ResourceLogs.Builder resourceLogs = ResourceLogs.newBuilder().setResource(res);
+    for (LogRecord r : records) {
+      resourceLogs.addScopeLogs(scopeLogs(r, scopeName, scopeVersion));
+    }
+    return ExportLogsServiceRequest.newBuilder().addResourceLogs(resourceLogs).build();
+  }
+
+  /** The {@code ScopeLogs} of its own that {@code r} travels in when the scope is taken from the records. */
+  public static ScopeLogs scopeLogs(LogRecord r, String scopeName, String scopeVersion) {
+    InstrumentationScope.Builder scope = InstrumentationScope.newBuilder();
+    if (r.getInstrumentationScopeName() != null) {
+      scope.setName(utf8(r.getInstrumentationScopeName()));
+    } else {
+      scope.setName(scopeName);
+      if (scopeVersion != null) {
+        scope.setVersion(scopeVersion);
+      }
+    }
+    return ScopeLogs.newBuilder().setScope(scope).addLogRecords(logRecord(r)).build();
+  }
+
   /** What a string becomes in UTF-8 and back: an unpaired surrogate turns into '?'. */
   public static String utf8(String s) {
     return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);

@@ -7,6 +7,7 @@ import io.logproducer.internal.codec.Codec;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
@@ -51,6 +52,19 @@ public final class LoopbackOtlpServer implements AutoCloseable {
       for (ResourceLogs rl : request.getResourceLogsList()) {
         for (ScopeLogs sl : rl.getScopeLogsList()) {
           out.addAll(sl.getLogRecordsList());
+        }
+      }
+      return out;
+    }
+
+    /** The {@code InstrumentationScope} of each log record of the request, in the order of {@link #records()}. */
+    public List<InstrumentationScope> scopes() {
+      List<InstrumentationScope> out = new ArrayList<>();
+      for (ResourceLogs rl : request.getResourceLogsList()) {
+        for (ScopeLogs sl : rl.getScopeLogsList()) {
+          for (int i = 0; i < sl.getLogRecordsCount(); i++) {
+            out.add(sl.getScope());
+          }
         }
       }
       return out;

@@ -14,6 +14,11 @@ public final class TestRecords {
 
   /** A record with every field set and attributes of every kind, nested, with non-ASCII text. */
   public static LogRecord full(String body) {
+    return full(body, null);
+  }
+
+  /** {@link #full(String)} with an InstrumentationScope name (null: none). */
+  public static LogRecord full(String body, String scopeName) {
     Map<String, AnyValue> inner = new LinkedHashMap<>();
     inner.put("deep", AnyValue.ofArray(AnyValue.of(1L), AnyValue.of("二"), AnyValue.ofArray()));
     inner.put("empty", AnyValue.ofKeyValueList(new LinkedHashMap<>()));
@@ -41,16 +46,23 @@ public final class TestRecords {
         .setSpanId("a1a2a3a4a5a6a7a8")
         .setFlags(0x01)
         .setEventName("app.event")
+        .setInstrumentationScopeName(scopeName)
         .build();
   }
 
   /** An INFO record with a string body and one attribute. */
   public static LogRecord simple(String body) {
+    return simple(body, null);
+  }
+
+  /** {@link #simple(String)} with an InstrumentationScope name (null: none). */
+  public static LogRecord simple(String body, String scopeName) {
     return LogRecord.builder()
         .setTimeUnixNano(1_700_000_000_000_000_000L)
         .setSeverity(Severity.INFO)
         .setBody(body)
         .setAttribute("thread", Thread.currentThread().getName())
+        .setInstrumentationScopeName(scopeName)
         .build();
   }
 }
