@@ -21,7 +21,8 @@ public final class Main {
 
   static Map<String, Command> commands() {
     Map<String, Command> commands = new LinkedHashMap<>();
-    for (Command c : new Command[] {new OtlpCommand(), new io.logproducer.examples.gse.GseCommand()}) {
+    for (Command c : new Command[] {new OtlpCommand(), new io.logproducer.examples.gse.GseCommand(),
+        new io.logproducer.examples.logback.LogbackCommand()}) {
       commands.put(c.name(), c);
     }
     return commands;

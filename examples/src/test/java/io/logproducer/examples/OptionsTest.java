@@ -97,7 +97,8 @@ class OptionsTest {
       Run run = run(args);
       assertEquals(0, run.code, String.join(" ", args));
       assertEquals("", run.err, String.join(" ", args));
-      assertTrue(run.out.startsWith("usage: java -jar logproducer-examples.jar [otlp|gse] [options]\n"), run.out);
+      assertTrue(run.out.startsWith("usage: java -jar logproducer-examples.jar ["
+          + String.join("|", Main.commands().keySet()) + "] [options]\n"), run.out);
       assertTrue(run.out.contains("\n  --delivery-timeout-ms MS   deliveryTimeoutMillis: "), run.out);
       assertTrue(run.out.contains("--request-timeout-ms (default 120000)\n"), run.out);
       assertTrue(run.out.contains("\n  --request-timeout-ms MS    the exporter's timeout per attempt: "), run.out);

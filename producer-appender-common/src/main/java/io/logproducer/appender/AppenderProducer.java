@@ -168,7 +168,13 @@ public final class AppenderProducer {
     }
   }
 
-  private void countDropped(String cause) {
+  /**
+   * Counts one event as dropped without sending it (an event the appender could not map), and reports it with the
+   * others. Never throws.
+   *
+   * @param cause why it was dropped (in the next report)
+   */
+  public void countDropped(String cause) {
     dropped.incrementAndGet();
     lastCause = cause;
     maybeReport();

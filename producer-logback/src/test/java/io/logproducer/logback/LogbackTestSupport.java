@@ -1,0 +1,148 @@
+package io.logproducer.logback;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.core.status.Status;
+import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.opentelemetry.proto.logs.v1.ResourceLogs;
+import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import java.net.ServerSocket;
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.MDC;
+import org.slf4j.spi.MDCAdapter;
+
+/** Shared helpers: a logback context configured from an XML test resource, decoded records, bounded waits. */
+final class LogbackTestSupport {
+
+  private LogbackTestSupport() {
+  }
+
+  /** A fresh LoggerContext configured by JoranConfigurator from {@code resource}, with context properties. */
+  static LoggerContext configure(String resource, Map<String, String> properties) throws Exception {
+    LoggerContext ctx = new LoggerContext();
+    ctx.setName(resource);
+    useGlobalMdc(ctx);
+    return configure(ctx, resource, properties);
+  }
+
+  /** Configures {@code ctx} (after a reset) from {@code resource}. */
+  static LoggerContext configure(LoggerContext ctx, String resource, Map<String, String> properties)
+      throws Exception {
+    properties.forEach(ctx::putProperty);
+    URL url = LogbackTestSupport.class.getClassLoader().getResource(resource);
+    if (url == null) {
+      throw new IllegalArgumentException("no test resource " + resource);
+    }
+    JoranConfigurator jc = new JoranConfigurator();
+    jc.setContext(ctx);
+    jc.doConfigure(url);
+    ctx.start();
+    return ctx;
+  }
+
+  /** logback 1.5 gives each context its own MDC adapter; point it at SLF4J's (logback 1.3 always uses that). */
+  static void useGlobalMdc(LoggerContext ctx) {
+    try {
+      ctx.getClass().getMethod("setMDCAdapter", MDCAdapter.class).invoke(ctx, MDC.getMDCAdapter());
+    } catch (NoSuchMethodException e) {
+      // logback 1.3: LoggingEvent reads org.slf4j.MDC
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static LogproducerAppender appender(LoggerContext ctx, String name) {
+    return (LogproducerAppender) ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender(name);
+  }
+
+  /** The context's status messages (with their causes' messages), one a line. */
+  static List<String> statuses(LoggerContext ctx, int minLevel) {
+    List<String> out = new ArrayList<>();
+    for (Status s : ctx.getStatusManager().getCopyOfStatusList()) {
+      if (s.getLevel() >= minLevel) {
+        out.add(s.getMessage());
+      }
+    }
+    return out;
+  }
+
+  /** A 127.0.0.1 port nothing listens on (bound, then closed). */
+  static int closedPort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** Waits until {@code condition} holds, polling every 5 ms, failing after {@code timeoutMillis}. */
+  static void await(String what, BooleanSupplier condition, long timeoutMillis, Supplier<String> state) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("timed out after " + timeoutMillis + " ms waiting for " + what + ": " + state.get());
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+    }
+  }
+
+  /** A decoded record and the scope and resource it arrived under. */
+  record Decoded(String scopeName, Map<String, AnyValue> resource, LogRecord record) {
+    String body() {
+      return record.getBody().getStringValue();
+    }
+
+    Map<String, AnyValue> attributes() {
+      return attributeMap(record.getAttributesList());
+    }
+  }
+
+  /** Every record of every accepted request, in arrival order. */
+  static List<Decoded> delivered(LoopbackOtlpServer server) {
+    List<Decoded> out = new ArrayList<>();
+    for (LoopbackOtlpServer.Exchange e : server.exchanges()) {
+      if (!e.accepted()) {
+        continue;
+      }
+      for (ResourceLogs rl : e.request().request().getResourceLogsList()) {
+        Map<String, AnyValue> resource = attributeMap(rl.getResource().getAttributesList());
+        for (ScopeLogs sl : rl.getScopeLogsList()) {
+          for (LogRecord r : sl.getLogRecordsList()) {
+            out.add(new Decoded(sl.getScope().getName(), resource, r));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  static Map<String, AnyValue> attributeMap(List<KeyValue> kvs) {
+    Map<String, AnyValue> m = new LinkedHashMap<>();
+    for (KeyValue kv : kvs) {
+      if (m.put(kv.getKey(), kv.getValue()) != null) {
+        throw new AssertionError("duplicate attribute " + kv.getKey());
+      }
+    }
+    return m;
+  }
+
+  /** Names of live threads starting with {@code prefix}. */
+  static List<String> liveThreads(String prefix) {
+    List<String> out = new ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.isAlive() && t.getName().startsWith(prefix)) {
+        out.add(t.getName());
+      }
+    }
+    return out;
+  }
+}
