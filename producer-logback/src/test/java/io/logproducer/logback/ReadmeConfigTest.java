@@ -1,0 +1,62 @@
+package io.logproducer.logback;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.core.status.Status;
+import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The README's logback configuration, as printed, starts the appender and ships an event. */
+@Timeout(60)
+class ReadmeConfigTest {
+
+  private static String readmeLogbackXml() throws Exception {
+    for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
+      Path readme = d.resolve("README.md");
+      if (Files.isRegularFile(readme) && Files.isDirectory(d.resolve("producer-logback"))) {
+        Matcher m = Pattern.compile("(?s)```xml\\n(<configuration>.*?</configuration>)\\n```")
+            .matcher(new String(Files.readAllBytes(readme), StandardCharsets.UTF_8));
+        while (m.find()) {
+          if (m.group(1).contains("io.logproducer.logback.LogproducerAppender")) {
+            return m.group(1);
+          }
+        }
+        throw new AssertionError("no logback <configuration> block with LogproducerAppender in " + readme);
+      }
+    }
+    throw new AssertionError("README.md not found");
+  }
+
+  @Test
+  void theReadmeConfigurationStartsAndShips() throws Exception {
+    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+      LoggerContext ctx = new LoggerContext();
+      LogbackTestSupport.useGlobalMdc(ctx);
+      ctx.putProperty("otlp.endpoint", server.endpoint());
+      JoranConfigurator jc = new JoranConfigurator();
+      jc.setContext(ctx);
+      jc.doConfigure(new ByteArrayInputStream(readmeLogbackXml().getBytes(StandardCharsets.UTF_8)));
+      ctx.start();
+      List<String> errors = LogbackTestSupport.statuses(ctx, Status.ERROR);
+      assertEquals(List.of(), errors);
+      LogproducerAppender appender = LogbackTestSupport.appender(ctx, "LOGPRODUCER");
+      assertTrue(appender.isStarted());
+      ctx.getLogger("com.example.Checkout").info("order {} paid", 42);
+      ctx.stop();
+      assertEquals(List.of("order 42 paid"), server.deliveredBodies());
+      assertEquals(List.of(), LogbackTestSupport.liveThreads("logproducer-logproducer-"));
+    }
+  }
+}
