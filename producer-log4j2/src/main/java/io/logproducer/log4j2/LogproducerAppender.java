@@ -1,0 +1,326 @@
+package io.logproducer.log4j2;
+
+import io.logproducer.LogRecord;
+import io.logproducer.Producer;
+import io.logproducer.appender.AppenderProducer;
+import io.logproducer.appender.GseSettings;
+import io.logproducer.appender.MappingSettings;
+import io.logproducer.appender.OtlpSettings;
+import io.logproducer.appender.ProducerSettings;
+import java.io.Serializable;
+import java.util.concurrent.TimeUnit;
+import org.apache.logging.log4j.core.Appender;
+import org.apache.logging.log4j.core.Filter;
+import org.apache.logging.log4j.core.Layout;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Node;
+import org.apache.logging.log4j.core.config.Property;
+import org.apache.logging.log4j.core.config.plugins.Plugin;
+import org.apache.logging.log4j.core.config.plugins.PluginBuilderAttribute;
+import org.apache.logging.log4j.core.config.plugins.PluginBuilderFactory;
+import org.apache.logging.log4j.core.config.plugins.PluginElement;
+
+/**
+ * A log4j2 appender that ships every event as an OpenTelemetry log record through a logproducer {@link Producer}:
+ * over OTLP/HTTP ({@code <Otlp>}, or the {@code OTEL_EXPORTER_OTLP_*} environment when no exporter element is
+ * given) or to a BlueKing GSE agent ({@code <Gse>}).
+ *
+ * <pre>{@code
+ * <Logproducer name="otlp" stopTimeoutMillis="10000">
+ *   <Otlp endpoint="http://127.0.0.1:4318" serviceName="checkout"/>
+ *   <ProducerSettings totalSizeInBytes="33554432" lingerMillis="200"/>
+ *   <Mapping mdcExclude="password" captureCode="false"/>
+ * </Logproducer>
+ * }</pre>
+ *
+ * <p>It never hurts the application: the logging thread never waits (the appender default
+ * {@code bufferFullPolicy=DROP}; {@code BLOCK} waits at most {@code maxBlockMillis}), nothing is thrown into the
+ * logging call, dropped events are counted and reported on log4j2's status channel at most once per
+ * {@code reportIntervalMillis}; events of the producer's own threads (where httpclient5 logs), of the
+ * {@code io.logproducer} loggers and nested events on a thread already inside the appender never reach the
+ * producer; stopping the appender (or its LoggerContext) ships what is buffered and ends the producer's threads
+ * within {@code stopTimeoutMillis}.
+ */
+@Plugin(name = "Logproducer", category = Node.CATEGORY, elementType = Appender.ELEMENT_TYPE, printObject = true)
+public final class LogproducerAppender extends AbstractAppender {
+
+  /** Default {@code stopTimeoutMillis}: {@value}. */
+  public static final long DEFAULT_STOP_TIMEOUT_MILLIS = 10_000;
+  /** Default {@code reportIntervalMillis}: {@value}. */
+  public static final long DEFAULT_REPORT_INTERVAL_MILLIS = 10_000;
+
+  private final ProducerSettings producerSettings;
+  private final OtlpSettings otlp;
+  private final GseSettings gse;
+  private final MappingSettings mapping;
+  private final EventMapper mapper;
+  private final AppenderProducer producer;
+  private final String threadPrefix;
+
+  private LogproducerAppender(String name, Filter filter, Layout<? extends Serializable> layout,
+      boolean ignoreExceptions, Property[] properties, ProducerSettings producerSettings, OtlpSettings otlp,
+      GseSettings gse, MappingSettings mapping, String clientId, long stopTimeoutMillis, long reportIntervalMillis) {
+    super(name, filter, layout, ignoreExceptions, properties);
+    this.producerSettings = producerSettings;
+    this.otlp = otlp;
+    this.gse = gse;
+    this.mapping = mapping;
+    this.mapper = new EventMapper(mapping, layout);
+    this.threadPrefix = clientId + "-";
+    this.producer = new AppenderProducer(name, stopTimeoutMillis, reportIntervalMillis, LOGGER::warn);
+  }
+
+  /**
+   * The builder log4j2 fills from the XML.
+   *
+   * @param <B> the builder type
+   * @return a new builder
+   */
+  @PluginBuilderFactory
+  public static <B extends Builder<B>> B newBuilder() {
+    return new Builder<B>().asBuilder();
+  }
+
+  /**
+   * Builds a {@link LogproducerAppender} from the XML: attributes {@code name}, {@code stopTimeoutMillis},
+   * {@code reportIntervalMillis}, {@code ignoreExceptions}; elements {@code <Otlp>} or {@code <Gse>},
+   * {@code <ProducerSettings>}, {@code <Mapping>}, a layout (the body when {@code <Mapping useLayout="true">}) and a
+   * filter.
+   *
+   * @param <B> the builder type
+   */
+  public static class Builder<B extends Builder<B>> extends AbstractAppender.Builder<B>
+      implements org.apache.logging.log4j.core.util.Builder<LogproducerAppender> {
+
+    @PluginBuilderAttribute
+    private String stopTimeoutMillis;
+
+    @PluginBuilderAttribute
+    private String reportIntervalMillis;
+
+    @PluginElement("Otlp")
+    private OtlpElement otlp;
+
+    @PluginElement("Gse")
+    private GseElement gse;
+
+    @PluginElement("ProducerSettings")
+    private ProducerSettingsElement producerSettings;
+
+    @PluginElement("Mapping")
+    private MappingElement mapping;
+
+    /** Creates a builder with the defaults. */
+    public Builder() {
+    }
+
+    /**
+     * How long stopping the appender lets buffered events ship before the producer is closed.
+     *
+     * @param millis at least 0; default {@value LogproducerAppender#DEFAULT_STOP_TIMEOUT_MILLIS}
+     * @return this builder
+     */
+    public B setStopTimeoutMillis(long millis) {
+      this.stopTimeoutMillis = Long.toString(millis);
+      return asBuilder();
+    }
+
+    /**
+     * Least time between two reports of dropped or failed events on log4j2's status channel.
+     *
+     * @param millis at least 1; default {@value LogproducerAppender#DEFAULT_REPORT_INTERVAL_MILLIS}
+     * @return this builder
+     */
+    public B setReportIntervalMillis(long millis) {
+      this.reportIntervalMillis = Long.toString(millis);
+      return asBuilder();
+    }
+
+    /**
+     * The OTLP/HTTP exporter (the default, from the environment, when neither this nor {@link #setGse} is set).
+     *
+     * @param otlp the {@code <Otlp>} element
+     * @return this builder
+     */
+    public B setOtlp(OtlpElement otlp) {
+      this.otlp = otlp;
+      return asBuilder();
+    }
+
+    /**
+     * The GSE agent exporter.
+     *
+     * @param gse the {@code <Gse>} element
+     * @return this builder
+     */
+    public B setGse(GseElement gse) {
+      this.gse = gse;
+      return asBuilder();
+    }
+
+    /**
+     * The producer's settings.
+     *
+     * @param producerSettings the {@code <ProducerSettings>} element
+     * @return this builder
+     */
+    public B setProducerSettings(ProducerSettingsElement producerSettings) {
+      this.producerSettings = producerSettings;
+      return asBuilder();
+    }
+
+    /**
+     * The event-to-record mapping.
+     *
+     * @param mapping the {@code <Mapping>} element
+     * @return this builder
+     */
+    public B setMapping(MappingElement mapping) {
+      this.mapping = mapping;
+      return asBuilder();
+    }
+
+    /**
+     * Builds the appender, or reports what is invalid on log4j2's status channel and returns null (log4j2 then
+     * does not create the appender).
+     *
+     * @return the appender, or null if a setting is invalid
+     */
+    @Override
+    public LogproducerAppender build() {
+      String name = getName();
+      if (name == null || name.isEmpty()) {
+        Settings.STATUS.error("Logproducer appender: the attribute name is required");
+        return null;
+      }
+      boolean valid = (otlp == null || otlp.valid()) && (gse == null || gse.valid())
+          && (producerSettings == null || producerSettings.valid()) && (mapping == null || mapping.valid());
+      final long[] stopAndReport = {DEFAULT_STOP_TIMEOUT_MILLIS, DEFAULT_REPORT_INTERVAL_MILLIS};
+      Settings attributes = new Settings("Logproducer name=\"" + name + "\"")
+          .apply("stopTimeoutMillis", stopTimeoutMillis, v -> {
+            stopAndReport[0] = Settings.parseLong("stopTimeoutMillis", v);
+            if (stopAndReport[0] < 0) {
+              throw new IllegalArgumentException("stopTimeoutMillis must be >= 0, was " + v);
+            }
+          })
+          .apply("reportIntervalMillis", reportIntervalMillis, v -> {
+            stopAndReport[1] = Settings.parseLong("reportIntervalMillis", v);
+            if (stopAndReport[1] < 1) {
+              throw new IllegalArgumentException("reportIntervalMillis must be >= 1, was " + v);
+            }
+          });
+      valid &= attributes.valid();
+      if (otlp != null && gse != null) {
+        Settings.STATUS.error("Logproducer appender '{}': both <Otlp> and <Gse> are configured; choose one", name);
+        valid = false;
+      }
+      ProducerSettings settings = producerSettings != null ? producerSettings.settings() : new ProducerSettings();
+      String clientId = null;
+      if (valid) {
+        try {
+          clientId = settings.toConfig(name).getClientId(); // validates the combination of the settings
+        } catch (RuntimeException e) {
+          Settings.STATUS.error("Logproducer appender '{}': invalid <ProducerSettings>: {}", name, e.getMessage());
+          valid = false;
+        }
+      }
+      if (!valid) {
+        Settings.STATUS.error("Logproducer appender '{}' not created: invalid settings (see above)", name);
+        return null;
+      }
+      return new LogproducerAppender(name, getFilter(), getLayout(), isIgnoreExceptions(), getPropertyArray(),
+          settings, otlp != null ? otlp.settings() : null, gse != null ? gse.settings() : null,
+          mapping != null ? mapping.settings() : new MappingSettings(), clientId, stopAndReport[0],
+          stopAndReport[1]);
+    }
+  }
+
+  /**
+   * Starts the producer; if the exporter cannot be built here (e.g. no Unix sockets on this JVM), reports it on
+   * log4j2's status channel and stays stopped.
+   */
+  @Override
+  public void start() {
+    try {
+      producer.start(producerSettings, otlp, gse, getName(), mapping.scopeFromLogger());
+    } catch (RuntimeException | LinkageError e) { // LinkageError: a mismatched logproducer jar on the class path
+      LOGGER.error("Logproducer appender '{}' not started: {}", getName(), e.getMessage(), e);
+      return;
+    }
+    super.start();
+  }
+
+  /**
+   * Maps the event and hands it to the producer; never waits under {@code DROP}, never throws.
+   *
+   * @param event the event, read only during this call
+   */
+  @Override
+  public void append(LogEvent event) {
+    // Under async loggers and AsyncAppender this runs on log4j2's thread: the event's thread tells whether it came
+    // from the producer's own threads (httpclient5's DEBUG logging on a send thread).
+    String threadName = event.getThreadName();
+    if (threadName != null && threadName.startsWith(threadPrefix)) {
+      return;
+    }
+    if (!producer.enter(event.getLoggerName())) {
+      return;
+    }
+    try {
+      LogRecord record;
+      try {
+        record = mapper.map(event);
+      } catch (RuntimeException e) {
+        producer.countDropped("the event could not be mapped: " + e);
+        return;
+      }
+      producer.send(record);
+    } finally {
+      producer.exit();
+    }
+  }
+
+  /**
+   * Whether log4j2 must compute the caller's location for each event: only with {@code <Mapping captureCode="true">}
+   * (or a layout that prints it, when the layout is the body).
+   *
+   * @return true if the appender reads {@link LogEvent#getSource()}
+   */
+  @Override
+  public boolean requiresLocation() {
+    return mapping.captureCode() || (mapping.useLayout() && super.requiresLocation());
+  }
+
+  /**
+   * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (log4j2's own timeout is not
+   * used: the appender's is the bound); afterwards no producer thread runs.
+   *
+   * @param timeout log4j2's timeout (not used)
+   * @param timeUnit its unit
+   * @return true
+   */
+  @Override
+  public boolean stop(long timeout, TimeUnit timeUnit) {
+    setStopping();
+    super.stop(timeout, timeUnit, false);
+    producer.stop();
+    setStopped();
+    return true;
+  }
+
+  /** {@return events dropped since start: refused by the producer (full buffer) or not mappable} */
+  public long droppedCount() {
+    return producer.droppedCount();
+  }
+
+  /** {@return events accepted by the producer but not delivered} */
+  public long failedCount() {
+    return producer.failedCount();
+  }
+
+  /** {@return the running producer (for its metrics), or null before start and after stop} */
+  public Producer producer() {
+    return producer.producer();
+  }
+}

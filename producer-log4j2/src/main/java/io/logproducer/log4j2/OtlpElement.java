@@ -1,0 +1,85 @@
+package io.logproducer.log4j2;
+
+import io.logproducer.appender.OtlpSettings;
+import org.apache.logging.log4j.core.config.Node;
+import org.apache.logging.log4j.core.config.Property;
+import org.apache.logging.log4j.core.config.plugins.Plugin;
+import org.apache.logging.log4j.core.config.plugins.PluginAttribute;
+import org.apache.logging.log4j.core.config.plugins.PluginElement;
+import org.apache.logging.log4j.core.config.plugins.PluginFactory;
+
+/**
+ * The {@code <Otlp>} element of a {@code <Logproducer>} appender: the OTLP/HTTP exporter. Starts from the standard
+ * OpenTelemetry environment variables ({@code OTEL_EXPORTER_OTLP_*}, {@code OTEL_SERVICE_NAME},
+ * {@code OTEL_RESOURCE_ATTRIBUTES}); what the element sets wins. Request headers come from the {@code headers}
+ * attribute ({@code name=value,…}) and from {@code <Property name="…" value="…"/>} children.
+ */
+@Plugin(name = "Otlp", category = Node.CATEGORY, printObject = true)
+public final class OtlpElement {
+
+  private final OtlpSettings settings;
+  private final boolean valid;
+
+  private OtlpElement(OtlpSettings settings, boolean valid) {
+    this.settings = settings;
+    this.valid = valid;
+  }
+
+  /**
+   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status channel (naming
+   * it) and keeps the appender from being created.
+   *
+   * @param endpoint the receiver's URL; without a path {@code /v1/logs} is appended
+   * @param headers request headers, {@code name=value} items separated by commas
+   * @param encoding {@code protobuf} (default) or {@code json}
+   * @param compression {@code none}, {@code gzip}, {@code lz4} or {@code zstd}
+   * @param timeoutMillis the deadline of one request
+   * @param serviceName the resource attribute {@code service.name}
+   * @param resourceAttributes string resource attributes, {@code key=value} items separated by commas
+   * @param maxRequestSizeInBytes the uncompressed request bound
+   * @param properties {@code <Property>} children: one request header each
+   * @return the element
+   */
+  @PluginFactory
+  public static OtlpElement createOtlp(
+      @PluginAttribute("endpoint") String endpoint,
+      @PluginAttribute("headers") String headers,
+      @PluginAttribute("encoding") String encoding,
+      @PluginAttribute("compression") String compression,
+      @PluginAttribute("timeoutMillis") String timeoutMillis,
+      @PluginAttribute("serviceName") String serviceName,
+      @PluginAttribute("resourceAttributes") String resourceAttributes,
+      @PluginAttribute("maxRequestSizeInBytes") String maxRequestSizeInBytes,
+      @PluginElement("Properties") Property[] properties) {
+    final OtlpSettings s = new OtlpSettings();
+    Settings a = new Settings("Otlp")
+        .apply("endpoint", endpoint, s::setEndpoint)
+        .apply("headers", headers, s::setHeaders)
+        .apply("encoding", encoding, s::setEncoding)
+        .apply("compression", compression, s::setCompression)
+        .apply("timeoutMillis", timeoutMillis, v -> s.setTimeoutMillis(Settings.parseLong("timeoutMillis", v)))
+        .apply("serviceName", serviceName, s::setServiceName)
+        .apply("resourceAttributes", resourceAttributes, s::setResourceAttributes)
+        .apply("maxRequestSizeInBytes", maxRequestSizeInBytes,
+            v -> s.setMaxRequestSizeInBytes(Settings.parseInt("maxRequestSizeInBytes", v)));
+    if (properties != null) {
+      for (Property p : properties) {
+        a.apply("Property " + p.getName(), p.getValue(), v -> s.addHeader(p.getName() + "=" + v));
+      }
+    }
+    return new OtlpElement(s, a.valid());
+  }
+
+  OtlpSettings settings() {
+    return settings;
+  }
+
+  boolean valid() {
+    return valid;
+  }
+
+  @Override
+  public String toString() {
+    return "Otlp";
+  }
+}
