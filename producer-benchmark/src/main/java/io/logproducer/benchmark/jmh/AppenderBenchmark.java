@@ -1,0 +1,389 @@
+package io.logproducer.benchmark.jmh;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.joran.spi.JoranException;
+import ch.qos.logback.core.status.Status;
+import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
+import io.logproducer.logback.LogproducerAppender;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
+import io.opentelemetry.instrumentation.logback.appender.v1_0.OpenTelemetryAppender;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.logs.SdkLoggerProvider;
+import io.opentelemetry.sdk.logs.data.LogRecordData;
+import io.opentelemetry.sdk.logs.export.BatchLogRecordProcessor;
+import io.opentelemetry.sdk.logs.export.LogRecordExporter;
+import io.opentelemetry.sdk.resources.Resource;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+import org.slf4j.Logger;
+
+/**
+ * The logback appender path on the logging thread: one op is one
+ * {@code logger.info("Order {} paid by {} ...", id, user)} with two MDC entries on the thread, through a logback
+ * {@link LoggerContext} of the benchmark's own (configured by Joran from an XML string; the JVM's SLF4J provider stays
+ * slf4j-simple), into one of these appenders:
+ *
+ * <ul>
+ *   <li>{@code logproducer}: our {@link LogproducerAppender}, OTLP/HTTP protobuf to the
+ *       receiver, {@code bufferFullPolicy=DROP}, every other setting the appender's default (100 MiB buffer,
+ *       1 MiB batches, linger 1 s, no compression); mapping: every MDC entry, thread name and id, no caller data.</li>
+ *   <li>{@code otel}: OpenTelemetry's logback appender ({@code opentelemetry-logback-appender-1.0}) on an
+ *       {@link OpenTelemetrySdk} whose logger provider has a {@link BatchLogRecordProcessor} (queue
+ *       {@link #otelMaxQueueSize}, default 2048; batch 512, delay 1 s: the SDK defaults) and the
+ *       {@link OtlpHttpLogRecordExporter} (protobuf, JDK HttpClient sender, no compression); mapping: every MDC
+ *       entry ({@code captureMdcAttributes=*}), thread name ({@code captureExperimentalAttributes}), no code
+ *       attributes.</li>
+ *   <li>{@code logproducer-async}: the same inside logback's {@code AsyncAppender} (queue 2048 like the SDK's
+ *       default, {@code neverBlock}, no early discarding): mapping and encoding move to the AsyncAppender's worker,
+ *       as OpenTelemetry moves encoding to its exporter thread; a full queue drops, as the SDK's does.</li>
+ *   <li>{@code noop}: {@link NoopAppender}, logback's own cost, for reference.</li>
+ * </ul>
+ *
+ * <p>Both real appenders export to the same {@link EmbeddedOtlpReceiver} on 127.0.0.1 in this JVM. Both drop when
+ * their buffer is full (a tight logging loop can outrun any exporter), so the trial's tear-down prints, per variant,
+ * the events logged (warm-up included), the records the receiver counted, the drops, and
+ * {@code loggingThreadCpuNsPerOp}: the benchmark threads' own CPU time per call in the measurement iterations. The
+ * score (wall time per call) also holds the time a logging thread waits for a core while the export threads and the
+ * receiver run, which on a small machine depends on how much each variant ships. Run with {@code -t 1} and
+ * {@code -t 4} and {@code -prof gc} ({@code gc.alloc.rate.norm} = bytes allocated per logging call, background
+ * threads and the in-JVM receiver included); {@code run-appender-bench.sh} runs both:
+ *
+ * <pre>java -jar target/benchmarks.jar AppenderBenchmark -t 1 -prof gc</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED",
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+public class AppenderBenchmark {
+
+  /** An application's logger: our appender ignores the {@code io.logproducer.*} loggers (its recursion guard). */
+  static final String LOGGER_NAME = "com.example.shop.PaymentService";
+  static final String APPENDER_NAME = "BENCH";
+
+  /** {@code logproducer}, {@code logproducer-async} (inside logback's AsyncAppender), {@code otel} or {@code noop}. */
+  @Param({"logproducer", "logproducer-async", "otel", "noop"})
+  public String appender;
+
+  /**
+   * The {@code otel} variant's {@code BatchLogRecordProcessor} queue: 2048 is the SDK default; a tuned setup runs with
+   * {@code -p otelMaxQueueSize=65536}.
+   */
+  @Param({"2048"})
+  public int otelMaxQueueSize;
+
+  private EmbeddedOtlpReceiver receiver;
+  private LoggerContext context;
+  private LogbackMDCAdapter mdc;
+  private Logger logger;
+  private OpenTelemetrySdk openTelemetry;
+  private CountingExporter otelExporter;
+  private Appender<?> installed;
+  private final Queue<ThreadState> threads = new ConcurrentLinkedQueue<>();
+
+  @Setup(Level.Trial)
+  public void start() throws IOException, JoranException {
+    receiver = new EmbeddedOtlpReceiver(0, 2);
+    context = new LoggerContext();
+    context.setName("appender-benchmark");
+    // A LoggerContext made outside logback's SLF4J provider has no MDC adapter; LoggingEvent reads the MDC from it.
+    mdc = new LogbackMDCAdapter();
+    context.setMDCAdapter(mdc);
+    JoranConfigurator joran = new JoranConfigurator();
+    joran.setContext(context);
+    joran.doConfigure(new ByteArrayInputStream(xml().getBytes(StandardCharsets.UTF_8)));
+    for (Status s : context.getStatusManager().getCopyOfStatusList()) {
+      if (s.getLevel() >= Status.WARN) {
+        throw new IllegalStateException("logback configuration: " + s);
+      }
+    }
+    installed = context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender(APPENDER_NAME);
+    if (installed == null || !installed.isStarted()) {
+      throw new IllegalStateException("appender " + appender + " did not start: "
+          + context.getStatusManager().getCopyOfStatusList());
+    }
+    if (installed instanceof OpenTelemetryAppender otel) {
+      otelExporter = new CountingExporter(OtlpHttpLogRecordExporter.builder()
+          .setEndpoint(receiver.endpoint() + "/v1/logs")
+          .build());
+      SdkLoggerProvider provider = SdkLoggerProvider.builder()
+          .setResource(Resource.getDefault().merge(Resource.create(
+              Attributes.of(AttributeKey.stringKey("service.name"), "appender-benchmark"))))
+          .addLogRecordProcessor(BatchLogRecordProcessor.builder(otelExporter)
+              .setMaxQueueSize(otelMaxQueueSize)
+              .build())
+          .build();
+      openTelemetry = OpenTelemetrySdk.builder().setLoggerProvider(provider).build();
+      // What OpenTelemetryAppender.install(openTelemetry) does for each appender of the SLF4J-bound LoggerContext;
+      // this context is not SLF4J's, so the appender is given the SDK directly.
+      otel.setOpenTelemetry(openTelemetry);
+    }
+    logger = context.getLogger(LOGGER_NAME);
+  }
+
+  private String xml() {
+    String appenderXml = switch (appender) {
+      case "logproducer" -> """
+          <appender name="BENCH" class="%s">
+            <otlp>
+              <endpoint>%s</endpoint>
+              <serviceName>appender-benchmark</serviceName>
+            </otlp>
+            <producer>
+              <bufferFullPolicy>DROP</bufferFullPolicy>
+              <jmxEnabled>false</jmxEnabled>
+              <shutdownHookEnabled>false</shutdownHookEnabled>
+            </producer>
+            <mapping>
+              <mdcInclude>*</mdcInclude>
+              <captureThread>true</captureThread>
+              <captureCode>false</captureCode>
+            </mapping>
+          </appender>
+          """.formatted(LogproducerAppender.class.getName(), receiver.endpoint());
+      case "logproducer-async" -> """
+          <appender name="LP" class="%s">
+            <otlp>
+              <endpoint>%s</endpoint>
+              <serviceName>appender-benchmark</serviceName>
+            </otlp>
+            <producer>
+              <bufferFullPolicy>DROP</bufferFullPolicy>
+              <jmxEnabled>false</jmxEnabled>
+              <shutdownHookEnabled>false</shutdownHookEnabled>
+            </producer>
+            <mapping>
+              <mdcInclude>*</mdcInclude>
+              <captureThread>true</captureThread>
+              <captureCode>false</captureCode>
+            </mapping>
+          </appender>
+          <appender name="BENCH" class="ch.qos.logback.classic.AsyncAppender">
+            <queueSize>2048</queueSize>
+            <discardingThreshold>0</discardingThreshold>
+            <neverBlock>true</neverBlock>
+            <appender-ref ref="LP"/>
+          </appender>
+          """.formatted(LogproducerAppender.class.getName(), receiver.endpoint());
+      case "otel" -> """
+          <appender name="BENCH" class="%s">
+            <captureMdcAttributes>*</captureMdcAttributes>
+            <captureExperimentalAttributes>true</captureExperimentalAttributes>
+            <captureCodeAttributes>false</captureCodeAttributes>
+            <captureKeyValuePairAttributes>true</captureKeyValuePairAttributes>
+            <captureMarkerAttribute>true</captureMarkerAttribute>
+          </appender>
+          """.formatted(OpenTelemetryAppender.class.getName());
+      case "noop" -> """
+          <appender name="BENCH" class="%s"/>
+          """.formatted(NoopAppender.class.getName());
+      default -> throw new IllegalArgumentException(
+          "appender: logproducer, logproducer-async, otel or noop, not " + appender);
+    };
+    return "<configuration>\n" + appenderXml
+        + "<root level=\"INFO\"><appender-ref ref=\"BENCH\"/></root>\n</configuration>\n";
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() {
+    long logged = 0;
+    long measuredCpu = 0;
+    long measuredLogged = 0;
+    for (ThreadState t : threads) {
+      logged += t.logged;
+      measuredCpu += t.measuredCpuNanos;
+      measuredLogged += t.measuredLogged;
+    }
+    long appenderDropped = -1;
+    if (openTelemetry != null) {
+      // Exports what is still queued (up to the processor's export timeout per batch), then stops.
+      openTelemetry.getSdkLoggerProvider().shutdown().join(60, TimeUnit.SECONDS);
+    }
+    long appenderFailed = -1;
+    Object inner = installed instanceof ch.qos.logback.classic.AsyncAppender async ? async.getAppender("LP")
+        : installed;
+    if (installed instanceof ch.qos.logback.classic.AsyncAppender async) {
+      async.stop(); // hands what is queued to the inner appender first
+    }
+    if (inner instanceof LogproducerAppender ours) {
+      ours.stop(); // ships what is buffered, bounded by the appender's stop timeout
+      appenderDropped = ours.droppedCount();
+      appenderFailed = ours.failedCount();
+    }
+    context.stop();
+    // The receiver counts a request after answering it; give the last responses a moment.
+    long received = receiver.records();
+    for (int i = 0; i < 20 && shippedSoFar() > received; i++) {
+      sleep(50);
+      received = receiver.records();
+    }
+    long bodyBytes = receiver.bodyBytes();
+    long requests = receiver.requests();
+    receiver.close();
+    StringBuilder report = new StringBuilder("\n[AppenderBenchmark] appender=").append(appender)
+        .append(" threads=").append(threads.size())
+        .append(" logged=").append(logged)
+        .append(" loggingThreadCpuNsPerOp=").append(measuredLogged == 0 ? "n/a"
+            : String.format(Locale.ROOT, "%.1f", (double) measuredCpu / measuredLogged));
+    if (!"noop".equals(appender)) {
+      report.append(" receiverRecords=").append(received)
+          .append(" notReceived=").append(logged - received)
+          .append(" (").append(String.format(Locale.ROOT, "%.1f%%", logged == 0 ? 0.0 : 100.0 * (logged - received) / logged))
+          .append(")")
+          .append(" receiverRequests=").append(requests)
+          .append(" bytesPerRecord=").append(received == 0 ? 0 : bodyBytes / received);
+    }
+    if (appenderDropped >= 0) {
+      report.append(" droppedCount()=").append(appenderDropped).append(" failedCount()=").append(appenderFailed);
+    }
+    if (otelExporter != null) {
+      long exported = otelExporter.exported.sum();
+      long failed = otelExporter.failed.sum();
+      report.append(" otelQueue=").append(otelMaxQueueSize)
+          .append(" otelExported=").append(exported)
+          .append(" otelFailed=").append(failed)
+          .append(" otelDropped(logged-exported-failed)=").append(logged - exported - failed);
+      LogRecordData sample = otelExporter.sample;
+      if (sample != null) {
+        report.append("\n[AppenderBenchmark] otel record: scope=").append(sample.getInstrumentationScopeInfo().getName())
+            .append(" body=").append(sample.getBodyValue())
+            .append(" attributes=").append(sample.getAttributes());
+      }
+    }
+    System.out.println(report);
+  }
+
+  private long shippedSoFar() {
+    return otelExporter != null ? otelExporter.exported.sum() : 0;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Each benchmark thread: its MDC (a request's context) and its own ids and users, and the calls it made. */
+  @State(Scope.Thread)
+  public static class ThreadState {
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    static final int POOL = 1024;
+    final Long[] orderIds = new Long[POOL];
+    final String[] users = new String[POOL];
+    int next;
+    long logged;
+
+    @Setup(Level.Trial)
+    public void prepare(AppenderBenchmark bench) {
+      int t = THREADS.incrementAndGet();
+      ThreadLocalRandom random = ThreadLocalRandom.current();
+      for (int i = 0; i < POOL; i++) {
+        orderIds[i] = 700_000_000L + t * 10_000_000L + random.nextInt(10_000_000);
+        users[i] = "user-" + Integer.toHexString(random.nextInt()) + "@example.com";
+      }
+      bench.threads.add(this);
+    }
+
+    /** JMH runs a thread-scoped state's set-up on that benchmark thread: the MDC is the thread's. */
+    @Setup(Level.Iteration)
+    public void mdc(AppenderBenchmark bench, IterationParams iteration) {
+      bench.mdc.put("requestId", "req-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+      bench.mdc.put("tenant", "acme-eu-west-1");
+      measuring = iteration.getType() == IterationType.MEASUREMENT;
+      iterationLogged = logged;
+      iterationCpu = CPU.getCurrentThreadCpuTime();
+    }
+
+    /** The logging thread's own CPU time in measurement iterations (not the time it waited for a core). */
+    @TearDown(Level.Iteration)
+    public void cpu() {
+      if (measuring) {
+        measuredCpuNanos += CPU.getCurrentThreadCpuTime() - iterationCpu;
+        measuredLogged += logged - iterationLogged;
+      }
+    }
+
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+    boolean measuring;
+    long iterationLogged;
+    long iterationCpu;
+    long measuredCpuNanos;
+    long measuredLogged;
+  }
+
+  @Benchmark
+  public void log(ThreadState s) {
+    int i = s.next++ & (ThreadState.POOL - 1);
+    logger.info("Order {} paid by {}: payment captured, receipt sent", s.orderIds[i], s.users[i]);
+    s.logged++;
+  }
+
+  /** Counts what the OTLP exporter was handed and how it ended; the logging thread never gets here. */
+  static final class CountingExporter implements LogRecordExporter {
+    final LogRecordExporter delegate;
+    final LongAdder exported = new LongAdder();
+    final LongAdder failed = new LongAdder();
+    volatile LogRecordData sample;
+
+    CountingExporter(LogRecordExporter delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public CompletableResultCode export(Collection<LogRecordData> logs) {
+      int n = logs.size();
+      if (sample == null && n > 0) {
+        sample = logs.iterator().next();
+      }
+      CompletableResultCode result = delegate.export(logs);
+      result.whenComplete(() -> (result.isSuccess() ? exported : failed).add(n));
+      return result;
+    }
+
+    @Override
+    public CompletableResultCode flush() {
+      return delegate.flush();
+    }
+
+    @Override
+    public CompletableResultCode shutdown() {
+      return delegate.shutdown();
+    }
+  }
+}
