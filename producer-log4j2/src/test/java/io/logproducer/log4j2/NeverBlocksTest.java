@@ -25,13 +25,13 @@ class NeverBlocksTest {
   static final int TOTAL = THREADS * PER_THREAD;
   static final long TOTAL_SIZE = 8L << 20;
   /**
-   * The bound on any single call: half of the maxBlockMillis set in never-blocks.xml (2 s), so a call that waited
+   * The bound on any single call: half of the maxBlockMillis set in never-blocks.xml (10 s), so a call that waited
    * for buffer space would fail it; generous for a shared 2-core machine, where 8 logging threads, the producer's
    * threads and other processes compete (a call preempted mid-way, GC pauses: measured up to ~0.3 s at load 6-7).
    */
-  static final long MAX_BOUND_MILLIS = 1000;
-  /** The bound on the 99.9th percentile (measured 8-20 ms on that machine). */
-  static final long P999_BOUND_MILLIS = 50;
+  static final long MAX_BOUND_MILLIS = 5000;
+  /** The bound on the 99.9th percentile (measured 8-20 ms on that machine; CI machines may be busier). */
+  static final long P999_BOUND_MILLIS = 100;
 
   @Test
   void loggingNeverBlocksAndDropsAreCountedExactly() throws Exception {
