@@ -320,7 +320,7 @@ public final class LogproducerAppender extends AbstractAppender {
   }
 
   /** {@return the running producer (for its metrics), or null before start and after stop} */
-  public Producer producer() {
+  public Producer getProducer() {
     return producer.producer();
   }
 }

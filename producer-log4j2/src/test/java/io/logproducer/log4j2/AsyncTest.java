@@ -28,8 +28,8 @@ class AsyncTest {
       LogproducerAppender asy = Support.appender(ctx, "asy");
       LogproducerAppender asy2 = Support.appender(ctx, "asy2");
       CaptureAppender cap = ctx.getConfiguration().getAppender("cap");
-      io.logproducer.Producer p1 = asy.producer();
-      io.logproducer.Producer p2 = asy2.producer();
+      io.logproducer.Producer p1 = asy.getProducer();
+      io.logproducer.Producer p2 = asy2.getProducer();
       try {
         for (String loggerName : List.of("test.async", "test.asyncappender")) {
           Logger log = ctx.getLogger(loggerName);

@@ -42,7 +42,7 @@ class NeverBlocksTest {
     try (Support.Status status = Support.Status.register()) {
       LoggerContext ctx = Support.context("never-blocks.xml");
       LogproducerAppender appender = Support.appender(ctx, "nb");
-      Producer producer = appender.producer();
+      Producer producer = appender.getProducer();
       Logger log = ctx.getLogger("test.nb");
       String payload = "x".repeat(200);
       long[][] nanos = new long[THREADS][PER_THREAD];

@@ -11,23 +11,16 @@ import ch.qos.logback.core.status.Status;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
-import io.logproducer.ProducerMetrics;
+import io.logproducer.examples.AppenderRun;
 import io.logproducer.examples.Command;
 import io.logproducer.examples.OptionSpec;
 import io.logproducer.examples.Options;
-import io.logproducer.examples.Workload;
-import io.logproducer.examples.WorkloadRunner;
-import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
 import io.logproducer.logback.LogproducerAppender;
 import java.io.File;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The reference workload logged through logback: a {@link LoggerContext} of its own, configured by
@@ -55,11 +48,10 @@ public final class LogbackCommand implements Command {
 
   @Override
   public List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.value("endpoint", "URL", "send there (e.g. http://127.0.0.1:4318)", "an embedded receiver"),
-        OptionSpec.value("config", "FILE", "a logback XML file instead of the bundled logback-example.xml", null),
-        OptionSpec.value("buffer-full-policy", "P", "drop (the appender's default: never block the logging "
-            + "thread) or block (wait up to --max-block-ms)", "drop"));
+    List<OptionSpec> specs = new ArrayList<>(AppenderRun.options());
+    specs.add(1, OptionSpec.value("config", "FILE", "a logback XML file instead of the bundled logback-example.xml",
+        null));
+    return specs;
   }
 
   @Override
@@ -69,19 +61,10 @@ public final class LogbackCommand implements Command {
 
   @Override
   public int run(Options options) throws Exception {
-    String endpoint = options.string("endpoint", null);
-    String policy = options.string("buffer-full-policy", "drop").toUpperCase(Locale.ROOT);
-    if (!policy.equals("DROP") && !policy.equals("BLOCK")) {
-      throw new IllegalArgumentException("--buffer-full-policy must be drop or block, was '" + policy + "'");
-    }
-    ProducerConfig config = options.producerConfig().build(); // validates the common options, names the bad one
-    EmbeddedOtlpReceiver receiver = null;
-    if (endpoint == null) {
-      receiver = new EmbeddedOtlpReceiver(0, 4);
-      endpoint = receiver.endpoint();
-    }
-    LoggerContext ctx = new LoggerContext();
-    try {
+    String configFile = options.string("config", null);
+    return AppenderRun.run("logback", options, (endpoint, policy) -> {
+      ProducerConfig config = options.producerConfig().build();
+      LoggerContext ctx = new LoggerContext();
       ctx.setName("logback-example");
       ctx.setMDCAdapter(new LogbackMDCAdapter());
       ctx.putProperty("endpoint", endpoint);
@@ -96,18 +79,46 @@ public final class LogbackCommand implements Command {
       ctx.putProperty("deliveryTimeoutMillis", Long.toString(config.getDeliveryTimeoutMillis()));
       ctx.putProperty("maxBlockMillis", Long.toString(config.getMaxBlockMillis()));
       ctx.putProperty("bufferFullPolicy", policy);
-      LogproducerAppender appender = configure(ctx, options.string("config", null));
-      Producer producer = appender.getProducer();
-      System.err.printf(Locale.ROOT, "logging %,d events from %d threads through logback to %s%s (%s)%n",
-          options.records(), options.threads(), endpoint,
-          receiver != null ? " (embedded receiver)" : "", producer.getConfig());
-      return logWorkload(options, ctx, appender, producer, receiver, endpoint);
-    } finally {
-      ctx.stop();
-      if (receiver != null) {
-        receiver.close();
+      LogproducerAppender appender;
+      try {
+        appender = configure(ctx, configFile);
+      } catch (RuntimeException | JoranException e) {
+        ctx.stop();
+        throw e;
       }
-    }
+      Logger log = ctx.getLogger("app.workload");
+      return new AppenderRun.Target() {
+        @Override
+        public Producer producer() {
+          return appender.getProducer();
+        }
+
+        @Override
+        public long droppedCount() {
+          return appender.droppedCount();
+        }
+
+        @Override
+        public long failedCount() {
+          return appender.failedCount();
+        }
+
+        @Override
+        public void log(LogRecord r) {
+          log.atInfo()
+              .setMessage(r.getBody().asString())
+              .addKeyValue("level", r.getAttribute("level").asString())
+              .addKeyValue("thread", r.getAttribute("thread").asString())
+              .addKeyValue("location", r.getAttribute("location").asString())
+              .log();
+        }
+
+        @Override
+        public void stop() {
+          ctx.stop();
+        }
+      };
+    });
   }
 
   private static LogproducerAppender configure(LoggerContext ctx, String configFile) throws JoranException {
@@ -143,95 +154,5 @@ public final class LogbackCommand implements Command {
           + " to the root logger" : "the LogproducerAppender did not start: " + String.join("; ", errors));
     }
     return found;
-  }
-
-  private static int logWorkload(Options options, LoggerContext ctx, LogproducerAppender appender,
-      Producer producer, EmbeddedOtlpReceiver receiver, String endpoint) throws InterruptedException {
-    long records = options.records();
-    int threads = options.threads();
-    LongAdder rawBytes = new LongAdder();
-    AtomicReference<Throwable> crash = new AtomicReference<>();
-    Thread[] workers = new Thread[threads];
-    long start = System.nanoTime();
-    for (int t = 0; t < threads; t++) {
-      long from = records * t / threads;
-      long to = records * (t + 1) / threads;
-      workers[t] = new Thread(() -> {
-        Logger log = ctx.getLogger("app.workload");
-        Workload workload = new Workload();
-        try {
-          for (long seq = from; seq < to; seq++) {
-            LogRecord r = workload.next(seq - from);
-            log.atInfo()
-                .setMessage(r.getBody().asString())
-                .addKeyValue("level", r.getAttribute("level").asString())
-                .addKeyValue("thread", r.getAttribute("thread").asString())
-                .addKeyValue("location", r.getAttribute("location").asString())
-                .log();
-          }
-        } catch (Throwable e) { // logging never throws; this would be a bug
-          crash.set(e);
-        } finally {
-          rawBytes.add(workload.rawBytes());
-        }
-      }, "app-" + t);
-      workers[t].start();
-    }
-    Thread reporter = null;
-    if (!options.quiet()) {
-      reporter = new Thread(() -> progress(producer, appender, receiver, start), "progress");
-      reporter.setDaemon(true);
-      reporter.start();
-    }
-    for (Thread w : workers) {
-      w.join();
-    }
-    if (crash.get() != null) {
-      throw new IllegalStateException("a logging call threw", crash.get());
-    }
-    producer.flush();
-    ProducerMetrics m = producer.getMetrics();
-    ctx.stop(); // what an application's shutdown does: the appender ships what is left and closes the producer
-    long end = System.nanoTime();
-    if (reporter != null) {
-      reporter.interrupt();
-    }
-    m = producer.getMetrics();
-    long received = receiver == null ? -1 : receiver.records();
-    long delivered = receiver == null ? m.getRecordsSent() : received;
-    long dropped = appender.droppedCount();
-    long accepted = records - dropped;
-    long failed = appender.failedCount();
-    String lastProblem = m.getLastError() != null ? m.getLastError()
-        : dropped > 0 ? dropped + " events dropped: the appender's buffer was full" : null;
-    WorkloadRunner.Result result = new WorkloadRunner.Result(delivered, failed, dropped, 0, (end - start) / 1e9,
-        records == 0 ? 0 : rawBytes.sum() * accepted / records, m.getWireBytesSent(), received,
-        m.getPeakBufferedBytes(), lastProblem);
-    System.err.printf(Locale.ROOT, "%s%npeak buffered %,d bytes of %,d; appender: dropped %,d, failed %,d%s%n", m,
-        m.getPeakBufferedBytes(), producer.getConfig().getTotalSizeInBytes(), dropped, failed,
-        receiver == null ? "" : String.format(Locale.ROOT, "; receiver counted %,d records in %,d requests",
-            receiver.records(), receiver.requests()));
-    System.out.println(result.summary());
-    boolean verified = receiver == null || m.getRecordsSent() == received;
-    if (!verified) {
-      System.err.printf(Locale.ROOT, "MISMATCH: producer reports %d delivered, receiver counted %d%n",
-          m.getRecordsSent(), received);
-    }
-    return result.report(records, endpoint, producer.getConfig().getDeliveryTimeoutMillis(), verified, System.err);
-  }
-
-  private static void progress(Producer producer, LogproducerAppender appender, EmbeddedOtlpReceiver receiver,
-      long start) {
-    while (true) {
-      try {
-        TimeUnit.SECONDS.sleep(1); // paces the progress lines
-      } catch (InterruptedException e) {
-        return;
-      }
-      ProducerMetrics m = producer.getMetrics();
-      System.err.printf(Locale.ROOT, "[%5.1fs] accepted=%d delivered=%d dropped=%d buffered=%.1fMB%s%n",
-          (System.nanoTime() - start) / 1e9, m.getRecordsAccepted(), m.getRecordsSent(), appender.droppedCount(),
-          m.getBufferedBytes() / 1e6, receiver == null ? "" : " receiver=" + receiver.records());
-    }
   }
 }

@@ -157,48 +157,15 @@ public class AppenderBenchmark {
 
   private String xml() {
     String appenderXml = switch (appender) {
-      case "logproducer" -> """
-          <appender name="BENCH" class="%s">
-            <otlp>
-              <endpoint>%s</endpoint>
-              <serviceName>appender-benchmark</serviceName>
-            </otlp>
-            <producer>
-              <bufferFullPolicy>DROP</bufferFullPolicy>
-              <jmxEnabled>false</jmxEnabled>
-              <shutdownHookEnabled>false</shutdownHookEnabled>
-            </producer>
-            <mapping>
-              <mdcInclude>*</mdcInclude>
-              <captureThread>true</captureThread>
-              <captureCode>false</captureCode>
-            </mapping>
-          </appender>
-          """.formatted(LogproducerAppender.class.getName(), receiver.endpoint());
-      case "logproducer-async" -> """
-          <appender name="LP" class="%s">
-            <otlp>
-              <endpoint>%s</endpoint>
-              <serviceName>appender-benchmark</serviceName>
-            </otlp>
-            <producer>
-              <bufferFullPolicy>DROP</bufferFullPolicy>
-              <jmxEnabled>false</jmxEnabled>
-              <shutdownHookEnabled>false</shutdownHookEnabled>
-            </producer>
-            <mapping>
-              <mdcInclude>*</mdcInclude>
-              <captureThread>true</captureThread>
-              <captureCode>false</captureCode>
-            </mapping>
-          </appender>
+      case "logproducer" -> ourAppenderXml("BENCH");
+      case "logproducer-async" -> ourAppenderXml("LP") + """
           <appender name="BENCH" class="ch.qos.logback.classic.AsyncAppender">
             <queueSize>2048</queueSize>
             <discardingThreshold>0</discardingThreshold>
             <neverBlock>true</neverBlock>
             <appender-ref ref="LP"/>
           </appender>
-          """.formatted(LogproducerAppender.class.getName(), receiver.endpoint());
+          """;
       case "otel" -> """
           <appender name="BENCH" class="%s">
             <captureMdcAttributes>*</captureMdcAttributes>
@@ -216,6 +183,28 @@ public class AppenderBenchmark {
     };
     return "<configuration>\n" + appenderXml
         + "<root level=\"INFO\"><appender-ref ref=\"BENCH\"/></root>\n</configuration>\n";
+  }
+
+  /** Our appender named {@code name}: OTLP to the receiver, DROP, every MDC entry and the thread, no caller data. */
+  private String ourAppenderXml(String name) {
+    return """
+        <appender name="%s" class="%s">
+          <otlp>
+            <endpoint>%s</endpoint>
+            <serviceName>appender-benchmark</serviceName>
+          </otlp>
+          <producer>
+            <bufferFullPolicy>DROP</bufferFullPolicy>
+            <jmxEnabled>false</jmxEnabled>
+            <shutdownHookEnabled>false</shutdownHookEnabled>
+          </producer>
+          <mapping>
+            <mdcInclude>*</mdcInclude>
+            <captureThread>true</captureThread>
+            <captureCode>false</captureCode>
+          </mapping>
+        </appender>
+        """.formatted(name, LogproducerAppender.class.getName(), receiver.endpoint());
   }
 
   @TearDown(Level.Trial)
