@@ -198,6 +198,11 @@ public final class AppenderProducer {
     }
   }
 
+  /** {@return the configured {@code stopTimeoutMillis}} */
+  public long stopTimeoutMillis() {
+    return stopTimeoutMillis;
+  }
+
   /** {@return events dropped since start: refused by the producer, or logged while it was stopped} */
   public long droppedCount() {
     return dropped.get();
@@ -218,10 +223,20 @@ public final class AppenderProducer {
    * drops and failures not yet reported. Idempotent.
    */
   public void stop() {
+    stop(stopTimeoutMillis);
+  }
+
+  /**
+   * Like {@link #stop()} with another grace period (what is left of {@code stopTimeoutMillis} after the appender's
+   * own hand-off queue drained).
+   *
+   * @param timeoutMillis how long buffered events may ship, at least 0
+   */
+  public void stop(long timeoutMillis) {
     Producer p = producer;
     producer = null;
     if (p != null) {
-      p.close(stopTimeoutMillis);
+      p.close(Math.max(0, timeoutMillis));
     }
     nextReportNanos.set(System.nanoTime());
     maybeReport();

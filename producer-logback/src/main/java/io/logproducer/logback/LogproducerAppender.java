@@ -22,6 +22,7 @@ import io.logproducer.Severity;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.ExceptionText;
 import io.logproducer.appender.GseSettings;
+import io.logproducer.appender.HandOff;
 import io.logproducer.appender.KeyFilter;
 import io.logproducer.appender.MappingSettings;
 import io.logproducer.appender.OtlpSettings;
@@ -77,6 +78,8 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   private final List<String> settingErrors = new CopyOnWriteArrayList<String>();
   private volatile StatusListener settingErrorListener;
   private volatile AppenderProducer appenderProducer;
+  private int queueSize;
+  private volatile HandOff<ILoggingEvent> handOff;
   private volatile boolean callerDataEnsured;
   private volatile boolean mdcUnavailable;
 
@@ -162,6 +165,19 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
    */
   public void setReportIntervalMillis(long millis) {
     this.reportIntervalMillis = millis;
+  }
+
+  /**
+   * Events waiting for the appender's own worker thread, which maps and sends them: 0 (the default) maps and encodes
+   * on the logging thread; a positive size moves that work off it (about half the cost on the logging thread, see
+   * docs/PERFORMANCE.md), as logback's {@code AsyncAppender} would, except that a full queue is counted and reported
+   * like the appender's other drops. Events in the queue are held outside {@code totalSizeInBytes}; {@code thread.id}
+   * is not captured then (logback records none).
+   *
+   * @param queueSize 0, or in [1, 1048576] (rounded up to a power of two)
+   */
+  public void setQueueSize(int queueSize) {
+    this.queueSize = queueSize;
   }
 
   /**
@@ -258,6 +274,18 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       addError(prefix + e.getMessage(), e);
       return;
     }
+    if (queueSize != 0) {
+      try {
+        handOff = new HandOff<ILoggingEvent>(ap.producer().getConfig().getClientId() + "-handoff", queueSize,
+            event -> sendNow(ap, event));
+      } catch (RuntimeException e) {
+        ap.stop(0);
+        addError(prefix + e.getMessage(), e);
+        return;
+      }
+    } else {
+      handOff = null;
+    }
     appenderProducer = ap;
     callerDataEnsured = false;
     super.start();
@@ -273,7 +301,16 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
     AppenderProducer ap = appenderProducer; // kept after stop for its counts
     if (ap != null) {
       try {
-        ap.stop();
+        long timeout = ap.stopTimeoutMillis();
+        HandOff<ILoggingEvent> h = handOff;
+        if (h != null) {
+          long start = System.nanoTime();
+          for (long lost = h.stop(timeout); lost > 0; lost--) {
+            ap.countDropped("the appender stopped before its queue drained (stopTimeoutMillis)");
+          }
+          timeout -= TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        }
+        ap.stop(timeout);
       } catch (RuntimeException e) {
         addError("logproducer appender '" + getName() + "': failed to stop the producer", e);
       }
@@ -287,17 +324,32 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       return;
     }
     try {
-      LogRecord record;
-      try {
-        record = toRecord(event);
-      } catch (RuntimeException e) {
-        ap.countDropped("mapping the event failed: " + e);
+      HandOff<ILoggingEvent> h = handOff;
+      if (h == null) {
+        sendNow(ap, event);
         return;
       }
-      ap.send(record);
+      if (captureCode) {
+        event.getCallerData(); // computed here, on the logging thread: the worker's stack is not the caller's
+      }
+      event.prepareForDeferredProcessing(); // formats the message, copies the MDC: readable on the worker
+      if (!h.offer(event)) {
+        ap.countDropped("the appender's queue was full (queueSize " + h.capacity() + ")");
+      }
     } finally {
       ap.exit();
     }
+  }
+
+  private void sendNow(AppenderProducer ap, ILoggingEvent event) {
+    LogRecord record;
+    try {
+      record = toRecord(event);
+    } catch (RuntimeException e) {
+      ap.countDropped("mapping the event failed: " + e);
+      return;
+    }
+    ap.send(record);
   }
 
   private LogRecord toRecord(ILoggingEvent event) {

@@ -65,6 +65,8 @@ import org.slf4j.Logger;
  *       {@link OtlpHttpLogRecordExporter} (protobuf, JDK HttpClient sender, no compression); mapping: every MDC
  *       entry ({@code captureMdcAttributes=*}), thread name ({@code captureExperimentalAttributes}), no code
  *       attributes.</li>
+ *   <li>{@code logproducer-queue}: the same with {@code queueSize=2048}: its own hand-off queue and worker thread
+ *       (mapping and encoding off the logging thread; a full queue is a counted drop).</li>
  *   <li>{@code logproducer-async}: the same inside logback's {@code AsyncAppender} (queue 2048 like the SDK's
  *       default, {@code neverBlock}, no early discarding): mapping and encoding move to the AsyncAppender's worker,
  *       as OpenTelemetry moves encoding to its exporter thread; a full queue drops, as the SDK's does.</li>
@@ -95,8 +97,11 @@ public class AppenderBenchmark {
   static final String LOGGER_NAME = "com.example.shop.PaymentService";
   static final String APPENDER_NAME = "BENCH";
 
-  /** {@code logproducer}, {@code logproducer-async} (inside logback's AsyncAppender), {@code otel} or {@code noop}. */
-  @Param({"logproducer", "logproducer-async", "otel", "noop"})
+  /**
+   * {@code logproducer}, {@code logproducer-queue} (with its own hand-off queue), {@code logproducer-async} (inside
+   * logback's AsyncAppender), {@code otel} or {@code noop}.
+   */
+  @Param({"logproducer", "logproducer-queue", "logproducer-async", "otel", "noop"})
   public String appender;
 
   /**
@@ -157,8 +162,9 @@ public class AppenderBenchmark {
 
   private String xml() {
     String appenderXml = switch (appender) {
-      case "logproducer" -> ourAppenderXml("BENCH");
-      case "logproducer-async" -> ourAppenderXml("LP") + """
+      case "logproducer" -> ourAppenderXml("BENCH", 0);
+      case "logproducer-queue" -> ourAppenderXml("BENCH", 2048);
+      case "logproducer-async" -> ourAppenderXml("LP", 0) + """
           <appender name="BENCH" class="ch.qos.logback.classic.AsyncAppender">
             <queueSize>2048</queueSize>
             <discardingThreshold>0</discardingThreshold>
@@ -179,16 +185,17 @@ public class AppenderBenchmark {
           <appender name="BENCH" class="%s"/>
           """.formatted(NoopAppender.class.getName());
       default -> throw new IllegalArgumentException(
-          "appender: logproducer, logproducer-async, otel or noop, not " + appender);
+          "appender: logproducer, logproducer-queue, logproducer-async, otel or noop, not " + appender);
     };
     return "<configuration>\n" + appenderXml
         + "<root level=\"INFO\"><appender-ref ref=\"BENCH\"/></root>\n</configuration>\n";
   }
 
   /** Our appender named {@code name}: OTLP to the receiver, DROP, every MDC entry and the thread, no caller data. */
-  private String ourAppenderXml(String name) {
+  private String ourAppenderXml(String name, int queueSize) {
     return """
         <appender name="%s" class="%s">
+          <queueSize>%d</queueSize>
           <otlp>
             <endpoint>%s</endpoint>
             <serviceName>appender-benchmark</serviceName>
@@ -204,7 +211,7 @@ public class AppenderBenchmark {
             <captureCode>false</captureCode>
           </mapping>
         </appender>
-        """.formatted(name, LogproducerAppender.class.getName(), receiver.endpoint());
+        """.formatted(name, LogproducerAppender.class.getName(), queueSize, receiver.endpoint());
   }
 
   @TearDown(Level.Trial)

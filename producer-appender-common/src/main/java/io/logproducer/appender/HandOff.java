@@ -1,0 +1,176 @@
+package io.logproducer.appender;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The appender's optional hand-off ({@code queueSize} &gt; 0): logging threads put events into a bounded lock-free
+ * queue and return; one worker thread maps and sends them. It moves mapping and encoding off the logging thread, as
+ * logback's {@code AsyncAppender} or OpenTelemetry's batch processor do, but a full queue is never silent: the event
+ * is counted as dropped by the caller (and reported with the appender's other drops).
+ *
+ * <p>The queue is a multi-producer, single-consumer ring of {@code capacity} slots (a power of two): producers claim a
+ * slot with one compare-and-set and publish the event into it; the worker takes slots in order. An idle worker parks
+ * without a timeout and the next offer wakes it, so an idle appender uses no CPU. Memory: up to {@code capacity}
+ * events are held outside the producer's {@code totalSizeInBytes}.
+ *
+ * <p>Thread-safe: {@link #offer} from any number of threads; {@link #stop} once, from the framework's lifecycle.
+ *
+ * @param <E> the framework's event type, already safe to read on another thread (logback: after
+ *     {@code prepareForDeferredProcessing()}; log4j2: an immutable copy)
+ */
+public final class HandOff<E> {
+
+  private final AtomicReferenceArray<E> slots;
+  private final int mask;
+  private final AtomicLong tail = new AtomicLong();
+  private volatile long head;
+  private volatile boolean sleeping;
+  private volatile boolean stopping;
+  private volatile boolean abandoned;
+  private final Consumer<E> consumer;
+  private final Thread worker;
+
+  /**
+   * Starts the worker.
+   *
+   * @param threadName the worker's name; give it the producer's {@code <clientId>-} prefix so that events it logs
+   *     itself are kept out of the appender (see {@link AppenderProducer#enter(String)})
+   * @param capacity the most events waiting, rounded up to a power of two; at least 1, at most 2^20
+   * @param consumer maps and sends one event; runs on the worker; must not throw (a throw is caught and the event
+   *     lost)
+   * @throws IllegalArgumentException if {@code capacity} is out of range
+   */
+  public HandOff(String threadName, int capacity, Consumer<E> consumer) {
+    if (capacity < 1 || capacity > 1 << 20) {
+      throw new IllegalArgumentException("queueSize must be in [1, 1048576], was " + capacity);
+    }
+    int size = Integer.highestOneBit(capacity);
+    size = size == capacity ? size : size << 1;
+    this.slots = new AtomicReferenceArray<>(size);
+    this.mask = size - 1;
+    this.consumer = consumer;
+    this.worker = new Thread(this::work, threadName);
+    worker.setDaemon(true);
+    worker.start();
+  }
+
+  /** {@return the number of slots (the capacity rounded up to a power of two)} */
+  public int capacity() {
+    return mask + 1;
+  }
+
+  /**
+   * Queues {@code event} for the worker; never waits.
+   *
+   * @param event the event, not null
+   * @return false if the queue is full or stopping (the caller counts the event as dropped)
+   */
+  public boolean offer(E event) {
+    long t;
+    do {
+      t = tail.get();
+      if (stopping || t - head > mask) {
+        return false;
+      }
+    } while (!tail.compareAndSet(t, t + 1));
+    slots.set((int) t & mask, event); // a volatile write: ordered before the read of sleeping below
+    if (sleeping) {
+      sleeping = false;
+      LockSupport.unpark(worker);
+    }
+    return true;
+  }
+
+  private E poll() {
+    long h = head;
+    int i = (int) h & mask;
+    E e = slots.get(i);
+    if (e != null) {
+      slots.lazySet(i, null);
+      head = h + 1;
+    }
+    return e;
+  }
+
+  private void work() {
+    while (!abandoned) {
+      E e = poll();
+      if (e != null) {
+        try {
+          consumer.accept(e);
+        } catch (Throwable t) { // the consumer counts its own failures; the worker must go on
+          // lost: nothing safe to log from here (logging would come back to this appender)
+        }
+        continue;
+      }
+      if (stopping && tail.get() == head) {
+        return;
+      }
+      sleeping = true; // a volatile write, then the re-check below reads the slot: no lost wake-up
+      E again = poll();
+      if (again != null) {
+        sleeping = false;
+        try {
+          consumer.accept(again);
+        } catch (Throwable t) {
+          // as above
+        }
+        continue;
+      }
+      if (stopping && tail.get() == head) {
+        return;
+      }
+      LockSupport.park(this);
+      sleeping = false;
+    }
+  }
+
+  /**
+   * Stops accepting, lets the worker send what is queued for up to {@code timeoutMillis}, and ends it (returns
+   * within {@code timeoutMillis} + 1 s).
+   *
+   * @param timeoutMillis how long to wait for the queue to drain, at least 0
+   * @return the events still queued when the time ran out (lost; the caller counts them as dropped)
+   * @throws IllegalArgumentException if {@code timeoutMillis} is negative
+   */
+  public long stop(long timeoutMillis) {
+    if (timeoutMillis < 0) {
+      throw new IllegalArgumentException("timeoutMillis must be >= 0, was " + timeoutMillis);
+    }
+    stopping = true;
+    LockSupport.unpark(worker);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    boolean interrupted = false;
+    while (worker.isAlive()) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        break;
+      }
+      try {
+        worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    abandoned = true; // out of time: the worker ends after the event it is sending
+    LockSupport.unpark(worker);
+    try {
+      worker.join(1_000);
+    } catch (InterruptedException e) {
+      interrupted = true;
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return Math.max(0, tail.get() - head);
+  }
+
+  /** {@return whether the worker thread still runs} */
+  public boolean isAlive() {
+    return worker.isAlive();
+  }
+}

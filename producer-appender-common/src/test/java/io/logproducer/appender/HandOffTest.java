@@ -1,0 +1,151 @@
+package io.logproducer.appender;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class HandOffTest {
+
+  private static Thread worker(String name) {
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals(name) && t.isAlive()) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  private static void awaitState(Thread t, Thread.State state) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (t.getState() != state && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(1_000_000L); // polling a bounded condition
+    }
+    assertEquals(state, t.getState());
+  }
+
+  @Test
+  void everyEventOfEveryThreadArrivesOnceInItsThreadsOrder() throws Exception {
+    int threads = 4;
+    int perThread = 50_000;
+    ConcurrentHashMap<Integer, List<Integer>> seen = new ConcurrentHashMap<>();
+    AtomicInteger consumed = new AtomicInteger();
+    HandOff<int[]> h = new HandOff<>("handoff-order", 1024, e -> {
+      seen.computeIfAbsent(e[0], k -> new ArrayList<>()).add(e[1]); // one consumer thread: lists are not shared
+      consumed.incrementAndGet();
+    });
+    AtomicInteger refused = new AtomicInteger();
+    Thread[] producers = new Thread[threads];
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      producers[t] = new Thread(() -> {
+        for (int i = 0; i < perThread; i++) {
+          while (!h.offer(new int[] {id, i})) { // full: this test wants every event, so it retries
+            refused.incrementAndGet();
+            Thread.yield();
+          }
+        }
+      });
+      producers[t].start();
+    }
+    for (Thread p : producers) {
+      p.join();
+    }
+    assertEquals(0, h.stop(10_000));
+    assertEquals(threads * perThread, consumed.get());
+    for (int t = 0; t < threads; t++) {
+      List<Integer> l = seen.get(t);
+      assertEquals(perThread, l.size());
+      for (int i = 0; i < perThread; i++) {
+        assertEquals(i, l.get(i).intValue(), "thread " + t + " position " + i);
+      }
+    }
+    assertFalse(h.isAlive());
+  }
+
+  @Test
+  void aFullQueueRefusesAtOnceAndTheCapacityIsAPowerOfTwo() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch first = new CountDownLatch(1);
+    AtomicInteger consumed = new AtomicInteger();
+    HandOff<Integer> h = new HandOff<>("handoff-full", 5, e -> {
+      first.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+      }
+      consumed.incrementAndGet();
+    });
+    assertEquals(8, h.capacity());
+    assertTrue(h.offer(0));
+    first.await(); // the worker holds event 0: the queue has 8 free slots
+    for (int i = 1; i <= 8; i++) {
+      assertTrue(h.offer(i), "slot " + i);
+    }
+    assertFalse(h.offer(9), "full");
+    release.countDown();
+    assertEquals(0, h.stop(10_000));
+    assertEquals(9, consumed.get());
+    assertFalse(h.offer(10), "stopped");
+  }
+
+  @Test
+  void stopGivesUpAfterItsTimeoutAndSaysWhatIsLeft() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    HandOff<Integer> h = new HandOff<>("handoff-stuck", 16, e -> {
+      try {
+        release.await();
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    for (int i = 0; i < 5; i++) {
+      assertTrue(h.offer(i));
+    }
+    long start = System.nanoTime();
+    long left = h.stop(200);
+    long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertEquals(4, left, "the worker holds one; four still queued");
+    assertTrue(tookMillis < 200 + 1_500, "stop took " + tookMillis + " ms");
+    release.countDown();
+    Thread w = worker("handoff-stuck");
+    if (w != null) {
+      w.join(10_000);
+      assertFalse(w.isAlive(), "the worker ends after the event it was sending");
+    }
+  }
+
+  @Test
+  void anIdleWorkerParksWithoutATimeout() throws Exception {
+    AtomicInteger consumed = new AtomicInteger();
+    HandOff<Integer> h = new HandOff<>("handoff-idle", 4, e -> consumed.incrementAndGet());
+    Thread w = worker("handoff-idle");
+    awaitState(w, Thread.State.WAITING);
+    for (int round = 0; round < 1_000; round++) {
+      assertTrue(h.offer(round));
+      while (consumed.get() <= round) {
+        Thread.onSpinWait(); // each event wakes the parked worker
+      }
+    }
+    awaitState(w, Thread.State.WAITING);
+    assertEquals(0, h.stop(1_000));
+  }
+
+  @Test
+  void badCapacityIsRefused() {
+    assertEquals("queueSize must be in [1, 1048576], was 0",
+        assertThrows(IllegalArgumentException.class, () -> new HandOff<Integer>("x", 0, e -> { })).getMessage());
+  }
+}
