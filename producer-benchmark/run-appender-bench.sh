@@ -1,20 +1,57 @@
 #!/usr/bin/env bash
-# AppenderBenchmark (the logback appender path on the logging thread: logproducer vs OpenTelemetry's logback
-# appender vs a no-op appender) with 1 and 4 benchmark threads and the GC profiler (B/op). About 3 minutes on
-# 2 cores. Extra arguments go to JMH, e.g. -p appender=otel,logproducer or -p otelMaxQueueSize=65536.
-# Results: target/appender-bench-t1.txt and target/appender-bench-t4.txt (each trial's drop counts are printed in
-# the "[AppenderBenchmark]" lines). Set SKIP_BUILD=1 to use the benchmarks.jar already built.
+# The logging appenders, measured and written into docs/PERFORMANCE.md ("Logging appenders"):
+#  1. AppenderBenchmark (the logback appender path on the logging thread: logproducer, logproducer inside logback's
+#     AsyncAppender, OpenTelemetry's logback appender, a no-op appender) with 1 and 4 benchmark threads and the GC
+#     profiler (B/op). About 3 minutes on 2 cores. Extra arguments go to JMH, e.g. -p appender=otel,logproducer or
+#     -p otelMaxQueueSize=65536. Results: target/appender-bench-t1.txt and target/appender-bench-t4.txt (each trial's
+#     drop counts are printed in the "[AppenderBenchmark]" lines).
+#  2. End to end through each framework: the examples jar's `logback` and `log4j2` commands, 3 runs each of 1,000,000
+#     records to the embedded OTLP receiver (about 10-15 s a run); their final lines go to target/appender-e2e.txt.
+#  3. io.logproducer.benchmark.AppenderResults turns these into docs/perf-data/appenders.tsv, and
+#     run-suite.sh --report-only regenerates docs/PERFORMANCE.md from docs/perf-data/.
+# Set SKIP_BUILD=1 to use the jars already built, SKIP_JMH=1 to reuse the JMH output already in target/,
+# E2E_RUNS / E2E_RECORDS to change the end-to-end runs (default 3 runs of 1000000 records), APPENDER_NOTE to publish
+# a remark about the measurement with the data (e.g. that the machine was not idle).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${SKIP_BUILD:-0}" != "1" ]; then
+  # -am builds the examples module (and its jar) too: the benchmark depends on it.
   ./mvnw -B -q package -pl producer-benchmark -am -DskipTests
 fi
 JAR=producer-benchmark/target/benchmarks.jar
+EXAMPLES=examples/target/logproducer-examples.jar
+OUT=producer-benchmark/target
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-for t in 1 4; do
-  "$JAVA" -jar "$JAR" AppenderBenchmark -t "$t" -prof gc -f 1 -wi 3 -w 2s -i 5 -r 2s "$@" \
-    | tee "producer-benchmark/target/appender-bench-t$t.txt"
+for f in "$JAR" "$EXAMPLES"; do
+  if [ ! -f "$f" ]; then
+    echo "missing $f: build with ./mvnw -B -q package -pl producer-benchmark -am -DskipTests" >&2
+    exit 1
+  fi
 done
+
+if [ "${SKIP_JMH:-0}" != "1" ]; then
+  for t in 1 4; do
+    "$JAVA" -jar "$JAR" AppenderBenchmark -t "$t" -prof gc -f 1 -wi 3 -w 2s -i 5 -r 2s "$@" \
+      | tee "$OUT/appender-bench-t$t.txt"
+  done
+fi
 grep -h -E "^\[AppenderBenchmark\]|^AppenderBenchmark\.log( |:gc\.alloc\.rate\.norm)" \
-  producer-benchmark/target/appender-bench-t1.txt producer-benchmark/target/appender-bench-t4.txt
+  "$OUT/appender-bench-t1.txt" "$OUT/appender-bench-t4.txt"
+
+RUNS="${E2E_RUNS:-3}"
+RECORDS="${E2E_RECORDS:-1000000}"
+E2E="$OUT/appender-e2e.txt"
+: > "$E2E"
+for fw in logback log4j2; do
+  for run in $(seq 1 "$RUNS"); do
+    echo "end to end: $fw, run $run of $RUNS, $RECORDS records …"
+    # The final line accounts for every record; a run that did not deliver them all exits 1 and is kept as measured.
+    last=$("$JAVA" -jar "$EXAMPLES" "$fw" --records "$RECORDS" --quiet | tail -n 1) || true
+    echo "framework=$fw run=$run records=$RECORDS $last" | tee -a "$E2E"
+  done
+done
+
+"$JAVA" -cp "$JAR" io.logproducer.benchmark.AppenderResults "$OUT/appender-bench-t1.txt" \
+  "$OUT/appender-bench-t4.txt" "$E2E" docs/perf-data/appenders.tsv "${APPENDER_NOTE:-}"
+SKIP_BUILD=1 producer-benchmark/run-suite.sh --report-only

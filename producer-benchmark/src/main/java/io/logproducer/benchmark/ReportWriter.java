@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,8 +23,10 @@ import java.util.function.ToDoubleFunction;
 /**
  * Writes {@code docs/PERFORMANCE.md} and its charts from the suite's data ({@code docs/perf-data/}): the samples of
  * {@code results.tsv}, the JMH rows of {@code jmh.tsv}, {@code meta.properties} (when and on what machine the data was
- * measured, the suite's options, an optional note) and {@code profile.tsv} (the summary of the JFR recording, which
- * is not committed). The page depends on nothing else, so {@code --report-only} reproduces it from a clean clone.
+ * measured, the suite's options, an optional note), {@code profile.tsv} (the summary of the JFR recording, which
+ * is not committed) and, when present, {@code appenders.tsv} (the logging appenders' numbers, written by
+ * {@link AppenderResults} from {@code run-appender-bench.sh}'s output). The page depends on nothing else, so
+ * {@code --report-only} reproduces it from a clean clone.
  */
 final class ReportWriter {
 
@@ -56,6 +59,8 @@ final class ReportWriter {
   private final Map<String, String> meta;
   private final StringBuilder md = new StringBuilder();
   private final List<Chart> charts = new ArrayList<>();
+  /** {@code perf-data/appenders.tsv}, or null when there is none. */
+  private AppenderResults.Data appenderData;
 
   /**
    * @param jfr the suite's JFR recording of the profile run, or null; when present its summary is (re)written to
@@ -71,6 +76,7 @@ final class ReportWriter {
 
   void write() throws IOException {
     Files.createDirectories(docs.resolve(CHART_DIR));
+    appenderData = AppenderResults.load(docs.resolve("perf-data").resolve(AppenderResults.FILE));
     header();
     summary();
     reproduce();
@@ -83,6 +89,7 @@ final class ReportWriter {
     cpu();
     profile();
     jmhSection();
+    appenders();
     published();
     method();
     Files.writeString(docs.resolve("PERFORMANCE.md"), md.toString(), StandardCharsets.UTF_8);
@@ -384,7 +391,12 @@ final class ReportWriter {
         + "`docs/perf-data/` without measuring anything), `--run 'sendThreads=8 compression=ZSTD …'` (ad-hoc runs, no "
         + "report); `SKIP_BUILD=1` skips the build. The JMH benchmarks alone: `java -jar "
         + "producer-benchmark/target/benchmarks.jar [SendBenchmark|OtlpEncoderBenchmark|Utf8Benchmark|CodecBenchmark] "
-        + "[-t N] [-prof gc]`.\n\n");
+        + "[-t N] [-prof gc]`.");
+    if (appenderData != null) {
+      md.append(" The logging appenders' numbers (*Logging appenders* below) have their own script, "
+          + "`producer-benchmark/run-appender-bench.sh`.");
+    }
+    md.append("\n\n");
     if (meta.containsKey("suiteSeconds")) {
       long s = Long.parseLong(meta.get("suiteSeconds"));
       md.append(String.format(Locale.ROOT, "The data on this page took %d min %02d s to measure", s / 60, s % 60));
@@ -1378,6 +1390,234 @@ final class ReportWriter {
     return Double.isNaN(r.min()) ? "" : " (" + f.apply(r.min()) + "–" + f.apply(r.max()) + ")";
   }
 
+  // ---------------------------------------------------------------- logging appenders
+
+  /** The OpenTelemetry versions {@code AppenderBenchmark} is built with (producer-benchmark/pom.xml). */
+  static final String OTEL_LOGBACK_APPENDER_VERSION = "2.29.0-alpha";
+  static final String OTEL_SDK_VERSION = "1.63.0";
+  static final String APPENDERS_HEADING = "## Logging appenders";
+  /** The project's goal for the logback appender: our cost per event on the logging thread ÷ OpenTelemetry's. */
+  static final double APPENDER_GOAL_RATIO = 0.5;
+  static final String APPENDER_WHERE_TIME_GOES = "Where our appender's time goes: on the logging thread it builds "
+      + "the record from the logback event (the formatted message, every MDC entry, thread name and id) and encodes "
+      + "it to OTLP protobuf into the producer's buffer, whereas OpenTelemetry's appender builds its record there "
+      + "and leaves the protobuf encoding to its exporter thread. With `queueSize` (and inside the AsyncAppender) "
+      + "both steps move to a worker thread; what stays on the logging thread is logback's own work, formatting the "
+      + "message and copying the MDC (`prepareForDeferredProcessing()`), and the queue's offer.";
+  private static final List<String> APPENDER_VARIANTS = List.of("logproducer", "logproducer-queue",
+      "logproducer-async", "otel", "noop");
+  /** Our variants, compared with {@code otel} in the ratio table. */
+  private static final List<String> APPENDER_OURS = List.of("logproducer", "logproducer-queue", "logproducer-async");
+
+  private AppenderResults.Jmh appenderRow(String variant, int threads) {
+    return appenderData.jmh().stream().filter(j -> j.variant().equals(variant) && j.threads() == threads)
+        .findFirst().orElse(null);
+  }
+
+  private List<Integer> appenderThreads() {
+    return appenderData.jmh().stream().map(AppenderResults.Jmh::threads).distinct().sorted().toList();
+  }
+
+  /** "100.0 % (1 thread) and 100.0 % (4 threads)" of one variant's received share. */
+  private String receivedShares(String variant) {
+    List<String> parts = new ArrayList<>();
+    for (int t : appenderThreads()) {
+      AppenderResults.Jmh j = appenderRow(variant, t);
+      if (j != null && !Double.isNaN(j.receivedShare())) {
+        parts.add(share(j.receivedShare()) + " (" + t + (t == 1 ? " thread)" : " threads)"));
+      }
+    }
+    return String.join(" and ", parts);
+  }
+
+  private static String share(double s) {
+    return String.format(Locale.ROOT, "%.1f %%", 100 * s);
+  }
+
+  private static String ratio(double v) {
+    return String.format(Locale.ROOT, "%.2f×", v);
+  }
+
+  private void appenders() {
+    if (appenderData == null || appenderData.jmh().isEmpty()) {
+      return;
+    }
+    md.append(APPENDERS_HEADING).append("\n\n");
+    md.append("What a logging call costs the application's thread when logback sends it over OTLP/HTTP: "
+        + "logproducer's logback appender against OpenTelemetry's, measured with JMH (`AppenderBenchmark`), and then "
+        + "the reference workload end to end through logback and log4j2 into logproducer's appenders. This data was "
+        + "measured separately from the rest of this page, by `producer-benchmark/run-appender-bench.sh`");
+    if (appenderData.measured() != null) {
+      md.append(" (measured: ").append(appenderData.measured()).append(')');
+    }
+    md.append(".\n\n");
+    if (appenderData.note() != null) {
+      md.append("> ").append(appenderData.note()).append("\n\n");
+    }
+    md.append("**One op** is one `logger.info(\"Order {} paid by {}: payment captured, receipt sent\", id, user)` "
+        + "call with two MDC entries on the calling thread, through a logback `LoggerContext` (level INFO) into one "
+        + "appender:\n\n");
+    md.append("- `logproducer`: logproducer's `LogproducerAppender`, OTLP/HTTP protobuf, `bufferFullPolicy=DROP`, "
+        + "otherwise the appender's defaults (100 MiB buffer, 1 MiB batches, linger 1 s, no compression); every MDC "
+        + "entry, thread name and id. It builds the record and encodes it to protobuf **on the logging thread**. "
+        + "When its buffer is full it drops the event, counts it (`droppedCount()`) and reports it.\n");
+    md.append("- `logproducer-queue`: the same appender with `<queueSize>2048</queueSize>`: its own hand-off queue "
+        + "and worker thread, so building and encoding move off the logging thread. When the queue is full it drops "
+        + "the event, counts it and reports it, like its buffer drops.\n");
+    md.append("- `logproducer-async`: the same appender inside logback's `AsyncAppender` (queue 2048, `neverBlock`, "
+        + "`discardingThreshold` 0): building and encoding move to the AsyncAppender's worker thread. When the queue "
+        + "is full the AsyncAppender drops the event.\n");
+    md.append("- `otel`: OpenTelemetry's logback appender (`opentelemetry-logback-appender-1.0` ")
+        .append(OTEL_LOGBACK_APPENDER_VERSION).append(") on the OpenTelemetry SDK ").append(OTEL_SDK_VERSION)
+        .append(" with a `BatchLogRecordProcessor` (queue 2048, batch 512, delay 1 s: the SDK's defaults) and the "
+            + "OTLP/HTTP protobuf exporter (JDK HttpClient, no compression); every MDC entry and the thread name. It "
+            + "builds its record on the logging thread and encodes it **on its exporter thread**. When its queue is "
+            + "full it drops the record.\n");
+    md.append("- `noop`: an appender that does nothing: logback's own cost, for reference.\n\n");
+    md.append("Both real appenders send to the same OTLP receiver on 127.0.0.1 inside the benchmark's JVM, and both "
+        + "drop when their queue or buffer is full (a logging loop this tight can outrun an exporter), so the share of the logged events that the receiver counted (warm-up included) is part of the result: ");
+    List<String> shares = new ArrayList<>();
+    for (String v : APPENDER_VARIANTS) {
+      String s = receivedShares(v);
+      if (!s.isEmpty()) {
+        shares.add("`" + v + "` " + s);
+      }
+    }
+    md.append(String.join("; ", shares)).append(".\n\n");
+
+    Table t = new Table("variant", ">threads", ">ns/op (± error)", ">logging-thread CPU ns/op", ">B/op",
+        ">received");
+    for (int threads : appenderThreads()) {
+      for (String v : APPENDER_VARIANTS) {
+        AppenderResults.Jmh j = appenderRow(v, threads);
+        if (j == null) {
+          continue;
+        }
+        t.row(v, threads, Report.f1(j.nsPerOp()) + (Double.isNaN(j.nsPerOpError()) ? "" : " ± "
+            + Report.f1(j.nsPerOpError())), Double.isNaN(j.cpuNsPerOp()) ? "–" : Report.f1(j.cpuNsPerOp()),
+            Double.isNaN(j.bytesPerOp()) ? "–" : Report.f1(j.bytesPerOp()),
+            Double.isNaN(j.receivedShare()) ? "– (sends nothing)" : share(j.receivedShare()) + " ("
+                + Report.count(j.received()) + " of " + Report.count(j.logged()) + ")");
+      }
+    }
+    md.append(t.markdown()).append('\n');
+    md.append("*ns/op* is JMH's score, wall time per call (mean of 5 iterations of 2 s, 1 fork; ± is JMH's 99.9 % "
+        + "error). It includes the time the logging thread waited for a core while the export threads and the "
+        + "in-JVM receiver ran, so on 2 cores a variant that ships every event pays for more of that than one that "
+        + "drops most. *Logging-thread CPU ns/op* is the benchmark threads' own CPU time (`ThreadMXBean`) per call "
+        + "in the measured iterations: the cost on the logging thread itself. *B/op* is JMH's "
+        + "`gc.alloc.rate.norm`: all allocation in the JVM per call, the export threads and the receiver "
+        + "included.\n\n");
+
+    md.append("**Against OpenTelemetry's appender**, and the project's goal for this: logproducer's own goal is **at "
+        + "most half of OpenTelemetry's logback appender's cost per event on the logging thread** (ratio ≤ ")
+        .append(ratio(APPENDER_GOAL_RATIO)).append("). It is not an industry standard; *met* or *not yet* only says "
+            + "whether the measured ratio reaches the project's own goal. The ratios compare costs measured while the "
+            + "variants kept very different shares of the events (see *received* above).\n\n");
+    List<String> headers = new ArrayList<>(List.of("measure", ">threads"));
+    for (String v : APPENDER_OURS) {
+      headers.add(">" + v + " ÷ otel");
+      headers.add("goal");
+    }
+    Table r = new Table(headers.toArray(new String[0]));
+    for (boolean cpu : new boolean[] {false, true}) {
+      for (int threads : appenderThreads()) {
+        AppenderResults.Jmh o = appenderRow("otel", threads);
+        if (o == null) {
+          continue;
+        }
+        Object[] row = new Object[2 + 2 * APPENDER_OURS.size()];
+        row[0] = cpu ? "logging-thread CPU ns/op" : "ns/op";
+        row[1] = threads;
+        int i = 2;
+        for (String v : APPENDER_OURS) {
+          AppenderResults.Jmh j = appenderRow(v, threads);
+          double q = j == null ? Double.NaN : cpu ? j.cpuNsPerOp() / o.cpuNsPerOp() : j.nsPerOp() / o.nsPerOp();
+          row[i++] = Double.isNaN(q) ? "–" : "**" + ratio(q) + "**";
+          row[i++] = Double.isNaN(q) ? "–" : status(q <= APPENDER_GOAL_RATIO);
+        }
+        r.row(row);
+      }
+    }
+    md.append(r.markdown()).append('\n');
+    md.append(APPENDER_WHERE_TIME_GOES).append("\n\n");
+
+    md.append("**Drops you can see.** logback's `AsyncAppender` with `neverBlock` drops silently: its drops are not "
+        + "counted or reported anywhere");
+    List<String> silent = new ArrayList<>();
+    for (int threads : appenderThreads()) {
+      AppenderResults.Jmh a = appenderRow("logproducer-async", threads);
+      if (a != null && a.appenderDropped() == 0 && a.received() >= 0 && a.received() < a.logged()) {
+        silent.add(share(1 - a.receivedShare()) + " (" + threads + (threads == 1 ? " thread)" : " threads)"));
+      }
+    }
+    if (!silent.isEmpty()) {
+      md.append(" (here our appender's `droppedCount()` stayed 0 behind it while ").append(String.join(" and ",
+          silent)).append(" of the events never reached it)");
+    }
+    md.append(". logproducer's appender counts the events it drops (`droppedCount()`) and reports them itself.\n\n");
+
+    List<AppenderResults.E2e> e2e = appenderData.e2e();
+    if (!e2e.isEmpty()) {
+      md.append("**End to end through each framework.** The examples jar's `logback` and `log4j2` commands "
+          + "configure the framework from `examples/src/main/resources/logback-example.xml` or "
+          + "`log4j2-example.xml` and log the reference workload (10 application threads, one logging call per "
+          + "record) through logproducer's appender, over OTLP/HTTP without compression, to an OTLP receiver "
+          + "embedded in the same JVM that decodes and counts every record. The command's final line accounts for "
+          + "every record: delivered + failed + refused (dropped because the appender's buffer was full) + not "
+          + "sent = records.\n\n");
+      Map<String, List<AppenderResults.E2e>> byFramework = new LinkedHashMap<>();
+      for (AppenderResults.E2e e : e2e) {
+        byFramework.computeIfAbsent(e.framework(), k -> new ArrayList<>()).add(e);
+      }
+      Table e = new Table("framework", ">runs", ">records per run", ">median records/s", ">range",
+          ">median raw MB/s", "delivered");
+      byFramework.forEach((fw, runs) -> {
+        double[] rate = runs.stream().mapToDouble(AppenderResults.E2e::recordsPerSec).toArray();
+        double[] raw = runs.stream().mapToDouble(AppenderResults.E2e::rawMbPerSec).toArray();
+        List<Long> records = runs.stream().map(AppenderResults.E2e::records).distinct().toList();
+        String delivered;
+        if (runs.stream().allMatch(AppenderResults.E2e::allDelivered)) {
+          delivered = "all, in every run ✓";
+        } else {
+          StringBuilder sb = new StringBuilder("✗");
+          for (AppenderResults.E2e x : runs) {
+            if (!x.allDelivered()) {
+              sb.append(" run ").append(x.run()).append(": ").append(Report.count(x.delivered())).append(" of ")
+                  .append(Report.count(x.records())).append(" (failed ").append(Report.count(x.failed()))
+                  .append(", refused ").append(Report.count(x.refused())).append(", not sent ")
+                  .append(Report.count(x.notSent())).append(");");
+            }
+          }
+          delivered = sb.substring(0, sb.length() - 1);
+        }
+        e.row(fw, runs.size(), records.size() == 1 ? Report.count(records.get(0)) : "varies",
+            Report.count(Report.median(rate)), runs.size() > 1 ? Report.count(Arrays.stream(rate).min().orElseThrow())
+                + "–" + Report.count(Arrays.stream(rate).max().orElseThrow()) : "",
+            Report.f1(Report.median(raw)), delivered);
+      });
+      md.append(e.markdown()).append('\n');
+      md.append("The application threads, the producer and the receiver share the machine's cores here, as in the "
+          + "rest of this page: these rates are lower bounds of what the appenders do against a remote "
+          + "receiver.\n\n");
+    }
+
+    md.append("To rerun all of this section (~3 min of JMH on 2 cores, then the end-to-end runs; it rewrites "
+        + "`docs/perf-data/appenders.tsv` and regenerates this page):\n\n");
+    md.append("```sh\nproducer-benchmark/run-appender-bench.sh\n```\n\n");
+    md.append("or its parts:\n\n```sh\n");
+    for (int threads : appenderThreads()) {
+      md.append("java -jar producer-benchmark/target/benchmarks.jar AppenderBenchmark -t ").append(threads)
+          .append(" -prof gc -f 1 -wi 3 -w 2s -i 5 -r 2s\n");
+    }
+    for (String fw : e2e.isEmpty() ? List.of("logback", "log4j2")
+        : e2e.stream().map(AppenderResults.E2e::framework).distinct().toList()) {
+      md.append("java -jar examples/target/logproducer-examples.jar ").append(fw).append(" --records ")
+          .append(e2e.isEmpty() ? 1_000_000 : e2e.get(0).records()).append(" --quiet\n");
+    }
+    md.append("```\n\n");
+  }
+
   /** Other producers' published figures: in their own table, never charted, never divided by ours. */
   private void published() {
     md.append(PUBLISHED_HEADING).append("\n\n");
@@ -1426,8 +1666,10 @@ final class ReportWriter {
         + "a fresh 4 GiB heap would otherwise show up as system CPU per record.");
     m.put("Raw data", "`docs/perf-data/`: `results.tsv` (every run's settings and results), `jmh.tsv`, "
         + "`meta.properties` (when and on what machine the data was measured, the suite's options) and `profile.tsv` "
-        + "(the summary of the JFR recording). Not committed: the recording itself (`profile.jfr`) and the per-run "
-        + "logs (`logs/`). `run-suite.sh --report-only` regenerates this page from the committed files.");
+        + "(the summary of the JFR recording)" + (appenderData == null ? "" : "; `appenders.tsv` holds the logging "
+        + "appenders' numbers (written by `run-appender-bench.sh`)") + ". Not committed: the recording itself "
+        + "(`profile.jfr`) and the per-run logs (`logs/`). `run-suite.sh --report-only` regenerates this page from the "
+        + "committed files.");
     Table t = new Table("", "");
     m.forEach(t::row);
     md.append(t.markdown()).append('\n');

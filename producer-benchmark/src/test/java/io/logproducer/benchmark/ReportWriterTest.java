@@ -143,7 +143,7 @@ class ReportWriterTest {
       return; // not run from the repository
     }
     Files.createDirectories(docs.resolve("perf-data"));
-    for (String f : List.of("results.tsv", "jmh.tsv", "meta.properties", "profile.tsv")) {
+    for (String f : List.of("results.tsv", "jmh.tsv", "meta.properties", "profile.tsv", AppenderResults.FILE)) {
       if (Files.exists(data.resolve(f))) {
         Files.copy(data.resolve(f), docs.resolve("perf-data").resolve(f));
       }
@@ -158,6 +158,84 @@ class ReportWriterTest {
     for (Pattern p : INSIDER) {
       assertFalse(p.matcher(generated).find(), () -> "the page says '" + p.pattern() + "'");
     }
+  }
+
+  @Test
+  void appenderSectionOnlyWithItsDataAndFromItAlone() throws IOException {
+    String without = write(fixture(), meta());
+    assertFalse(without.contains(ReportWriter.APPENDERS_HEADING), "no appenders.tsv, no section");
+    assertFalse(without.contains("appenders.tsv"), without);
+
+    Files.createDirectories(docs.resolve("perf-data"));
+    Files.writeString(docs.resolve("perf-data").resolve(AppenderResults.FILE), APPENDERS, StandardCharsets.UTF_8);
+    String page = write(fixture(), meta());
+    String s = section(page, ReportWriter.APPENDERS_HEADING);
+    // after the JMH section, before the published figures
+    assertTrue(page.indexOf(ReportWriter.APPENDERS_HEADING) > page.indexOf("## Profile"), page);
+    assertTrue(page.indexOf(ReportWriter.APPENDERS_HEADING) < page.indexOf(ReportWriter.PUBLISHED_HEADING), page);
+    assertTrue(s.contains("(measured: JMH 2030-01-02 03:04 UTC; Test CPU, 2 cores)"), s);
+    assertTrue(s.contains("\n> The machine was busy.\n"), s);
+    assertTrue(s.contains("encodes it to protobuf **on the logging thread**"), s);
+    assertTrue(s.contains("encodes it **on its exporter thread**"), s);
+    assertTrue(s.contains("`logproducer` 100.0 % (1 thread) and 100.0 % (4 threads); `logproducer-async` 40.0 % "
+        + "(1 thread) and 20.0 % (4 threads); `otel` 10.0 % (1 thread) and 5.0 % (4 threads)."), s);
+    assertTrue(s.contains("| logproducer | 1 | 600.0 ± 50.0 | 500.0 | 1200.0 | 100.0 % (1,000 of 1,000) |"), s);
+    assertTrue(s.contains("| noop | 4 | 100.0 ± 1.0 | 50.0 | 144.0 | – (sends nothing) |"), s);
+    // ratios against otel at each thread count, with the project's goal (≤ 0.50×)
+    assertTrue(s.contains("| ns/op | 1 | **1.50×** | not yet | **0.50×** | met |"), s);
+    assertTrue(s.contains("| ns/op | 4 | **2.00×** | not yet | **0.40×** | met |"), s);
+    assertTrue(s.contains("| logging-thread CPU ns/op | 1 | **1.67×** | not yet | **0.67×** | not yet |"), s);
+    assertTrue(s.contains("| logging-thread CPU ns/op | 4 | **0.50×** | met | **0.25×** | met |"), s);
+    assertTrue(s.contains("logproducer's own goal is **at most half of OpenTelemetry's logback appender's cost per "
+        + "event on the logging thread**"), s);
+    assertTrue(s.contains(ReportWriter.APPENDER_WHERE_TIME_GOES), s);
+    assertTrue(s.contains("while 60.0 % (1 thread) and 80.0 % (4 threads) of the events never reached it"), s);
+    // end to end: median and range of the runs; one run short of its records is named
+    assertTrue(s.contains("| logback | 3 | 1,000,000 | 200,000 | 100,000–300,000 | 120.0 | all, in every run ✓ |"), s);
+    assertTrue(s.contains("| log4j2 | 2 | 1,000,000 | 150,000 | 100,000–200,000 | 90.0 | ✗ run 2: 999,000 of "
+        + "1,000,000 (failed 0, refused 1,000, not sent 0) |"), s);
+    assertTrue(s.contains("\nproducer-benchmark/run-appender-bench.sh\n"), s);
+    assertTrue(s.contains("\njava -jar examples/target/logproducer-examples.jar log4j2 --records 1000000 --quiet\n"),
+        s);
+    assertTrue(s.contains("java -jar producer-benchmark/target/benchmarks.jar AppenderBenchmark -t 4 -prof gc"), s);
+    for (Pattern p : INSIDER) {
+      assertFalse(p.matcher(page).find(), () -> "the page says '" + p.pattern() + "'");
+    }
+    assertFalse(page.contains("✅") || page.contains("❌"), "judgement marks in the page");
+    // the file alone makes the section: the same file, the same page
+    assertEquals(page, write(fixture(), meta()));
+  }
+
+  private static final String APPENDERS = String.join("\n",
+      "# measured JMH 2030-01-02 03:04 UTC; Test CPU, 2 cores",
+      "# note The machine was busy.",
+      String.join("\t", AppenderResults.COLUMNS),
+      jmhRow("logproducer", 1, 600, 50, 500, 1200, 1000, 1000, 0),
+      jmhRow("logproducer-async", 1, 200, 20, 200, 700, 1000, 400, 0),
+      jmhRow("otel", 1, 400, 40, 300, 1100, 1000, 100, -1),
+      jmhRow("noop", 1, 50, 1, 45, 48, 1000, -1, -1),
+      jmhRow("logproducer", 4, 2000, 500, 400, 1200, 1000, 1000, 0),
+      jmhRow("logproducer-async", 4, 400, 40, 200, 600, 1000, 200, 0),
+      jmhRow("otel", 4, 1000, 100, 800, 900, 1000, 50, -1),
+      jmhRow("noop", 4, 100, 1, 50, 144, 1000, -1, -1),
+      e2eRow("logback", 1, 1_000_000, 100_000, 60),
+      e2eRow("logback", 2, 1_000_000, 300_000, 180),
+      e2eRow("logback", 3, 1_000_000, 200_000, 120),
+      e2eRow("log4j2", 1, 1_000_000, 100_000, 60),
+      e2eRow("log4j2", 2, 999_000, 200_000, 120).replace("\t999000\t0\t0\t0\t", "\t999000\t0\t1000\t0\t")
+          .replace("\t999000\t999000\t", "\t1000000\t999000\t")) + "\n";
+
+  private static String jmhRow(String v, int threads, double ns, double err, double cpu, double bytes, long logged,
+      long received, long dropped) {
+    return String.join("\t", "jmh", v, Integer.toString(threads), Double.toString(ns), Double.toString(err),
+        Double.toString(cpu), Double.toString(bytes), Long.toString(logged), received < 0 ? "-" : Long.toString(received),
+        dropped < 0 ? "-" : Long.toString(dropped), "-", "-", "-", "-", "-", "-", "-", "-");
+  }
+
+  private static String e2eRow(String fw, int run, long delivered, double perSec, double rawMb) {
+    return String.join("\t", "e2e", fw, Integer.toString(run), "-", "-", "-", "-", "-", "-", "-",
+        Long.toString(delivered), Long.toString(delivered), "0", "0", "0", Double.toString(perSec),
+        Double.toString(rawMb), Double.toString(rawMb * 1.2));
   }
 
   // ---------------------------------------------------------------- fixture
