@@ -129,6 +129,19 @@ public final class AppenderProducer {
     return true;
   }
 
+  /**
+   * The checks of {@link #enter(String)} without the per-thread nesting guard, for an appender that only hands the
+   * event to its worker on this thread (nothing it does here can log back into it).
+   *
+   * @param loggerName the event's logger name, or null
+   * @return false for events of the producer's own threads, of the {@code io.logproducer} loggers, or when the
+   *     appender is not started
+   */
+  public boolean admits(String loggerName) {
+    return producer != null && (loggerName == null || !loggerName.startsWith("io.logproducer."))
+        && !Thread.currentThread().getName().startsWith(threadPrefix);
+  }
+
   /** Leaves the appender on this thread (after {@link #enter(String)} returned true). */
   public void exit() {
     APPENDING.get()[0] = false;

@@ -26,13 +26,33 @@ public final class HandOff<E> {
 
   private final AtomicReferenceArray<E> slots;
   private final int mask;
-  private final AtomicLong tail = new AtomicLong();
-  private volatile long head;
+  /** Next slot to claim; written by producers (its own cache line: see {@link PaddedLong}). */
+  private final PaddedLong tail = new PaddedLong();
+  /** Next slot to take; written by the worker only. */
+  private final PaddedLong head = new PaddedLong();
+  /**
+   * Producers' cached bound: slots below it are known free (head + capacity as last read). Refreshed from
+   * {@link #head} only when a claim reaches it, so producers do not read the worker's counter on every offer.
+   */
+  private final PaddedLong limit = new PaddedLong();
   private volatile boolean sleeping;
   private volatile boolean stopping;
   private volatile boolean abandoned;
   private final Consumer<E> consumer;
   private final Thread worker;
+
+  /** A counter alone on its cache line, so that the producers' and the worker's writes do not contend. */
+  @SuppressWarnings("unused")
+  static final class PaddedLong extends AtomicLong {
+    private static final long serialVersionUID = 1L;
+    long p1;
+    long p2;
+    long p3;
+    long p4;
+    long p5;
+    long p6;
+    long p7;
+  }
 
   /**
    * Starts the worker.
@@ -52,6 +72,7 @@ public final class HandOff<E> {
     size = size == capacity ? size : size << 1;
     this.slots = new AtomicReferenceArray<>(size);
     this.mask = size - 1;
+    limit.set(size);
     this.consumer = consumer;
     this.worker = new Thread(this::work, threadName);
     worker.setDaemon(true);
@@ -70,11 +91,18 @@ public final class HandOff<E> {
    * @return false if the queue is full or stopping (the caller counts the event as dropped)
    */
   public boolean offer(E event) {
+    if (stopping) {
+      return false;
+    }
     long t;
     do {
       t = tail.get();
-      if (stopping || t - head > mask) {
-        return false;
+      if (t >= limit.get()) {
+        long fresh = head.get() + mask + 1;
+        if (t >= fresh) {
+          return false; // full
+        }
+        limit.lazySet(fresh); // racing producers may write an older bound: only costs an extra refresh
       }
     } while (!tail.compareAndSet(t, t + 1));
     slots.set((int) t & mask, event); // a volatile write: ordered before the read of sleeping below
@@ -86,12 +114,12 @@ public final class HandOff<E> {
   }
 
   private E poll() {
-    long h = head;
+    long h = head.get();
     int i = (int) h & mask;
     E e = slots.get(i);
     if (e != null) {
       slots.lazySet(i, null);
-      head = h + 1;
+      head.set(h + 1); // after the slot is cleared: a producer that sees the new head may reuse it
     }
     return e;
   }
@@ -107,7 +135,7 @@ public final class HandOff<E> {
         }
         continue;
       }
-      if (stopping && tail.get() == head) {
+      if (stopping && tail.get() == head.get()) {
         return;
       }
       sleeping = true; // a volatile write, then the re-check below reads the slot: no lost wake-up
@@ -121,7 +149,7 @@ public final class HandOff<E> {
         }
         continue;
       }
-      if (stopping && tail.get() == head) {
+      if (stopping && tail.get() == head.get()) {
         return;
       }
       LockSupport.park(this);
@@ -166,7 +194,7 @@ public final class HandOff<E> {
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
-    return Math.max(0, tail.get() - head);
+    return Math.max(0, tail.get() - head.get());
   }
 
   /** {@return whether the worker thread still runs} */

@@ -320,13 +320,14 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   @Override
   protected void append(ILoggingEvent event) {
     AppenderProducer ap = appenderProducer;
-    if (ap == null || event == null || !ap.enter(event.getLoggerName())) {
+    if (ap == null || event == null) {
       return;
     }
-    try {
-      HandOff<ILoggingEvent> h = handOff;
-      if (h == null) {
-        sendNow(ap, event);
+    HandOff<ILoggingEvent> h = handOff;
+    if (h != null) {
+      // Only a hand-off here: nothing below can log back into the producer on this thread (the nesting guard is
+      // for the synchronous path, which maps and sends; logback's own guard stops a nested append anyway).
+      if (!ap.admits(event.getLoggerName())) {
         return;
       }
       if (captureCode) {
@@ -336,6 +337,13 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       if (!h.offer(event)) {
         ap.countDropped("the appender's queue was full (queueSize " + h.capacity() + ")");
       }
+      return;
+    }
+    if (!ap.enter(event.getLoggerName())) {
+      return;
+    }
+    try {
+      sendNow(ap, event);
     } finally {
       ap.exit();
     }
