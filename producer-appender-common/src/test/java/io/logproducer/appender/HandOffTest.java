@@ -144,6 +144,21 @@ class HandOffTest {
   }
 
   @Test
+  void steadyTrafficDoesNotMakeTheLoggingThreadWakeTheWorker() throws Exception {
+    AtomicInteger consumed = new AtomicInteger();
+    HandOff<Integer> h = new HandOff<>("handoff-steady", 64, e -> consumed.incrementAndGet());
+    awaitState(worker("handoff-steady"), Thread.State.WAITING); // asleep: the first offer must wake it
+    for (int i = 0; i < 500; i++) {
+      assertTrue(h.offer(i));
+      LockSupport.parkNanos(200_000L); // an event every ~0.2 ms: the worker naps between them
+    }
+    assertEquals(0, h.stop(10_000));
+    assertEquals(500, consumed.get());
+    assertTrue(h.wakeUps() >= 1 && h.wakeUps() <= 10, "wake-ups by producers: " + h.wakeUps()
+        + " (1 expected: the first event; a few more only if the machine stalls a thread for over 20 ms)");
+  }
+
+  @Test
   void badCapacityIsRefused() {
     assertEquals("queueSize must be in [1, 1048576], was 0",
         assertThrows(IllegalArgumentException.class, () -> new HandOff<Integer>("x", 0, e -> { })).getMessage());
