@@ -10,6 +10,7 @@ import io.logproducer.spi.Exporter;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -48,8 +49,9 @@ public final class AppenderProducer {
   private final long stopTimeoutMillis;
   private final long reportIntervalNanos;
   private final Consumer<String> status;
-  private final AtomicLong dropped = new AtomicLong();
-  private final AtomicLong failed = new AtomicLong();
+  // Counted by every logging thread during a flood of drops: striped counters, not one contended word.
+  private final LongAdder dropped = new LongAdder();
+  private final LongAdder failed = new LongAdder();
   private final AtomicLong reportedDropped = new AtomicLong();
   private final AtomicLong reportedFailed = new AtomicLong();
   private final AtomicLong nextReportNanos = new AtomicLong(System.nanoTime());
@@ -175,7 +177,7 @@ public final class AppenderProducer {
         countDropped("the buffer was full (the receiver is slow or down)");
         return;
       default:
-        failed.incrementAndGet();
+        failed.increment();
         lastCause = result.getStatus() + ": " + (result.getMessage() != null ? result.getMessage() : result.getError());
         maybeReport();
     }
@@ -188,8 +190,10 @@ public final class AppenderProducer {
    * @param cause why it was dropped (in the next report)
    */
   public void countDropped(String cause) {
-    dropped.incrementAndGet();
-    lastCause = cause;
+    dropped.increment();
+    if (lastCause != cause) { // the same constant cause in a flood: no write to a shared line per event
+      lastCause = cause;
+    }
     maybeReport();
   }
 
@@ -200,8 +204,8 @@ public final class AppenderProducer {
     if (now - next < 0 || !nextReportNanos.compareAndSet(next, now + reportIntervalNanos)) {
       return;
     }
-    long d = dropped.get();
-    long f = failed.get();
+    long d = dropped.sum();
+    long f = failed.sum();
     long newDropped = d - reportedDropped.getAndSet(d);
     long newFailed = f - reportedFailed.getAndSet(f);
     if (newDropped > 0 || newFailed > 0) {
@@ -218,12 +222,12 @@ public final class AppenderProducer {
 
   /** {@return events dropped since start: refused by the producer, or logged while it was stopped} */
   public long droppedCount() {
-    return dropped.get();
+    return dropped.sum();
   }
 
   /** {@return events accepted but not delivered (failed, rejected, failed at close)} */
   public long failedCount() {
-    return failed.get();
+    return failed.sum();
   }
 
   /** {@return the running producer, or null before start and after stop} */

@@ -80,6 +80,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   private volatile AppenderProducer appenderProducer;
   private int queueSize;
   private volatile HandOff<ILoggingEvent> handOff;
+  private volatile String queueFullCause;
   private volatile boolean callerDataEnsured;
   private volatile boolean mdcUnavailable;
 
@@ -278,6 +279,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       try {
         handOff = new HandOff<ILoggingEvent>(ap.producer().getConfig().getClientId() + "-handoff", queueSize,
             event -> sendNow(ap, event));
+        queueFullCause = "the appender's queue was full (queueSize " + handOff.capacity() + ")";
       } catch (RuntimeException e) {
         ap.stop(0);
         addError(prefix + e.getMessage(), e);
@@ -335,7 +337,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       }
       event.prepareForDeferredProcessing(); // formats the message, copies the MDC: readable on the worker
       if (!h.offer(event)) {
-        ap.countDropped("the appender's queue was full (queueSize " + h.capacity() + ")");
+        ap.countDropped(queueFullCause);
       }
       return;
     }
