@@ -22,6 +22,7 @@ class LibraryJarsIT {
 
   static {
     MODULE_NAMES.put("producer-core", "io.logproducer.core");
+    MODULE_NAMES.put("producer-otlp-encoding", "io.logproducer.otlp.encoding");
     MODULE_NAMES.put("producer-otlp", "io.logproducer.otlp");
     MODULE_NAMES.put("producer-gse", "io.logproducer.gse");
     MODULE_NAMES.put("producer-appender-common", "io.logproducer.appender");

@@ -34,7 +34,7 @@ public final class JfrProfile {
   static final String[][] COMPONENTS = {
       {"workload generation (Workload.next)", "io.logproducer.examples.Workload.next"},
       {"Producer.send, all of it (ProducerEngine.send)", "io.logproducer.internal.ProducerEngine.send"},
-      {"  OTLP encode (ProtobufRecordEncoder.encode)", "io.logproducer.otlp.internal.ProtobufRecordEncoder.encode"},
+      {"  OTLP encode (ProtobufRecordEncoder.encode)", "io.logproducer.otlp.encoding.internal.ProtobufRecordEncoder.encode"},
       {"  budget (MemoryBudget.*)", "io.logproducer.internal.MemoryBudget.*"},
       {"  append to batch (Accumulator.append)", "io.logproducer.internal.Accumulator.append"},
       {"send thread, all of it (Sender.process)", "io.logproducer.internal.Sender.process"},

@@ -1,5 +1,6 @@
 package io.logproducer.otlp.internal;
 
+import io.logproducer.otlp.encoding.internal.ProtoFields;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -1,5 +1,6 @@
 package io.logproducer.otlp.internal;
 
+import io.logproducer.otlp.encoding.internal.ProtoFields;
 import io.logproducer.internal.json.JsonReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.AnyValue;
 import io.logproducer.Compression;
-import io.logproducer.otlp.testing.ExpectedProto;
-import io.logproducer.otlp.testing.TestRecords;
+import io.logproducer.otlp.encoding.testing.ExpectedProto;
+import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.logproducer.otlp.testing.LoopbackOtlpServer;
 import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
 import io.logproducer.otlp.testing.Outcomes;

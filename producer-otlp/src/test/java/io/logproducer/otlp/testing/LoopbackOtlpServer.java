@@ -1,5 +1,6 @@
 package io.logproducer.otlp.testing;
 
+import io.logproducer.otlp.encoding.testing.OtlpJson;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.logproducer.Compression;

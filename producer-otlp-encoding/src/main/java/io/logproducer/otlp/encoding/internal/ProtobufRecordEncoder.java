@@ -1,11 +1,11 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.otlp.encoding.internal;
 
-import static io.logproducer.otlp.internal.ProtoFields.FIXED32;
-import static io.logproducer.otlp.internal.ProtoFields.FIXED64;
-import static io.logproducer.otlp.internal.ProtoFields.LEN;
-import static io.logproducer.otlp.internal.ProtoFields.VARINT;
-import static io.logproducer.otlp.internal.ProtoFields.lenField;
-import static io.logproducer.otlp.internal.ProtoFields.tag;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.FIXED32;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.FIXED64;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.LEN;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.VARINT;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.lenField;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.tag;
 
 import io.logproducer.AnyValue;
 import io.logproducer.LogRecord;

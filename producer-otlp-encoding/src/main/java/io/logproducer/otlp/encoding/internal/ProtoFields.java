@@ -1,4 +1,4 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.otlp.encoding.internal;
 
 import io.logproducer.AnyValue;
 import io.logproducer.spi.EncodeBuffer;
@@ -11,13 +11,16 @@ import java.util.Map;
  * sizes in a {@link SizeCache}, {@code write*} methods read them back in the same order and write each byte once.
  * Field numbers are those of {@code opentelemetry/proto/common/v1/common.proto}. Stateless, thread-safe.
  */
-final class ProtoFields {
+public final class ProtoFields {
 
-  /** Wire types. */
-  static final int VARINT = 0;
-  static final int FIXED64 = 1;
-  static final int LEN = 2;
-  static final int FIXED32 = 5;
+  /** Wire type of varint fields. */
+  public static final int VARINT = 0;
+  /** Wire type of 8-byte fields. */
+  public static final int FIXED64 = 1;
+  /** Wire type of length-delimited fields. */
+  public static final int LEN = 2;
+  /** Wire type of 4-byte fields. */
+  public static final int FIXED32 = 5;
 
   // AnyValue { oneof value: string 1, bool 2, int64 3, double 4, ArrayValue 5, KeyValueList 6, bytes 7 }
   private static final int ANY_STRING = tag(1, LEN);
@@ -37,7 +40,7 @@ final class ProtoFields {
   }
 
   /** A field tag, {@code (number << 3) | wireType}; all tags used here fit one byte. */
-  static int tag(int fieldNumber, int wireType) {
+  public static int tag(int fieldNumber, int wireType) {
     return fieldNumber << 3 | wireType;
   }
 

@@ -1,4 +1,4 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.otlp.encoding.internal;
 
 import io.logproducer.AnyValue;
 import io.logproducer.spi.EncodeBuffer;

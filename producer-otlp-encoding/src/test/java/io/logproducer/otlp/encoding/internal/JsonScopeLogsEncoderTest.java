@@ -1,14 +1,14 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.otlp.encoding.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.AnyValue;
 import io.logproducer.LogRecord;
-import io.logproducer.otlp.testing.ExpectedProto;
-import io.logproducer.otlp.testing.OtlpJson;
-import io.logproducer.otlp.testing.TestBatch;
-import io.logproducer.otlp.testing.TestRecords;
+import io.logproducer.otlp.encoding.testing.ExpectedProto;
+import io.logproducer.otlp.encoding.testing.OtlpJson;
+import io.logproducer.otlp.encoding.testing.TestBatch;
+import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.RecordEncoder;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;

@@ -1,4 +1,4 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.otlp.encoding.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.CodedInputStream;
 import io.logproducer.AnyValue;
 import io.logproducer.LogRecord;
-import io.logproducer.otlp.testing.ExpectedProto;
-import io.logproducer.otlp.testing.TestBatch;
-import io.logproducer.otlp.testing.TestRecords;
+import io.logproducer.otlp.encoding.testing.ExpectedProto;
+import io.logproducer.otlp.encoding.testing.TestBatch;
+import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.logproducer.spi.EncodeBuffer;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue.ValueCase;

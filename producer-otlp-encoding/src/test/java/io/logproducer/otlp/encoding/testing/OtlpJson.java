@@ -1,4 +1,4 @@
-package io.logproducer.otlp.testing;
+package io.logproducer.otlp.encoding.testing;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;

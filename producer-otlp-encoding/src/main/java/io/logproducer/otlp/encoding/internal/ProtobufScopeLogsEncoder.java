@@ -1,8 +1,8 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.otlp.encoding.internal;
 
-import static io.logproducer.otlp.internal.ProtoFields.LEN;
-import static io.logproducer.otlp.internal.ProtoFields.lenField;
-import static io.logproducer.otlp.internal.ProtoFields.tag;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.LEN;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.lenField;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.tag;
 
 import io.logproducer.LogRecord;
 import io.logproducer.spi.EncodeBuffer;

@@ -1,4 +1,4 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.otlp.encoding.internal;
 
 import io.logproducer.spi.EncodeBuffer;
 import java.nio.charset.StandardCharsets;

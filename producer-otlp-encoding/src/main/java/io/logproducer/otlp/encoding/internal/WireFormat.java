@@ -1,4 +1,4 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.otlp.encoding.internal;
 
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.RecordEncoder;

@@ -1,4 +1,4 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.otlp.encoding.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;

@@ -1,7 +1,7 @@
-package io.logproducer.otlp.internal;
+package io.logproducer.otlp.encoding.internal;
 
-import static io.logproducer.otlp.internal.ProtoFields.LEN;
-import static io.logproducer.otlp.internal.ProtoFields.tag;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.LEN;
+import static io.logproducer.otlp.encoding.internal.ProtoFields.tag;
 
 import io.logproducer.AnyValue;
 import io.logproducer.spi.Batch;

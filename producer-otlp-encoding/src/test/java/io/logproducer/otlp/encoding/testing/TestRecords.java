@@ -1,4 +1,4 @@
-package io.logproducer.otlp.testing;
+package io.logproducer.otlp.encoding.testing;
 
 import io.logproducer.AnyValue;
 import io.logproducer.LogRecord;
