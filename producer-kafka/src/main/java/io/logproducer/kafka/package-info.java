@@ -1,0 +1,2 @@
+/** Ships the producer's batches to Apache Kafka. */
+package io.logproducer.kafka;
