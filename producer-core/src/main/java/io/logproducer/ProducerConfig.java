@@ -297,8 +297,9 @@ public final class ProducerConfig {
     }
 
     /**
-     * The size, in encoded record bytes, at which a batch is sealed; at most {@code totalSizeInBytes} and the
-     * exporter's maximum batch size.
+     * The size, in encoded record bytes, at which a batch is sealed; at most {@code totalSizeInBytes}. A value above
+     * the exporter's maximum batch size (what one request may carry, e.g. Kafka's {@code max.request.size} less
+     * framing) is lowered to it by the producer.
      *
      * @param batchSizeInBytes bytes, in [1, {@value ProducerConfig#MAX_BATCH_SIZE_IN_BYTES}]; default
      *     {@value ProducerConfig#DEFAULT_BATCH_SIZE_IN_BYTES}

@@ -86,9 +86,11 @@ public final class ProducerEngine {
       throw new IllegalArgumentException("compression " + compression + " is not supported by " + exporter.describe());
     }
     ProducerConfig.checkCompressionLevel(compression, config.getCompressionLevel());
-    if (config.getBatchSizeInBytes() > exporter.maxBatchSizeInBytes()) {
-      throw new IllegalArgumentException("batchSizeInBytes (" + config.getBatchSizeInBytes()
-          + ") exceeds the exporter's maximum batch size (" + exporter.maxBatchSizeInBytes() + ")");
+    int batchSize = config.getBatchSizeInBytes();
+    if (batchSize > exporter.maxBatchSizeInBytes()) {
+      batchSize = exporter.maxBatchSizeInBytes();
+      log.info("batchSizeInBytes {} is above what one request to {} may carry; batches are sealed at {} bytes",
+          config.getBatchSizeInBytes(), exporter.describe(), batchSize);
     }
     long requestTimeout = exporter.requestTimeoutMillis();
     if (requestTimeout > 0 && config.getDeliveryTimeoutMillis() < config.getLingerMillis() + requestTimeout) {
@@ -96,12 +98,14 @@ public final class ProducerEngine {
           + ") must be at least lingerMillis (" + config.getLingerMillis() + ") + the exporter's request timeout ("
           + requestTimeout + " ms, " + exporter.describe() + "), so that a batch gets at least one whole attempt");
     }
-    Codec codec = Codec.loaded(compression, config.getCompressionLevel());
+    // An exporter whose transport compresses (Kafka's record batches) gets uncompressed bodies.
+    Codec codec = Codec.loaded(exporter.compressesItself() ? Compression.NONE : compression,
+        config.getCompressionLevel());
     this.encoder = exporter.encoder();
     long total = config.getTotalSizeInBytes();
     this.maxRecordSize = maxRecordSize(exporter.maxBatchSizeInBytes(), total);
     this.budget = new MemoryBudget(total);
-    this.pool = new ChunkPool(ChunkPool.chunkSizeFor(config.getBatchSizeInBytes(), total), budget);
+    this.pool = new ChunkPool(ChunkPool.chunkSizeFor(batchSize, total), budget);
     budget.setReusable(pool::hasFree);
     this.metrics = new Metrics(budget, pool);
     this.completer = new BatchCompleter(this, budget, metrics, incomplete);
@@ -109,9 +113,8 @@ public final class ProducerEngine {
         config.getMaxRetryBackoffMillis());
     SendQueue queue = new SendQueue();
     this.timer = new LingerTimer(incomplete, this::sealForLinger, queue::add, this::expire);
-    this.sender = new Sender(queue, exporter, codec, retryPolicy, completer, timer, metrics, budget,
-        config.getBatchSizeInBytes());
-    this.accumulator = new Accumulator(pool, budget, config.getBatchSizeInBytes(), config.getBatchCountThreshold(),
+    this.sender = new Sender(queue, exporter, codec, retryPolicy, completer, timer, metrics, budget, batchSize);
+    this.accumulator = new Accumulator(pool, budget, batchSize, config.getBatchCountThreshold(),
         TimeUnit.MILLISECONDS.toNanos(config.getLingerMillis()),
         TimeUnit.MILLISECONDS.toNanos(config.getDeliveryTimeoutMillis()), incomplete, timer, sender::enqueue);
 

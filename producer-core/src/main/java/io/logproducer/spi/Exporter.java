@@ -34,6 +34,19 @@ public interface Exporter extends AutoCloseable {
   Compression defaultCompression();
 
   /**
+   * Whether the transport compresses requests itself, as the Kafka client compresses its record batches. Then the
+   * producer does not compress request bodies: {@link #export} always gets {@link Compression#NONE} bodies, and the
+   * exporter applies the configured compression ({@link ProducerConfig#getCompression()}, or
+   * {@link #defaultCompression()} when null, with {@link ProducerConfig#getCompressionLevel()}) in its transport,
+   * read in {@link #start}. Default false.
+   *
+   * @return true if the producer must leave request bodies uncompressed
+   */
+  default boolean compressesItself() {
+    return false;
+  }
+
+  /**
    * Whether requests may be compressed with {@code compression} (a GSE agent accepts none, for example). The
    * producer's constructor refuses a compression the exporter does not support.
    *
@@ -59,8 +72,9 @@ public interface Exporter extends AutoCloseable {
 
   /**
    * {@return the largest sum of encoded record bytes one request may carry, in bytes} For example the OTLP maximum
-   * request size minus framing. Batches are sealed below it; a larger record is refused at {@code send}, and the
-   * producer's constructor refuses a {@code batchSizeInBytes} above it.
+   * request size minus framing, or Kafka's {@code max.request.size} minus the message overhead. Batches are sealed
+   * below it; a larger record is refused at {@code send}; a {@code batchSizeInBytes} above it is lowered to it (and
+   * logged once at INFO by the producer's constructor).
    */
   int maxBatchSizeInBytes();
 

@@ -329,10 +329,28 @@ class GseFailureTest {
   }
 
   @Test
-  void invalidConfigurationFailsAtBuildOrConstruction() {
-    GseExporter exporter = exporter().setMaxFrameBodyBytes(4096).build();
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new Producer(Support.config().build(), exporter));
-    assertEquals("batchSizeInBytes (1048576) exceeds the exporter's maximum batch size (2018)", e.getMessage());
+  void aBatchSizeAboveTheFrameLimitIsLoweredToIt() throws Exception {
+    agent = TestAgent.unix(socket());
+    // 4096-byte frame bodies leave 2018 bytes of records; the default batch size (1 MiB) is lowered to that.
+    producer = new Producer(Support.config().build(), exporter().setMaxFrameBodyBytes(4096).build());
+    Support.Outcomes outcomes = new Support.Outcomes();
+    int n = 200;
+    for (int i = 0; i < n; i++) {
+      producer.send(Support.record(i), outcomes.forSeq(i));
+    }
+    producer.flush();
+    outcomes.await(n, 10_000);
+    assertEquals(n, outcomes.count(SendResult.Status.DELIVERED), outcomes.toString());
+    agent.awaitRecords(n, 10_000);
+    List<TestAgent.Frame> data = new ArrayList<>();
+    for (TestAgent.Frame f : agent.frames()) {
+      if (f.dataId() == DATA_ID) {
+        data.add(f);
+      }
+    }
+    assertTrue(data.size() > 1, "the records travel in several frames: " + data.size());
+    for (TestAgent.Frame f : data) {
+      assertTrue(f.body().length <= 4096, "a frame body of " + f.body().length + " bytes");
+    }
   }
 }
