@@ -13,7 +13,7 @@ import io.logproducer.SendResult.Status;
 import io.logproducer.otlp.encoding.testing.ExpectedProto;
 import io.logproducer.otlp.testing.LoopbackOtlpServer;
 import io.logproducer.otlp.testing.LoopbackOtlpServer.Received;
-import io.logproducer.otlp.testing.Outcomes;
+import io.logproducer.testing.Outcomes;
 import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.util.ArrayList;

@@ -11,7 +11,7 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.SendResult.Status;
-import io.logproducer.otlp.testing.Outcomes;
+import io.logproducer.testing.Outcomes;
 import io.logproducer.otlp.encoding.testing.TestRecords;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -14,7 +14,7 @@ import io.logproducer.otlp.testing.LoopbackOtlpServer;
 import io.logproducer.otlp.testing.LoopbackOtlpServer.Exchange;
 import io.logproducer.otlp.testing.LoopbackOtlpServer.Received;
 import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
-import io.logproducer.otlp.testing.Outcomes;
+import io.logproducer.testing.Outcomes;
 import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import java.net.ServerSocket;

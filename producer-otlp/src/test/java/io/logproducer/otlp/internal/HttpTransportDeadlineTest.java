@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
 import io.logproducer.otlp.testing.LoopbackOtlpServer;
-import io.logproducer.otlp.testing.Outcomes;
+import io.logproducer.testing.Outcomes;
 import io.logproducer.spi.ExportResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

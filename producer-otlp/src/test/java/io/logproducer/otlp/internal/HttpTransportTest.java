@@ -9,7 +9,7 @@ import io.logproducer.otlp.encoding.testing.ExpectedProto;
 import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.logproducer.otlp.testing.LoopbackOtlpServer;
 import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
-import io.logproducer.otlp.testing.Outcomes;
+import io.logproducer.testing.Outcomes;
 import io.logproducer.spi.ExportResult;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.net.InetAddress;

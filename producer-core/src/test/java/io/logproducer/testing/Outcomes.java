@@ -1,4 +1,4 @@
-package io.logproducer.otlp.testing;
+package io.logproducer.testing;
 
 import io.logproducer.Callback;
 import io.logproducer.SendResult;

@@ -1,0 +1,141 @@
+package io.logproducer.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.logproducer.LogRecord;
+import io.logproducer.Producer;
+import io.logproducer.ProducerConfig;
+import io.logproducer.SendResult;
+import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
+import io.logproducer.kafka.testing.TopicReader;
+import io.logproducer.testing.Outcomes;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The broker goes away: every record has exactly one outcome, nothing reported delivered is missing from the topic,
+ * and close returns in bounded time leaving no thread behind. Each test has a broker of its own (it stops it).
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
+class KafkaOutageTest {
+
+  private EmbeddedKafkaBroker broker;
+
+  @BeforeEach
+  void startBroker() throws Exception {
+    broker = EmbeddedKafkaBroker.start(Paths.get("target", "kafka-outage-" + System.nanoTime()));
+    broker.createTopic("outage", 2);
+  }
+
+  @AfterEach
+  void stopBroker() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  private static List<Thread> threadsNamed(String part) {
+    List<Thread> found = new ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.isAlive() && t.getName().contains(part)) {
+        found.add(t);
+      }
+    }
+    return found;
+  }
+
+  @Test
+  void brokerStoppedForFiveSecondsMidStreamLosesNothingReportedDelivered() throws Exception {
+    int n = 20_000;
+    Outcomes outcomes = new Outcomes();
+    Producer producer = new Producer(ProducerConfig.builder().setClientId("kafka-outage").setLingerMillis(50)
+        .setBatchCountThreshold(500).build(),
+        KafkaExporter.builder().setBootstrapServers(broker.bootstrapServers()).setTopic("outage").build());
+    Thread app = new Thread(() -> {
+      for (int i = 0; i < n; i++) {
+        producer.send(LogRecord.builder().setBody(Integer.toString(i)).build(), outcomes.callback(i));
+        if (i % 1_000 == 999) {
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // ~1 s of traffic, the outage in its middle
+        }
+      }
+    });
+    app.start();
+    assertTrue(Outcomes.until(() -> outcomes.total() >= 4_000, 30_000), "some delivered before the outage");
+    broker.stop();
+    long downAt = System.nanoTime();
+    LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(5));
+    broker.restart();
+    long downMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - downAt);
+    app.join(60_000);
+    producer.flush();
+    assertTrue(outcomes.await(n, 60_000), "outcomes: " + outcomes.statusCounts());
+    producer.close(5_000);
+
+    assertEquals(n, outcomes.distinctIds());
+    assertEquals(0, outcomes.duplicates(), "exactly one outcome per record");
+    Set<Integer> delivered = outcomes.idsWith(SendResult.Status.DELIVERED);
+    List<ConsumerRecord<byte[], byte[]>> messages =
+        TopicReader.readAll(broker.bootstrapServers(), "outage", delivered.size(), 60_000);
+    Set<Integer> stored = new HashSet<>();
+    for (ConsumerRecord<byte[], byte[]> m : messages) {
+      // raw is not used here: each otlp_proto message holds many records; count them via the bodies
+      io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest r =
+          io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.parseFrom(m.value());
+      r.getResourceLogs(0).getScopeLogs(0).getLogRecordsList()
+          .forEach(lr -> stored.add(Integer.parseInt(lr.getBody().getStringValue())));
+    }
+    Set<Integer> missing = new HashSet<>(delivered);
+    missing.removeAll(stored);
+    assertEquals(new HashSet<Integer>(), missing, "reported delivered but not in the topic");
+    System.out.println("broker down " + downMillis + " ms: " + outcomes.statusCounts() + ", retries "
+        + producer.getMetrics().getRetries());
+    assertEquals(n, delivered.size(), "a 5 s outage is within every timeout: " + outcomes.statusCounts());
+  }
+
+  @Test
+  void brokerGoneLongerThanTheDeliveryTimeoutFailsEveryRecordAndCloseLeavesNoThread() throws Exception {
+    broker.stop();
+    Outcomes outcomes = new Outcomes();
+    String clientId = "kafka-gone";
+    Producer producer = new Producer(ProducerConfig.builder().setClientId(clientId).setLingerMillis(100)
+        .setDeliveryTimeoutMillis(6_000).build(),
+        KafkaExporter.builder().setBootstrapServers(broker.bootstrapServers()).setTopic("outage")
+            .setProperty("max.block.ms", 1_000).setProperty("request.timeout.ms", 1_000)
+            .setProperty("delivery.timeout.ms", 3_000).build());
+    long start = System.nanoTime();
+    int n = 1_000;
+    for (int i = 0; i < n; i++) {
+      producer.send(LogRecord.builder().setBody("gone " + i).build(), outcomes.callback(i));
+    }
+    assertTrue(outcomes.await(n, 30_000), "outcomes: " + outcomes.statusCounts());
+    long failedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertEquals(0, outcomes.duplicates());
+    Map<SendResult.Status, Integer> counts = outcomes.statusCounts();
+    assertEquals(null, counts.get(SendResult.Status.DELIVERED), counts.toString());
+    for (int i = 0; i < n; i++) {
+      SendResult r = outcomes.get(i);
+      assertTrue(r.getMessage() != null && !r.getMessage().isEmpty(), "a reason for record " + i + ": " + r);
+    }
+    assertTrue(failedAfter < 6_000 + 5_000, "failed within the delivery timeout and a margin: " + failedAfter);
+
+    long closeStart = System.nanoTime();
+    producer.close(2_000);
+    long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closeStart);
+    assertTrue(closeMillis < 3_000 + 2_000, "close(2 s) took " + closeMillis + " ms");
+    assertTrue(Outcomes.until(() -> threadsNamed(clientId).isEmpty(), 5_000), "left: " + threadsNamed(clientId));
+    System.out.println("broker gone: all " + n + " failed after " + failedAfter + " ms (" + counts + "), close took "
+        + closeMillis + " ms");
+  }
+}
