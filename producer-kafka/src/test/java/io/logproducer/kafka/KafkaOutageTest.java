@@ -10,6 +10,8 @@ import io.logproducer.SendResult;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.kafka.testing.TopicReader;
 import io.logproducer.testing.Outcomes;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -56,6 +58,20 @@ class KafkaOutageTest {
     return found;
   }
 
+  /** The record bodies (sequence numbers) in these otlp_proto messages. */
+  private static Set<Integer> bodies(List<ConsumerRecord<byte[], byte[]>> messages) {
+    Set<Integer> bodies = new HashSet<>();
+    for (ConsumerRecord<byte[], byte[]> m : messages) {
+      try {
+        ExportLogsServiceRequest.parseFrom(m.value()).getResourceLogs(0).getScopeLogs(0).getLogRecordsList()
+            .forEach(lr -> bodies.add(Integer.parseInt(lr.getBody().getStringValue())));
+      } catch (InvalidProtocolBufferException e) {
+        throw new AssertionError("not an ExportLogsServiceRequest at offset " + m.offset(), e);
+      }
+    }
+    return bodies;
+  }
+
   @Test
   void brokerStoppedForFiveSecondsMidStreamLosesNothingReportedDelivered() throws Exception {
     int n = 20_000;
@@ -86,16 +102,9 @@ class KafkaOutageTest {
     assertEquals(n, outcomes.distinctIds());
     assertEquals(0, outcomes.duplicates(), "exactly one outcome per record");
     Set<Integer> delivered = outcomes.idsWith(SendResult.Status.DELIVERED);
-    List<ConsumerRecord<byte[], byte[]>> messages =
-        TopicReader.readAll(broker.bootstrapServers(), "outage", delivered.size(), 60_000);
-    Set<Integer> stored = new HashSet<>();
-    for (ConsumerRecord<byte[], byte[]> m : messages) {
-      // raw is not used here: each otlp_proto message holds many records; count them via the bodies
-      io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest r =
-          io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.parseFrom(m.value());
-      r.getResourceLogs(0).getScopeLogs(0).getLogRecordsList()
-          .forEach(lr -> stored.add(Integer.parseInt(lr.getBody().getStringValue())));
-    }
+    List<ConsumerRecord<byte[], byte[]>> messages = TopicReader.readUntil(broker.bootstrapServers(), "outage",
+        read -> bodies(read).containsAll(delivered), 60_000);
+    Set<Integer> stored = bodies(messages);
     Set<Integer> missing = new HashSet<>(delivered);
     missing.removeAll(stored);
     assertEquals(new HashSet<Integer>(), missing, "reported delivered but not in the topic");

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
@@ -25,6 +26,17 @@ public final class TopicReader {
    */
   public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic, int expected,
       long timeoutMillis) {
+    return readUntil(bootstrap, topic, read -> read.size() >= expected, timeoutMillis);
+  }
+
+  /**
+   * Reads {@code topic} until {@code done} holds for the messages read so far or {@code timeoutMillis} passed, then
+   * once more briefly.
+   *
+   * @return the messages, partition by partition in offset order within each
+   */
+  public static List<ConsumerRecord<byte[], byte[]>> readUntil(String bootstrap, String topic,
+      Predicate<List<ConsumerRecord<byte[], byte[]>>> done, long timeoutMillis) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     p.put("enable.auto.commit", "false");
@@ -40,7 +52,7 @@ public final class TopicReader {
       c.assign(parts);
       c.seekToBeginning(parts);
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-      while (out.size() < expected && System.nanoTime() < deadline) {
+      while (!done.test(out) && System.nanoTime() < deadline) {
         c.poll(Duration.ofMillis(200)).forEach(out::add);
       }
       c.poll(Duration.ofMillis(300)).forEach(out::add);
