@@ -19,7 +19,7 @@ import java.util.function.Consumer;
  * <ul>
  *   <li><b>No recursion.</b> {@link #enter(String)} refuses events logged on the producer's own threads (send
  *       threads, the linger thread, exporter I/O threads: every thread named {@code <clientId>-…}, which is where
- *       httpclient5 and the exporters log), events of the {@code io.logproducer} loggers, and events logged while
+ *       httpclient5 and the exporters log, and the Kafka client's {@code … | <clientId>} threads), events of the {@code io.logproducer} loggers, and events logged while
  *       this thread is already inside the appender. Such events are not counted as dropped: they never were
  *       application events.</li>
  *   <li><b>Never blocking, never throwing.</b> {@link #send(LogRecord)} under the appender default
@@ -59,6 +59,7 @@ public final class AppenderProducer {
   private volatile String lastCause;
   private volatile Producer producer;
   private volatile String threadPrefix = "\u0000";
+  private volatile String kafkaThreadMark;
 
   /**
    * @param appenderName the appender's name (in reports and the default client id)
@@ -100,15 +101,57 @@ public final class AppenderProducer {
    */
   public void start(ProducerSettings settings, OtlpSettings otlp, GseSettings gse, String scopeName,
       boolean scopeFromRecords) {
-    if (otlp != null && gse != null) {
-      throw new IllegalArgumentException("appender '" + appenderName + "' configures both an OTLP and a GSE exporter;"
-          + " choose one");
+    start(settings, otlp, gse, null, scopeName, scopeFromRecords);
+  }
+
+  /**
+   * Builds the exporter and starts the producer.
+   *
+   * @param settings the producer settings
+   * @param otlp the OTLP exporter's settings, or null
+   * @param gse the GSE exporter's settings, or null
+   * @param kafka the Kafka exporter's settings, or null; when all three are null, OTLP from the environment
+   *     ({@code OTEL_EXPORTER_OTLP_*}, default {@code http://localhost:4318})
+   * @param scopeName the OTLP {@code InstrumentationScope} name of records without one
+   * @param scopeFromRecords whether OTLP writes each record's scope name (the logger name) as its
+   *     {@code InstrumentationScope} ({@link MappingSettings#scopeFromLogger()})
+   * @throws IllegalArgumentException if more than one exporter is configured or a setting is invalid (the message
+   *     names it)
+   * @throws IllegalStateException if the exporter cannot run here (a codec that cannot load, no Unix sockets)
+   */
+  public void start(ProducerSettings settings, OtlpSettings otlp, GseSettings gse, KafkaSettings kafka,
+      String scopeName, boolean scopeFromRecords) {
+    if ((otlp != null ? 1 : 0) + (gse != null ? 1 : 0) + (kafka != null ? 1 : 0) > 1) {
+      throw new IllegalArgumentException("appender '" + appenderName + "' configures more than one exporter (OTLP,"
+          + " GSE, Kafka); choose one");
     }
     ProducerConfig config = settings.toConfig(appenderName);
-    Exporter exporter = gse != null ? gse.build() : (otlp != null ? otlp : new OtlpSettings())
-        .build(scopeName, scopeFromRecords);
+    Exporter exporter = gse != null ? gse.build() : kafka != null ? kafka.build(scopeName, scopeFromRecords)
+        : (otlp != null ? otlp : new OtlpSettings()).build(scopeName, scopeFromRecords);
     threadPrefix = config.getClientId() + "-";
+    // The Kafka client's threads: "kafka-producer-network-thread | <clientId>", its admin "… | <clientId>-admin".
+    kafkaThreadMark = kafka != null ? " | " + config.getClientId() : null;
     producer = new Producer(config, exporter);
+  }
+
+  private boolean producerThread() {
+    return isProducerThread(Thread.currentThread().getName());
+  }
+
+  /**
+   * Whether a thread of this name is one of the producer's: its own threads ({@code <clientId>-…}), or the Kafka
+   * client's threads it started ({@code … | <clientId>}, {@code … | <clientId>-admin}). For appenders whose events
+   * are appended on another thread than the one that logged them (log4j2's async loggers).
+   *
+   * @param name a thread's name, not null
+   * @return true if events logged on it must not re-enter the producer
+   */
+  public boolean isProducerThread(String name) {
+    if (name.startsWith(threadPrefix)) {
+      return true;
+    }
+    String mark = kafkaThreadMark;
+    return mark != null && (name.endsWith(mark) || name.endsWith(mark + "-admin"));
   }
 
   /**
@@ -124,7 +167,7 @@ public final class AppenderProducer {
       return false;
     }
     boolean[] appending = APPENDING.get();
-    if (appending[0] || Thread.currentThread().getName().startsWith(threadPrefix)) {
+    if (appending[0] || producerThread()) {
       return false;
     }
     appending[0] = true;
@@ -141,7 +184,7 @@ public final class AppenderProducer {
    */
   public boolean admits(String loggerName) {
     return producer != null && (loggerName == null || !loggerName.startsWith("io.logproducer."))
-        && !Thread.currentThread().getName().startsWith(threadPrefix);
+        && !producerThread();
   }
 
   /** Leaves the appender on this thread (after {@link #enter(String)} returned true). */

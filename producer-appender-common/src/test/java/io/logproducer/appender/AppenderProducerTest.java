@@ -158,7 +158,7 @@ class AppenderProducerTest {
     AppenderProducer ap = new AppenderProducer("both", 0, 1_000, status::add);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> ap.start(new ProducerSettings(), new OtlpSettings(), new GseSettings(), "s", true));
-    assertEquals("appender 'both' configures both an OTLP and a GSE exporter; choose one", e.getMessage());
+    assertEquals("appender 'both' configures more than one exporter (OTLP, GSE, Kafka); choose one", e.getMessage());
   }
 
   @Test

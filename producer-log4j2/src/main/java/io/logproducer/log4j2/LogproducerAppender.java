@@ -4,6 +4,7 @@ import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.GseSettings;
+import io.logproducer.appender.KafkaSettings;
 import io.logproducer.appender.MappingSettings;
 import io.logproducer.appender.OtlpSettings;
 import io.logproducer.appender.ProducerSettings;
@@ -24,7 +25,7 @@ import org.apache.logging.log4j.core.config.plugins.PluginElement;
 /**
  * A log4j2 appender that ships every event as an OpenTelemetry log record through a logproducer {@link Producer}:
  * over OTLP/HTTP ({@code <Otlp>}, or the {@code OTEL_EXPORTER_OTLP_*} environment when no exporter element is
- * given) or to a BlueKing GSE agent ({@code <Gse>}).
+ * given), to a BlueKing GSE agent ({@code <Gse>}) or to Apache Kafka ({@code <Kafka>}).
  *
  * <pre>{@code
  * <Logproducer name="otlp" stopTimeoutMillis="10000">
@@ -53,21 +54,22 @@ public final class LogproducerAppender extends AbstractAppender {
   private final ProducerSettings producerSettings;
   private final OtlpSettings otlp;
   private final GseSettings gse;
+  private final KafkaSettings kafka;
   private final MappingSettings mapping;
   private final EventMapper mapper;
   private final AppenderProducer producer;
-  private final String threadPrefix;
 
   private LogproducerAppender(String name, Filter filter, Layout<? extends Serializable> layout,
       boolean ignoreExceptions, Property[] properties, ProducerSettings producerSettings, OtlpSettings otlp,
-      GseSettings gse, MappingSettings mapping, String clientId, long stopTimeoutMillis, long reportIntervalMillis) {
+      GseSettings gse, KafkaSettings kafka, MappingSettings mapping, long stopTimeoutMillis,
+      long reportIntervalMillis) {
     super(name, filter, layout, ignoreExceptions, properties);
     this.producerSettings = producerSettings;
     this.otlp = otlp;
     this.gse = gse;
+    this.kafka = kafka;
     this.mapping = mapping;
     this.mapper = new EventMapper(mapping, layout);
-    this.threadPrefix = clientId + "-";
     this.producer = new AppenderProducer(name, stopTimeoutMillis, reportIntervalMillis, LOGGER::warn);
   }
 
@@ -84,7 +86,7 @@ public final class LogproducerAppender extends AbstractAppender {
 
   /**
    * Builds a {@link LogproducerAppender} from the XML: attributes {@code name}, {@code stopTimeoutMillis},
-   * {@code reportIntervalMillis}, {@code ignoreExceptions}; elements {@code <Otlp>} or {@code <Gse>},
+   * {@code reportIntervalMillis}, {@code ignoreExceptions}; elements {@code <Otlp>}, {@code <Gse>} or {@code <Kafka>},
    * {@code <ProducerSettings>}, {@code <Mapping>}, a layout (the body when {@code <Mapping useLayout="true">}) and a
    * filter.
    *
@@ -104,6 +106,9 @@ public final class LogproducerAppender extends AbstractAppender {
 
     @PluginElement("Gse")
     private GseElement gse;
+
+    @PluginElement("Kafka")
+    private KafkaElement kafka;
 
     @PluginElement("ProducerSettings")
     private ProducerSettingsElement producerSettings;
@@ -138,7 +143,7 @@ public final class LogproducerAppender extends AbstractAppender {
     }
 
     /**
-     * The OTLP/HTTP exporter (the default, from the environment, when neither this nor {@link #setGse} is set).
+     * The OTLP/HTTP exporter (the default, from the environment, when no exporter element is set).
      *
      * @param otlp the {@code <Otlp>} element
      * @return this builder
@@ -156,6 +161,17 @@ public final class LogproducerAppender extends AbstractAppender {
      */
     public B setGse(GseElement gse) {
       this.gse = gse;
+      return asBuilder();
+    }
+
+    /**
+     * The Apache Kafka exporter (needs {@code io.logproducer:producer-kafka} on the class path).
+     *
+     * @param kafka the {@code <Kafka>} element
+     * @return this builder
+     */
+    public B setKafka(KafkaElement kafka) {
+      this.kafka = kafka;
       return asBuilder();
     }
 
@@ -194,7 +210,7 @@ public final class LogproducerAppender extends AbstractAppender {
         Settings.STATUS.error("Logproducer appender: the attribute name is required");
         return null;
       }
-      boolean valid = (otlp == null || otlp.valid()) && (gse == null || gse.valid())
+      boolean valid = (otlp == null || otlp.valid()) && (gse == null || gse.valid()) && (kafka == null || kafka.valid())
           && (producerSettings == null || producerSettings.valid()) && (mapping == null || mapping.valid());
       final long[] stopAndReport = {DEFAULT_STOP_TIMEOUT_MILLIS, DEFAULT_REPORT_INTERVAL_MILLIS};
       Settings attributes = new Settings("Logproducer name=\"" + name + "\"")
@@ -211,15 +227,15 @@ public final class LogproducerAppender extends AbstractAppender {
             }
           });
       valid &= attributes.valid();
-      if (otlp != null && gse != null) {
-        Settings.STATUS.error("Logproducer appender '{}': both <Otlp> and <Gse> are configured; choose one", name);
+      if ((otlp != null ? 1 : 0) + (gse != null ? 1 : 0) + (kafka != null ? 1 : 0) > 1) {
+        Settings.STATUS.error("Logproducer appender '{}': more than one of <Otlp>, <Gse>, <Kafka> is configured;"
+            + " choose one", name);
         valid = false;
       }
       ProducerSettings settings = producerSettings != null ? producerSettings.settings() : new ProducerSettings();
-      String clientId = null;
       if (valid) {
         try {
-          clientId = settings.toConfig(name).getClientId(); // validates the combination of the settings
+          settings.toConfig(name); // validates the combination of the settings
         } catch (RuntimeException e) {
           Settings.STATUS.error("Logproducer appender '{}': invalid <ProducerSettings>: {}", name, e.getMessage());
           valid = false;
@@ -231,8 +247,8 @@ public final class LogproducerAppender extends AbstractAppender {
       }
       return new LogproducerAppender(name, getFilter(), getLayout(), isIgnoreExceptions(), getPropertyArray(),
           settings, otlp != null ? otlp.settings() : null, gse != null ? gse.settings() : null,
-          mapping != null ? mapping.settings() : new MappingSettings(), clientId, stopAndReport[0],
-          stopAndReport[1]);
+          kafka != null ? kafka.settings() : null, mapping != null ? mapping.settings() : new MappingSettings(),
+          stopAndReport[0], stopAndReport[1]);
     }
   }
 
@@ -243,7 +259,7 @@ public final class LogproducerAppender extends AbstractAppender {
   @Override
   public void start() {
     try {
-      producer.start(producerSettings, otlp, gse, getName(), mapping.scopeFromLogger());
+      producer.start(producerSettings, otlp, gse, kafka, getName(), mapping.scopeFromLogger());
     } catch (RuntimeException | LinkageError e) { // LinkageError: a mismatched logproducer jar on the class path
       LOGGER.error("Logproducer appender '{}' not started: {}", getName(), e.getMessage(), e);
       return;
@@ -261,7 +277,7 @@ public final class LogproducerAppender extends AbstractAppender {
     // Under async loggers and AsyncAppender this runs on log4j2's thread: the event's thread tells whether it came
     // from the producer's own threads (httpclient5's DEBUG logging on a send thread).
     String threadName = event.getThreadName();
-    if (threadName != null && threadName.startsWith(threadPrefix)) {
+    if (threadName != null && producer.isProducerThread(threadName)) {
       return;
     }
     if (!producer.enter(event.getLoggerName())) {

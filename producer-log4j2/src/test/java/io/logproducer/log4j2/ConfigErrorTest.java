@@ -34,7 +34,8 @@ class ConfigErrorTest {
           + " BLOCK, DROP, was 'WAIT'"), all);
       assertTrue(all.contains("invalid <Otlp endpoint=\"ftp://127.0.0.1:4318\">"), all);
       assertTrue(all.contains("stopTimeoutMillis must be >= 0, was -5"), all);
-      assertTrue(all.contains("Logproducer appender 'both': both <Otlp> and <Gse> are configured"), all);
+      assertTrue(all.contains("Logproducer appender 'both': more than one of <Otlp>, <Gse>, <Kafka> is configured"),
+          all);
       assertTrue(all.contains("invalid <Mapping captureCode=\"yes\">: captureCode must be true or false"), all);
       // Logging still works (the other appender) and nothing is thrown into the application.
       ctx.getLogger("test.invalid").error("still logging");

@@ -22,6 +22,7 @@ import io.logproducer.Severity;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.ExceptionText;
 import io.logproducer.appender.GseSettings;
+import io.logproducer.appender.KafkaSettings;
 import io.logproducer.appender.HandOff;
 import io.logproducer.appender.KeyFilter;
 import io.logproducer.appender.MappingSettings;
@@ -45,8 +46,9 @@ import org.slf4j.event.KeyValuePair;
  * A logback appender that ships every event through a logproducer {@link Producer}, over OTLP/HTTP or to a BlueKing
  * GSE agent, mapped as OpenTelemetry's logback appender maps events to its log data model.
  *
- * <p>Configured from logback's XML with nested elements: {@code <otlp>} ({@link OtlpSettings}) or {@code <gse>}
- * ({@link GseSettings}) for the exporter (neither: OTLP from the {@code OTEL_EXPORTER_OTLP_*} environment variables),
+ * <p>Configured from logback's XML with nested elements: {@code <otlp>} ({@link OtlpSettings}), {@code <gse>}
+ * ({@link GseSettings}) or {@code <kafka>} ({@link KafkaSettings}) for the exporter (none: OTLP from the
+ * {@code OTEL_EXPORTER_OTLP_*} environment variables),
  * {@code <producer>} ({@link ProducerSettings}, appender default {@code bufferFullPolicy=DROP}), {@code <mapping>}
  * ({@link MappingSettings}), {@code <stopTimeoutMillis>}, {@code <reportIntervalMillis>}, and an optional
  * {@code <encoder>} or {@code <layout>} whose output is the body when {@code mapping.useLayout} is set.
@@ -68,6 +70,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
 
   private OtlpSettings otlp;
   private GseSettings gse;
+  private KafkaSettings kafka;
   private ProducerSettings producerSettings = new ProducerSettings();
   private MappingSettings mapping = new MappingSettings();
   private long stopTimeoutMillis = 10_000;
@@ -130,6 +133,16 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
    */
   public void setGse(GseSettings gse) {
     this.gse = gse;
+  }
+
+  /**
+   * The Apache Kafka exporter ({@code <kafka>}) instead of OTLP; needs {@code io.logproducer:producer-kafka} on the
+   * class path.
+   *
+   * @param kafka the exporter settings
+   */
+  public void setKafka(KafkaSettings kafka) {
+    this.kafka = kafka;
   }
 
   /**
@@ -270,7 +283,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
     AppenderProducer ap;
     try {
       ap = new AppenderProducer(String.valueOf(getName()), stopTimeoutMillis, reportIntervalMillis, this::addWarn);
-      ap.start(producerSettings, otlp, gse, SCOPE_NAME, mapping.scopeFromLogger());
+      ap.start(producerSettings, otlp, gse, kafka, SCOPE_NAME, mapping.scopeFromLogger());
     } catch (RuntimeException | LinkageError e) {
       addError(prefix + e.getMessage(), e);
       return;
