@@ -316,6 +316,16 @@ class KafkaExporterIntegrationTest {
       total += ExportLogsServiceRequest.parseFrom(m.value()).getResourceLogs(0).getScopeLogs(0).getLogRecordsCount();
     }
     assertEquals(400, total, "every record once, in halves of halves of the 200 kB batch");
+
+    Outcomes single = new Outcomes();
+    try (Producer producer = new Producer(config(1).build(), exporter(topic).build())) {
+      producer.send(LogRecord.builder().setBody(new String(new char[30_000]).replace('\0', 'x')).build(),
+          single.callback(0));
+      producer.flush();
+      assertTrue(single.await(1, 30_000));
+    }
+    assertEquals(SendResult.Status.REJECTED, single.get(0).getStatus(), single.get(0).toString());
+    assertTrue(single.get(0).getMessage().contains("RecordTooLargeException"), single.get(0).getMessage());
   }
 
   @Test
