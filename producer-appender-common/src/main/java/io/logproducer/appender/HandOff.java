@@ -94,6 +94,17 @@ public final class HandOff<E> {
   }
 
   /**
+   * Whether an {@link #offer} now would find the queue full: a hint (it may change at once), for a caller that can
+   * skip costly preparation of an event that would be dropped anyway. Reads what {@link #offer} reads; never writes.
+   *
+   * @return true if the queue is full
+   */
+  public boolean looksFull() {
+    long t = tail.get();
+    return t >= limit.get() && t >= head.get() + mask + 1;
+  }
+
+  /**
    * Queues {@code event} for the worker; never waits.
    *
    * @param event the event, not null

@@ -92,8 +92,10 @@ class HandOffTest {
     assertTrue(h.offer(0));
     first.await(); // the worker holds event 0: the queue has 8 free slots
     for (int i = 1; i <= 8; i++) {
+      assertFalse(h.looksFull(), "before slot " + i);
       assertTrue(h.offer(i), "slot " + i);
     }
+    assertTrue(h.looksFull());
     assertFalse(h.offer(9), "full");
     release.countDown();
     assertEquals(0, h.stop(10_000));

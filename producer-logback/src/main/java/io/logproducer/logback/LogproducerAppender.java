@@ -345,6 +345,10 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       if (!ap.admits(event.getLoggerName())) {
         return;
       }
+      if (h.looksFull()) { // dropped anyway: spend no more of the logging thread on it (no formatting, no MDC copy)
+        ap.countDropped(queueFullCause);
+        return;
+      }
       if (captureCode) {
         event.getCallerData(); // computed here, on the logging thread: the worker's stack is not the caller's
       }
