@@ -22,7 +22,7 @@ public final class Main {
   static Map<String, Command> commands() {
     Map<String, Command> commands = new LinkedHashMap<>();
     for (Command c : new Command[] {new OtlpCommand(), new io.logproducer.examples.gse.GseCommand(),
-        new io.logproducer.examples.logback.LogbackCommand(), new io.logproducer.examples.log4j2.Log4j2Command()}) {
+        new io.logproducer.examples.kafka.KafkaCommand(), new io.logproducer.examples.logback.LogbackCommand(), new io.logproducer.examples.log4j2.Log4j2Command()}) {
       commands.put(c.name(), c);
     }
     return commands;

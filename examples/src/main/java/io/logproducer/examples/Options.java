@@ -33,7 +33,8 @@ public final class Options {
           ProducerConfig.DEFAULT_DELIVERY_TIMEOUT_MILLIS),
       OptionSpec.value("request-timeout-ms", "MS", "the exporter's timeout per attempt: otlp timeoutMillis "
           + "(default " + OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS + " or OTEL_EXPORTER_OTLP_TIMEOUT), gse "
-          + "writeTimeoutMillis (default " + GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS + ")", null),
+          + "writeTimeoutMillis (default " + GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS + "), kafka the client's "
+          + "request.timeout.ms, delivery.timeout.ms and max.block.ms", null),
       OptionSpec.value("max-block-ms", "MS", "maxBlockMillis: how long send() waits for buffer space before it "
           + "refuses a record", ProducerConfig.DEFAULT_MAX_BLOCK_MILLIS),
       OptionSpec.flag("quiet", "no progress lines"));
@@ -47,8 +48,8 @@ public final class Options {
       "  refused    send() did not accept them (no buffer space within --max-block-ms, record too large, ...)",
       "  not_sent   never passed to send(): a thread stops at the first record refused for want of buffer",
       "             space, as waiting --max-block-ms for each further record would not help",
-      "Exit code: 0 when every record was delivered (and the embedded receiver counted them all), 1 when not,",
-      "2 for a usage error.");
+      "Exit code: 0 when every record was delivered (and the embedded receiver, agent or broker counted them all),",
+      "1 when not, 2 for a usage error.");
 
   private final Map<String, String> values;
 

@@ -25,6 +25,7 @@ class LibraryJarsIT {
     MODULE_NAMES.put("producer-otlp-encoding", "io.logproducer.otlp.encoding");
     MODULE_NAMES.put("producer-otlp", "io.logproducer.otlp");
     MODULE_NAMES.put("producer-gse", "io.logproducer.gse");
+    MODULE_NAMES.put("producer-kafka", "io.logproducer.kafka");
     MODULE_NAMES.put("producer-appender-common", "io.logproducer.appender");
     MODULE_NAMES.put("producer-logback", "io.logproducer.logback");
     MODULE_NAMES.put("producer-log4j2", "io.logproducer.log4j2");

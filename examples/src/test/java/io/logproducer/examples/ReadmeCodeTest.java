@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.examples.gse.EmbeddedGseAgent;
+import io.logproducer.examples.kafka.TopicCounter;
 import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
+import io.logproducer.kafka.KafkaEncoding;
+import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.lang.reflect.Method;
@@ -14,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The README's Java code is tested, not trusted: every {@code ```java} block compiles for Java 8 against the
  * libraries, with only the imports it shows (a block without a class is wrapped in a {@code main} method), and the
- * examples that ship records run against an embedded receiver: every record they send has arrived and no producer
- * thread is left when they return (so an example that forgets {@code close()} fails here).
+ * examples that ship records run against an embedded receiver (OTLP, GSE agent, Kafka broker): every record they send
+ * has arrived and no producer thread is left when they return (so an example that forgets {@code close()} fails
+ * here).
  */
 @Timeout(120)
 class ReadmeCodeTest {
@@ -42,6 +47,9 @@ class ReadmeCodeTest {
   private static final Pattern CLASS = Pattern.compile("(?m)^(public )?(final )?class (\\w+)");
   private static final String OTLP_ENDPOINT = "http://127.0.0.1:4318";
   private static final String GSE_SOCKET = "/var/run/ipc.state.report";
+  private static final String KAFKA_BOOTSTRAP = "127.0.0.1:9092";
+  /** The Kafka block's topics: the exporter's (the default) and a record's destination. */
+  private static final List<String> KAFKA_TOPICS = List.of("otlp_logs", "audit_logs");
 
   @TempDir
   Path dir;
@@ -144,7 +152,8 @@ class ReadmeCodeTest {
 
   private static List<String> producerThreads() {
     return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-        .filter(n -> n.startsWith("logproducer-")).sorted().collect(Collectors.toList());
+        .filter(n -> n.startsWith("logproducer-") || n.startsWith("kafka-producer-network-thread")).sorted()
+        .collect(Collectors.toList());
   }
 
   private static Block blockContaining(String needle) throws IOException {
@@ -198,6 +207,33 @@ class ReadmeCodeTest {
       }
       assertEquals(block.sends(), agent.records(), "records the agent counted");
       assertEquals(0, agent.violations(), agent.firstViolation());
+    }
+  }
+
+  @Test
+  void theKafkaExampleDeliversEveryRecordAndClosesBeforeItReturns() throws Exception {
+    Block block = blockContaining("setBootstrapServers(\"" + KAFKA_BOOTSTRAP + "\")");
+    for (String topic : KAFKA_TOPICS) {
+      assertTrue(block.code().contains("\"" + topic + "\""), "the Kafka block names topic " + topic);
+    }
+    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir.resolve("kafka"))) {
+      for (String topic : KAFKA_TOPICS) {
+        broker.createTopic(topic, 1); // the broker creates no topic on use
+      }
+      String source = block.source().replace(KAFKA_BOOTSTRAP, broker.bootstrapServers());
+      Path classes = compile("kafka", List.of(block), List.of(source));
+      run(classes, block);
+      assertEquals(List.of(), producerThreads(), "the example closed its producer and its Kafka client");
+      long total = 0;
+      for (String topic : KAFKA_TOPICS) {
+        try (TopicCounter counter = TopicCounter.fromBeginning(broker.bootstrapServers(), topic)) {
+          TopicCounter.Count c = counter.count(KafkaEncoding.OTLP_PROTO, Duration.ofSeconds(10));
+          assertTrue(c.complete() && c.malformed() == 0, topic + ": " + c);
+          assertEquals(1, c.records(), "records in topic " + topic + ": " + c);
+          total += c.records();
+        }
+      }
+      assertEquals(block.sends(), total, "records the topics hold when the example returned");
     }
   }
 }
