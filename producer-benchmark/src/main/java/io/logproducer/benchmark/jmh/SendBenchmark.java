@@ -30,6 +30,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * per send, including the send threads' share.
  *
  * <pre>java -jar target/benchmarks.jar SendBenchmark -t 4 -prof gc</pre>
+ *
+ * <p>The design card's sweeps, one line each (every {@code @Param} takes a list; the others keep their defaults:
+ * 2 send threads, 2 MiB batches, 100 MiB budget, compression NONE and LZ4):
+ *
+ * <pre>
+ * java -jar producer-benchmark/target/benchmarks.jar SendBenchmark -t 4 -p sendThreads=1,2,4,8,16,32 -p compression=LZ4
+ * java -jar producer-benchmark/target/benchmarks.jar SendBenchmark -t 4 -p batchSizeInBytes=262144,524288,1048576,2097152,4194304 -p compression=LZ4
+ * java -jar producer-benchmark/target/benchmarks.jar SendBenchmark -t 4 -p totalSizeInBytes=16777216,33554432,67108864,134217728,268435456 -p compression=LZ4
+ * java -jar producer-benchmark/target/benchmarks.jar SendBenchmark -t 4 -p compression=NONE,GZIP,LZ4,ZSTD
+ * </pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -43,6 +53,18 @@ public class SendBenchmark {
   @Param({"NONE", "LZ4"})
   public String compression;
 
+  /** {@code sendThreads}: the pool that frames, compresses and exports sealed batches (1–32). */
+  @Param({"2"})
+  public int sendThreads;
+
+  /** {@code batchSizeInBytes}: where a batch is sealed by size, in bytes (256 KiB–4 MiB). */
+  @Param({"2097152"})
+  public int batchSizeInBytes;
+
+  /** {@code totalSizeInBytes}: the producer's memory budget, in bytes (16–256 MiB). */
+  @Param({"104857600"})
+  public long totalSizeInBytes;
+
   /** OTLP exporter stripes (open batches the threads spread over); 0 = the exporter's default. */
   @Param({"0"})
   public int stripes;
@@ -55,9 +77,9 @@ public class SendBenchmark {
         .setClientId("jmh-send")
         .setJmxEnabled(false)
         .setCompression(Compression.valueOf(compression))
-        .setTotalSizeInBytes(100L * 1024 * 1024)
-        .setBatchSizeInBytes(2 * 1024 * 1024)
-        .setSendThreads(2)
+        .setTotalSizeInBytes(totalSizeInBytes)
+        .setBatchSizeInBytes(batchSizeInBytes)
+        .setSendThreads(sendThreads)
         .build();
     OtlpHttpExporterBuilder otlp = OtlpHttpExporter.builder().setEndpoint("http://127.0.0.1:9");
     if (stripes > 0) {
