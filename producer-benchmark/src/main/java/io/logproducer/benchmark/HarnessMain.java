@@ -119,6 +119,7 @@ public final class HarnessMain {
     return switch (spec.client()) {
       case LOGPRODUCER -> new LogproducerDriver(spec, endpoint, phase);
       case OTEL -> new OtelDriver(spec, endpoint);
+      case ALIYUN -> new AliyunDriver(spec, endpoint);
       case GENERATE -> new GenerateDriver();
     };
   }
@@ -261,6 +262,10 @@ public final class HarnessMain {
       t.join();
     }
     long sendEnd = System.nanoTime();
+    // A client whose threads end during flush (the Aliyun producer flushes by closing) keeps their CPU and
+    // allocation as of here in its groups (what they use while flushing counts as "vm").
+    Map<Long, long[]> threadsBeforeFlush = threadSnapshot();
+    Map<Long, String> namesBeforeFlush = threadNameMap();
     driver.flush();
     long end = System.nanoTime();
     long cpu = os.getProcessCpuTime() - cpu0;
@@ -269,6 +274,13 @@ public final class HarnessMain {
     long gcMs = gcMillis() - gcMillis0;
     long gcN = gcCount() - gcCount0;
     Map<Long, long[]> threads1 = threadSnapshot();
+    Map<Long, String> names1 = threadNameMap();
+    threadsBeforeFlush.forEach((id, v) -> {
+      if (!threads1.containsKey(id)) {
+        threads1.put(id, v);
+        names1.putIfAbsent(id, namesBeforeFlush.get(id));
+      }
+    });
     Driver.Counters counters = driver.counters();
     if (error.get() != null) {
       System.err.println("send failed in " + name + ": " + error.get());
@@ -288,10 +300,8 @@ public final class HarnessMain {
       allocBy.merge("app", t.allocatedBytes, Long::sum);
     }
     // Other Java threads: deltas between the snapshots (threads started during the phase count from 0).
-    String[] names = threadNames(threads1.keySet());
-    int i = 0;
     for (Map.Entry<Long, long[]> e : threads1.entrySet()) {
-      String tn = names[i++];
+      String tn = names1.get(e.getKey());
       if (tn == null || tn.startsWith("app-")) {
         continue;
       }
@@ -340,17 +350,16 @@ public final class HarnessMain {
     return m;
   }
 
-  private static String[] threadNames(java.util.Set<Long> ids) {
+  /** Names of the live Java threads, by id. */
+  private static Map<Long, String> threadNameMap() {
     Map<Long, String> names = new HashMap<>();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      names.put(t.getId(), t.getName());
+    for (java.lang.management.ThreadInfo t : ManagementFactory.getThreadMXBean().getThreadInfo(
+        ManagementFactory.getThreadMXBean().getAllThreadIds(), 0)) {
+      if (t != null) {
+        names.put(t.getThreadId(), t.getThreadName());
+      }
     }
-    String[] out = new String[ids.size()];
-    int i = 0;
-    for (Long id : ids) {
-      out[i++] = names.get(id);
-    }
-    return out;
+    return names;
   }
 
   private static long gcMillis() {

@@ -24,12 +24,13 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The standard performance suite: the reference workload end to end, through the real producer and through the
- * OpenTelemetry Java SDK, to a sink in its own JVM; the published sweeps; a JFR profile; the JMH micro-benchmarks;
- * then {@code docs/PERFORMANCE.md} with tables and PNG charts.
+ * The standard performance suite: the reference workload end to end, through the real producer, through the
+ * OpenTelemetry Java SDK and through the Aliyun Log Java producer, to a sink in its own JVM (OTLP/HTTP for the first
+ * two, SLS PutLogs for the Aliyun producer); the published sweeps; a JFR profile; the JMH micro-benchmarks; then
+ * {@code docs/PERFORMANCE.md} with tables and PNG charts.
  *
  * <pre>
- * producer-benchmark/run-suite.sh            # builds, then runs this (about 12 minutes on 2 cores)
+ * producer-benchmark/run-suite.sh            # builds, then runs this (about 15 minutes on 2 cores)
  * java -cp producer-benchmark/target/benchmarks.jar io.logproducer.benchmark.PerformanceSuite [options]
  *   --docs DIR        where PERFORMANCE.md and the charts go (default: ./docs of the repository)
  *   --quick           short runs and fewer points (a smoke test, ~3 minutes)
@@ -39,15 +40,20 @@ import java.util.concurrent.TimeUnit;
  *   --repeats N       samples of each headline configuration (default 3; the median is reported)
  *   --passes N        passes over each sweep (default 2; medians are reported)
  *   --budget-minutes M  time budget: waits for a quiet machine and repeats of disturbed runs only while the
- *                     rest still fits (default 14)
+ *                     rest still fits (default 16)
  *   --run 'k=v …'     run these settings only (keys of RunSpec.toMap()), print results, write no report
  *   --report-only     regenerate the report from docs/perf-data without running anything
  *   --jmh-only        rerun the JMH part only, then regenerate the report
  * </pre>
  *
  * <p><b>Method.</b> Every run is a fresh producer JVM ({@link HarnessMain}), so its CPU, GC and allocation numbers
- * are its own; it warms up with a first producer instance, then measures a second one. One sink JVM serves the whole
- * suite; each run's delivered count is checked against the records the sink counted while the run's JVM lived.
+ * are its own; it warms up with a first producer instance, then measures a second one. One sink JVM per protocol
+ * serves the whole suite (both the same kind of server with the same JVM options); each run's delivered count is
+ * checked against the records its sink counted while the run's JVM lived.
+ *
+ * <p>The Aliyun runs get a class path of their own ({@link #aliyunClasspath}): {@code target/aliyun-lib/} (the
+ * Aliyun producer and what only it depends on: protobuf-java 2.5.0, guava 27, httpclient 4.5, fastjson) in front of
+ * {@code benchmarks.jar}, which does not contain them.
  */
 public final class PerformanceSuite {
 
@@ -58,6 +64,16 @@ public final class PerformanceSuite {
   /** The tuned OpenTelemetry SDK: queue and export batch (chosen by a sweep during development, see the report). */
   static final int OTEL_TUNED_QUEUE = 65_536;
   static final int OTEL_TUNED_BATCH = 8_192;
+  /** The Aliyun Log Java producer: IO threads swept ({@code ioThreadCount}). */
+  static final int[] ALIYUN_IO_THREADS = {1, 2, 4, 8};
+  /**
+   * The Aliyun producer's settings for throughput, as its own performance test uses them: 3 MiB batches of up to
+   * 40,960 logs (its maximum), linger 2 s, 100 MiB of buffer (its default), lz4 (its SDK's default compression).
+   */
+  static final int ALIYUN_BATCH_SIZE = 3 * RunSpec.MIB;
+  static final int ALIYUN_BATCH_COUNT = 40_960;
+  /** Where the Aliyun producer's own class path is copied, next to benchmarks.jar (see the module's pom). */
+  static final String ALIYUN_LIB = "aliyun-lib";
   /**
    * Given to every child JVM (sink, producer runs, JMH forks, the soak receiver): zstd-jni and lz4-java load JNI
    * libraries, which JDK 24+ warns about ("A restricted method in java.lang.System has been called") unless native
@@ -79,6 +95,8 @@ public final class PerformanceSuite {
   private final List<Sample> samples = new ArrayList<>();
   private final Path dataDir;
   private SinkProcess sink;
+  /** The SLS PutLogs sink for the Aliyun runs; started with the OTLP sink when the plan has Aliyun runs. */
+  private SinkProcess slsSink;
   private int runNumber;
   private int plannedRuns;
   private final long suiteStart = System.nanoTime();
@@ -134,7 +152,7 @@ public final class PerformanceSuite {
     double duration = -1;
     int repeats = -1;
     int passes = -1;
-    double budget = 14;
+    double budget = 16;
     List<String> adhoc = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -248,11 +266,15 @@ public final class PerformanceSuite {
     out.printf(Locale.ROOT, "  up to %d end-to-end runs (about %.0f minutes), then JMH; time budget %.0f minutes%n",
         plannedRuns, plannedRuns * (options.warmup() + options.duration() + 4) / 60, options.budgetMinutes());
 
+    String aliyunCp = aliyunClasspath(options.classpath()); // fails now rather than after the other runs
     sink = new SinkProcess(options.java(), options.classpath(),
         SINK_JVM_ARGS, 4);
     out.println("  sink: OtlpReceiverMain at " + sink.endpoint() + " (pid " + sink.pid() + ")");
     Map<String, String> meta = new LinkedHashMap<>();
     try {
+      startSlsSink();
+      out.println("  SLS sink (Aliyun runs): SlsReceiverMain at " + slsSink.endpoint() + " (pid " + slsSink.pid()
+          + "); Aliyun class path: " + aliyunCp.split(File.pathSeparator).length + " entries");
       RunSpec base = RunSpec.reference().withTiming(options.warmup(), options.duration());
 
       section("calibration", "Workload generation alone (no client)");
@@ -311,6 +333,18 @@ public final class PerformanceSuite {
       run("peers", otel.withCompression(Compression.GZIP, 0).withOtel(true, OTEL_TUNED_QUEUE, OTEL_TUNED_BATCH)
           .withLabel("OTel SDK tuned, gzip"), results);
 
+      section("aliyun", "Aliyun Log Java producer, same workload, SLS PutLogs sink (lz4, IO threads swept)");
+      RunSpec aliyun = aliyunBase(base);
+      for (int io : ALIYUN_IO_THREADS) {
+        run("aliyun", aliyun.withSendThreads(io).withLabel("Aliyun lz4, ioThreads " + io), results);
+      }
+      // its best IO-thread count gets as many samples as logproducer's headline settings
+      int bestIo = bestAliyunIoThreads();
+      meta.put("aliyunBestIoThreads", Integer.toString(bestIo));
+      for (int i = 1; i < options.repeats(); i++) {
+        run("aliyun", aliyun.withSendThreads(bestIo).withLabel("Aliyun lz4, ioThreads " + bestIo), results);
+      }
+
       section("latency", "send() latency with the budget not exhausted (paced)");
       double best = median("compression", s -> s.spec().compression() == Compression.LZ4);
       long paced = Math.max(10_000, Math.round(best * 0.5 / 10_000) * 10_000);
@@ -326,6 +360,9 @@ public final class PerformanceSuite {
       run("calibration", base.withClient(Client.GENERATE).withLabel("generate only (end)"), results);
     } finally {
       sink.close();
+      if (slsSink != null) {
+        slsSink.close();
+      }
     }
     // when and where: the report shows these, never the machine it is regenerated on
     meta.put("measured", java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT)
@@ -358,6 +395,10 @@ public final class PerformanceSuite {
         SINK_JVM_ARGS, 4);
     Path results = dataDir.resolve("adhoc.tsv");
     try {
+      if (options.adhoc().stream().anyMatch(r -> r.toUpperCase(Locale.ROOT).contains("CLIENT=ALIYUN"))) {
+        aliyunClasspath(options.classpath());
+        startSlsSink();
+      }
       for (String run : options.adhoc()) {
         Map<String, String> m = RunSpec.reference().withTiming(options.warmup(), options.duration()).toMap();
         for (String kv : run.trim().split("\\s+")) {
@@ -380,7 +421,70 @@ public final class PerformanceSuite {
       }
     } finally {
       sink.close();
+      if (slsSink != null) {
+        slsSink.close();
+      }
     }
+  }
+
+  /**
+   * The Aliyun runs' settings over {@code base} (the reference workload and timing): lz4, 3 MiB / 40,960-log batches,
+   * linger 2 s, 100 MiB buffer; {@code sendThreads} is its {@code ioThreadCount}.
+   */
+  static RunSpec aliyunBase(RunSpec base) {
+    return base.withClient(Client.ALIYUN).withCompression(Compression.LZ4, 0).withBatchSize(ALIYUN_BATCH_SIZE)
+        .withBatchCountThreshold(ALIYUN_BATCH_COUNT).withLinger(2_000).withTotalSize(100L * RunSpec.MIB);
+  }
+
+  /** The IO-thread count with the highest median records/s in the Aliyun sweep. */
+  private int bestAliyunIoThreads() {
+    int best = ALIYUN_IO_THREADS[0];
+    double rate = -1;
+    for (int io : ALIYUN_IO_THREADS) {
+      double r = median("aliyun", s -> s.spec().sendThreads() == io && s.result().verified());
+      if (r > rate) {
+        rate = r;
+        best = io;
+      }
+    }
+    return best;
+  }
+
+  private void startSlsSink() throws IOException {
+    if (slsSink == null) {
+      slsSink = new SinkProcess(options.java(), options.classpath(), SINK_JVM_ARGS, 4, SinkProcess.SLS_MAIN);
+    }
+  }
+
+  /**
+   * The class path of an Aliyun run: the jars of {@code target/aliyun-lib/} (next to {@code benchmarks.jar}, or the
+   * module's when run from classes), then {@code classpath}. They come first so that the Aliyun SDK's generated
+   * protobuf 2.5 classes find the protobuf-java runtime they were generated for, whatever else the benchmark jar may
+   * bring one day.
+   */
+  static String aliyunClasspath(String classpath) throws IOException {
+    Path dir = null;
+    for (String e : classpath.split(File.pathSeparator)) {
+      if (e.endsWith("benchmarks.jar")) {
+        dir = Path.of(e).toAbsolutePath().getParent().resolve(ALIYUN_LIB);
+        break;
+      }
+    }
+    if (dir == null) {
+      dir = repositoryRoot().resolve("producer-benchmark").resolve("target").resolve(ALIYUN_LIB);
+    }
+    List<String> jars = new ArrayList<>();
+    if (Files.isDirectory(dir)) {
+      try (var files = Files.list(dir)) {
+        files.filter(f -> f.toString().endsWith(".jar")).map(Path::toString).sorted().forEach(jars::add);
+      }
+    }
+    if (jars.stream().noneMatch(j -> j.contains("aliyun-log-producer"))) {
+      throw new IOException("the Aliyun producer's class path is missing (" + dir + "): build it with "
+          + "./mvnw -q -DskipTests -f producer-benchmark/pom.xml package");
+    }
+    jars.add(classpath);
+    return String.join(File.pathSeparator, jars);
   }
 
   /** End-to-end runs the plan will make (runs reused from an earlier sweep not counted). */
@@ -394,6 +498,7 @@ public final class PerformanceSuite {
     }
     r += 2 + 2 * options.repeats(); // compression
     r += 2 + Math.max(1, options.repeats() - 1); // peers
+    r += ALIYUN_IO_THREADS.length + options.repeats() - 1; // the Aliyun producer
     r += 2 + 1; // latency, profile
     return r;
   }
@@ -616,9 +721,14 @@ public final class PerformanceSuite {
   }
 
   private RunResult runChild(RunSpec spec, Path jfrFile) throws IOException, InterruptedException {
+    boolean aliyun = spec.client() == Client.ALIYUN;
+    if (aliyun) {
+      startSlsSink();
+    }
+    SinkProcess sink = aliyun ? slsSink : this.sink;
     SinkStats before = sink.latest();
     List<String> cmd = new ArrayList<>(List.of(options.java(), ENABLE_NATIVE_ACCESS, "-Xms4g", "-Xmx4g",
-        "-XX:+AlwaysPreTouch", "-cp", options.classpath(),
+        "-XX:+AlwaysPreTouch", "-cp", aliyun ? aliyunClasspath(options.classpath()) : options.classpath(),
         HarnessMain.class.getName(), "--endpoint", sink.endpoint()));
     if (jfrFile != null) {
       cmd.add("--jfrFile");

@@ -82,6 +82,7 @@ final class ReportWriter {
     reproduce();
     setup();
     peers();
+    aliyunPeer();
     goals();
     sweeps();
     defaults();
@@ -138,6 +139,31 @@ final class ReportWriter {
   private List<Sample> otel(boolean tuned, Compression c) {
     return select(s -> s.section().equals("peers") && s.spec().otelTuned() == tuned
         && s.spec().compression() == c);
+  }
+
+  /** Samples of the Aliyun Log Java producer with {@code ioThreads} IO threads, or all of them when 0. */
+  private List<Sample> aliyun(int ioThreads) {
+    return select(s -> s.section().equals("aliyun") && s.spec().client() == Client.ALIYUN
+        && (ioThreads == 0 || s.spec().sendThreads() == ioThreads));
+  }
+
+  /** The Aliyun producer's IO-thread counts in the data, ascending. */
+  private List<Integer> aliyunIoThreads() {
+    return aliyun(0).stream().map(s -> s.spec().sendThreads()).distinct().sorted().toList();
+  }
+
+  /** The Aliyun producer's fastest IO-thread count (highest median records/s), or 0 without Aliyun data. */
+  private int aliyunBest() {
+    int best = 0;
+    double rate = -1;
+    for (int io : aliyunIoThreads()) {
+      double r = med(aliyun(io), RunResult::recordsPerSec);
+      if (r > rate) {
+        rate = r;
+        best = io;
+      }
+    }
+    return best;
   }
 
   /** The sample whose records/s is the median of {@code list} (the lower middle for even counts). */
@@ -296,6 +322,11 @@ final class ReportWriter {
     rows.add(new Object[] {"logproducer", lp(Compression.ZSTD)});
     rows.add(new Object[] {"OpenTelemetry SDK, tuned to drop nothing", otel(true, Compression.NONE)});
     rows.add(new Object[] {"OpenTelemetry SDK, defaults", otel(false, Compression.NONE)});
+    int bestIo = aliyunBest();
+    if (bestIo > 0) {
+      rows.add(new Object[] {"Aliyun Log Java producer, " + bestIo + " IO thread" + (bestIo == 1 ? "" : "s")
+          + " (its fastest)", aliyun(bestIo)});
+    }
     for (Object[] row : rows) {
       @SuppressWarnings("unchecked")
       List<Sample> l = (List<Sample>) row[1];
@@ -318,6 +349,13 @@ final class ReportWriter {
       md.append("In the same run, on the same sink, logproducer with lz4 delivered **")
           .append(Report.times(lz4 / oNone)).append("** as many records per second as the tuned OpenTelemetry SDK "
               + "(uncompressed; the SDK's exporter has no lz4). ");
+    }
+    double aliyunBest = bestIo > 0 ? med(aliyun(bestIo), RunResult::recordsPerSec) : Double.NaN;
+    if (!Double.isNaN(lz4) && aliyunBest > 0) {
+      md.append("Against the Aliyun Log Java producer at its fastest setting (lz4, ").append(bestIo)
+          .append(bestIo == 1 ? " IO thread" : " IO threads").append(", to a sink of the same kind that speaks its "
+              + "protocol), logproducer with lz4 delivered **").append(Report.times(lz4 / aliyunBest))
+          .append("** as many. ");
     }
     List<Sample> paced = section("latency");
     if (!paced.isEmpty()) {
@@ -537,6 +575,123 @@ final class ReportWriter {
     }
   }
 
+  /**
+   * The Aliyun Log Java producer against logproducer: only with Aliyun runs in the data (the page of data without them
+   * is unchanged).
+   */
+  private void aliyunPeer() {
+    List<Integer> ios = aliyunIoThreads();
+    if (ios.isEmpty()) {
+      return;
+    }
+    Sample any = aliyun(0).get(0);
+    RunSpec a = any.spec();
+    md.append("## logproducer and the Aliyun Log Java producer\n\n");
+    md.append("The Aliyun Log Java producer (`com.aliyun.openservices:aliyun-log-producer` 0.3.24 on the aliyun-log "
+        + "SDK 0.6.117; the JD Cloud Java producer is derived from it) sends the same workload in the same run, in a "
+        + "fresh JVM per run like logproducer, with the settings its own performance test uses for throughput: ")
+        .append(Report.compressionName(a.compression(), a.compressionLevel())).append(", batches of ")
+        .append(Report.bytes(a.batchSizeInBytes())).append(" or ").append(Report.count(a.batchCountThreshold()))
+        .append(" logs, linger ").append(a.lingerMillis()).append(" ms, ").append(Report.bytes(a.totalSizeInBytes()))
+        .append(" of buffer; its IO threads (`ioThreadCount`) are swept. Each record becomes a `LogItem` (the time, "
+            + "and the body and the three attributes as the string contents `message`, `level`, `thread`, "
+            + "`location`) passed to `send(project, logStore, topic, source, item, callback)`; *delivered* counts "
+            + "the callbacks that reported success. It speaks SLS PutLogs, not OTLP, so its sink is a second sink JVM "
+            + "of the same kind, with the same JVM options (`SlsReceiverMain`: the OTLP sink's HTTP server), which "
+            + "lz4-decompresses every request to its `x-log-bodyrawsize`, walks every log of its protobuf `LogGroup` "
+            + "and counts it (the request signature the client computes is not checked). The producer has no flush: "
+            + "each run ends by closing it, which sends what it still holds and waits for every callback.\n\n");
+    Table t = new Table("client", ">sending threads", ">records/s", ">range", ">raw MB/s", ">wire MB/s",
+        ">producer CPU", ">CPU µs/record", ">delivered / emitted", "sink", ">sink µs/record", ">runs");
+    List<String> names = new ArrayList<>();
+    List<double[]> values = new ArrayList<>();
+    List<Object[]> rows = new ArrayList<>();
+    for (int io : ios) {
+      rows.add(new Object[] {"Aliyun producer", aliyun(io)});
+    }
+    rows.add(new Object[] {"logproducer", lp(Compression.LZ4)});
+    rows.add(new Object[] {"logproducer", lp(Compression.ZSTD)});
+    for (Object[] row : rows) {
+      @SuppressWarnings("unchecked")
+      List<Sample> list = (List<Sample>) row[1];
+      if (list.isEmpty()) {
+        continue;
+      }
+      Sample m = medianSample(list);
+      RunResult r = m.result();
+      String compression = Report.compressionName(m.spec().compression(), m.spec().compressionLevel());
+      t.row(row[0] + ", " + compression, m.spec().sendThreads(), Report.count(med(list, RunResult::recordsPerSec)),
+          rangeCell(list), Report.f1(med(list, RunResult::rawMbPerSec)), Report.f1(med(list, RunResult::wireMbPerSec)),
+          Report.pct(med(list, RunResult::cpuPercent)), Report.f2(med(list, RunResult::cpuMicrosPerRecord)),
+          Report.count(r.delivered()) + " / " + Report.count(r.getLong("emitted"))
+              + (r.lossPercent() > 0.005 ? String.format(Locale.ROOT, " (**%.1f %% lost**)", r.lossPercent()) : ""),
+          list.stream().allMatch(s -> s.result().verified()) ? "✓" : "✗",
+          r.has("sinkCpuNanosPerRecord") ? Report.f2(r.getDouble("sinkCpuNanosPerRecord") / 1e3) : "–",
+          runsCell(list));
+      names.add((m.spec().client() == Client.ALIYUN ? "Aliyun " + compression + ", " + m.spec().sendThreads() + " IO"
+          : "logproducer " + compression));
+      values.add(new double[] {med(list, RunResult::recordsPerSec), min(list, RunResult::recordsPerSec),
+          max(list, RunResult::recordsPerSec)});
+    }
+    md.append(t.markdown()).append('\n');
+    md.append("*sending threads*: the Aliyun producer's IO threads, logproducer's `sendThreads`. *sink µs/record*: "
+        + "the CPU its sink used per record (the two sinks decode different formats; both take it from the same "
+        + "cores as the producer). *records/s* is the median where a setting ran more than once (*runs*; *range* = "
+        + "slowest and fastest run; ⚠ = disturbed by other processes).\n\n");
+
+    int best = aliyunBest();
+    double aBest = med(aliyun(best), RunResult::recordsPerSec);
+    double lz4 = med(lp(Compression.LZ4), RunResult::recordsPerSec);
+    double zstd = med(lp(Compression.ZSTD), RunResult::recordsPerSec);
+    md.append("**Ratios** (records/s delivered, both measured in this run, each client to the sink of its "
+        + "protocol):\n\n");
+    Table r = new Table("logproducer", "vs", ">ratio");
+    String bestName = "Aliyun lz4, " + best + (best == 1 ? " IO thread" : " IO threads") + ", its fastest";
+    ratioRow(r, "lz4", lz4, bestName, aBest);
+    ratioRow(r, "zstd-1", zstd, bestName, aBest);
+    Sample head = medianSample(lp(Compression.LZ4));
+    if (head != null && head.spec().sendThreads() != best && !aliyun(head.spec().sendThreads()).isEmpty()) {
+      int n = head.spec().sendThreads();
+      ratioRow(r, "lz4", lz4, "Aliyun lz4, " + n + " IO threads (as many sending threads)",
+          med(aliyun(n), RunResult::recordsPerSec));
+    }
+    md.append(r.markdown()).append('\n');
+
+    Sample ab = medianSample(aliyun(best));
+    if (ab != null && head != null) {
+      RunResult ar = ab.result();
+      long d = Math.max(1, ar.delivered());
+      Map<String, Long> cpu = ar.cpuByGroup();
+      md.append("**Where its CPU goes.** Per record in its median run at ").append(best)
+          .append(best == 1 ? " IO thread" : " IO threads").append(" (").append(Report.count(ar.recordsPerSec()))
+          .append(" records/s): the application threads ").append(Report.f2(cpu.getOrDefault("app", 0L) / 1e3 / d))
+          .append(" µs (building the record, the `LogItem` and `send`), the IO threads ")
+          .append(Report.f2(cpu.getOrDefault("io", 0L) / 1e3 / d))
+          .append(" µs (the protobuf `LogGroup`, lz4, the request's MD5 and signature, HTTP), the callback threads ")
+          .append(Report.f2(cpu.getOrDefault("callback", 0L) / 1e3 / d)).append(" µs, GC and the JVM ")
+          .append(Report.f2(cpu.getOrDefault("vm", 0L) / 1e3 / d)).append(" µs (GC: ").append(ar.getLong("gcMillis"))
+          .append(" ms in the run): ").append(Report.f2(ar.cpuMicrosPerRecord())).append(" µs in all, against ")
+          .append(Report.f2(head.result().cpuMicrosPerRecord())).append(" µs for logproducer with lz4: ")
+          .append(Report.times(ar.cpuMicrosPerRecord() / Math.max(1e-9, head.result().cpuMicrosPerRecord())))
+          .append(" as much CPU per record.\n\n");
+    }
+    if (!names.isEmpty()) {
+      double[] v = new double[values.size()];
+      double[] lo = new double[values.size()];
+      double[] hi = new double[values.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = values.get(i)[0];
+        lo[i] = values.get(i)[1];
+        hi[i] = values.get(i)[2];
+      }
+      charts.add(new Chart("aliyun.png", "Delivered records/s: the Aliyun Log Java producer and logproducer, same run",
+          "client, compression and sending threads", "records/s", names, List.of(new Charts.Series("median "
+          + "records/s (whisker: slowest to fastest run, where it ran more than once)", v, lo, hi)), false, true));
+      md.append("![Delivered records/s, the Aliyun Log Java producer and logproducer](" + CHART_DIR
+          + "/aliyun.png)\n\n");
+    }
+  }
+
   private static void ratioRow(Table t, String ours, double a, String peer, double b) {
     if (!Double.isNaN(a) && !Double.isNaN(b) && b > 0) {
       t.row(ours + " (" + Report.count(a) + "/s)", peer + " (" + Report.count(b) + "/s)", "**" + Report.times(a / b)
@@ -569,6 +724,15 @@ final class ReportWriter {
     t.row("≥ 10× the records/s of the OpenTelemetry SDK tuned to drop nothing", Report.times(lz4 / oNone)
         + " (logproducer lz4 against the SDK uncompressed; the SDK lost " + Report.count(oLost) + " records)",
         status(lz4 / oNone >= 10 && oLost == 0));
+    int bestIo = aliyunBest();
+    if (bestIo > 0) {
+      double aBest = med(aliyun(bestIo), RunResult::recordsPerSec);
+      boolean aVerified = aliyun(0).stream().allMatch(s -> s.result().verified());
+      t.row("≥ 3× the records/s of the Aliyun Log Java producer at its fastest setting", Report.times(lz4 / aBest)
+          + " (logproducer lz4 against the Aliyun producer with lz4 and " + bestIo + (bestIo == 1 ? " IO thread"
+          : " IO threads") + ", " + Report.count(aBest) + " records/s" + (aVerified ? "" : "; **sink count differs**")
+          + ")", status(lz4 / aBest >= 3 && aVerified && lz4Verified));
+    }
     Sample head = medianSample(lp(Compression.LZ4));
     if (head != null) {
       double cpu = head.result().cpuMicrosPerRecord();
@@ -1082,6 +1246,10 @@ final class ReportWriter {
     if (og != null) {
       rows.add(og);
     }
+    Sample al = aliyunBest() > 0 ? medianSample(aliyun(aliyunBest())) : null;
+    if (al != null) {
+      rows.add(al);
+    }
     List<String> groups = new ArrayList<>();
     for (Sample s : rows) {
       for (String g : s.result().cpuByGroup().keySet()) {
@@ -1101,8 +1269,12 @@ final class ReportWriter {
       RunResult r = s.result();
       long d = Math.max(1, r.delivered());
       List<Object> cells = new ArrayList<>();
-      cells.add((s.spec().client() == Client.OTEL ? "OTel tuned " : "logproducer ")
-          + Report.compressionName(s.spec().compression(), s.spec().compressionLevel()));
+      String compression = Report.compressionName(s.spec().compression(), s.spec().compressionLevel());
+      cells.add(switch (s.spec().client()) {
+        case OTEL -> "OTel tuned " + compression;
+        case ALIYUN -> "Aliyun " + compression + ", " + s.spec().sendThreads() + " IO threads";
+        default -> "logproducer " + compression;
+      });
       cells.add(Report.count(r.recordsPerSec()));
       Map<String, Long> cpu = r.cpuByGroup();
       for (String g : groups) {
@@ -1153,9 +1325,13 @@ final class ReportWriter {
       case "linger" -> 2;
       case "otel-worker" -> 3;
       case "http" -> 4;
-      case "other" -> 5;
-      case "vm" -> 6;
-      default -> 7;
+      case "io" -> 5;
+      case "mover" -> 6;
+      case "callback" -> 7;
+      case "timeout" -> 8;
+      case "other" -> 9;
+      case "vm" -> 10;
+      default -> 11;
     };
   }
 

@@ -12,15 +12,17 @@ import java.util.Map;
  * child JVM ({@link HarnessMain}) as {@code --key value} arguments. Immutable.
  *
  * @param label human-readable name, shown in progress and tables
- * @param client {@link Client#LOGPRODUCER}, {@link Client#OTEL} (the OpenTelemetry Java SDK) or
- *     {@link Client#GENERATE} (workload generation only, no client: the calibration run)
+ * @param client {@link Client#LOGPRODUCER}, {@link Client#OTEL} (the OpenTelemetry Java SDK), {@link Client#ALIYUN}
+ *     (the Aliyun Log Java producer, to the SLS sink) or {@link Client#GENERATE} (workload generation only, no
+ *     client: the calibration run)
  * @param appThreads application threads calling send (the reference: 10)
- * @param sendThreads logproducer {@code sendThreads}
- * @param totalSizeInBytes logproducer {@code totalSizeInBytes}
- * @param batchSizeInBytes logproducer {@code batchSizeInBytes}
- * @param batchCountThreshold logproducer {@code batchCountThreshold}
- * @param lingerMillis logproducer {@code lingerMillis}
- * @param compression request compression (both clients; OTel supports none and gzip)
+ * @param sendThreads logproducer {@code sendThreads}; Aliyun {@code ioThreadCount}
+ * @param totalSizeInBytes logproducer and Aliyun {@code totalSizeInBytes}
+ * @param batchSizeInBytes logproducer {@code batchSizeInBytes}; Aliyun {@code batchSizeThresholdInBytes}
+ * @param batchCountThreshold logproducer and Aliyun {@code batchCountThreshold}
+ * @param lingerMillis logproducer {@code lingerMillis}; Aliyun {@code lingerMs}
+ * @param compression request compression (every client; OTel supports none and gzip, Aliyun lz4, zstd, gzip as
+ *     SLS's deflate, and none)
  * @param compressionLevel gzip/zstd level, 0 = the codec's default
  * @param warmupSeconds seconds of sending before the measured phase (a separate producer instance, same JVM)
  * @param durationSeconds length of the measured sending phase (flush excluded); 0 = bounded by records only
@@ -39,7 +41,7 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
     int otelQueueSize, int otelBatchSize, boolean jfr, int stripes) {
 
   /** Who sends. */
-  public enum Client { LOGPRODUCER, OTEL, GENERATE }
+  public enum Client { LOGPRODUCER, OTEL, ALIYUN, GENERATE }
 
   public static final int MIB = 1024 * 1024;
 
@@ -83,6 +85,12 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
     return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, v, batchCountThreshold,
         lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
         otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+  }
+
+  public RunSpec withBatchCountThreshold(int v) {
+    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes, v, lingerMillis,
+        compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit, otelTuned,
+        otelQueueSize, otelBatchSize, jfr, stripes);
   }
 
   public RunSpec withLinger(long v) {
@@ -211,6 +219,11 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
       case OTEL -> String.format(Locale.ROOT, "OTel SDK %s, %s, %d threads%s", otelTuned
           ? "tuned (queue " + otelQueueSize + ", batch " + otelBatchSize + ", waits for queue space)" : "defaults",
           Report.compressionName(compression, compressionLevel), appThreads,
+          rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "");
+      case ALIYUN -> String.format(Locale.ROOT,
+          "Aliyun producer %s, ioThreads %d, total %s, batch %s / %d records, linger %d ms, %d threads%s",
+          Report.compressionName(compression, compressionLevel), sendThreads, Report.bytes(totalSizeInBytes),
+          Report.bytes(batchSizeInBytes), batchCountThreshold, lingerMillis, appThreads,
           rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "");
       case LOGPRODUCER -> String.format(Locale.ROOT,
           "%s, sendThreads %d, total %s, batch %s, linger %d ms, %d threads%s%s",

@@ -11,10 +11,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The benchmark sink in its own JVM: the examples module's {@code OtlpReceiverMain}, a real OTLP/HTTP receiver on
- * 127.0.0.1 that decompresses and counts every record and reports its counters and its process CPU every second.
+ * 127.0.0.1 that decompresses and counts every record and reports its counters and its process CPU every second
+ * (or, for the Aliyun producer, {@link #SLS_MAIN}: the same kind of server speaking SLS PutLogs, reporting alike).
  * This class starts it, reads its reports on a daemon thread, and stops it by closing its stdin.
  */
 public final class SinkProcess implements AutoCloseable {
+
+  /** The OTLP/HTTP sink (logproducer and the OpenTelemetry SDK). */
+  public static final String OTLP_MAIN = "io.logproducer.examples.receiver.OtlpReceiverMain";
+  /** The SLS PutLogs sink (the Aliyun Log Java producer). */
+  public static final String SLS_MAIN = "io.logproducer.benchmark.sls.SlsReceiverMain";
 
   private final Process process;
   private final String endpoint;
@@ -30,13 +36,22 @@ public final class SinkProcess implements AutoCloseable {
    * @param threads receiver request threads
    */
   public SinkProcess(String java, String classpath, List<String> jvmArgs, int threads) throws IOException {
+    this(java, classpath, jvmArgs, threads, OTLP_MAIN);
+  }
+
+  /**
+   * Starts the sink {@code mainClass} ({@link #OTLP_MAIN} or {@link #SLS_MAIN}, both print {@code listening <url>}
+   * and then one report a second) and waits until it listens.
+   */
+  public SinkProcess(String java, String classpath, List<String> jvmArgs, int threads, String mainClass)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
     cmd.add(PerformanceSuite.ENABLE_NATIVE_ACCESS);
     cmd.addAll(jvmArgs);
     cmd.add("-cp");
     cmd.add(classpath);
-    cmd.add("io.logproducer.examples.receiver.OtlpReceiverMain");
+    cmd.add(mainClass);
     cmd.add("--port");
     cmd.add("0");
     cmd.add("--threads");
