@@ -4,6 +4,7 @@ import io.logproducer.Callback;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -38,6 +39,12 @@ final class Accumulator {
   private final Consumer<ProducerBatch> onSealed;
   /** Set by {@link #closeAndSealAll()}; read under each shard's lock, so no append can follow the final seal. */
   private volatile boolean closed;
+  /**
+   * Budget bytes charged to open batches (the sum of their {@link ProducerBatch#charged()}), changed under the shard
+   * lock whenever an append changes an open batch's charge (once per chunk, not per record) and when one is sealed,
+   * so {@link #relievePressure()} reads it without locking every shard on each refused send.
+   */
+  private final LongAdder openCharged = new LongAdder();
   /** Expected records per batch, from the last batch sealed by size: sizes new batches' offset arrays. */
   private volatile int recordsPerBatchHint = 64;
 
@@ -93,9 +100,14 @@ final class Accumulator {
           b = new ProducerBatch(shardKey, pool, System.nanoTime(), lingerNanos, deliveryTimeoutNanos,
               Math.min(batchCountThreshold, recordsPerBatchHint));
         }
+        long chargedBefore = b.charged();
         long shortfall = b.tryAppend(src, len, callback, credit, budget);
         if (shortfall > 0) {
           return shortfall; // a fresh batch is dropped unregistered: it holds nothing
+        }
+        long chargeGrowth = b.charged() - chargedBefore;
+        if (chargeGrowth != 0) {
+          openCharged.add(chargeGrowth);
         }
         if (fresh) {
           incomplete.add(b); // neither allocates: a registered batch cannot be lost
@@ -122,6 +134,7 @@ final class Accumulator {
 
   /** Seals an open batch its shard just let go of (shard lock held). */
   private void sealLocked(ProducerBatch b) {
+    openCharged.add(-b.charged());
     b.seal();
     timer.untrack(b);
     b.compact(budget);
@@ -182,20 +195,15 @@ final class Accumulator {
    * @return true if it sealed
    */
   boolean relievePressure() {
-    long held = 0;
-    for (Shard shard : shards.values()) {
-      ProducerBatch b;
-      synchronized (shard) {
-        b = shard.open;
-        if (b != null) {
-          held += b.charged();
-        }
-      }
-    }
-    if (held * 4 < budget.total()) {
+    if (openCharged.sum() * 4 < budget.total()) { // no shard lock: the refused path stays cheap in a flood
       return false;
     }
     return sealAll() > 0;
+  }
+
+  /** Budget bytes charged to open batches now. */
+  long openCharged() {
+    return openCharged.sum();
   }
 
   int shardCount() {
