@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs the standard performance suite: raw data to docs/perf-data/, then docs/PERFORMANCE.md and the charts under
-# docs/performance/ from that data. About 15 minutes on 2 cores. The Aliyun Log Java producer's runs use the class
+# docs/performance/ from that data. About 20 minutes on 2 cores. The Aliyun Log Java producer's runs use the class
 # path the benchmark module's package phase copies to producer-benchmark/target/aliyun-lib/ (not in benchmarks.jar).
 # Options are passed to io.logproducer.benchmark.PerformanceSuite:
-#   --quick (a ~3-minute smoke run), --skip-jmh, --warmup S, --duration S, --repeats N, --passes N,
+#   --quick (a ~4.5-minute smoke run), --skip-jmh, --warmup S, --duration S, --repeats N, --passes N,
 #   --budget-minutes M, --docs DIR, --run 'key=value …' (ad-hoc runs, no report), --jmh-only,
 #   --report-only (rebuild the page and charts from docs/perf-data/ without measuring anything)
 # Set SKIP_BUILD=1 to use the artifacts already built.

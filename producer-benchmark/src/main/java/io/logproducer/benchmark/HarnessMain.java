@@ -25,7 +25,8 @@ import jdk.jfr.Recording;
  *
  * <p>A warm-up phase (its own client instance, so the JIT has compiled the paths) is followed by the measured
  * phase: {@code appThreads} threads each generate the reference workload with their own
- * {@link Workload} and call {@code send} until {@code durationSeconds} pass (or {@code recordsPerThread} are sent),
+ * {@link Workload} (or, with {@code recordBytes} set, records of that size with their own
+ * {@link SizedWorkload}) and call {@code send} until {@code durationSeconds} pass (or {@code recordsPerThread} are sent),
  * timing every 64th call; then the client is flushed. Prints {@code PROGRESS …} lines every second and finally one
  * {@code RESULT k=v …} line (see {@link RunResult}) on stdout.
  */
@@ -136,6 +137,8 @@ public final class HarnessMain {
     private final CountDownLatch start;
     private final long maxRecords;
     private final long nanosPerRecord;
+    /** Records of {@code recordBytes} bytes, or 0 for the reference workload. */
+    private final int recordBytes;
     private final LatencyHistogram latency = new LatencyHistogram();
     private volatile boolean stop;
     private final AtomicReference<Throwable> error;
@@ -147,8 +150,9 @@ public final class HarnessMain {
     long[] contextSwitches = {-1, -1};
 
     AppThread(String name, Driver driver, CountDownLatch start, long maxRecords, long ratePerThread,
-        AtomicReference<Throwable> error) {
+        int recordBytes, AtomicReference<Throwable> error) {
       super(name);
+      this.recordBytes = recordBytes;
       this.driver = driver;
       this.start = start;
       this.maxRecords = maxRecords <= 0 ? Long.MAX_VALUE : maxRecords;
@@ -160,6 +164,7 @@ public final class HarnessMain {
     @Override
     public void run() {
       Workload workload = new Workload();
+      SizedWorkload sized = recordBytes > 0 ? new SizedWorkload(recordBytes) : null;
       com.sun.management.ThreadMXBean tmx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
       long cpu0 = tmx.getCurrentThreadCpuTime();
       long alloc0 = tmx.getCurrentThreadAllocatedBytes();
@@ -170,7 +175,7 @@ public final class HarnessMain {
         Driver d = driver;
         LatencyHistogram h = latency;
         for (; seq < maxRecords && !stop; seq++) {
-          LogRecord r = workload.next(seq);
+          LogRecord r = sized == null ? workload.next(seq) : sized.next(seq);
           int phase = (int) (seq & (LATENCY_SAMPLE_EVERY - 1));
           if (phase == 0) {
             long a = System.nanoTime();
@@ -189,7 +194,7 @@ public final class HarnessMain {
         error.compareAndSet(null, t);
       } finally {
         sent = seq;
-        rawBytes = workload.rawBytes();
+        rawBytes = sized == null ? workload.rawBytes() : sized.rawBytes();
         cpuNanos = tmx.getCurrentThreadCpuTime() - cpu0;
         allocatedBytes = tmx.getCurrentThreadAllocatedBytes() - alloc0;
         contextSwitches = ProcStats.contextSwitches(Path.of("/proc/thread-self/status"));
@@ -213,7 +218,8 @@ public final class HarnessMain {
     AppThread[] threads = new AppThread[n];
     long ratePerThread = spec.rateLimit() <= 0 ? 0 : Math.max(1, spec.rateLimit() / n);
     for (int i = 0; i < n; i++) {
-      threads[i] = new AppThread("app-" + i, driver, start, recordsPerThread, ratePerThread, error);
+      threads[i] = new AppThread("app-" + i, driver, start, recordsPerThread, ratePerThread,
+          spec.recordBytes(), error);
       threads[i].start();
     }
     com.sun.management.OperatingSystemMXBean os =

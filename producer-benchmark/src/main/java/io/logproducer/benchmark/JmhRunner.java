@@ -81,6 +81,54 @@ final class JmhRunner {
     }
   }
 
+  /** The SendBenchmark sweeps' results in {@code perf-data}. */
+  static final String SWEEPS_FILE = "jmh-send-sweeps.tsv";
+  /** Benchmark threads of the SendBenchmark sweeps ({@code -t}). */
+  static final int SWEEP_THREADS = 4;
+  /** Compression of the sweeps of the other parameters (the headline setting). */
+  static final String SWEEP_COMPRESSION = "LZ4";
+
+  /**
+   * The swept {@code @Param}s of {@link SendBenchmark}, in report order, each with its full and its quick values;
+   * one is varied at a time, the others keep the benchmark's defaults (compression {@link #SWEEP_COMPRESSION}).
+   */
+  static final List<String[]> SWEEPS = List.of(
+      new String[] {"sendThreads", "1,2,4,8,16,32", "1,32"},
+      new String[] {"batchSizeInBytes", "262144,524288,1048576,2097152,4194304", "262144,4194304"},
+      new String[] {"totalSizeInBytes", "16777216,33554432,67108864,134217728,268435456", "16777216,268435456"},
+      new String[] {"compression", "NONE,GZIP,LZ4,ZSTD", "NONE,GZIP,ZSTD"});
+
+  /** One point of a SendBenchmark sweep: the swept parameter, its value, and the score (sends/s, all threads). */
+  record SweepRow(String param, String value, int threads, double opsPerSec, double error, double bytesPerOp,
+      double min, double max) {
+
+    static final String HEADER = "# param\tvalue\tops/s\terror\tB/op\tmin\tmax\tthreads";
+
+    String toTsv() {
+      return param + "\t" + value + "\t" + opsPerSec + "\t" + error + "\t" + bytesPerOp + "\t" + min + "\t" + max
+          + "\t" + threads;
+    }
+
+    static SweepRow fromTsv(String line) {
+      String[] f = line.split("\t", -1);
+      return new SweepRow(f[0], f[1], f.length > 7 ? Integer.parseInt(f[7]) : SWEEP_THREADS,
+          Double.parseDouble(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4]),
+          f.length > 6 ? Double.parseDouble(f[5]) : Double.NaN, f.length > 6 ? Double.parseDouble(f[6]) : Double.NaN);
+    }
+  }
+
+  /** The one-line command that reproduces the sweep of {@code param} (the values of the full suite). */
+  static String sweepCommand(String param) {
+    for (String[] s : SWEEPS) {
+      if (s[0].equals(param)) {
+        return "java -jar producer-benchmark/target/benchmarks.jar SendBenchmark -t " + SWEEP_THREADS + " -p "
+            + param + "=" + s[1] + (param.equals("compression") ? "" : " -p compression=" + SWEEP_COMPRESSION)
+            + " -prof gc";
+      }
+    }
+    throw new IllegalArgumentException(param);
+  }
+
   private final PrintStream progress;
   private final boolean quick;
 
@@ -94,7 +142,12 @@ final class JmhRunner {
     List<Row> rows = new ArrayList<>();
     for (int threads : new int[] {1, 4, 10}) {
       progress.printf(Locale.ROOT, "  JMH SendBenchmark, %d thread(s), -prof gc …%n", threads);
-      rows.addAll(run(options(SendBenchmark.class, 2, 4).threads(threads).addProfiler(GCProfiler.class)));
+      ChainedOptionsBuilder o = options(SendBenchmark.class, 2, 4).threads(threads)
+          .addProfiler(GCProfiler.class);
+      if (quick) {
+        o.param("compression", SWEEP_COMPRESSION); // --quick: lz4 only (the sweeps below cover compression)
+      }
+      rows.addAll(run(o));
     }
     progress.println("  JMH OtlpEncoderBenchmark, -prof gc …");
     rows.addAll(run(options(OtlpEncoderBenchmark.class, 1, 5).addProfiler(GCProfiler.class)));
@@ -105,15 +158,65 @@ final class JmhRunner {
     return rows;
   }
 
+  /**
+   * The SendBenchmark sweeps: each swept {@code @Param} over its values ({@link #SWEEPS}), the others at their
+   * defaults, {@value #SWEEP_THREADS} threads, {@code -prof gc}; 1 s iterations (one fork per point). With
+   * {@code --quick}: the ends of each range only and half-second iterations.
+   */
+  List<SweepRow> runSendSweeps() throws RunnerException {
+    List<SweepRow> rows = new ArrayList<>();
+    for (String[] sweep : SWEEPS) {
+      String param = sweep[0];
+      String[] values = (quick ? sweep[2] : sweep[1]).split(",");
+      progress.printf(Locale.ROOT, "  JMH SendBenchmark sweep of %s (%s), %d threads, -prof gc …%n", param,
+          String.join(", ", values), SWEEP_THREADS);
+      ChainedOptionsBuilder o = options(SendBenchmark.class, 1, 3).threads(SWEEP_THREADS)
+          .addProfiler(GCProfiler.class).param(param, values);
+      if (!param.equals("compression")) {
+        o.param("compression", SWEEP_COMPRESSION);
+      }
+      for (Row r : run(o)) {
+        rows.add(new SweepRow(param, r.params().get(param), r.threads(), r.score(), r.error(), r.allocPerOp(),
+            r.min(), r.max()));
+      }
+    }
+    return rows;
+  }
+
+  static void saveSweeps(List<SweepRow> rows, Path file) throws IOException {
+    List<String> lines = new ArrayList<>();
+    lines.add(SweepRow.HEADER);
+    for (SweepRow r : rows) {
+      lines.add(r.toTsv());
+    }
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.write(file, lines, StandardCharsets.UTF_8);
+  }
+
+  /** The rows of a sweeps file; empty when there is none. */
+  static List<SweepRow> loadSweeps(Path file) throws IOException {
+    List<SweepRow> rows = new ArrayList<>();
+    if (Files.exists(file)) {
+      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        if (!line.isBlank() && !line.startsWith("#")) {
+          rows.add(SweepRow.fromTsv(line));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** {@code --quick} (a smoke test): iterations of at most half a second; a fork costs more than that. */
   private ChainedOptionsBuilder options(Class<?> benchmark, int iterationSeconds, int iterations) {
+    TimeValue time = quick ? TimeValue.milliseconds(500) : TimeValue.seconds(iterationSeconds);
     return new OptionsBuilder()
         .include("\\." + benchmark.getSimpleName() + "\\.")
         .forks(1)
         .jvmArgsPrepend(PerformanceSuite.ENABLE_NATIVE_ACCESS)
         .warmupIterations(quick ? 1 : 2)
-        .warmupTime(TimeValue.seconds(iterationSeconds))
+        .warmupTime(time)
         .measurementIterations(quick ? 2 : iterations)
-        .measurementTime(TimeValue.seconds(iterationSeconds))
+        .measurementTime(time)
         .shouldFailOnError(true)
         .verbosity(VerboseMode.SILENT);
   }

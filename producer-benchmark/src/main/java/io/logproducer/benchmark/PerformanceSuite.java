@@ -26,21 +26,22 @@ import java.util.concurrent.TimeUnit;
 /**
  * The standard performance suite: the reference workload end to end, through the real producer, through the
  * OpenTelemetry Java SDK and through the Aliyun Log Java producer, to a sink in its own JVM (OTLP/HTTP for the first
- * two, SLS PutLogs for the Aliyun producer); the published sweeps; a JFR profile; the JMH micro-benchmarks; then
+ * two, SLS PutLogs for the Aliyun producer); the published sweeps; how cost grows with the record size and the
+ * application threads; a JFR profile; the JMH micro-benchmarks and {@code SendBenchmark}'s sweeps; then
  * {@code docs/PERFORMANCE.md} with tables and PNG charts.
  *
  * <pre>
- * producer-benchmark/run-suite.sh            # builds, then runs this (about 15 minutes on 2 cores)
+ * producer-benchmark/run-suite.sh            # builds, then runs this (about 20 minutes on 2 cores)
  * java -cp producer-benchmark/target/benchmarks.jar io.logproducer.benchmark.PerformanceSuite [options]
  *   --docs DIR        where PERFORMANCE.md and the charts go (default: ./docs of the repository)
- *   --quick           short runs and fewer points (a smoke test, ~3 minutes)
+ *   --quick           short runs and fewer points (a smoke test, under 5 minutes)
  *   --skip-jmh        no JMH benchmarks
  *   --warmup S        warm-up seconds per run (default 4)
  *   --duration S      measured seconds per run (default 6)
  *   --repeats N       samples of each headline configuration (default 3; the median is reported)
  *   --passes N        passes over each sweep (default 2; medians are reported)
  *   --budget-minutes M  time budget: waits for a quiet machine and repeats of disturbed runs only while the
- *                     rest still fits (default 16)
+ *                     rest still fits (default 22; 4.5 with --quick)
  *   --run 'k=v …'     run these settings only (keys of RunSpec.toMap()), print results, write no report
  *   --report-only     regenerate the report from docs/perf-data without running anything
  *   --jmh-only        rerun the JMH part only, then regenerate the report
@@ -61,11 +62,21 @@ public final class PerformanceSuite {
   static final long[] TOTAL_SIZES = {25L * RunSpec.MIB, 50L * RunSpec.MIB, 100L * RunSpec.MIB, 200L * RunSpec.MIB};
   static final int[] BATCH_SIZES = {512 * 1024, RunSpec.MIB, 2 * RunSpec.MIB, 4 * RunSpec.MIB};
   static final Compression[] COMPRESSIONS = {Compression.NONE, Compression.GZIP, Compression.LZ4, Compression.ZSTD};
+  /**
+   * How cost grows with the record: raw bytes per record ({@link SizedWorkload}); 0 is the reference record itself
+   * (~580 B, {@code io.logproducer.examples.Workload}).
+   */
+  static final int[] RECORD_BYTES = {100, 0, 4 * 1024, 64 * 1024};
+  static final int[] RECORD_BYTES_QUICK = {100, 0, 64 * 1024};
+  /** How cost grows with the application: threads calling send (10 is the reference). */
+  static final int[] APP_THREADS = {1, 2, 4, 10, 32, 64};
+  static final int[] APP_THREADS_QUICK = {10, 64};
   /** The tuned OpenTelemetry SDK: queue and export batch (chosen by a sweep during development, see the report). */
   static final int OTEL_TUNED_QUEUE = 65_536;
   static final int OTEL_TUNED_BATCH = 8_192;
   /** The Aliyun Log Java producer: IO threads swept ({@code ioThreadCount}). */
   static final int[] ALIYUN_IO_THREADS = {1, 2, 4, 8};
+  static final int[] ALIYUN_IO_THREADS_QUICK = {1, 4};
   /**
    * The Aliyun producer's settings for throughput, as its own performance test uses them: 3 MiB batches of up to
    * 40,960 logs (its maximum), linger 2 s, 100 MiB of buffer (its default), lz4 (its SDK's default compression).
@@ -104,8 +115,10 @@ public final class PerformanceSuite {
   private final List<Double> runSeconds = new ArrayList<>();
   /** A run during which other processes used more than this much CPU (% of one core) is "disturbed". */
   static final double DISTURBED_PERCENT = 25;
-  /** What the JMH part takes, seconds (for the time budget). */
-  static final double JMH_SECONDS = 190;
+  /** What the JMH part takes, seconds (for the time budget): the benchmarks, then SendBenchmark's sweeps. */
+  static final double JMH_SECONDS = 190 + 150;
+  /** The same with {@code --quick}. */
+  static final double JMH_SECONDS_QUICK = 55 + 35;
 
   /** One run of the suite: which section asked for it, what ran, what it measured. */
   record Sample(String section, RunSpec spec, RunResult result) {
@@ -152,7 +165,7 @@ public final class PerformanceSuite {
     double duration = -1;
     int repeats = -1;
     int passes = -1;
-    double budget = 16;
+    double budget = -1;
     List<String> adhoc = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -190,6 +203,10 @@ public final class PerformanceSuite {
     }
     if (passes < 0) {
       passes = quick ? 1 : 2;
+    }
+    if (budget < 0) {
+      // --quick stays a few-minute smoke run: no waiting for a quiet machine, no reruns beyond what fits
+      budget = quick ? 4.5 : 22;
     }
     String java = ProcessHandle.current().info().command().orElse("java");
     return new Options(docs, quick, skipJmh, warmup, duration, repeats, passes, budget, reportOnly, jmhOnly, java,
@@ -242,7 +259,9 @@ public final class PerformanceSuite {
     Path jfrFile = dataDir.resolve("profile.jfr");
     Map<String, String> machine = MachineInfo.collect();
     if (options.jmhOnly()) {
-      JmhRunner.save(new JmhRunner(out, options.quick()).runAll(), jmhFile);
+      JmhRunner runner = new JmhRunner(out, options.quick());
+      JmhRunner.save(runner.runAll(), jmhFile);
+      JmhRunner.saveSweeps(runner.runSendSweeps(), dataDir.resolve(JmhRunner.SWEEPS_FILE));
     }
     if (options.reportOnly() || options.jmhOnly()) {
       samples.addAll(readSamples(results));
@@ -322,6 +341,27 @@ public final class PerformanceSuite {
         }
       }
 
+      // How cost grows: the headline settings (lz4) with bigger records, then with more application threads; the
+      // reference point of each (580 B, 10 threads) is the compression section's lz4 run, reused.
+      section("recordSize", "record-size sweep (lz4, sendThreads " + bestThreads + ", batch "
+          + Report.bytes(bestBatch) + ")");
+      int[] sizes = options.quick() ? RECORD_BYTES_QUICK : RECORD_BYTES;
+      for (int pass = 0; pass < options.sweepPasses(); pass++) {
+        for (int b : sizes) {
+          run("recordSize", head.withRecordBytes(b).withLabel(b == 0 ? "reference records (~580 B)"
+              : "records of " + Report.bytes(b)), results);
+        }
+      }
+      section("appThreads", "application-thread sweep (lz4, sendThreads " + bestThreads + ", batch "
+          + Report.bytes(bestBatch) + ")");
+      int[] apps = options.quick() ? APP_THREADS_QUICK : APP_THREADS;
+      for (int pass = 0; pass < options.sweepPasses(); pass++) {
+        for (int n : apps) {
+          run("appThreads", head.withAppThreads(n).withLabel(n + " application thread" + (n == 1 ? "" : "s")),
+              results);
+        }
+      }
+
       section("peers", "OpenTelemetry Java SDK, same workload, same sink");
       RunSpec otel = base.withClient(Client.OTEL);
       run("peers", otel.withCompression(Compression.NONE, 0).withOtel(false, 0, 0).withLabel("OTel SDK defaults"),
@@ -335,7 +375,7 @@ public final class PerformanceSuite {
 
       section("aliyun", "Aliyun Log Java producer, same workload, SLS PutLogs sink (lz4, IO threads swept)");
       RunSpec aliyun = aliyunBase(base);
-      for (int io : ALIYUN_IO_THREADS) {
+      for (int io : aliyunIoThreads()) {
         run("aliyun", aliyun.withSendThreads(io).withLabel("Aliyun lz4, ioThreads " + io), results);
       }
       // its best IO-thread count gets as many samples as logproducer's headline settings
@@ -372,8 +412,11 @@ public final class PerformanceSuite {
     List<JmhRunner.Row> jmh = JmhRunner.load(jmhFile);
     if (!options.skipJmh()) {
       section("jmh", "JMH micro-benchmarks");
-      jmh = new JmhRunner(out, options.quick()).runAll();
+      JmhRunner runner = new JmhRunner(out, options.quick());
+      jmh = runner.runAll();
       JmhRunner.save(jmh, jmhFile);
+      section("jmh", "JMH SendBenchmark sweeps (one @Param at a time)");
+      JmhRunner.saveSweeps(runner.runSendSweeps(), dataDir.resolve(JmhRunner.SWEEPS_FILE));
     }
     meta.put("suiteSeconds", Long.toString(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - suiteStart)));
     meta.put("options", (options.quick() ? "--quick " : "") + "warmup " + options.warmup() + " s, duration "
@@ -436,11 +479,16 @@ public final class PerformanceSuite {
         .withBatchCountThreshold(ALIYUN_BATCH_COUNT).withLinger(2_000).withTotalSize(100L * RunSpec.MIB);
   }
 
+  /** The Aliyun producer's IO-thread counts swept: two with {@code --quick}. */
+  private int[] aliyunIoThreads() {
+    return options.quick() ? ALIYUN_IO_THREADS_QUICK : ALIYUN_IO_THREADS;
+  }
+
   /** The IO-thread count with the highest median records/s in the Aliyun sweep. */
   private int bestAliyunIoThreads() {
-    int best = ALIYUN_IO_THREADS[0];
+    int best = aliyunIoThreads()[0];
     double rate = -1;
-    for (int io : ALIYUN_IO_THREADS) {
+    for (int io : aliyunIoThreads()) {
       double r = median("aliyun", s -> s.spec().sendThreads() == io && s.result().verified());
       if (r > rate) {
         rate = r;
@@ -497,8 +545,11 @@ public final class PerformanceSuite {
       r += p * (6 + 4 + 4) - p * 2;
     }
     r += 2 + 2 * options.repeats(); // compression
+    // how cost grows: record sizes and application threads, less the reference point of each (reused)
+    r += options.quick() ? p * (RECORD_BYTES_QUICK.length - 1 + APP_THREADS_QUICK.length - 1)
+        : p * (RECORD_BYTES.length - 1 + APP_THREADS.length - 1);
     r += 2 + Math.max(1, options.repeats() - 1); // peers
-    r += ALIYUN_IO_THREADS.length + options.repeats() - 1; // the Aliyun producer
+    r += aliyunIoThreads().length + options.repeats() - 1; // the Aliyun producer
     r += 2 + 1; // latency, profile
     return r;
   }
@@ -654,7 +705,7 @@ public final class PerformanceSuite {
   private double slackSeconds() {
     double elapsed = (System.nanoTime() - suiteStart) / 1e9;
     double remaining = Math.max(0, plannedRuns - runNumber) * averageRunSeconds()
-        + (options.skipJmh() ? 0 : JMH_SECONDS);
+        + (options.skipJmh() ? 0 : options.quick() ? JMH_SECONDS_QUICK : JMH_SECONDS);
     return options.budgetMinutes() * 60 - elapsed - remaining;
   }
 
@@ -727,8 +778,13 @@ public final class PerformanceSuite {
     }
     SinkProcess sink = aliyun ? slsSink : this.sink;
     SinkStats before = sink.latest();
-    List<String> cmd = new ArrayList<>(List.of(options.java(), ENABLE_NATIVE_ACCESS, "-Xms4g", "-Xmx4g",
-        "-XX:+AlwaysPreTouch", "-cp", aliyun ? aliyunClasspath(options.classpath()) : options.classpath(),
+    List<String> cmd = new ArrayList<>(List.of(options.java(), ENABLE_NATIVE_ACCESS, "-Xms4g", "-Xmx4g"));
+    if (!options.quick()) {
+      // heap touched up front, so that its page faults do not land in the measurements; --quick (a smoke test)
+      // saves the second or two this takes per run
+      cmd.add("-XX:+AlwaysPreTouch");
+    }
+    cmd.addAll(List.of("-cp", aliyun ? aliyunClasspath(options.classpath()) : options.classpath(),
         HarnessMain.class.getName(), "--endpoint", sink.endpoint()));
     if (jfrFile != null) {
       cmd.add("--jfrFile");

@@ -25,7 +25,8 @@ import java.util.function.ToDoubleFunction;
  * {@code results.tsv}, the JMH rows of {@code jmh.tsv}, {@code meta.properties} (when and on what machine the data was
  * measured, the suite's options, an optional note), {@code profile.tsv} (the summary of the JFR recording, which
  * is not committed) and, when present, {@code appenders.tsv} (the logging appenders' numbers, written by
- * {@link AppenderResults} from {@code run-appender-bench.sh}'s output). The page depends on nothing else, so
+ * {@link AppenderResults} from {@code run-appender-bench.sh}'s output) and {@code jmh-send-sweeps.tsv} (the JMH
+ * {@code SendBenchmark} sweeps, {@link JmhRunner#runSendSweeps()}). The page depends on nothing else, so
  * {@code --report-only} reproduces it from a clean clone.
  */
 final class ReportWriter {
@@ -61,6 +62,8 @@ final class ReportWriter {
   private final List<Chart> charts = new ArrayList<>();
   /** {@code perf-data/appenders.tsv}, or null when there is none. */
   private AppenderResults.Data appenderData;
+  /** {@code perf-data/jmh-send-sweeps.tsv}'s rows; empty when there is none. */
+  private List<JmhRunner.SweepRow> sendSweeps = List.of();
 
   /**
    * @param jfr the suite's JFR recording of the profile run, or null; when present its summary is (re)written to
@@ -77,6 +80,7 @@ final class ReportWriter {
   void write() throws IOException {
     Files.createDirectories(docs.resolve(CHART_DIR));
     appenderData = AppenderResults.load(docs.resolve("perf-data").resolve(AppenderResults.FILE));
+    sendSweeps = JmhRunner.loadSweeps(docs.resolve("perf-data").resolve(JmhRunner.SWEEPS_FILE));
     header();
     summary();
     reproduce();
@@ -85,6 +89,7 @@ final class ReportWriter {
     aliyunPeer();
     goals();
     sweeps();
+    costGrowth();
     defaults();
     latency();
     cpu();
@@ -851,6 +856,7 @@ final class ReportWriter {
     md.append(t.markdown()).append('\n');
     md.append("*ratio* = encoded (OTLP protobuf) bytes ÷ bytes on the wire.\n\n");
     md.append("**What to conclude:** ").append(compressionConclusion()).append("\n\n");
+    jmhSweeps();
   }
 
   private String passes() {
@@ -1065,6 +1071,279 @@ final class ReportWriter {
   /** " ⚠" when other processes took more than a quarter core during the run. */
   static String disturbedMark(Sample s) {
     return PerformanceSuite.othersPercent(s.result()) > PerformanceSuite.DISTURBED_PERCENT ? " ⚠" : "";
+  }
+
+  // ---------------------------------------------------------------- JMH sweeps and how cost grows
+
+  /** The SendBenchmark sweeps ({@code perf-data/jmh-send-sweeps.tsv}), when present: a table and a chart each. */
+  private void jmhSweeps() {
+    if (sendSweeps.isEmpty()) {
+      return;
+    }
+    int threads = sendSweeps.get(0).threads();
+    md.append("### The same settings in JMH (`SendBenchmark`)\n\n");
+    md.append("The end-to-end sweeps above include the workload generator, the HTTP requests and a sink sharing "
+        + "the machine. `SendBenchmark` isolates the producer: ").append(threads).append(" threads call `send()` with "
+        + "records built in advance, the send threads seal, frame and compress batches as usual, and the transport "
+        + "answers at once, so neither the network nor a receiver limits it. Each setting is varied alone; the others "
+        + "keep the benchmark's defaults (2 send threads, 2 MiB batches, 100 MiB budget, lz4). Scores are sends/s of "
+        + "all threads: the mean of the measured iterations, with the slowest and fastest iteration in brackets; "
+        + "*B/op* is the allocation per send (`-prof gc`, the send threads' share included). Each sweep is one "
+        + "line:\n\n");
+    for (String[] sweep : JmhRunner.SWEEPS) {
+      String param = sweep[0];
+      List<JmhRunner.SweepRow> rows = sendSweeps.stream().filter(r -> r.param().equals(param)).toList();
+      if (rows.isEmpty()) {
+        continue;
+      }
+      md.append("**").append(param).append("**\n\n```sh\n").append(JmhRunner.sweepCommand(param))
+          .append("\n```\n\n");
+      Table t = new Table(param, ">sends/s (all threads)", ">± error (99.9 %)", ">ns per send per thread",
+          ">B/op");
+      List<String> cats = new ArrayList<>();
+      double[] v = new double[rows.size()];
+      double[] lo = new double[rows.size()];
+      double[] hi = new double[rows.size()];
+      int i = 0;
+      for (JmhRunner.SweepRow r : rows) {
+        String label = sweepValue(param, r.value());
+        t.row(label, Report.count(r.opsPerSec()) + (Double.isNaN(r.min()) ? ""
+            : " (" + Report.count(r.min()) + "–" + Report.count(r.max()) + ")"),
+            Double.isNaN(r.error()) ? "–" : Report.count(r.error()), Report.f1(1e9 * r.threads() / r.opsPerSec()),
+            Double.isNaN(r.bytesPerOp()) ? "–" : Report.f1(r.bytesPerOp()));
+        cats.add(label);
+        v[i] = r.opsPerSec();
+        lo[i] = Double.isNaN(r.min()) ? r.opsPerSec() : r.min();
+        hi[i++] = Double.isNaN(r.max()) ? r.opsPerSec() : r.max();
+      }
+      md.append(t.markdown()).append('\n');
+      String file = "jmh-send-" + param.toLowerCase(Locale.ROOT) + ".png";
+      String title = "JMH SendBenchmark: sends/s vs " + param;
+      charts.add(new Chart(file, title, param, "sends/s (" + threads + " threads)", cats,
+          List.of(new Charts.Series("mean sends/s (whisker: slowest to fastest iteration)", v, lo, hi)), false,
+          param.equals("compression")));
+      md.append("![").append(title).append("](").append(CHART_DIR).append('/').append(file).append(")\n\n");
+    }
+    md.append("With more benchmark threads than cores, *ns per send per thread* includes time descheduled. Where "
+        + "the end-to-end sweep and this one disagree, the difference is the part this benchmark leaves out: "
+        + "requests, the receiver and the generator.\n\n");
+  }
+
+  private static String sweepValue(String param, String value) {
+    return switch (param) {
+      case "batchSizeInBytes", "totalSizeInBytes" -> Report.bytes(Long.parseLong(value));
+      case "compression" -> value.toLowerCase(Locale.ROOT);
+      default -> value;
+    };
+  }
+
+  /** Producer CPU per MB of raw data delivered, ms. */
+  private static double cpuMsPerMb(RunResult r) {
+    double mb = r.rawMbPerSec() * r.seconds();
+    return mb <= 0 ? Double.NaN : r.getLong("cpuNanos") / 1e6 / mb;
+  }
+
+  /** Raw bytes per record generated. */
+  private static double rawPerRecord(RunResult r) {
+    return r.getLong("rawBytes") / (double) Math.max(1, r.getLong("emitted"));
+  }
+
+  private void costGrowth() {
+    List<Sample> sizes = section("recordSize");
+    List<Sample> apps = section("appThreads");
+    if (sizes.isEmpty() && apps.isEmpty()) {
+      return;
+    }
+    Sample any = !sizes.isEmpty() ? sizes.get(0) : apps.get(0);
+    md.append("## How cost grows\n\n");
+    md.append("The headline configuration (").append(Report.compressionName(any.spec().compression(), 0))
+        .append(", sendThreads ").append(any.spec().sendThreads()).append(", batch ")
+        .append(Report.bytes(any.spec().batchSizeInBytes())).append(", total ")
+        .append(Report.bytes(any.spec().totalSizeInBytes()))
+        .append(") with bigger records, then with more application threads, so that you can see where the producer "
+            + "stops scaling on this machine")
+        .append(cores() > 0 ? " (" + cores() + " cores)" : "")
+        .append(" and why. The reference point of each sweep (the reference records, 10 threads) is the headline "
+            + "lz4 run. The sink shares the machine, as everywhere on this page.\n\n");
+    if (!sizes.isEmpty()) {
+      md.append("### Record size\n\n");
+      md.append("Records other than the reference have one attribute (`level`) and a `message` body of the "
+          + "reference's text cut to length, each ending in its sequence number; *raw B/record* counts UTF-8 keys "
+          + "and values as the reference does. *CPU ms/MB* is the producer JVM's CPU time (generator included) "
+          + "per MB of raw data delivered.\n\n");
+      Table t = new Table("records", ">raw B/record", ">records/s", ">raw MB/s", ">compressed MB/s", ">CPU",
+          ">CPU µs/record", ">CPU ms/MB", ">send p99", "sink", ">runs");
+      Map<String, List<Sample>> g = groups(sizes, s -> s.spec().recordBytes() == 0 ? "reference"
+          : Report.bytes(s.spec().recordBytes()));
+      List<String> cats = new ArrayList<>();
+      List<double[]> stats = new ArrayList<>(); // raw B, records/s, lo, hi, µs/record, ms/MB, MB/s
+      for (Map.Entry<String, List<Sample>> e : g.entrySet()) {
+        List<Sample> l = e.getValue();
+        Sample m = medianSample(l);
+        double raw = med(l, ReportWriter::rawPerRecord);
+        t.row(e.getKey(), Report.count(raw), Report.count(med(l, RunResult::recordsPerSec)),
+            Report.f1(med(l, RunResult::rawMbPerSec)), Report.f1(med(l, RunResult::wireMbPerSec)),
+            Report.pct(med(l, RunResult::cpuPercent)), Report.f2(med(l, RunResult::cpuMicrosPerRecord)),
+            Report.f2(med(l, ReportWriter::cpuMsPerMb)), Report.nanos(m.result().latency().percentile(99)),
+            l.stream().allMatch(s -> s.result().verified()) ? "✓" : "✗", runsCell(l));
+        cats.add(e.getKey().equals("reference") ? "reference, " + Report.count(raw) + " B" : e.getKey());
+        stats.add(new double[] {raw, med(l, RunResult::recordsPerSec), min(l, RunResult::recordsPerSec),
+            max(l, RunResult::recordsPerSec), med(l, RunResult::cpuMicrosPerRecord),
+            med(l, ReportWriter::cpuMsPerMb), med(l, RunResult::rawMbPerSec)});
+      }
+      md.append(t.markdown()).append('\n');
+      charts.add(new Chart("throughput-vs-recordsize.png", "Delivered records/s vs record size", "record size",
+          "records/s delivered (log)", cats, List.of(new Charts.Series(
+              "median records/s (whisker: slowest to fastest run)", column(stats, 1), column(stats, 2),
+              column(stats, 3))), true, false));
+      charts.add(new Chart("cpu-vs-recordsize.png", "Producer CPU per MB of raw data vs record size",
+          "record size", "CPU ms per raw MB", cats, List.of(new Charts.Series("median CPU ms/MB",
+              column(stats, 5))), false, false));
+      md.append("![Delivered records/s vs record size](" + CHART_DIR + "/throughput-vs-recordsize.png)\n\n");
+      md.append("![Producer CPU per MB of raw data vs record size](" + CHART_DIR + "/cpu-vs-recordsize.png)\n\n");
+      md.append("**What to conclude:** ").append(recordSizeConclusion(stats)).append("\n\n");
+    }
+    if (!apps.isEmpty()) {
+      md.append("### Application threads\n\n");
+      md.append("Reference records, more or fewer threads calling `send()` as fast as they can. *machine* is the "
+          + "whole machine's CPU use during the measured phase (producer, sink and anything else) out of ")
+          .append(cores() > 0 ? Report.pct(100.0 * cores()) : "100 % per core").append(".\n\n");
+      Table t = new Table(">app threads", ">records/s", ">raw MB/s", ">CPU", ">sink CPU", ">machine",
+          ">CPU µs/record", ">send p50", ">send p99", ">blocked", "sink", ">runs");
+      Map<String, List<Sample>> g = groups(apps, s -> Integer.toString(s.spec().appThreads()));
+      List<String> cats = new ArrayList<>();
+      List<double[]> stats = new ArrayList<>(); // threads, records/s, lo, hi, p99 µs, cpu %, sink %, machine %
+      for (Map.Entry<String, List<Sample>> e : g.entrySet()) {
+        List<Sample> l = e.getValue();
+        RunResult r = medianSample(l).result();
+        double machine = med(l, x -> x.has("machineBusyPercent") ? x.getDouble("machineBusyPercent") : Double.NaN);
+        double sinkCpu = med(l, x -> x.has("sinkCpuPercent") ? x.getDouble("sinkCpuPercent") : Double.NaN);
+        t.row(e.getKey(), Report.count(med(l, RunResult::recordsPerSec)), Report.f1(med(l, RunResult::rawMbPerSec)),
+            Report.pct(med(l, RunResult::cpuPercent)), Double.isNaN(sinkCpu) ? "–" : Report.pct(sinkCpu),
+            Double.isNaN(machine) ? "–" : Report.pct(machine), Report.f2(med(l, RunResult::cpuMicrosPerRecord)),
+            Report.nanos(r.latency().percentile(50)), Report.nanos(r.latency().percentile(99)),
+            Report.nanos(med(l, x -> x.getLong("sendBlockedNanos"))),
+            l.stream().allMatch(s -> s.result().verified()) ? "✓" : "✗", runsCell(l));
+        cats.add(e.getKey());
+        stats.add(new double[] {Integer.parseInt(e.getKey()), med(l, RunResult::recordsPerSec),
+            min(l, RunResult::recordsPerSec), max(l, RunResult::recordsPerSec), r.latency().percentile(99) / 1e3,
+            med(l, RunResult::cpuPercent), sinkCpu, machine});
+      }
+      md.append(t.markdown()).append('\n');
+      charts.add(new Chart("throughput-vs-appthreads.png", "Delivered records/s vs application threads",
+          "application threads", "records/s delivered", cats, List.of(new Charts.Series(
+              "median records/s (whisker: slowest to fastest run)", column(stats, 1), column(stats, 2),
+              column(stats, 3))), false, false));
+      charts.add(new Chart("p99-vs-appthreads.png", "send() p99 vs application threads", "application threads",
+          "send() p99, µs (log)", cats, List.of(new Charts.Series("p99 of the median run", column(stats, 4))),
+          true, false));
+      md.append("![Delivered records/s vs application threads](" + CHART_DIR + "/throughput-vs-appthreads.png)\n\n");
+      md.append("![send() p99 vs application threads](" + CHART_DIR + "/p99-vs-appthreads.png)\n\n");
+      md.append("**What to conclude:** ").append(appThreadsConclusion(stats)).append("\n\n");
+    }
+  }
+
+  private static double[] column(List<double[]> rows, int k) {
+    double[] c = new double[rows.size()];
+    for (int i = 0; i < c.length; i++) {
+      c[i] = rows.get(i)[k];
+    }
+    return c;
+  }
+
+  /** stats rows: raw B, records/s, lo, hi, µs/record, ms/MB, MB/s. */
+  private static String recordSizeConclusion(List<double[]> stats) {
+    List<double[]> s = new ArrayList<>(stats);
+    s.sort(Comparator.comparingDouble(r -> r[0]));
+    double[] a = s.get(0);
+    double[] z = s.get(s.size() - 1);
+    if (s.size() < 2) {
+      return "one record size only; nothing to compare.";
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "from %s B to %s B records (%s the bytes), the CPU per record grows %s "
+        + "(%s → %s µs) while records/s fall from %s to %s and raw MB/s go from %s to %s. ",
+        Report.count(a[0]), Report.count(z[0]), Report.times(z[0] / a[0]), Report.times(z[4] / a[4]),
+        Report.f2(a[4]), Report.f2(z[4]), Report.count(a[1]), Report.count(z[1]), Report.f1(a[6]),
+        Report.f1(z[6])));
+    sb.append(String.format(Locale.ROOT, "Per MB the cost falls from %s to %s ms: ", Report.f2(a[5]),
+        Report.f2(z[5])));
+    if (a[5] > 1.5 * z[5]) {
+      sb.append("small records pay mostly a fixed cost per record (the `send()` call, the record's framing, "
+          + "batch bookkeeping, a timestamp), large ones mostly the bytes themselves (encoding, copying, "
+          + "compressing)");
+    } else {
+      sb.append("the cost is mostly proportional to the bytes, not to the number of records");
+    }
+    if (s.size() >= 3) {
+      double[] y = s.get(s.size() - 2);
+      double change = z[5] / y[5] - 1;
+      sb.append(String.format(Locale.ROOT, "; from %s B to %s B records the cost per MB changes by %+.0f %%",
+          Report.count(y[0]), Report.count(z[0]), 100 * change));
+      sb.append(Math.abs(change) < 0.25 ? ", so it has flattened: beyond that size, expect throughput in MB/s, "
+          + "not in records/s, to stay about constant." : ".");
+    } else {
+      sb.append('.');
+    }
+    return sb.toString();
+  }
+
+  /** stats rows: threads, records/s, lo, hi, p99 µs, producer CPU %, sink CPU %, machine %. */
+  private String appThreadsConclusion(List<double[]> stats) {
+    List<double[]> s = new ArrayList<>(stats);
+    s.sort(Comparator.comparingDouble(r -> r[0]));
+    if (s.size() < 2) {
+      return "one thread count only; nothing to compare.";
+    }
+    double[] first = s.get(0);
+    double[] peak = s.stream().max(Comparator.comparingDouble(r -> r[1])).orElseThrow();
+    double[] knee = s.stream().filter(r -> r[1] >= 0.9 * peak[1]).findFirst().orElse(peak);
+    double[] last = s.get(s.size() - 1);
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "%s records/s with %s thread%s; %s with %s (%s)",
+        Report.count(first[1]), Report.count(first[0]), first[0] == 1 ? "" : "s", Report.count(knee[1]),
+        Report.count(knee[0]), Report.times(knee[1] / first[1])));
+    boolean collapse = last != peak && last[1] < 0.5 * peak[1];
+    if (knee != last && !collapse) {
+      sb.append(String.format(Locale.ROOT, ", and from there on within 10 %% of the best (%s records/s, %s "
+          + "threads): more threads add no throughput (%s records/s with %s)", Report.count(peak[1]),
+          Report.count(peak[0]), Report.count(last[1]), Report.count(last[0])));
+    } else if (collapse) {
+      sb.append(String.format(Locale.ROOT, ", the best; with %s threads throughput collapses to %s records/s "
+          + "(%s less) while the producer JVM still uses %s of CPU: the extra threads spend it on contention "
+          + "(see *CPU µs/record*), not on sending", Report.count(last[0]), Report.count(last[1]),
+          Report.times(peak[1] / last[1]), Report.pct(last[5])));
+    }
+    sb.append(". ");
+    int cores = cores();
+    double machine = knee[7];
+    if (cores > 0 && !Double.isNaN(machine)) {
+      double capacity = 100.0 * cores;
+      sb.append(String.format(Locale.ROOT, "At %s threads the machine is busy at %s of %s (the producer JVM %s%s)",
+          Report.count(knee[0]), Report.pct(machine), Report.pct(capacity), Report.pct(knee[5]),
+          Double.isNaN(knee[6]) ? "" : ", the sink " + Report.pct(knee[6])));
+      double ours = knee[5] + (Double.isNaN(knee[6]) ? 0 : knee[6]);
+      if (ours < 0.85 * capacity && machine >= 0.85 * capacity) {
+        sb.append(String.format(Locale.ROOT, ": other processes took %s of it, so this sweep was disturbed; "
+            + "measure it again on an idle machine before drawing a conclusion.", Report.pct(machine - ours)));
+      } else if (machine >= 0.85 * capacity) {
+        sb.append(": it is CPU-bound. The application threads, the send threads and the sink compete for the same ")
+            .append(cores).append(" cores");
+        if (knee != last) {
+          sb.append(", so further threads only wait for a core");
+        } else {
+          sb.append(", so threads beyond the most measured here would only wait for a core");
+        }
+        sb.append(String.format(Locale.ROOT, "; send() p99 is %s with %s thread%s and %s with %s. On a machine with "
+            + "more cores the knee moves right; the sink's share would move to another host in production.",
+            Report.nanos(first[4] * 1e3), Report.count(first[0]), first[0] == 1 ? "" : "s",
+            Report.nanos(last[4] * 1e3), Report.count(last[0])));
+      } else {
+        sb.append(": CPU is not exhausted, so the limit is elsewhere (the send threads' requests, the sink, or "
+            + "contention inside the producer; see *blocked*).");
+      }
+    }
+    return sb.toString();
   }
 
   private void defaults() {

@@ -34,11 +34,13 @@ import java.util.Map;
  * @param otelBatchSize OTel tuned: {@code maxExportBatchSize}
  * @param jfr write a JFR profile of the measured phase (the suite's profiling run)
  * @param stripes OTLP exporter {@code stripes} (open batches application threads spread over); 0 = its default
+ * @param recordBytes raw bytes per record (UTF-8 keys and values, as the reference counts them) of a
+ *     {@link SizedWorkload}; 0 = the reference workload itself (~580 B), unchanged
  */
 public record RunSpec(String label, Client client, int appThreads, int sendThreads, long totalSizeInBytes,
     int batchSizeInBytes, int batchCountThreshold, long lingerMillis, Compression compression, int compressionLevel,
     double warmupSeconds, double durationSeconds, long recordsPerThread, long rateLimit, boolean otelTuned,
-    int otelQueueSize, int otelBatchSize, boolean jfr, int stripes) {
+    int otelQueueSize, int otelBatchSize, boolean jfr, int stripes, int recordBytes) {
 
   /** Who sends. */
   public enum Client { LOGPRODUCER, OTEL, ALIYUN, GENERATE }
@@ -48,97 +50,103 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
   /** The reference settings (workload.md): 10 app threads, 100 MiB, 2 MiB batches, 32768 records, 2 s linger. */
   public static RunSpec reference() {
     return new RunSpec("reference", Client.LOGPRODUCER, 10, 4, 100L * MIB, 2 * MIB, 32_768, 2_000,
-        Compression.LZ4, 0, 3, 8, 0, 0, false, 0, 0, false, 0);
+        Compression.LZ4, 0, 3, 8, 0, 0, false, 0, 0, false, 0, 0);
   }
 
   public RunSpec withLabel(String v) {
     return new RunSpec(v, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes, batchCountThreshold,
         lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withClient(Client v) {
     return new RunSpec(label, v, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes, batchCountThreshold,
         lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withAppThreads(int v) {
     return new RunSpec(label, client, v, sendThreads, totalSizeInBytes, batchSizeInBytes, batchCountThreshold,
         lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withSendThreads(int v) {
     return new RunSpec(label, client, appThreads, v, totalSizeInBytes, batchSizeInBytes, batchCountThreshold,
         lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withTotalSize(long v) {
     return new RunSpec(label, client, appThreads, sendThreads, v, batchSizeInBytes, batchCountThreshold,
         lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withBatchSize(int v) {
     return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, v, batchCountThreshold,
         lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withBatchCountThreshold(int v) {
     return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes, v, lingerMillis,
         compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit, otelTuned,
-        otelQueueSize, otelBatchSize, jfr, stripes);
+        otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withLinger(long v) {
     return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
         batchCountThreshold, v, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread,
-        rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withCompression(Compression v, int level) {
     return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
         batchCountThreshold, lingerMillis, v, level, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withTiming(double warmup, double duration) {
     return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
         batchCountThreshold, lingerMillis, compression, compressionLevel, warmup, duration, recordsPerThread,
-        rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withRecordsPerThread(long v) {
     return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
         batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, v,
-        rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withRateLimit(long v) {
     return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
         batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
-        recordsPerThread, v, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes);
+        recordsPerThread, v, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withOtel(boolean tuned, int queueSize, int batchSize) {
     return new RunSpec(label, Client.OTEL, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
         batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
-        recordsPerThread, rateLimit, tuned, queueSize, batchSize, jfr, stripes);
+        recordsPerThread, rateLimit, tuned, queueSize, batchSize, jfr, stripes, recordBytes);
   }
 
   public RunSpec withJfr(boolean v) {
     return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
         batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
-        recordsPerThread, rateLimit, otelTuned, otelQueueSize, otelBatchSize, v, stripes);
+        recordsPerThread, rateLimit, otelTuned, otelQueueSize, otelBatchSize, v, stripes, recordBytes);
+  }
+
+  public RunSpec withRecordBytes(int v) {
+    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
+        batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
+        recordsPerThread, rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, v);
   }
 
   public RunSpec withStripes(int v) {
     return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
         batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
-        recordsPerThread, rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, v);
+        recordsPerThread, rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, v, recordBytes);
   }
 
   /** The settings as key/value pairs, in a stable order. */
@@ -163,6 +171,9 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
     m.put("otelBatchSize", Integer.toString(otelBatchSize));
     m.put("jfr", Boolean.toString(jfr));
     m.put("stripes", Integer.toString(stripes));
+    if (recordBytes != 0) { // absent for the reference workload, so earlier results.tsv lines read back unchanged
+      m.put("recordBytes", Integer.toString(recordBytes));
+    }
     return m;
   }
 
@@ -197,7 +208,8 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
         Integer.parseInt(m.getOrDefault("otelQueueSize", "" + r.otelQueueSize)),
         Integer.parseInt(m.getOrDefault("otelBatchSize", "" + r.otelBatchSize)),
         Boolean.parseBoolean(m.getOrDefault("jfr", "" + r.jfr)),
-        Integer.parseInt(m.getOrDefault("stripes", "" + r.stripes)));
+        Integer.parseInt(m.getOrDefault("stripes", "" + r.stripes)),
+        Integer.parseInt(m.getOrDefault("recordBytes", "" + r.recordBytes)));
   }
 
   /** Parses {@code --key value} pairs. */
@@ -229,7 +241,8 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
           "%s, sendThreads %d, total %s, batch %s, linger %d ms, %d threads%s%s",
           Report.compressionName(compression, compressionLevel), sendThreads, Report.bytes(totalSizeInBytes),
           Report.bytes(batchSizeInBytes), lingerMillis, appThreads,
-          rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "", stripes > 0 ? ", " + stripes + " stripes" : "");
+          rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "", stripes > 0 ? ", " + stripes + " stripes" : "")
+          + (recordBytes > 0 ? ", " + recordBytes + " B records" : "");
     };
   }
 }
