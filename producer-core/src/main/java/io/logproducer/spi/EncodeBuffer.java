@@ -9,7 +9,14 @@ import java.util.Arrays;
  *
  * <p>Strings are encoded as {@link String#getBytes(java.nio.charset.Charset) UTF-8} does: an unpaired surrogate
  * becomes {@code '?'}; {@link #utf8Length(CharSequence)} agrees with {@link #writeUtf8(CharSequence)} byte for
- * byte.
+ * byte. Strings are encoded in one pass: a {@link String} of more than a few dozen chars has its chars copied out in
+ * bulk, a slice at a time, into a scratch array owned by the buffer, where runs of ASCII chars are written by a
+ * tight loop; shorter strings and other {@link CharSequence}s are read with {@code charAt}.
+ *
+ * <p>Length-delimited values (protobuf strings and nested messages) are written in one pass too:
+ * {@link #reserveVarint32(int)} keeps room for the length, the value is written, and
+ * {@link #fillVarint32(int, int)} writes the length, moving the value if the length's varint needs another number
+ * of bytes than were kept, so the output is the minimal varint protobuf writes.
  *
  * <p>A buffer has a {@link #limit()}: the producer sets it to the largest record it accepts, and a write that would
  * take the buffer past it throws {@link RecordTooLargeException} before anything of that size is allocated (so a
@@ -21,9 +28,19 @@ public final class EncodeBuffer {
   /** The largest limit: the largest array a JVM allocates, in bytes. */
   public static final int MAX_LIMIT = Integer.MAX_VALUE - 8;
 
+  /**
+   * Strings of at most this many chars are read with {@code charAt} rather than copied out in bulk; their UTF-8
+   * length, at most 3 bytes a char, has a one-byte varint.
+   */
+  private static final int SHORT_STRING = 42;
+  /** Chars of a {@link String} copied out per slice: the size of {@link #chars}. */
+  private static final int SLICE = 1024;
+
   private byte[] buf;
   private int pos;
   private int limit = MAX_LIMIT;
+  /** Scratch for the chars of a string being encoded; made on first use. */
+  private char[] chars;
 
   /**
    * Creates an empty buffer with no limit below {@link #MAX_LIMIT}.
@@ -253,53 +270,217 @@ public final class EncodeBuffer {
    * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
    */
   public int writeUtf8(CharSequence s) {
+    int start = pos;
     int n = s.length();
-    long worst = (long) pos + 3L * n;
-    if (worst > buf.length) {
-      // Grow for the worst case only when it is within the limit; otherwise for the exact length (which throws
-      // when the string really does not fit).
-      grow(worst <= limit ? worst : (long) pos + utf8Length(s));
+    if (n > SHORT_STRING && s instanceof String) {
+      writeUtf8Slices((String) s, n);
+    } else {
+      ensureUtf8(s, 0, n, 0);
+      pos = encodeUtf8(s, n, buf, pos);
+    }
+    return pos - start;
+  }
+
+  /**
+   * Writes {@code s} as a protobuf length-delimited value: the varint of its UTF-8 length, then its UTF-8 bytes,
+   * in one pass over the chars (the length is filled in after the bytes, as {@link #fillVarint32(int, int)} does).
+   * The same bytes as {@code writeVarint32(utf8Length(s))} followed by {@code writeUtf8(s)}.
+   *
+   * @param s the characters
+   * @return the UTF-8 length in bytes (the length prefix not included)
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
+  public int writeUtf8LengthDelimited(CharSequence s) {
+    int n = s.length();
+    if (n <= SHORT_STRING) { // at most 3 * SHORT_STRING < 128 bytes: a one-byte length
+      if (buf.length - pos < 1 + 3 * n) {
+        ensureUtf8(s, 0, n, 1);
+      }
+      int start = pos + 1;
+      int end = encodeUtf8(s, n, buf, start);
+      buf[start - 1] = (byte) (end - start);
+      pos = end;
+      return end - start;
+    }
+    int width = varintSize32(n); // the UTF-8 length is at least the number of chars
+    int index = reserveVarint32(width);
+    writeUtf8(s);
+    return fillVarint32(index, width);
+  }
+
+  /**
+   * Keeps {@code width} bytes for a varint length that {@link #fillVarint32(int, int)} writes once the bytes it
+   * counts are written: how a length-delimited value of unknown size is written in one pass. The kept bytes are
+   * undefined until filled.
+   *
+   * @param width the bytes expected for the varint, in [1, 5]: {@link #varintSize32(int)} of a good guess of the
+   *     length (a wrong guess costs moving the value once, when it is filled)
+   * @return the index of the kept bytes, to pass to {@link #fillVarint32(int, int)}
+   * @throws IllegalArgumentException if {@code width} is not in [1, 5]
+   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
+   */
+  public int reserveVarint32(int width) {
+    if (width < 1 || width > 5) {
+      throw new IllegalArgumentException("width must be in [1, 5], was " + width);
+    }
+    ensure(width);
+    int index = pos;
+    pos += width;
+    return index;
+  }
+
+  /**
+   * Writes, at {@code index}, the length of what was written after the bytes kept there by
+   * {@link #reserveVarint32(int) reserveVarint32(width)}, as the minimal varint {@link #writeVarint32(int)} writes.
+   * When that varint takes other than {@code width} bytes, the bytes after it are moved to follow it. Lengths kept
+   * later inside this one must have been filled first.
+   *
+   * @param index what {@link #reserveVarint32(int)} returned
+   * @param width the width passed to it
+   * @return the length: bytes written after the kept ones
+   * @throws IndexOutOfBoundsException if {@code index} and {@code width} do not describe kept bytes of this buffer
+   * @throws RecordTooLargeException if a longer varint takes the buffer past {@link #limit()}
+   */
+  public int fillVarint32(int index, int width) {
+    int start = index + width;
+    if (index < 0 || width < 1 || width > 5 || start > pos) {
+      throw new IndexOutOfBoundsException("index " + index + ", width " + width + ", size " + pos);
+    }
+    int length = pos - start;
+    if (varintSize32(length) != width) {
+      moveForVarint(start, length, varintSize32(length) - width);
     }
     byte[] b = buf;
-    int p = pos;
-    int start = p;
-    int i = 0;
-    for (; i < n; i++) {
-      char c = s.charAt(i);
-      if (c >= 0x80) {
-        break;
-      }
-      b[p++] = (byte) c;
+    int p = index;
+    int value = length;
+    while ((value & ~0x7F) != 0) {
+      b[p++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
     }
-    for (; i < n; i++) {
-      char c = s.charAt(i);
+    b[p] = (byte) value;
+    return length;
+  }
+
+  /** Moves the {@code length} bytes at {@code start} by {@code shift} (negative: back) for a varint before them. */
+  private void moveForVarint(int start, int length, int shift) {
+    if (shift > 0) {
+      ensure(shift);
+    }
+    System.arraycopy(buf, start, buf, start + shift, length);
+    pos += shift;
+  }
+
+  /**
+   * Writes a string a slice at a time: its chars are copied into {@link #chars} ({@link String#getChars}, a bulk
+   * copy) and encoded from there. A slice never ends between the two chars of a surrogate pair.
+   */
+  private void writeUtf8Slices(String s, int n) {
+    char[] cs = chars;
+    if (cs == null) {
+      cs = chars = new char[SLICE];
+    }
+    boolean roomForAll = false;
+    int i = 0;
+    while (i < n) {
+      int end = Math.min(n, i + SLICE);
+      s.getChars(i, end, cs, 0);
+      int len = end - i;
+      if (end < n && Character.isHighSurrogate(cs[len - 1])) {
+        len--; // its low surrogate starts the next slice: encode the pair there
+        end--;
+      }
+      if (!roomForAll) {
+        roomForAll = ensureUtf8(s, i, len, 0);
+      }
+      pos = encodeUtf8(cs, len, buf, pos);
+      i = end;
+    }
+  }
+
+  /**
+   * Makes room for {@code before} bytes and the UTF-8 of {@code s}'s chars from {@code from} on, {@code count} of
+   * them next: for their worst case (3 bytes a char) when that is within the limit, else for the exact UTF-8 length
+   * of all of the rest of {@code s}, which throws if it does not fit (so that a huge string is refused before a
+   * buffer of its size exists).
+   *
+   * @return whether there is room for all of the rest of {@code s}
+   */
+  private boolean ensureUtf8(CharSequence s, int from, int count, int before) {
+    long worst = (long) pos + before + 3L * count;
+    if (worst <= buf.length) {
+      return false;
+    }
+    if (worst <= limit) {
+      grow(worst);
+      return false;
+    }
+    long exact = (long) pos + before + utf8Length(s, from);
+    if (exact > buf.length) {
+      grow(exact);
+    }
+    return true;
+  }
+
+  /**
+   * Encodes {@code cs[0, n)} at {@code b[p]}, which has room for it; returns the index after the last byte. A high
+   * surrogate at {@code n - 1} is unpaired.
+   */
+  private static int encodeUtf8(char[] cs, int n, byte[] b, int p) {
+    int i = 0;
+    while (i < n) {
+      char c = cs[i++];
+      if (c < 0x80) {
+        b[p++] = (byte) c;
+        while (i < n && (c = cs[i]) < 0x80) { // the ASCII run that follows
+          b[p++] = (byte) c;
+          i++;
+        }
+      } else if (c < 0x800) {
+        b[p++] = (byte) (0xC0 | (c >> 6));
+        b[p++] = (byte) (0x80 | (c & 0x3F));
+      } else if (!Character.isSurrogate(c)) {
+        b[p++] = (byte) (0xE0 | (c >> 12));
+        b[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+        b[p++] = (byte) (0x80 | (c & 0x3F));
+      } else if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(cs[i])) {
+        p = encodeCodePoint(Character.toCodePoint(c, cs[i++]), b, p);
+      } else {
+        b[p++] = '?';
+      }
+    }
+    return p;
+  }
+
+  /** {@link #encodeUtf8(char[], int, byte[], int)} for any {@link CharSequence}, char by char. */
+  private static int encodeUtf8(CharSequence s, int n, byte[] b, int p) {
+    int i = 0;
+    while (i < n) {
+      char c = s.charAt(i++);
       if (c < 0x80) {
         b[p++] = (byte) c;
       } else if (c < 0x800) {
         b[p++] = (byte) (0xC0 | (c >> 6));
         b[p++] = (byte) (0x80 | (c & 0x3F));
-      } else if (Character.isSurrogate(c)) {
-        int cp = -1;
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-          cp = Character.toCodePoint(c, s.charAt(i + 1));
-        }
-        if (cp < 0) {
-          b[p++] = '?';
-        } else {
-          i++;
-          b[p++] = (byte) (0xF0 | (cp >> 18));
-          b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-          b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-          b[p++] = (byte) (0x80 | (cp & 0x3F));
-        }
-      } else {
+      } else if (!Character.isSurrogate(c)) {
         b[p++] = (byte) (0xE0 | (c >> 12));
         b[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
         b[p++] = (byte) (0x80 | (c & 0x3F));
+      } else if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(s.charAt(i))) {
+        p = encodeCodePoint(Character.toCodePoint(c, s.charAt(i++)), b, p);
+      } else {
+        b[p++] = '?';
       }
     }
-    pos = p;
-    return p - start;
+    return p;
+  }
+
+  /** Writes a supplementary code point's 4 UTF-8 bytes. */
+  private static int encodeCodePoint(int cp, byte[] b, int p) {
+    b[p] = (byte) (0xF0 | (cp >> 18));
+    b[p + 1] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+    b[p + 2] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+    b[p + 3] = (byte) (0x80 | (cp & 0x3F));
+    return p + 4;
   }
 
   /**
@@ -338,7 +519,7 @@ public final class EncodeBuffer {
     while (i < n && s.charAt(i) < 0x80) {
       i++;
     }
-    return i == n ? ~n : utf8Length(s);
+    return i == n ? ~n : i + utf8Length(s, i); // the ASCII prefix is not scanned again
   }
 
   /**
@@ -372,28 +553,27 @@ public final class EncodeBuffer {
    * @return the length in bytes
    */
   public static int utf8Length(CharSequence s) {
+    return utf8Length(s, 0);
+  }
+
+  /** The UTF-8 length of {@code s}'s chars from {@code from} on ({@code from} not inside a surrogate pair). */
+  private static int utf8Length(CharSequence s, int from) {
     int n = s.length();
-    int len = n;
-    int i = 0;
-    while (i < n && s.charAt(i) < 0x80) {
-      i++;
-    }
-    for (; i < n; i++) {
+    int len = n - from;
+    for (int i = from; i < n; i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
         continue;
       }
       if (c < 0x800) {
         len += 1;
-      } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-          len += 2; // 4 bytes for 2 chars
-          i++;
-        }
-        // an unpaired surrogate is written as '?': 1 byte, already counted
-      } else {
+      } else if (!Character.isSurrogate(c)) {
         len += 2;
+      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        len += 2; // 4 bytes for 2 chars
+        i++;
       }
+      // an unpaired surrogate is written as '?': 1 byte, already counted
     }
     return len;
   }
@@ -405,19 +585,8 @@ public final class EncodeBuffer {
    * @return the bytes {@link #writeVarint32(int)} writes for it: 1–5
    */
   public static int varintSize32(int value) {
-    if ((value & (~0 << 7)) == 0) {
-      return 1;
-    }
-    if ((value & (~0 << 14)) == 0) {
-      return 2;
-    }
-    if ((value & (~0 << 21)) == 0) {
-      return 3;
-    }
-    if ((value & (~0 << 28)) == 0) {
-      return 4;
-    }
-    return 5;
+    // 7 bits a byte: 1 + (bits - 1) / 7 for the bits up to the highest set one (at least 1), without branches
+    return (352 - Integer.numberOfLeadingZeros(value) * 9) >>> 6;
   }
 
   /**

@@ -23,8 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Where the OTLP encoder's time goes: the UTF-8 work on one reference-workload record's four values (three ASCII
- * attributes of ~20–90 chars and the ~400-char body with CJK characters), done the encoder's way (a
- * {@code utf8Length} pass for the size, then a {@code writeUtf8} pass, char by char) and the JDK's ways.
+ * attributes of ~20–90 chars and the ~400-char body with CJK characters), done the encoder's way (one pass per
+ * value, {@code writeUtf8LengthDelimited}), the encoder's earlier ways (a length pass, then a write pass) and the
+ * JDK's ways.
  *
  * <pre>java -jar target/benchmarks.jar Utf8Benchmark -prof gc</pre>
  */
@@ -37,14 +38,16 @@ import org.openjdk.jmh.annotations.Warmup;
 public class Utf8Benchmark {
 
   /**
-   * encodebuffer: {@code EncodeBuffer.utf8Length} + {@code writeUtf8} per value (the encoder's first version);
-   * marked: {@code utf8LengthMarked} + {@code writeUtf8Marked} (the encoder since it copies ASCII values in bulk);
+   * onepass: {@code EncodeBuffer.writeUtf8LengthDelimited} per value, the length prefix filled in after the bytes
+   * (the encoder now); encodebuffer: {@code EncodeBuffer.utf8Length} + {@code writeUtf8} per value (a length pass,
+   * then a write pass); marked: {@code utf8LengthMarked} + {@code writeUtf8Marked} (the encoder's two passes until
+   * it wrote each string in one);
    * getbytes: {@code String.getBytes(UTF_8)} + copy (allocates); charsetencoder: a reused {@link CharsetEncoder}
    * into a reused buffer (no allocation); asciifast: like encodebuffer, but a value whose UTF-8 length equals its
    * char count (ASCII) is copied with {@code String.getBytes(int, int, byte[], int)}, an array copy for compact
    * Latin-1 strings, instead of char by char (a prototype for the encoder's write pass).
    */
-  @Param({"encodebuffer", "marked", "asciifast", "getbytes", "charsetencoder"})
+  @Param({"onepass", "encodebuffer", "marked", "asciifast", "getbytes", "charsetencoder"})
   public String method;
 
   private String[] values;
@@ -71,6 +74,15 @@ public class Utf8Benchmark {
   @Benchmark
   public int utf8() {
     switch (method) {
+      case "onepass": {
+        EncodeBuffer b = buffer;
+        b.reset();
+        int n = 0;
+        for (String s : values) {
+          n += b.writeUtf8LengthDelimited(s);
+        }
+        return n + b.size();
+      }
       case "encodebuffer": {
         EncodeBuffer b = buffer;
         b.reset();

@@ -7,9 +7,11 @@ import java.util.Map;
 
 /**
  * Protobuf encoding of OTLP's {@code AnyValue} and {@code KeyValue} (all seven value kinds, nested arrays and
- * key/value lists) and of string fields, in two mirrored passes: {@code size*} methods measure and record nested
- * sizes in a {@link SizeCache}, {@code write*} methods read them back in the same order and write each byte once.
- * Field numbers are those of {@code opentelemetry/proto/common/v1/common.proto}. Stateless, thread-safe.
+ * key/value lists) and of string fields, in one pass: room for a nested message's length is kept before the
+ * message ({@link EncodeBuffer#reserveVarint32(int)}, as many bytes as a lower bound of its size needs, from char
+ * counts and element counts) and the length is filled in after it ({@link EncodeBuffer#fillVarint32(int, int)},
+ * which moves the message in the rare case the bound took fewer bytes than the size). Field numbers are those of
+ * {@code opentelemetry/proto/common/v1/common.proto}. Stateless, thread-safe.
  */
 public final class ProtoFields {
 
@@ -49,97 +51,72 @@ public final class ProtoFields {
     return 1 + EncodeBuffer.varintSize32(length) + length;
   }
 
-  /** Size of a string field (tag, length, UTF-8), recording the UTF-8 length. */
-  static int sizeString(String s, SizeCache sizes) {
-    int marked = EncodeBuffer.utf8LengthMarked(s); // ~length when ASCII: written in bulk
-    sizes.push(marked);
-    return lenField(EncodeBuffer.markedLength(marked));
-  }
-
-  static void writeString(int tag, String s, EncodeBuffer out, SizeCache sizes) {
-    int marked = sizes.next();
+  /** Writes a string field: tag, UTF-8 length, UTF-8 bytes. */
+  static void writeString(int tag, String s, EncodeBuffer out) {
     out.writeByte(tag);
-    out.writeVarint32(EncodeBuffer.markedLength(marked));
-    out.writeUtf8Marked(s, marked);
+    out.writeUtf8LengthDelimited(s);
   }
 
-  /** Size of a message field holding a {@code KeyValue}, recording nested sizes. */
-  static int sizeKeyValueField(String key, AnyValue value, SizeCache sizes) {
-    int slot = sizes.reserve();
-    int size = sizeKeyValue(key, value, sizes);
-    sizes.set(slot, size);
-    return lenField(size);
-  }
-
-  static void writeKeyValueField(int tag, String key, AnyValue value, EncodeBuffer out, SizeCache sizes) {
+  /** Writes a message field holding a {@code KeyValue}. */
+  static void writeKeyValueField(int tag, String key, AnyValue value, EncodeBuffer out) {
     out.writeByte(tag);
-    out.writeVarint32(sizes.next());
-    if (!key.isEmpty()) {
-      writeString(KV_KEY, key, out, sizes);
+    boolean hasKey = !key.isEmpty(); // proto3: an empty string is not written
+    int minValueSize = minAnyValueSize(value);
+    int width = EncodeBuffer.varintSize32((hasKey ? 2 + key.length() : 0) + 2 + minValueSize);
+    int index = out.reserveVarint32(width);
+    if (hasKey) {
+      writeString(KV_KEY, key, out);
     }
-    writeAnyValueField(KV_VALUE, value, out, sizes);
+    writeAnyValueField(KV_VALUE, value, minValueSize, out);
+    out.fillVarint32(index, width);
   }
 
-  private static int sizeKeyValue(String key, AnyValue value, SizeCache sizes) {
-    int size = key.isEmpty() ? 0 : sizeString(key, sizes); // proto3: an empty string is not written
-    return size + sizeAnyValueField(value, sizes);
+  /** Writes a message field holding an {@code AnyValue}. */
+  static void writeAnyValueField(int tag, AnyValue value, EncodeBuffer out) {
+    writeAnyValueField(tag, value, minAnyValueSize(value), out);
   }
 
-  /** Size of a message field holding an {@code AnyValue}, recording nested sizes. */
-  static int sizeAnyValueField(AnyValue value, SizeCache sizes) {
-    int slot = sizes.reserve();
-    int size = sizeAnyValue(value, sizes);
-    sizes.set(slot, size);
-    return lenField(size);
-  }
-
-  static void writeAnyValueField(int tag, AnyValue value, EncodeBuffer out, SizeCache sizes) {
+  private static void writeAnyValueField(int tag, AnyValue value, int minSize, EncodeBuffer out) {
     out.writeByte(tag);
-    out.writeVarint32(sizes.next());
-    writeAnyValue(value, out, sizes);
+    int width = EncodeBuffer.varintSize32(minSize);
+    int index = out.reserveVarint32(width);
+    if (value.getType() == AnyValue.Type.STRING) { // the common case, kept small enough to be inlined
+      writeString(ANY_STRING, value.asString(), out);
+    } else {
+      writeAnyValue(value, out);
+    }
+    out.fillVarint32(index, width);
   }
 
-  /** The content size of an {@code AnyValue}; a set oneof member is written even when it holds its default. */
-  private static int sizeAnyValue(AnyValue value, SizeCache sizes) {
-    switch (value.getType()) {
-      case STRING:
-        return sizeString(value.asString(), sizes);
-      case BOOLEAN:
-        return 2;
-      case LONG:
-        return 1 + EncodeBuffer.varintSize64(value.asLong());
+  /**
+   * A lower bound of an {@code AnyValue}'s content size, without encoding anything: a string's UTF-8 length is at
+   * least its number of chars. Its varint width is the width of the size's but for values with many multi-byte
+   * chars near a varint boundary.
+   */
+  private static int minAnyValueSize(AnyValue value) {
+    AnyValue.Type type = value.getType();
+    if (type == AnyValue.Type.STRING) {
+      return 2 + value.asString().length();
+    }
+    switch (type) {
       case DOUBLE:
         return 9;
       case BYTES:
         return lenField(value.asBytes().length);
-      case ARRAY: {
-        int slot = sizes.reserve();
-        int size = 0;
-        List<AnyValue> values = value.asArray();
-        for (int i = 0, n = values.size(); i < n; i++) {
-          size += sizeAnyValueField(values.get(i), sizes);
-        }
-        sizes.set(slot, size);
-        return lenField(size);
-      }
-      case KEY_VALUE_LIST: {
-        int slot = sizes.reserve();
-        int size = 0;
-        for (Map.Entry<String, AnyValue> e : value.asKeyValueList().entrySet()) {
-          size += sizeKeyValueField(e.getKey(), e.getValue(), sizes);
-        }
-        sizes.set(slot, size);
-        return lenField(size);
-      }
-      default:
-        throw new IllegalArgumentException("unknown AnyValue type " + value.getType());
+      case ARRAY:
+        return 2 + 2 * value.asArray().size(); // each element is a field of at least 2 bytes
+      case KEY_VALUE_LIST:
+        return 2 + 2 * value.asKeyValueList().size();
+      default: // BOOLEAN, LONG
+        return 2;
     }
   }
 
-  private static void writeAnyValue(AnyValue value, EncodeBuffer out, SizeCache sizes) {
+  /** Writes the content of an {@code AnyValue}; a set oneof member is written even when it holds its default. */
+  private static void writeAnyValue(AnyValue value, EncodeBuffer out) {
     switch (value.getType()) {
       case STRING:
-        writeString(ANY_STRING, value.asString(), out, sizes);
+        writeString(ANY_STRING, value.asString(), out);
         return;
       case BOOLEAN:
         out.writeByte(ANY_BOOL);
@@ -161,21 +138,27 @@ public final class ProtoFields {
         return;
       }
       case ARRAY: {
-        out.writeByte(ANY_ARRAY);
-        out.writeVarint32(sizes.next());
         List<AnyValue> values = value.asArray();
+        out.writeByte(ANY_ARRAY);
+        int width = EncodeBuffer.varintSize32(2 * values.size());
+        int index = out.reserveVarint32(width);
         for (int i = 0, n = values.size(); i < n; i++) {
-          writeAnyValueField(LIST_VALUES, values.get(i), out, sizes);
+          writeAnyValueField(LIST_VALUES, values.get(i), out);
         }
+        out.fillVarint32(index, width);
         return;
       }
-      case KEY_VALUE_LIST:
+      case KEY_VALUE_LIST: {
+        Map<String, AnyValue> values = value.asKeyValueList();
         out.writeByte(ANY_KVLIST);
-        out.writeVarint32(sizes.next());
-        for (Map.Entry<String, AnyValue> e : value.asKeyValueList().entrySet()) {
-          writeKeyValueField(LIST_VALUES, e.getKey(), e.getValue(), out, sizes);
+        int width = EncodeBuffer.varintSize32(2 * values.size());
+        int index = out.reserveVarint32(width);
+        for (Map.Entry<String, AnyValue> e : values.entrySet()) {
+          writeKeyValueField(LIST_VALUES, e.getKey(), e.getValue(), out);
         }
+        out.fillVarint32(index, width);
         return;
+      }
       default:
         throw new IllegalArgumentException("unknown AnyValue type " + value.getType());
     }

@@ -4,7 +4,6 @@ import static io.logproducer.otlp.encoding.internal.ProtoFields.FIXED32;
 import static io.logproducer.otlp.encoding.internal.ProtoFields.FIXED64;
 import static io.logproducer.otlp.encoding.internal.ProtoFields.LEN;
 import static io.logproducer.otlp.encoding.internal.ProtoFields.VARINT;
-import static io.logproducer.otlp.encoding.internal.ProtoFields.lenField;
 import static io.logproducer.otlp.encoding.internal.ProtoFields.tag;
 
 import io.logproducer.AnyValue;
@@ -18,9 +17,10 @@ import io.logproducer.spi.RecordEncoder;
  * concatenated are the {@code log_records} of one {@code ScopeLogs}. Fields are written in field-number order and
  * default values are omitted, as protobuf-java does, so the output is byte-for-byte what it would produce.
  *
- * <p>Sizes are computed first (once per nested message and string, kept in a per-thread {@link SizeCache}), then
- * every byte is written once; no per-record allocation beyond the iterators of key/value-list bodies.
- * Thread-safe.
+ * <p>One pass: the message's length is filled in after the message ({@link EncodeBuffer#reserveVarint32(int)},
+ * {@link EncodeBuffer#fillVarint32(int, int)}), as are the lengths of its nested messages and strings
+ * ({@link ProtoFields}); every string is read once. No per-record allocation beyond the
+ * iterators of key/value-list bodies, no thread-local state. Thread-safe.
  */
 public final class ProtobufRecordEncoder implements RecordEncoder {
 
@@ -37,67 +37,27 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
   private static final int SPAN_ID = tag(10, LEN);
   private static final int OBSERVED_TIME_UNIX_NANO = tag(11, FIXED64);
   private static final int EVENT_NAME = tag(12, LEN);
+  /**
+   * The bytes kept for the length of a record's message before it is written: 2, the varint width of 128 B – 16 KiB,
+   * where most records are. A smaller record is moved back a byte once written (cheap: it is small), a larger one
+   * forward (cheap next to encoding it).
+   */
+  static final int LENGTH_WIDTH = 2;
 
   @Override
   public void encode(LogRecord record, EncodeBuffer out) {
-    SizeCache sizes = SizeCache.forThread();
-    writeField(record, size(record, sizes), out, sizes);
+    writeField(record, out);
   }
 
-  /**
-   * Writes the {@code log_records} field of {@code record}: tag, length and message, given the {@link #size} just
-   * computed into {@code sizes} (emptied for this record, so that it is fully read afterwards).
-   */
-  static void writeField(LogRecord record, int size, EncodeBuffer out, SizeCache sizes) {
-    int start = out.size();
+  /** Writes the {@code log_records} field of {@code record}: tag, length and message. */
+  static void writeField(LogRecord record, EncodeBuffer out) {
     out.writeByte(SCOPE_LOGS_LOG_RECORD_TAG);
-    out.writeVarint32(size);
-    int contentStart = out.size();
-    write(record, out, sizes);
-    if (out.size() - contentStart != size || !sizes.fullyRead()) {
-      throw new IllegalStateException("LogRecord encoding wrote " + (out.size() - contentStart)
-          + " bytes, expected " + size + " (encoder bug); record started at " + start);
-    }
+    int index = out.reserveVarint32(LENGTH_WIDTH);
+    write(record, out);
+    out.fillVarint32(index, LENGTH_WIDTH);
   }
 
-  /** The content size of the {@code LogRecord} message, recording nested sizes in {@code sizes}. */
-  static int size(LogRecord r, SizeCache sizes) {
-    int size = 0;
-    if (r.getTimeUnixNano() != 0) {
-      size += 9;
-    }
-    if (r.getSeverityNumber() != 0) {
-      size += 1 + EncodeBuffer.varintSize32(r.getSeverityNumber());
-    }
-    if (notEmpty(r.getSeverityText())) {
-      size += ProtoFields.sizeString(r.getSeverityText(), sizes);
-    }
-    AnyValue body = r.getBody();
-    if (body != null) {
-      size += ProtoFields.sizeAnyValueField(body, sizes);
-    }
-    for (int i = 0, n = r.getAttributeCount(); i < n; i++) {
-      size += ProtoFields.sizeKeyValueField(r.getAttributeKey(i), r.getAttributeValue(i), sizes);
-    }
-    if (r.getFlags() != 0) {
-      size += 5;
-    }
-    if (r.getTraceId() != null) {
-      size += lenField(r.getTraceId().length);
-    }
-    if (r.getSpanId() != null) {
-      size += lenField(r.getSpanId().length);
-    }
-    if (r.getObservedTimeUnixNano() != 0) {
-      size += 9;
-    }
-    if (notEmpty(r.getEventName())) {
-      size += ProtoFields.sizeString(r.getEventName(), sizes);
-    }
-    return size;
-  }
-
-  private static void write(LogRecord r, EncodeBuffer out, SizeCache sizes) {
+  private static void write(LogRecord r, EncodeBuffer out) {
     if (r.getTimeUnixNano() != 0) {
       out.writeByte(TIME_UNIX_NANO);
       out.writeFixed64(r.getTimeUnixNano());
@@ -107,14 +67,14 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
       out.writeVarint32(r.getSeverityNumber());
     }
     if (notEmpty(r.getSeverityText())) {
-      ProtoFields.writeString(SEVERITY_TEXT, r.getSeverityText(), out, sizes);
+      ProtoFields.writeString(SEVERITY_TEXT, r.getSeverityText(), out);
     }
     AnyValue body = r.getBody();
     if (body != null) {
-      ProtoFields.writeAnyValueField(BODY, body, out, sizes);
+      ProtoFields.writeAnyValueField(BODY, body, out);
     }
     for (int i = 0, n = r.getAttributeCount(); i < n; i++) {
-      ProtoFields.writeKeyValueField(ATTRIBUTES, r.getAttributeKey(i), r.getAttributeValue(i), out, sizes);
+      ProtoFields.writeKeyValueField(ATTRIBUTES, r.getAttributeKey(i), r.getAttributeValue(i), out);
     }
     if (r.getFlags() != 0) {
       out.writeByte(FLAGS);
@@ -127,7 +87,7 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
       out.writeFixed64(r.getObservedTimeUnixNano());
     }
     if (notEmpty(r.getEventName())) {
-      ProtoFields.writeString(EVENT_NAME, r.getEventName(), out, sizes);
+      ProtoFields.writeString(EVENT_NAME, r.getEventName(), out);
     }
   }
 

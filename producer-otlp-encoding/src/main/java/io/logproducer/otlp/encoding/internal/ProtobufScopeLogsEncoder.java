@@ -1,7 +1,6 @@
 package io.logproducer.otlp.encoding.internal;
 
 import static io.logproducer.otlp.encoding.internal.ProtoFields.LEN;
-import static io.logproducer.otlp.encoding.internal.ProtoFields.lenField;
 import static io.logproducer.otlp.encoding.internal.ProtoFields.tag;
 
 import io.logproducer.LogRecord;
@@ -17,8 +16,8 @@ import io.logproducer.spi.RecordEncoder;
  * The {@code LogRecord} is written by {@link ProtobufRecordEncoder}; the output is byte-for-byte what protobuf-java
  * writes for the same {@code ScopeLogs}.
  *
- * <p>As {@link ProtobufRecordEncoder}: sizes first, then every byte written once, no allocation (the scope name's
- * UTF-8 length is measured once and a pure-ASCII name copied in bulk). Thread-safe.
+ * <p>As {@link ProtobufRecordEncoder}: one pass, lengths filled in after what they count, no allocation.
+ * Thread-safe.
  */
 public final class ProtobufScopeLogsEncoder implements RecordEncoder {
 
@@ -41,30 +40,19 @@ public final class ProtobufScopeLogsEncoder implements RecordEncoder {
 
   @Override
   public void encode(LogRecord record, EncodeBuffer out) {
-    SizeCache sizes = SizeCache.forThread();
-    int recordSize = ProtobufRecordEncoder.size(record, sizes);
     String name = record.getInstrumentationScopeName();
-    boolean named = name != null && !name.isEmpty();
-    int nameMarked = 0;
-    int scopeSize = 0;
-    int scopeFieldSize = defaultScopeField.length;
-    if (named) {
-      nameMarked = EncodeBuffer.utf8LengthMarked(name);
-      scopeSize = lenField(EncodeBuffer.markedLength(nameMarked));
-      scopeFieldSize = lenField(scopeSize);
-    }
-    int scopeLogsSize = scopeFieldSize + lenField(recordSize);
     out.writeByte(RESOURCE_LOGS_SCOPE_LOGS_TAG);
-    out.writeVarint32(scopeLogsSize);
-    if (named) {
+    int index = out.reserveVarint32(ProtobufRecordEncoder.LENGTH_WIDTH);
+    if (name != null && !name.isEmpty()) {
       out.writeByte(SCOPE_LOGS_SCOPE);
-      out.writeVarint32(scopeSize);
-      out.writeByte(SCOPE_NAME);
-      out.writeVarint32(EncodeBuffer.markedLength(nameMarked));
-      out.writeUtf8Marked(name, nameMarked);
+      int scopeWidth = EncodeBuffer.varintSize32(2 + name.length()); // a UTF-8 length is at least the char count
+      int scopeIndex = out.reserveVarint32(scopeWidth);
+      ProtoFields.writeString(SCOPE_NAME, name, out);
+      out.fillVarint32(scopeIndex, scopeWidth);
     } else {
       out.writeBytes(defaultScopeField);
     }
-    ProtobufRecordEncoder.writeField(record, recordSize, out, sizes);
+    ProtobufRecordEncoder.writeField(record, out);
+    out.fillVarint32(index, ProtobufRecordEncoder.LENGTH_WIDTH);
   }
 }

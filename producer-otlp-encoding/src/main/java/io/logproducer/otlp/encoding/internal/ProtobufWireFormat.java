@@ -74,38 +74,27 @@ public final class ProtobufWireFormat implements WireFormat {
   }
 
   private static byte[] resourceField(Map<String, AnyValue> attributes) {
-    SizeCache sizes = SizeCache.forThread();
-    int size = 0;
-    for (Map.Entry<String, AnyValue> e : attributes.entrySet()) {
-      size += ProtoFields.sizeKeyValueField(e.getKey(), e.getValue(), sizes);
-    }
-    EncodeBuffer out = new EncodeBuffer(size + 6);
+    EncodeBuffer out = new EncodeBuffer(256);
     out.writeByte(RESOURCE_LOGS_RESOURCE);
-    out.writeVarint32(size);
+    int index = out.reserveVarint32(1);
     for (Map.Entry<String, AnyValue> e : attributes.entrySet()) {
-      ProtoFields.writeKeyValueField(RESOURCE_ATTRIBUTES, e.getKey(), e.getValue(), out, sizes);
+      ProtoFields.writeKeyValueField(RESOURCE_ATTRIBUTES, e.getKey(), e.getValue(), out);
     }
+    out.fillVarint32(index, 1);
     return Arrays.copyOf(out.array(), out.size());
   }
 
   private static byte[] scopeField(String name, String version) {
-    SizeCache sizes = SizeCache.forThread();
-    int size = 0;
-    if (!name.isEmpty()) {
-      size += ProtoFields.sizeString(name, sizes);
-    }
-    if (version != null && !version.isEmpty()) {
-      size += ProtoFields.sizeString(version, sizes);
-    }
-    EncodeBuffer out = new EncodeBuffer(size + 6);
+    EncodeBuffer out = new EncodeBuffer(64);
     out.writeByte(SCOPE_LOGS_SCOPE);
-    out.writeVarint32(size);
+    int index = out.reserveVarint32(1);
     if (!name.isEmpty()) {
-      ProtoFields.writeString(SCOPE_NAME, name, out, sizes);
+      ProtoFields.writeString(SCOPE_NAME, name, out);
     }
     if (version != null && !version.isEmpty()) {
-      ProtoFields.writeString(SCOPE_VERSION, version, out, sizes);
+      ProtoFields.writeString(SCOPE_VERSION, version, out);
     }
+    out.fillVarint32(index, 1);
     return Arrays.copyOf(out.array(), out.size());
   }
 

@@ -3,11 +3,13 @@ package io.logproducer.otlp.encoding.internal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.CodedInputStream;
 import io.logproducer.AnyValue;
 import io.logproducer.LogRecord;
+import io.logproducer.RecordTooLargeException;
 import io.logproducer.otlp.encoding.testing.ExpectedProto;
 import io.logproducer.otlp.encoding.testing.TestBatch;
 import io.logproducer.otlp.encoding.testing.TestRecords;
@@ -196,6 +198,91 @@ class ProtobufRecordEncoderTest {
     }
   }
 
+  /**
+   * Strings whose UTF-8 length is at or next to a varint boundary, of ASCII, 2-, 3- and 4-byte chars and unpaired
+   * surrogates: the length's bytes are kept from the char count, so multi-byte chars make the length outgrow them.
+   */
+  static Stream<String> boundaryStrings() {
+    List<String> strings = new ArrayList<>();
+    for (int bytes : new int[] {42, 43, 126, 127, 128, 129, 16_383, 16_384, 16_385}) {
+      strings.add("x".repeat(bytes));
+      strings.add("x".repeat(bytes - 2) + "é");
+      strings.add("é".repeat(bytes / 2) + "x".repeat(bytes % 2));
+      strings.add("日".repeat(bytes / 3) + "x".repeat(bytes % 3));
+      strings.add("😀".repeat(bytes / 4) + "x".repeat(bytes % 4));
+      strings.add("\uD83D".repeat(bytes / 2) + "日".repeat(bytes / 6)); // unpaired: '?', 1 byte each
+    }
+    strings.add("a".repeat(1023) + "😀" + "b".repeat(200)); // a pair across the 1,024-char slices
+    strings.add("a".repeat(1023) + "\uD83D" + "b".repeat(200)); // an unpaired high surrogate there
+    strings.add("a".repeat(1024) + "\uDE00" + "b".repeat(200));
+    return strings.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("boundaryStrings")
+  void stringsAtVarintBoundariesInEveryStringField(String s) throws Exception {
+    roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody(s).build());
+    roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setSeverityText(s).setEventName(s)
+        .setAttribute(s, AnyValue.of(s)).setAttribute("k", AnyValue.ofArray(AnyValue.of(s)))
+        .setAttribute("l", AnyValue.ofKeyValueList(Map.of(s, AnyValue.of(s)))).build());
+  }
+
+  @Test
+  void nestedMessagesWhoseLengthsCrossVarintBoundaries() throws Exception {
+    // A KeyValue's or AnyValue's length bytes are kept from char counts: multi-byte values outgrow them
+    for (int chars : new int[] {36, 40, 41, 42, 43, 44, 45, 60, 61, 62, 63, 64, 65, 66, 70, 5455, 5456, 5460, 8185,
+        8187, 8188, 8190, 8192, 8195}) {
+      for (String c : new String[] {"é", "日", "x"}) {
+        String value = c.repeat(chars);
+        roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody(value).setAttribute("key", value)
+            .setAttribute("kv", AnyValue.ofKeyValueList(Map.of("k", AnyValue.of(value)))).build());
+      }
+    }
+    // an array's or list's from its number of elements: 4-byte elements (bool) and 9-byte entries ("k": bool)
+    for (int count : new int[] {15, 16, 30, 31, 32, 33, 34, 1818, 1819, 1820, 4095, 4096, 4097}) {
+      AnyValue[] bools = new AnyValue[count];
+      Map<String, AnyValue> entries = new LinkedHashMap<>();
+      for (int i = 0; i < count; i++) {
+        bools[i] = AnyValue.of(i % 2 == 0);
+        entries.put(i < 10 ? "" + i : "k" + i, AnyValue.of(true));
+      }
+      roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody(AnyValue.ofArray(bools))
+          .setAttribute("list", AnyValue.ofKeyValueList(entries)).build());
+    }
+  }
+
+  @Test
+  void recordsWhoseMessageLengthCrossesVarintBoundaries() throws Exception {
+    // the message's length is kept in 2 bytes: moved back for a message under 128 bytes, forward from 16,384
+    for (int body = 0; body < 140; body++) {
+      roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody("b".repeat(body)).build());
+    }
+    for (int body = 16_340; body < 16_400; body++) {
+      roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody("b".repeat(body)).build());
+      roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody("日".repeat(body / 3)).build());
+    }
+  }
+
+  @Test
+  void aRecordTooLargeForTheBufferIsRefusedBeforeABufferOfItsSizeExists() {
+    int limit = 1 << 20;
+    for (String body : new String[] {"x".repeat(3_000_000), "日".repeat(1_000_000)}) {
+      LogRecord r = LogRecord.builder().setObservedTimeUnixNano(1).setBody(body).setAttribute("k", "v").build();
+      EncodeBuffer buf = new EncodeBuffer(256);
+      buf.setLimit(limit);
+      RecordTooLargeException e = assertThrows(RecordTooLargeException.class, () -> encoder.encode(r, buf));
+      assertTrue(e.getRecordSizeInBytes() > 3_000_000, e.getMessage());
+      assertTrue(buf.capacity() <= limit, "grew to " + buf.capacity());
+    }
+    // and one that fits exactly is written
+    LogRecord fits = LogRecord.builder().setObservedTimeUnixNano(1).setBody("x".repeat(1000)).build();
+    int size = ExpectedProto.logRecord(fits).getSerializedSize();
+    EncodeBuffer buf = new EncodeBuffer(16);
+    buf.setLimit(1 + 2 + size);
+    encoder.encode(fits, buf);
+    assertEquals(1 + 2 + size, buf.size());
+  }
+
   @Test
   void manyAttributesAndDeepNesting() throws Exception {
     LogRecord.Builder b = LogRecord.builder().setObservedTimeUnixNano(3);
@@ -292,6 +379,24 @@ class ProtobufRecordEncoderTest {
       String prefix = i % 5 == 0 ? "full " : "simple ";
       assertEquals(prefix + i,
           parsed.getResourceLogs(0).getScopeLogs(0).getLogRecords(i).getBody().getStringValue(), "order");
+    }
+  }
+
+  @Test
+  void resourceAndScopeFieldsOfEverySizeMatchProtobufJava() throws Exception {
+    // the resource and scope fields are encoded once, their lengths kept in one byte and filled in after
+    for (String value : new String[] {"", "v", "r".repeat(120), "r".repeat(200), "日".repeat(6000)}) {
+      Map<String, AnyValue> resource = new LinkedHashMap<>();
+      resource.put("service.name", AnyValue.of("svc"));
+      resource.put("big", AnyValue.of(value));
+      String scope = "scope" + value;
+      String version = value.isEmpty() ? null : "1." + value;
+      ProtobufWireFormat format = new ProtobufWireFormat(resource, scope, version);
+      List<LogRecord> records = List.of(TestRecords.simple("a"), TestRecords.full("b"));
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      format.writeRequest(TestBatch.of(format.encoder(), records), out);
+      assertArrayEquals(ExpectedProto.request(resource, scope, version, records).toByteArray(), out.toByteArray(),
+          value.length() + " chars");
     }
   }
 

@@ -120,6 +120,21 @@ class ProtobufScopeLogsEncoderTest {
   }
 
   @Test
+  void scopeLogsWhoseLengthCrossesVarintBoundaries() throws Exception {
+    // the ScopeLogs's length is kept in 2 bytes: moved back under 128 bytes, forward from 16,384
+    for (String name : new String[] {null, "s", "名".repeat(40)}) {
+      for (int body = 0; body < 140; body++) {
+        roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody("b".repeat(body))
+            .setInstrumentationScopeName(name).build());
+      }
+      for (int body = 16_300; body < 16_400; body += 3) {
+        roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody("b".repeat(body))
+            .setInstrumentationScopeName(name).build());
+      }
+    }
+  }
+
+  @Test
   void aBatchIsOneScopeLogsPerRecordInOrder() throws Exception {
     Map<String, AnyValue> resource = new LinkedHashMap<>();
     resource.put("service.name", AnyValue.of("svc-服务"));
