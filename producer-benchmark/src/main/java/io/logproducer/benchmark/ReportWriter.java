@@ -427,9 +427,9 @@ final class ReportWriter {
   private void reproduce() {
     md.append("## How to reproduce\n\n");
     md.append("```sh\nproducer-benchmark/run-suite.sh     # builds the reactor and the benchmark module, then runs "
-        + "the suite (~13 min on 2 cores)\n```\n\n");
+        + "the suite (~22 min on 2 cores)\n```\n\n");
     md.append("The suite writes its raw data to `docs/perf-data/` and then regenerates this page and its charts "
-        + "(`docs/performance/`). Options: `--quick` (a ~3-minute smoke run), `--skip-jmh`, `--warmup S`, "
+        + "(`docs/performance/`). Options: `--quick` (a smoke run under 5 minutes), `--skip-jmh`, `--warmup S`, "
         + "`--duration S`, `--repeats N`, `--passes N`, `--budget-minutes M`, `--report-only` (rebuild this page from "
         + "`docs/perf-data/` without measuring anything), `--run 'sendThreads=8 compression=ZSTD …'` (ad-hoc runs, no "
         + "report); `SKIP_BUILD=1` skips the build. The JMH benchmarks alone: `java -jar "
@@ -1816,8 +1816,10 @@ final class ReportWriter {
             Double.isNaN(r.allocPerOp()) ? "–" : Report.f1(r.allocPerOp()));
       }
       md.append(t.markdown()).append('\n');
-      md.append("*marked* is what the encoder (`ProtobufRecordEncoder`) does: a length pass and a write pass, "
-          + "copying pure-ASCII values in bulk (`utf8LengthMarked` / `writeUtf8Marked`); *encodebuffer* is the same "
+      md.append("*onepass* is what the encoder (`ProtobufRecordEncoder`) does: each value written once with its "
+          + "length filled in after (`writeUtf8LengthDelimited`), ASCII runs in a tight loop; *marked* the earlier "
+          + "length pass and write pass, copying pure-ASCII values in bulk (`utf8LengthMarked` / "
+          + "`writeUtf8Marked`); *encodebuffer* is the same "
           + "two passes char by char, without the ASCII shortcut; *asciifast* a variant of the shortcut with "
           + "`String.getBytes(int, int, byte[], int)`; *getbytes* is `String.getBytes(UTF_8)` (allocates); "
           + "*charsetencoder* a reused `CharsetEncoder`.\n\n");
