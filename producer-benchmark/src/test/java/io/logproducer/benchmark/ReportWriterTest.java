@@ -143,7 +143,8 @@ class ReportWriterTest {
       return; // not run from the repository
     }
     Files.createDirectories(docs.resolve("perf-data"));
-    for (String f : List.of("results.tsv", "jmh.tsv", "meta.properties", "profile.tsv", AppenderResults.FILE)) {
+    for (String f : List.of("results.tsv", "jmh.tsv", "meta.properties", "profile.tsv", AppenderResults.FILE,
+        JmhRunner.SWEEPS_FILE)) {
       if (Files.exists(data.resolve(f))) {
         Files.copy(data.resolve(f), docs.resolve("perf-data").resolve(f));
       }
