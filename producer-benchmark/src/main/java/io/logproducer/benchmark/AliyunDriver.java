@@ -55,6 +55,9 @@ final class AliyunDriver implements Driver {
   private final Callback callback = this::completed;
   private volatile boolean closed;
 
+  private final Object flushLock = new Object();
+  private volatile boolean flushing;
+
   /**
    * @param endpoint the SLS sink, {@code http://127.0.0.1:<port>}
    */
@@ -121,18 +124,31 @@ final class AliyunDriver implements Driver {
     } else {
       failed.increment();
     }
+    if (flushing) { // only while flush() waits: no lock on the measured path
+      synchronized (flushLock) {
+        flushLock.notifyAll();
+      }
+    }
   }
 
   @Override
   public void flush() {
+    flushing = true;
     closeProducer();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (delivered.sum() + failed.sum() < accepted.sum() && System.nanoTime() - deadline < 0) {
-      try {
-        Thread.sleep(1);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
+    synchronized (flushLock) {
+      // Every callback notifies while flushing, so each check below follows a completion (or the deadline).
+      while (delivered.sum() + failed.sum() < accepted.sum()) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (left <= 0) {
+          break;
+        }
+        try {
+          flushLock.wait(left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
       }
     }
   }
