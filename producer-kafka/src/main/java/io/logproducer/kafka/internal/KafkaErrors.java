@@ -2,7 +2,6 @@ package io.logproducer.kafka.internal;
 
 import io.logproducer.spi.ExportResult;
 import org.apache.kafka.common.errors.ApiException;
-import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
@@ -35,13 +34,10 @@ public final class KafkaErrors {
     if (e instanceof RetriableException) {
       return ExportResult.retryable(message, e, -1);
     }
-    if (e instanceof InterruptException) {
-      return ExportResult.failed(message, e);
-    }
     if (e instanceof ApiException) {
       return ExportResult.rejected(message);
     }
-    return ExportResult.failed(message, e); // e.g. a closed client, a local KafkaException
+    return ExportResult.failed(message, e); // e.g. a closed client, an interrupt, a local KafkaException
   }
 
   /**
