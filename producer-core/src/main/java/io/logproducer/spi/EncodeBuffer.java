@@ -171,14 +171,27 @@ public final class EncodeBuffer {
    */
   public void writeVarint32(int value) {
     ensure(5);
-    byte[] b = buf;
-    int p = pos;
+    pos = putVarint32(buf, pos, value);
+  }
+
+  /**
+   * Puts {@code value} as an unsigned protobuf varint (1–5 bytes) into {@code dst} at {@code off}, into room the
+   * caller made (see {@link #advance(int)}).
+   *
+   * @param dst the array, usually {@link #array()}
+   * @param off the index of the first byte
+   * @param value the value, taken as unsigned 32 bits
+   * @return the index after the last byte written
+   * @throws ArrayIndexOutOfBoundsException if {@code dst} has no room for the bytes
+   */
+  public static int putVarint32(byte[] dst, int off, int value) {
+    int p = off;
     while ((value & ~0x7F) != 0) {
-      b[p++] = (byte) ((value & 0x7F) | 0x80);
+      dst[p++] = (byte) ((value & 0x7F) | 0x80);
       value >>>= 7;
     }
-    b[p++] = (byte) value;
-    pos = p;
+    dst[p++] = (byte) value;
+    return p;
   }
 
   /**
@@ -208,13 +221,25 @@ public final class EncodeBuffer {
    */
   public void writeFixed32(int value) {
     ensure(4);
-    byte[] b = buf;
-    int p = pos;
-    b[p] = (byte) value;
-    b[p + 1] = (byte) (value >>> 8);
-    b[p + 2] = (byte) (value >>> 16);
-    b[p + 3] = (byte) (value >>> 24);
-    pos = p + 4;
+    pos = putFixed32(buf, pos, value);
+  }
+
+  /**
+   * Puts 4 bytes, little-endian, into {@code dst} at {@code off}, into room the caller made (see
+   * {@link #advance(int)}).
+   *
+   * @param dst the array, usually {@link #array()}
+   * @param off the index of the first byte
+   * @param value the value
+   * @return {@code off + 4}
+   * @throws ArrayIndexOutOfBoundsException if {@code dst} has no room for the bytes
+   */
+  public static int putFixed32(byte[] dst, int off, int value) {
+    dst[off] = (byte) value;
+    dst[off + 1] = (byte) (value >>> 8);
+    dst[off + 2] = (byte) (value >>> 16);
+    dst[off + 3] = (byte) (value >>> 24);
+    return off + 4;
   }
 
   /**
@@ -224,8 +249,22 @@ public final class EncodeBuffer {
    * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
    */
   public void writeFixed64(long value) {
-    writeFixed32((int) value);
-    writeFixed32((int) (value >>> 32));
+    ensure(8);
+    pos = putFixed64(buf, pos, value);
+  }
+
+  /**
+   * Puts 8 bytes, little-endian, into {@code dst} at {@code off}, into room the caller made (see
+   * {@link #advance(int)}).
+   *
+   * @param dst the array, usually {@link #array()}
+   * @param off the index of the first byte
+   * @param value the value
+   * @return {@code off + 8}
+   * @throws ArrayIndexOutOfBoundsException if {@code dst} has no room for the bytes
+   */
+  public static int putFixed64(byte[] dst, int off, long value) {
+    return putFixed32(dst, putFixed32(dst, off, (int) value), (int) (value >>> 32));
   }
 
   /**
@@ -263,6 +302,44 @@ public final class EncodeBuffer {
   }
 
   /**
+   * Counts {@code n} bytes that the caller wrote directly into {@link #array()} from index {@link #size()} on, after
+   * making room for them with {@link #ensure(int)}: how an encoder writes a run of small fields with a local index,
+   * checking for room once instead of once a field.
+   *
+   * @param n bytes written, at least 0
+   * @throws IndexOutOfBoundsException if {@code n} is negative or {@code size() + n} exceeds {@link #capacity()}
+   */
+  public void advance(int n) {
+    if (n < 0 || n > buf.length - pos) {
+      throw new IndexOutOfBoundsException("advance " + n + ", size " + pos + ", capacity " + buf.length);
+    }
+    pos += n;
+  }
+
+  /**
+   * Encodes {@code s} as UTF-8 into {@code dst} from index {@code off}, the same bytes {@link #writeUtf8(CharSequence)}
+   * writes, reading it with {@code charAt}: meant for short strings (a few dozen chars), into room the caller made
+   * for the worst case of 3 bytes a char (see {@link #advance(int)}).
+   *
+   * @param s the characters
+   * @param dst the array, usually {@link #array()}
+   * @param off the index of the first byte
+   * @return the index after the last byte written
+   * @throws ArrayIndexOutOfBoundsException if {@code dst} has no room for the bytes (some may have been written)
+   */
+  public static int putUtf8(String s, byte[] dst, int off) {
+    int n = s.length();
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        return encodeUtf8(s, i, n, dst, off + i);
+      }
+      dst[off + i] = (byte) c;
+    }
+    return off + n;
+  }
+
+  /**
    * Writes the UTF-8 bytes of {@code s}, with no length prefix.
    *
    * @param s the characters
@@ -276,7 +353,7 @@ public final class EncodeBuffer {
       writeUtf8Slices((String) s, n);
     } else {
       ensureUtf8(s, 0, n, 0);
-      pos = encodeUtf8(s, n, buf, pos);
+      pos = encodeUtf8(s, 0, n, buf, pos);
     }
     return pos - start;
   }
@@ -297,7 +374,7 @@ public final class EncodeBuffer {
         ensureUtf8(s, 0, n, 1);
       }
       int start = pos + 1;
-      int end = encodeUtf8(s, n, buf, start);
+      int end = encodeUtf8(s, 0, n, buf, start);
       buf[start - 1] = (byte) (end - start);
       pos = end;
       return end - start;
@@ -451,9 +528,8 @@ public final class EncodeBuffer {
     return p;
   }
 
-  /** {@link #encodeUtf8(char[], int, byte[], int)} for any {@link CharSequence}, char by char. */
-  private static int encodeUtf8(CharSequence s, int n, byte[] b, int p) {
-    int i = 0;
+  /** {@link #encodeUtf8(char[], int, byte[], int)} for any {@link CharSequence}'s chars from {@code i}, char by char. */
+  private static int encodeUtf8(CharSequence s, int i, int n, byte[] b, int p) {
     while (i < n) {
       char c = s.charAt(i++);
       if (c < 0x80) {

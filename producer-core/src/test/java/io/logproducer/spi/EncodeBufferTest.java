@@ -49,6 +49,45 @@ class EncodeBufferTest {
     assertEquals(s.chars().allMatch(c -> c < 0x80), marked < 0, s);
     assertEquals(expected.length, known.writeUtf8Marked(s, marked), s);
     assertArrayEquals(expected, Arrays.copyOf(known.array(), known.size()), s);
+    byte[] direct = new byte[2 + 3 * s.length()];
+    assertEquals(1 + expected.length, EncodeBuffer.putUtf8(s, direct, 1), s);
+    assertArrayEquals(expected, Arrays.copyOfRange(direct, 1, 1 + expected.length), s);
+    assertEquals(0, direct[0], s);
+    assertEquals(0, direct[direct.length - 1], s);
+  }
+
+  @Test
+  void putWritesIntoTheArrayAndAdvanceCountsIt() {
+    EncodeBuffer b = new EncodeBuffer(16);
+    b.writeByte(0x55);
+    b.ensure(4 + 5 + 8 + 6);
+    byte[] a = b.array();
+    int p = EncodeBuffer.putFixed32(a, b.size(), 0x01020304);
+    p = EncodeBuffer.putVarint32(a, p, 300);
+    p = EncodeBuffer.putVarint32(a, p, -1);
+    p = EncodeBuffer.putFixed64(a, p, 0x0102030405060708L);
+    p = EncodeBuffer.putUtf8("é", a, p);
+    b.advance(p - b.size());
+    EncodeBuffer expected = new EncodeBuffer(16);
+    expected.writeByte(0x55);
+    expected.writeFixed32(0x01020304);
+    expected.writeVarint32(300);
+    expected.writeVarint32(-1);
+    expected.writeFixed64(0x0102030405060708L);
+    expected.writeUtf8("é");
+    assertEquals(1 + 4 + 2 + 5 + 8 + 2, b.size());
+    assertArrayEquals(Arrays.copyOf(expected.array(), expected.size()), Arrays.copyOf(b.array(), b.size()));
+    b.writeByte(0x66); // writing goes on after the advanced bytes
+    assertEquals(0x66, b.array()[b.size() - 1]);
+
+    assertThrows(IndexOutOfBoundsException.class, () -> b.advance(-1));
+    assertThrows(IndexOutOfBoundsException.class, () -> b.advance(b.capacity() - b.size() + 1));
+    int size = b.size();
+    b.advance(b.capacity() - b.size()); // up to the capacity is allowed
+    assertEquals(b.capacity(), b.size());
+    assertTrue(b.size() > size);
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> EncodeBuffer.putFixed64(new byte[7], 0, 1L));
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> EncodeBuffer.putUtf8("日", new byte[2], 0));
   }
 
   @Test

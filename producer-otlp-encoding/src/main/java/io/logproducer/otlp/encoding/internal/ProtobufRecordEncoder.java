@@ -51,21 +51,38 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
 
   /** Writes the {@code log_records} field of {@code record}: tag, length and message. */
   static void writeField(LogRecord record, EncodeBuffer out) {
-    out.writeByte(SCOPE_LOGS_LOG_RECORD_TAG);
-    int index = out.reserveVarint32(LENGTH_WIDTH);
+    int index = writeHead(record, out);
     write(record, out);
     out.fillVarint32(index, LENGTH_WIDTH);
   }
 
+  /**
+   * Writes the field's tag, keeps {@link #LENGTH_WIDTH} bytes for its length and writes the record's time and
+   * severity number, checking for room once (at most 1 + 2 + 9 + 6 bytes).
+   *
+   * @return the index of the kept bytes, for {@link EncodeBuffer#fillVarint32(int, int)}
+   */
+  private static int writeHead(LogRecord r, EncodeBuffer out) {
+    out.ensure(1 + LENGTH_WIDTH + 9 + 6);
+    byte[] b = out.array();
+    int start = out.size();
+    b[start] = (byte) SCOPE_LOGS_LOG_RECORD_TAG;
+    int p = start + 1 + LENGTH_WIDTH;
+    long time = r.getTimeUnixNano();
+    if (time != 0) {
+      b[p] = (byte) TIME_UNIX_NANO;
+      p = EncodeBuffer.putFixed64(b, p + 1, time);
+    }
+    int severity = r.getSeverityNumber();
+    if (severity != 0) {
+      b[p] = (byte) SEVERITY_NUMBER;
+      p = EncodeBuffer.putVarint32(b, p + 1, severity);
+    }
+    out.advance(p - start);
+    return start + 1;
+  }
+
   private static void write(LogRecord r, EncodeBuffer out) {
-    if (r.getTimeUnixNano() != 0) {
-      out.writeByte(TIME_UNIX_NANO);
-      out.writeFixed64(r.getTimeUnixNano());
-    }
-    if (r.getSeverityNumber() != 0) {
-      out.writeByte(SEVERITY_NUMBER);
-      out.writeVarint32(r.getSeverityNumber());
-    }
     if (notEmpty(r.getSeverityText())) {
       ProtoFields.writeString(SEVERITY_TEXT, r.getSeverityText(), out);
     }

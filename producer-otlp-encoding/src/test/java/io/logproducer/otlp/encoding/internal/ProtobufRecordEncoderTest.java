@@ -252,6 +252,27 @@ class ProtobufRecordEncoderTest {
   }
 
   @Test
+  void shortStringAttributesAroundTheOneByteLengthLimit() throws Exception {
+    // key + value of at most 40 chars take a path that writes one-byte lengths: the worst case of 3-byte chars in
+    // both is a 126-byte KeyValue; 41 chars take the general path
+    for (int chars = 36; chars <= 44; chars++) {
+      for (int keyChars : new int[] {2, chars / 2, chars - 1, chars}) {
+        for (String c : new String[] {"日", "é", "x", "😀", "\uD83D"}) {
+          String key = c.repeat(keyChars / c.length());
+          String value = c.repeat((chars - keyChars) / c.length());
+          String both = c.repeat(chars / c.length());
+          io.opentelemetry.proto.logs.v1.LogRecord p = roundTrip(LogRecord.builder().setObservedTimeUnixNano(1)
+              .setAttribute(key, value).setAttribute("k", "").setAttribute("日", "日")
+              .setAttribute("list", AnyValue.ofKeyValueList(Map.of(key, AnyValue.of(both)))).build());
+          assertEquals(4, p.getAttributesCount());
+          String decoded = c.equals("\uD83D") ? "?".repeat(value.length()) : value; // unpaired: '?'
+          assertEquals(decoded, p.getAttributes(0).getValue().getStringValue());
+        }
+      }
+    }
+  }
+
+  @Test
   void recordsWhoseMessageLengthCrossesVarintBoundaries() throws Exception {
     // the message's length is kept in 2 bytes: moved back for a message under 128 bytes, forward from 16,384
     for (int body = 0; body < 140; body++) {
