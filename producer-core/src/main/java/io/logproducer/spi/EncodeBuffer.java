@@ -18,6 +18,10 @@ import java.util.Arrays;
  * {@link #fillVarint32(int, int)} writes the length, moving the value if the length's varint needs another number
  * of bytes than were kept, so the output is the minimal varint protobuf writes.
  *
+ * <p>A run of small fields can be written with room checked once: {@link #ensure(int)} for their worst case, the
+ * static {@code put*} writers ({@link #putVarint32}, {@link #putFixed32}, {@link #putFixed64},
+ * {@link #putUtf8}) into {@link #array()} from {@link #size()} on, then {@link #advance(int)} by the bytes written.
+ *
  * <p>A buffer has a {@link #limit()}: the producer sets it to the largest record it accepts, and a write that would
  * take the buffer past it throws {@link RecordTooLargeException} before anything of that size is allocated (so a
  * huge record is refused without the memory it would need). Not thread-safe: the producer gives each calling
