@@ -113,6 +113,8 @@ public final class PerformanceSuite {
   private final long suiteStart = System.nanoTime();
   /** Wall time of each child run, for the time budget. */
   private final List<Double> runSeconds = new ArrayList<>();
+  /** Times a fixed piece of work before and after each run: a slowed machine marks the run disturbed. */
+  private final SpeedProbe probe = new SpeedProbe();
   /** A run during which other processes used more than this much CPU (% of one core) is "disturbed". */
   static final double DISTURBED_PERCENT = 25;
   /** What the JMH part takes, seconds (for the time budget): the benchmarks, then SendBenchmark's sweeps. */
@@ -295,6 +297,7 @@ public final class PerformanceSuite {
       out.println("  SLS sink (Aliyun runs): SlsReceiverMain at " + slsSink.endpoint() + " (pid " + slsSink.pid()
           + "); Aliyun class path: " + aliyunCp.split(File.pathSeparator).length + " entries");
       RunSpec base = RunSpec.reference().withTiming(options.warmup(), options.duration());
+      probe.warmUp();
 
       section("calibration", "Workload generation alone (no client)");
       run("calibration", base.withClient(Client.GENERATE).withLabel("generate only"), results);
@@ -644,31 +647,48 @@ public final class PerformanceSuite {
     }
     runNumber++;
     out.printf(Locale.ROOT, "[%2d/%d] %s — %s%n", runNumber, plannedRuns, spec.label(), spec.describe());
-    waitForQuietMachine();
-    long t0 = System.nanoTime();
-    RunResult r = runChild(spec, jfrFile);
-    runSeconds.add((System.nanoTime() - t0) / 1e9);
-    out.println("        → " + summary(spec, r));
+    RunResult r = probedRun(spec, jfrFile);
     double others = othersPercent(r);
-    if (others > DISTURBED_PERCENT && spec.client() != Client.GENERATE) {
+    double slowdown = r.getDouble("machineSlowdown");
+    if (disturbance(r) > 1 && spec.client() != Client.GENERATE) {
+      String why = others > DISTURBED_PERCENT
+          ? String.format(Locale.ROOT, "other processes used %.0f%% of a core during the run", others)
+          : String.format(Locale.ROOT, "the machine ran %.0f%% slower than its fastest (speed probe)",
+              100 * (slowdown - 1));
       if (slackSeconds() > averageRunSeconds() + 15) {
-        out.printf(Locale.ROOT, "        disturbed: other processes used %.0f%% of a core during the run; once more%n",
-            others);
-        waitForQuietMachine();
-        t0 = System.nanoTime();
-        RunResult again = runChild(spec, jfrFile);
-        runSeconds.add((System.nanoTime() - t0) / 1e9);
-        out.println("        → " + summary(spec, again));
-        if (othersPercent(again) < others) {
+        out.printf(Locale.ROOT, "        disturbed: %s; once more%n", why);
+        RunResult again = probedRun(spec, jfrFile);
+        if (disturbance(again) < disturbance(r)) {
           r = again;
         }
         r = r.with("rerun", true);
       } else {
-        out.printf(Locale.ROOT, "        disturbed: other processes used %.0f%% of a core (no time left to repeat)%n",
-            others);
+        out.printf(Locale.ROOT, "        disturbed: %s (no time left to repeat)%n", why);
       }
     }
     record(new Sample(section, spec, r), results);
+  }
+
+  /** One child run after waiting for a quiet machine, with the machine's speed probed before and after it. */
+  private RunResult probedRun(RunSpec spec, Path jfrFile) throws IOException, InterruptedException {
+    waitForQuietMachine();
+    double before = probe.measure();
+    long t0 = System.nanoTime();
+    RunResult r = runChild(spec, jfrFile);
+    runSeconds.add((System.nanoTime() - t0) / 1e9);
+    double after = probe.measure();
+    r = r.with("machineSlowdown", String.format(Locale.ROOT, "%.3f", probe.slowdown(before, after)));
+    out.println("        → " + summary(spec, r));
+    return r;
+  }
+
+  /**
+   * How disturbed a run was, 1 at either threshold: other processes' CPU against {@link #DISTURBED_PERCENT}, the
+   * machine's slowdown (see {@link SpeedProbe}) against {@link SpeedProbe#SLOW}; the larger.
+   */
+  static double disturbance(RunResult r) {
+    double slow = r.has("machineSlowdown") ? (r.getDouble("machineSlowdown") - 1) / (SpeedProbe.SLOW - 1) : 0;
+    return Math.max(othersPercent(r) / DISTURBED_PERCENT, slow);
   }
 
   private void record(Sample s, Path results) throws IOException {
@@ -739,6 +759,9 @@ public final class PerformanceSuite {
     }
     if (r.has("machineBusyPercent")) {
       sb.append(", machine ").append(Report.pct(r.getDouble("machineBusyPercent")));
+    }
+    if (r.has("machineSlowdown")) {
+      sb.append(", speed probe ").append(r.get("machineSlowdown")).append("× the fastest");
     }
     return sb.toString();
   }

@@ -450,7 +450,7 @@ final class ReportWriter {
     }
     md.append("This page is exactly what `--report-only` produces from the committed `docs/perf-data/`. Measure on "
         + "an otherwise idle machine: the suite waits for one before each run and marks runs that other processes "
-        + "disturbed (⚠).\n\n");
+        + "or a slowed machine disturbed (⚠).\n\n");
   }
 
   private void setup() {
@@ -519,7 +519,8 @@ final class ReportWriter {
     }
     md.append(t.markdown()).append('\n');
     md.append("*records/s* is the median where a configuration ran more than once (*runs*; *range* = slowest and "
-        + "fastest run; ⚠ = other processes on the machine used more than a quarter of a core during the run). "
+        + "fastest run; ⚠ = disturbed: other processes on the machine used more than a quarter of a core during "
+        + "the run, or the machine ran more than 15 % slower than its fastest). "
         + "*delivered / emitted* is from the median run. Settings: logproducer with sendThreads ")
         .append(standardSendThreads()).append(", batch ").append(standardBatch())
         .append(", totalSizeInBytes 100 MiB, linger 2 s, batchCountThreshold 32768. OTel *tuned*: queue ")
@@ -642,7 +643,7 @@ final class ReportWriter {
     md.append("*sending threads*: the Aliyun producer's IO threads, logproducer's `sendThreads`. *sink µs/record*: "
         + "the CPU its sink used per record (the two sinks decode different formats; both take it from the same "
         + "cores as the producer). *records/s* is the median where a setting ran more than once (*runs*; *range* = "
-        + "slowest and fastest run; ⚠ = disturbed by other processes).\n\n");
+        + "slowest and fastest run; ⚠ = disturbed by other processes or a slowed machine).\n\n");
 
     int best = aliyunBest();
     double aBest = med(aliyun(best), RunResult::recordsPerSec);
@@ -1125,9 +1126,12 @@ final class ReportWriter {
     return l.stream().mapToLong(s -> s.result().getLong(key)).max().orElse(0);
   }
 
-  /** " ⚠" when other processes took more than a quarter core during the run. */
+  /**
+   * " ⚠" when other processes took more than a quarter core during the run, or the machine ran more than 15 %
+   * slower than its fastest (the suite's speed probe).
+   */
   static String disturbedMark(Sample s) {
-    return PerformanceSuite.othersPercent(s.result()) > PerformanceSuite.DISTURBED_PERCENT ? " ⚠" : "";
+    return PerformanceSuite.disturbance(s.result()) > 1 ? " ⚠" : "";
   }
 
   // ---------------------------------------------------------------- JMH sweeps and how cost grows
@@ -2180,7 +2184,11 @@ final class ReportWriter {
         + "sweep's runs with the same settings).");
     m.put("Noise", "before each run the suite waits (≤ 30 s) until the machine is idle; *machineBusyPercent* in "
         + "`docs/perf-data/results.tsv` records whole-machine CPU during each run, and a run during which other "
-        + "processes used more than a quarter of a core is marked ⚠ and, time permitting, repeated once.");
+        + "processes used more than a quarter of a core is marked ⚠ and, time permitting, repeated once (the less "
+        + "disturbed of the two is kept). The same for a run on a slowed machine: the suite times a fixed piece of "
+        + "single-threaded work (building 20,000 reference records) before and after each run, and a run whose "
+        + "slower probe took more than 1.15× the suite's fastest probe ran on a machine its host had slowed down "
+        + "(*machineSlowdown* in `results.tsv`).");
     m.put("Heap", "the producer JVMs run with `-XX:+AlwaysPreTouch`: in runs this short, first-touch page faults of "
         + "a fresh 4 GiB heap would otherwise show up as system CPU per record.");
     m.put("Raw data", "`docs/perf-data/`: `results.tsv` (every run's settings and results), `jmh.tsv`, "
