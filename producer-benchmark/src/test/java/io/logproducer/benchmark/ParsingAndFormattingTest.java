@@ -26,6 +26,31 @@ class ParsingAndFormattingTest {
   }
 
   @Test
+  void aRunIsDisturbedByOtherProcessesOrBySlowedMachine() {
+    RunResult quiet = RunResult.parse("RESULT seconds=1.0 cpuNanos=1500000000 machineBusyPercent=180 "
+        + "sinkCpuPercent=20 sinkRecords=1");
+    assertEquals(10, PerformanceSuite.othersPercent(quiet), 1e-9); // 180 - 150 - 20
+    assertEquals(0.4, PerformanceSuite.disturbance(quiet), 1e-9);
+    assertEquals(1.6, PerformanceSuite.disturbance(quiet.with("machineBusyPercent", 210)), 1e-9); // others 40 %
+    assertEquals(0.4, PerformanceSuite.disturbance(quiet.with("machineSlowdown", "1.05")), 1e-9);
+    assertEquals(2.0, PerformanceSuite.disturbance(quiet.with("machineSlowdown", "1.30")), 1e-9);
+    assertFalse(PerformanceSuite.disturbance(quiet.with("machineSlowdown", "1.149")) > 1);
+    assertTrue(PerformanceSuite.disturbance(quiet.with("machineSlowdown", "1.151")) > 1);
+  }
+
+  @Test
+  void speedProbeComparesWithItsFastest() {
+    SpeedProbe p = new SpeedProbe();
+    double first = p.measure();
+    assertTrue(first > 0);
+    assertEquals(first, p.fastest(), 0);
+    assertEquals(1.0, p.slowdown(p.fastest(), p.fastest()), 1e-12);
+    assertEquals(2.0, p.slowdown(p.fastest(), 2 * p.fastest()), 1e-12);
+    double second = p.measure();
+    assertEquals(Math.min(first, second), p.fastest(), 0);
+  }
+
+  @Test
   void runResultDerivedFigures() {
     RunResult r = RunResult.parse("RESULT emitted=2000 delivered=1000 seconds=2.0 rawBytes=1160000 wireBytes=100000 "
         + "cpuNanos=3000000000 cpu.app=1000 cpu.sender=20 alloc.app=5 sinkRecords=1000");
