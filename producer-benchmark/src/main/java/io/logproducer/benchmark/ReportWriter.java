@@ -2186,9 +2186,10 @@ final class ReportWriter {
         + "`docs/perf-data/results.tsv` records whole-machine CPU during each run, and a run during which other "
         + "processes used more than a quarter of a core is marked ⚠ and, time permitting, repeated once (the less "
         + "disturbed of the two is kept). The same for a run on a slowed machine: the suite times a fixed piece of "
-        + "single-threaded work (building 20,000 reference records) before and after each run, and a run whose "
-        + "slower probe took more than 1.15× the suite's fastest probe ran on a machine its host had slowed down "
-        + "(*machineSlowdown* in `results.tsv`).");
+        + "single-threaded work (OTLP-encoding 10,000 reference records, the median of 5 rounds; `java -cp "
+        + "producer-benchmark/target/benchmarks.jar io.logproducer.benchmark.SpeedProbe` runs it every second) before "
+        + "and after each run, and a run whose slower probe took more than 1.15× the suite's fastest probe ran on a "
+        + "machine its host had slowed down (*machineSlowdown* in `results.tsv`).");
     m.put("Heap", "the producer JVMs run with `-XX:+AlwaysPreTouch`: in runs this short, first-touch page faults of "
         + "a fresh 4 GiB heap would otherwise show up as system CPU per record.");
     m.put("Raw data", "`docs/perf-data/`: `results.tsv` (every run's settings and results), `jmh.tsv`, "
