@@ -2182,7 +2182,8 @@ final class ReportWriter {
     m.put("Repeats", "sweeps run in passes (every value once, then again); a run whose settings were already "
         + "measured by an earlier sweep is reused rather than repeated (the lz4 headline includes the sendThreads "
         + "sweep's runs with the same settings).");
-    m.put("Noise", "before each run the suite waits (≤ 30 s) until the machine is idle; *machineBusyPercent* in "
+    m.put("Noise", "before each run the suite waits (≤ 30 s) until the machine is idle, then (≤ 30 s) until its "
+        + "speed probe (below) reads full speed; *machineBusyPercent* in "
         + "`docs/perf-data/results.tsv` records whole-machine CPU during each run, and a run during which other "
         + "processes used more than a quarter of a core is marked ⚠ and, time permitting, repeated once (the less "
         + "disturbed of the two is kept). The same for a run on a slowed machine: the suite times a fixed piece of "
