@@ -61,7 +61,9 @@ public final class ProtoFields {
   static void writeKeyValueField(int tag, String key, AnyValue value, EncodeBuffer out) {
     if (value.getType() == AnyValue.Type.STRING) {
       String s = value.asString();
-      if (key.length() + s.length() <= SHORT_KEY_VALUE_CHARS) {
+      int chars = key.length() + s.length();
+      // the worst case must be within the buffer's limit: near it, the general path checks each byte as written
+      if (chars <= SHORT_KEY_VALUE_CHARS && (long) out.size() + 8 + 3 * chars <= out.limit()) {
         writeShortStringKeyValueField(tag, key, s, out);
         return;
       }

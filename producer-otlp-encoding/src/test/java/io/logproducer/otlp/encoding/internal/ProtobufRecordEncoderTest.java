@@ -273,6 +273,44 @@ class ProtobufRecordEncoderTest {
   }
 
   @Test
+  void aRecordOfExactlyTheLimitIsWrittenAndOneByteLessIsRefused() {
+    // the one-piece paths reserve their worst case; near the limit they must give way to byte-by-byte checks
+    List<LogRecord> records = new ArrayList<>();
+    records.add(TestRecords.full("a body of some length, 日志"));
+    records.add(LogRecord.builder().setTimeUnixNano(1_700_000_000_000_000_000L).setSeverityNumber(9)
+        .setSeverityText("INFO").setAttribute("level", "INFO_1234567").setAttribute("thread", "pool-1-thread-2_1234567")
+        .setAttribute("location", "com.example.BatchSender.sendBatch(BatchSender.java:117)_1234567")
+        .setBody("0测试日志_____abcdefghijklmnopqrstuvwxyz~!@#$%^&*()_0123456789_1234567".repeat(6)).build());
+    records.add(LogRecord.builder().setTimeUnixNano(1).setSeverityNumber(9).setBody("x".repeat(120))
+        .setAttribute("k", "v".repeat(39)).build()); // reserves 128 bytes, writes 48
+    records.add(LogRecord.builder().setTimeUnixNano(1).setBody("y".repeat(100)).setAttribute("日日", "日".repeat(38))
+        .build());
+    records.add(LogRecord.builder().setObservedTimeUnixNano(1).setAttribute("a", "b").setBody("x".repeat(130))
+        .build());
+    for (LogRecord r : records) {
+      EncodeBuffer unlimited = new EncodeBuffer(16);
+      encoder.encode(r, unlimited);
+      byte[] expected = Arrays.copyOf(unlimited.array(), unlimited.size());
+      // from 128 bytes on: a smaller record keeps 2 bytes for its 1-byte length while it is written (see
+      // ProtobufRecordEncoder.LENGTH_WIDTH), so it needs a limit 1 byte above its size; the producer's limit is the
+      // largest record it accepts, far above 128 bytes
+      assertTrue(expected.length > 128, () -> "record of " + expected.length + " bytes");
+      EncodeBuffer exact = new EncodeBuffer(16);
+      exact.setLimit(expected.length);
+      encoder.encode(r, exact);
+      assertArrayEquals(expected, Arrays.copyOf(exact.array(), exact.size()));
+      EncodeBuffer prefilled = new EncodeBuffer(16); // the same with bytes before the record, as in a request
+      prefilled.setLimit(expected.length + 5);
+      prefilled.writeBytes(new byte[5]);
+      encoder.encode(r, prefilled);
+      assertArrayEquals(expected, Arrays.copyOfRange(prefilled.array(), 5, prefilled.size()));
+      EncodeBuffer tooSmall = new EncodeBuffer(16);
+      tooSmall.setLimit(expected.length - 1);
+      assertThrows(RecordTooLargeException.class, () -> encoder.encode(r, tooSmall));
+    }
+  }
+
+  @Test
   void recordsWhoseMessageLengthCrossesVarintBoundaries() throws Exception {
     // the message's length is kept in 2 bytes: moved back for a message under 128 bytes, forward from 16,384
     for (int body = 0; body < 140; body++) {
