@@ -4,7 +4,7 @@
 # path the benchmark module's package phase copies to producer-benchmark/target/aliyun-lib/ (not in benchmarks.jar).
 # Options are passed to io.logproducer.benchmark.PerformanceSuite:
 #   --quick (a ~4.5-minute smoke run), --skip-jmh, --warmup S, --duration S, --repeats N, --passes N,
-#   --budget-minutes M, --docs DIR, --run 'key=value …' (ad-hoc runs, no report), --jmh-only,
+#   --budget-minutes M, --docs DIR, --note TEXT (this run's row in docs/perf-data/history.tsv), --run 'key=value …' (ad-hoc runs, no report), --jmh-only,
 #   --report-only (rebuild the page and charts from docs/perf-data/ without measuring anything)
 # Set SKIP_BUILD=1 to use the artifacts already built.
 set -euo pipefail

@@ -45,6 +45,8 @@ import java.util.concurrent.TimeUnit;
  *   --run 'k=v …'     run these settings only (keys of RunSpec.toMap()), print results, write no report
  *   --report-only     regenerate the report from docs/perf-data without running anything
  *   --jmh-only        rerun the JMH part only, then regenerate the report
+ *   --note TEXT       what changed since the last full run: the note of this run's row in the history
+ *                     (docs/perf-data/history.tsv, which every full run extends)
  * </pre>
  *
  * <p><b>Method.</b> Every run is a fresh producer JVM ({@link HarnessMain}), so its CPU, GC and allocation numbers
@@ -144,7 +146,7 @@ public final class PerformanceSuite {
 
   record Options(Path docs, boolean quick, boolean skipJmh, double warmup, double duration, int repeats,
       int sweepPasses, double budgetMinutes, boolean reportOnly, boolean jmhOnly, String java, String classpath,
-      List<String> adhoc) {
+      List<String> adhoc, String note) {
   }
 
   private PerformanceSuite(Options options) {
@@ -169,6 +171,7 @@ public final class PerformanceSuite {
     int passes = -1;
     double budget = -1;
     List<String> adhoc = new ArrayList<>();
+    String note = "";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--run" -> adhoc.add(args[++i]);
@@ -182,10 +185,11 @@ public final class PerformanceSuite {
         case "--repeats" -> repeats = Integer.parseInt(args[++i]);
         case "--passes" -> passes = Integer.parseInt(args[++i]);
         case "--budget-minutes" -> budget = Double.parseDouble(args[++i]);
+        case "--note" -> note = args[++i];
         case "-h", "--help" -> {
           System.out.println("usage: PerformanceSuite [--docs DIR] [--quick] [--skip-jmh] [--warmup S] "
               + "[--duration S] [--repeats N] [--passes N] [--budget-minutes M] [--report-only] [--jmh-only] "
-              + "[--run 'key=value …']…");
+              + "[--note TEXT] [--run 'key=value …']…");
           System.exit(0);
         }
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -212,7 +216,7 @@ public final class PerformanceSuite {
     }
     String java = ProcessHandle.current().info().command().orElse("java");
     return new Options(docs, quick, skipJmh, warmup, duration, repeats, passes, budget, reportOnly, jmhOnly, java,
-        classpath(), adhoc);
+        classpath(), adhoc, note);
   }
 
   /** The directory holding {@code mvnw} and {@code producer-benchmark}, searched upwards from the working dir. */
@@ -425,7 +429,12 @@ public final class PerformanceSuite {
     meta.put("options", (options.quick() ? "--quick " : "") + "warmup " + options.warmup() + " s, duration "
         + options.duration() + " s, repeats " + options.repeats());
     writeMeta(meta);
-    new ReportWriter(options.docs(), samples, jmh, Files.exists(jfrFile) ? jfrFile : null, meta).write();
+    ReportWriter report = new ReportWriter(options.docs(), samples, jmh, Files.exists(jfrFile) ? jfrFile : null,
+        meta);
+    if (!options.quick() && !options.skipJmh()) { // a full run: its headline joins the history
+      History.append(dataDir.resolve(History.FILE), report.historyRow(options.note()));
+    }
+    report.write();
     out.printf(Locale.ROOT, "%nwrote %s (suite took %s)%n", options.docs().resolve("PERFORMANCE.md"),
         Report.nanos(System.nanoTime() - suiteStart));
   }

@@ -88,6 +88,7 @@ final class ReportWriter {
     peers();
     aliyunPeer();
     goals();
+    history();
     sweeps();
     costGrowth();
     defaults();
@@ -430,7 +431,8 @@ final class ReportWriter {
         + "the suite (~22 min on 2 cores)\n```\n\n");
     md.append("The suite writes its raw data to `docs/perf-data/` and then regenerates this page and its charts "
         + "(`docs/performance/`). Options: `--quick` (a smoke run under 5 minutes), `--skip-jmh`, `--warmup S`, "
-        + "`--duration S`, `--repeats N`, `--passes N`, `--budget-minutes M`, `--report-only` (rebuild this page from "
+        + "`--duration S`, `--repeats N`, `--passes N`, `--budget-minutes M`, `--note TEXT` (the row this run adds "
+        + "to *History*), `--report-only` (rebuild this page from "
         + "`docs/perf-data/` without measuring anything), `--run 'sendThreads=8 compression=ZSTD …'` (ad-hoc runs, no "
         + "report); `SKIP_BUILD=1` skips the build. The JMH benchmarks alone: `java -jar "
         + "producer-benchmark/target/benchmarks.jar [SendBenchmark|OtlpEncoderBenchmark|Utf8Benchmark|CodecBenchmark] "
@@ -835,6 +837,61 @@ final class ReportWriter {
     }
     md.append(String.format(Locale.ROOT, "Against a remote receiver (no sink on the same cores) the budget would be "
         + "%.2f µs.%n%n", perRecord - gen));
+  }
+
+  /**
+   * {@return this data's headline figures as a row of the history} (see {@link History})
+   *
+   * @param note what changed since the last row, or ""
+   */
+  History.Row historyRow(String note) {
+    Sample head = medianSample(lp(Compression.LZ4));
+    int bestIo = aliyunBest();
+    JmhRunner.Row encoder = jmhRow("OtlpEncoderBenchmark", "encoding", "PROTOBUF");
+    return new History.Row(meta.getOrDefault("measured", "?"), med(lp(Compression.LZ4), RunResult::recordsPerSec),
+        med(lp(Compression.ZSTD), RunResult::recordsPerSec), med(lp(Compression.GZIP), RunResult::recordsPerSec),
+        med(lp(Compression.NONE), RunResult::recordsPerSec),
+        head == null ? Double.NaN : head.result().cpuMicrosPerRecord(), calibrationCpuMicros(),
+        med(otel(true, Compression.NONE), RunResult::recordsPerSec),
+        bestIo > 0 ? med(aliyun(bestIo), RunResult::recordsPerSec) : Double.NaN,
+        encoder == null ? Double.NaN : encoder.score(), note);
+  }
+
+  private void history() throws IOException {
+    List<History.Row> rows = History.load(docs.resolve("perf-data").resolve(History.FILE));
+    if (rows.isEmpty()) {
+      return;
+    }
+    md.append("## History\n\n");
+    md.append("The headline figures of every full suite run on this machine (`docs/perf-data/history.tsv`; the suite "
+        + "adds a row each time it runs in full). Records/s are medians of 3 runs except gzip-1 before 2026-11-23 "
+        + "(1 run). *building* is the calibration: CPU to build one record with no client. It is the same work every "
+        + "time, so when it moves, the machine moved: this is a virtual machine whose host can slow it down for "
+        + "minutes at a time. Compare *net* (the producer's own CPU per record) and the encoder between rows with "
+        + "that in mind.\n\n");
+    Table t = new Table("measured", ">lz4", ">zstd-1", ">gzip-1", ">none", ">CPU µs/record (lz4)", ">net µs",
+        ">building µs", ">OTel tuned", ">lz4 ÷ OTel", ">Aliyun (fastest)", ">lz4 ÷ Aliyun", ">encoder ns",
+        "what changed");
+    for (History.Row r : rows) {
+      t.row(r.measured(), countOrDash(r.lz4()), countOrDash(r.zstd1()), countOrDash(r.gzip1()),
+          countOrDash(r.none()), f2OrDash(r.cpuLz4Micros()), f2OrDash(r.cpuLz4Micros() - r.buildMicros()),
+          f2OrDash(r.buildMicros()), countOrDash(r.otelTuned()), timesOrDash(r.lz4() / r.otelTuned()),
+          countOrDash(r.aliyunBest()), timesOrDash(r.lz4() / r.aliyunBest()),
+          Double.isNaN(r.encoderNanos()) ? "–" : Report.f1(r.encoderNanos()), r.note());
+    }
+    md.append(t.markdown()).append('\n');
+  }
+
+  private static String countOrDash(double v) {
+    return Double.isNaN(v) ? "–" : Report.count(v);
+  }
+
+  private static String f2OrDash(double v) {
+    return Double.isNaN(v) ? "–" : Report.f2(v);
+  }
+
+  private static String timesOrDash(double v) {
+    return Double.isNaN(v) || Double.isInfinite(v) ? "–" : Report.times(v);
   }
 
   /** The JMH row of {@code benchmark} whose parameter {@code param} is {@code value}, or null. */

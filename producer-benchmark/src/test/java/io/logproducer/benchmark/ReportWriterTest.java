@@ -144,7 +144,7 @@ class ReportWriterTest {
     }
     Files.createDirectories(docs.resolve("perf-data"));
     for (String f : List.of("results.tsv", "jmh.tsv", "meta.properties", "profile.tsv", AppenderResults.FILE,
-        JmhRunner.SWEEPS_FILE)) {
+        JmhRunner.SWEEPS_FILE, History.FILE)) {
       if (Files.exists(data.resolve(f))) {
         Files.copy(data.resolve(f), docs.resolve("perf-data").resolve(f));
       }
