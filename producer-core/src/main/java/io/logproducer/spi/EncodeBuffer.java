@@ -532,7 +532,7 @@ public final class EncodeBuffer {
     return p;
   }
 
-  /** {@link #encodeUtf8(char[], int, byte[], int)} for any {@link CharSequence}'s chars from {@code i}, char by char. */
+  /** {@link #encodeUtf8(char[], int, byte[], int)} for any {@link CharSequence}, from char {@code i}, char by char. */
   private static int encodeUtf8(CharSequence s, int i, int n, byte[] b, int p) {
     while (i < n) {
       char c = s.charAt(i++);
