@@ -51,46 +51,30 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
 
   /** Writes the {@code log_records} field of {@code record}: tag, length and message. */
   static void writeField(LogRecord record, EncodeBuffer out) {
-    int index;
-    if ((long) out.size() + HEAD_BYTES <= out.limit()) {
-      index = writeHead(record, out);
-    } else { // near the buffer's limit: each field checked as written, so that a record that fits is not refused
-      out.writeByte(SCOPE_LOGS_LOG_RECORD_TAG);
-      index = out.reserveVarint32(LENGTH_WIDTH);
-      if (record.getTimeUnixNano() != 0) {
-        out.writeByte(TIME_UNIX_NANO);
-        out.writeFixed64(record.getTimeUnixNano());
-      }
-      if (record.getSeverityNumber() != 0) {
-        out.writeByte(SEVERITY_NUMBER);
-        out.writeVarint32(record.getSeverityNumber());
-      }
-    }
+    int index = writeHead(record, out);
     write(record, out);
     out.fillVarint32(index, LENGTH_WIDTH);
   }
 
-  /** The most bytes {@link #writeHead} writes: tag, kept length, time (1 + 8), severity number (1 + 5). */
-  private static final int HEAD_BYTES = 1 + LENGTH_WIDTH + 9 + 6;
-
   /**
    * Writes the field's tag, keeps {@link #LENGTH_WIDTH} bytes for its length and writes the record's time and
-   * severity number, checking for room once (at most {@link #HEAD_BYTES}).
+   * severity number, checking for room once, for exactly the bytes written (so that near the buffer's limit a
+   * record that fits is not refused).
    *
    * @return the index of the kept bytes, for {@link EncodeBuffer#fillVarint32(int, int)}
    */
   private static int writeHead(LogRecord r, EncodeBuffer out) {
-    out.ensure(HEAD_BYTES);
+    long time = r.getTimeUnixNano();
+    int severity = r.getSeverityNumber();
+    out.ensure(1 + LENGTH_WIDTH + (time != 0 ? 9 : 0) + (severity != 0 ? 1 + EncodeBuffer.varintSize32(severity) : 0));
     byte[] b = out.array();
     int start = out.size();
     b[start] = (byte) SCOPE_LOGS_LOG_RECORD_TAG;
     int p = start + 1 + LENGTH_WIDTH;
-    long time = r.getTimeUnixNano();
     if (time != 0) {
       b[p] = (byte) TIME_UNIX_NANO;
       p = EncodeBuffer.putFixed64(b, p + 1, time);
     }
-    int severity = r.getSeverityNumber();
     if (severity != 0) {
       b[p] = (byte) SEVERITY_NUMBER;
       p = EncodeBuffer.putVarint32(b, p + 1, severity);
