@@ -168,14 +168,17 @@ public final class EncodeBuffer {
    */
   public void writeVarint32(int value) {
     ensure(5);
-    byte[] b = buf;
-    int p = pos;
+    pos = putVarint32(buf, pos, value);
+  }
+
+  /** Puts {@code value} as an unsigned varint at {@code b[p]}, which has room; returns the index after it. */
+  private static int putVarint32(byte[] b, int p, int value) {
     while ((value & ~0x7F) != 0) {
       b[p++] = (byte) ((value & 0x7F) | 0x80);
       value >>>= 7;
     }
     b[p++] = (byte) value;
-    pos = p;
+    return p;
   }
 
   /**
@@ -241,9 +244,14 @@ public final class EncodeBuffer {
    */
   public void setSize(int size) {
     if (size < 0 || size > buf.length) {
-      throw new IndexOutOfBoundsException("size " + size + ", capacity " + buf.length);
+      throw sizeOutOfRange(size);
     }
     pos = size;
+  }
+
+  /** Out of line, so that {@link #setSize(int)} stays small enough for the JIT to inline at every call site. */
+  private IndexOutOfBoundsException sizeOutOfRange(int size) {
+    return new IndexOutOfBoundsException("size " + size + ", capacity " + buf.length);
   }
 
   /**

@@ -180,7 +180,8 @@ public final class GseExporter implements Exporter {
 
   /**
    * {@return {@link Compression#NONE} as the default and only compression (the agent takes uncompressed JSON), and
-   * {@link #maxBatchSizeInBytes()} as the largest batch; no request timeout declared}
+   * {@code maxFrameBodyBytes} minus room for the envelope and one item's framing as the largest batch; no request
+   * timeout declared}
    */
   @Override
   public ExporterCapabilities capabilities() {

@@ -122,9 +122,20 @@ public final class ProtoWriter {
    */
   public static int putUtf8(CharSequence s, byte[] dst, int off) {
     int n = s.length();
-    int p = off;
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
+      if (c >= 0x80) {
+        return putUtf8From(s, i, n, dst, off + i);
+      }
+      dst[off + i] = (byte) c;
+    }
+    return off + n;
+  }
+
+  /** {@link #putUtf8} from char {@code i} on, at {@code dst[p]}: out of line, so that the ASCII loop stays small. */
+  private static int putUtf8From(CharSequence s, int i, int n, byte[] dst, int p) {
+    while (i < n) {
+      char c = s.charAt(i++);
       if (c < 0x80) {
         dst[p++] = (byte) c;
       } else if (c < 0x800) {
@@ -134,8 +145,8 @@ public final class ProtoWriter {
         dst[p++] = (byte) (0xE0 | (c >> 12));
         dst[p++] = (byte) (0x80 | ((c >> 6) & 0x3F));
         dst[p++] = (byte) (0x80 | (c & 0x3F));
-      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-        int cp = Character.toCodePoint(c, s.charAt(++i));
+      } else if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(s.charAt(i))) {
+        int cp = Character.toCodePoint(c, s.charAt(i++));
         dst[p] = (byte) (0xF0 | (cp >> 18));
         dst[p + 1] = (byte) (0x80 | ((cp >> 12) & 0x3F));
         dst[p + 2] = (byte) (0x80 | ((cp >> 6) & 0x3F));
@@ -161,14 +172,32 @@ public final class ProtoWriter {
    */
   public static int writeUtf8LengthDelimited(EncodeBuffer out, CharSequence s) {
     int n = s.length();
+    if (n <= SHORT_STRING && out.capacity() - out.size() >= 1 + 3 * n) { // room for the worst case: the common path
+      return putShortLengthDelimited(out, s);
+    }
+    return writeUtf8LengthDelimitedGrowing(out, s, n);
+  }
+
+  /** A string of at most {@link #SHORT_STRING} chars, with room for its worst case: a one-byte length, then UTF-8. */
+  private static int putShortLengthDelimited(EncodeBuffer out, CharSequence s) {
+    byte[] b = out.array();
     int size = out.size();
-    if (n <= SHORT_STRING && (long) size + 1 + 3 * n <= out.limit()) { // a one-byte length; room checked once
+    int end = putUtf8(s, b, size + 1);
+    int length = end - size - 1;
+    b[size] = (byte) length;
+    out.setSize(end);
+    return length;
+  }
+
+  /**
+   * {@link #writeUtf8LengthDelimited} when the buffer may have to grow: for a short string whose worst case is within
+   * the limit, room for it; else the length is kept and filled in after the bytes are written, which grows the buffer
+   * for the exact UTF-8 length at most (and throws if that is past the limit).
+   */
+  private static int writeUtf8LengthDelimitedGrowing(EncodeBuffer out, CharSequence s, int n) {
+    if (n <= SHORT_STRING && (long) out.size() + 1 + 3 * n <= out.limit()) {
       out.ensure(1 + 3 * n);
-      byte[] b = out.array();
-      int end = putUtf8(s, b, size + 1);
-      b[size] = (byte) (end - size - 1);
-      out.setSize(end);
-      return end - size - 1;
+      return putShortLengthDelimited(out, s);
     }
     int width = EncodeBuffer.varintSize32(n); // the UTF-8 length is at least the number of chars
     int index = reserveVarint32(out, width);
@@ -190,7 +219,7 @@ public final class ProtoWriter {
    */
   public static int reserveVarint32(EncodeBuffer out, int width) {
     if (width < 1 || width > 5) {
-      throw new IllegalArgumentException("width must be in [1, 5], was " + width);
+      throw badWidth(width);
     }
     out.ensure(width);
     int index = out.size();
@@ -215,20 +244,35 @@ public final class ProtoWriter {
     int size = out.size();
     int start = index + width;
     if (index < 0 || width < 1 || width > 5 || start > size) {
-      throw new IndexOutOfBoundsException("index " + index + ", width " + width + ", size " + size);
+      throw notKept(index, width, size);
     }
     int length = size - start;
     int shift = EncodeBuffer.varintSize32(length) - width;
     if (shift != 0) {
-      if (shift > 0) {
-        out.ensure(shift);
-      }
-      byte[] b = out.array();
-      System.arraycopy(b, start, b, start + shift, length);
-      out.setSize(size + shift);
+      move(out, start, length, shift);
     }
     putVarint32(out.array(), index, length);
     return length;
+  }
+
+  /** Moves the {@code length} bytes at {@code start} by {@code shift} (negative: back) for a varint before them. */
+  private static void move(EncodeBuffer out, int start, int length, int shift) {
+    if (shift > 0) {
+      out.ensure(shift);
+    }
+    byte[] b = out.array();
+    System.arraycopy(b, start, b, start + shift, length);
+    out.setSize(start + length + shift);
+  }
+
+  // Exceptions are made out of line, so that the writers stay small enough for the JIT to inline.
+
+  private static IllegalArgumentException badWidth(int width) {
+    return new IllegalArgumentException("width must be in [1, 5], was " + width);
+  }
+
+  private static IndexOutOfBoundsException notKept(int index, int width, int size) {
+    return new IndexOutOfBoundsException("index " + index + ", width " + width + ", size " + size);
   }
 
   /**
