@@ -5,6 +5,7 @@ import io.logproducer.spi.Batch;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
+import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -38,7 +39,7 @@ class TestExporter implements Exporter {
   volatile boolean closed;
   volatile int maxBatchSize = 1 << 24;
   volatile ProducerConfig startedWith;
-  /** What {@link #requestTimeoutMillis()} reports. */
+  /** The request timeout {@link #capabilities()} declares, in ms. */
   volatile long requestTimeoutMillis;
 
   @Override
@@ -46,14 +47,10 @@ class TestExporter implements Exporter {
     startedWith = config;
   }
 
+  /** Default compression none, all supported, {@link #maxBatchSize} and {@link #requestTimeoutMillis} as set now. */
   @Override
-  public Compression defaultCompression() {
-    return Compression.NONE;
-  }
-
-  @Override
-  public boolean supports(Compression compression) {
-    return true;
+  public ExporterCapabilities capabilities() {
+    return ExporterCapabilities.builder(maxBatchSize).setRequestTimeoutMillis(requestTimeoutMillis).build();
   }
 
   @Override
@@ -69,16 +66,6 @@ class TestExporter implements Exporter {
   @Override
   public Object shardKey(LogRecord record) {
     return record.getDestination() == null ? "default" : record.getDestination();
-  }
-
-  @Override
-  public long requestTimeoutMillis() {
-    return requestTimeoutMillis;
-  }
-
-  @Override
-  public int maxBatchSizeInBytes() {
-    return maxBatchSize;
   }
 
   @Override

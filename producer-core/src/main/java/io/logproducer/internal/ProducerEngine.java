@@ -12,6 +12,7 @@ import io.logproducer.SendResult;
 import io.logproducer.internal.codec.Codec;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.Exporter;
+import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -80,30 +81,34 @@ public final class ProducerEngine {
     }
     this.config = config;
     this.exporter = exporter;
+    ExporterCapabilities capabilities = exporter.capabilities();
+    if (capabilities == null) {
+      throw new IllegalArgumentException("exporter " + exporter.describe() + " declared null capabilities");
+    }
     Compression compression = config.getCompression() != null ? config.getCompression()
-        : exporter.defaultCompression();
-    if (!exporter.supports(compression)) {
+        : capabilities.defaultCompression();
+    if (!capabilities.supports(compression)) {
       throw new IllegalArgumentException("compression " + compression + " is not supported by " + exporter.describe());
     }
     ProducerConfig.checkCompressionLevel(compression, config.getCompressionLevel());
     int batchSize = config.getBatchSizeInBytes();
-    if (batchSize > exporter.maxBatchSizeInBytes()) {
-      batchSize = exporter.maxBatchSizeInBytes();
+    if (batchSize > capabilities.maxBatchSizeInBytes()) {
+      batchSize = capabilities.maxBatchSizeInBytes();
       log.info("batchSizeInBytes {} is above what one request to {} may carry; batches are sealed at {} bytes",
           config.getBatchSizeInBytes(), exporter.describe(), batchSize);
     }
-    long requestTimeout = exporter.requestTimeoutMillis();
+    long requestTimeout = capabilities.requestTimeoutMillis();
     if (requestTimeout > 0 && config.getDeliveryTimeoutMillis() < config.getLingerMillis() + requestTimeout) {
       throw new IllegalArgumentException("deliveryTimeoutMillis (" + config.getDeliveryTimeoutMillis()
           + ") must be at least lingerMillis (" + config.getLingerMillis() + ") + the exporter's request timeout ("
           + requestTimeout + " ms, " + exporter.describe() + "), so that a batch gets at least one whole attempt");
     }
     // An exporter whose transport compresses (Kafka's record batches) gets uncompressed bodies.
-    Codec codec = Codec.loaded(exporter.compressesItself() ? Compression.NONE : compression,
+    Codec codec = Codec.loaded(capabilities.compressesItself() ? Compression.NONE : compression,
         config.getCompressionLevel());
     this.encoder = exporter.encoder();
     long total = config.getTotalSizeInBytes();
-    this.maxRecordSize = maxRecordSize(exporter.maxBatchSizeInBytes(), total);
+    this.maxRecordSize = maxRecordSize(capabilities.maxBatchSizeInBytes(), total);
     this.budget = new MemoryBudget(total);
     this.pool = new ChunkPool(ChunkPool.chunkSizeFor(batchSize, total), budget);
     budget.setReusable(pool::hasFree);

@@ -4,8 +4,9 @@ import io.logproducer.RecordTooLargeException;
 import java.util.Arrays;
 
 /**
- * A growable byte array that {@link RecordEncoder}s write one record into, with the primitive writers wire
- * formats need: protobuf varints and little-endian fixed ints, big-endian ints, and allocation-free UTF-8.
+ * A growable byte array that {@link RecordEncoder}s write one record into, with the primitive writers wire formats
+ * need: bytes, unsigned varints (LEB128, as protobuf and Kafka's record format write them), big-endian ints, ASCII,
+ * and allocation-free UTF-8 of any {@link CharSequence}.
  *
  * <p>Strings are encoded as {@link String#getBytes(java.nio.charset.Charset) UTF-8} does: an unpaired surrogate
  * becomes {@code '?'}; {@link #utf8Length(CharSequence)} agrees with {@link #writeUtf8(CharSequence)} byte for
@@ -13,14 +14,9 @@ import java.util.Arrays;
  * bulk, a slice at a time, into a scratch array owned by the buffer, where runs of ASCII chars are written by a
  * tight loop; shorter strings and other {@link CharSequence}s are read with {@code charAt}.
  *
- * <p>Length-delimited values (protobuf strings and nested messages) are written in one pass too:
- * {@link #reserveVarint32(int)} keeps room for the length, the value is written, and
- * {@link #fillVarint32(int, int)} writes the length, moving the value if the length's varint needs another number
- * of bytes than were kept, so the output is the minimal varint protobuf writes.
- *
- * <p>A run of small fields can be written with room checked once: {@link #ensure(int)} for their worst case, the
- * static {@code put*} writers ({@link #putVarint32}, {@link #putFixed32}, {@link #putFixed64},
- * {@link #putUtf8}) into {@link #array()} from {@link #size()} on, then {@link #advance(int)} by the bytes written.
+ * <p>An encoder with its own writers (the OTLP protobuf encoder's live in its internal package) writes directly
+ * into {@link #array()} from {@link #size()} on, after {@link #ensure(int)}, and commits the bytes with
+ * {@link #setSize(int)}.
  *
  * <p>A buffer has a {@link #limit()}: the producer sets it to the largest record it accepts, and a write that would
  * take the buffer past it throws {@link RecordTooLargeException} before anything of that size is allocated (so a
@@ -32,10 +28,7 @@ public final class EncodeBuffer {
   /** The largest limit: the largest array a JVM allocates, in bytes. */
   public static final int MAX_LIMIT = Integer.MAX_VALUE - 8;
 
-  /**
-   * Strings of at most this many chars are read with {@code charAt} rather than copied out in bulk; their UTF-8
-   * length, at most 3 bytes a char, has a one-byte varint.
-   */
+  /** Strings of at most this many chars are read with {@code charAt} rather than copied out in bulk. */
   private static final int SHORT_STRING = 42;
   /** Chars of a {@link String} copied out per slice: the size of {@link #chars}. */
   private static final int SLICE = 1024;
@@ -178,23 +171,13 @@ public final class EncodeBuffer {
     pos = putVarint32(buf, pos, value);
   }
 
-  /**
-   * Puts {@code value} as an unsigned protobuf varint (1–5 bytes) into {@code dst} at {@code off}, into room the
-   * caller made (see {@link #advance(int)}).
-   *
-   * @param dst the array, usually {@link #array()}
-   * @param off the index of the first byte
-   * @param value the value, taken as unsigned 32 bits
-   * @return the index after the last byte written
-   * @throws ArrayIndexOutOfBoundsException if {@code dst} has no room for the bytes
-   */
-  public static int putVarint32(byte[] dst, int off, int value) {
-    int p = off;
+  /** Puts {@code value} as an unsigned varint at {@code b[p]}, which has room; returns the index after it. */
+  private static int putVarint32(byte[] b, int p, int value) {
     while ((value & ~0x7F) != 0) {
-      dst[p++] = (byte) ((value & 0x7F) | 0x80);
+      b[p++] = (byte) ((value & 0x7F) | 0x80);
       value >>>= 7;
     }
-    dst[p++] = (byte) value;
+    b[p++] = (byte) value;
     return p;
   }
 
@@ -215,60 +198,6 @@ public final class EncodeBuffer {
     }
     b[p++] = (byte) value;
     pos = p;
-  }
-
-  /**
-   * Writes 4 bytes, little-endian (protobuf {@code fixed32}, {@code sfixed32}, {@code float} bits).
-   *
-   * @param value the value
-   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
-   */
-  public void writeFixed32(int value) {
-    ensure(4);
-    pos = putFixed32(buf, pos, value);
-  }
-
-  /**
-   * Puts 4 bytes, little-endian, into {@code dst} at {@code off}, into room the caller made (see
-   * {@link #advance(int)}).
-   *
-   * @param dst the array, usually {@link #array()}
-   * @param off the index of the first byte
-   * @param value the value
-   * @return {@code off + 4}
-   * @throws ArrayIndexOutOfBoundsException if {@code dst} has no room for the bytes
-   */
-  public static int putFixed32(byte[] dst, int off, int value) {
-    dst[off] = (byte) value;
-    dst[off + 1] = (byte) (value >>> 8);
-    dst[off + 2] = (byte) (value >>> 16);
-    dst[off + 3] = (byte) (value >>> 24);
-    return off + 4;
-  }
-
-  /**
-   * Writes 8 bytes, little-endian (protobuf {@code fixed64}, {@code sfixed64}, {@code double} bits).
-   *
-   * @param value the value
-   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
-   */
-  public void writeFixed64(long value) {
-    ensure(8);
-    pos = putFixed64(buf, pos, value);
-  }
-
-  /**
-   * Puts 8 bytes, little-endian, into {@code dst} at {@code off}, into room the caller made (see
-   * {@link #advance(int)}).
-   *
-   * @param dst the array, usually {@link #array()}
-   * @param off the index of the first byte
-   * @param value the value
-   * @return {@code off + 8}
-   * @throws ArrayIndexOutOfBoundsException if {@code dst} has no room for the bytes
-   */
-  public static int putFixed64(byte[] dst, int off, long value) {
-    return putFixed32(dst, putFixed32(dst, off, (int) value), (int) (value >>> 32));
   }
 
   /**
@@ -306,41 +235,23 @@ public final class EncodeBuffer {
   }
 
   /**
-   * Counts {@code n} bytes that the caller wrote directly into {@link #array()} from index {@link #size()} on, after
-   * making room for them with {@link #ensure(int)}: how an encoder writes a run of small fields with a local index,
-   * checking for room once instead of once a field.
+   * Sets {@link #size()}: after writing bytes directly into {@link #array()} from {@code size()} on, into room made
+   * with {@link #ensure(int)}, commits them (how an encoder writes a run of small fields with a local index, checking
+   * for room once instead of once a field); a smaller value drops bytes written last.
    *
-   * @param n bytes written, at least 0
-   * @throws IndexOutOfBoundsException if {@code n} is negative or {@code size() + n} exceeds {@link #capacity()}
+   * @param size the new size in bytes, in [0, {@link #capacity()}]
+   * @throws IndexOutOfBoundsException if {@code size} is negative or exceeds {@link #capacity()}
    */
-  public void advance(int n) {
-    if (n < 0 || n > buf.length - pos) {
-      throw new IndexOutOfBoundsException("advance " + n + ", size " + pos + ", capacity " + buf.length);
+  public void setSize(int size) {
+    if (size < 0 || size > buf.length) {
+      throw sizeOutOfRange(size);
     }
-    pos += n;
+    pos = size;
   }
 
-  /**
-   * Encodes {@code s} as UTF-8 into {@code dst} from index {@code off}, the same bytes {@link #writeUtf8(CharSequence)}
-   * writes, reading it with {@code charAt}: meant for short strings (a few dozen chars), into room the caller made
-   * for the worst case of 3 bytes a char (see {@link #advance(int)}).
-   *
-   * @param s the characters
-   * @param dst the array, usually {@link #array()}
-   * @param off the index of the first byte
-   * @return the index after the last byte written
-   * @throws ArrayIndexOutOfBoundsException if {@code dst} has no room for the bytes (some may have been written)
-   */
-  public static int putUtf8(String s, byte[] dst, int off) {
-    int n = s.length();
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c >= 0x80) {
-        return encodeUtf8(s, i, n, dst, off + i);
-      }
-      dst[off + i] = (byte) c;
-    }
-    return off + n;
+  /** Out of line, so that {@link #setSize(int)} stays small enough for the JIT to inline at every call site. */
+  private IndexOutOfBoundsException sizeOutOfRange(int size) {
+    return new IndexOutOfBoundsException("size " + size + ", capacity " + buf.length);
   }
 
   /**
@@ -356,99 +267,10 @@ public final class EncodeBuffer {
     if (n > SHORT_STRING && s instanceof String) {
       writeUtf8Slices((String) s, n);
     } else {
-      ensureUtf8(s, 0, n, 0);
+      ensureUtf8(s, 0, n);
       pos = encodeUtf8(s, 0, n, buf, pos);
     }
     return pos - start;
-  }
-
-  /**
-   * Writes {@code s} as a protobuf length-delimited value: the varint of its UTF-8 length, then its UTF-8 bytes,
-   * in one pass over the chars (the length is filled in after the bytes, as {@link #fillVarint32(int, int)} does).
-   * The same bytes as {@code writeVarint32(utf8Length(s))} followed by {@code writeUtf8(s)}.
-   *
-   * @param s the characters
-   * @return the UTF-8 length in bytes (the length prefix not included)
-   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
-   */
-  public int writeUtf8LengthDelimited(CharSequence s) {
-    int n = s.length();
-    if (n <= SHORT_STRING) { // at most 3 * SHORT_STRING < 128 bytes: a one-byte length
-      if (buf.length - pos < 1 + 3 * n) {
-        ensureUtf8(s, 0, n, 1);
-      }
-      int start = pos + 1;
-      int end = encodeUtf8(s, 0, n, buf, start);
-      buf[start - 1] = (byte) (end - start);
-      pos = end;
-      return end - start;
-    }
-    int width = varintSize32(n); // the UTF-8 length is at least the number of chars
-    int index = reserveVarint32(width);
-    writeUtf8(s);
-    return fillVarint32(index, width);
-  }
-
-  /**
-   * Keeps {@code width} bytes for a varint length that {@link #fillVarint32(int, int)} writes once the bytes it
-   * counts are written: how a length-delimited value of unknown size is written in one pass. The kept bytes are
-   * undefined until filled.
-   *
-   * @param width the bytes expected for the varint, in [1, 5]: {@link #varintSize32(int)} of a good guess of the
-   *     length (a wrong guess costs moving the value once, when it is filled)
-   * @return the index of the kept bytes, to pass to {@link #fillVarint32(int, int)}
-   * @throws IllegalArgumentException if {@code width} is not in [1, 5]
-   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
-   */
-  public int reserveVarint32(int width) {
-    if (width < 1 || width > 5) {
-      throw new IllegalArgumentException("width must be in [1, 5], was " + width);
-    }
-    ensure(width);
-    int index = pos;
-    pos += width;
-    return index;
-  }
-
-  /**
-   * Writes, at {@code index}, the length of what was written after the bytes kept there by
-   * {@link #reserveVarint32(int) reserveVarint32(width)}, as the minimal varint {@link #writeVarint32(int)} writes.
-   * When that varint takes other than {@code width} bytes, the bytes after it are moved to follow it. Lengths kept
-   * later inside this one must have been filled first.
-   *
-   * @param index what {@link #reserveVarint32(int)} returned
-   * @param width the width passed to it
-   * @return the length: bytes written after the kept ones
-   * @throws IndexOutOfBoundsException if {@code index} and {@code width} do not describe kept bytes of this buffer
-   * @throws RecordTooLargeException if a longer varint takes the buffer past {@link #limit()}
-   */
-  public int fillVarint32(int index, int width) {
-    int start = index + width;
-    if (index < 0 || width < 1 || width > 5 || start > pos) {
-      throw new IndexOutOfBoundsException("index " + index + ", width " + width + ", size " + pos);
-    }
-    int length = pos - start;
-    if (varintSize32(length) != width) {
-      moveForVarint(start, length, varintSize32(length) - width);
-    }
-    byte[] b = buf;
-    int p = index;
-    int value = length;
-    while ((value & ~0x7F) != 0) {
-      b[p++] = (byte) ((value & 0x7F) | 0x80);
-      value >>>= 7;
-    }
-    b[p] = (byte) value;
-    return length;
-  }
-
-  /** Moves the {@code length} bytes at {@code start} by {@code shift} (negative: back) for a varint before them. */
-  private void moveForVarint(int start, int length, int shift) {
-    if (shift > 0) {
-      ensure(shift);
-    }
-    System.arraycopy(buf, start, buf, start + shift, length);
-    pos += shift;
   }
 
   /**
@@ -471,7 +293,7 @@ public final class EncodeBuffer {
         end--;
       }
       if (!roomForAll) {
-        roomForAll = ensureUtf8(s, i, len, 0);
+        roomForAll = ensureUtf8(s, i, len);
       }
       pos = encodeUtf8(cs, len, buf, pos);
       i = end;
@@ -479,15 +301,14 @@ public final class EncodeBuffer {
   }
 
   /**
-   * Makes room for {@code before} bytes and the UTF-8 of {@code s}'s chars from {@code from} on, {@code count} of
-   * them next: for their worst case (3 bytes a char) when that is within the limit, else for the exact UTF-8 length
-   * of all of the rest of {@code s}, which throws if it does not fit (so that a huge string is refused before a
-   * buffer of its size exists).
+   * Makes room for the UTF-8 of {@code s}'s chars from {@code from} on, {@code count} of them next: for their worst
+   * case (3 bytes a char) when that is within the limit, else for the exact UTF-8 length of all of the rest of
+   * {@code s}, which throws if it does not fit (so that a huge string is refused before a buffer of its size exists).
    *
    * @return whether there is room for all of the rest of {@code s}
    */
-  private boolean ensureUtf8(CharSequence s, int from, int count, int before) {
-    long worst = (long) pos + before + 3L * count;
+  private boolean ensureUtf8(CharSequence s, int from, int count) {
+    long worst = (long) pos + 3L * count;
     if (worst <= buf.length) {
       return false;
     }
@@ -495,7 +316,7 @@ public final class EncodeBuffer {
       grow(worst);
       return false;
     }
-    long exact = (long) pos + before + utf8Length(s, from);
+    long exact = (long) pos + utf8Length(s, from);
     if (exact > buf.length) {
       grow(exact);
     }
@@ -561,55 +382,6 @@ public final class EncodeBuffer {
     b[p + 2] = (byte) (0x80 | ((cp >> 6) & 0x3F));
     b[p + 3] = (byte) (0x80 | (cp & 0x3F));
     return p + 4;
-  }
-
-  /**
-   * Writes the UTF-8 bytes of {@code s}, given the value {@link #utf8LengthMarked(CharSequence)} returned for it:
-   * a pure-ASCII string is copied in bulk, any other is encoded char by char.
-   *
-   * @param s the string
-   * @param marked {@link #utf8LengthMarked(CharSequence) utf8LengthMarked(s)}
-   * @return the number of bytes written
-   * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
-   */
-  @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) copies the low 8 bits: exact for ASCII
-  public int writeUtf8Marked(String s, int marked) {
-    if (marked >= 0) {
-      return writeUtf8(s);
-    }
-    int n = s.length();
-    ensure(n);
-    s.getBytes(0, n, buf, pos);
-    pos += n;
-    return n;
-  }
-
-  /**
-   * The UTF-8 length of {@code s} as {@link #utf8Length(CharSequence)} computes it, marked: {@code ~length}
-   * (negative) when every char is ASCII, {@code length} otherwise. Costs the same single scan; pass the result to
-   * {@link #writeUtf8Marked(String, int)} and recover the length with {@link #markedLength(int)}. (A UTF-8 length
-   * equal to the char count does not prove ASCII: an unpaired surrogate is one char and one {@code '?'} byte.)
-   *
-   * @param s the characters
-   * @return {@code ~length} if {@code s} is all ASCII, else {@code length}
-   */
-  public static int utf8LengthMarked(CharSequence s) {
-    int n = s.length();
-    int i = 0;
-    while (i < n && s.charAt(i) < 0x80) {
-      i++;
-    }
-    return i == n ? ~n : i + utf8Length(s, i); // the ASCII prefix is not scanned again
-  }
-
-  /**
-   * The length carried by a {@link #utf8LengthMarked(CharSequence)} result.
-   *
-   * @param marked the result
-   * @return the UTF-8 length in bytes, at least 0
-   */
-  public static int markedLength(int marked) {
-    return marked < 0 ? ~marked : marked;
   }
 
   /**

@@ -8,14 +8,17 @@ import java.io.OutputStream;
 
 /**
  * The plug-in a {@link io.logproducer.Producer} ships through: it encodes records, decides shards, frames a batch
- * into a request, and transports it. The producer owns the data path around it (budget, batching, linger,
- * compression, retries, callbacks) and calls it from these threads:
+ * into a request, and transports it; what it may declare about its transport (compressions, largest batch, request
+ * timeout) is one immutable {@link ExporterCapabilities} value. The producer owns the data path around it (budget,
+ * batching, linger, compression, retries, callbacks) and calls it from these threads:
  *
  * <ul>
+ *   <li>{@link #capabilities()} and {@link #encoder()} once each, then {@link #start} once — the thread that
+ *       constructs the producer;</li>
  *   <li>{@link #encoder()}'s encoder and {@link #shardKey} — application threads, concurrently;</li>
  *   <li>{@link #writeRequest} and {@link #export} — the {@code sendThreads} send threads, concurrently, one batch
  *       per call;</li>
- *   <li>{@link #start} once before any of the above, {@link #close} once after the last export has returned.</li>
+ *   <li>{@link #close} once, after the last export has returned (by the thread that closes the producer).</li>
  * </ul>
  * An exporter must never throw from {@link #export}: it reports failures as an {@link ExportResult}. (A throw is
  * treated as a final failure of the batch and logged.)
@@ -30,30 +33,12 @@ public interface Exporter extends AutoCloseable {
    */
   void start(ProducerConfig config);
 
-  /** {@return the compression used when {@link ProducerConfig#getCompression()} is null} */
-  Compression defaultCompression();
-
   /**
-   * Whether the transport compresses requests itself, as the Kafka client compresses its record batches. Then the
-   * producer does not compress request bodies: {@link #export} always gets {@link Compression#NONE} bodies, and the
-   * exporter applies the configured compression ({@link ProducerConfig#getCompression()}, or
-   * {@link #defaultCompression()} when null, with {@link ProducerConfig#getCompressionLevel()}) in its transport,
-   * read in {@link #start}. Default false.
-   *
-   * @return true if the producer must leave request bodies uncompressed
+   * {@return what the transport declares: default and supported compressions, whether it compresses itself, the
+   * largest batch in bytes, the request timeout in ms; not null} Read once, by the producer's constructor, before
+   * {@link #start}; an exporter computes it when it is built (from its own settings, not from the producer's).
    */
-  default boolean compressesItself() {
-    return false;
-  }
-
-  /**
-   * Whether requests may be compressed with {@code compression} (a GSE agent accepts none, for example). The
-   * producer's constructor refuses a compression the exporter does not support.
-   *
-   * @param compression a compression, not null
-   * @return true if the receiver accepts request bodies compressed with it
-   */
-  boolean supports(Compression compression);
+  ExporterCapabilities capabilities();
 
   /** {@return the record encoder, thread-safe} The producer asks for it once, in its constructor. */
   RecordEncoder encoder();
@@ -69,24 +54,6 @@ public interface Exporter extends AutoCloseable {
    *     refused
    */
   Object shardKey(LogRecord record);
-
-  /**
-   * {@return the largest sum of encoded record bytes one request may carry, in bytes} For example the OTLP maximum
-   * request size minus framing, or Kafka's {@code max.request.size} minus the message overhead. Batches are sealed
-   * below it; a larger record is refused at {@code send}; a {@code batchSizeInBytes} above it is lowered to it (and
-   * logged once at INFO by the producer's constructor).
-   */
-  int maxBatchSizeInBytes();
-
-  /**
-   * {@return how long one {@link #export} call may take at most, in ms, or 0 if the exporter does not say} The
-   * producer refuses a {@code deliveryTimeoutMillis} below {@code lingerMillis} plus this, as Kafka refuses
-   * {@code delivery.timeout.ms} below {@code linger.ms + request.timeout.ms}: a batch would never get a whole
-   * attempt. Default 0.
-   */
-  default long requestTimeoutMillis() {
-    return 0;
-  }
 
   /**
    * Writes the uncompressed request body for {@code batch} (framing around its records) to {@code out}. Called

@@ -12,6 +12,7 @@ import io.logproducer.internal.codec.Codec;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
+import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -124,13 +125,8 @@ class SenderTest {
     }
 
     @Override
-    public Compression defaultCompression() {
-      return Compression.NONE;
-    }
-
-    @Override
-    public boolean supports(Compression compression) {
-      return true;
+    public ExporterCapabilities capabilities() {
+      return ExporterCapabilities.builder(1 << 20).build();
     }
 
     @Override
@@ -141,11 +137,6 @@ class SenderTest {
     @Override
     public Object shardKey(LogRecord record) {
       return "s";
-    }
-
-    @Override
-    public int maxBatchSizeInBytes() {
-      return 1 << 20;
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.logproducer.spi.Batch;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
+import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,8 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * A minimal exporter for the memory tests (TestExporter's encoding: a 4-byte big-endian length and the body's UTF-8)
  * that keeps nothing per request: it either refuses everything as retryable ("down", the receiver that never
  * recovers) or accepts everything. The shard is the record's destination. Records whose destination starts with
- * {@code "marked"} are encoded through {@link EncodeBuffer#writeUtf8Marked}, the others through
- * {@link EncodeBuffer#writeUtf8}, so both encoding paths are exercised.
+ * {@code "ascii"} are encoded through {@link EncodeBuffer#writeAscii} (their bodies must be ASCII), the others through
+ * {@link EncodeBuffer#writeUtf8}, so both bulk writers are exercised.
  */
 public final class MemoryTestExporter implements Exporter {
 
@@ -39,14 +40,10 @@ public final class MemoryTestExporter implements Exporter {
   public void start(ProducerConfig config) {
   }
 
+  /** Default and only compression none; batches of at most 16 MiB; no request timeout. */
   @Override
-  public Compression defaultCompression() {
-    return Compression.NONE;
-  }
-
-  @Override
-  public boolean supports(Compression compression) {
-    return compression == Compression.NONE;
+  public ExporterCapabilities capabilities() {
+    return ExporterCapabilities.builder(1 << 24).setSupportedCompressions(Compression.NONE).build();
   }
 
   @Override
@@ -57,10 +54,9 @@ public final class MemoryTestExporter implements Exporter {
   private static void encode(LogRecord record, EncodeBuffer out) {
     String body = record.getBody() == null ? "" : record.getBody().asString();
     String destination = record.getDestination();
-    if (destination != null && destination.startsWith("marked")) {
-      int marked = EncodeBuffer.utf8LengthMarked(body);
-      out.writeIntBigEndian(EncodeBuffer.markedLength(marked));
-      out.writeUtf8Marked(body, marked);
+    if (destination != null && destination.startsWith("ascii")) {
+      out.writeIntBigEndian(body.length());
+      out.writeAscii(body);
     } else {
       out.writeIntBigEndian(EncodeBuffer.utf8Length(body));
       out.writeUtf8(body);
@@ -71,11 +67,6 @@ public final class MemoryTestExporter implements Exporter {
   public Object shardKey(LogRecord record) {
     String d = record.getDestination();
     return d == null ? DEFAULT_SHARD : d;
-  }
-
-  @Override
-  public int maxBatchSizeInBytes() {
-    return 1 << 24;
   }
 
   @Override

@@ -41,10 +41,10 @@ public final class TooLargeMain {
       Thread thread = new Thread(() -> {
         try {
           // Threads 0-3: ASCII through writeUtf8; 4-5: 'é' (2 UTF-8 bytes each) through writeUtf8; 6-7: ASCII
-          // through writeUtf8Marked. Each thread has its own 20 MB string (Latin-1 compact strings).
+          // through writeAscii. Each thread has its own 20 MB string (Latin-1 compact strings).
           char c = id < 4 ? (char) ('a' + id) : id < 6 ? '\u00e9' : (char) ('x' + id - 6);
           String body = String.valueOf(c).repeat(CHARS);
-          LogRecord record = LogRecord.builder().setBody(body).setDestination(id >= 6 ? "marked" : "plain").build();
+          LogRecord record = LogRecord.builder().setBody(body).setDestination(id >= 6 ? "ascii" : "plain").build();
           ready.countDown();
           go.await();
           try {

@@ -14,6 +14,7 @@ import io.logproducer.gse.internal.LocalHost;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
+import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -177,16 +178,14 @@ public final class GseExporter implements Exporter {
     }
   }
 
-  /** {@link Compression#NONE}: the agent takes uncompressed JSON. */
+  /**
+   * {@return {@link Compression#NONE} as the default and only compression (the agent takes uncompressed JSON), and
+   * {@code maxFrameBodyBytes} minus room for the envelope and one item's framing as the largest batch; no request
+   * timeout declared}
+   */
   @Override
-  public Compression defaultCompression() {
-    return Compression.NONE;
-  }
-
-  /** Only {@link Compression#NONE}. */
-  @Override
-  public boolean supports(Compression compression) {
-    return compression == Compression.NONE;
+  public ExporterCapabilities capabilities() {
+    return ExporterCapabilities.builder(maxBatchSizeInBytes()).setSupportedCompressions(Compression.NONE).build();
   }
 
   @Override
@@ -210,8 +209,7 @@ public final class GseExporter implements Exporter {
    * frame. A batch of many records near this size may still need more room for their per-item framing (up to 30
    * bytes each); export then answers "too large" and the producer splits the batch.
    */
-  @Override
-  public int maxBatchSizeInBytes() {
+  int maxBatchSizeInBytes() {
     int reserve = Math.min(ENVELOPE_RESERVE_BYTES, maxFrameBodyBytes / 2);
     return maxFrameBodyBytes - 1 - reserve - ITEM_SUFFIX_MAX_BYTES;
   }

@@ -42,10 +42,10 @@ class GseExporterBuilderTest {
     GseExporter e = b.build();
     assertEquals(GseExporterBuilder.isWindows() ? "tcp:127.0.0.1:47000" : "unix:/var/run/ipc.state.report",
         e.endpoint().describe());
-    assertEquals(Compression.NONE, e.defaultCompression());
-    assertTrue(e.supports(Compression.NONE));
+    assertEquals(Compression.NONE, e.capabilities().defaultCompression());
+    assertTrue(e.capabilities().supports(Compression.NONE));
     for (Compression c : new Compression[] {Compression.GZIP, Compression.LZ4, Compression.ZSTD}) {
-      assertTrue(!e.supports(c), c.toString());
+      assertTrue(!e.capabilities().supports(c), c.toString());
     }
     assertEquals(10 * 1024 * 1024 - 1 - 2048 - 29, e.maxBatchSizeInBytes());
     assertEquals("GSE agent " + e.endpoint().describe() + " (dynamic frames, RECORD_JSON items, default dataid none, "

@@ -13,6 +13,7 @@ import io.logproducer.otlp.encoding.internal.WireFormat;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
+import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -44,15 +45,15 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * with a {@linkplain KafkaExporterBuilder#setKeyAttribute(String) key attribute}, by key instead.
  *
  * <p><b>Size.</b> A message never exceeds the client's {@code max.request.size} (default {@value
- * #DEFAULT_MAX_REQUEST_SIZE_IN_BYTES} bytes): {@link #maxBatchSizeInBytes()} is that less the request framing and
- * Kafka's per-message overhead ({@value #KAFKA_MESSAGE_OVERHEAD_BYTES} bytes), the producer seals batches below it
- * (a larger {@code batchSizeInBytes} is lowered to it), and a batch the broker still finds too large
- * ({@code message.max.bytes}) is split in halves; only a single record too large fails.
+ * #DEFAULT_MAX_REQUEST_SIZE_IN_BYTES} bytes): the {@linkplain #capabilities() declared} largest batch is that less
+ * the request framing and Kafka's per-message overhead ({@value #KAFKA_MESSAGE_OVERHEAD_BYTES} bytes), the producer
+ * seals batches below it (a larger {@code batchSizeInBytes} is lowered to it), and a batch the broker still finds
+ * too large ({@code message.max.bytes}) is split in halves; only a single record too large fails.
  *
  * <p><b>Compression</b> is Kafka's: the producer's {@link ProducerConfig#getCompression() compression} (or this
  * exporter's {@linkplain KafkaExporterBuilder#setCompression default}) becomes the client's {@code compression.type}
  * and {@link ProducerConfig#getCompressionLevel() compressionLevel} its {@code compression.<type>.level}; bodies are
- * not compressed twice ({@link #compressesItself()}).
+ * not compressed twice (it {@linkplain ExporterCapabilities#compressesItself() compresses itself}).
  *
  * <p><b>Outcomes.</b> A batch's records are delivered when Kafka acknowledges its message(s) (with the defaults:
  * {@code acks=all}, idempotent). The client retries retriable errors itself within its {@code delivery.timeout.ms}
@@ -70,8 +71,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * {@code request.timeout.ms=}{@value #DEFAULT_KAFKA_REQUEST_TIMEOUT_MILLIS}, {@code delivery.timeout.ms=}{@value
  * #DEFAULT_KAFKA_DELIVERY_TIMEOUT_MILLIS}, {@code client.id=} the producer's {@code clientId} (the client's thread
  * is {@code kafka-producer-network-thread | <clientId>}). One {@link #export} waits at most {@code max.block.ms +
- * delivery.timeout.ms} ({@link #requestTimeoutMillis()}); the producer requires {@code deliveryTimeoutMillis} to
- * exceed that plus {@code lingerMillis}.
+ * delivery.timeout.ms} (its {@linkplain ExporterCapabilities#requestTimeoutMillis() request timeout}); the producer
+ * requires {@code deliveryTimeoutMillis} to exceed that plus {@code lingerMillis}.
  *
  * <p>Thread-safe. A {@link io.logproducer.Producer} owns its exporter and calls it as {@link Exporter} describes.
  */
@@ -114,8 +115,7 @@ public final class KafkaExporter implements Exporter {
   private final WireFormat format; // null for raw
   private final RecordEncoder encoder;
   private final int maxRequestSizeInBytes;
-  private final int maxBatchSizeInBytes;
-  private final long requestTimeoutMillis;
+  private final ExporterCapabilities capabilities;
   private final Topics topics;
   private volatile KafkaTransport transport;
 
@@ -144,13 +144,16 @@ public final class KafkaExporter implements Exporter {
     this.maxRequestSizeInBytes = (int) Math.min(Integer.MAX_VALUE,
         sizing("max.request.size", DEFAULT_MAX_REQUEST_SIZE_IN_BYTES));
     int room = maxRequestSizeInBytes - KAFKA_MESSAGE_OVERHEAD_BYTES;
-    this.maxBatchSizeInBytes = format == null ? room : format.maxBatchSizeInBytes(room);
+    int maxBatchSizeInBytes = format == null ? room : format.maxBatchSizeInBytes(room);
     if (maxBatchSizeInBytes < 1) {
       throw new IllegalArgumentException("max.request.size (" + maxRequestSizeInBytes
           + ") leaves no room for records after the message framing");
     }
-    this.requestTimeoutMillis = sizing("max.block.ms", DEFAULT_MAX_BLOCK_MILLIS)
+    long requestTimeoutMillis = sizing("max.block.ms", DEFAULT_MAX_BLOCK_MILLIS)
         + sizing("delivery.timeout.ms", DEFAULT_KAFKA_DELIVERY_TIMEOUT_MILLIS);
+    // The Kafka client compresses its record batches (none, gzip, lz4 or zstd): bodies reach export uncompressed.
+    this.capabilities = ExporterCapabilities.builder(maxBatchSizeInBytes).setDefaultCompression(compression)
+        .setCompressesItself(true).setRequestTimeoutMillis(requestTimeoutMillis).build();
   }
 
   private long sizing(String name, long defaultValue) {
@@ -174,7 +177,7 @@ public final class KafkaExporter implements Exporter {
   @Override
   public void start(ProducerConfig config) {
     Map<String, Object> p = kafkaProperties(config);
-    KafkaTransport t = new KafkaTransport(p, requestTimeoutMillis + 1_000L);
+    KafkaTransport t = new KafkaTransport(p, capabilities.requestTimeoutMillis() + 1_000L);
     t.start();
     transport = t;
   }
@@ -201,22 +204,15 @@ public final class KafkaExporter implements Exporter {
     return p;
   }
 
-  /** {@return the exporter's default compression} Applied by the Kafka client, not the producer. */
+  /**
+   * {@return the builder's compression as the default, applied by the Kafka client (it compresses itself: every
+   * compression supported, bodies reach {@link #export} uncompressed); {@code max.request.size} less Kafka's message
+   * overhead and, for OTLP, the request framing as the largest batch; {@code max.block.ms + delivery.timeout.ms},
+   * the longest one export waits for Kafka, as the request timeout}
+   */
   @Override
-  public Compression defaultCompression() {
-    return compression;
-  }
-
-  /** True: the Kafka client compresses its record batches (gzip, lz4, zstd or none). */
-  @Override
-  public boolean compressesItself() {
-    return true;
-  }
-
-  /** All of them: Kafka supports none, gzip, lz4 and zstd. */
-  @Override
-  public boolean supports(Compression compression) {
-    return compression != null;
+  public ExporterCapabilities capabilities() {
+    return capabilities;
   }
 
   @Override
@@ -238,18 +234,6 @@ public final class KafkaExporter implements Exporter {
       return t;
     }
     return topics.slot(t, record.getAttribute(keyAttribute));
-  }
-
-  /** {@code max.request.size} less Kafka's message overhead and, for OTLP, the request framing. */
-  @Override
-  public int maxBatchSizeInBytes() {
-    return maxBatchSizeInBytes;
-  }
-
-  /** {@code max.block.ms + delivery.timeout.ms}: the longest one export waits for Kafka. */
-  @Override
-  public long requestTimeoutMillis() {
-    return requestTimeoutMillis;
   }
 
   /** OTLP: the {@code ExportLogsServiceRequest}; raw: the encoded records back to back. */

@@ -29,9 +29,9 @@ class KafkaExporterBuilderTest {
     assertEquals(KafkaEncoding.OTLP_PROTO, e.encoding());
     assertEquals("otlp_logs", e.topic());
     assertEquals("kafka://localhost:9092/otlp_logs (otlp_proto)", e.describe());
-    assertEquals(Compression.NONE, e.defaultCompression());
-    assertTrue(e.compressesItself());
-    assertEquals(40_000L, e.requestTimeoutMillis(), "max.block.ms 10 s + delivery.timeout.ms 30 s");
+    assertEquals(Compression.NONE, e.capabilities().defaultCompression());
+    assertTrue(e.capabilities().compressesItself());
+    assertEquals(40_000L, e.capabilities().requestTimeoutMillis(), "max.block.ms 10 s + delivery.timeout.ms 30 s");
     Map<String, Object> expected = new LinkedHashMap<>();
     expected.put("bootstrap.servers", "localhost:9092");
     expected.put("client.id", "kafka-test");
@@ -75,12 +75,12 @@ class KafkaExporterBuilderTest {
     assertEquals("1", p.get("acks"));
     assertEquals("SASL_SSL", p.get("security.protocol"));
     assertEquals("a:1,b:2", p.get("bootstrap.servers"));
-    assertEquals(17_000L, e.requestTimeoutMillis());
-    int framing = 100_000 - KafkaExporter.KAFKA_MESSAGE_OVERHEAD_BYTES - e.maxBatchSizeInBytes();
+    assertEquals(17_000L, e.capabilities().requestTimeoutMillis());
+    int framing = 100_000 - KafkaExporter.KAFKA_MESSAGE_OVERHEAD_BYTES - e.capabilities().maxBatchSizeInBytes();
     assertTrue(framing > 0 && framing < 200, "the request framing: " + framing);
     KafkaExporter raw = KafkaExporter.builder().setEncoding(KafkaEncoding.RAW).setProperty("max.request.size", "5000")
         .build();
-    assertEquals(5000 - 82, raw.maxBatchSizeInBytes());
+    assertEquals(5000 - 82, raw.capabilities().maxBatchSizeInBytes());
   }
 
   @Test
@@ -137,7 +137,7 @@ class KafkaExporterBuilderTest {
   @Test
   void theProducerLowersItsDefaultBatchSizeToWhatAMessageCarriesAndChecksTheDeliveryTimeout() {
     KafkaExporter e = KafkaExporter.builder().setBootstrapServers("127.0.0.1:1").build();
-    assertTrue(e.maxBatchSizeInBytes() < ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES);
+    assertTrue(e.capabilities().maxBatchSizeInBytes() < ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES);
     try (Producer p = new Producer(ProducerConfig.builder().setClientId("kafka-lowered").build(), e)) {
       assertTrue(p.getMetrics() != null);
     }

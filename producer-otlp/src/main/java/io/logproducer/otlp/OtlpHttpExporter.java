@@ -12,6 +12,7 @@ import io.logproducer.otlp.encoding.internal.WireFormat;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
+import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -70,7 +71,7 @@ public final class OtlpHttpExporter implements Exporter {
   private final Compression compression;
   private final long timeoutMillis;
   private final int maxRequestSizeInBytes;
-  private final int maxBatchSizeInBytes;
+  private final ExporterCapabilities capabilities;
   private final Map<String, String> headers;
   private final Map<String, AnyValue> resourceAttributes;
   private final String scopeName;
@@ -94,11 +95,14 @@ public final class OtlpHttpExporter implements Exporter {
     this.format = encoding == OtlpEncoding.JSON
         ? new JsonWireFormat(resourceAttributes, scopeName, scopeVersion, instrumentationScopeFromRecords)
         : new ProtobufWireFormat(resourceAttributes, scopeName, scopeVersion, instrumentationScopeFromRecords);
-    this.maxBatchSizeInBytes = format.maxBatchSizeInBytes(maxRequestSizeInBytes);
+    int maxBatchSizeInBytes = format.maxBatchSizeInBytes(maxRequestSizeInBytes);
     if (maxBatchSizeInBytes < 1) {
       throw new IllegalArgumentException("maxRequestSizeInBytes (" + maxRequestSizeInBytes
           + ") leaves no room for records after the request framing (resource and scope)");
     }
+    // All compressions: the OpenTelemetry Collector accepts gzip, zstd and lz4 (frame); bk-collector only gzip.
+    this.capabilities = ExporterCapabilities.builder(maxBatchSizeInBytes).setDefaultCompression(compression)
+        .setRequestTimeoutMillis(timeoutMillis).build();
     this.stripes = new Stripes(b.stripes());
     this.transport = new HttpTransport(URI.create(endpoint), headers, timeoutMillis, format.contentType(),
         format.isJson(), userAgent());
@@ -126,15 +130,15 @@ public final class OtlpHttpExporter implements Exporter {
     transport.start(config.getSendThreads());
   }
 
+  /**
+   * {@return the builder's compression as the default, every compression supported (the OpenTelemetry Collector
+   * accepts gzip, zstd and lz4 frames; bk-collector only gzip), {@code maxRequestSizeInBytes} minus the worst-case
+   * request framing as the largest batch, and {@code timeoutMillis} (the deadline of one whole request) as the
+   * request timeout}
+   */
   @Override
-  public Compression defaultCompression() {
-    return compression;
-  }
-
-  /** All of them: the OpenTelemetry Collector accepts gzip, zstd and lz4 (frame); bk-collector only gzip. */
-  @Override
-  public boolean supports(Compression compression) {
-    return compression != null;
+  public ExporterCapabilities capabilities() {
+    return capabilities;
   }
 
   @Override
@@ -146,12 +150,6 @@ public final class OtlpHttpExporter implements Exporter {
   @Override
   public Object shardKey(LogRecord record) {
     return stripes.forCurrentThread();
-  }
-
-  /** {@code maxRequestSizeInBytes} minus the worst-case request framing. */
-  @Override
-  public int maxBatchSizeInBytes() {
-    return maxBatchSizeInBytes;
   }
 
   @Override
@@ -203,12 +201,6 @@ public final class OtlpHttpExporter implements Exporter {
 
   OtlpEncoding encoding() {
     return encoding;
-  }
-
-  /** {@code timeoutMillis}: the deadline of one whole request (the producer checks deliveryTimeoutMillis against it). */
-  @Override
-  public long requestTimeoutMillis() {
-    return timeoutMillis;
   }
 
   long timeoutMillis() {

@@ -4,6 +4,7 @@ import io.logproducer.AnyValue;
 import io.logproducer.Compression;
 import io.logproducer.otlp.internal.Endpoints;
 import io.logproducer.otlp.internal.OtlpEnvironment;
+import io.logproducer.spi.ExporterCapabilities;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -131,7 +132,7 @@ public final class OtlpHttpExporterBuilder {
   }
 
   /**
-   * The exporter's {@link OtlpHttpExporter#defaultCompression() default compression}; a compression set in
+   * The exporter's {@link ExporterCapabilities#defaultCompression() default compression}; a compression set in
    * {@link io.logproducer.ProducerConfig} wins. Default {@link Compression#NONE}. The OpenTelemetry Collector
    * accepts all four; bk-collector accepts none and gzip only.
    *

@@ -49,7 +49,7 @@ class OtlpHttpExporterBuilderTest {
     try (OtlpHttpExporter e = builder().build()) {
       assertEquals(OtlpHttpExporter.DEFAULT_ENDPOINT, e.describe());
       assertEquals(OtlpHttpExporter.DEFAULT_ENCODING, e.encoding());
-      assertEquals(OtlpHttpExporter.DEFAULT_COMPRESSION, e.defaultCompression());
+      assertEquals(OtlpHttpExporter.DEFAULT_COMPRESSION, e.capabilities().defaultCompression());
       assertEquals(OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS, e.timeoutMillis());
       assertEquals(OtlpHttpExporter.DEFAULT_MAX_REQUEST_SIZE_IN_BYTES, e.maxRequestSizeInBytes());
       assertEquals(Math.min(8, Runtime.getRuntime().availableProcessors()), e.stripeCount());
@@ -58,14 +58,14 @@ class OtlpHttpExporterBuilderTest {
       assertEquals("io.logproducer", e.scopeName());
       assertNull(e.scopeVersion());
       for (Compression c : Compression.values()) {
-        assertTrue(e.supports(c));
+        assertTrue(e.capabilities().supports(c));
       }
       // maxBatchSizeInBytes = 16 MiB - (two tags + two 5-byte varints + resource field + scope field)
       Resource resource = Resource.newBuilder()
           .addAttributes(ExpectedProto.keyValue("service.name", AnyValue.of("unknown_service:java"))).build();
       InstrumentationScope scope = InstrumentationScope.newBuilder().setName("io.logproducer").build();
       int framing = 12 + 2 + resource.getSerializedSize() + 2 + scope.getSerializedSize();
-      assertEquals(16 * 1024 * 1024 - framing, e.maxBatchSizeInBytes());
+      assertEquals(16 * 1024 * 1024 - framing, e.capabilities().maxBatchSizeInBytes());
     }
   }
 
@@ -128,7 +128,7 @@ class OtlpHttpExporterBuilderTest {
     try (OtlpHttpExporter e = b.build()) {
       assertEquals("http://collector:4318/v1/logs", e.describe());
       assertEquals(Map.of("X-BK-TOKEN", "tok=", "Authorization", "Bearer abc"), e.headers());
-      assertEquals(Compression.GZIP, e.defaultCompression());
+      assertEquals(Compression.GZIP, e.capabilities().defaultCompression());
       assertEquals(2500, e.timeoutMillis());
       assertEquals(OtlpEncoding.JSON, e.encoding());
       assertEquals(List.of("service.name", "deployment.environment", "host.name"),
@@ -142,7 +142,7 @@ class OtlpHttpExporterBuilderTest {
         .setScope("my.scope", "2.0");
     try (OtlpHttpExporter e = b.build()) {
       assertEquals("http://other:1/v1/logs", e.describe());
-      assertEquals(Compression.ZSTD, e.defaultCompression());
+      assertEquals(Compression.ZSTD, e.capabilities().defaultCompression());
       assertEquals(99, e.timeoutMillis());
       assertEquals(OtlpEncoding.PROTOBUF, e.encoding());
       assertEquals(AnyValue.of("explicit"), e.resourceAttributes().get("service.name"));
@@ -171,7 +171,7 @@ class OtlpHttpExporterBuilderTest {
         "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "http/protobuf").build()) {
       assertEquals("http://logs:4318/custom", e.describe());
       assertEquals(Map.of("b", "2"), e.headers());
-      assertEquals(Compression.NONE, e.defaultCompression());
+      assertEquals(Compression.NONE, e.capabilities().defaultCompression());
       assertEquals(2000, e.timeoutMillis());
       assertEquals(OtlpEncoding.PROTOBUF, e.encoding());
     }
@@ -227,9 +227,10 @@ class OtlpHttpExporterBuilderTest {
       // each record carries its ScopeLogs: the framing is one tag, a 5-byte varint and the resource field
       Resource resource = Resource.newBuilder()
           .addAttributes(ExpectedProto.keyValue("service.name", AnyValue.of("unknown_service:java"))).build();
-      assertEquals(16 * 1024 * 1024 - (6 + 2 + resource.getSerializedSize()), scoped.maxBatchSizeInBytes());
-      assertTrue(scoped.maxBatchSizeInBytes() > shared.maxBatchSizeInBytes());
-      assertTrue(scopedJson.maxBatchSizeInBytes() > 16 * 1024 * 1024 * 56L / 57 - 200);
+      assertEquals(16 * 1024 * 1024 - (6 + 2 + resource.getSerializedSize()),
+          scoped.capabilities().maxBatchSizeInBytes());
+      assertTrue(scoped.capabilities().maxBatchSizeInBytes() > shared.capabilities().maxBatchSizeInBytes());
+      assertTrue(scopedJson.capabilities().maxBatchSizeInBytes() > 16 * 1024 * 1024 * 56L / 57 - 200);
       assertTrue(scoped.encoder() instanceof ProtobufScopeLogsEncoder);
       assertTrue(scopedJson.encoder() instanceof JsonScopeLogsEncoder);
     }

@@ -310,7 +310,7 @@ class OtlpHttpExporterIntegrationTest {
     Outcomes outcomes = new Outcomes();
     int n = 600;
     try (Producer producer = new Producer(config().setBatchCountThreshold(10_000)
-        .setBatchSizeInBytes(exporter.maxBatchSizeInBytes()).build(), exporter)) {
+        .setBatchSizeInBytes(exporter.capabilities().maxBatchSizeInBytes()).build(), exporter)) {
       for (int i = 0; i < n; i++) {
         producer.send(TestRecords.simple("m-" + "x".repeat(i % 97) + "-" + i, LOGGERS[i % LOGGERS.length]),
             outcomes.callback(i));

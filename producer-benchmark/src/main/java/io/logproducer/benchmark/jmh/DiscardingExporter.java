@@ -6,6 +6,7 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
+import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -18,11 +19,13 @@ import java.util.concurrent.atomic.LongAdder;
 public final class DiscardingExporter implements Exporter {
 
   private final Exporter otlp;
+  private final ExporterCapabilities capabilities;
   private final LongAdder records = new LongAdder();
 
   /** @param otlp a built but not started OTLP exporter (its transport is never used) */
   public DiscardingExporter(Exporter otlp) {
     this.otlp = otlp;
+    this.capabilities = ExporterCapabilities.builder(otlp.capabilities().maxBatchSizeInBytes()).build();
   }
 
   @Override
@@ -30,14 +33,10 @@ public final class DiscardingExporter implements Exporter {
     // the wrapped exporter's transport stays unstarted
   }
 
+  /** Default compression none, every compression supported, the OTLP exporter's largest batch, no request timeout. */
   @Override
-  public Compression defaultCompression() {
-    return Compression.NONE;
-  }
-
-  @Override
-  public boolean supports(Compression compression) {
-    return true;
+  public ExporterCapabilities capabilities() {
+    return capabilities;
   }
 
   @Override
@@ -48,11 +47,6 @@ public final class DiscardingExporter implements Exporter {
   @Override
   public Object shardKey(LogRecord record) {
     return otlp.shardKey(record);
-  }
-
-  @Override
-  public int maxBatchSizeInBytes() {
-    return otlp.maxBatchSizeInBytes();
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.logproducer.benchmark.jmh;
 
 import io.logproducer.LogRecord;
 import io.logproducer.examples.Workload;
+import io.logproducer.otlp.encoding.internal.ProtoWriter;
 import io.logproducer.spi.EncodeBuffer;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -38,7 +39,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class Utf8Benchmark {
 
   /**
-   * onepass: {@code EncodeBuffer.writeUtf8LengthDelimited} per value, the length prefix filled in after the bytes
+   * onepass: {@code ProtoWriter.writeUtf8LengthDelimited} per value, the length prefix filled in after the bytes
    * (the encoder now); encodebuffer: {@code EncodeBuffer.utf8Length} + {@code writeUtf8} per value (a length pass,
    * then a write pass); marked: {@code utf8LengthMarked} + {@code writeUtf8Marked} (the encoder's two passes until
    * it wrote each string in one);
@@ -79,7 +80,7 @@ public class Utf8Benchmark {
         b.reset();
         int n = 0;
         for (String s : values) {
-          n += b.writeUtf8LengthDelimited(s);
+          n += ProtoWriter.writeUtf8LengthDelimited(b, s);
         }
         return n + b.size();
       }
@@ -98,9 +99,9 @@ public class Utf8Benchmark {
         b.reset();
         int n = 0;
         for (String s : values) {
-          int marked = EncodeBuffer.utf8LengthMarked(s);
-          n += EncodeBuffer.markedLength(marked);
-          b.writeUtf8Marked(s, marked);
+          int marked = ProtoWriter.utf8LengthMarked(s);
+          n += ProtoWriter.markedLength(marked);
+          ProtoWriter.writeUtf8Marked(b, s, marked);
         }
         return n + b.size();
       }

@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * Protobuf encoding of OTLP's {@code AnyValue} and {@code KeyValue} (all seven value kinds, nested arrays and
  * key/value lists) and of string fields, in one pass: room for a nested message's length is kept before the
- * message ({@link EncodeBuffer#reserveVarint32(int)}, as many bytes as a lower bound of its size needs, from char
- * counts and element counts) and the length is filled in after it ({@link EncodeBuffer#fillVarint32(int, int)},
+ * message ({@link ProtoWriter#reserveVarint32}, as many bytes as a lower bound of its size needs, from char
+ * counts and element counts) and the length is filled in after it ({@link ProtoWriter#fillVarint32},
  * which moves the message in the rare case the bound took fewer bytes than the size). Field numbers are those of
  * {@code opentelemetry/proto/common/v1/common.proto}. Stateless, thread-safe.
  */
@@ -54,7 +54,7 @@ public final class ProtoFields {
   /** Writes a string field: tag, UTF-8 length, UTF-8 bytes. */
   static void writeString(int tag, String s, EncodeBuffer out) {
     out.writeByte(tag);
-    out.writeUtf8LengthDelimited(s);
+    ProtoWriter.writeUtf8LengthDelimited(out, s);
   }
 
   /** Writes a message field holding a {@code KeyValue}. */
@@ -72,12 +72,12 @@ public final class ProtoFields {
     boolean hasKey = !key.isEmpty(); // proto3: an empty string is not written
     int minValueSize = minAnyValueSize(value);
     int width = EncodeBuffer.varintSize32((hasKey ? 2 + key.length() : 0) + 2 + minValueSize);
-    int index = out.reserveVarint32(width);
+    int index = ProtoWriter.reserveVarint32(out, width);
     if (hasKey) {
       writeString(KV_KEY, key, out);
     }
     writeAnyValueField(KV_VALUE, value, minValueSize, out);
-    out.fillVarint32(index, width);
+    ProtoWriter.fillVarint32(out, index, width);
   }
 
   /**
@@ -99,18 +99,18 @@ public final class ProtoFields {
     int p = start + 2; // after the field's tag and one-byte length
     if (!key.isEmpty()) { // proto3: an empty key is not written
       b[p] = (byte) KV_KEY;
-      int end = EncodeBuffer.putUtf8(key, b, p + 2);
+      int end = ProtoWriter.putUtf8(key, b, p + 2);
       b[p + 1] = (byte) (end - p - 2);
       p = end;
     }
     b[p] = (byte) KV_VALUE;
     b[p + 2] = (byte) ANY_STRING; // a set oneof member is written even when empty
-    int end = EncodeBuffer.putUtf8(value, b, p + 4);
+    int end = ProtoWriter.putUtf8(value, b, p + 4);
     b[p + 3] = (byte) (end - p - 4);
     b[p + 1] = (byte) (end - p - 2);
     b[start] = (byte) tag;
     b[start + 1] = (byte) (end - start - 2);
-    out.advance(end - start);
+    out.setSize(end);
   }
 
   /** Writes a message field holding an {@code AnyValue}. */
@@ -121,13 +121,13 @@ public final class ProtoFields {
   private static void writeAnyValueField(int tag, AnyValue value, int minSize, EncodeBuffer out) {
     out.writeByte(tag);
     int width = EncodeBuffer.varintSize32(minSize);
-    int index = out.reserveVarint32(width);
+    int index = ProtoWriter.reserveVarint32(out, width);
     if (value.getType() == AnyValue.Type.STRING) { // the common case, kept small enough to be inlined
       writeString(ANY_STRING, value.asString(), out);
     } else {
       writeAnyValue(value, out);
     }
-    out.fillVarint32(index, width);
+    ProtoWriter.fillVarint32(out, index, width);
   }
 
   /**
@@ -170,7 +170,7 @@ public final class ProtoFields {
         return;
       case DOUBLE:
         out.writeByte(ANY_DOUBLE);
-        out.writeFixed64(Double.doubleToRawLongBits(value.asDouble()));
+        ProtoWriter.writeFixed64(out, Double.doubleToRawLongBits(value.asDouble()));
         return;
       case BYTES: {
         byte[] bytes = value.asBytes();
@@ -183,22 +183,22 @@ public final class ProtoFields {
         List<AnyValue> values = value.asArray();
         out.writeByte(ANY_ARRAY);
         int width = EncodeBuffer.varintSize32(2 * values.size());
-        int index = out.reserveVarint32(width);
+        int index = ProtoWriter.reserveVarint32(out, width);
         for (int i = 0, n = values.size(); i < n; i++) {
           writeAnyValueField(LIST_VALUES, values.get(i), out);
         }
-        out.fillVarint32(index, width);
+        ProtoWriter.fillVarint32(out, index, width);
         return;
       }
       case KEY_VALUE_LIST: {
         Map<String, AnyValue> values = value.asKeyValueList();
         out.writeByte(ANY_KVLIST);
         int width = EncodeBuffer.varintSize32(2 * values.size());
-        int index = out.reserveVarint32(width);
+        int index = ProtoWriter.reserveVarint32(out, width);
         for (Map.Entry<String, AnyValue> e : values.entrySet()) {
           writeKeyValueField(LIST_VALUES, e.getKey(), e.getValue(), out);
         }
-        out.fillVarint32(index, width);
+        ProtoWriter.fillVarint32(out, index, width);
         return;
       }
       default:

@@ -17,8 +17,8 @@ import io.logproducer.spi.RecordEncoder;
  * concatenated are the {@code log_records} of one {@code ScopeLogs}. Fields are written in field-number order and
  * default values are omitted, as protobuf-java does, so the output is byte-for-byte what it would produce.
  *
- * <p>One pass: the message's length is filled in after the message ({@link EncodeBuffer#reserveVarint32(int)},
- * {@link EncodeBuffer#fillVarint32(int, int)}), as are the lengths of its nested messages and strings
+ * <p>One pass: the message's length is filled in after the message ({@link ProtoWriter#reserveVarint32},
+ * {@link ProtoWriter#fillVarint32}), as are the lengths of its nested messages and strings
  * ({@link ProtoFields}); every string is read once. No per-record allocation beyond the
  * iterators of key/value-list bodies, no thread-local state. Thread-safe.
  */
@@ -53,7 +53,7 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
   static void writeField(LogRecord record, EncodeBuffer out) {
     int index = writeHead(record, out);
     write(record, out);
-    out.fillVarint32(index, LENGTH_WIDTH);
+    ProtoWriter.fillVarint32(out, index, LENGTH_WIDTH);
   }
 
   /**
@@ -61,7 +61,7 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
    * severity number, checking for room once, for exactly the bytes written (so that near the buffer's limit a
    * record that fits is not refused).
    *
-   * @return the index of the kept bytes, for {@link EncodeBuffer#fillVarint32(int, int)}
+   * @return the index of the kept bytes, for {@link ProtoWriter#fillVarint32}
    */
   private static int writeHead(LogRecord r, EncodeBuffer out) {
     long time = r.getTimeUnixNano();
@@ -73,13 +73,13 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
     int p = start + 1 + LENGTH_WIDTH;
     if (time != 0) {
       b[p] = (byte) TIME_UNIX_NANO;
-      p = EncodeBuffer.putFixed64(b, p + 1, time);
+      p = ProtoWriter.putFixed64(b, p + 1, time);
     }
     if (severity != 0) {
       b[p] = (byte) SEVERITY_NUMBER;
-      p = EncodeBuffer.putVarint32(b, p + 1, severity);
+      p = ProtoWriter.putVarint32(b, p + 1, severity);
     }
-    out.advance(p - start);
+    out.setSize(p);
     return start + 1;
   }
 
@@ -96,13 +96,13 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
     }
     if (r.getFlags() != 0) {
       out.writeByte(FLAGS);
-      out.writeFixed32(r.getFlags());
+      ProtoWriter.writeFixed32(out, r.getFlags());
     }
     writeBytes(TRACE_ID, r.getTraceId(), out);
     writeBytes(SPAN_ID, r.getSpanId(), out);
     if (r.getObservedTimeUnixNano() != 0) {
       out.writeByte(OBSERVED_TIME_UNIX_NANO);
-      out.writeFixed64(r.getObservedTimeUnixNano());
+      ProtoWriter.writeFixed64(out, r.getObservedTimeUnixNano());
     }
     if (notEmpty(r.getEventName())) {
       ProtoFields.writeString(EVENT_NAME, r.getEventName(), out);

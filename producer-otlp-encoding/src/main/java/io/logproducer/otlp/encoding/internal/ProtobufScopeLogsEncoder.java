@@ -42,17 +42,17 @@ public final class ProtobufScopeLogsEncoder implements RecordEncoder {
   public void encode(LogRecord record, EncodeBuffer out) {
     String name = record.getInstrumentationScopeName();
     out.writeByte(RESOURCE_LOGS_SCOPE_LOGS_TAG);
-    int index = out.reserveVarint32(ProtobufRecordEncoder.LENGTH_WIDTH);
+    int index = ProtoWriter.reserveVarint32(out, ProtobufRecordEncoder.LENGTH_WIDTH);
     if (name != null && !name.isEmpty()) {
       out.writeByte(SCOPE_LOGS_SCOPE);
       int scopeWidth = EncodeBuffer.varintSize32(2 + name.length()); // a UTF-8 length is at least the char count
-      int scopeIndex = out.reserveVarint32(scopeWidth);
+      int scopeIndex = ProtoWriter.reserveVarint32(out, scopeWidth);
       ProtoFields.writeString(SCOPE_NAME, name, out);
-      out.fillVarint32(scopeIndex, scopeWidth);
+      ProtoWriter.fillVarint32(out, scopeIndex, scopeWidth);
     } else {
       out.writeBytes(defaultScopeField);
     }
     ProtobufRecordEncoder.writeField(record, out);
-    out.fillVarint32(index, ProtobufRecordEncoder.LENGTH_WIDTH);
+    ProtoWriter.fillVarint32(out, index, ProtobufRecordEncoder.LENGTH_WIDTH);
   }
 }

@@ -76,25 +76,25 @@ public final class ProtobufWireFormat implements WireFormat {
   private static byte[] resourceField(Map<String, AnyValue> attributes) {
     EncodeBuffer out = new EncodeBuffer(256);
     out.writeByte(RESOURCE_LOGS_RESOURCE);
-    int index = out.reserveVarint32(1);
+    int index = ProtoWriter.reserveVarint32(out, 1);
     for (Map.Entry<String, AnyValue> e : attributes.entrySet()) {
       ProtoFields.writeKeyValueField(RESOURCE_ATTRIBUTES, e.getKey(), e.getValue(), out);
     }
-    out.fillVarint32(index, 1);
+    ProtoWriter.fillVarint32(out, index, 1);
     return Arrays.copyOf(out.array(), out.size());
   }
 
   private static byte[] scopeField(String name, String version) {
     EncodeBuffer out = new EncodeBuffer(64);
     out.writeByte(SCOPE_LOGS_SCOPE);
-    int index = out.reserveVarint32(1);
+    int index = ProtoWriter.reserveVarint32(out, 1);
     if (!name.isEmpty()) {
       ProtoFields.writeString(SCOPE_NAME, name, out);
     }
     if (version != null && !version.isEmpty()) {
       ProtoFields.writeString(SCOPE_VERSION, version, out);
     }
-    out.fillVarint32(index, 1);
+    ProtoWriter.fillVarint32(out, index, 1);
     return Arrays.copyOf(out.array(), out.size());
   }
 
