@@ -237,7 +237,7 @@ class OtlpHttpExporterBuilderTest {
 
   @Test
   void nullArgumentsGetANamedIllegalArgumentExceptionNeverANullPointerException() throws Exception {
-    java.util.List<String> checked = io.logproducer.contract.NullArguments.callEachWithNulls(OtlpHttpExporterBuilder.class,
+    java.util.List<String> checked = io.logproducer.testing.NullArguments.callEachWithNulls(OtlpHttpExporterBuilder.class,
         OtlpHttpExporter::builder);
     assertTrue(checked.size() >= 5, String.join("\n", checked));
   }
