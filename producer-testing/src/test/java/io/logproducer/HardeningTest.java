@@ -321,7 +321,7 @@ class HardeningTest {
     e = assertThrows(IllegalArgumentException.class, () -> new Producer(
         config(newId()).setLingerMillis(1_000).setDeliveryTimeoutMillis(5_000).build(), exporter));
     assertEquals("deliveryTimeoutMillis (5000) must be at least lingerMillis (1000) + the exporter's request timeout "
-        + "(10000 ms, test://memory), so that a batch gets at least one whole attempt", e.getMessage());
+        + "(10000 ms, memory://in-memory), so that a batch gets at least one whole attempt", e.getMessage());
   }
 
   @Test

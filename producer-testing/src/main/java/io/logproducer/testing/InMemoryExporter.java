@@ -470,10 +470,10 @@ public final class InMemoryExporter implements Exporter {
     }
   }
 
-  /** {@return {@code "memory://"} followed by the exporter's identity hash} */
+  /** {@return {@code "memory://in-memory"}, for log and error messages} */
   @Override
   public String describe() {
-    return "memory://" + Integer.toHexString(System.identityHashCode(this));
+    return "memory://in-memory";
   }
 
   /** Marks the exporter closed and lets held calls answer (retryable {@code "exporter closed"}). Idempotent. */
