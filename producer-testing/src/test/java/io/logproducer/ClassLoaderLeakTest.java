@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * scratch buffer, the callback context) may pin it once the producer is closed.
  *
  * <p>A child {@link URLClassLoader} whose parent is the platform class loader loads producer-core (target/classes),
- * the test classes (target/test-classes, for {@link LeakScenario}), the kit (target/classes, for its exporter) and slf4j-api itself. The
+ * the test classes (target/test-classes, for {@link LeakScenario}), the kit's classes (for its exporter) and slf4j-api
+ * itself. The
  * scenario runs on this (the JUnit) thread, with the child loader as its context class loader, as an application
  * server would set it.
  */
@@ -117,8 +118,9 @@ class ClassLoaderLeakTest {
   }
 
   /**
-   * producer-core's classes, target/test-classes, the kit's classes and the slf4j-api jar, as they appear on this JVM's classpath (found through
-   * the classes' code sources, and checked against {@code java.class.path} when it lists them).
+   * producer-core's classes, target/test-classes, the kit's classes and the slf4j-api jar, as they appear on this
+   * JVM's classpath (found through the classes' code sources, and checked against {@code java.class.path} when it
+   * lists them).
    */
   private static List<URL> childClasspath() throws Exception {
     List<URL> urls = new ArrayList<>();

@@ -55,8 +55,8 @@ class NoSlf4jProviderTest {
     assertEquals(0, count(out, "\tat "), "no stack traces for warnings: " + out);
     assertTrue(out.contains("outcome: SendResult{FAILED, attempts="), out);
     assertTrue(out.contains("Connection refused"), out);
-    Matcher last = Pattern.compile("lastError: \\S+Z memory://in-memory: Connection refused; deliveryTimeoutMillis would expire"
-        + " before the next retry\n").matcher(out);
+    Matcher last = Pattern.compile("lastError: \\S+Z memory://in-memory: Connection refused;"
+        + " deliveryTimeoutMillis would expire before the next retry\n").matcher(out);
     assertTrue(last.find(), out);
   }
 

@@ -57,7 +57,7 @@ import java.util.function.Function;
  */
 public final class InMemoryExporter implements Exporter {
 
-  /** The largest batch, in bytes, {@link #maxBatchSizeInBytes()} reports unless {@link #setMaxBatchSizeInBytes} is called. */
+  /** The largest batch in bytes {@link #maxBatchSizeInBytes()} reports until {@link #setMaxBatchSizeInBytes}. */
   public static final int DEFAULT_MAX_BATCH_SIZE_IN_BYTES = 1 << 24;
 
   private static final String DEFAULT_SHARD = "default";
@@ -388,7 +388,10 @@ public final class InMemoryExporter implements Exporter {
     return requestTimeoutMillis;
   }
 
-  /** {@return what {@link #setMaxBatchSizeInBytes} set, in bytes; {@value #DEFAULT_MAX_BATCH_SIZE_IN_BYTES} by default} */
+  /**
+   * {@return the largest batch in bytes: {@value #DEFAULT_MAX_BATCH_SIZE_IN_BYTES} unless
+   * {@link #setMaxBatchSizeInBytes} set another}
+   */
   @Override
   public int maxBatchSizeInBytes() {
     return maxBatchSizeInBytes;
