@@ -405,7 +405,8 @@ public final class InMemoryExporter implements Exporter {
 
   /**
    * Counts the call, waits while delayed or held, decodes the body (a {@code FAILED} answer if it does not decode
-   * into exactly the batch's records), keeps it, and answers as scripted. Never throws.
+   * into exactly the batch's records), keeps it, and answers as scripted. Throws only what the responder throws, so a
+   * test can make the exporter throw (which an exporter must not) and see the producer survive it.
    */
   @Override
   public ExportResult export(Batch batch, byte[] body, int length, Compression compression) {
