@@ -43,6 +43,7 @@ import org.junit.jupiter.api.Timeout;
 public abstract class ExporterContract {
 
   /** A real receiver for the exporter under test; its methods are called from the test thread only. */
+  @SuppressWarnings("try") // close() may throw any Exception, InterruptedException included: the suite reports it
   public interface Receiver extends AutoCloseable {
 
     /** {@return a new exporter that ships to this receiver} */
