@@ -71,15 +71,6 @@ class ProducerConfigTest {
   }
 
   @Test
-  void aLevelForTheExportersDefaultCompressionIsCheckedByTheProducer() {
-    TestExporter exporter = new TestExporter(); // its default compression is NONE
-    ProducerConfig config = ProducerConfig.builder().setCompressionLevel(5).setJmxEnabled(false)
-        .setShutdownHookEnabled(false).build(); // compression left to the exporter: only the range is known here
-    assertMessage("compressionLevel (5) applies only to GZIP and ZSTD; compression is NONE, which has no levels:"
-        + " leave compressionLevel at 0", () -> new Producer(config, exporter));
-  }
-
-  @Test
   void toStringNamesTheExportersDefaultCompressionInsteadOfNull() {
     String s = ProducerConfig.defaults().toString();
     assertTrue(s.contains("compression=<the exporter's default>, compressionLevel=0"), s);

@@ -125,7 +125,7 @@ class GseExporterBuilderTest {
 
   @Test
   void nullArgumentsGetANamedIllegalArgumentExceptionNeverANullPointerException() throws Exception {
-    java.util.List<String> checked = io.logproducer.contract.NullArguments.callEachWithNulls(GseExporterBuilder.class,
+    java.util.List<String> checked = io.logproducer.testing.NullArguments.callEachWithNulls(GseExporterBuilder.class,
         GseExporter::builder);
     assertTrue(checked.size() >= 5, String.join("\n", checked));
   }

@@ -1,7 +1,9 @@
 package io.logproducer.gse;
 
-import io.logproducer.contract.ExporterContract;
 import io.logproducer.spi.Exporter;
+import io.logproducer.testing.ExporterContract;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +17,8 @@ class GseExporterContractTest extends ExporterContract {
     Path dir = Files.createTempDirectory("gse-contract");
     TestAgent agent = TestAgent.unix(dir.resolve("gse.sock"));
     return new Receiver() {
+      private boolean down;
+
       @Override
       public Exporter newExporter() {
         return GseExporter.builder().setUnixSocketPath(agent.socketPath().toString()).setDataId(1500001).build();
@@ -39,6 +43,24 @@ class GseExporterContractTest extends ExporterContract {
       @Override
       public void resume() {
         agent.resumeReading();
+      }
+
+      @Override
+      public void refuse() {
+        down = true;
+        agent.kill();
+      }
+
+      @Override
+      public void accept() {
+        if (down) {
+          down = false;
+          try {
+            agent.start();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
       }
 
       @Override

@@ -1,9 +1,9 @@
 package io.logproducer.otlp;
 
-import io.logproducer.contract.ExporterContract;
 import io.logproducer.otlp.testing.LoopbackOtlpServer;
 import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
 import io.logproducer.spi.Exporter;
+import io.logproducer.testing.ExporterContract;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
@@ -40,6 +40,16 @@ class OtlpExporterContractTest extends ExporterContract {
         if (latch != null) {
           latch.countDown();
         }
+      }
+
+      @Override
+      public void refuse() {
+        server.respond(r -> Reply.status(503));
+      }
+
+      @Override
+      public void accept() {
+        server.respond(Reply::ok);
       }
 
       @Override

@@ -14,6 +14,7 @@ import io.logproducer.LogRecord;
 import io.logproducer.otlp.encoding.internal.JsonScopeLogsEncoder;
 import io.logproducer.otlp.encoding.internal.ProtobufScopeLogsEncoder;
 import io.logproducer.otlp.encoding.testing.ExpectedProto;
+import io.logproducer.testing.NullArguments;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.resource.v1.Resource;
 import java.util.HashSet;
@@ -238,7 +239,7 @@ class OtlpHttpExporterBuilderTest {
 
   @Test
   void nullArgumentsGetANamedIllegalArgumentExceptionNeverANullPointerException() throws Exception {
-    java.util.List<String> checked = io.logproducer.contract.NullArguments.callEachWithNulls(OtlpHttpExporterBuilder.class,
+    java.util.List<String> checked = NullArguments.callEachWithNulls(OtlpHttpExporterBuilder.class,
         OtlpHttpExporter::builder);
     assertTrue(checked.size() >= 5, String.join("\n", checked));
   }

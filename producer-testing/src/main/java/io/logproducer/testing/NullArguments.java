@@ -1,4 +1,4 @@
-package io.logproducer.contract;
+package io.logproducer.testing;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -7,6 +7,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -14,7 +15,8 @@ import java.util.function.Supplier;
 /**
  * Calls public methods with null for each reference parameter (and valid values elsewhere) and checks the API's
  * promise: null is either accepted as documented or refused with an {@link IllegalArgumentException} whose message
- * says what was wrong — never a bare {@link NullPointerException}. Shared by the modules' builder tests.
+ * says what was wrong — never a bare {@link NullPointerException}. The modules' builder tests run it on their
+ * builders; so may users on their own. Stateless; uses JUnit 5's {@code Assertions.fail} to report.
  */
 public final class NullArguments {
 
@@ -25,7 +27,12 @@ public final class NullArguments {
    * Calls every public instance method declared by {@code type} on a fresh instance, once per reference parameter
    * with that parameter null.
    *
+   * @param type the class whose declared public instance methods are called
+   * @param fresh makes a new instance for each call
+   * @param <T> the type
    * @return one line per call: {@code "name(Type=null) -> accepted"} or {@code "... -> <message>"}
+   * @throws Exception if a method cannot be invoked reflectively
+   * @throws AssertionError (JUnit's) if a call throws anything but an {@link IllegalArgumentException} with a message
    */
   public static <T> List<String> callEachWithNulls(Class<T> type, Supplier<T> fresh) throws Exception {
     List<String> checked = new ArrayList<>();
@@ -44,7 +51,16 @@ public final class NullArguments {
     return checked;
   }
 
-  /** Returns "accepted" or the IllegalArgumentException's message; fails the test on any other exception. */
+  /**
+   * Calls {@code m} on {@code target} with argument {@code nullIndex} null and valid values elsewhere.
+   *
+   * @param m a public method
+   * @param target the instance to call it on
+   * @param nullIndex the 0-based index of the argument passed as null
+   * @return "accepted" or the {@link IllegalArgumentException}'s message
+   * @throws Exception if {@code m} cannot be invoked reflectively
+   * @throws AssertionError (JUnit's) if the call throws anything else
+   */
   public static String callWithNull(Method m, Object target, int nullIndex) throws Exception {
     Class<?>[] params = m.getParameterTypes();
     Object[] args = new Object[params.length];
@@ -97,10 +113,10 @@ public final class NullArguments {
       return java.time.Instant.EPOCH;
     }
     if (type == Map.class) {
-      return Map.of();
+      return Collections.emptyMap();
     }
     if (type == List.class) {
-      return List.of();
+      return Collections.emptyList();
     }
     if (type.isEnum()) {
       return type.getEnumConstants()[0];

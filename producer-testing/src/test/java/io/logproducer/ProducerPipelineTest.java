@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.ExportedBatch;
+import io.logproducer.testing.InMemoryExporter;
+import io.logproducer.testing.Outcomes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -28,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
 class ProducerPipelineTest {
 
   private static final AtomicInteger IDS = new AtomicInteger();
-  private final TestExporter exporter = new TestExporter();
+  private final InMemoryExporter exporter = InMemoryExporter.builder().setBodiesOnly(true).build();
   private final List<Producer> producers = new ArrayList<>();
 
   @AfterEach
@@ -73,17 +76,17 @@ class ProducerPipelineTest {
       t.join();
     }
     p.flush();
-    assertEquals(threads * perThread, outcomes.count(), "flush returns after every callback ran");
-    assertEquals(Map.of(SendResult.Status.DELIVERED, threads * perThread), outcomes.byStatus());
-    List<String> bodies = exporter.allBodies();
+    assertEquals(threads * perThread, outcomes.total(), "flush returns after every callback ran");
+    assertEquals(Map.of(SendResult.Status.DELIVERED, threads * perThread), outcomes.statusCounts());
+    List<String> bodies = exporter.bodies();
     assertEquals(threads * perThread, bodies.size());
     assertEquals(threads * perThread, new HashSet<>(bodies).size());
     ProducerMetrics m = p.getMetrics();
     assertEquals(threads * perThread, m.getRecordsAccepted());
     assertEquals(threads * perThread, m.getRecordsSent());
     assertEquals(0, m.getBufferedBytes());
-    assertEquals(exporter.requests.size(), m.getBatchesSent());
-    assertTrue(exporter.requests.size() > 20, "batches sealed by size: " + exporter.requests.size());
+    assertEquals(exporter.batches().size(), m.getBatchesSent());
+    assertTrue(exporter.batches().size() > 20, "batches sealed by size: " + exporter.batches().size());
   }
 
   @Test
@@ -94,7 +97,7 @@ class ProducerPipelineTest {
     }
     p.flush();
     List<Integer> sizes = new ArrayList<>();
-    exporter.requests.forEach(r -> sizes.add(r.bodies().size()));
+    exporter.batches().forEach(r -> sizes.add(r.bodies().size()));
     sizes.sort(null);
     assertEquals(List.of(5, 10, 10), sizes);
   }
@@ -111,7 +114,7 @@ class ProducerPipelineTest {
     p.send(record("e".repeat(96)));
     p.flush();
     List<List<Integer>> batches = new ArrayList<>();
-    exporter.requests.forEach(r -> batches.add(r.bodies().stream().map(String::length).toList()));
+    exporter.batches().forEach(r -> batches.add(r.bodies().stream().map(String::length).toList()));
     assertEquals(List.of(List.of(296, 296, 296), List.of(296), List.of(2996), List.of(96)), batches);
   }
 
@@ -122,10 +125,10 @@ class ProducerPipelineTest {
     long start = System.nanoTime();
     p.send(record("x"), outcomes);
     p.send(record("y"), outcomes);
-    outcomes.awaitCount(2);
+    outcomes.awaitCount(2, 20_000);
     assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(50));
-    assertEquals(1, exporter.requests.size());
-    assertEquals(List.of("x", "y"), exporter.requests.get(0).bodies());
+    assertEquals(1, exporter.batches().size());
+    assertEquals(List.of("x", "y"), exporter.batches().get(0).bodies());
   }
 
   @Test
@@ -135,8 +138,8 @@ class ProducerPipelineTest {
       p.send(LogRecord.builder().setBody("s" + (i % 3) + "-" + i).setDestination("d" + (i % 3)).build());
     }
     p.flush();
-    assertEquals(3, exporter.requests.size());
-    for (TestExporter.Request r : exporter.requests) {
+    assertEquals(3, exporter.batches().size());
+    for (ExportedBatch r : exporter.batches()) {
       String prefix = "s" + r.shardKey().toString().substring(1) + "-";
       assertEquals(10, r.bodies().size());
       r.bodies().forEach(b -> assertTrue(b.startsWith(prefix), b + " in shard " + r.shardKey()));
@@ -145,7 +148,7 @@ class ProducerPipelineTest {
 
   @Test
   void recordLargerThanTheLargestBatchIsRefusedAtSend() {
-    exporter.maxBatchSize = 10_000;
+    exporter.setMaxBatchSizeInBytes(10_000);
     Producer p = producer(config().setBatchSizeInBytes(5_000));
     RecordTooLargeException e = assertThrows(RecordTooLargeException.class, () -> p.send(record("x".repeat(20_000))));
     assertEquals("record of at least 20004 encoded bytes exceeds the largest allowed of 10000 bytes", e.getMessage(),
@@ -159,17 +162,17 @@ class ProducerPipelineTest {
   @Test
   void retryableFailuresAreRetriedThenDeliveredOnce() throws Exception {
     AtomicInteger n = new AtomicInteger();
-    exporter.responder = r -> n.incrementAndGet() <= 2 ? ExportResult.retryable("HTTP 503", null, -1)
-        : ExportResult.success();
+    exporter.respondWith(r -> n.incrementAndGet() <= 2 ? ExportResult.retryable("HTTP 503", null, -1)
+        : ExportResult.success());
     Producer p = producer(config());
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 5; i++) {
       p.send(record("r" + i), outcomes);
     }
     p.flush();
-    assertEquals(3, exporter.requests.size());
-    assertEquals(List.of(1, 2, 3), exporter.requests.stream().map(TestExporter.Request::attempt).toList());
-    assertEquals(5, outcomes.count());
+    assertEquals(3, exporter.batches().size());
+    assertEquals(List.of(1, 2, 3), exporter.batches().stream().map(ExportedBatch::attempt).toList());
+    assertEquals(5, outcomes.total());
     for (SendResult r : outcomes.all()) {
       assertEquals(SendResult.Status.DELIVERED, r.getStatus());
       assertEquals(3, r.getAttempts());
@@ -181,19 +184,19 @@ class ProducerPipelineTest {
   @Test
   void retryAfterIsHonoured() throws Exception {
     AtomicInteger n = new AtomicInteger();
-    exporter.responder = r -> n.incrementAndGet() == 1 ? ExportResult.retryable("HTTP 429", null, 700)
-        : ExportResult.success();
+    exporter.respondWith(r -> n.incrementAndGet() == 1 ? ExportResult.retryable("HTTP 429", null, 700)
+        : ExportResult.success());
     Producer p = producer(config());
     p.send(record("r"));
     p.flush();
-    assertEquals(2, exporter.requests.size());
-    long gap = exporter.requests.get(1).receivedNanos() - exporter.requests.get(0).receivedNanos();
+    assertEquals(2, exporter.batches().size());
+    long gap = exporter.batches().get(1).receivedNanos() - exporter.batches().get(0).receivedNanos();
     assertTrue(gap >= TimeUnit.MILLISECONDS.toNanos(700), "retried after " + gap / 1_000_000 + " ms");
   }
 
   @Test
   void retriesAreBoundedByCount() throws Exception {
-    exporter.responder = r -> ExportResult.retryable("HTTP 503 Service Unavailable", null, -1);
+    exporter.respondWith(r -> ExportResult.retryable("HTTP 503 Service Unavailable", null, -1));
     Producer p = producer(config().setRetries(2));
     Outcomes outcomes = new Outcomes();
     p.send(record("r"), outcomes);
@@ -202,13 +205,13 @@ class ProducerPipelineTest {
     assertEquals(SendResult.Status.FAILED, r.getStatus());
     assertEquals(3, r.getAttempts());
     assertEquals("retries exhausted after 3 attempt(s); last error: HTTP 503 Service Unavailable", r.getMessage());
-    assertEquals(3, exporter.requests.size());
+    assertEquals(3, exporter.batches().size());
     assertEquals(1, p.getMetrics().getRecordsFailed());
   }
 
   @Test
   void retriesAreBoundedByDeliveryTimeout() throws Exception {
-    exporter.responder = r -> ExportResult.retryable("connection refused", null, -1);
+    exporter.respondWith(r -> ExportResult.retryable("connection refused", null, -1));
     Producer p = producer(config().setLingerMillis(0).setDeliveryTimeoutMillis(400).setInitialRetryBackoffMillis(100)
         .setMaxRetryBackoffMillis(100));
     Outcomes outcomes = new Outcomes();
@@ -225,29 +228,29 @@ class ProducerPipelineTest {
 
   @Test
   void finalRejectionIsNotRetried() throws Exception {
-    exporter.responder = r -> ExportResult.rejected("HTTP 400 Bad Request: invalid");
+    exporter.respondWith(r -> ExportResult.rejected("HTTP 400 Bad Request: invalid"));
     Producer p = producer(config());
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 4; i++) {
       p.send(record("r" + i), outcomes);
     }
     p.flush();
-    assertEquals(1, exporter.requests.size());
-    assertEquals(Map.of(SendResult.Status.REJECTED, 4), outcomes.byStatus());
+    assertEquals(1, exporter.batches().size());
+    assertEquals(Map.of(SendResult.Status.REJECTED, 4), outcomes.statusCounts());
     assertEquals("HTTP 400 Bad Request: invalid", outcomes.all().get(0).getMessage());
     assertEquals(4, p.getMetrics().getRecordsRejected());
   }
 
   @Test
   void partialSuccessReportsTheRejectedCountOnEveryRecordOfTheBatch() throws Exception {
-    exporter.responder = r -> ExportResult.partialSuccess(3, "3 records had invalid ids");
+    exporter.respondWith(r -> ExportResult.partialSuccess(3, "3 records had invalid ids"));
     Producer p = producer(config());
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 10; i++) {
       p.send(record("r" + i), outcomes);
     }
     p.flush();
-    assertEquals(1, exporter.requests.size());
+    assertEquals(1, exporter.batches().size());
     for (SendResult r : outcomes.all()) {
       assertEquals(SendResult.Status.PARTIALLY_REJECTED, r.getStatus());
       assertEquals(3, r.getRejectedCount());
@@ -260,16 +263,16 @@ class ProducerPipelineTest {
 
   @Test
   void tooLargeSplitsUntilAcceptedAndFlushWaitsForTheHalves() throws Exception {
-    exporter.responder = r -> r.bodies().size() > 3 ? ExportResult.tooLarge("HTTP 413") : ExportResult.success();
+    exporter.respondWith(r -> r.bodies().size() > 3 ? ExportResult.tooLarge("HTTP 413") : ExportResult.success());
     Producer p = producer(config());
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 20; i++) {
       p.send(record("r" + i), outcomes);
     }
     p.flush();
-    assertEquals(Map.of(SendResult.Status.DELIVERED, 20), outcomes.byStatus());
+    assertEquals(Map.of(SendResult.Status.DELIVERED, 20), outcomes.statusCounts());
     List<String> delivered = new ArrayList<>();
-    for (TestExporter.Request r : exporter.requests) {
+    for (ExportedBatch r : exporter.batches()) {
       if (r.bodies().size() <= 3) {
         delivered.addAll(r.bodies());
       }
@@ -287,7 +290,7 @@ class ProducerPipelineTest {
 
   @Test
   void aSingleRecordTooLargeForTheReceiverIsRejected() throws Exception {
-    exporter.responder = r -> ExportResult.tooLarge("HTTP 413 Payload Too Large");
+    exporter.respondWith(r -> ExportResult.tooLarge("HTTP 413 Payload Too Large"));
     Producer p = producer(config());
     Outcomes outcomes = new Outcomes();
     p.send(record("big"), outcomes);
@@ -298,7 +301,7 @@ class ProducerPipelineTest {
 
   @Test
   void closeFailsWhatCannotBeDeliveredInTimeExactlyOnce() throws Exception {
-    exporter.gate = new CountDownLatch(1); // the receiver hangs
+    exporter.hold(); // the receiver hangs
     Producer p = producer(config().setBatchCountThreshold(10).setSendThreads(1));
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 100; i++) {
@@ -308,8 +311,8 @@ class ProducerPipelineTest {
     p.close(200);
     long took = System.nanoTime() - start;
     assertTrue(took < TimeUnit.SECONDS.toNanos(5), "close took " + took / 1_000_000 + " ms");
-    assertEquals(100, outcomes.count());
-    assertEquals(Map.of(SendResult.Status.FAILED_AT_CLOSE, 100), outcomes.byStatus());
+    assertEquals(100, outcomes.total());
+    assertEquals(Map.of(SendResult.Status.FAILED_AT_CLOSE, 100), outcomes.statusCounts());
     assertEquals(100, p.getMetrics().getRecordsFailed());
     assertEquals(0, p.getMetrics().getBufferedBytes());
     assertNoThreads(p);
@@ -371,7 +374,7 @@ class ProducerPipelineTest {
 
   @Test
   void dropPolicyReportsDroppedOnTheCallingThreadAndCountsIt() throws Exception {
-    exporter.gate = new CountDownLatch(1);
+    exporter.hold();
     Producer p = producer(config().setTotalSizeInBytes(2048).setBatchSizeInBytes(1024)
         .setBufferFullPolicy(BufferFullPolicy.DROP));
     Outcomes outcomes = new Outcomes();
@@ -392,15 +395,15 @@ class ProducerPipelineTest {
     assertEquals(sent - m.getRecordsAccepted(), m.getRecordsDropped());
     assertEquals(m.getRecordsDropped(), droppedOnCaller.get());
     assertTrue(m.getPeakBufferedBytes() <= 2048);
-    exporter.gate.countDown();
+    exporter.release();
     p.flush();
-    assertEquals(sent, outcomes.count());
-    assertEquals(m.getRecordsAccepted(), (long) outcomes.byStatus().get(SendResult.Status.DELIVERED));
+    assertEquals(sent, outcomes.total());
+    assertEquals(m.getRecordsAccepted(), (long) outcomes.statusCounts().get(SendResult.Status.DELIVERED));
   }
 
   @Test
   void blockPolicyTimesOutWithATypedException() {
-    exporter.gate = new CountDownLatch(1);
+    exporter.hold();
     Producer p = producer(config().setTotalSizeInBytes(2048).setBatchSizeInBytes(1024).setMaxBlockMillis(100));
     int accepted = 0;
     BufferExhaustedException e = null;
@@ -418,15 +421,15 @@ class ProducerPipelineTest {
     assertTrue(accepted >= 4, "" + accepted);
     assertEquals(accepted, p.getMetrics().getRecordsAccepted());
     assertTrue(p.getMetrics().getPeakBufferedBytes() <= 2048);
-    exporter.gate.countDown();
+    exporter.release();
   }
 
   @Test
   void budgetIsNeverExceededUnderPressure() throws Exception {
-    exporter.responder = r -> {
+    exporter.respondWith(r -> {
       java.util.concurrent.locks.LockSupport.parkNanos(2_000_000L); // a slow receiver: 2 ms per request
       return ExportResult.success();
-    };
+    });
     long total = 64 * 1024;
     Producer p = producer(config().setTotalSizeInBytes(total).setBatchSizeInBytes(4096).setLingerMillis(1));
     Thread[] ts = new Thread[6];
@@ -469,7 +472,7 @@ class ProducerPipelineTest {
     });
     assertTrue(done.await(10, TimeUnit.SECONDS));
     assertEquals(null, error.get());
-    inner.awaitCount(1);
+    inner.awaitCount(1, 20_000);
     SendResult.Status s = inner.all().get(0).getStatus();
     assertTrue(s == SendResult.Status.DELIVERED || s == SendResult.Status.FAILED_AT_CLOSE, s.toString());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -484,7 +487,7 @@ class ProducerPipelineTest {
     Producer p = producer(config().setLingerMillis(1));
     CompletableFuture<SendResult> ok = p.sendAsync(record("ok"));
     assertEquals(SendResult.Status.DELIVERED, ok.get(10, TimeUnit.SECONDS).getStatus());
-    exporter.responder = r -> ExportResult.rejected("HTTP 400");
+    exporter.respondWith(r -> ExportResult.rejected("HTTP 400"));
     CompletableFuture<SendResult> bad = p.sendAsync(record("bad"));
     ExecutionException e = assertThrows(ExecutionException.class, () -> bad.get(10, TimeUnit.SECONDS));
     DeliveryException de = assertInstanceOf(DeliveryException.class, e.getCause());
@@ -495,7 +498,7 @@ class ProducerPipelineTest {
   @Test
   void sendAsyncFollowsIsSuccessForEveryStatusIncludingPartialRejects() throws Exception {
     Producer p = producer(config().setLingerMillis(1));
-    exporter.responder = r -> ExportResult.partialSuccess(1, "1 of 1 log records rejected: empty body");
+    exporter.respondWith(r -> ExportResult.partialSuccess(1, "1 of 1 log records rejected: empty body"));
     CompletableFuture<SendResult> partial = p.sendAsync(record("partial"));
     ExecutionException e = assertThrows(ExecutionException.class, () -> partial.get(10, TimeUnit.SECONDS));
     DeliveryException de = assertInstanceOf(DeliveryException.class, e.getCause());
@@ -519,23 +522,23 @@ class ProducerPipelineTest {
     Set<Thread> threads = producerThreads(p);
     assertEquals(4, threads.size());
     threads.forEach(t -> assertTrue(t.isDaemon(), t.getName()));
-    assertEquals(p.getConfig(), exporter.startedWith);
+    assertEquals(p.getConfig(), exporter.startedWith());
     p.close();
-    assertTrue(exporter.closed);
+    assertTrue(exporter.isClosed());
     assertNoThreads(p);
   }
 
   @Test
   void everyCompressionRoundTripsThroughTheSendPath() {
     for (Compression c : Compression.values()) {
-      TestExporter e = new TestExporter();
+      InMemoryExporter e = InMemoryExporter.builder().setBodiesOnly(true).build();
       try (Producer p = new Producer(config().setCompression(c).build(), e)) {
         for (int i = 0; i < 1000; i++) {
           p.send(record("rec-" + i + "-测试"));
         }
         p.flush();
-        assertEquals(1000, e.allBodies().size(), c.toString());
-        assertEquals(c, e.requests.get(0).compression());
+        assertEquals(1000, e.bodies().size(), c.toString());
+        assertEquals(c, e.batches().get(0).compression());
         assertTrue(p.getMetrics().getWireBytesSent() > 0);
       }
     }

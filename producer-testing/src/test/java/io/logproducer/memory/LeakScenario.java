@@ -6,6 +6,7 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerMetrics;
 import io.logproducer.SendResult;
 import io.logproducer.Severity;
+import io.logproducer.testing.InMemoryExporter;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,7 +26,7 @@ public final class LeakScenario implements Runnable, Supplier<String> {
   public void run() {
     ProducerConfig config = ProducerConfig.builder().build(); // defaults: JMX and shutdown hook on
     clientId = config.getClientId();
-    MemoryTestExporter exporter = new MemoryTestExporter(false);
+    InMemoryExporter exporter = Exporters.accepting();
     AtomicInteger delivered = new AtomicInteger();
     Producer producer = new Producer(config, exporter);
     try {
@@ -56,7 +57,7 @@ public final class LeakScenario implements Runnable, Supplier<String> {
       producer.close();
     }
     ProducerMetrics m = producer.getMetrics();
-    if (m.getRecordsSent() != 1000 || exporter.recordsAccepted.get() != 1000 || m.getBufferedBytes() != 0) {
+    if (m.getRecordsSent() != 1000 || exporter.recordsDelivered() != 1000 || m.getBufferedBytes() != 0) {
       throw new IllegalStateException("expected 1000 records delivered: " + m);
     }
   }

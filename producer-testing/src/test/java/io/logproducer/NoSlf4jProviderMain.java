@@ -1,6 +1,7 @@
 package io.logproducer;
 
 import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.InMemoryExporter;
 import java.net.ConnectException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -15,9 +16,9 @@ public final class NoSlf4jProviderMain {
   }
 
   public static void main(String[] args) throws Exception {
-    TestExporter exporter = new TestExporter();
-    exporter.responder = r -> ExportResult.retryable("Connection refused",
-        new ConnectException("Connection refused"), -1);
+    InMemoryExporter exporter = InMemoryExporter.builder().setBodiesOnly(true).build();
+    exporter.respondWith(r -> ExportResult.retryable("Connection refused",
+        new ConnectException("Connection refused"), -1));
     ProducerConfig config = ProducerConfig.builder().setClientId("silence").setLingerMillis(10)
         .setDeliveryTimeoutMillis(1_500).setInitialRetryBackoffMillis(100).setMaxRetryBackoffMillis(200)
         .setJmxEnabled(false).build();

@@ -3,8 +3,8 @@ package io.logproducer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.InMemoryExporter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -29,26 +29,24 @@ class StressTest {
 
   @Test
   void everyAcceptedRecordGetsExactlyOneOutcomeUnderChaos() throws Exception {
-    TestExporter exporter = new TestExporter() {
-      @Override
-      public ExportResult export(Batch batch, byte[] body, int length, Compression compression) {
-        ThreadLocalRandom rnd = ThreadLocalRandom.current();
-        int dice = rnd.nextInt(100);
-        if (dice < 15) {
-          return ExportResult.retryable("503 (chaos)", null, -1);
-        }
-        if (dice < 17) {
-          return ExportResult.failed("500 (chaos)", null);
-        }
-        if (dice < 19 && batch.recordCount() > 1) {
-          return ExportResult.tooLarge("413 (chaos)");
-        }
-        if (dice < 20) {
-          LockSupport.parkNanos(2_000_000L);
-        }
-        return ExportResult.success();
+    InMemoryExporter exporter = InMemoryExporter.builder().setRetaining(false).build();
+    exporter.respondWith(batch -> {
+      ThreadLocalRandom rnd = ThreadLocalRandom.current();
+      int dice = rnd.nextInt(100);
+      if (dice < 15) {
+        return ExportResult.retryable("503 (chaos)", null, -1);
       }
-    };
+      if (dice < 17) {
+        return ExportResult.failed("500 (chaos)", null);
+      }
+      if (dice < 19 && batch.recordCount() > 1) {
+        return ExportResult.tooLarge("413 (chaos)");
+      }
+      if (dice < 20) {
+        LockSupport.parkNanos(2_000_000L);
+      }
+      return ExportResult.success();
+    });
     String id = "stress";
     Producer p = new Producer(ProducerConfig.builder().setClientId(id).setJmxEnabled(false)
         .setShutdownHookEnabled(false).setTotalSizeInBytes(32L << 20).setBatchSizeInBytes(256 * 1024)

@@ -29,7 +29,7 @@ public final class TooLargeMain {
 
   public static void main(String[] args) throws Exception {
     Producer producer = new Producer(ProducerConfig.builder().setClientId("toolarge").setTotalSizeInBytes(8L << 20)
-        .setBatchSizeInBytes(1 << 20).build(), new MemoryTestExporter(false));
+        .setBatchSizeInBytes(1 << 20).build(), Exporters.markedOrPlain());
     AtomicInteger tooLarge = new AtomicInteger();
     AtomicReference<Throwable> other = new AtomicReference<>();
     List<String> messages = new ArrayList<>();

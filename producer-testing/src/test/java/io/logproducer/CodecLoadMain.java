@@ -1,5 +1,7 @@
 package io.logproducer;
 
+import io.logproducer.testing.InMemoryExporter;
+
 /**
  * A child JVM for {@link CodecLoadTest}: builds a producer with zstd where zstd-jni cannot unpack its native library
  * (the JVM's temporary directory does not exist) and prints what the constructor threw.
@@ -12,7 +14,7 @@ public final class CodecLoadMain {
   public static void main(String[] args) {
     try {
       Producer p = new Producer(ProducerConfig.builder().setCompression(Compression.ZSTD).setJmxEnabled(false)
-          .setShutdownHookEnabled(false).build(), new TestExporter());
+          .setShutdownHookEnabled(false).build(), InMemoryExporter.builder().setBodiesOnly(true).build());
       p.close(0);
       System.out.println("CONSTRUCTED");
     } catch (Throwable t) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.memory.HeapMeter;
 import io.logproducer.memory.LeakScenario;
+import io.logproducer.testing.InMemoryExporter;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * scratch buffer, the callback context) may pin it once the producer is closed.
  *
  * <p>A child {@link URLClassLoader} whose parent is the platform class loader loads producer-core (target/classes),
- * the test classes (target/test-classes, for {@link LeakScenario} and its exporter) and slf4j-api itself. The
+ * the test classes (target/test-classes, for {@link LeakScenario}), the kit's classes (for its exporter) and slf4j-api
+ * itself. The
  * scenario runs on this (the JUnit) thread, with the child loader as its context class loader, as an application
  * server would set it.
  */
@@ -116,12 +118,14 @@ class ClassLoaderLeakTest {
   }
 
   /**
-   * target/classes, target/test-classes and the slf4j-api jar, as they appear on this JVM's classpath (found through
-   * the classes' code sources, and checked against {@code java.class.path} when it lists them).
+   * producer-core's classes, target/test-classes, the kit's classes and the slf4j-api jar, as they appear on this
+   * JVM's classpath (found through the classes' code sources, and checked against {@code java.class.path} when it
+   * lists them).
    */
   private static List<URL> childClasspath() throws Exception {
     List<URL> urls = new ArrayList<>();
-    for (Class<?> c : new Class<?>[] {Producer.class, LeakScenario.class, LoggerFactory.class}) {
+    Class<?>[] roots = {Producer.class, LeakScenario.class, InMemoryExporter.class, LoggerFactory.class};
+    for (Class<?> c : roots) {
       URL url = c.getProtectionDomain().getCodeSource().getLocation();
       File f = new File(url.toURI());
       assertTrue(f.exists(), "code source of " + c + ": " + f);
@@ -136,9 +140,13 @@ class ClassLoaderLeakTest {
             path + " is not on java.class.path " + classpath);
       }
     }
-    assertTrue(urls.get(0).getPath().endsWith("/classes/"), "producer-core classes: " + urls.get(0));
+    // In a reactor build the modules' classes are target/classes or, from the package phase on, their jars.
+    assertTrue(urls.get(0).getPath().matches(".*(producer-core/target/classes/|producer-core[^/]*\\.jar)"),
+        "producer-core classes: " + urls.get(0));
     assertTrue(urls.get(1).getPath().endsWith("/test-classes/"), "test classes: " + urls.get(1));
-    assertTrue(urls.get(2).getPath().contains("slf4j-api"), "slf4j-api: " + urls.get(2));
+    assertTrue(urls.get(2).getPath().matches(".*(producer-testing/target/classes/|producer-testing[^/]*\\.jar)"),
+        "producer-testing classes: " + urls.get(2));
+    assertTrue(urls.get(3).getPath().contains("slf4j-api"), "slf4j-api: " + urls.get(3));
     return urls;
   }
 }

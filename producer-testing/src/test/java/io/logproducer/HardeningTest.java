@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.InMemoryExporter;
+import io.logproducer.testing.Outcomes;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,15 +32,12 @@ import org.junit.jupiter.api.Timeout;
 class HardeningTest {
 
   private static final AtomicInteger IDS = new AtomicInteger();
-  private final TestExporter exporter = new TestExporter();
+  private final InMemoryExporter exporter = InMemoryExporter.builder().setBodiesOnly(true).build();
   private final List<Producer> producers = new ArrayList<>();
 
   @AfterEach
   void closeAll() {
-    CountDownLatch g = exporter.gate;
-    if (g != null) {
-      g.countDown();
-    }
+    exporter.release();
     for (Producer p : producers) {
       p.close(0);
     }
@@ -100,7 +99,7 @@ class HardeningTest {
   void errorsInTheExporterFailOnlyTheirBatchAndTheSendThreadGoesOn() throws Exception {
     String id = newId();
     AtomicInteger calls = new AtomicInteger();
-    exporter.responder = r -> {
+    exporter.respondWith(r -> {
       switch (calls.incrementAndGet()) {
         case 1:
           throw new OutOfMemoryError("injected");
@@ -109,7 +108,7 @@ class HardeningTest {
         default:
           return ExportResult.success();
       }
-    };
+    });
     Producer p = producer(config(id).setSendThreads(1));
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 3; i++) {
@@ -142,7 +141,7 @@ class HardeningTest {
 
   @Test
   void deliveryTimeoutBoundsAnExportThatHangs() throws Exception {
-    exporter.gate = new CountDownLatch(1); // the receiver never answers
+    exporter.hold(); // the receiver never answers
     Producer p = producer(config(newId()).setLingerMillis(0).setDeliveryTimeoutMillis(500));
     Outcomes outcomes = new Outcomes();
     long start = System.nanoTime();
@@ -155,13 +154,13 @@ class HardeningTest {
     assertEquals("deliveryTimeoutMillis (500 ms) expired while its request was in flight (attempt 1)",
         r.getMessage());
     assertTrue(p.getMetrics().getBufferedBytes() > 0, "memory stays charged while the send thread holds it");
-    exporter.gate.countDown(); // the hung request returns at last: its answer is dropped, its memory released
+    exporter.release(); // the hung request returns at last: its answer is dropped, its memory released
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (p.getMetrics().getBufferedBytes() != 0 && System.nanoTime() < deadline) {
       java.util.concurrent.locks.LockSupport.parkNanos(5_000_000L); // polling a bounded condition
     }
     assertEquals(0, p.getMetrics().getBufferedBytes());
-    assertEquals(1, outcomes.count(), "still exactly one outcome");
+    assertEquals(1, outcomes.total(), "still exactly one outcome");
     assertEquals(1, p.getMetrics().getRecordsFailed());
     assertEquals(0, p.getMetrics().getRecordsSent());
   }
@@ -169,7 +168,7 @@ class HardeningTest {
   @Test
   void callbacksRunAtCloseMayFlushCloseAndSendWithoutDeadlock() throws Exception {
     String id = newId();
-    exporter.gate = new CountDownLatch(1); // requests hang: close must abort them
+    exporter.hold(); // requests hang: close must abort them
     Producer p = producer(config(id).setLingerMillis(0).setSendThreads(2));
     AtomicInteger outcomes = new AtomicInteger();
     AtomicReference<Throwable> sendFromCallback = new AtomicReference<>();
@@ -200,7 +199,7 @@ class HardeningTest {
     assertInstanceOf(IllegalStateException.class, sendFromCallback.get());
     assertEquals(40, p.getMetrics().getRecordsFailed());
     awaitNoThreads(id);
-    assertTrue(exporter.closed);
+    assertTrue(exporter.isClosed());
   }
 
   @Test
@@ -208,7 +207,7 @@ class HardeningTest {
     String id = newId();
     CountDownLatch slowShard = new CountDownLatch(1);
     CountDownLatch slowInFlight = new CountDownLatch(1);
-    exporter.responder = r -> {
+    exporter.respondWith(r -> {
       if ("slow".equals(r.shardKey())) {
         slowInFlight.countDown();
         try {
@@ -218,7 +217,7 @@ class HardeningTest {
         }
       }
       return ExportResult.success();
-    };
+    });
     Producer p = producer(config(id).setJmxEnabled(true).setLingerMillis(0).setSendThreads(2));
     ObjectName bean = new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id));
     assertTrue(ManagementFactory.getPlatformMBeanServer().isRegistered(bean));
@@ -239,7 +238,7 @@ class HardeningTest {
     assertTrue(!flusher.isAlive(), "flush returned: the in-flight batch got FAILED_AT_CLOSE");
     assertEquals(null, flushError.get());
     awaitNoThreads(id);
-    assertTrue(exporter.closed, "the exporter is closed");
+    assertTrue(exporter.isClosed(), "the exporter is closed");
     assertTrue(!ManagementFactory.getPlatformMBeanServer().isRegistered(bean), "the MBean is gone");
     assertEquals(1, p.getMetrics().getRecordsSent());
     assertEquals(1, p.getMetrics().getRecordsFailed());
@@ -271,10 +270,10 @@ class HardeningTest {
 
   @Test
   void anInterruptedCallerStillGetsTheWholeGracePeriod() throws Exception {
-    exporter.responder = r -> {
+    exporter.respondWith(r -> {
       java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
       return ExportResult.success();
-    };
+    });
     Producer p = producer(config(newId()).setBatchCountThreshold(50).setSendThreads(2));
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 1_000; i++) {
@@ -287,7 +286,7 @@ class HardeningTest {
     } finally {
       Thread.interrupted();
     }
-    assertEquals(Map.of(SendResult.Status.DELIVERED, 1_000), outcomes.byStatus());
+    assertEquals(Map.of(SendResult.Status.DELIVERED, 1_000), outcomes.statusCounts());
   }
 
   @Test
@@ -318,11 +317,11 @@ class HardeningTest {
         () -> ProducerConfig.builder().setLingerMillis(5_000).setDeliveryTimeoutMillis(1_000).build());
     assertEquals("deliveryTimeoutMillis (1000) must not be below lingerMillis (5000): batches would expire before "
         + "they are sent", e.getMessage());
-    exporter.requestTimeoutMillis = 10_000;
+    exporter.setRequestTimeoutMillis(10_000);
     e = assertThrows(IllegalArgumentException.class, () -> new Producer(
         config(newId()).setLingerMillis(1_000).setDeliveryTimeoutMillis(5_000).build(), exporter));
     assertEquals("deliveryTimeoutMillis (5000) must be at least lingerMillis (1000) + the exporter's request timeout "
-        + "(10000 ms, test://memory), so that a batch gets at least one whole attempt", e.getMessage());
+        + "(10000 ms, memory://in-memory), so that a batch gets at least one whole attempt", e.getMessage());
   }
 
   @Test
@@ -348,20 +347,20 @@ class HardeningTest {
   @Test
   void splitHalvesStartTheirOwnAttemptCountAndSplitsAreNotRetries() throws Exception {
     AtomicInteger smallAttempts = new AtomicInteger();
-    exporter.responder = r -> {
+    exporter.respondWith(r -> {
       if (r.bodies().size() > 2) {
         return ExportResult.tooLarge("413");
       }
       // each 2-record batch fails once, then succeeds: needs its own retry
       return r.attempt() == 1 ? ExportResult.retryable("503", null, -1) : ExportResult.success();
-    };
+    });
     Producer p = producer(config(newId()).setRetries(1));
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 16; i++) {
       p.send(record("r" + i), outcomes);
     }
     p.flush();
-    assertEquals(Map.of(SendResult.Status.DELIVERED, 16), outcomes.byStatus(),
+    assertEquals(Map.of(SendResult.Status.DELIVERED, 16), outcomes.statusCounts(),
         "with retries=1 each half still has its one retry");
     assertEquals(8, p.getMetrics().getRetries(), "one retry per 2-record batch; the 7 splits are not retries");
     assertEquals(0, smallAttempts.get());

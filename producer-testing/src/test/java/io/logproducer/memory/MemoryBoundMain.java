@@ -6,6 +6,7 @@ import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerMetrics;
+import io.logproducer.testing.InMemoryExporter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -75,7 +76,7 @@ public final class MemoryBoundMain {
 
     long baseline = HeapMeter.usedAfterGc();
 
-    MemoryTestExporter exporter = new MemoryTestExporter(true);
+    InMemoryExporter exporter = Exporters.refusing();
     Producer producer = new Producer(config, exporter);
     long start = System.nanoTime();
     AtomicLong callsAtFirstExhaustion = new AtomicLong(-1);
@@ -101,7 +102,7 @@ public final class MemoryBoundMain {
               producer.send(r);
               sent.incrementAndGet();
             } catch (BufferExhaustedException e) {
-              if (callsAtFirstExhaustion.compareAndSet(-1, exporter.calls.get())) {
+              if (callsAtFirstExhaustion.compareAndSet(-1, exporter.exportCalls())) {
                 millisToFirstExhaustion.set(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
                 firstExhaustionMessage.set(e.getMessage());
               }
@@ -142,7 +143,7 @@ public final class MemoryBoundMain {
     histogram("measurement 2");
     long retained = Math.max(retained1, retained2);
     ProducerMetrics m = producer.getMetrics();
-    long callsBeforeClose = exporter.calls.get();
+    long callsBeforeClose = exporter.exportCalls();
 
     release.countDown();
     for (Thread t : threads) {
@@ -169,7 +170,7 @@ public final class MemoryBoundMain {
         after.getRecordsFailed(), baseline));
     System.out.println("FIRST_EXHAUSTION " + firstExhaustionMessage.get());
     // Keep the producer and exporter reachable up to the last measurement: a closed producer must hold nothing.
-    if (producer.isClosed() && exporter.calls.get() < 0) {
+    if (producer.isClosed() && exporter.exportCalls() < 0) {
       System.out.println("unreachable");
     }
     System.exit(0);
@@ -204,7 +205,7 @@ public final class MemoryBoundMain {
   private static void warmUp(String filler) {
     Producer p = new Producer(ProducerConfig.builder().setClientId("membound-warmup").setTotalSizeInBytes(1 << 20)
         .setBatchSizeInBytes(64 * 1024).setMaxBlockMillis(20).setLingerMillis(1).setDeliveryTimeoutMillis(600_000)
-        .build(), new MemoryTestExporter(true));
+        .build(), Exporters.refusing());
     try {
       for (long i = 0; ; i++) {
         p.send(LogRecord.builder().setBody(body(filler, i)).setDestination("d" + (i % 10)).build());

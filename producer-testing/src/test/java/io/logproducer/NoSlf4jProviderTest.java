@@ -44,19 +44,19 @@ class NoSlf4jProviderTest {
         + " set -Dio.logproducer.stderrFallback=false to silence them."), out);
     // the first failed attempt is reported at once (later ones are rate-limited to one per 5 s)
     Matcher first = Pattern.compile("\\S+Z WARN \\[silence-sender-\\d] io\\.logproducer\\.internal\\.Sender -"
-        + " failed to send 1 records \\(\\d+ bytes\\) to test://memory: Connection refused, retry 1 in \\d+ ms")
+        + " failed to send 1 records \\(\\d+ bytes\\) to memory://in-memory: Connection refused, retry 1 in \\d+ ms")
         .matcher(out);
     assertTrue(first.find(), out);
     // and so is the final failure (an I/O cause is in the message: no stack trace)
     Matcher failed = Pattern.compile("\\S+Z WARN \\[silence-sender-\\d] io\\.logproducer\\.internal\\.Sender -"
-        + " failed to send 1 records \\(\\d+ bytes\\) to test://memory: Connection refused; next retry in \\d+ ms"
+        + " failed to send 1 records \\(\\d+ bytes\\) to memory://in-memory: Connection refused; next retry in \\d+ ms"
         + " would pass deliveryTimeoutMillis\n").matcher(out);
     assertTrue(failed.find(), out);
     assertEquals(0, count(out, "\tat "), "no stack traces for warnings: " + out);
     assertTrue(out.contains("outcome: SendResult{FAILED, attempts="), out);
     assertTrue(out.contains("Connection refused"), out);
-    Matcher last = Pattern.compile("lastError: \\S+Z test://memory: Connection refused; deliveryTimeoutMillis would expire"
-        + " before the next retry\n").matcher(out);
+    Matcher last = Pattern.compile("lastError: \\S+Z memory://in-memory: Connection refused;"
+        + " deliveryTimeoutMillis would expire before the next retry\n").matcher(out);
     assertTrue(last.find(), out);
   }
 

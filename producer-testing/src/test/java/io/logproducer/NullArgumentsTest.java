@@ -1,7 +1,7 @@
 package io.logproducer;
 
-import static io.logproducer.contract.NullArguments.callEachWithNulls;
-import static io.logproducer.contract.NullArguments.callWithNull;
+import static io.logproducer.testing.NullArguments.callEachWithNulls;
+import static io.logproducer.testing.NullArguments.callWithNull;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,8 +1,7 @@
 package io.logproducer;
 
-import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
-import java.io.ByteArrayOutputStream;
+import io.logproducer.testing.InMemoryExporter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,29 +22,20 @@ public final class ShutdownHookMain {
     Path out = Paths.get(args[0]);
     boolean hook = Boolean.parseBoolean(args[1]);
     int records = Integer.parseInt(args[2]);
-    TestExporter exporter = new TestExporter() {
-      @Override
-      public ExportResult export(Batch batch, byte[] body, int length, Compression compression) {
-        StringBuilder lines = new StringBuilder();
-        for (int i = 0; i < batch.recordCount(); i++) {
-          ByteArrayOutputStream one = new ByteArrayOutputStream();
-          try {
-            batch.writeRecord(i, one);
-          } catch (IOException e) {
-            return ExportResult.failed("unreadable", e);
-          }
-          byte[] b = one.toByteArray();
-          lines.append(new String(b, 4, b.length - 4, StandardCharsets.UTF_8)).append('\n');
-        }
-        try {
-          Files.write(out, lines.toString().getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE,
-              StandardOpenOption.APPEND);
-        } catch (IOException e) {
-          return ExportResult.failed("cannot write", e);
-        }
-        return ExportResult.success();
+    InMemoryExporter exporter = InMemoryExporter.builder().setBodiesOnly(true).setRetaining(true).build();
+    exporter.respondWith(batch -> {
+      StringBuilder lines = new StringBuilder();
+      for (String body : batch.bodies()) {
+        lines.append(body).append('\n');
       }
-    };
+      try {
+        Files.write(out, lines.toString().getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE,
+            StandardOpenOption.APPEND);
+      } catch (IOException e) {
+        return ExportResult.failed("cannot write", e);
+      }
+      return ExportResult.success();
+    });
     Producer p = new Producer(ProducerConfig.builder().setLingerMillis(60_000).setDeliveryTimeoutMillis(120_000)
         .setShutdownHookEnabled(hook).setShutdownHookTimeoutMillis(5_000).build(), exporter);
     for (int i = 0; i < records; i++) {
