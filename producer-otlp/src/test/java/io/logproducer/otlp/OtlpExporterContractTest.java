@@ -1,8 +1,8 @@
 package io.logproducer.otlp;
 
 import io.logproducer.contract.ExporterContract;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
-import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.Reply;
 import io.logproducer.spi.Exporter;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -12,7 +12,7 @@ class OtlpExporterContractTest extends ExporterContract {
 
   @Override
   protected Receiver startReceiver() throws Exception {
-    LoopbackOtlpServer server = LoopbackOtlpServer.start();
+    OtlpReceiver server = OtlpReceiver.start();
     return new Receiver() {
       private volatile CountDownLatch hold;
 

@@ -58,12 +58,12 @@ final class ProtobufRequests {
   }
 
   /**
-   * The number of log records in {@code body[0, length)}. With a non-null {@code idKey}, also passes {@code ids}
+   * The number of log records in {@code body[offset, offset + length)}. With a non-null {@code idKey}, also passes {@code ids}
    * each record's int attribute named {@code idKey} (UTF-8 bytes), or -1 for a record without one.
    */
-  static long count(byte[] body, int length, byte[] idKey, LongConsumer ids) {
+  static long count(byte[] body, int offset, int length, byte[] idKey, LongConsumer ids) {
     long count = 0;
-    ProtoReader request = new ProtoReader(body, 0, length);
+    ProtoReader request = new ProtoReader(body, offset, length);
     while (request.hasMore()) {
       int tag = request.readTag();
       if (tag != REQUEST_RESOURCE_LOGS) {

@@ -89,10 +89,10 @@ final class RequestReader {
       }
     } else if (idKey != null) {
       IdList ids = new IdList();
-      r.recordCount = ProtobufRequests.count(r.body, r.body.length, idKey, ids);
+      r.recordCount = ProtobufRequests.count(r.body, 0, r.body.length, idKey, ids);
       r.ids = ids.toArray();
     } else {
-      r.recordCount = ProtobufRequests.count(r.body, r.body.length, null, null);
+      r.recordCount = ProtobufRequests.count(r.body, 0, r.body.length, null, null);
     }
   }
 
