@@ -25,7 +25,12 @@ final class JsonRequests {
 
   /** The log records of an OTLP/JSON request, in order, with their resource's and scope's attributes. */
   static List<ReceivedLogRecord> decode(String json) {
-    Object root = JsonReader.parse(json);
+    Object root;
+    try {
+      root = JsonReader.parse(json);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("malformed OTLP/JSON: " + e.getMessage(), e);
+    }
     if (!(root instanceof Map)) {
       throw new IllegalArgumentException("malformed OTLP/JSON: the request is not an object");
     }

@@ -48,6 +48,8 @@ public final class OtlpReceiver implements AutoCloseable {
   public static final String LOGS_PATH = "/v1/logs";
   private static final int BACKLOG = 64;
   private static final long REBIND_MILLIS = 10_000;
+  /** {@link #invalidRequests()} keeps this many descriptions at most (a long run with a broken client). */
+  static final int MAX_INVALID_KEPT = 1000;
 
   static {
     // Without it the JDK server's separate header and body writes meet the client's delayed ACK: +40 ms a request.
@@ -68,6 +70,7 @@ public final class OtlpReceiver implements AutoCloseable {
   private final AtomicLong rejectedRequests = new AtomicLong();
   private final AtomicLong invalidRequestCount = new AtomicLong();
   private final Object progress = new Object();
+  private volatile String lastInvalidRequest;
   private volatile Function<ReceivedRequest, Reply> responder;
   private int port; // guarded by this
   private HttpServer server; // guarded by this; null while refusing or closed
@@ -186,10 +189,15 @@ public final class OtlpReceiver implements AutoCloseable {
   /**
    * What was wrong with each request refused as malformed (400, 404, 405, 415), e.g.
    * {@code "POST /v1/logs 400: malformed protobuf: truncated varint at 17"}; tests of a correct producer expect
-   * none. Kept in both modes.
+   * none. Kept in both modes, the first {@value #MAX_INVALID_KEPT} only.
    */
   public List<String> invalidRequests() {
     return Collections.unmodifiableList(new ArrayList<>(invalidRequests));
+  }
+
+  /** The description of the latest request refused as malformed (see {@link #invalidRequests()}), or null. */
+  public String lastInvalidRequest() {
+    return lastInvalidRequest;
   }
 
   /** Log records in requests answered 2xx. */
@@ -307,9 +315,12 @@ public final class OtlpReceiver implements AutoCloseable {
     try {
       RequestReader.Result read = reader.read(ex);
       if (read.error != null) {
-        invalidRequestCount.incrementAndGet();
-        invalidRequests.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + " " + read.status + ": "
-            + read.error);
+        String description = ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + " " + read.status + ": "
+            + read.error;
+        lastInvalidRequest = description;
+        if (invalidRequestCount.incrementAndGet() <= MAX_INVALID_KEPT) {
+          invalidRequests.add(description);
+        }
         send(ex, Reply.status(read.status).withBody("text/plain; charset=utf-8",
             read.error.getBytes(StandardCharsets.UTF_8)));
         return;

@@ -163,8 +163,27 @@ class OtlpReceiverTest {
           + " bytes"), invalid.get(5));
       assertTrue(invalid.get(6).startsWith("POST /v1/logs 400: malformed protobuf: "), invalid.get(6));
       assertEquals(8, receiver.invalidRequestCount());
+      assertEquals(invalid.get(7), receiver.lastInvalidRequest());
+      assertEquals("POST /v1/logs 400: malformed OTLP/JSON: unexpected end of input at offset 17", invalid.get(7));
       assertEquals(List.of(), receiver.exchanges());
       assertEquals(0, receiver.acceptedRequests() + receiver.rejectedRequests());
+    }
+  }
+
+  @Test
+  void keepsTheFirstThousandInvalidRequestsAndTheLast() throws Exception {
+    try (OtlpReceiver receiver = OtlpReceiver.startCounting()) {
+      int n = OtlpReceiver.MAX_INVALID_KEPT + 2;
+      for (int i = 0; i < n; i++) {
+        byte[] bad = {0x0A, (byte) (i % 100 + 1)}; // a resource_logs longer than the body
+        assertEquals(400, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, bad).statusCode());
+      }
+      assertEquals(n, receiver.invalidRequestCount());
+      List<String> invalid = receiver.invalidRequests();
+      assertEquals(OtlpReceiver.MAX_INVALID_KEPT, invalid.size());
+      assertEquals("POST /v1/logs 400: malformed protobuf: length 1 exceeds the remaining 0 bytes at 2", invalid.get(0));
+      assertEquals("POST /v1/logs 400: malformed protobuf: length 2 exceeds the remaining 0 bytes at 2",
+          receiver.lastInvalidRequest());
     }
   }
 
