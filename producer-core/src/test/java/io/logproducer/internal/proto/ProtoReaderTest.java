@@ -46,8 +46,8 @@ class ProtoReaderTest {
       r.skip(r.readTag());
     }
     r.readTag();
-    assertTrue(new ProtoReader(MESSAGE, 10, 5).readBytesEqual("hé".getBytes(StandardCharsets.UTF_8)));
-    assertFalse(new ProtoReader(MESSAGE, 10, 5).readBytesEqual("he".getBytes(StandardCharsets.UTF_8)));
+    assertTrue(new ProtoReader(MESSAGE, 13, 4).readBytesEqual("hé".getBytes(StandardCharsets.UTF_8)));
+    assertFalse(new ProtoReader(MESSAGE, 13, 4).readBytesEqual("he".getBytes(StandardCharsets.UTF_8)));
     assertArrayEquals(new byte[] {'h', (byte) 0xC3, (byte) 0xA9}, r.readBytes());
     r.skip(r.readTag());
     r.skip(r.readTag());
@@ -60,9 +60,9 @@ class ProtoReaderTest {
     truncated.readTag();
     assertEquals("malformed protobuf: truncated varint at 2",
         assertThrows(IllegalArgumentException.class, truncated::readVarint).getMessage());
-    ProtoReader shortLen = new ProtoReader(MESSAGE, 10, 4);
+    ProtoReader shortLen = new ProtoReader(MESSAGE, 12, 4);
     shortLen.readTag();
-    assertEquals("malformed protobuf: length 3 exceeds the remaining 2 bytes at 12",
+    assertEquals("malformed protobuf: length 3 exceeds the remaining 2 bytes at 14",
         assertThrows(IllegalArgumentException.class, shortLen::readString).getMessage());
     ProtoReader shortFixed = new ProtoReader(MESSAGE, 3, 5);
     shortFixed.readTag();
@@ -81,7 +81,7 @@ class ProtoReaderTest {
     assertEquals("malformed protobuf: varint longer than 10 bytes at 10",
         assertThrows(IllegalArgumentException.class, () -> new ProtoReader(tooLong, 0, tooLong.length).readVarint())
             .getMessage());
-    assertEquals("slice [3, 3 + 30) must be inside the 24-byte buffer",
+    assertEquals("slice [3, 3 + 30) must be inside the 26-byte buffer",
         assertThrows(IllegalArgumentException.class, () -> new ProtoReader(MESSAGE, 3, 30)).getMessage());
   }
 }

@@ -13,17 +13,17 @@ public final class Exchange {
     this.status = status;
   }
 
-  /** The request. */
+  /** {@return the request} */
   public ReceivedRequest request() {
     return request;
   }
 
-  /** The HTTP status answered; 0 if the connection was dropped instead. */
+  /** {@return the HTTP status answered; 0 if the connection was dropped instead} */
   public int status() {
     return status;
   }
 
-  /** Whether the answer was 2xx (the records count as delivered). */
+  /** {@return whether the answer was 2xx (the records count as delivered)} */
   public boolean accepted() {
     return status >= 200 && status < 300;
   }

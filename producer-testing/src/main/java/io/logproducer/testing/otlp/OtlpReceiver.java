@@ -95,6 +95,7 @@ public final class OtlpReceiver implements AutoCloseable {
   /**
    * Starts a strict receiver on a free port.
    *
+   * @return the receiver, listening
    * @throws IOException if it cannot listen
    */
   public static OtlpReceiver start() throws IOException {
@@ -104,6 +105,8 @@ public final class OtlpReceiver implements AutoCloseable {
   /**
    * Starts a strict receiver on {@code port} (0: a free one).
    *
+   * @param port the TCP port on 127.0.0.1, in [0, 65535]
+   * @return the receiver, listening
    * @throws IOException if it cannot listen there
    */
   public static OtlpReceiver start(int port) throws IOException {
@@ -113,33 +116,34 @@ public final class OtlpReceiver implements AutoCloseable {
   /**
    * Starts a counting receiver on a free port.
    *
+   * @return the receiver, listening
    * @throws IOException if it cannot listen
    */
   public static OtlpReceiver startCounting() throws IOException {
     return builder().counting().start();
   }
 
-  /** A builder: strict mode, a free port. */
+  /** {@return a builder: strict mode, a free port} */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Whether this receiver decodes and keeps requests (strict) rather than only counting them. */
+  /** {@return whether this receiver decodes and keeps requests (strict) rather than only counting them} */
   public boolean isStrict() {
     return strict;
   }
 
-  /** The TCP port on 127.0.0.1. */
+  /** {@return the TCP port on 127.0.0.1} */
   public synchronized int port() {
     return port;
   }
 
-  /** The base URL, e.g. {@code http://127.0.0.1:43121} (an OTLP exporter appends {@code /v1/logs}). */
+  /** {@return the base URL, e.g} {@code http://127.0.0.1:43121} (an OTLP exporter appends {@code /v1/logs}). */
   public String endpoint() {
     return "http://127.0.0.1:" + port();
   }
 
-  /** The logs URL, e.g. {@code http://127.0.0.1:43121/v1/logs}. */
+  /** {@return the logs URL, e.g} {@code http://127.0.0.1:43121/v1/logs}. */
   public String logsUrl() {
     return endpoint() + LOGS_PATH;
   }
@@ -147,17 +151,19 @@ public final class OtlpReceiver implements AutoCloseable {
   /**
    * Scripts the answers to well-formed requests: {@code responder} is called once per request, on a receiver
    * thread, and must be thread-safe; null restores the default ({@link Reply#ok}).
+   *
+   * @param responder the answer to each request, or null
    */
   public void respond(Function<ReceivedRequest, Reply> responder) {
     this.responder = responder;
   }
 
-  /** Every well-formed request and its answer, in the order answered (strict mode; empty when counting). */
+  /** {@return every well-formed request and its answer, in the order answered (strict mode; empty when counting)} */
   public List<Exchange> exchanges() {
     return Collections.unmodifiableList(new ArrayList<>(exchanges));
   }
 
-  /** The requests of {@link #exchanges()}. */
+  /** {@return the requests of {@link #exchanges()}} */
   public List<ReceivedRequest> requests() {
     List<ReceivedRequest> out = new ArrayList<>();
     for (Exchange e : exchanges) {
@@ -166,7 +172,7 @@ public final class OtlpReceiver implements AutoCloseable {
     return Collections.unmodifiableList(out);
   }
 
-  /** The records of every accepted (2xx) request, in arrival order (strict mode). */
+  /** {@return the records of every accepted (2xx) request, in arrival order (strict mode)} */
   public List<ReceivedLogRecord> deliveredRecords() {
     List<ReceivedLogRecord> out = new ArrayList<>();
     for (Exchange e : exchanges) {
@@ -177,7 +183,7 @@ public final class OtlpReceiver implements AutoCloseable {
     return Collections.unmodifiableList(out);
   }
 
-  /** The string bodies of {@link #deliveredRecords()} ("" for a non-string body). */
+  /** {@return the string bodies of {@link #deliveredRecords()} ("" for a non-string body)} */
   public List<String> deliveredBodies() {
     List<String> out = new ArrayList<>();
     for (ReceivedLogRecord r : deliveredRecords()) {
@@ -190,42 +196,44 @@ public final class OtlpReceiver implements AutoCloseable {
    * What was wrong with each request refused as malformed (400, 404, 405, 415), e.g.
    * {@code "POST /v1/logs 400: malformed protobuf: truncated varint at 17"}; tests of a correct producer expect
    * none. Kept in both modes, the first {@value #MAX_INVALID_KEPT} only.
+   *
+   * @return the descriptions, oldest first; a copy
    */
   public List<String> invalidRequests() {
     return Collections.unmodifiableList(new ArrayList<>(invalidRequests));
   }
 
-  /** The description of the latest request refused as malformed (see {@link #invalidRequests()}), or null. */
+  /** {@return the description of the latest request refused as malformed (see {@link #invalidRequests()}), or null} */
   public String lastInvalidRequest() {
     return lastInvalidRequest;
   }
 
-  /** Log records in requests answered 2xx. */
+  /** {@return log records in requests answered 2xx} */
   public long acceptedRecords() {
     return acceptedRecords.get();
   }
 
-  /** Requests answered 2xx. */
+  /** {@return requests answered 2xx} */
   public long acceptedRequests() {
     return acceptedRequests.get();
   }
 
-  /** Bytes of requests answered 2xx, as received (compressed). */
+  /** {@return bytes of requests answered 2xx, as received (compressed)} */
   public long acceptedWireBytes() {
     return acceptedWireBytes.get();
   }
 
-  /** Bytes of requests answered 2xx, decompressed. */
+  /** {@return bytes of requests answered 2xx, decompressed} */
   public long acceptedBodyBytes() {
     return acceptedBodyBytes.get();
   }
 
-  /** Well-formed requests answered otherwise than 2xx, or dropped, as scripted. */
+  /** {@return well-formed requests answered otherwise than 2xx, or dropped, as scripted} */
   public long rejectedRequests() {
     return rejectedRequests.get();
   }
 
-  /** Requests refused as malformed (see {@link #invalidRequests()}). */
+  /** {@return requests refused as malformed (see {@link #invalidRequests()})} */
   public long invalidRequestCount() {
     return invalidRequestCount.get();
   }
@@ -233,6 +241,7 @@ public final class OtlpReceiver implements AutoCloseable {
   /**
    * Waits until at least {@code records} records were accepted.
    *
+   * @param records the count of accepted records to wait for
    * @param timeoutMillis how long to wait at most, in milliseconds
    * @return whether the count was reached in time
    * @throws InterruptedException if interrupted while waiting
@@ -401,13 +410,21 @@ public final class OtlpReceiver implements AutoCloseable {
     private Builder() {
     }
 
-    /** Decode and keep every request (the default). */
+    /**
+     * Decode and keep every request (the default).
+     *
+     * @return this builder
+     */
     public Builder strict() {
       strict = true;
       return this;
     }
 
-    /** Only count requests, records and bytes, keeping nothing. */
+    /**
+     * Only count requests, records and bytes, keeping nothing.
+     *
+     * @return this builder
+     */
     public Builder counting() {
       strict = false;
       return this;
@@ -416,6 +433,8 @@ public final class OtlpReceiver implements AutoCloseable {
     /**
      * The TCP port on 127.0.0.1; 0 (the default) for a free one.
      *
+     * @param port the port, in [0, 65535]
+     * @return this builder
      * @throws IllegalArgumentException if {@code port} is outside [0, 65535]
      */
     public Builder port(int port) {
@@ -430,6 +449,10 @@ public final class OtlpReceiver implements AutoCloseable {
      * Passes {@code ids}, for every record of every request answered 2xx (before the answer is sent), the int
      * value of its attribute {@code key}, or -1 for a record without one: a record id for duplicate and loss
      * counting (the soak test). {@code ids} is called on receiver threads and must be thread-safe. Both modes.
+     *
+     * @param key the attribute's key, e.g. {@code "seq"}
+     * @param ids receives the ids, in the order of the records in each request
+     * @return this builder
      */
     public Builder recordIds(String key, LongConsumer ids) {
       this.idKey = key.getBytes(StandardCharsets.UTF_8);
@@ -440,6 +463,7 @@ public final class OtlpReceiver implements AutoCloseable {
     /**
      * Starts the receiver.
      *
+     * @return the receiver, listening
      * @throws IOException if it cannot listen on the port
      */
     public OtlpReceiver start() throws IOException {

@@ -15,6 +15,10 @@ public final class OtlpRequests {
   /**
    * The log records in a protobuf request {@code buf[offset, offset + length)}, counted without building objects.
    *
+   * @param buf holds the serialized {@code ExportLogsServiceRequest}
+   * @param offset where it starts in {@code buf}
+   * @param length its length, in bytes
+   * @return the number of log records
    * @throws IllegalArgumentException if the bytes are not a well-formed protobuf message or the slice is outside
    *     {@code buf}
    */
@@ -25,6 +29,8 @@ public final class OtlpRequests {
   /**
    * The log records in an OTLP/JSON request.
    *
+   * @param json the request
+   * @return the number of log records
    * @throws IllegalArgumentException if the text is not an OTLP/JSON request
    */
   public static long countJson(String json) {
@@ -34,6 +40,8 @@ public final class OtlpRequests {
   /**
    * The log records of a protobuf request, decoded, in order.
    *
+   * @param body the serialized {@code ExportLogsServiceRequest}
+   * @return the records, unmodifiable
    * @throws IllegalArgumentException if the bytes are not a well-formed protobuf message
    */
   public static List<ReceivedLogRecord> decodeProtobuf(byte[] body) {
@@ -43,6 +51,8 @@ public final class OtlpRequests {
   /**
    * The log records of an OTLP/JSON request, decoded, in order.
    *
+   * @param json the request
+   * @return the records, unmodifiable
    * @throws IllegalArgumentException if the text is not an OTLP/JSON request
    */
   public static List<ReceivedLogRecord> decodeJson(String json) {

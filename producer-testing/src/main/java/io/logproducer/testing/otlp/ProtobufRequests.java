@@ -58,8 +58,8 @@ final class ProtobufRequests {
   }
 
   /**
-   * The number of log records in {@code body[offset, offset + length)}. With a non-null {@code idKey}, also passes {@code ids}
-   * each record's int attribute named {@code idKey} (UTF-8 bytes), or -1 for a record without one.
+   * The number of log records in {@code body[offset, offset + length)}. With a non-null {@code idKey}, also passes
+   * {@code ids} each record's int attribute named {@code idKey} (UTF-8 bytes), or -1 for a record without one.
    */
   static long count(byte[] body, int offset, int length, byte[] idKey, LongConsumer ids) {
     long count = 0;

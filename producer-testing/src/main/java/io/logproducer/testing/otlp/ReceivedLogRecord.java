@@ -32,87 +32,91 @@ public final class ReceivedLogRecord {
   ReceivedLogRecord() {
   }
 
-  /** The resource's attributes, in order; unmodifiable. */
+  /** {@return the resource's attributes, in order; unmodifiable} */
   public Map<String, Object> resourceAttributes() {
     return resourceAttributes;
   }
 
-  /** The instrumentation scope's name, "" if unset. */
+  /** {@return the instrumentation scope's name, "" if unset} */
   public String scopeName() {
     return scopeName;
   }
 
-  /** The instrumentation scope's version, "" if unset. */
+  /** {@return the instrumentation scope's version, "" if unset} */
   public String scopeVersion() {
     return scopeVersion;
   }
 
-  /** The instrumentation scope's attributes, in order; unmodifiable. */
+  /** {@return the instrumentation scope's attributes, in order; unmodifiable} */
   public Map<String, Object> scopeAttributes() {
     return scopeAttributes;
   }
 
-  /** {@code time_unix_nano}: when the event happened, nanoseconds since the epoch; 0 if unset. */
+  /** {@return {@code time_unix_nano}: when the event happened, nanoseconds since the epoch; 0 if unset} */
   public long timeUnixNano() {
     return timeUnixNano;
   }
 
-  /** {@code observed_time_unix_nano}: when the event was observed, nanoseconds since the epoch; 0 if unset. */
+  /** {@return {@code observed_time_unix_nano}: when the event was observed, nanoseconds since the epoch; 0 if unset} */
   public long observedTimeUnixNano() {
     return observedTimeUnixNano;
   }
 
-  /** {@code severity_number}: 1–24, 0 if unset. */
+  /** {@return {@code severity_number}: 1–24, 0 if unset} */
   public int severityNumber() {
     return severityNumber;
   }
 
-  /** {@code severity_text}, "" if unset. */
+  /** {@return {@code severity_text}, "" if unset} */
   public String severityText() {
     return severityText;
   }
 
-  /** The body as a Java value (see the class comment), null if unset. */
+  /** {@return the body as a Java value (see the class comment), null if unset} */
   public Object body() {
     return body;
   }
 
-  /** The body if it is a string, else "" (as protobuf-java's {@code getBody().getStringValue()}). */
+  /** {@return the body if it is a string, else "" (as protobuf-java's {@code getBody().getStringValue()})} */
   public String bodyString() {
     return body instanceof String ? (String) body : "";
   }
 
-  /** The record's attributes, in order (a repeated key keeps its last value); unmodifiable. */
+  /** {@return the record's attributes, in order (a repeated key keeps its last value); unmodifiable} */
   public Map<String, Object> attributes() {
     return attributes;
   }
 
-  /** One attribute's value, or null. */
+  /**
+   * {@return one attribute's value, or null}
+   *
+   * @param key the attribute's key
+   */
   public Object attribute(String key) {
     return attributes.get(key);
   }
 
-  /** {@code dropped_attributes_count}. */
+  /** {@return {@code dropped_attributes_count}} */
   public int droppedAttributesCount() {
     return droppedAttributesCount;
   }
 
-  /** {@code flags} (W3C trace flags in the low 8 bits). */
+  /** {@return {@code flags} (W3C trace flags in the low 8 bits)} */
   public int flags() {
     return flags;
   }
 
-  /** {@code trace_id} as 32 lower-case hex digits, "" if unset. */
+  /** {@return {@code trace_id} as 32 lower-case hex digits, "" if unset} */
   public String traceId() {
     return traceId;
   }
 
-  /** {@code span_id} as 16 lower-case hex digits, "" if unset. */
+  /** {@return {@code span_id} as 16 lower-case hex digits, "" if unset} */
   public String spanId() {
     return spanId;
   }
 
-  /** {@code event_name}, "" if unset. */
+  /** {@return {@code event_name}, "" if unset} */
   public String eventName() {
     return eventName;
   }

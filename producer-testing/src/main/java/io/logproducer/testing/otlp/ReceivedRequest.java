@@ -34,59 +34,63 @@ public final class ReceivedRequest {
     this.records = records;
   }
 
-  /** 0 for the receiver's first well-formed request, then 1, 2, …, in arrival order. */
+  /** {@return 0 for the receiver's first well-formed request, then 1, 2, …, in arrival order} */
   public int index() {
     return index;
   }
 
-  /** {@link System#nanoTime()} when the request arrived (for intervals between requests). */
+  /** {@return {@link System#nanoTime()} when the request arrived (for intervals between requests)} */
   public long receivedNanos() {
     return receivedNanos;
   }
 
-  /** The HTTP method (always POST: the receiver refuses others). */
+  /** {@return the HTTP method (always POST: the receiver refuses others)} */
   public String method() {
     return method;
   }
 
-  /** The request path (always {@code /v1/logs}: the receiver refuses others). */
+  /** {@return the request path (always {@code /v1/logs}: the receiver refuses others)} */
   public String path() {
     return path;
   }
 
-  /** The request's headers, names in lower case; unmodifiable. */
+  /** {@return the request's headers, names in lower case; unmodifiable} */
   public Map<String, List<String>> headers() {
     return headers;
   }
 
-  /** The first value of header {@code name} (any case), or null. */
+  /**
+   * {@return the first value of header {@code name}, or null}
+   *
+   * @param name the header's name, in any case
+   */
   public String header(String name) {
     List<String> values = headers.get(name.toLowerCase(java.util.Locale.ROOT));
     return values == null || values.isEmpty() ? null : values.get(0);
   }
 
-  /** The Content-Type header. */
+  /** {@return the Content-Type header} */
   public String contentType() {
     return header("content-type");
   }
 
-  /** The Content-Encoding header, null if absent (no compression). */
+  /** {@return the Content-Encoding header, null if absent (no compression)} */
   public String contentEncoding() {
     return header("content-encoding");
   }
 
-  /** The User-Agent header, or null. */
+  /** {@return the User-Agent header, or null} */
   public String userAgent() {
     return header("user-agent");
   }
 
-  /** Whether the body is OTLP/JSON (else protobuf). */
+  /** {@return whether the body is OTLP/JSON (else protobuf)} */
   public boolean isJson() {
     String type = contentType();
     return type != null && type.contains("json");
   }
 
-  /** The body's length as received (compressed), in bytes. */
+  /** {@return the body's length as received (compressed), in bytes} */
   public int wireLength() {
     return wireLength;
   }
@@ -94,17 +98,19 @@ public final class ReceivedRequest {
   /**
    * A copy of the decompressed body: a serialized {@code ExportLogsServiceRequest} (protobuf) or its OTLP/JSON
    * form, for tests that parse it with protobuf-java.
+   *
+   * @return a copy of the bytes
    */
   public byte[] body() {
     return body.clone();
   }
 
-  /** The decompressed body's length, in bytes. */
+  /** {@return the decompressed body's length, in bytes} */
   public int bodyLength() {
     return body.length;
   }
 
-  /** The number of log records in the request (both modes). */
+  /** {@return the number of log records in the request (both modes)} */
   public long recordCount() {
     return recordCount;
   }
@@ -112,6 +118,7 @@ public final class ReceivedRequest {
   /**
    * The request's log records, in order; unmodifiable.
    *
+   * @return the records
    * @throws IllegalStateException in counting mode, which does not decode records
    */
   public List<ReceivedLogRecord> records() {
@@ -121,7 +128,7 @@ public final class ReceivedRequest {
     return records;
   }
 
-  /** The string bodies of {@link #records()}, "" for a record whose body is not a string. */
+  /** {@return the string bodies of {@link #records()}, "" for a record whose body is not a string} */
   public List<String> bodies() {
     List<String> out = new ArrayList<>();
     for (ReceivedLogRecord r : records()) {

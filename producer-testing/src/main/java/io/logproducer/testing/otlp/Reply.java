@@ -44,6 +44,7 @@ public final class Reply {
    * An answer with {@code status} and no body.
    *
    * @param status an HTTP status in [100, 599]
+   * @return the answer
    * @throws IllegalArgumentException if the status is outside [100, 599]
    */
   public static Reply status(int status) {
@@ -53,12 +54,21 @@ public final class Reply {
     return new Reply(status, Collections.<String, String>emptyMap(), null, new byte[0], 0, null, false);
   }
 
-  /** No answer: the receiver closes the connection after reading the request (the client sees it reset). */
+  /**
+   * No answer: the receiver closes the connection after reading the request (the client sees it reset).
+   *
+   * @return the non-answer
+   */
   public static Reply dropConnection() {
     return new Reply(0, Collections.<String, String>emptyMap(), null, new byte[0], 0, null, true);
   }
 
-  /** 200 with an empty {@code partial_success}, in the request's format: what the Collector answers. */
+  /**
+   * 200 with an empty {@code partial_success}, in the request's format: what the Collector answers.
+   *
+   * @param request the request answered
+   * @return the answer
+   */
   public static Reply ok(ReceivedRequest request) {
     return partialSuccess(request, 0, "");
   }
@@ -66,6 +76,11 @@ public final class Reply {
   /**
    * 200 with a {@code partial_success} rejecting {@code rejected} records with {@code message}, protobuf or JSON
    * like the request.
+   *
+   * @param request the request answered
+   * @param rejected the number of records rejected
+   * @param message why, "" for no message
+   * @return the answer
    */
   public static Reply partialSuccess(ReceivedRequest request, long rejected, String message) {
     if (request.isJson()) {
@@ -93,6 +108,11 @@ public final class Reply {
   /**
    * A failure {@code status} with a {@code google.rpc.Status} body {@code {code: 3, message}}, protobuf or JSON
    * like the request (what the Collector sends with a 4xx or 5xx).
+   *
+   * @param request the request answered
+   * @param status the HTTP status, in [100, 599]
+   * @param message the status message
+   * @return the answer
    */
   public static Reply rpcStatus(ReceivedRequest request, int status, String message) {
     if (request.isJson()) {
@@ -106,14 +126,26 @@ public final class Reply {
     return status(status).withBody(PROTOBUF, body.toByteArray());
   }
 
-  /** This answer with one more header (e.g. {@code Retry-After}). */
+  /**
+   * This answer with one more header (e.g. {@code Retry-After}).
+   *
+   * @param name the header's name
+   * @param value its value
+   * @return a copy of this answer with the header
+   */
   public Reply withHeader(String name, String value) {
     Map<String, String> h = new LinkedHashMap<>(headers);
     h.put(name, value);
     return new Reply(status, Collections.unmodifiableMap(h), contentType, body, delayMillis, hold, drop);
   }
 
-  /** This answer with {@code body} (copied) of type {@code contentType}. */
+  /**
+   * This answer with a body.
+   *
+   * @param contentType the body's Content-Type
+   * @param body the body, copied
+   * @return a copy of this answer with the body
+   */
   public Reply withBody(String contentType, byte[] body) {
     return new Reply(status, headers, contentType, body.clone(), delayMillis, hold, drop);
   }
@@ -121,6 +153,8 @@ public final class Reply {
   /**
    * This answer, sent only {@code millis} after the request was read (a slow receiver).
    *
+   * @param millis the delay, in milliseconds, at least 0
+   * @return a copy of this answer with the delay
    * @throws IllegalArgumentException if {@code millis} is negative
    */
   public Reply delayed(long millis) {
@@ -130,37 +164,42 @@ public final class Reply {
     return new Reply(status, headers, contentType, body, millis, hold, drop);
   }
 
-  /** This answer, sent only once {@code latch} is released, or after 60 s at most (a hung receiver). */
+  /**
+   * This answer, sent only once {@code latch} is released, or after 60 s at most (a hung receiver).
+   *
+   * @param latch the latch to wait for
+   * @return a copy of this answer that waits
+   */
   public Reply heldBy(CountDownLatch latch) {
     return new Reply(status, headers, contentType, body, delayMillis, latch, drop);
   }
 
-  /** The HTTP status; 0 for {@link #dropConnection()}. */
+  /** {@return the HTTP status; 0 for {@link #dropConnection()}} */
   public int status() {
     return status;
   }
 
-  /** Whether the status is 2xx. */
+  /** {@return whether the status is 2xx} */
   public boolean accepted() {
     return status >= 200 && status < 300;
   }
 
-  /** Whether the connection is dropped instead of answered. */
+  /** {@return whether the connection is dropped instead of answered} */
   public boolean dropsConnection() {
     return drop;
   }
 
-  /** The extra headers, in order; unmodifiable. */
+  /** {@return the extra headers, in order; unmodifiable} */
   public Map<String, String> headers() {
     return headers;
   }
 
-  /** The body's Content-Type, null without a body. */
+  /** {@return the body's Content-Type, null without a body} */
   public String contentType() {
     return contentType;
   }
 
-  /** A copy of the body; empty for none. */
+  /** {@return a copy of the body; empty for none} */
   public byte[] body() {
     return body.clone();
   }
@@ -169,12 +208,12 @@ public final class Reply {
     return body;
   }
 
-  /** The delay before answering, in milliseconds. */
+  /** {@return the delay before answering, in milliseconds} */
   public long delayMillis() {
     return delayMillis;
   }
 
-  /** The latch the answer waits for, or null. */
+  /** {@return the latch the answer waits for, or null} */
   public CountDownLatch hold() {
     return hold;
   }

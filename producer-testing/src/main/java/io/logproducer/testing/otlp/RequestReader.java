@@ -135,7 +135,7 @@ final class RequestReader {
       throw new IOException(e.getMessage(), e); // lz4-java or zstd-jni missing: the user's set-up, said plainly
     }
     try (InputStream in = codec.decompress(new ByteArrayInputStream(wire))) {
-      return readAll(in, Math.max(1024, wire.length * 4));
+      return readAll(in, Math.max(1024, wire.length * 8));
     } catch (IOException | RuntimeException e) {
       throw new IOException("cannot decompress the " + encoding + " body of " + wire.length + " bytes: " + e, e);
     }

@@ -181,7 +181,8 @@ class OtlpReceiverTest {
       assertEquals(n, receiver.invalidRequestCount());
       List<String> invalid = receiver.invalidRequests();
       assertEquals(OtlpReceiver.MAX_INVALID_KEPT, invalid.size());
-      assertEquals("POST /v1/logs 400: malformed protobuf: length 1 exceeds the remaining 0 bytes at 2", invalid.get(0));
+      assertEquals("POST /v1/logs 400: malformed protobuf: length 1 exceeds the remaining 0 bytes at 2",
+          invalid.get(0));
       assertEquals("POST /v1/logs 400: malformed protobuf: length 2 exceeds the remaining 0 bytes at 2",
           receiver.lastInvalidRequest());
     }
