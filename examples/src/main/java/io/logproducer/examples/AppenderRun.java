@@ -3,7 +3,7 @@ package io.logproducer.examples;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerMetrics;
-import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -74,9 +74,9 @@ public final class AppenderRun {
       throw new IllegalArgumentException("--buffer-full-policy must be drop or block, was '" + policy + "'");
     }
     options.producerConfig().build(); // validates the common options, naming a bad one
-    EmbeddedOtlpReceiver receiver = null;
+    OtlpReceiver receiver = null;
     if (endpoint == null) {
-      receiver = new EmbeddedOtlpReceiver(0, 4);
+      receiver = OtlpReceiver.startCounting();
       endpoint = receiver.endpoint();
     }
     Target target = null;
@@ -97,7 +97,7 @@ public final class AppenderRun {
     }
   }
 
-  private static int logWorkload(Options options, Target target, Producer producer, EmbeddedOtlpReceiver receiver,
+  private static int logWorkload(Options options, Target target, Producer producer, OtlpReceiver receiver,
       String endpoint) throws InterruptedException {
     long records = options.records();
     int threads = options.threads();
@@ -140,7 +140,7 @@ public final class AppenderRun {
       reporter.interrupt();
     }
     ProducerMetrics m = producer.getMetrics();
-    long received = receiver == null ? -1 : receiver.records();
+    long received = receiver == null ? -1 : receiver.acceptedRecords();
     long delivered = receiver == null ? m.getRecordsSent() : received;
     long dropped = target.droppedCount();
     long accepted = records - dropped;
@@ -153,7 +153,7 @@ public final class AppenderRun {
     System.err.printf(Locale.ROOT, "%s%npeak buffered %,d bytes of %,d; appender: dropped %,d, failed %,d%s%n", m,
         m.getPeakBufferedBytes(), producer.getConfig().getTotalSizeInBytes(), dropped, failed,
         receiver == null ? "" : String.format(Locale.ROOT, "; receiver counted %,d records in %,d requests",
-            receiver.records(), receiver.requests()));
+            receiver.acceptedRecords(), receiver.acceptedRequests()));
     System.out.println(result.summary());
     boolean verified = receiver == null || m.getRecordsSent() == received;
     if (!verified) {
@@ -163,7 +163,7 @@ public final class AppenderRun {
     return result.report(records, endpoint, producer.getConfig().getDeliveryTimeoutMillis(), verified, System.err);
   }
 
-  private static void progress(Producer producer, Target target, EmbeddedOtlpReceiver receiver, long start) {
+  private static void progress(Producer producer, Target target, OtlpReceiver receiver, long start) {
     while (true) {
       try {
         TimeUnit.SECONDS.sleep(1); // paces the progress lines
@@ -173,7 +173,7 @@ public final class AppenderRun {
       ProducerMetrics m = producer.getMetrics();
       System.err.printf(Locale.ROOT, "[%5.1fs] accepted=%d delivered=%d dropped=%d buffered=%.1fMB%s%n",
           (System.nanoTime() - start) / 1e9, m.getRecordsAccepted(), m.getRecordsSent(), target.droppedCount(),
-          m.getBufferedBytes() / 1e6, receiver == null ? "" : " receiver=" + receiver.records());
+          m.getBufferedBytes() / 1e6, receiver == null ? "" : " receiver=" + receiver.acceptedRecords());
     }
   }
 }

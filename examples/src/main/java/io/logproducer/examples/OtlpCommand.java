@@ -2,10 +2,10 @@ package io.logproducer.examples;
 
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
-import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
 import io.logproducer.otlp.OtlpEncoding;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.otlp.OtlpHttpExporterBuilder;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import java.util.List;
 import java.util.Locale;
 
@@ -55,9 +55,9 @@ final class OtlpCommand implements Command {
     if (options.has("request-timeout-ms")) {
       exporter.setTimeoutMillis(options.requestTimeoutMillis(OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS));
     }
-    EmbeddedOtlpReceiver receiver = null;
+    OtlpReceiver receiver = null;
     if (endpoint == null) {
-      receiver = new EmbeddedOtlpReceiver(0, 4);
+      receiver = OtlpReceiver.startCounting();
       endpoint = receiver.endpoint();
     }
     try {
@@ -67,17 +67,17 @@ final class OtlpCommand implements Command {
       Producer producer = WorkloadRunner.newProducer(config, built);
       System.err.printf(Locale.ROOT, "sending %,d records from %d threads to %s%s (%s)%n", options.records(),
           options.threads(), endpoint, receiver != null ? " (embedded receiver)" : "", producer.getConfig());
-      EmbeddedOtlpReceiver r = receiver;
-      WorkloadRunner.Result result = runner.run(producer, r == null ? null : r::records);
+      OtlpReceiver r = receiver;
+      WorkloadRunner.Result result = runner.run(producer, r == null ? null : r::acceptedRecords);
       System.err.printf(Locale.ROOT, "%s%npeak buffered %,d bytes of %,d%s%n", producer.getMetrics(),
           result.peakBufferedBytes(), producer.getConfig().getTotalSizeInBytes(),
           r == null ? "" : String.format(Locale.ROOT, "; receiver counted %,d records in %,d requests",
-              r.records(), r.requests()));
+              r.acceptedRecords(), r.acceptedRequests()));
       System.out.println(result.summary());
-      boolean verified = r == null || r.records() == result.delivered();
+      boolean verified = r == null || r.acceptedRecords() == result.delivered();
       if (!verified) {
         System.err.printf(Locale.ROOT, "MISMATCH: producer reports %d delivered, receiver counted %d%n",
-            result.delivered(), r.records());
+            result.delivered(), r.acceptedRecords());
       }
       return result.report(options.records(), built.describe(), config.getDeliveryTimeoutMillis(), verified,
           System.err);

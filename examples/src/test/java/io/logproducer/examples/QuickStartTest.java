@@ -7,9 +7,9 @@ import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
-import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
 import io.logproducer.otlp.OtlpEncoding;
 import io.logproducer.otlp.OtlpHttpExporter;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +53,7 @@ class QuickStartTest {
 
   @Test
   void receiverCountsWhatTheProducerDelivers() throws Exception {
-    try (EmbeddedOtlpReceiver receiver = new EmbeddedOtlpReceiver(0, 2);
+    try (OtlpReceiver receiver = OtlpReceiver.startCounting();
         Producer p = new Producer(ProducerConfig.builder().setCompression(Compression.ZSTD).setJmxEnabled(false)
             .setBatchSizeInBytes(64 * 1024).build(),
             OtlpHttpExporter.builder().setEndpoint(receiver.endpoint()).setEncoding(OtlpEncoding.PROTOBUF).build())) {
@@ -64,10 +64,11 @@ class QuickStartTest {
       }
       p.flush();
       assertEquals(5000, p.getMetrics().getRecordsSent());
-      assertEquals(5000, receiver.records());
-      assertEquals(p.getMetrics().getBatchesSent(), receiver.requests());
-      assertEquals(p.getMetrics().getWireBytesSent(), receiver.wireBytes());
-      assertEquals(0, receiver.badRequests());
+      assertEquals(5000, receiver.acceptedRecords());
+      assertEquals(p.getMetrics().getBatchesSent(), receiver.acceptedRequests());
+      assertEquals(p.getMetrics().getWireBytesSent(), receiver.acceptedWireBytes());
+      assertEquals(0, receiver.invalidRequestCount());
+      assertEquals(0, receiver.rejectedRequests());
     }
   }
 

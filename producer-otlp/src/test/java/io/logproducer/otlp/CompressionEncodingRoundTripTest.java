@@ -11,8 +11,9 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult.Status;
 import io.logproducer.otlp.encoding.testing.ExpectedProto;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
-import io.logproducer.otlp.testing.LoopbackOtlpServer.Received;
+import io.logproducer.otlp.testing.ProtoRequests;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.ReceivedRequest;
 import io.logproducer.testing.Outcomes;
 import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
@@ -56,7 +57,7 @@ class CompressionEncodingRoundTripTest {
     resource.put("service.name", AnyValue.of("round-trip"));
     resource.put("bk.data.token", AnyValue.of("tok"));
     Outcomes outcomes = new Outcomes();
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       OtlpHttpExporter exporter = OtlpHttpExporter.builder(Map.of()).setEndpoint(server.endpoint())
           .setEncoding(encoding).setCompression(compression).setServiceName("round-trip")
           .setResourceAttribute("bk.data.token", "tok").setScope("rt.scope", "3.1")
@@ -69,10 +70,10 @@ class CompressionEncodingRoundTripTest {
         producer.flush();
         assertEquals(Map.of(Status.DELIVERED, records.size()), outcomes.statusCounts());
       }
-      assertEquals(List.of(), server.decodeErrors());
-      List<Received> requests = server.requests();
+      assertEquals(List.of(), server.invalidRequests());
+      List<ReceivedRequest> requests = server.requests();
       assertEquals(1, requests.size());
-      Received r = requests.get(0);
+      ReceivedRequest r = requests.get(0);
       assertEquals(compression.contentEncoding(), r.contentEncoding());
       if (compression == Compression.NONE) {
         assertNull(r.header("content-encoding"));
@@ -81,7 +82,7 @@ class CompressionEncodingRoundTripTest {
       ExportLogsServiceRequest expected = scopeFromRecords
           ? ExpectedProto.scopedRequest(resource, "rt.scope", "3.1", records)
           : ExpectedProto.request(resource, "rt.scope", "3.1", records);
-      assertEquals(expected, r.request());
+      assertEquals(expected, ProtoRequests.parse(r));
       if (encoding == OtlpEncoding.PROTOBUF) {
         assertTrue(java.util.Arrays.equals(expected.toByteArray(), r.body()), "byte-identical body");
       }

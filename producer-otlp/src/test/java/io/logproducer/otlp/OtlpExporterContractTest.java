@@ -1,7 +1,7 @@
 package io.logproducer.otlp;
 
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
-import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.Reply;
 import io.logproducer.spi.Exporter;
 import io.logproducer.testing.ExporterContract;
 import java.util.List;
@@ -12,7 +12,7 @@ class OtlpExporterContractTest extends ExporterContract {
 
   @Override
   protected Receiver startReceiver() throws Exception {
-    LoopbackOtlpServer server = LoopbackOtlpServer.start();
+    OtlpReceiver server = OtlpReceiver.start();
     return new Receiver() {
       private volatile CountDownLatch hold;
 

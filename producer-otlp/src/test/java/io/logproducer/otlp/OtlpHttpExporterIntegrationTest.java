@@ -10,10 +10,11 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerMetrics;
 import io.logproducer.SendResult;
 import io.logproducer.SendResult.Status;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
-import io.logproducer.otlp.testing.LoopbackOtlpServer.Exchange;
-import io.logproducer.otlp.testing.LoopbackOtlpServer.Received;
-import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
+import io.logproducer.otlp.testing.ProtoRequests;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.Exchange;
+import io.logproducer.testing.otlp.ReceivedRequest;
+import io.logproducer.testing.otlp.Reply;
 import io.logproducer.testing.Outcomes;
 import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
@@ -43,12 +44,12 @@ class OtlpHttpExporterIntegrationTest {
   /** Logger names records are sent with, by sequence number modulo their count; null: none. */
   private static final String[] LOGGERS = {"com.example.checkout.OrderService", null, "日志.记录器", "a\"b\\c"};
 
-  private LoopbackOtlpServer server;
+  private OtlpReceiver server;
   private String clientId;
 
   @BeforeEach
   void startServer() throws Exception {
-    server = LoopbackOtlpServer.start();
+    server = OtlpReceiver.start();
     clientId = "otlp-it-" + IDS.incrementAndGet();
   }
 
@@ -112,7 +113,7 @@ class OtlpHttpExporterIntegrationTest {
       assertEquals(2, m.getRequests());
       assertEquals(0, m.getBufferedBytes());
     }
-    assertEquals(List.of(), server.decodeErrors());
+    assertEquals(List.of(), server.invalidRequests());
     assertNoProducerThreads();
   }
 
@@ -170,14 +171,14 @@ class OtlpHttpExporterIntegrationTest {
     }
     server.close();
     server = null;
-    AtomicReference<LoopbackOtlpServer> late = new AtomicReference<>();
+    AtomicReference<OtlpReceiver> late = new AtomicReference<>();
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     long startNanos = System.nanoTime();
     Outcomes outcomes = new Outcomes();
     try (Producer producer = new Producer(config().setLingerMillis(10).setDeliveryTimeoutMillis(60_000).build(),
         exporter("http://127.0.0.1:" + port).setTimeoutMillis(1_000).build())) {
       scheduler.schedule(() -> {
-        late.set(LoopbackOtlpServer.start(port));
+        late.set(OtlpReceiver.start(port));
         return null;
       }, 3, TimeUnit.SECONDS);
       sendAll(producer, outcomes, 50);
@@ -251,7 +252,7 @@ class OtlpHttpExporterIntegrationTest {
     assertEquals(64, new HashSet<>(delivered).size());
     for (Exchange e : exchanges) {
       assertEquals(scopeFromRecords ? e.request().records().size() : 1,
-          e.request().request().getResourceLogs(0).getScopeLogsCount());
+          ProtoRequests.parse(e.request()).getResourceLogs(0).getScopeLogsCount());
       assertScopes(e.request(), scopeFromRecords);
     }
   }
@@ -260,9 +261,9 @@ class OtlpHttpExporterIntegrationTest {
    * Checks the scope of each record of {@code r} (bodies "…-i"): with the scope from the records, its logger name
    * (name only) or the exporter's scope; otherwise always the exporter's scope.
    */
-  private static void assertScopes(Received r, boolean scopeFromRecords) {
+  private static void assertScopes(ReceivedRequest r, boolean scopeFromRecords) {
     List<String> bodies = r.bodies();
-    List<InstrumentationScope> scopes = r.scopes();
+    List<InstrumentationScope> scopes = ProtoRequests.scopes(r);
     assertEquals(bodies.size(), scopes.size());
     for (int i = 0; i < bodies.size(); i++) {
       String body = bodies.get(i);
@@ -288,14 +289,14 @@ class OtlpHttpExporterIntegrationTest {
       assertTrue(outcomes.await(n, WAIT_MILLIS), "outcomes: " + outcomes.total());
       assertEquals(Map.of(Status.DELIVERED, n), outcomes.statusCounts());
     }
-    assertEquals(List.of(), server.decodeErrors());
-    List<Received> requests = server.requests();
+    assertEquals(List.of(), server.invalidRequests());
+    List<ReceivedRequest> requests = server.requests();
     assertEquals(4, requests.size());
-    for (Received r : requests) {
+    for (ReceivedRequest r : requests) {
       assertEquals(encoding == OtlpEncoding.JSON, r.isJson());
       assertEquals(50, r.records().size());
-      assertEquals(1, r.request().getResourceLogsCount());
-      assertEquals(scopeFromRecords ? 50 : 1, r.request().getResourceLogs(0).getScopeLogsCount());
+      assertEquals(1, ProtoRequests.parse(r).getResourceLogsCount());
+      assertEquals(scopeFromRecords ? 50 : 1, ProtoRequests.parse(r).getResourceLogs(0).getScopeLogsCount());
       assertScopes(r, scopeFromRecords);
     }
     assertEquals(n, new HashSet<>(server.deliveredBodies()).size());
@@ -319,10 +320,10 @@ class OtlpHttpExporterIntegrationTest {
       assertTrue(outcomes.await(n, WAIT_MILLIS), "outcomes: " + outcomes.total());
       assertEquals(Map.of(Status.DELIVERED, n), outcomes.statusCounts());
     }
-    List<Received> requests = server.requests();
+    List<ReceivedRequest> requests = server.requests();
     assertTrue(requests.size() > 10, "batches were sealed by size: " + requests.size());
     int largest = 0;
-    for (Received r : requests) {
+    for (ReceivedRequest r : requests) {
       assertTrue(r.body().length <= maxRequest, r.body().length + " > " + maxRequest);
       largest = Math.max(largest, r.body().length);
       assertScopes(r, true);
@@ -460,7 +461,7 @@ class OtlpHttpExporterIntegrationTest {
       sendAll(producer, outcomes, 3);
       producer.flush();
     }
-    Received r = server.requests().get(0);
+    ReceivedRequest r = server.requests().get(0);
     assertEquals("POST", r.method());
     assertEquals("/v1/logs", r.path());
     assertEquals("secret-token", r.header("x-bk-token"));

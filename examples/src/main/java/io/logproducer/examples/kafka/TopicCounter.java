@@ -1,7 +1,7 @@
 package io.logproducer.examples.kafka;
 
-import io.logproducer.examples.receiver.OtlpRecordCounter;
 import io.logproducer.kafka.KafkaEncoding;
+import io.logproducer.testing.otlp.OtlpRequests;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * Reads a topic back with a real {@link KafkaConsumer} (partitions assigned, no consumer group, nothing committed)
  * and counts the log records its messages hold: for {@code otlp_proto} and {@code otlp_json} the records of each
- * message's {@code ExportLogsServiceRequest} ({@link OtlpRecordCounter}, which walks the request and refuses
+ * message's {@code ExportLogsServiceRequest} ({@link OtlpRequests}, which walks the request and refuses
  * malformed ones), for {@code raw} one per message.
  *
  * <p>{@link #atEnd} notes where each partition ends before a run, and {@link #count} reads from there to the ends
@@ -163,9 +163,9 @@ public final class TopicCounter implements AutoCloseable {
     }
     switch (encoding) {
       case OTLP_PROTO:
-        return OtlpRecordCounter.countProtobuf(value, 0, value.length);
+        return OtlpRequests.countProtobuf(value, 0, value.length);
       case OTLP_JSON:
-        return OtlpRecordCounter.countJson(new String(value, StandardCharsets.UTF_8));
+        return OtlpRequests.countJson(new String(value, StandardCharsets.UTF_8));
       default:
         return 1;
     }

@@ -2,6 +2,7 @@ package io.logproducer.otlp.internal;
 
 import io.logproducer.otlp.encoding.internal.ProtoFields;
 import io.logproducer.internal.json.JsonReader;
+import io.logproducer.internal.proto.ProtoReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.Outcomes;
 import io.logproducer.spi.ExportResult;
 import java.io.ByteArrayOutputStream;
@@ -173,7 +173,7 @@ class HttpTransportDeadlineTest {
 
   @Test
   void aFastReceiverSucceedsEveryTimeAndNoDeadlineTaskIsLeftBehind() throws Exception {
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       String url = server.endpoint() + "/v1/logs";
       HttpTransport t = started(url, TIMEOUT_MILLIS);
       Thread deadlineThread = thread(HttpTransport.deadlineThreadName(URI.create(url)));

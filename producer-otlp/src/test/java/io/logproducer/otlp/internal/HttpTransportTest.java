@@ -7,8 +7,9 @@ import io.logproducer.AnyValue;
 import io.logproducer.Compression;
 import io.logproducer.otlp.encoding.testing.ExpectedProto;
 import io.logproducer.otlp.encoding.testing.TestRecords;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
-import io.logproducer.otlp.testing.LoopbackOtlpServer.Reply;
+import io.logproducer.otlp.testing.ProtoRequests;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.Reply;
 import io.logproducer.testing.Outcomes;
 import io.logproducer.spi.ExportResult;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
@@ -33,7 +34,7 @@ class HttpTransportTest {
 
   @Test
   void sendsTheGivenSliceOfTheArray() throws Exception {
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       HttpTransport t = transport(server.endpoint() + "/v1/logs", 5_000);
       t.start(1);
       ExportLogsServiceRequest request = ExpectedProto.request(Map.of("service.name", AnyValue.of("s")), "sc",
@@ -43,8 +44,8 @@ class HttpTransportTest {
       Arrays.fill(padded, bytes.length, padded.length, (byte) 0xFF); // garbage after the body: must not be sent
       ExportResult r = t.send(padded, bytes.length, Compression.NONE);
       assertEquals(ExportResult.Kind.SUCCESS, r.kind(), r.toString());
-      assertEquals(List.of(), server.decodeErrors());
-      assertEquals(request, server.requests().get(0).request());
+      assertEquals(List.of(), server.invalidRequests());
+      assertEquals(request, ProtoRequests.parse(server.requests().get(0)));
       assertEquals(bytes.length, server.requests().get(0).body().length);
       assertEquals("1", server.requests().get(0).header("x-test"));
       assertEquals("test-agent", server.requests().get(0).userAgent());
@@ -83,7 +84,7 @@ class HttpTransportTest {
   @Test
   void responseTimeoutIsRetryable() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       server.respond(r -> Reply.ok(r).heldBy(release));
       HttpTransport t = transport(server.endpoint() + "/v1/logs", 300);
       t.start(1);
@@ -104,7 +105,7 @@ class HttpTransportTest {
   @Test
   void closeFailsARequestInFlightPromptly() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       server.respond(r -> Reply.ok(r).heldBy(release));
       HttpTransport t = transport(server.endpoint() + "/v1/logs", 60_000);
       t.start(2);

@@ -1,4 +1,4 @@
-package io.logproducer.examples.receiver;
+package io.logproducer.testing.otlp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,21 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.ByteArrayOutputStream;
 import org.junit.jupiter.api.Test;
 
-class OtlpRecordCounterTest {
+/** Counting and decoding requests outside a receiver (moved from examples' OtlpRecordCounterTest). */
+class OtlpRequestsTest {
 
   /** ExportLogsServiceRequest with 2 ResourceLogs holding 1 and 2 ScopeLogs of 2, 1 and 3 records. */
   @Test
   void countsRecordsAcrossResourceAndScopeLogs() {
     byte[] request = request(resourceLogs(scopeLogs(2)), resourceLogs(concat(scopeLogs(1), scopeLogs(3))));
-    assertEquals(6, OtlpRecordCounter.countProtobuf(request, 0, request.length));
-    assertEquals(0, OtlpRecordCounter.countProtobuf(new byte[0], 0, 0));
+    assertEquals(6, OtlpRequests.countProtobuf(request, 0, request.length));
+    assertEquals(0, OtlpRequests.countProtobuf(new byte[0], 0, 0));
   }
 
   @Test
   void truncatedInputIsRejected() {
     byte[] request = request(resourceLogs(scopeLogs(2)));
     assertThrows(IllegalArgumentException.class,
-        () -> OtlpRecordCounter.countProtobuf(request, 0, request.length - 1));
+        () -> OtlpRequests.countProtobuf(request, 0, request.length - 1));
   }
 
   @Test
@@ -28,8 +29,24 @@ class OtlpRecordCounterTest {
     String json = "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"a}{[\\\"\"}},"
         + "{\"attributes\":[{\"key\":\"k\",\"value\":{\"kvlistValue\":{\"values\":[]}}}]}]},"
         + "{\"logRecords\":[ {} ]}]}]}";
-    assertEquals(3, OtlpRecordCounter.countJson(json));
-    assertThrows(IllegalArgumentException.class, () -> OtlpRecordCounter.countJson("{\"logRecords\":[{"));
+    assertEquals(3, OtlpRequests.countJson(json));
+    assertThrows(IllegalArgumentException.class, () -> OtlpRequests.countJson("{\"logRecords\":[{"));
+    assertThrows(IllegalArgumentException.class, () -> OtlpRequests.countJson("{\"resourceLogs\":{}}"));
+  }
+
+  @Test
+  void countsASliceAndDecodesTheSameRecords() {
+    byte[] request = request(resourceLogs(scopeLogs(2)), resourceLogs(concat(scopeLogs(1), scopeLogs(3))));
+    byte[] padded = new byte[request.length + 7];
+    System.arraycopy(request, 0, padded, 3, request.length);
+    assertEquals(6, OtlpRequests.countProtobuf(padded, 3, request.length));
+    assertThrows(IllegalArgumentException.class, () -> OtlpRequests.countProtobuf(padded, 3, padded.length));
+    java.util.List<ReceivedLogRecord> records = OtlpRequests.decodeProtobuf(request);
+    assertEquals(6, records.size());
+    for (ReceivedLogRecord r : records) {
+      assertEquals("s", r.scopeName());
+      assertEquals(0x0807060504030201L, r.timeUnixNano());
+    }
   }
 
   private static byte[] scopeLogs(int records) {
