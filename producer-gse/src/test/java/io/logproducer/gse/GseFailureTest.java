@@ -122,7 +122,7 @@ class GseFailureTest {
     for (int i = 0; i < n; i++) {
       producer.send(bigRecord(i), outcomes.forSeq(i));
     }
-    awaitTrue("a stalled write", () -> exporter.transport().writeFailures() >= 1, 10_000);
+    awaitTrue("a stalled write", () -> exporter.transport().counters().writeFailures() >= 1, 10_000);
     agent.resumeReading();
     outcomes.await(n, 20_000);
     agent.awaitRecords(n, 10_000);
@@ -148,7 +148,7 @@ class GseFailureTest {
     for (int i = 0; i < n; i++) {
       producer.send(Support.record(i), outcomes.forSeq(i));
     }
-    awaitTrue("failed connection attempts", () -> exporter.transport().connectsFailed() >= 3, 10_000);
+    awaitTrue("failed connection attempts", () -> exporter.transport().counters().connectsFailed() >= 3, 10_000);
     assertEquals(0, outcomes.total(), "nothing completes while the agent is absent");
     agent.start();
     outcomes.await(n, 20_000);
@@ -310,8 +310,9 @@ class GseFailureTest {
       producer.send(bigRecord(i), outcomes.forSeq(i));
     }
     GseExporterTest.awaitTrue("a write stuck on the full socket",
-        () -> exporter.transport().framesStarted()
-            > exporter.transport().framesWritten() + exporter.transport().writeFailures(), 10_000);
+        () -> exporter.transport().counters().framesStarted()
+            > exporter.transport().counters().framesWritten() + exporter.transport().counters().writeFailures(),
+        10_000);
     long start = System.nanoTime();
     producer.close(300);
     long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

@@ -76,7 +76,7 @@ class GseStalledAgentTest {
     assertTrue(r.message().contains("write stalled for 1000 ms (writeTimeoutMillis)"), r.message());
     assertTrue(r.message().contains("connection closed; the whole frame will be re-sent"), r.message());
     assertTrue(tookMillis >= WRITE_TIMEOUT_MILLIS - 50 && tookMillis < BOUND_MILLIS, "took " + tookMillis + " ms");
-    assertEquals(1, exporter.transport().writeFailures());
+    assertEquals(1, exporter.transport().counters().writeFailures());
 
     agent.resumeReading();
     ExportResult again = exporter.export(batch, body, body.length, Compression.NONE);
