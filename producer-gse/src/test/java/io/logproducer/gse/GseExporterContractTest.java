@@ -2,6 +2,8 @@ package io.logproducer.gse;
 
 import io.logproducer.contract.ExporterContract;
 import io.logproducer.spi.Exporter;
+import io.logproducer.testing.gse.GseAgent;
+import io.logproducer.testing.gse.GseFrame;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +15,7 @@ class GseExporterContractTest extends ExporterContract {
   @Override
   protected Receiver startReceiver() throws Exception {
     Path dir = Files.createTempDirectory("gse-contract");
-    TestAgent agent = TestAgent.unix(dir.resolve("gse.sock"));
+    GseAgent agent = GseAgent.unix(dir.resolve("gse.sock"));
     return new Receiver() {
       @Override
       public Exporter newExporter() {
@@ -23,7 +25,7 @@ class GseExporterContractTest extends ExporterContract {
       @Override
       public List<String> deliveredBodies() {
         List<String> bodies = new ArrayList<>();
-        for (TestAgent.Frame f : agent.frames()) {
+        for (GseFrame f : agent.frames()) {
           for (String data : f.data()) {
             bodies.add(Support.inner(data).get("body").getAsString());
           }
