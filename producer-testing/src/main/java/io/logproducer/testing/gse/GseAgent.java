@@ -113,6 +113,8 @@ public final class GseAgent implements Closeable {
   /**
    * Starts a {@link Mode#STRICT} agent on a Unix-domain socket at {@code socketPath} (a stale file is replaced).
    *
+   * @param socketPath the socket file's path
+   * @return the agent, listening
    * @throws IOException if it cannot listen there
    */
   public static GseAgent unix(Path socketPath) throws IOException {
@@ -122,6 +124,9 @@ public final class GseAgent implements Closeable {
   /**
    * Starts an agent in {@code mode} on a Unix-domain socket at {@code socketPath} (a stale file is replaced).
    *
+   * @param socketPath the socket file's path
+   * @param mode what it does with bodies
+   * @return the agent, listening
    * @throws IOException if it cannot listen there
    */
   public static GseAgent unix(Path socketPath, Mode mode) throws IOException {
@@ -130,7 +135,12 @@ public final class GseAgent implements Closeable {
     return a;
   }
 
-  /** {@return a {@link Mode#STRICT} agent for {@code socketPath} that does not listen until {@link #start()}} */
+  /**
+   * A {@link Mode#STRICT} agent for {@code socketPath} that does not listen until {@link #start()}.
+   *
+   * @param socketPath the socket file's path
+   * @return the agent, not listening
+   */
   public static GseAgent notStarted(Path socketPath) {
     return new GseAgent(socketPath, false, Mode.STRICT);
   }
@@ -138,6 +148,7 @@ public final class GseAgent implements Closeable {
   /**
    * Starts a {@link Mode#STRICT} agent on TCP, 127.0.0.1, on a free port ({@link #tcpPort()}).
    *
+   * @return the agent, listening
    * @throws IOException if it cannot listen
    */
   public static GseAgent tcp() throws IOException {
@@ -147,6 +158,8 @@ public final class GseAgent implements Closeable {
   /**
    * Starts an agent in {@code mode} on TCP, 127.0.0.1, on a free port ({@link #tcpPort()}).
    *
+   * @param mode what it does with bodies
+   * @return the agent, listening
    * @throws IOException if it cannot listen
    */
   public static GseAgent tcp(Mode mode) throws IOException {
@@ -227,12 +240,20 @@ public final class GseAgent implements Closeable {
     }
   }
 
-  /** Sets the agent-info reply's JSON (sent as it is, even if it is not JSON). */
+  /**
+   * Sets the agent-info reply's JSON (sent as it is, even if it is not JSON).
+   *
+   * @param json the reply's body, sent as UTF-8
+   */
   public void setAgentInfoJson(String json) {
     this.agentInfoJson = json.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Whether agent-info requests are answered (default true); they are counted either way. */
+  /**
+   * Sets whether agent-info requests are answered (default true); they are counted either way.
+   *
+   * @param answer false for an agent that never answers
+   */
   public void setAnswerAgentInfo(boolean answer) {
     this.answerAgentInfo = answer;
   }
@@ -250,14 +271,21 @@ public final class GseAgent implements Closeable {
     }
   }
 
-  /** Reads at most {@code bytesPerSecond} bytes a second per connection (0 = unlimited, the default). */
+  /**
+   * Makes the agent slow.
+   *
+   * @param bytesPerSecond the most bytes a second read per connection; 0 = unlimited (the default)
+   */
   public void setReadBytesPerSecond(long bytesPerSecond) {
     this.bytesPerSecond = bytesPerSecond;
   }
 
   /**
    * Arms a kill: after {@code frames} complete data frames, the agent reads {@code partialBytes} of the next frame
-   * (header included) and then {@link #kill() dies}, leaving that frame truncated.
+   * after its header and then {@link #kill() dies}, leaving that frame truncated.
+   *
+   * @param frames complete data frames to receive first
+   * @param partialBytes bytes of the next frame to read after its 24-byte header, at least 1
    */
   public void killAfterFrames(int frames, int partialBytes) {
     this.killPartialBytes = partialBytes;
@@ -323,6 +351,9 @@ public final class GseAgent implements Closeable {
    * Waits until {@code condition} holds (checked on every change of the agent's state), failing after
    * {@code timeoutMillis}.
    *
+   * @param what what is awaited, for the failure's message
+   * @param condition the condition; evaluated under the agent's lock, so it may read the agent's counters
+   * @param timeoutMillis the longest wait, in ms
    * @throws AssertionError on timeout, with the agent's counts and violations
    * @throws InterruptedException if interrupted while waiting
    */
@@ -344,17 +375,37 @@ public final class GseAgent implements Closeable {
     }
   }
 
-  /** Waits until every connection was read to its end (call after the client closed); as {@link #await}. */
+  /**
+   * Waits until every connection was read to its end (call after the client closed).
+   *
+   * @param timeoutMillis the longest wait, in ms
+   * @throws AssertionError on timeout
+   * @throws InterruptedException if interrupted while waiting
+   */
   public void awaitAllConnectionsEnded(long timeoutMillis) throws InterruptedException {
     await("all connections to end", clients::isEmpty, timeoutMillis);
   }
 
-  /** Waits for at least {@code n} records; as {@link #await}. */
+  /**
+   * Waits for at least {@code n} records.
+   *
+   * @param n records (items of complete data frames)
+   * @param timeoutMillis the longest wait, in ms
+   * @throws AssertionError on timeout
+   * @throws InterruptedException if interrupted while waiting
+   */
   public void awaitRecords(final long n, long timeoutMillis) throws InterruptedException {
     await(n + " records", () -> records >= n, timeoutMillis);
   }
 
-  /** Waits for at least {@code n} agent-info requests; as {@link #await}. */
+  /**
+   * Waits for at least {@code n} agent-info requests.
+   *
+   * @param n requests
+   * @param timeoutMillis the longest wait, in ms
+   * @throws AssertionError on timeout
+   * @throws InterruptedException if interrupted while waiting
+   */
   public void awaitInfoRequests(final int n, long timeoutMillis) throws InterruptedException {
     await(n + " agent-info requests", () -> infoRequests >= n, timeoutMillis);
   }
