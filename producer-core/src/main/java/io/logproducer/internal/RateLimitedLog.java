@@ -4,28 +4,44 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Logs a recurring warning at most once per interval, counting what it held back ("… (37 similar messages
- * suppressed)"). Thread-safe.
+ * suppressed)"). Used by the producer's own threads and by exporters (the GSE transport). Thread-safe.
  */
-final class RateLimitedLog {
+public final class RateLimitedLog {
 
   private final InternalLogger logger;
   private final long intervalNanos;
   private final AtomicLong nextNanos = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong suppressed = new AtomicLong();
 
-  RateLimitedLog(InternalLogger logger, long intervalMillis) {
+  /**
+   * @param logger where the warnings go
+   * @param intervalMillis the least time between two logged warnings, in ms
+   */
+  public RateLimitedLog(InternalLogger logger, long intervalMillis) {
     this.logger = logger;
     this.intervalNanos = intervalMillis * 1_000_000L;
   }
 
-  /** Like {@link #warn(String, Throwable)}, building the message only when it is logged. */
-  void warn(java.util.function.Supplier<String> message, Throwable t) {
+  /**
+   * Like {@link #warn(String, Throwable)}, building the message only when it is logged.
+   *
+   * @param message builds the message; called at most once, only when due
+   * @param t the cause to log with it, or null
+   */
+  public void warn(java.util.function.Supplier<String> message, Throwable t) {
     if (due()) {
       emit(message.get(), t);
     }
   }
 
-  void warn(String message, Throwable t) {
+  /**
+   * Logs {@code message} at WARN if the interval since the last logged one has passed, else counts it as suppressed
+   * (the count is appended to the next logged message).
+   *
+   * @param message the message
+   * @param t the cause to log with it, or null
+   */
+  public void warn(String message, Throwable t) {
     if (due()) {
       emit(message, t);
     }

@@ -5,9 +5,10 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Backoff arithmetic: exponential from {@code initialRetryBackoffMillis}, doubling per failed attempt, capped at
  * {@code maxRetryBackoffMillis}, with ±{@value #JITTER_PERCENT} % jitter so that many producers do not retry in
- * step; a receiver's {@code Retry-After} is a floor (we never retry sooner than asked). Stateless, thread-safe.
+ * step; a receiver's {@code Retry-After} is a floor (we never retry sooner than asked). Used by the send loop for
+ * batches and by exporters for their own reconnection (the GSE transport). Stateless, thread-safe.
  */
-final class RetryPolicy {
+public final class RetryPolicy {
 
   /** Jitter, in percent of the exponential backoff, either way. */
   static final int JITTER_PERCENT = 20;
@@ -16,10 +17,15 @@ final class RetryPolicy {
   private final long initialMillis;
   private final long maxMillis;
 
-  RetryPolicy(int retries, long initialMillis, long maxMillis) {
+  /**
+   * @param retries how many times a failed attempt may be repeated, at least 0
+   * @param initialMillis the backoff after the first failure, in ms, at least 1
+   * @param maxMillis the largest backoff, in ms; raised to {@code initialMillis} if below it
+   */
+  public RetryPolicy(int retries, long initialMillis, long maxMillis) {
     this.retries = retries;
     this.initialMillis = initialMillis;
-    this.maxMillis = maxMillis;
+    this.maxMillis = Math.max(initialMillis, maxMillis);
   }
 
   /** Whether a batch whose attempt number {@code attempt} (1-based) just failed may be sent again. */
@@ -41,7 +47,14 @@ final class RetryPolicy {
     return Math.max(backoff, retryAfterMillis);
   }
 
-  long backoffMillis(int attempt, long retryAfterMillis) {
+  /**
+   * {@link #backoffMillis(int, long, double)} with a random jitter.
+   *
+   * @param attempt the failed attempt, 1-based
+   * @param retryAfterMillis the receiver's Retry-After in ms, or -1
+   * @return the delay in ms, in [1, maxMillis] unless {@code retryAfterMillis} asks for more
+   */
+  public long backoffMillis(int attempt, long retryAfterMillis) {
     return backoffMillis(attempt, retryAfterMillis, ThreadLocalRandom.current().nextDouble());
   }
 

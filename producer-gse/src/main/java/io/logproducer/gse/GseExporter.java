@@ -11,6 +11,7 @@ import io.logproducer.gse.internal.GseProtocol;
 import io.logproducer.gse.internal.GseTransport;
 import io.logproducer.gse.internal.ItemEncoders;
 import io.logproducer.gse.internal.LocalHost;
+import io.logproducer.gse.internal.TransportSettings;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
@@ -168,7 +169,7 @@ public final class GseExporter implements Exporter {
       if (fast != null) {
         envelope.setLocalHostname(fast);
       }
-      GseTransport.Settings s = new GseTransport.Settings(connectTimeoutMillis, writeTimeoutMillis,
+      TransportSettings s = new TransportSettings(connectTimeoutMillis, writeTimeoutMillis,
           socketSendBufferBytes, agentInfoIntervalMillis, agentInfoTimeoutMillis, waitForAgentInfo,
           config.getInitialRetryBackoffMillis(), config.getMaxRetryBackoffMillis());
       Runnable lookup = fast != null ? null : () -> envelope.setLocalHostname(LocalHost.name());

@@ -7,6 +7,8 @@ import com.google.gson.JsonObject;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.SendResult;
+import io.logproducer.testing.gse.GseAgent;
+import io.logproducer.testing.gse.GseFrame;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +25,7 @@ class GseConcurrencyTest {
   @TempDir
   Path dir;
 
-  private TestAgent agent;
+  private GseAgent agent;
   private Producer producer;
 
   @AfterEach
@@ -47,7 +49,7 @@ class GseConcurrencyTest {
   }
 
   private void run(int stripes) throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     int threads = 8;
     int perThread = 5_000;
     int dataIds = 16;
@@ -90,8 +92,8 @@ class GseConcurrencyTest {
     boolean[] seen = new boolean[n];
     Map<Integer, Integer> perDataId = new HashMap<>();
     Map<Integer, Long> lastGseIndex = new HashMap<>();
-    for (TestAgent.Frame f : agent.frames()) {
-      long gseIndex = f.json().get("gseindex").getAsLong();
+    for (GseFrame f : agent.frames()) {
+      long gseIndex = Support.json(f).get("gseindex").getAsLong();
       long previous = lastGseIndex.getOrDefault(f.dataId(), 0L);
       assertEquals(previous + 1, gseIndex, "gseindex of dataid " + f.dataId() + " counts its frames in order");
       lastGseIndex.put(f.dataId(), gseIndex);

@@ -4,6 +4,8 @@ import io.logproducer.spi.Exporter;
 import io.logproducer.testing.ExporterContract;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import io.logproducer.testing.gse.GseAgent;
+import io.logproducer.testing.gse.GseFrame;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +17,7 @@ class GseExporterContractTest extends ExporterContract {
   @Override
   protected Receiver startReceiver() throws Exception {
     Path dir = Files.createTempDirectory("gse-contract");
-    TestAgent agent = TestAgent.unix(dir.resolve("gse.sock"));
+    GseAgent agent = GseAgent.unix(dir.resolve("gse.sock"));
     return new Receiver() {
       private boolean down;
 
@@ -27,7 +29,7 @@ class GseExporterContractTest extends ExporterContract {
       @Override
       public List<String> deliveredBodies() {
         List<String> bodies = new ArrayList<>();
-        for (TestAgent.Frame f : agent.frames()) {
+        for (GseFrame f : agent.frames()) {
           for (String data : f.data()) {
             bodies.add(Support.inner(data).get("body").getAsString());
           }

@@ -15,6 +15,8 @@ import io.logproducer.SendResult;
 import io.logproducer.Severity;
 import io.logproducer.gse.internal.Endpoint;
 import io.logproducer.gse.internal.LocalHost;
+import io.logproducer.testing.gse.GseAgent;
+import io.logproducer.testing.gse.GseFrame;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -43,7 +45,7 @@ class GseExporterTest {
   @TempDir
   Path dir;
 
-  private TestAgent agent;
+  private GseAgent agent;
   private Producer producer;
 
   @AfterEach
@@ -68,7 +70,7 @@ class GseExporterTest {
 
   @Test
   void deliversEveryRecordInFramesWithTheAgentsAttachFields() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     producer = new Producer(Support.config().setBatchCountThreshold(500).setLingerMillis(5_000).build(),
         exporter().build());
     Support.Outcomes outcomes = new Support.Outcomes();
@@ -83,15 +85,15 @@ class GseExporterTest {
     List<Long> seqs = Support.receivedSeqs(agent);
     assertEquals(n, seqs.size());
     assertEquals(n, new HashSet<>(seqs).size());
-    List<TestAgent.Frame> frames = agent.frames();
+    List<GseFrame> frames = agent.frames();
     assertEquals(10, frames.size(), "5,000 records at batchCountThreshold 500");
     long gseIndex = 0;
-    for (TestAgent.Frame f : frames) {
+    for (GseFrame f : frames) {
       assertEquals(0x09, f.msgType());
       assertEquals(DATA_ID, f.dataId());
       assertEquals(0, f.metaLen());
       assertEquals(0, f.metaCount());
-      JsonObject j = f.json();
+      JsonObject j = Support.json(f);
       assertEquals(DATA_ID, j.get("dataid").getAsInt());
       assertEquals(2, j.get("bizid").getAsInt());
       assertEquals(3, j.get("bk_biz_id").getAsInt());
@@ -106,11 +108,11 @@ class GseExporterTest {
       assertEquals(FORMAT.format(LocalDateTime.ofEpochSecond(time, 0, ZoneOffset.UTC)), j.get("utctime").getAsString());
       assertEquals(FORMAT.format(LocalDateTime.ofInstant(Instant.ofEpochSecond(time), ZoneId.systemDefault())),
           j.get("datetime").getAsString());
-      assertEquals(500, f.items().size());
+      assertEquals(500, f.data().size());
     }
     // One record in full, decoded independently.
     JsonObject r = null;
-    for (TestAgent.Frame f : frames) {
+    for (GseFrame f : frames) {
       for (String d : f.data()) {
         if (Support.seqOf(d) == 7) {
           r = Support.inner(d);
@@ -139,7 +141,7 @@ class GseExporterTest {
 
   @Test
   void configuredAttachFieldsWinOverTheAgentsAndCloudIdIsReadInBothSpellings() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     agent.setAgentInfoJson("{\"bizid\":\"21\",\"bk_biz_id\":22,\"cloud_id\":23,\"ip\":\"10.1.1.1\","
         + "\"bk_agent_id\":\"agent-x\",\"bk_host_id\":24,\"extra\":{\"nested\":[1,2,{\"a\":null}]}}");
     producer = new Producer(Support.config().build(), exporter()
@@ -152,7 +154,7 @@ class GseExporterTest {
     agent.awaitRecords(3, 10_000);
 
     assertEquals(List.of(), agent.violations());
-    JsonObject j = agent.frames().get(0).json();
+    JsonObject j = Support.json(agent.frames().get(0));
     assertEquals(-5, j.get("bizid").getAsInt(), "configured");
     assertEquals(22, j.get("bk_biz_id").getAsInt(), "agent");
     assertEquals(23, j.get("cloudid").getAsInt(), "agent's cloud_id");
@@ -166,7 +168,7 @@ class GseExporterTest {
 
   @Test
   void commonFramesCarryNoExtension() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     producer = new Producer(Support.config().build(),
         exporter().setFrameType(GseExporter.FrameType.COMMON).build());
     Support.Outcomes outcomes = new Support.Outcomes();
@@ -176,7 +178,7 @@ class GseExporterTest {
     outcomes.await(20, 10_000);
 
     assertEquals(List.of(), agent.violations());
-    for (TestAgent.Frame f : agent.frames()) {
+    for (GseFrame f : agent.frames()) {
       assertEquals(0x0C01, f.msgType());
       assertEquals(DATA_ID, f.dataId());
     }
@@ -185,7 +187,7 @@ class GseExporterTest {
 
   @Test
   void dynamicFramesCarryTheConfiguredMetaEntries() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     producer = new Producer(Support.config().build(), exporter().addMeta("tag", "v1").addMeta("k2", "值").build());
     Support.Outcomes outcomes = new Support.Outcomes();
     sendAll(5, outcomes);
@@ -193,7 +195,7 @@ class GseExporterTest {
     agent.awaitRecords(5, 10_000);
 
     assertEquals(List.of(), agent.violations());
-    TestAgent.Frame f = agent.frames().get(0);
+    GseFrame f = agent.frames().get(0);
     assertEquals(2, f.metaCount());
     assertEquals(13 + 8 + 2 + 3, f.metaLen());
     assertEquals(List.of(Map.entry("tag", "v1"), Map.entry("k2", "值")), f.meta());
@@ -201,7 +203,7 @@ class GseExporterTest {
 
   @Test
   void bodyItemsCarryTheBodyLine() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     producer = new Producer(Support.config().build(), exporter().setItemFormat(GseExporter.ItemFormat.BODY).build());
     String line = "2026-11-21 10:00:00 ERROR \"quoted\" \\ back\tslash <tag> & 中文 \u2028 😀";
     producer.send(LogRecord.builder().setBody(line).build());
@@ -216,7 +218,7 @@ class GseExporterTest {
 
   @Test
   void eachDataIdGetsItsOwnFramesAndBadDestinationsAreRefusedAtSend() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     producer = new Producer(Support.config().setLingerMillis(2_000).build(), exporter().build());
     Support.Outcomes outcomes = new Support.Outcomes();
     String[] ids = {null, "1500002", "7"};
@@ -237,7 +239,7 @@ class GseExporterTest {
     assertEquals(List.of(), agent.violations());
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
     Map<Integer, Integer> perDataId = new HashMap<>();
-    for (TestAgent.Frame f : agent.frames()) {
+    for (GseFrame f : agent.frames()) {
       for (String d : f.data()) {
         long seq = Support.seqOf(d);
         int expected = ids[(int) (seq % 3)] == null ? DATA_ID : Integer.parseInt(ids[(int) (seq % 3)]);
@@ -250,7 +252,7 @@ class GseExporterTest {
 
   @Test
   void recordsWithoutDestinationNeedADefaultDataId() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     producer = new Producer(Support.config().build(),
         GseExporter.builder().setUnixSocketPath(dir.resolve("gse.sock").toString()).build());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -264,7 +266,7 @@ class GseExporterTest {
 
   @Test
   void framesStayBelowMaxFrameBodyBytesEvenWhenItemFramingPushesABatchOver() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     int max = 64 * 1024;
     GseExporter exporter = exporter().setMaxFrameBodyBytes(max).build();
     assertEquals(max - 1 - 2048 - 29, exporter.maxBatchSizeInBytes());
@@ -283,9 +285,9 @@ class GseExporterTest {
     assertEquals(n, seqs.size());
     assertEquals(n, new HashSet<>(seqs).size());
     int split = 0;
-    for (TestAgent.Frame f : agent.frames()) {
-      assertTrue(f.body().length < max, "frame body " + f.body().length + " >= " + max);
-      if (f.body().length < max / 2 + 4096) {
+    for (GseFrame f : agent.frames()) {
+      assertTrue(f.bodyLength() < max, "frame body " + f.bodyLength() + " >= " + max);
+      if (f.bodyLength() < max / 2 + 4096) {
         split++;
       }
     }
@@ -295,7 +297,7 @@ class GseExporterTest {
 
   @Test
   void agentInfoIsQueriedOnConnectAndRefreshedEveryInterval() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     GseExporter exporter = exporter().setAgentInfoIntervalMillis(1_000).build();
     producer = new Producer(Support.config().build(), exporter);
     agent.awaitInfoRequests(1, 5_000);
@@ -306,7 +308,7 @@ class GseExporterTest {
     producer.send(Support.record(1));
     producer.flush();
     agent.awaitRecords(1, 10_000);
-    JsonObject j = agent.frames().get(0).json();
+    JsonObject j = Support.json(agent.frames().get(0));
     assertEquals("10.9.9.9", j.get("ip").getAsString());
     assertEquals(9, j.get("bizid").getAsInt());
     assertEquals(0, j.get("bk_biz_id").getAsInt(), "absent from the new reply");
@@ -316,7 +318,7 @@ class GseExporterTest {
 
   @Test
   void anAgentThatNeverAnswersTheInfoRequestDelaysOnlyTheFirstFrame() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     agent.setAnswerAgentInfo(false);
     producer = new Producer(Support.config().build(), exporter().setAgentInfoTimeoutMillis(300).build());
     Support.Outcomes outcomes = new Support.Outcomes();
@@ -328,7 +330,7 @@ class GseExporterTest {
     assertTrue(tookMillis >= 250, "waited for the agent's info: " + tookMillis + " ms");
     assertEquals(10, outcomes.count(SendResult.Status.DELIVERED));
     agent.awaitRecords(10, 10_000);
-    JsonObject j = agent.frames().get(0).json();
+    JsonObject j = Support.json(agent.frames().get(0));
     assertEquals(0, j.get("bizid").getAsInt());
     assertEquals("", j.get("ip").getAsString());
     assertEquals(LocalHost.name(), j.get("hostname").getAsString());
@@ -336,7 +338,7 @@ class GseExporterTest {
 
   @Test
   void junixsocketImplementationDeliversTheSameFrames() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     GseExporter exporter = exporter().setUnixImpl(Endpoint.UnixImpl.JUNIXSOCKET).build();
     producer = new Producer(Support.config().setBatchCountThreshold(100).setLingerMillis(5_000).build(), exporter);
     Support.Outcomes outcomes = new Support.Outcomes();
@@ -348,13 +350,13 @@ class GseExporterTest {
     assertEquals(List.of(), agent.violations());
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
     assertEquals(n, new HashSet<>(Support.receivedSeqs(agent)).size());
-    assertEquals(2, agent.frames().get(0).json().get("bizid").getAsInt(), "agent info read via junixsocket");
+    assertEquals(2, Support.json(agent.frames().get(0)).get("bizid").getAsInt(), "agent info read via junixsocket");
     assertEquals(20, agent.frames().size());
   }
 
   @Test
   void tcpTransportToALocalAgent() throws Exception {
-    agent = TestAgent.tcp();
+    agent = GseAgent.tcp();
     producer = new Producer(Support.config().setBatchCountThreshold(250).setLingerMillis(5_000).build(),
         GseExporter.builder().setTcpEndpoint("127.0.0.1", agent.tcpPort()).setDataId(DATA_ID).build());
     Support.Outcomes outcomes = new Support.Outcomes();
@@ -367,12 +369,12 @@ class GseExporterTest {
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
     assertEquals(n, new HashSet<>(Support.receivedSeqs(agent)).size());
     assertEquals(4, agent.frames().size());
-    assertEquals("10.0.0.5", agent.frames().get(0).json().get("ip").getAsString());
+    assertEquals("10.0.0.5", Support.json(agent.frames().get(0)).get("ip").getAsString());
   }
 
   @Test
   void compressionIsRefusedAndCloseStopsTheIoThread() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     GseExporter refused = exporter().build();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new Producer(Support.config().setCompression(Compression.GZIP).build(), refused));
@@ -393,7 +395,7 @@ class GseExporterTest {
 
   @Test
   void severityTraceAndSpanIdsAreWrittenAsBkCollectorDoes() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     producer = new Producer(Support.config().build(), exporter().build());
     producer.send(LogRecord.builder().setSeverity(Severity.ERROR).setSeverityText("boom")
         .setTraceId("0102030405060708090a0b0c0d0e0f10").setSpanId("a1a2a3a4a5a6a7a8").setFlags(1)

@@ -14,6 +14,8 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerMetrics;
 import io.logproducer.SendResult;
 import io.logproducer.Severity;
+import io.logproducer.testing.gse.GseAgent;
+import io.logproducer.testing.gse.GseFrame;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,7 +37,7 @@ class GseFailureTest {
   @TempDir
   Path dir;
 
-  private TestAgent agent;
+  private GseAgent agent;
   private Producer producer;
 
   @AfterEach
@@ -62,7 +64,7 @@ class GseFailureTest {
 
   @Test
   void agentKilledAndRestartedMidStreamLosesAtMostTheFrameInFlightAndDuplicatesNothing() throws Exception {
-    agent = TestAgent.unix(socket());
+    agent = GseAgent.unix(socket());
     agent.killAfterFrames(5, 100); // dies 100 bytes into the 6th data frame
     producer = new Producer(Support.config().setBatchCountThreshold(100).setSendThreads(2).build(),
         exporter().setSocketSendBufferBytes(8192).build());
@@ -111,7 +113,7 @@ class GseFailureTest {
 
   @Test
   void aStalledWriteClosesTheConnectionAndTheWholeFrameIsResentOnANewOne() throws Exception {
-    agent = TestAgent.unix(socket());
+    agent = GseAgent.unix(socket());
     GseExporter exporter = exporter().setSocketSendBufferBytes(8192).setWriteTimeoutMillis(300).build();
     producer = new Producer(Support.config().setBatchCountThreshold(200).setLingerMillis(5_000).build(), exporter);
     agent.awaitInfoRequests(1, 5_000);
@@ -122,7 +124,7 @@ class GseFailureTest {
     for (int i = 0; i < n; i++) {
       producer.send(bigRecord(i), outcomes.forSeq(i));
     }
-    awaitTrue("a stalled write", () -> exporter.transport().writeFailures() >= 1, 10_000);
+    awaitTrue("a stalled write", () -> exporter.transport().counters().writeFailures() >= 1, 10_000);
     agent.resumeReading();
     outcomes.await(n, 20_000);
     agent.awaitRecords(n, 10_000);
@@ -140,7 +142,7 @@ class GseFailureTest {
 
   @Test
   void agentAbsentAtStartRecordsWaitAndAreDeliveredWhenItAppears() throws Exception {
-    agent = TestAgent.notStarted(socket());
+    agent = GseAgent.notStarted(socket());
     GseExporter exporter = exporter().build();
     producer = new Producer(Support.config().setBatchCountThreshold(50).build(), exporter);
     Support.Outcomes outcomes = new Support.Outcomes();
@@ -148,7 +150,7 @@ class GseFailureTest {
     for (int i = 0; i < n; i++) {
       producer.send(Support.record(i), outcomes.forSeq(i));
     }
-    awaitTrue("failed connection attempts", () -> exporter.transport().connectsFailed() >= 3, 10_000);
+    awaitTrue("failed connection attempts", () -> exporter.transport().counters().connectsFailed() >= 3, 10_000);
     assertEquals(0, outcomes.total(), "nothing completes while the agent is absent");
     agent.start();
     outcomes.await(n, 20_000);
@@ -159,7 +161,7 @@ class GseFailureTest {
     List<Long> received = Support.receivedSeqs(agent);
     assertEquals(n, received.size());
     assertEquals(n, new HashSet<>(received).size());
-    assertEquals(2, agent.frames().get(0).json().get("bizid").getAsInt(), "attach fields from the late agent");
+    assertEquals(2, Support.json(agent.frames().get(0)).get("bizid").getAsInt(), "attach fields from the late agent");
   }
 
   @Test
@@ -190,7 +192,7 @@ class GseFailureTest {
 
   @Test
   void slowAgentBlockPolicyHoldsTheBudgetAndThrowsAfterMaxBlockMillis() throws Exception {
-    agent = TestAgent.unix(socket());
+    agent = GseAgent.unix(socket());
     long total = 256 * 1024;
     GseExporter exporter = exporter().setWriteTimeoutMillis(60_000).build();
     producer = new Producer(Support.config().setTotalSizeInBytes(total).setBatchSizeInBytes(16 * 1024)
@@ -229,7 +231,7 @@ class GseFailureTest {
 
   @Test
   void slowAgentDropPolicyDropsAndReportsEveryDroppedRecord() throws Exception {
-    agent = TestAgent.unix(socket());
+    agent = GseAgent.unix(socket());
     long total = 256 * 1024;
     GseExporter exporter = exporter().setWriteTimeoutMillis(60_000).build();
     producer = new Producer(Support.config().setTotalSizeInBytes(total).setBatchSizeInBytes(16 * 1024)
@@ -263,7 +265,7 @@ class GseFailureTest {
 
   @Test
   void slowlyReadingAgentGetsEverythingWhileSendBlocksWithinTheBudget() throws Exception {
-    agent = TestAgent.unix(socket());
+    agent = GseAgent.unix(socket());
     agent.setReadBytesPerSecond(4L * 1024 * 1024);
     long total = 512 * 1024;
     producer = new Producer(Support.config().setTotalSizeInBytes(total).setBatchSizeInBytes(64 * 1024)
@@ -297,7 +299,7 @@ class GseFailureTest {
 
   @Test
   void closeDoesNotHangOnAStuckAgentAndFailsWhatIsLeft() throws Exception {
-    agent = TestAgent.unix(socket());
+    agent = GseAgent.unix(socket());
     GseExporter exporter = exporter().setWriteTimeoutMillis(60_000).build();
     producer = new Producer(Support.config().setClientId("gse-stuck").setBatchCountThreshold(100)
         .setSendThreads(2).build(), exporter);
@@ -310,8 +312,9 @@ class GseFailureTest {
       producer.send(bigRecord(i), outcomes.forSeq(i));
     }
     GseExporterTest.awaitTrue("a write stuck on the full socket",
-        () -> exporter.transport().framesStarted()
-            > exporter.transport().framesWritten() + exporter.transport().writeFailures(), 10_000);
+        () -> exporter.transport().counters().framesStarted()
+            > exporter.transport().counters().framesWritten() + exporter.transport().counters().writeFailures(),
+        10_000);
     long start = System.nanoTime();
     producer.close(300);
     long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -330,7 +333,7 @@ class GseFailureTest {
 
   @Test
   void aBatchSizeAboveTheFrameLimitIsLoweredToIt() throws Exception {
-    agent = TestAgent.unix(socket());
+    agent = GseAgent.unix(socket());
     // 4096-byte frame bodies leave 2018 bytes of records; the default batch size (1 MiB) is lowered to that.
     producer = new Producer(Support.config().build(), exporter().setMaxFrameBodyBytes(4096).build());
     Support.Outcomes outcomes = new Support.Outcomes();
@@ -342,15 +345,15 @@ class GseFailureTest {
     outcomes.await(n, 10_000);
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED), outcomes.toString());
     agent.awaitRecords(n, 10_000);
-    List<TestAgent.Frame> data = new ArrayList<>();
-    for (TestAgent.Frame f : agent.frames()) {
+    List<GseFrame> data = new ArrayList<>();
+    for (GseFrame f : agent.frames()) {
       if (f.dataId() == DATA_ID) {
         data.add(f);
       }
     }
     assertTrue(data.size() > 1, "the records travel in several frames: " + data.size());
-    for (TestAgent.Frame f : data) {
-      assertTrue(f.body().length <= 4096, "a frame body of " + f.body().length + " bytes");
+    for (GseFrame f : data) {
+      assertTrue(f.bodyLength() <= 4096, "a frame body of " + f.bodyLength() + " bytes");
     }
   }
 }

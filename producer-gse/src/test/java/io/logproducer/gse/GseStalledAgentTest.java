@@ -10,6 +10,7 @@ import io.logproducer.Severity;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.gse.GseAgent;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An agent that stops reading (real Unix-domain socket, {@link TestAgent#pauseReading()}) cannot hold a send thread:
+ * An agent that stops reading (real Unix-domain socket, {@link GseAgent#pauseReading()}) cannot hold a send thread:
  * the export of a frame far larger than the socket buffers returns a retryable failure within
  * {@code writeTimeoutMillis} plus slack, and the next export after the agent reads again succeeds on a new
  * connection.
@@ -38,7 +39,7 @@ class GseStalledAgentTest {
   @TempDir
   Path dir;
 
-  private TestAgent agent;
+  private GseAgent agent;
   private GseExporter exporter;
 
   @AfterEach
@@ -56,7 +57,7 @@ class GseStalledAgentTest {
 
   @Test
   void anAgentThatStopsReadingMakesTheExportFailRetryableWithinTheWriteTimeout() throws Exception {
-    agent = TestAgent.unix(dir.resolve("gse.sock"));
+    agent = GseAgent.unix(dir.resolve("gse.sock"));
     exporter = GseExporter.builder().setUnixSocketPath(agent.socketPath().toString()).setDataId(1500001)
         .setSocketSendBufferBytes(8192).setWriteTimeoutMillis(WRITE_TIMEOUT_MILLIS).build();
     exporter.start(Support.config().build());
@@ -76,7 +77,7 @@ class GseStalledAgentTest {
     assertTrue(r.message().contains("write stalled for 1000 ms (writeTimeoutMillis)"), r.message());
     assertTrue(r.message().contains("connection closed; the whole frame will be re-sent"), r.message());
     assertTrue(tookMillis >= WRITE_TIMEOUT_MILLIS - 50 && tookMillis < BOUND_MILLIS, "took " + tookMillis + " ms");
-    assertEquals(1, exporter.transport().writeFailures());
+    assertEquals(1, exporter.transport().counters().writeFailures());
 
     agent.resumeReading();
     ExportResult again = exporter.export(batch, body, body.length, Compression.NONE);

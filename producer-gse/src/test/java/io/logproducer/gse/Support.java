@@ -1,12 +1,19 @@
 package io.logproducer.gse;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.internal.bind.TypeAdapters;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import io.logproducer.Callback;
 import io.logproducer.LogRecord;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.Severity;
+import io.logproducer.testing.gse.GseAgent;
+import io.logproducer.testing.gse.GseFrame;
 import java.io.IOException;
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -55,10 +62,33 @@ final class Support {
   /** The inner record JSON of an item's data string. */
   static JsonObject inner(String data) {
     try {
-      return TestAgent.parseStrict(data);
-    } catch (IOException e) {
+      return parseStrict(data);
+    } catch (IOException | RuntimeException e) {
       throw new AssertionError("item data is not a JSON object: " + data, e);
     }
+  }
+
+  /** A frame's body as gson's strict reading of it (independent of the agent's own parser). */
+  static JsonObject json(GseFrame frame) {
+    try {
+      return parseStrict(frame.bodyText());
+    } catch (IOException | RuntimeException e) {
+      throw new AssertionError("frame body is not a JSON object: " + frame, e);
+    }
+  }
+
+  /** Parses exactly one strict JSON object, nothing after it. */
+  static JsonObject parseStrict(String text) throws IOException {
+    JsonReader r = new JsonReader(new StringReader(text));
+    r.setLenient(false);
+    JsonElement e = TypeAdapters.JSON_ELEMENT.read(r);
+    if (r.peek() != JsonToken.END_DOCUMENT) {
+      throw new IOException("text after the JSON document");
+    }
+    if (!e.isJsonObject()) {
+      throw new IOException("not an object");
+    }
+    return e.getAsJsonObject();
   }
 
   /** The sequence number of a RECORD_JSON item's data. */
@@ -67,9 +97,9 @@ final class Support {
   }
 
   /** All sequence numbers the agent received, in arrival order. */
-  static List<Long> receivedSeqs(TestAgent agent) {
+  static List<Long> receivedSeqs(GseAgent agent) {
     List<Long> out = new ArrayList<>();
-    for (TestAgent.Frame f : agent.frames()) {
+    for (GseFrame f : agent.frames()) {
       for (String d : f.data()) {
         out.add(seqOf(d));
       }

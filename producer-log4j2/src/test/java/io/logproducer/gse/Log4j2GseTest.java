@@ -2,7 +2,15 @@ package io.logproducer.gse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.internal.bind.TypeAdapters;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import io.logproducer.testing.gse.GseAgent;
+import io.logproducer.testing.gse.GseFrame;
+import java.io.IOException;
+import java.io.StringReader;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The log4j2 appender through a GSE agent (producer-gse's test agent, package-private: hence this package). */
+/** The log4j2 appender through a GSE agent (the test kit's {@link GseAgent}, strict mode). */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class Log4j2GseTest {
 
@@ -24,7 +32,7 @@ class Log4j2GseTest {
   @Test
   void eventsArriveWithBodyAndSeverity() throws Exception {
     Path socket = dir.resolve("gse.sock");
-    try (TestAgent agent = TestAgent.unix(socket)) {
+    try (GseAgent agent = GseAgent.unix(socket)) {
       System.setProperty("gse.socket", socket.toString());
       URI uri = getClass().getClassLoader().getResource("gse.xml").toURI();
       LoggerContext ctx = new LoggerContext("gse", null, uri);
@@ -41,10 +49,10 @@ class Log4j2GseTest {
       }
       assertEquals(List.of(), agent.violations());
       List<JsonObject> records = new ArrayList<>();
-      for (TestAgent.Frame f : agent.frames()) {
+      for (GseFrame f : agent.frames()) {
         assertEquals(1500123, f.dataId());
         for (String d : f.data()) {
-          records.add(TestAgent.parseStrict(d));
+          records.add(parseStrict(d));
         }
       }
       assertEquals(3, records.size());
@@ -59,5 +67,16 @@ class Log4j2GseTest {
       assertEquals("java.lang.IllegalArgumentException",
           records.get(2).getAsJsonObject("attributes").get("exception.type").getAsString());
     }
+  }
+
+  /** Exactly one strict JSON object, nothing after it (gson, independent of the agent's parser). */
+  private static JsonObject parseStrict(String text) throws IOException {
+    JsonReader r = new JsonReader(new StringReader(text));
+    r.setLenient(false);
+    JsonElement e = TypeAdapters.JSON_ELEMENT.read(r);
+    if (r.peek() != JsonToken.END_DOCUMENT || !e.isJsonObject()) {
+      throw new IOException("not exactly one JSON object: " + text);
+    }
+    return e.getAsJsonObject();
   }
 }

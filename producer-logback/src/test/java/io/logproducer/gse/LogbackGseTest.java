@@ -8,6 +8,8 @@ import ch.qos.logback.classic.joran.JoranConfigurator;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.logproducer.logback.LogproducerAppender;
+import io.logproducer.testing.gse.GseAgent;
+import io.logproducer.testing.gse.GseFrame;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,13 +18,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The appender to a GSE agent (producer-gse's TestAgent) on a real Unix socket: body and severity arrive. */
+/** The appender to a GSE agent (the test kit's {@link GseAgent}) on a real Unix socket: body and severity arrive. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LogbackGseTest {
 
   @Test
   void eventsReachTheAgent(@TempDir Path dir) throws Exception {
-    try (TestAgent agent = TestAgent.unix(dir.resolve("ipc.state.report"))) {
+    try (GseAgent agent = GseAgent.unix(dir.resolve("ipc.state.report"))) {
       LoggerContext ctx = new LoggerContext();
       ctx.putProperty("gse.socket", agent.socketPath().toString());
       JoranConfigurator jc = new JoranConfigurator();
@@ -45,7 +47,7 @@ class LogbackGseTest {
       ctx.stop();
       assertEquals(List.of(), agent.violations());
       List<JsonObject> items = new ArrayList<>();
-      for (TestAgent.Frame f : agent.frames()) {
+      for (GseFrame f : agent.frames()) {
         assertEquals(1500001, f.dataId());
         for (String data : f.data()) {
           items.add(JsonParser.parseString(data).getAsJsonObject());

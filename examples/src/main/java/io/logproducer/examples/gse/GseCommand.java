@@ -8,16 +8,17 @@ import io.logproducer.examples.Options;
 import io.logproducer.examples.WorkloadRunner;
 import io.logproducer.gse.GseExporter;
 import io.logproducer.gse.GseExporterBuilder;
+import io.logproducer.testing.gse.GseAgent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code gse}: the reference workload to a BlueKing GSE agent's local data socket, in dynamic frames with
  * bk-collector's JSON body, at {@code --socket PATH} or {@code --tcp HOST:PORT}; with neither, to an
- * {@link EmbeddedGseAgent} on a temporary Unix-domain socket, which checks the framing and counts every record.
+ * embedded agent (the test kit's {@link GseAgent} in {@link GseAgent.Mode#COUNTING} mode) on a temporary
+ * Unix-domain socket, which checks the framing and counts every record.
  */
 public final class GseCommand implements Command {
 
@@ -77,12 +78,12 @@ public final class GseCommand implements Command {
       }
       exporter.setTcpEndpoint(tcp.substring(0, colon), port);
     }
-    EmbeddedGseAgent agent = null;
+    GseAgent agent = null;
     Path dir = null;
     if (socket == null && tcp == null) {
       dir = Files.createTempDirectory("gse-agent");
-      agent = new EmbeddedGseAgent(dir.resolve("ipc.state.report"));
-      socket = agent.path().toString();
+      agent = GseAgent.unix(dir.resolve("ipc.state.report"), GseAgent.Mode.COUNTING);
+      socket = agent.socketPath().toString();
     }
     if (socket != null) {
       exporter.setUnixSocketPath(socket);
@@ -92,24 +93,26 @@ public final class GseCommand implements Command {
       Producer producer = WorkloadRunner.newProducer(config, built);
       System.err.printf(Locale.ROOT, "sending %,d records from %d threads to %s%s (%s)%n", options.records(),
           options.threads(), built.describe(), agent != null ? " (embedded agent)" : "", producer.getConfig());
-      EmbeddedGseAgent a = agent;
+      GseAgent a = agent;
       WorkloadRunner.Result result = new WorkloadRunner(options).run(producer, a == null ? null : a::records);
       boolean verified = true;
       if (a != null) {
         // Delivered means written to the socket: let the agent finish reading what is in flight.
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (a.records() < result.delivered() && a.violations() == 0 && System.nanoTime() < deadline) {
-          LockSupport.parkNanos(1_000_000L);
+        try {
+          a.await("the records delivered", () -> a.records() >= result.delivered() || a.violationCount() > 0,
+              10_000);
+        } catch (AssertionError timedOut) {
+          // reported below as a mismatch, with the counts
         }
         System.err.printf(Locale.ROOT, "peak buffered %,d bytes of %,d; agent counted %,d records in %,d frames "
             + "(%.0f frames/s, %,d bytes read)%n", result.peakBufferedBytes(),
-            producer.getConfig().getTotalSizeInBytes(), a.records(), a.frames(), a.frames() / result.seconds(),
+            producer.getConfig().getTotalSizeInBytes(), a.records(), a.dataFrames(), a.dataFrames() / result.seconds(),
             a.bytes());
-        verified = a.records() == result.delivered() && a.violations() == 0;
+        verified = a.records() == result.delivered() && a.violationCount() == 0;
         if (!verified) {
           System.err.printf(Locale.ROOT, "MISMATCH: producer reports %d delivered, agent counted %d, %d malformed "
-              + "frame(s)%s%n", result.delivered(), a.records(), a.violations(),
-              a.firstViolation() == null ? "" : " (first: " + a.firstViolation() + ")");
+              + "frame(s)%s%n", result.delivered(), a.records(), a.violationCount(),
+              a.violations().isEmpty() ? "" : " (first: " + a.violations().get(0) + ")");
         }
       }
       System.out.println(result.summary());

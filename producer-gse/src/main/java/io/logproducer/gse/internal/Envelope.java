@@ -1,5 +1,6 @@
 package io.logproducer.gse.internal;
 
+import io.logproducer.spi.EncodeBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -158,22 +159,36 @@ public final class Envelope {
     long index = gseIndex.computeIfAbsent(dataId, k -> new AtomicLong()).incrementAndGet();
     Attach c = configured;
 
-    JsonBytes p = new JsonBytes(512);
-    p.ascii("{\"bizid\":").number(pick(c.bizId, agent.bizId));
-    p.ascii(",\"bk_agent_id\":").string1(pick(c.bkAgentId, agent.bkAgentId, ""));
-    p.ascii(",\"bk_biz_id\":").number(pick(c.bkBizId, agent.bkBizId));
-    p.ascii(",\"bk_host_id\":").number(pick(c.bkHostId, agent.bkHostId));
-    p.ascii(",\"cloudid\":").number(pick(c.cloudId, agent.cloudId));
-    p.ascii(",\"dataid\":").number(dataId & 0xFFFFFFFFL);
-    p.ascii(",\"datetime\":\"").raw(t.local).raw('"');
-    p.ascii(",\"gseindex\":").number(index);
-    p.ascii(",\"hostname\":").string1(pick(c.hostname, agent.hostname, localHostname));
-    p.ascii(",\"ip\":").string1(pick(c.ip, agent.ip, ""));
-    p.ascii(",\"items\":[");
+    EncodeBuffer p = new EncodeBuffer(512);
+    GoJson.ascii(p, "{\"bizid\":");
+    GoJson.number(p, pick(c.bizId, agent.bizId));
+    GoJson.ascii(p, ",\"bk_agent_id\":");
+    GoJson.string1(p, pick(c.bkAgentId, agent.bkAgentId, ""));
+    GoJson.ascii(p, ",\"bk_biz_id\":");
+    GoJson.number(p, pick(c.bkBizId, agent.bkBizId));
+    GoJson.ascii(p, ",\"bk_host_id\":");
+    GoJson.number(p, pick(c.bkHostId, agent.bkHostId));
+    GoJson.ascii(p, ",\"cloudid\":");
+    GoJson.number(p, pick(c.cloudId, agent.cloudId));
+    GoJson.ascii(p, ",\"dataid\":");
+    GoJson.number(p, dataId & 0xFFFFFFFFL);
+    GoJson.ascii(p, ",\"datetime\":\"");
+    GoJson.raw(p, t.local);
+    p.writeByte('"');
+    GoJson.ascii(p, ",\"gseindex\":");
+    GoJson.number(p, index);
+    GoJson.ascii(p, ",\"hostname\":");
+    GoJson.string1(p, pick(c.hostname, agent.hostname, localHostname));
+    GoJson.ascii(p, ",\"ip\":");
+    GoJson.string1(p, pick(c.ip, agent.ip, ""));
+    GoJson.ascii(p, ",\"items\":[");
 
-    JsonBytes q = new JsonBytes(64);
-    q.ascii("],\"time\":").number(seconds);
-    q.ascii(",\"utctime\":\"").raw(t.utc).ascii("\"}");
+    EncodeBuffer q = new EncodeBuffer(64);
+    GoJson.ascii(q, "],\"time\":");
+    GoJson.number(q, seconds);
+    GoJson.ascii(q, ",\"utctime\":\"");
+    GoJson.raw(q, t.utc);
+    GoJson.ascii(q, "\"}");
 
     long bodyLength = (long) p.size() + itemsLength + q.size();
     if (bodyLength >= maxBodyBytesExclusive) {
@@ -189,7 +204,7 @@ public final class Envelope {
       GseProtocol.putCommonPreamble(head, 0, dataId, (int) seconds, (int) bodyLength);
     }
     System.arraycopy(p.array(), 0, head, preamble, p.size());
-    return new Frame(head, items, itemsLength, q.toByteArray());
+    return new Frame(head, items, itemsLength, GoJson.toByteArray(q));
   }
 
   /** The last gseindex issued for {@code dataId}, 0 if none. */

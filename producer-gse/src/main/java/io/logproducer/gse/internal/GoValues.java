@@ -1,6 +1,7 @@
 package io.logproducer.gse.internal;
 
 import io.logproducer.AnyValue;
+import io.logproducer.spi.EncodeBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -9,7 +10,7 @@ import java.util.Map;
 
 /**
  * {@link AnyValue}s rendered the way bk-collector renders OTLP values: as Go's {@code encoding/json} marshals
- * pdata's {@code AsRaw()} (maps with sorted keys, bytes as standard base64, float64 as {@link JsonBytes#goFloat}),
+ * pdata's {@code AsRaw()} (maps with sorted keys, bytes as standard base64, float64 as {@link GoJson#goFloat}),
  * and pdata's {@code Value.AsString()} for bodies. Stateless; thread-safe.
  */
 public final class GoValues {
@@ -33,45 +34,46 @@ public final class GoValues {
       case LONG:
         return Long.toString(v.asLong());
       case DOUBLE:
-        return JsonBytes.goFloat(v.asDouble());
+        return GoJson.goFloat(v.asDouble());
       case BYTES:
         return Base64.getEncoder().encodeToString(v.asBytes());
       default:
-        JsonBytes j = new JsonBytes(256);
+        EncodeBuffer j = new EncodeBuffer(256);
         value1(j, v);
         return new String(j.array(), 0, j.size(), StandardCharsets.UTF_8);
     }
   }
 
   /** Writes {@code v} as level-1 JSON ({@code json.Marshal}). */
-  public static void value1(JsonBytes j, AnyValue v) {
+  public static void value1(EncodeBuffer j, AnyValue v) {
     switch (v.getType()) {
       case STRING:
-        j.string1(v.asString());
+        GoJson.string1(j, v.asString());
         return;
       case ARRAY:
         List<AnyValue> list = v.asArray();
-        j.raw('[');
+        j.writeByte('[');
         for (int i = 0; i < list.size(); i++) {
           if (i > 0) {
-            j.raw(',');
+            j.writeByte(',');
           }
           value1(j, list.get(i));
         }
-        j.raw(']');
+        j.writeByte(']');
         return;
       case KEY_VALUE_LIST:
         Map<String, AnyValue> map = v.asKeyValueList();
         String[] keys = sortedKeys(map);
-        j.raw('{');
+        j.writeByte('{');
         for (int i = 0; i < keys.length; i++) {
           if (i > 0) {
-            j.raw(',');
+            j.writeByte(',');
           }
-          j.string1(keys[i]).raw(':');
+          GoJson.string1(j, keys[i]);
+          j.writeByte(':');
           value1(j, map.get(keys[i]));
         }
-        j.raw('}');
+        j.writeByte('}');
         return;
       default:
         scalar(j, v);
@@ -79,27 +81,31 @@ public final class GoValues {
   }
 
   /** Writes {@code v} as level-2 JSON (inside an outer string). */
-  public static void value2(JsonBytes j, AnyValue v) {
+  public static void value2(EncodeBuffer j, AnyValue v) {
     switch (v.getType()) {
       case STRING:
-        j.string2(v.asString());
+        GoJson.string2(j, v.asString());
         return;
       case ARRAY:
         List<AnyValue> list = v.asArray();
-        j.raw('[');
+        j.writeByte('[');
         for (int i = 0; i < list.size(); i++) {
           if (i > 0) {
-            j.raw(',');
+            j.writeByte(',');
           }
           value2(j, list.get(i));
         }
-        j.raw(']');
+        j.writeByte(']');
         return;
       case KEY_VALUE_LIST:
         map2(j, v.asKeyValueList());
         return;
       case BYTES:
-        j.raw('\\').raw('"').ascii(Base64.getEncoder().encodeToString(v.asBytes())).raw('\\').raw('"');
+        j.writeByte('\\');
+        j.writeByte('"');
+        GoJson.ascii(j, Base64.getEncoder().encodeToString(v.asBytes()));
+        j.writeByte('\\');
+        j.writeByte('"');
         return;
       default:
         scalar(j, v);
@@ -107,33 +113,36 @@ public final class GoValues {
   }
 
   /** Writes a map as a level-2 JSON object with sorted keys. */
-  public static void map2(JsonBytes j, Map<String, AnyValue> map) {
+  public static void map2(EncodeBuffer j, Map<String, AnyValue> map) {
     String[] keys = sortedKeys(map);
-    j.raw('{');
+    j.writeByte('{');
     for (int i = 0; i < keys.length; i++) {
       if (i > 0) {
-        j.raw(',');
+        j.writeByte(',');
       }
-      j.string2(keys[i]).raw(':');
+      GoJson.string2(j, keys[i]);
+      j.writeByte(':');
       value2(j, map.get(keys[i]));
     }
-    j.raw('}');
+    j.writeByte('}');
   }
 
   /** Booleans, numbers and (level 1) bytes: the same text at both levels. */
-  private static void scalar(JsonBytes j, AnyValue v) {
+  private static void scalar(EncodeBuffer j, AnyValue v) {
     switch (v.getType()) {
       case BOOLEAN:
-        j.ascii(v.asBoolean() ? "true" : "false");
+        GoJson.ascii(j, v.asBoolean() ? "true" : "false");
         return;
       case LONG:
-        j.number(v.asLong());
+        GoJson.number(j, v.asLong());
         return;
       case DOUBLE:
-        j.floatNumber(v.asDouble());
+        GoJson.floatNumber(j, v.asDouble());
         return;
       case BYTES:
-        j.raw('"').ascii(Base64.getEncoder().encodeToString(v.asBytes())).raw('"');
+        j.writeByte('"');
+        GoJson.ascii(j, Base64.getEncoder().encodeToString(v.asBytes()));
+        j.writeByte('"');
         return;
       default:
         throw new IllegalStateException("not a scalar: " + v.getType());

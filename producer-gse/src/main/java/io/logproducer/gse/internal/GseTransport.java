@@ -1,6 +1,7 @@
 package io.logproducer.gse.internal;
 
 import io.logproducer.internal.InternalLogger;
+import io.logproducer.internal.RateLimitedLog;
 import io.logproducer.spi.ExportResult;
 import java.io.Closeable;
 import java.io.IOException;
@@ -8,9 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedSelectorException;
 import java.util.Locale;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -33,116 +32,80 @@ import java.util.concurrent.locks.ReentrantLock;
  *       waits up to {@code agentInfoTimeoutMillis} for the first reply.</li>
  * </ul>
  *
+ * <p>The parts: {@link ReconnectBackoff} (when to try again), {@link AgentInfoExchange} (request, reply, first
+ * wait), {@link ReplyReader} (the reply stream's framing), {@link GseConnection} (one socket and its timed writes),
+ * {@link TransportCounters}. This class holds the lock, the connection and the I/O thread that ties them together.
+ *
  * <p>Threads: {@link #send} from the producer's send threads; one daemon I/O thread reads replies. Thread-safe.
  */
 public final class GseTransport implements Closeable {
 
   private static final InternalLogger log = InternalLogger.get(GseTransport.class);
-  /** The direct buffer frames are copied through on their way to the socket. */
+  /** The direct buffer frames are copied through on their way to the socket, in bytes. */
   static final int WRITE_BUFFER_BYTES = 256 * 1024;
-  /** Replies larger than this are a protocol error (agent info is well under 1 KiB). */
-  static final int MAX_REPLY_BODY_BYTES = 1024 * 1024;
-  private static final long LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
-  /** While an agent-info request is due but the write lock is busy, the I/O thread retries this often. */
+  /** The least time between two logged lost connections, in ms (the others are logged at DEBUG). */
+  private static final long DROP_LOG_INTERVAL_MILLIS = 10_000;
+  /** While an agent-info request is due but the write lock is busy, the I/O thread retries this often, in ms. */
   private static final long INFO_RETRY_MILLIS = 20;
-  private static final Envelope.Frame INFO_REQUEST = Envelope.Frame.of(GseProtocol.agentInfoRequest());
-
-  /** Timeouts and intervals, in ms; immutable. */
-  public static final class Settings {
-    final long connectTimeoutMillis;
-    final long writeTimeoutMillis;
-    final int sendBufferBytes;
-    final long agentInfoIntervalMillis;
-    final long agentInfoTimeoutMillis;
-    final boolean waitForAgentInfo;
-    final long initialBackoffMillis;
-    final long maxBackoffMillis;
-
-    public Settings(long connectTimeoutMillis, long writeTimeoutMillis, int sendBufferBytes,
-        long agentInfoIntervalMillis, long agentInfoTimeoutMillis, boolean waitForAgentInfo,
-        long initialBackoffMillis, long maxBackoffMillis) {
-      this.connectTimeoutMillis = connectTimeoutMillis;
-      this.writeTimeoutMillis = writeTimeoutMillis;
-      this.sendBufferBytes = sendBufferBytes;
-      this.agentInfoIntervalMillis = agentInfoIntervalMillis;
-      this.agentInfoTimeoutMillis = agentInfoTimeoutMillis;
-      this.waitForAgentInfo = waitForAgentInfo;
-      this.initialBackoffMillis = initialBackoffMillis;
-      this.maxBackoffMillis = Math.max(initialBackoffMillis, maxBackoffMillis);
-    }
-  }
 
   /** Builds a frame once the connection is up and the agent's info is known; called under the write lock. */
   public interface FrameRenderer {
+    /**
+     * @param agent the agent's last reply, or {@link AgentInfo#NONE}
+     * @throws Envelope.FrameTooLargeException if the frame would exceed its maximum
+     */
     Envelope.Frame render(AgentInfo agent) throws Envelope.FrameTooLargeException;
   }
 
   /** Told of every agent-info reply, on the I/O thread. */
   public interface AgentInfoListener {
+    /** @param info the reply, parsed */
     void onAgentInfo(AgentInfo info);
   }
 
   private final Endpoint endpoint;
-  private final Settings settings;
+  private final TransportSettings settings;
   private final String threadName;
   private final Runnable onIoStart;
   private final long writeTimeoutNanos;
+  private final TransportCounters counters = new TransportCounters();
+  private final AgentInfoExchange agentInfo;
+  private final RateLimitedLog dropLog = new RateLimitedLog(log, DROP_LOG_INTERVAL_MILLIS);
 
   /** Serialises every write to the connection and every change of {@link #current} to a new connection. */
   private final ReentrantLock writeLock = new ReentrantLock();
   /** The live connection or null. Replaced under {@link #writeLock}; any thread may CAS it to null when closing it. */
   private final AtomicReference<GseConnection> current = new AtomicReference<>();
   /** Guarded by writeLock. */
+  private final ReconnectBackoff backoff;
+  /** Guarded by writeLock. */
   private ByteBuffer writeBuffer;
-  /** Guarded by writeLock. */
-  private int connectFailures;
-  /** Guarded by writeLock: no connection attempt before this nanoTime. */
-  private long nextConnectNanos;
-  /** Guarded by writeLock. */
-  private IOException lastConnectError;
   /** Guarded by writeLock: whether a data frame already waited for the first agent-info reply. */
   private boolean agentInfoWaitDone;
-  /** Guarded by writeLock. */
-  private long lastConnectLogNanos = System.nanoTime() - LOG_INTERVAL_NANOS;
-  /** Guarded by writeLock. */
-  private int suppressedConnectLogs;
 
-  /** Set when an agent-info request should go out; cleared by whoever writes it, under the lock. */
-  private volatile boolean infoRequestDue;
-  private volatile long lastInfoRequestNanos = System.nanoTime();
-  /** The agent's last reply; null before the first. Written by the I/O thread; waiters use {@link #monitor}. */
-  private volatile AgentInfo agentInfo;
-  private final AgentInfoListener listener;
-  /** The I/O thread waits here for a connection; first-frame senders wait here for agent info. */
+  /** The I/O thread waits here for a connection. */
   private final Object monitor = new Object();
   private volatile boolean closed;
   private volatile Thread ioThread;
-
-  private final AtomicLong connectsOk = new AtomicLong();
-  private final AtomicLong connectsFailed = new AtomicLong();
-  private final AtomicLong framesStarted = new AtomicLong();
-  private final AtomicLong framesWritten = new AtomicLong();
-  private final AtomicLong writeFailures = new AtomicLong();
-  private final AtomicLong infoRequests = new AtomicLong();
-  private final AtomicLong infoReplies = new AtomicLong();
-  private final AtomicLong lastDropLogNanos = new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS);
 
   /**
    * @param threadName name of the I/O thread
    * @param onIoStart run first on the I/O thread (e.g. a slow host-name lookup), may be null
    * @param listener told of agent-info replies, may be null
    */
-  public GseTransport(Endpoint endpoint, Settings settings, String threadName, Runnable onIoStart,
+  public GseTransport(Endpoint endpoint, TransportSettings settings, String threadName, Runnable onIoStart,
       AgentInfoListener listener) {
     this.endpoint = endpoint;
     this.settings = settings;
     this.threadName = threadName;
     this.onIoStart = onIoStart;
-    this.listener = listener;
     this.writeTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.writeTimeoutMillis);
+    this.backoff = new ReconnectBackoff(settings.initialBackoffMillis, settings.maxBackoffMillis, endpoint.describe());
+    this.agentInfo = new AgentInfoExchange(settings.agentInfoIntervalMillis, settings.agentInfoTimeoutMillis,
+        endpoint.describe(), listener, counters);
   }
 
-  /** Starts the I/O thread, which makes the first connection attempt. */
+  /** Starts the I/O thread, which makes the first connection attempt. Idempotent; a no-op once closed. */
   public synchronized void start() {
     if (ioThread != null || closed) {
       return;
@@ -153,10 +116,9 @@ public final class GseTransport implements Closeable {
     t.start();
   }
 
-  /** The agent's last reply, or {@link AgentInfo#NONE} before the first. */
+  /** {@return the agent's last reply, or {@link AgentInfo#NONE} before the first} */
   public AgentInfo agentInfo() {
-    AgentInfo a = agentInfo;
-    return a != null ? a : AgentInfo.NONE;
+    return agentInfo.current();
   }
 
   /**
@@ -183,46 +145,52 @@ public final class GseTransport implements Closeable {
           return ExportResult.retryable("the GSE exporter is closed", null, -1);
         }
         if (c == null) {
-          long wait = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextConnectNanos - System.nanoTime()));
+          long wait = backoff.remainingMillis();
           return ExportResult.retryable("not connected to the GSE agent at " + endpoint.describe() + ": "
-              + lastConnectError + "; next connection attempt in " + wait + " ms", lastConnectError, wait);
+              + backoff.lastError() + "; next connection attempt in " + wait + " ms", backoff.lastError(), wait);
         }
       }
       if (settings.waitForAgentInfo && !agentInfoWaitDone) {
         agentInfoWaitDone = true;
-        if (!awaitAgentInfo(c)) {
+        GseConnection waitingOn = c;
+        if (!agentInfo.awaitFirst(() -> closed || waitingOn.isClosed())) {
           return ExportResult.retryable("interrupted while waiting for the GSE agent's info", null, -1);
         }
       }
-      Envelope.Frame frame;
-      try {
-        frame = renderer.render(agentInfo());
-      } catch (Envelope.FrameTooLargeException e) {
-        return ExportResult.tooLarge(e.getMessage());
-      }
-      framesStarted.incrementAndGet();
-      try {
-        c.write(frame, writeBuffer(), writeTimeoutNanos);
-      } catch (IOException e) {
-        writeFailures.incrementAndGet();
-        long done = c.bytesWrittenOfLastFrame();
-        drop(c, "writing a frame failed after " + done + " of " + frame.length() + " bytes: " + e);
-        return ExportResult.retryable(String.format(Locale.ROOT,
-            "writing a %,d-byte frame to the GSE agent at %s failed after %,d bytes (connection closed; the whole "
-                + "frame will be re-sent on a new connection): %s", frame.length(), endpoint.describe(), done, e),
-            e, -1);
-      }
-      framesWritten.incrementAndGet();
-      if (infoRequestDue) {
-        writeInfoRequestLocked(c);
-      }
-      return ExportResult.success();
+      return writeFrameLocked(c, renderer);
     } catch (RuntimeException e) {
       return ExportResult.failed("unexpected error writing to the GSE agent at " + endpoint.describe() + ": " + e,
           e);
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /** Renders and writes one data frame on {@code c}; under the lock. A failed write closes the connection. */
+  private ExportResult writeFrameLocked(GseConnection c, FrameRenderer renderer) {
+    Envelope.Frame frame;
+    try {
+      frame = renderer.render(agentInfo.current());
+    } catch (Envelope.FrameTooLargeException e) {
+      return ExportResult.tooLarge(e.getMessage());
+    }
+    counters.framesStarted.incrementAndGet();
+    try {
+      c.write(frame, writeBuffer(), writeTimeoutNanos);
+    } catch (IOException e) {
+      counters.writeFailures.incrementAndGet();
+      long done = c.bytesWrittenOfLastFrame();
+      drop(c, "writing a frame failed after " + done + " of " + frame.length() + " bytes: " + e);
+      return ExportResult.retryable(String.format(Locale.ROOT,
+          "writing a %,d-byte frame to the GSE agent at %s failed after %,d bytes (connection closed; the whole "
+              + "frame will be re-sent on a new connection): %s", frame.length(), endpoint.describe(), done, e),
+          e, -1);
+    }
+    counters.framesWritten.incrementAndGet();
+    if (agentInfo.isDue()) {
+      writeInfoRequestLocked(c);
+    }
+    return ExportResult.success();
   }
 
   private ByteBuffer writeBuffer() {
@@ -234,39 +202,32 @@ public final class GseTransport implements Closeable {
 
   /** Connects (under the lock) unless backing off; sends the agent-info request first. Null on failure. */
   private GseConnection connectLocked() {
-    long now = System.nanoTime();
-    if (connectFailures > 0 && now - nextConnectNanos < 0) {
+    if (!backoff.mayAttempt(System.nanoTime())) {
       return null;
     }
     GseConnection c;
     try {
       c = GseConnection.open(endpoint, settings.connectTimeoutMillis, settings.sendBufferBytes);
       try {
-        c.write(INFO_REQUEST, writeBuffer(), writeTimeoutNanos);
+        c.write(AgentInfoExchange.REQUEST, writeBuffer(), writeTimeoutNanos);
       } catch (IOException e) {
         c.closeNow();
         throw e;
       }
     } catch (IOException | RuntimeException e) {
-      connectsFailed.incrementAndGet();
-      connectFailures++;
-      lastConnectError = e instanceof IOException ? (IOException) e : new IOException(e);
-      long backoff = backoffMillis(connectFailures);
-      nextConnectNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff);
-      logConnectFailure(e, backoff);
+      counters.connectsFailed.incrementAndGet();
+      backoff.onFailure(e);
       return null;
     }
-    infoRequests.incrementAndGet();
-    lastInfoRequestNanos = System.nanoTime();
-    infoRequestDue = false;
-    if (connectFailures > 0 || connectsOk.get() > 0) {
-      log.info("connected to the GSE agent at {} (after {} failed attempt(s))", endpoint.describe(), connectFailures);
+    counters.infoRequests.incrementAndGet();
+    agentInfo.requestSent();
+    int failures = backoff.onSuccess();
+    if (failures > 0 || counters.connectsOk.get() > 0) {
+      log.info("connected to the GSE agent at {} (after {} failed attempt(s))", endpoint.describe(), failures);
     } else {
       log.debug("connected to the GSE agent at {}", endpoint.describe());
     }
-    connectFailures = 0;
-    suppressedConnectLogs = 0;
-    connectsOk.incrementAndGet();
+    counters.connectsOk.incrementAndGet();
     current.set(c);
     if (closed) { // close() ran meanwhile: do not leave this connection behind
       current.compareAndSet(c, null);
@@ -279,70 +240,19 @@ public final class GseTransport implements Closeable {
     return c;
   }
 
-  private long backoffMillis(int failures) {
-    int shift = Math.min(failures - 1, 30);
-    double exp = Math.min((double) settings.initialBackoffMillis * (1L << shift), settings.maxBackoffMillis);
-    double jitter = 0.8 + 0.4 * ThreadLocalRandom.current().nextDouble();
-    return Math.max(1, Math.min(settings.maxBackoffMillis, Math.round(exp * jitter)));
-  }
-
-  private void logConnectFailure(Throwable e, long backoff) {
-    long now = System.nanoTime();
-    if (now - lastConnectLogNanos >= LOG_INTERVAL_NANOS) {
-      String suppressed = suppressedConnectLogs == 0 ? ""
-          : " (" + suppressedConnectLogs + " similar failure(s) not logged)";
-      log.warn("cannot connect to the GSE agent at {}: {}; attempt {}, next in {} ms; records wait in the producer's "
-          + "buffer until it is reachable or deliveryTimeoutMillis passes{}", endpoint.describe(), e,
-          connectFailures, backoff, suppressed);
-      lastConnectLogNanos = now;
-      suppressedConnectLogs = 0;
-    } else {
-      suppressedConnectLogs++;
-    }
-  }
-
-  /** Waits (holding the write lock) up to agentInfoTimeoutMillis for the first reply. False if interrupted. */
-  private boolean awaitAgentInfo(GseConnection c) {
-    if (agentInfo != null) {
-      return true;
-    }
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.agentInfoTimeoutMillis);
-    synchronized (monitor) {
-      while (agentInfo == null && !closed && !c.isClosed()) {
-        long remaining = deadline - System.nanoTime();
-        if (remaining <= 0) {
-          break;
-        }
-        try {
-          TimeUnit.NANOSECONDS.timedWait(monitor, remaining);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return false;
-        }
-      }
-    }
-    if (agentInfo == null) {
-      log.warn("the GSE agent at {} did not answer the agent-info request within {} ms (agentInfoTimeoutMillis); "
-          + "sending with the configured attach fields and 0 / \"\" for the others until it does",
-          endpoint.describe(), settings.agentInfoTimeoutMillis);
-    }
-    return true;
-  }
-
   /** Writes the agent-info request on {@code c}; under the lock. A failure closes the connection. */
   private void writeInfoRequestLocked(GseConnection c) {
-    infoRequestDue = false;
-    lastInfoRequestNanos = System.nanoTime();
+    agentInfo.requestSent();
     try {
-      c.write(INFO_REQUEST, writeBuffer(), writeTimeoutNanos);
-      infoRequests.incrementAndGet();
+      c.write(AgentInfoExchange.REQUEST, writeBuffer(), writeTimeoutNanos);
+      counters.infoRequests.incrementAndGet();
     } catch (IOException e) {
-      writeFailures.incrementAndGet();
+      counters.writeFailures.incrementAndGet();
       drop(c, "writing the agent-info request failed: " + e);
     }
   }
 
-  /** Closes {@code c} and forgets it, if it is still open; logs once per connection (rate-limited). */
+  /** Closes {@code c} and forgets it, if it is still open; logs once per connection (WARN rate-limited). */
   private void drop(GseConnection c, String reason) {
     if (!c.closeNow()) {
       return;
@@ -351,14 +261,9 @@ public final class GseTransport implements Closeable {
     if (closed) {
       return;
     }
-    long now = System.nanoTime();
-    long last = lastDropLogNanos.get();
-    if (now - last >= LOG_INTERVAL_NANOS && lastDropLogNanos.compareAndSet(last, now)) {
-      log.warn("lost the connection to the GSE agent at {}: {}; reconnecting for the next frame",
-          endpoint.describe(), reason);
-    } else {
-      log.debug("lost the connection to the GSE agent at {}: {}", endpoint.describe(), reason);
-    }
+    log.debug("lost the connection to the GSE agent at {}: {}", endpoint.describe(), reason);
+    dropLog.warn(() -> "lost the connection to the GSE agent at " + endpoint.describe() + ": " + reason
+        + "; reconnecting for the next frame", null);
   }
 
   // ---- the I/O thread ----
@@ -382,117 +287,68 @@ public final class GseTransport implements Closeable {
         writeLock.unlock();
       }
     }
-    ByteBuffer in = ByteBuffer.allocate(4096);
+    ReplyReader replies = new ReplyReader();
     GseConnection reading = null;
     while (!closed) {
       GseConnection c = current.get();
       if (c == null || c.isClosed()) {
-        synchronized (monitor) {
-          while (!closed && (current.get() == null || current.get().isClosed())) {
-            try {
-              monitor.wait(1000);
-            } catch (InterruptedException e) {
-              // close() interrupts only to hurry us; the loop condition decides
-            }
-          }
-        }
+        awaitConnection();
         continue;
       }
       if (c != reading) {
         reading = c;
-        in.clear();
+        replies.reset();
       }
-      long untilInfo = lastInfoRequestNanos + TimeUnit.MILLISECONDS.toNanos(settings.agentInfoIntervalMillis)
-          - System.nanoTime();
-      if (untilInfo <= 0) {
-        infoRequestDue = true;
-      }
-      if (infoRequestDue && writeLock.tryLock()) {
-        try {
-          if (infoRequestDue && current.get() == c && !c.isClosed()) {
-            writeInfoRequestLocked(c);
-          }
-        } finally {
-          writeLock.unlock();
-        }
-      }
-      long timeout = infoRequestDue ? INFO_RETRY_MILLIS
-          : Math.min(1000, Math.max(1, TimeUnit.NANOSECONDS.toMillis(untilInfo)));
-      try {
-        int n = c.read(in, timeout);
-        if (n < 0) {
-          drop(c, "the agent closed it");
-        } else if (n > 0) {
-          in = readReplies(in, c);
-        }
-      } catch (IOException | ClosedSelectorException | CancelledKeyException e) {
-        drop(c, "reading failed: " + e);
-      } catch (RuntimeException e) {
-        log.warn("unexpected error reading from the GSE agent at {}", endpoint.describe(), e);
-        drop(c, "reading failed: " + e);
-      }
+      readOnce(c, replies);
     }
   }
 
-  /**
-   * Consumes complete replies at the start of {@code in} (write mode); returns the buffer to read into next (grown
-   * if a reply needs more room).
-   */
-  private ByteBuffer readReplies(ByteBuffer in, GseConnection c) {
-    in.flip();
-    while (in.remaining() >= GseProtocol.REPLY_HEADER_BYTES) {
-      int p = in.position();
-      int type = in.getInt(p);
-      int bodyLen = in.getInt(p + 4);
-      if (bodyLen < 0 || bodyLen > MAX_REPLY_BODY_BYTES) {
-        in.clear();
-        drop(c, "the agent sent a reply of type 0x" + Integer.toHexString(type) + " with an invalid length "
-            + (bodyLen & 0xFFFFFFFFL));
-        return in;
-      }
-      int need = GseProtocol.REPLY_HEADER_BYTES + bodyLen;
-      if (in.remaining() < need) {
-        if (in.capacity() < need) {
-          ByteBuffer bigger = ByteBuffer.allocate(need);
-          bigger.put(in);
-          return bigger; // write mode, holding the partial reply
-        }
-        break;
-      }
-      if (type == GseProtocol.MSG_AGENT_INFO) {
-        onAgentInfo(in.array(), in.arrayOffset() + p + GseProtocol.REPLY_HEADER_BYTES, bodyLen);
-      } else {
-        log.debug("ignoring a reply of type 0x{} ({} bytes) from the GSE agent", Integer.toHexString(type), bodyLen);
-      }
-      in.position(p + need);
-    }
-    in.compact();
-    return in;
-  }
-
-  private void onAgentInfo(byte[] body, int off, int len) {
-    AgentInfo info;
-    try {
-      info = AgentInfo.parse(body, off, len);
-    } catch (IllegalArgumentException e) {
-      log.warn("ignoring an agent-info reply from the GSE agent at {} that is not a JSON object ({}): {}",
-          endpoint.describe(), e.getMessage(), new String(body, off, Math.min(len, 512),
-              java.nio.charset.StandardCharsets.UTF_8));
-      return;
-    }
-    boolean first = agentInfo == null;
-    infoReplies.incrementAndGet();
+  /** Waits (on the I/O thread) until there is an open connection or the transport closes. */
+  private void awaitConnection() {
     synchronized (monitor) {
-      agentInfo = info;
-      monitor.notifyAll();
+      while (!closed && (current.get() == null || current.get().isClosed())) {
+        try {
+          monitor.wait(1000);
+        } catch (InterruptedException e) {
+          // close() interrupts only to hurry us; the loop condition decides
+        }
+      }
     }
-    if (first) {
-      log.info("GSE agent at {}: {}", endpoint.describe(), info);
+  }
+
+  /** Sends a due agent-info request if the lock is free, then reads replies until the next request is due. */
+  private void readOnce(GseConnection c, ReplyReader replies) {
+    long untilInfo = agentInfo.checkDue();
+    if (agentInfo.isDue() && writeLock.tryLock()) {
+      try {
+        if (agentInfo.isDue() && current.get() == c && !c.isClosed()) {
+          writeInfoRequestLocked(c);
+        }
+      } finally {
+        writeLock.unlock();
+      }
+    }
+    long timeout = agentInfo.isDue() ? INFO_RETRY_MILLIS
+        : Math.min(1000, Math.max(1, TimeUnit.NANOSECONDS.toMillis(untilInfo)));
+    try {
+      if (replies.read(c, timeout, this::onReply) < 0) {
+        drop(c, "the agent closed it");
+      }
+    } catch (ReplyReader.ProtocolException e) {
+      drop(c, e.getMessage());
+    } catch (IOException | ClosedSelectorException | CancelledKeyException e) {
+      drop(c, "reading failed: " + e);
+    } catch (RuntimeException e) {
+      log.warn("unexpected error reading from the GSE agent at {}", endpoint.describe(), e);
+      drop(c, "reading failed: " + e);
+    }
+  }
+
+  private void onReply(int type, byte[] body, int off, int len) {
+    if (type == GseProtocol.MSG_AGENT_INFO) {
+      agentInfo.onReply(body, off, len);
     } else {
-      log.debug("GSE agent at {}: {}", endpoint.describe(), info);
-    }
-    if (listener != null) {
-      listener.onAgentInfo(info);
+      log.debug("ignoring a reply of type 0x{} ({} bytes) from the GSE agent", Integer.toHexString(type), len);
     }
   }
 
@@ -512,6 +368,7 @@ public final class GseTransport implements Closeable {
     synchronized (monitor) {
       monitor.notifyAll();
     }
+    agentInfo.wakeWaiters();
     Thread t = ioThread;
     if (t != null && t != Thread.currentThread()) {
       t.interrupt();
@@ -531,37 +388,13 @@ public final class GseTransport implements Closeable {
     }
   }
 
+  /** {@return the agent's address, e.g. {@code unix:/var/run/ipc.state.report}} */
   public String describe() {
     return endpoint.describe();
   }
 
-  /** Counters for tests and diagnostics. */
-  public long connectsOk() {
-    return connectsOk.get();
-  }
-
-  public long connectsFailed() {
-    return connectsFailed.get();
-  }
-
-  public long framesWritten() {
-    return framesWritten.get();
-  }
-
-  /** Data frames whose write began (written, failed, or still being written). */
-  public long framesStarted() {
-    return framesStarted.get();
-  }
-
-  public long writeFailures() {
-    return writeFailures.get();
-  }
-
-  public long infoRequests() {
-    return infoRequests.get();
-  }
-
-  public long infoReplies() {
-    return infoReplies.get();
+  /** {@return the transport's counters (live)} */
+  public TransportCounters counters() {
+    return counters;
   }
 }

@@ -4,7 +4,6 @@ import io.logproducer.AnyValue;
 import io.logproducer.LogRecord;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.RecordEncoder;
-import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -24,16 +23,12 @@ import java.util.Map;
  *   <li>{@link #body}: {@code data} is the body as text, one log line, as a log collector sends it.</li>
  * </ul>
  *
- * <p>Both validate the record's dataid (its destination) so that {@code send} refuses a bad one. Thread-safe; each
- * calling thread uses its own scratch buffer, held through a plain {@link ThreadLocal} of a JDK
- * {@link WeakReference}: application threads reference no class of this library (a redeployed web application's
- * class loader can be collected), and an idle scratch buffer is collectable at any GC (it is simply made anew).
+ * <p>Both validate the record's dataid (its destination) so that {@code send} refuses a bad one. Both write straight
+ * into the buffer the producer gives them (one copy, no buffer of their own), so a record that would take it past its
+ * limit is refused with {@link io.logproducer.RecordTooLargeException} before anything of its size is allocated.
+ * Stateless; thread-safe.
  */
 public final class ItemEncoders {
-
-  private static final int SCRATCH_INITIAL_BYTES = 2048;
-  private static final int SCRATCH_KEEP_BYTES = 1024 * 1024;
-  private static final ThreadLocal<WeakReference<JsonBytes>> SCRATCH = new ThreadLocal<WeakReference<JsonBytes>>();
 
   private static final byte[] ITEM_START = ascii("{\"data\":\"");
   private static final byte[] RECORD_START = ascii("{\"data\":\"{\\\"attributes\\\":{");
@@ -61,18 +56,12 @@ public final class ItemEncoders {
    * @param resource the resource attributes written into every record's {@code resource}
    */
   public static RecordEncoder recordJson(DataIds dataIds, Map<String, AnyValue> resource) {
-    JsonBytes r = new JsonBytes(256);
+    EncodeBuffer r = new EncodeBuffer(256);
     GoValues.map2(r, resource);
-    byte[] resourceJson = r.toByteArray();
+    byte[] resourceJson = GoJson.toByteArray(r);
     return (record, out) -> {
       dataIds.of(record.getDestination());
-      JsonBytes j = scratch();
-      try {
-        writeRecord(j, record, resourceJson);
-        out.writeBytes(j.array(), 0, j.size());
-      } finally {
-        j.resetAndTrim(SCRATCH_KEEP_BYTES, SCRATCH_INITIAL_BYTES);
-      }
+      writeRecord(out, record, resourceJson);
     };
   }
 
@@ -80,58 +69,42 @@ public final class ItemEncoders {
   public static RecordEncoder body(DataIds dataIds) {
     return (record, out) -> {
       dataIds.of(record.getDestination());
-      JsonBytes j = scratch();
-      try {
-        j.raw(ITEM_START);
-        AnyValue body = record.getBody();
-        j.content1(body != null && body.getType() == AnyValue.Type.STRING ? body.asString()
-            : GoValues.asString(body));
-        j.raw('"');
-        out.writeBytes(j.array(), 0, j.size());
-      } finally {
-        j.resetAndTrim(SCRATCH_KEEP_BYTES, SCRATCH_INITIAL_BYTES);
-      }
+      GoJson.raw(out, ITEM_START);
+      AnyValue body = record.getBody();
+      GoJson.content1(out, body != null && body.getType() == AnyValue.Type.STRING ? body.asString()
+          : GoValues.asString(body));
+      out.writeByte('"');
     };
   }
 
-  /** The calling thread's scratch buffer, empty. */
-  static JsonBytes scratch() {
-    WeakReference<JsonBytes> ref = SCRATCH.get();
-    JsonBytes j = ref != null ? ref.get() : null;
-    if (j == null) {
-      j = new JsonBytes(SCRATCH_INITIAL_BYTES);
-      SCRATCH.set(new WeakReference<JsonBytes>(j));
-      return j;
-    }
-    j.reset();
-    return j;
-  }
-
-  /** The thread-local holding the scratch buffers; for tests. */
-  static ThreadLocal<WeakReference<JsonBytes>> scratchThreadLocal() {
-    return SCRATCH;
-  }
-
-  static void writeRecord(JsonBytes j, LogRecord record, byte[] resourceJson) {
-    j.raw(RECORD_START);
+  static void writeRecord(EncodeBuffer j, LogRecord record, byte[] resourceJson) {
+    GoJson.raw(j, RECORD_START);
     writeAttributes(j, record);
-    j.raw(KEY_BODY);
+    GoJson.raw(j, KEY_BODY);
     AnyValue body = record.getBody();
-    j.string2(body != null && body.getType() == AnyValue.Type.STRING ? body.asString() : GoValues.asString(body));
-    j.raw(KEY_FLAGS).number(record.getFlags() & 0xFFFFFFFFL);
-    j.raw(KEY_RESOURCE).raw(resourceJson);
-    j.raw(KEY_SEVERITY_NUMBER).number(record.getSeverityNumber());
+    GoJson.string2(j, body != null && body.getType() == AnyValue.Type.STRING ? body.asString()
+        : GoValues.asString(body));
+    GoJson.raw(j, KEY_FLAGS);
+    GoJson.number(j, record.getFlags() & 0xFFFFFFFFL);
+    GoJson.raw(j, KEY_RESOURCE);
+    GoJson.raw(j, resourceJson);
+    GoJson.raw(j, KEY_SEVERITY_NUMBER);
+    GoJson.number(j, record.getSeverityNumber());
     String severityText = record.getSeverityText();
-    j.raw(KEY_SEVERITY_TEXT).string2(severityText == null ? "" : severityText);
-    j.raw(KEY_SPAN_ID).hex(record.getSpanId());
+    GoJson.raw(j, KEY_SEVERITY_TEXT);
+    GoJson.string2(j, severityText == null ? "" : severityText);
+    GoJson.raw(j, KEY_SPAN_ID);
+    GoJson.hex(j, record.getSpanId());
     long nanos = record.getTimeUnixNano() > 0 ? record.getTimeUnixNano() : record.getObservedTimeUnixNano();
-    j.raw(KEY_TIME_UNIX).number(nanos / 1000);
-    j.raw(KEY_TRACE_ID).hex(record.getTraceId());
-    j.raw(RECORD_END);
+    GoJson.raw(j, KEY_TIME_UNIX);
+    GoJson.number(j, nanos / 1000);
+    GoJson.raw(j, KEY_TRACE_ID);
+    GoJson.hex(j, record.getTraceId());
+    GoJson.raw(j, RECORD_END);
   }
 
   /** The attributes as a level-2 object, keys sorted (Go map order), blank keys dropped; no braces. */
-  private static void writeAttributes(JsonBytes j, LogRecord record) {
+  private static void writeAttributes(EncodeBuffer j, LogRecord record) {
     int n = record.getAttributeCount();
     if (n == 0) {
       return;
@@ -145,10 +118,11 @@ public final class ItemEncoders {
         continue;
       }
       if (!first) {
-        j.raw(',');
+        j.writeByte(',');
       }
       first = false;
-      j.string2(key).raw(':');
+      GoJson.string2(j, key);
+      j.writeByte(':');
       GoValues.value2(j, record.getAttributeValue(i));
     }
   }

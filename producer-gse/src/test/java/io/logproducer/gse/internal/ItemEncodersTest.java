@@ -130,20 +130,20 @@ class ItemEncodersTest {
 
   @Test
   void goFloatFormatsAsGoEncodingJson() {
-    assertEquals("1", JsonBytes.goFloat(1.0));
-    assertEquals("-2.5", JsonBytes.goFloat(-2.5));
-    assertEquals("0.1", JsonBytes.goFloat(0.1));
-    assertEquals("0.000001", JsonBytes.goFloat(1e-6));
-    assertEquals("1e-7", JsonBytes.goFloat(1e-7));
-    assertEquals("1.5e-10", JsonBytes.goFloat(1.5e-10));
-    assertEquals("100000000000000000000", JsonBytes.goFloat(1e20));
-    assertEquals("1e+21", JsonBytes.goFloat(1e21));
-    assertEquals("1.7976931348623157e+308", JsonBytes.goFloat(Double.MAX_VALUE));
-    assertEquals("5e-324", JsonBytes.goFloat(Double.MIN_VALUE));
-    assertEquals("123456789.125", JsonBytes.goFloat(123456789.125));
-    assertEquals("0", JsonBytes.goFloat(0.0));
-    assertEquals("-0", JsonBytes.goFloat(-0.0));
-    assertThrows(IllegalArgumentException.class, () -> JsonBytes.goFloat(Double.NaN));
+    assertEquals("1", GoJson.goFloat(1.0));
+    assertEquals("-2.5", GoJson.goFloat(-2.5));
+    assertEquals("0.1", GoJson.goFloat(0.1));
+    assertEquals("0.000001", GoJson.goFloat(1e-6));
+    assertEquals("1e-7", GoJson.goFloat(1e-7));
+    assertEquals("1.5e-10", GoJson.goFloat(1.5e-10));
+    assertEquals("100000000000000000000", GoJson.goFloat(1e20));
+    assertEquals("1e+21", GoJson.goFloat(1e21));
+    assertEquals("1.7976931348623157e+308", GoJson.goFloat(Double.MAX_VALUE));
+    assertEquals("5e-324", GoJson.goFloat(Double.MIN_VALUE));
+    assertEquals("123456789.125", GoJson.goFloat(123456789.125));
+    assertEquals("0", GoJson.goFloat(0.0));
+    assertEquals("-0", GoJson.goFloat(-0.0));
+    assertThrows(IllegalArgumentException.class, () -> GoJson.goFloat(Double.NaN));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.logproducer.gse.internal;
 
+import io.logproducer.spi.EncodeBuffer;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -7,7 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A growable byte builder for JSON, escaping strings as Go's {@code encoding/json} does, at one or two levels.
+ * JSON written into an {@link EncodeBuffer} (the producer's per-thread record buffer, or one of the frame's), escaping
+ * strings as Go's {@code encoding/json} does, at one or two levels. Every write goes through the buffer's
+ * {@link EncodeBuffer#ensure ensure}, so it refuses with {@link io.logproducer.RecordTooLargeException} what would
+ * take the buffer past its limit before allocating for it.
  *
  * <p>Level 1 ({@link #string1}): a JSON string the way {@code json.Marshal} writes it: {@code \" \\ \n \r \t \b \f},
  * other control characters as <code>&#92;u00XX</code>, and the HTML-safe escapes <code>&#92;u003c &#92;u003e
@@ -21,9 +25,9 @@ import java.util.Arrays;
  * text again. So an inner {@code "} becomes {@code \"}, an inner escaped quote {@code \\\"}, and {@code <} (raw in
  * the inner document) <code>&#92;u003c</code>.
  *
- * <p>Not thread-safe: one instance per thread.
+ * <p>Stateless; thread-safe (each buffer is confined to its caller).
  */
-public final class JsonBytes {
+public final class GoJson {
 
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
   /** Level-1 escapes for ASCII; null = the byte itself. */
@@ -63,85 +67,45 @@ public final class JsonBytes {
     return s.getBytes(StandardCharsets.US_ASCII);
   }
 
-  private byte[] buf;
-  private int pos;
-
-  /** @param initialCapacity bytes */
-  public JsonBytes(int initialCapacity) {
-    buf = new byte[Math.max(64, initialCapacity)];
+  private GoJson() {
   }
 
-  /** Empties the builder (capacity is kept). */
-  public void reset() {
-    pos = 0;
+  /**
+   * Appends bytes as they are.
+   *
+   * @throws io.logproducer.RecordTooLargeException if {@code out} would grow past its limit
+   */
+  public static void raw(EncodeBuffer out, byte[] b) {
+    out.writeBytes(b, 0, b.length);
   }
 
-  /** Empties it and drops a backing array larger than {@code maxKeep} bytes. */
-  public void resetAndTrim(int maxKeep, int initialCapacity) {
-    if (buf.length > maxKeep) {
-      buf = new byte[initialCapacity];
-    }
-    pos = 0;
+  /** Appends one ASCII byte; throws as {@link #raw(EncodeBuffer, byte[])}. */
+  public static void raw(EncodeBuffer out, char c) {
+    out.writeByte(c);
   }
 
-  public int size() {
-    return pos;
-  }
-
-  /** The backing array; valid bytes are {@code [0, size())}. */
-  public byte[] array() {
-    return buf;
-  }
-
-  public byte[] toByteArray() {
-    return Arrays.copyOf(buf, pos);
-  }
-
-  private void ensure(int n) {
-    int need = pos + n;
-    if (need > buf.length || need < 0) {
-      if (need < 0) {
-        throw new IllegalArgumentException("JSON value exceeds 2 GiB");
-      }
-      buf = Arrays.copyOf(buf, Math.max(need, (int) Math.min(Integer.MAX_VALUE - 8, buf.length * 2L)));
-    }
-  }
-
-  /** Appends bytes as they are. */
-  public JsonBytes raw(byte[] b) {
-    return raw(b, 0, b.length);
-  }
-
-  public JsonBytes raw(byte[] b, int off, int len) {
-    ensure(len);
-    System.arraycopy(b, off, buf, pos, len);
-    pos += len;
-    return this;
-  }
-
-  /** Appends one ASCII byte. */
-  public JsonBytes raw(char c) {
-    ensure(1);
-    buf[pos++] = (byte) c;
-    return this;
-  }
-
-  /** Appends ASCII text as it is (structure, key names known to need no escaping). */
-  public JsonBytes ascii(CharSequence s) {
+  /** Appends ASCII text as it is (structure, key names known to need no escaping); throws as {@link #raw}. */
+  public static void ascii(EncodeBuffer out, CharSequence s) {
     int n = s.length();
-    ensure(n);
+    out.ensure(n);
+    byte[] buf = out.array();
+    int pos = out.size();
     for (int i = 0; i < n; i++) {
-      buf[pos++] = (byte) s.charAt(i);
+      buf[pos + i] = (byte) s.charAt(i);
     }
-    return this;
+    out.advance(n);
   }
 
-  /** A signed decimal integer (no escaping is ever needed, at either level). */
-  public JsonBytes number(long v) {
-    ensure(20);
+  /** A signed decimal integer (no escaping is ever needed, at either level); throws as {@link #raw}. */
+  public static void number(EncodeBuffer out, long v) {
     if (v == Long.MIN_VALUE) {
-      return ascii("-9223372036854775808");
+      ascii(out, "-9223372036854775808");
+      return;
     }
+    out.ensure(20);
+    byte[] buf = out.array();
+    int start = out.size();
+    int pos = start;
     if (v < 0) {
       buf[pos++] = '-';
       v = -v;
@@ -155,69 +119,117 @@ public final class JsonBytes {
       buf[p] = (byte) ('0' + (v % 10));
       v /= 10;
     }
-    pos = end;
-    return this;
+    out.advance(end - start);
   }
 
-  /** An unsigned 64-bit decimal integer. */
-  public JsonBytes unsignedNumber(long v) {
-    return v >= 0 ? number(v) : ascii(Long.toUnsignedString(v));
-  }
-
-  /** A double as Go's {@code encoding/json} writes a float64 (see {@link #goFloat}). */
-  public JsonBytes floatNumber(double d) {
-    return ascii(goFloat(d));
-  }
-
-  /** Lower-case hex of {@code bytes}, or nothing when null. */
-  public JsonBytes hex(byte[] bytes) {
-    if (bytes == null) {
-      return this;
+  /** An unsigned 64-bit decimal integer; throws as {@link #raw}. */
+  public static void unsignedNumber(EncodeBuffer out, long v) {
+    if (v >= 0) {
+      number(out, v);
+    } else {
+      ascii(out, Long.toUnsignedString(v));
     }
-    ensure(bytes.length * 2);
+  }
+
+  /** A double as Go's {@code encoding/json} writes a float64 (see {@link #goFloat}); throws as {@link #raw}. */
+  public static void floatNumber(EncodeBuffer out, double d) {
+    ascii(out, goFloat(d));
+  }
+
+  /** Lower-case hex of {@code bytes}, or nothing when null; throws as {@link #raw}. */
+  public static void hex(EncodeBuffer out, byte[] bytes) {
+    if (bytes == null) {
+      return;
+    }
+    out.ensure(bytes.length * 2);
+    byte[] buf = out.array();
+    int pos = out.size();
     for (byte b : bytes) {
       buf[pos++] = HEX[(b >> 4) & 15];
       buf[pos++] = HEX[b & 15];
     }
-    return this;
+    out.advance(bytes.length * 2);
   }
 
-  /** A level-1 JSON string, with its quotes. */
-  public JsonBytes string1(CharSequence s) {
-    raw('"');
-    content1(s);
-    return raw('"');
+  /** A level-1 JSON string, with its quotes; throws as {@link #raw}. */
+  public static void string1(EncodeBuffer out, CharSequence s) {
+    out.writeByte('"');
+    escape(out, s, ESC1, false);
+    out.writeByte('"');
   }
 
-  /** The escaped content of a level-1 string, without quotes. */
-  public JsonBytes content1(CharSequence s) {
-    escape(s, ESC1, false);
-    return this;
+  /** The escaped content of a level-1 string, without quotes; throws as {@link #raw}. */
+  public static void content1(EncodeBuffer out, CharSequence s) {
+    escape(out, s, ESC1, false);
   }
 
-  /** A level-2 string (inner {@code "…"} as it appears inside an outer string: {@code \"…\"}). */
-  public JsonBytes string2(CharSequence s) {
-    ensure(2);
-    buf[pos++] = '\\';
-    buf[pos++] = '"';
-    escape(s, ESC2, true);
-    ensure(2);
-    buf[pos++] = '\\';
-    buf[pos++] = '"';
-    return this;
+  /**
+   * A level-2 string (inner {@code "…"} as it appears inside an outer string: {@code \"…\"}); throws as
+   * {@link #raw}.
+   */
+  public static void string2(EncodeBuffer out, CharSequence s) {
+    out.writeByte('\\');
+    out.writeByte('"');
+    escape(out, s, ESC2, true);
+    out.writeByte('\\');
+    out.writeByte('"');
   }
 
-  /** The escaped content of a level-2 string, without quotes. */
-  public JsonBytes content2(CharSequence s) {
-    escape(s, ESC2, true);
-    return this;
+  /** The escaped content of a level-2 string, without quotes; throws as {@link #raw}. */
+  public static void content2(EncodeBuffer out, CharSequence s) {
+    escape(out, s, ESC2, true);
   }
 
-  private void escape(CharSequence s, byte[][] table, boolean level2) {
+  /**
+   * Makes room for the escaped form of {@code s}: for its worst case (7 bytes a char) when that is within
+   * {@code out}'s limit, else for its exact length, counted first; so a string too large for the limit is refused
+   * before anything of its size is allocated.
+   */
+  private static void ensureEscaped(EncodeBuffer out, CharSequence s, byte[][] table, boolean level2) {
     int n = s.length();
-    ensure(n * 7); // worst case: a control char at level 2, "\\u00XX"
-    byte[] b = buf;
-    int p = pos;
+    long worst = (long) n * 7; // a control char at level 2: "\\u00XX"
+    if (out.size() + worst <= out.limit()) {
+      out.ensure((int) worst);
+      return;
+    }
+    out.ensure(n); // at least a byte a char: refuses at once what cannot fit at all
+    long exact = escapedLength(s, table, level2);
+    out.ensure((int) Math.min(exact, Integer.MAX_VALUE));
+  }
+
+  /** The number of bytes {@link #escape} writes for {@code s}. */
+  private static long escapedLength(CharSequence s, byte[][] table, boolean level2) {
+    int n = s.length();
+    long len = 0;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        byte[] e = table[c];
+        len += e == null ? 1 : e.length;
+      } else if (c < 0x800) {
+        len += 2;
+      } else if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+          len += 4;
+        } else {
+          len += level2 ? 7 : 6;
+        }
+      } else if (c == 0x2028 || c == 0x2029) {
+        len += level2 ? 7 : 6;
+      } else {
+        len += 3;
+      }
+    }
+    return len;
+  }
+
+  private static void escape(EncodeBuffer out, CharSequence s, byte[][] table, boolean level2) {
+    ensureEscaped(out, s, table, level2);
+    int n = s.length();
+    byte[] b = out.array();
+    int start = out.size();
+    int p = start;
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
@@ -250,7 +262,7 @@ public final class JsonBytes {
         b[p++] = (byte) (0x80 | (c & 0x3F));
       }
     }
-    pos = p;
+    out.advance(p - start);
   }
 
   private static int unicodeEscape(byte[] b, int p, int c, boolean level2) {
@@ -264,6 +276,11 @@ public final class JsonBytes {
     b[p++] = HEX[(c >> 4) & 15];
     b[p++] = HEX[c & 15];
     return p;
+  }
+
+  /** The bytes of {@code out}, {@code [0, size())}, in a new array. */
+  public static byte[] toByteArray(EncodeBuffer out) {
+    return Arrays.copyOf(out.array(), out.size());
   }
 
   /**
