@@ -139,7 +139,7 @@ class EmbeddedKafkaBrokerTest {
 
     // This JVM plays the parent that dies: it closes the broker's standard input.
     Process child = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", EmbeddedKafkaBroker.brokerClassPath(),
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", BrokerClassPath.resolve(),
         BrokerMain.class.getName(), broker.dataDir().resolve("server.properties").toString())
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(broker.logFile().toFile()))
@@ -171,11 +171,11 @@ class EmbeddedKafkaBrokerTest {
 
   @Test
   void theBrokerClassPathIsTheOneThisModuleWasBuiltWith() {
-    List<String> recorded = EmbeddedKafkaBroker.recordedClassPath();
+    List<String> recorded = BrokerClassPath.recorded();
     assertTrue(recorded.stream().anyMatch(entry -> entry.endsWith("kafka_2.13-4.3.1.jar")), recorded::toString);
     assertTrue(recorded.stream().anyMatch(entry -> entry.endsWith("kafka-clients-4.3.1.jar")), recorded::toString);
     assertTrue(recorded.stream().noneMatch(entry -> entry.contains("junit")), recorded::toString);
-    String classPath = EmbeddedKafkaBroker.brokerClassPath();
+    String classPath = BrokerClassPath.resolve();
     assertTrue(classPath.startsWith(String.join(java.io.File.pathSeparator, recorded)), classPath);
     assertTrue(classPath.length() > String.join(java.io.File.pathSeparator, recorded).length(),
         "followed by this module's classes");
