@@ -152,6 +152,31 @@ final class BrokerProcess {
     }
   }
 
+  /**
+   * Sends the child a POSIX signal through the shell's own {@code kill} (present wherever a shell is; no
+   * {@code /bin/kill} needed).
+   *
+   * @param name the signal's name without {@code SIG}, for example {@code STOP} or {@code CONT}
+   * @throws IllegalStateException when the shell cannot run or {@code kill} fails, or the caller is interrupted
+   */
+  void signal(String name) {
+    String command = "kill -" + name + " " + child.pid();
+    try {
+      Process kill = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      if (!kill.waitFor(KILL_WAIT_SECONDS, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        kill.destroyForcibly();
+        throw new IllegalStateException("'" + command + "' failed" + (kill.isAlive() ? " to finish" : " with status "
+            + kill.exitValue()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot run '" + command + "' in sh", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while running '" + command + "'", e);
+    }
+  }
+
   /** After a failed start: kills the child and closes its lifeline. */
   void abandon() {
     kill();

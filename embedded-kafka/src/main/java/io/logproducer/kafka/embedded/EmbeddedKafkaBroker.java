@@ -244,6 +244,35 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   }
 
   /**
+   * Freezes the broker's JVM ({@code SIGSTOP}) without ending it, to simulate a broker that hangs: its port still
+   * accepts connections, but no request is answered until {@link #thaw()}. {@link #stop()} and {@link #close()} kill
+   * a frozen broker after the stop timeout. POSIX systems only (it runs the shell's {@code kill}).
+   *
+   * @throws IllegalStateException when the broker is not running or cannot be signalled
+   */
+  public synchronized void freeze() {
+    runningProcess().signal("STOP");
+  }
+
+  /**
+   * Lets a {@linkplain #freeze() frozen} broker run again ({@code SIGCONT}); it answers the requests that waited
+   * (those whose clients have not given up). Harmless on a broker that is not frozen.
+   *
+   * @throws IllegalStateException when the broker is not running or cannot be signalled
+   */
+  public synchronized void thaw() {
+    runningProcess().signal("CONT");
+  }
+
+  private BrokerProcess runningProcess() {
+    BrokerProcess child = process;
+    if (child == null || !child.isAlive()) {
+      throw new IllegalStateException("The embedded Kafka broker is not running");
+    }
+    return child;
+  }
+
+  /**
    * Starts the broker again on the same ports and data directory (stopping it first if it is running), and waits
    * until it accepts requests. Topics and records written before survive.
    *
