@@ -32,8 +32,8 @@ import org.apache.kafka.common.utils.AppInfoParser;
  * per record). With {@code --bootstrap HOST:PORT} to that cluster; without it, to an {@link EmbeddedKafkaBroker} (a
  * single-node KRaft broker in a child JVM, data in a temporary directory deleted afterwards) on which the topic is
  * created with {@value #EMBEDDED_PARTITIONS} partitions. After the run the topic is read back with the test kit's
- * {@link TopicReader} (a {@code KafkaConsumer}) and its log records counted (always with the embedded broker, with {@code --verify}
- * otherwise): the count must equal the records the producer reports delivered.
+ * {@link TopicReader} (a {@code KafkaConsumer}) and its log records counted (always with the embedded broker, with
+ * {@code --verify} otherwise): the count must equal the records the producer reports delivered.
  */
 public final class KafkaCommand implements Command {
 
