@@ -72,12 +72,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private final BrokerLog brokerLog;
   private final Thread shutdownHook;
 
-  // Guarded by this (the lifecycle lock), except where noted.
-  private Ports ports;
+  // Written under this (the lifecycle lock). Volatile so the accessors answer without waiting for the lock while a
+  // restart runs; Ports is immutable, and the same after restart().
+  private volatile Ports ports;
   /** Volatile for the shutdown hook, which must not wait for the lock (the exiting thread may hold it). */
   private volatile BrokerProcess process;
-  private BrokerAdmin admin;
-  private boolean closed;
+  private BrokerAdmin admin; // guarded by this
+  private boolean closed; // guarded by this
 
   private EmbeddedKafkaBroker(BrokerConfig config) {
     this.config = config;
@@ -121,7 +122,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    *
    * @return {@code 127.0.0.1:PORT}; the same after {@link #restart()}
    */
-  public synchronized String bootstrapServers() {
+  public String bootstrapServers() {
     return ports.bootstrapServers();
   }
 
@@ -130,7 +131,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    *
    * @return the port, the same after {@link #restart()}
    */
-  public synchronized int port() {
+  public int port() {
     return ports.broker;
   }
 
@@ -139,7 +140,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    *
    * @return the port, the same after {@link #restart()}
    */
-  public synchronized int controllerPort() {
+  public int controllerPort() {
     return ports.controller;
   }
 
@@ -306,8 +307,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   }
 
   @Override
-  public synchronized String toString() {
-    return "EmbeddedKafkaBroker[" + (ports == null ? "no ports" : bootstrapServers()) + ", " + config.dataDir + "]";
+  public String toString() {
+    Ports p = ports;
+    return "EmbeddedKafkaBroker[" + (p == null ? "no ports" : p.bootstrapServers()) + ", " + config.dataDir + "]";
   }
 
   // ---------------------------------------------------------------------------------------------------------------
