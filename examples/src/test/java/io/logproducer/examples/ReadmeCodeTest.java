@@ -8,6 +8,9 @@ import io.logproducer.kafka.KafkaEncoding;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.gse.GseAgent;
+import io.logproducer.examples.gse.EmbeddedGseAgent;
+import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
+import io.logproducer.testing.kafka.TopicReader;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.lang.reflect.Method;
@@ -17,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -223,8 +225,8 @@ class ReadmeCodeTest {
       assertEquals(List.of(), producerThreads(), "the example closed its producer and its Kafka client");
       long total = 0;
       for (String topic : KAFKA_TOPICS) {
-        try (TopicCounter counter = TopicCounter.fromBeginning(broker.bootstrapServers(), topic)) {
-          TopicCounter.Count c = counter.count(KafkaEncoding.OTLP_PROTO, Duration.ofSeconds(10));
+        try (TopicReader counter = TopicReader.fromBeginning(broker.bootstrapServers(), topic)) {
+          TopicReader.Count c = counter.count(TopicReader.OTLP_PROTO_RECORDS, 10_000);
           assertTrue(c.complete() && c.malformed() == 0, topic + ": " + c);
           assertEquals(1, c.records(), "records in topic " + topic + ": " + c);
           total += c.records();

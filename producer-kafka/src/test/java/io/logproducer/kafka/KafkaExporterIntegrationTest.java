@@ -12,11 +12,11 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
-import io.logproducer.kafka.testing.TopicReader;
 import io.logproducer.otlp.encoding.testing.ExpectedProto;
 import io.logproducer.otlp.encoding.testing.OtlpJson;
 import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.logproducer.testing.Outcomes;
+import io.logproducer.testing.kafka.TopicReader;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
@@ -158,7 +158,14 @@ class KafkaExporterIntegrationTest {
     List<ExportLogsServiceRequest> requests = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> m : messages) {
       assertNull(m.key());
-      requests.add(ExportLogsServiceRequest.parseFrom(m.value()));
+      ExportLogsServiceRequest request = ExportLogsServiceRequest.parseFrom(m.value());
+      requests.add(request);
+      // The test kit's decoder agrees with protobuf-java.
+      List<String> bodies = new ArrayList<>();
+      request.getResourceLogs(0).getScopeLogs(0).getLogRecordsList()
+          .forEach(lr -> bodies.add(lr.getBody().hasStringValue() ? lr.getBody().getStringValue() : null));
+      assertEquals(bodies, TopicReader.otlpStringBodies(m.value()));
+      assertEquals(10, TopicReader.otlpRecordCount(m.value()));
     }
     Map<String, AnyValue> resource = new LinkedHashMap<>();
     resource.put("service.name", AnyValue.of("checkout"));

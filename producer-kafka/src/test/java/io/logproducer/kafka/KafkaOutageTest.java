@@ -8,8 +8,8 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
-import io.logproducer.kafka.testing.TopicReader;
 import io.logproducer.testing.Outcomes;
+import io.logproducer.testing.kafka.TopicReader;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.nio.file.Paths;
@@ -102,8 +102,10 @@ class KafkaOutageTest {
     assertEquals(n, outcomes.distinctIds());
     assertEquals(0, outcomes.duplicates(), "exactly one outcome per record");
     Set<Integer> delivered = outcomes.idsWith(SendResult.Status.DELIVERED);
-    List<ConsumerRecord<byte[], byte[]>> messages = TopicReader.readUntil(broker.bootstrapServers(), "outage",
-        read -> bodies(read).containsAll(delivered), 60_000);
+    List<ConsumerRecord<byte[], byte[]>> messages;
+    try (TopicReader reader = TopicReader.fromBeginning(broker.bootstrapServers(), "outage")) {
+      messages = reader.awaitUntil(read -> bodies(read).containsAll(delivered), 60_000);
+    }
     Set<Integer> stored = bodies(messages);
     Set<Integer> missing = new HashSet<>(delivered);
     missing.removeAll(stored);

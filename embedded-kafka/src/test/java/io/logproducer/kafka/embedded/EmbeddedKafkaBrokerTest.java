@@ -74,6 +74,7 @@ class EmbeddedKafkaBrokerTest {
     assertTrue(broker.process().isEmpty());
     assertThrows(ConnectException.class, () -> connect(broker.port()), "the port refuses connections");
     assertThrows(IllegalStateException.class, () -> broker.createTopic("other", 1));
+    assertThrows(IllegalStateException.class, broker::freeze);
     broker.stop(); // a no-op
 
     broker.restart();
@@ -82,6 +83,10 @@ class EmbeddedKafkaBrokerTest {
     assertTrue(broker.process().orElseThrow().pid() != first.pid());
     assertEquals(sent, sorted(consumeAll(100)), "the records survived the restart");
 
+    // Frozen: the port still accepts connections, nothing is answered; thawed, the broker goes on.
+    broker.freeze();
+    assertTrue(accepts(broker.port()));
+    broker.thaw();
     List<String> more = values(100, 150);
     produce(more);
     List<String> all = new ArrayList<>(sent);
@@ -103,9 +108,8 @@ class EmbeddedKafkaBrokerTest {
     broker = EmbeddedKafkaBroker.builder(ROOT.resolve("frozen")).stopTimeout(Duration.ofSeconds(2)).start();
     ProcessHandle child = broker.process().orElseThrow();
     // A frozen JVM ignores the stop command; only SIGKILL ends it.
-    // The POSIX shell's own kill: present wherever the broker runs (no /bin/kill needed).
-    Process freeze = new ProcessBuilder("sh", "-c", "kill -STOP " + child.pid()).start();
-    assertEquals(0, freeze.waitFor());
+    broker.freeze();
+    assertTrue(child.isAlive());
 
     long begin = System.nanoTime();
     broker.close();
@@ -139,7 +143,7 @@ class EmbeddedKafkaBrokerTest {
 
     // This JVM plays the parent that dies: it closes the broker's standard input.
     Process child = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", EmbeddedKafkaBroker.brokerClassPath(),
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", BrokerClassPath.resolve(),
         BrokerMain.class.getName(), broker.dataDir().resolve("server.properties").toString())
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(broker.logFile().toFile()))
@@ -171,11 +175,11 @@ class EmbeddedKafkaBrokerTest {
 
   @Test
   void theBrokerClassPathIsTheOneThisModuleWasBuiltWith() {
-    List<String> recorded = EmbeddedKafkaBroker.recordedClassPath();
+    List<String> recorded = BrokerClassPath.recorded();
     assertTrue(recorded.stream().anyMatch(entry -> entry.endsWith("kafka_2.13-4.3.1.jar")), recorded::toString);
     assertTrue(recorded.stream().anyMatch(entry -> entry.endsWith("kafka-clients-4.3.1.jar")), recorded::toString);
     assertTrue(recorded.stream().noneMatch(entry -> entry.contains("junit")), recorded::toString);
-    String classPath = EmbeddedKafkaBroker.brokerClassPath();
+    String classPath = BrokerClassPath.resolve();
     assertTrue(classPath.startsWith(String.join(java.io.File.pathSeparator, recorded)), classPath);
     assertTrue(classPath.length() > String.join(java.io.File.pathSeparator, recorded).length(),
         "followed by this module's classes");

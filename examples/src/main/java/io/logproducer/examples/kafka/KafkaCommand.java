@@ -6,18 +6,22 @@ import io.logproducer.examples.Command;
 import io.logproducer.examples.OptionSpec;
 import io.logproducer.examples.Options;
 import io.logproducer.examples.WorkloadRunner;
+import io.logproducer.examples.receiver.OtlpRecordCounter;
 import io.logproducer.kafka.KafkaEncoding;
 import io.logproducer.kafka.KafkaExporter;
 import io.logproducer.kafka.KafkaExporterBuilder;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
+import io.logproducer.testing.kafka.TopicReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.utils.AppInfoParser;
@@ -27,9 +31,9 @@ import org.apache.kafka.common.utils.AppInfoParser;
  * ({@code otlp_proto}, {@code otlp_json}: one {@code ExportLogsServiceRequest} per batch) or raw lines (one message
  * per record). With {@code --bootstrap HOST:PORT} to that cluster; without it, to an {@link EmbeddedKafkaBroker} (a
  * single-node KRaft broker in a child JVM, data in a temporary directory deleted afterwards) on which the topic is
- * created with {@value #EMBEDDED_PARTITIONS} partitions. After the run the topic is read back with a
- * {@code KafkaConsumer} and its log records counted (always with the embedded broker, with {@code --verify}
- * otherwise): the count must equal the records the producer reports delivered.
+ * created with {@value #EMBEDDED_PARTITIONS} partitions. After the run the topic is read back with the test kit's
+ * {@link TopicReader} (a {@code KafkaConsumer}) and its log records counted (always with the embedded broker, with
+ * {@code --verify} otherwise): the count must equal the records the producer reports delivered.
  */
 public final class KafkaCommand implements Command {
 
@@ -102,7 +106,7 @@ public final class KafkaCommand implements Command {
     }
     Path dataDir = null;
     EmbeddedKafkaBroker broker = null;
-    TopicCounter counter = null;
+    TopicReader counter = null;
     try {
       if (bootstrap == null) {
         dataDir = Files.createTempDirectory("kafka-example");
@@ -119,7 +123,7 @@ public final class KafkaCommand implements Command {
       KafkaExporter built = exporter.setBootstrapServers(bootstrap).build();
       if (verify) {
         try {
-          counter = TopicCounter.atEnd(bootstrap, topic);
+          counter = TopicReader.atEnd(bootstrap, topic);
         } catch (KafkaException e) {
           System.err.printf(Locale.ROOT, "error: cannot read the end offsets of topic %s at %s: %s%n", topic,
               bootstrap, e);
@@ -136,9 +140,9 @@ public final class KafkaCommand implements Command {
       boolean verified = true;
       if (counter != null) {
         long begin = System.nanoTime();
-        TopicCounter.Count c;
+        TopicReader.Count c;
         try {
-          c = counter.count(encoding, READ_IDLE_TIMEOUT);
+          c = counter.count(recordsPerMessage(encoding), READ_IDLE_TIMEOUT.toMillis());
         } catch (KafkaException e) {
           c = null;
           verified = false;
@@ -171,6 +175,29 @@ public final class KafkaCommand implements Command {
       if (dataDir != null) {
         deleteRecursively(dataDir);
       }
+    }
+  }
+
+  /**
+   * The log records in one message's value, per encoding: the records of the {@code ExportLogsServiceRequest} for
+   * the OTLP encodings (a malformed one is refused), one for {@code raw}.
+   *
+   * @param encoding what the messages hold
+   * @return the counter; it throws {@link IllegalArgumentException} for a value that is not of the encoding
+   */
+  static ToLongFunction<byte[]> recordsPerMessage(KafkaEncoding encoding) {
+    switch (encoding) {
+      case OTLP_PROTO:
+        return TopicReader.OTLP_PROTO_RECORDS;
+      case OTLP_JSON:
+        return value -> {
+          if (value == null) {
+            throw new IllegalArgumentException("a message without a value");
+          }
+          return OtlpRecordCounter.countJson(new String(value, StandardCharsets.UTF_8));
+        };
+      default:
+        return TopicReader.RAW_RECORDS;
     }
   }
 

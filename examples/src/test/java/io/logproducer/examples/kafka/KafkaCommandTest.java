@@ -8,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.logproducer.examples.Options;
 import io.logproducer.kafka.KafkaEncoding;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
+import io.logproducer.testing.kafka.TopicReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -97,8 +97,8 @@ class KafkaCommandTest {
         run("--bootstrap", broker.bootstrapServers(), "--topic", "shared", "--verify", "--records", "5000",
             "--threads", "2", "--linger-ms", "50", "--quiet").assertEveryRecordDelivered(5000);
       }
-      try (TopicCounter all = TopicCounter.fromBeginning(broker.bootstrapServers(), "shared")) {
-        TopicCounter.Count c = all.count(KafkaEncoding.OTLP_PROTO, Duration.ofSeconds(10));
+      try (TopicReader all = TopicReader.fromBeginning(broker.bootstrapServers(), "shared")) {
+        TopicReader.Count c = all.count(TopicReader.OTLP_PROTO_RECORDS, 10_000);
         assertEquals(10_000, c.records(), c.toString());
         assertEquals(2, c.partitions(), c.toString());
         assertTrue(c.complete() && c.malformed() == 0, c.toString());
@@ -108,15 +108,20 @@ class KafkaCommandTest {
 
   @Test
   void recordsAreCountedPerEncodingAndMalformedMessagesRefused() {
-    assertEquals(1, TopicCounter.records(KafkaEncoding.RAW, new byte[0]));
-    assertEquals(2, TopicCounter.records(KafkaEncoding.OTLP_JSON,
+    assertEquals(1, KafkaCommand.recordsPerMessage(KafkaEncoding.RAW).applyAsLong(new byte[0]));
+    assertThrows(IllegalArgumentException.class,
+        () -> KafkaCommand.recordsPerMessage(KafkaEncoding.RAW).applyAsLong(null));
+    assertEquals(2, KafkaCommand.recordsPerMessage(KafkaEncoding.OTLP_JSON).applyAsLong(
         "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"}\"}},{}]}]}]}"
             .getBytes(StandardCharsets.UTF_8)));
     // resource_logs { scope_logs { log_records {} log_records {} } }
     byte[] proto = {0x0a, 0x06, 0x12, 0x04, 0x12, 0x00, 0x12, 0x00};
-    assertEquals(2, TopicCounter.records(KafkaEncoding.OTLP_PROTO, proto));
+    assertEquals(2, KafkaCommand.recordsPerMessage(KafkaEncoding.OTLP_PROTO).applyAsLong(proto));
     byte[] truncated = {0x0a, 0x06, 0x12, 0x04, 0x12};
-    assertThrows(IllegalArgumentException.class, () -> TopicCounter.records(KafkaEncoding.OTLP_PROTO, truncated));
+    assertThrows(IllegalArgumentException.class,
+        () -> KafkaCommand.recordsPerMessage(KafkaEncoding.OTLP_PROTO).applyAsLong(truncated));
+    assertThrows(IllegalArgumentException.class,
+        () -> KafkaCommand.recordsPerMessage(KafkaEncoding.OTLP_JSON).applyAsLong(null));
   }
 
   @Test
