@@ -36,9 +36,11 @@ import org.junit.jupiter.api.Timeout;
  * {@code service.name}, and routes loggers to them by name:
  *
  * <ul>
- *   <li>{@value #MAIN} (loggers {@code contract.main.*} and the root): the default mapping with {@code mdcExclude=secret};</li>
- *   <li>{@value #CODE} (loggers {@code contract.code.*}, not additive): {@code captureCode=true}, {@code mdcInclude=user},
- *       {@code captureThread=false}, {@code captureMarkers=false}, {@code captureKeyValues=false};</li>
+ *   <li>{@value #MAIN} (loggers {@code contract.main.*} and the root): the default mapping with
+ *       {@code mdcExclude=secret};</li>
+ *   <li>{@value #CODE} (loggers {@code contract.code.*}, not additive): {@code captureCode=true},
+ *       {@code mdcInclude=user}, {@code captureThread=false}, {@code captureMarkers=false},
+ *       {@code captureKeyValues=false};</li>
  *   <li>{@value #LAYOUT} (loggers {@code contract.layout.*}, not additive): {@code useLayout=true} with the pattern
  *       level, {@code |}, logger, {@code |}, message, line separator.</li>
  * </ul>

@@ -76,6 +76,7 @@ class AppenderMappingTableTest {
 
   @Test
   void cellsAreSplitAtTheColumnBorderOnly() {
-    assertEquals(List.of("`body`"), rightHandCells(HEADING + "\n\n| event | field |\n|---|---|\n| a `x` b | `body` |\n"));
+    assertEquals(List.of("`body`"),
+        rightHandCells(HEADING + "\n\n| event | field |\n|---|---|\n| a `x` b | `body` |\n"));
   }
 }
