@@ -34,6 +34,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * through logback's status channel at most once per {@code reportIntervalMillis}, and a bounded {@link #stop()}
  * after which no producer thread runs. A setting with an invalid value is reported through the status channel with
  * its name, and the appender does not start.
+ *
+ * <p>This class holds the settings and the lifecycle only: events are mapped by the mapping both appenders share,
+ * {@link EventMapper} (reading logback's events through {@code LogbackEventAdapter}), and reach the producer through
+ * {@code EventPipeline} (on the logging thread, or through the {@code queueSize} hand-off).
  */
 public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
 
