@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Immutable producer settings. Build with {@link #builder()}; every setter validates at once and throws
  * {@link IllegalArgumentException} naming the parameter, its bounds and the rejected value, e.g.
- * "batchSizeInBytes must be in [1, 67108864], was 0". Thread-safe.
+ * "batchSizeInBytes must be in [1, 67108864], was 0". The settings, their types, units, defaults and bounds are
+ * declared once in {@link ProducerConfigDef}, which the setters validate with. Thread-safe.
  *
  * <p>Sizes are bytes of records as the exporter encodes them (OTLP protobuf, GSE JSON, …), before compression.
  * Times are milliseconds.
@@ -279,7 +280,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setTotalSizeInBytes(long totalSizeInBytes) {
-      this.totalSizeInBytes = check("totalSizeInBytes", totalSizeInBytes, 1024, 1L << 40);
+      this.totalSizeInBytes = ProducerConfigDef.TOTAL_SIZE_IN_BYTES.check(totalSizeInBytes);
       return this;
     }
 
@@ -292,7 +293,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setMaxBlockMillis(long maxBlockMillis) {
-      this.maxBlockMillis = check("maxBlockMillis", maxBlockMillis, 0, Integer.MAX_VALUE);
+      this.maxBlockMillis = ProducerConfigDef.MAX_BLOCK_MILLIS.check(maxBlockMillis);
       return this;
     }
 
@@ -307,7 +308,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setBatchSizeInBytes(int batchSizeInBytes) {
-      this.batchSizeInBytes = (int) check("batchSizeInBytes", batchSizeInBytes, 1, MAX_BATCH_SIZE_IN_BYTES);
+      this.batchSizeInBytes = (int) ProducerConfigDef.BATCH_SIZE_IN_BYTES.check(batchSizeInBytes);
       return this;
     }
 
@@ -320,7 +321,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setBatchCountThreshold(int batchCountThreshold) {
-      this.batchCountThreshold = (int) check("batchCountThreshold", batchCountThreshold, 1, 10_000_000);
+      this.batchCountThreshold = (int) ProducerConfigDef.BATCH_COUNT_THRESHOLD.check(batchCountThreshold);
       return this;
     }
 
@@ -332,7 +333,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setLingerMillis(long lingerMillis) {
-      this.lingerMillis = check("lingerMillis", lingerMillis, 0, 3_600_000);
+      this.lingerMillis = ProducerConfigDef.LINGER_MILLIS.check(lingerMillis);
       return this;
     }
 
@@ -344,7 +345,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setSendThreads(int sendThreads) {
-      this.sendThreads = (int) check("sendThreads", sendThreads, 1, 256);
+      this.sendThreads = (int) ProducerConfigDef.SEND_THREADS.check(sendThreads);
       return this;
     }
 
@@ -357,7 +358,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setRetries(int retries) {
-      this.retries = (int) check("retries", retries, 0, Integer.MAX_VALUE);
+      this.retries = (int) ProducerConfigDef.RETRIES.check(retries);
       return this;
     }
 
@@ -371,7 +372,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setInitialRetryBackoffMillis(long initialRetryBackoffMillis) {
-      this.initialRetryBackoffMillis = check("initialRetryBackoffMillis", initialRetryBackoffMillis, 1, 3_600_000);
+      this.initialRetryBackoffMillis = ProducerConfigDef.INITIAL_RETRY_BACKOFF_MILLIS.check(initialRetryBackoffMillis);
       return this;
     }
 
@@ -384,7 +385,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setMaxRetryBackoffMillis(long maxRetryBackoffMillis) {
-      this.maxRetryBackoffMillis = check("maxRetryBackoffMillis", maxRetryBackoffMillis, 1, 3_600_000);
+      this.maxRetryBackoffMillis = ProducerConfigDef.MAX_RETRY_BACKOFF_MILLIS.check(maxRetryBackoffMillis);
       return this;
     }
 
@@ -398,7 +399,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setDeliveryTimeoutMillis(long deliveryTimeoutMillis) {
-      this.deliveryTimeoutMillis = check("deliveryTimeoutMillis", deliveryTimeoutMillis, 1, Integer.MAX_VALUE);
+      this.deliveryTimeoutMillis = ProducerConfigDef.DELIVERY_TIMEOUT_MILLIS.check(deliveryTimeoutMillis);
       return this;
     }
 
@@ -426,7 +427,7 @@ public final class ProducerConfig {
      *     the compression is the exporter's default
      */
     public Builder setCompressionLevel(int compressionLevel) {
-      this.compressionLevel = (int) check("compressionLevel", compressionLevel, 0, 22);
+      this.compressionLevel = (int) ProducerConfigDef.COMPRESSION_LEVEL.check(compressionLevel);
       return this;
     }
 
@@ -493,7 +494,7 @@ public final class ProducerConfig {
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setShutdownHookTimeoutMillis(long shutdownHookTimeoutMillis) {
-      this.shutdownHookTimeoutMillis = check("shutdownHookTimeoutMillis", shutdownHookTimeoutMillis, 0, 3_600_000);
+      this.shutdownHookTimeoutMillis = ProducerConfigDef.SHUTDOWN_HOOK_TIMEOUT_MILLIS.check(shutdownHookTimeoutMillis);
       return this;
     }
 
@@ -554,13 +555,6 @@ public final class ProducerConfig {
       }
       checkCompressionLevel(compression, compressionLevel);
       return new ProducerConfig(this);
-    }
-
-    private static long check(String name, long value, long min, long max) {
-      if (value < min || value > max) {
-        throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "], was " + value);
-      }
-      return value;
     }
   }
 }

@@ -1,19 +1,34 @@
 package io.logproducer.examples;
 
+import io.logproducer.ProducerConfigDef;
+
 /**
  * One command-line option: {@code --name}, the placeholder of its value ({@code null} for a flag, which takes
- * none), what it means, and its default as shown in the usage ({@code null} when there is none to show).
+ * none), what it means, its default as shown in the usage ({@code null} when there is none to show), and the
+ * producer setting it sets ({@code null} for the others), whose declaration parses and validates the value.
  */
-public record OptionSpec(String name, String valueName, String description, String defaultValue) {
+public record OptionSpec(String name, String valueName, String description, String defaultValue,
+    ProducerConfigDef.Setting setting) {
 
   /** An option that takes a value: {@code --name VALUE} or {@code --name=VALUE}. */
   public static OptionSpec value(String name, String valueName, String description, Object defaultValue) {
-    return new OptionSpec(name, valueName, description, defaultValue == null ? null : defaultValue.toString());
+    return new OptionSpec(name, valueName, description, defaultValue == null ? null : defaultValue.toString(), null);
+  }
+
+  /**
+   * An option that sets a producer setting: its default is the declared one (the first word of
+   * {@link ProducerConfigDef.Setting#defaultText()}, or {@code shownDefault} when not null), and
+   * {@link Options#producerConfig()} applies it through the declaration.
+   */
+  public static OptionSpec producer(String name, String valueName, ProducerConfigDef.Setting setting,
+      String description, String shownDefault) {
+    String declared = setting.defaultText().split(" ", 2)[0];
+    return new OptionSpec(name, valueName, description, shownDefault != null ? shownDefault : declared, setting);
   }
 
   /** An option that takes no value: {@code --name}. */
   public static OptionSpec flag(String name, String description) {
-    return new OptionSpec(name, null, description, null);
+    return new OptionSpec(name, null, description, null, null);
   }
 
   public boolean isFlag() {

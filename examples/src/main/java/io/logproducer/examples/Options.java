@@ -1,7 +1,7 @@
 package io.logproducer.examples;
 
-import io.logproducer.Compression;
 import io.logproducer.ProducerConfig;
+import io.logproducer.ProducerConfigDef;
 import io.logproducer.gse.GseExporter;
 import io.logproducer.otlp.OtlpHttpExporter;
 import java.util.ArrayList;
@@ -21,22 +21,23 @@ public final class Options {
   public static final List<OptionSpec> COMMON = List.of(
       OptionSpec.value("records", "N", "records to send in all", 1_000_000),
       OptionSpec.value("threads", "T", "application threads calling send()", 10),
-      OptionSpec.value("compression", "C", "none|gzip|lz4|zstd", "the exporter's"),
-      OptionSpec.value("compression-level", "L", "gzip 1-9, zstd 1-22", 1),
-      OptionSpec.value("send-threads", "S", "producer send threads", ProducerConfig.DEFAULT_SEND_THREADS),
-      OptionSpec.value("batch-size-bytes", "B", "batchSizeInBytes", ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES),
-      OptionSpec.value("total-size-bytes", "M", "totalSizeInBytes: the producer's buffer",
-          ProducerConfig.DEFAULT_TOTAL_SIZE_IN_BYTES),
-      OptionSpec.value("linger-ms", "MS", "lingerMillis", ProducerConfig.DEFAULT_LINGER_MILLIS),
-      OptionSpec.value("delivery-timeout-ms", "MS", "deliveryTimeoutMillis: how long a record may take to be "
-          + "delivered, retries included; at least --linger-ms plus --request-timeout-ms",
-          ProducerConfig.DEFAULT_DELIVERY_TIMEOUT_MILLIS),
+      OptionSpec.producer("compression", "C", ProducerConfigDef.COMPRESSION, "none|gzip|lz4|zstd", "the exporter's"),
+      OptionSpec.producer("compression-level", "L", ProducerConfigDef.COMPRESSION_LEVEL,
+          "0 for the codec's default, gzip 1-9, zstd 1-22", null),
+      OptionSpec.producer("send-threads", "S", ProducerConfigDef.SEND_THREADS, "producer send threads", null),
+      OptionSpec.producer("batch-size-bytes", "B", ProducerConfigDef.BATCH_SIZE_IN_BYTES, "batchSizeInBytes", null),
+      OptionSpec.producer("total-size-bytes", "M", ProducerConfigDef.TOTAL_SIZE_IN_BYTES,
+          "totalSizeInBytes: the producer's buffer", null),
+      OptionSpec.producer("linger-ms", "MS", ProducerConfigDef.LINGER_MILLIS, "lingerMillis", null),
+      OptionSpec.producer("delivery-timeout-ms", "MS", ProducerConfigDef.DELIVERY_TIMEOUT_MILLIS,
+          "deliveryTimeoutMillis: how long a record may take to be delivered, retries included; at least "
+          + "--linger-ms plus --request-timeout-ms", null),
       OptionSpec.value("request-timeout-ms", "MS", "the exporter's timeout per attempt: otlp timeoutMillis "
           + "(default " + OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS + " or OTEL_EXPORTER_OTLP_TIMEOUT), gse "
           + "writeTimeoutMillis (default " + GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS + "), kafka the client's "
           + "request.timeout.ms, delivery.timeout.ms and max.block.ms", null),
-      OptionSpec.value("max-block-ms", "MS", "maxBlockMillis: how long send() waits for buffer space before it "
-          + "refuses a record", ProducerConfig.DEFAULT_MAX_BLOCK_MILLIS),
+      OptionSpec.producer("max-block-ms", "MS", ProducerConfigDef.MAX_BLOCK_MILLIS, "maxBlockMillis: how long "
+          + "send() waits for buffer space before it refuses a record", null),
       OptionSpec.flag("quiet", "no progress lines"));
 
   /** How the final line accounts for every record, for the usage text. */
@@ -161,21 +162,24 @@ public final class Options {
     return longValue("request-timeout-ms", defaultValue, 1, 3_600_000);
   }
 
-  /** The producer configuration the common options describe. */
+  /**
+   * The producer configuration the common options describe: each option given is parsed and validated by the
+   * setting it is declared for ({@link ProducerConfigDef}); the others keep the producer's defaults.
+   *
+   * @throws IllegalArgumentException naming the option and the setting, if a value does not parse or is out of
+   *     bounds
+   */
   public ProducerConfig.Builder producerConfig() {
     ProducerConfig.Builder b = ProducerConfig.builder();
-    if (has("compression")) {
-      b.setCompression(Compression.fromName(string("compression", "none")));
+    for (OptionSpec spec : COMMON) {
+      if (spec.setting() != null && has(spec.name())) {
+        try {
+          spec.setting().apply(b, string(spec.name(), null).replace("_", ""));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("--" + spec.name() + ": " + e.getMessage(), e);
+        }
+      }
     }
-    b.setCompressionLevel(intValue("compression-level", 0, 0, 22));
-    b.setSendThreads(intValue("send-threads", ProducerConfig.DEFAULT_SEND_THREADS, 1, 256));
-    b.setBatchSizeInBytes(intValue("batch-size-bytes", ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES, 1,
-        ProducerConfig.MAX_BATCH_SIZE_IN_BYTES));
-    b.setTotalSizeInBytes(longValue("total-size-bytes", ProducerConfig.DEFAULT_TOTAL_SIZE_IN_BYTES, 1024, 1L << 40));
-    b.setLingerMillis(longValue("linger-ms", ProducerConfig.DEFAULT_LINGER_MILLIS, 0, 3_600_000));
-    b.setDeliveryTimeoutMillis(longValue("delivery-timeout-ms", ProducerConfig.DEFAULT_DELIVERY_TIMEOUT_MILLIS, 1,
-        Integer.MAX_VALUE));
-    b.setMaxBlockMillis(longValue("max-block-ms", ProducerConfig.DEFAULT_MAX_BLOCK_MILLIS, 0, Integer.MAX_VALUE));
     return b;
   }
 }

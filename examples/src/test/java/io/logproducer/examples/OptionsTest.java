@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
 import io.logproducer.ProducerConfig;
+import io.logproducer.ProducerConfigDef;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class OptionsTest {
@@ -141,6 +144,43 @@ class OptionsTest {
         + "exporter's request timeout (10000 ms, "), first);
     assertTrue(run.err.startsWith(first + "\n\nusage: "), run.err);
     assertFalse(run.err.contains("\tat "), run.err);
+  }
+
+  /** Producer settings the command line does not offer, on purpose (each sub-command sets its clientId). */
+  private static final Set<String> NOT_ON_THE_COMMAND_LINE = Set.of("bufferFullPolicy", "batchCountThreshold",
+      "retries", "initialRetryBackoffMillis", "maxRetryBackoffMillis", "clientId", "jmxEnabled",
+      "shutdownHookEnabled", "shutdownHookTimeoutMillis");
+
+  @Test
+  void everyDeclaredProducerSettingIsAnOptionOrLeftOutOnPurpose() {
+    Set<String> offered = new TreeSet<>();
+    for (OptionSpec o : Options.COMMON) {
+      if (o.setting() != null) {
+        assertTrue(offered.add(o.setting().name()), "two options for " + o.setting().name());
+      }
+    }
+    Set<String> all = new TreeSet<>(offered);
+    all.addAll(NOT_ON_THE_COMMAND_LINE);
+    assertEquals(new TreeSet<>(ProducerConfigDef.all().stream().map(ProducerConfigDef.Setting::name).toList()), all,
+        "a new producer setting needs an option here or a place in NOT_ON_THE_COMMAND_LINE");
+    assertEquals(offered.size() + NOT_ON_THE_COMMAND_LINE.size(), all.size(), "offered and left out overlap");
+  }
+
+  @Test
+  void producerOptionsAreValidatedOnceByTheDeclaredSetting() {
+    assertEquals("--linger-ms: lingerMillis must be in [0, 3600000], was -1",
+        message(() -> Options.parse(new String[] {"--linger-ms=-1"}, 0).producerConfig()));
+    assertEquals("--send-threads: sendThreads must be an integer (32 bits), was 'many'",
+        message(() -> Options.parse(new String[] {"--send-threads", "many"}, 0).producerConfig()));
+    assertEquals("--compression: compression must be one of none, gzip, lz4, zstd, was 'snappy'",
+        message(() -> Options.parse(new String[] {"--compression", "snappy"}, 0).producerConfig()));
+    assertEquals(7, Options.parse(new String[] {"--compression-level", "7", "--compression", "gzip"}, 0)
+        .producerConfig().build().getCompressionLevel());
+    for (OptionSpec o : Options.COMMON) {
+      if (o.setting() != null && o.setting().type() != ProducerConfigDef.Type.COMPRESSION) {
+        assertEquals(o.setting().defaultText().split(" ", 2)[0], o.defaultValue(), o.name() + ": the declared default");
+      }
+    }
   }
 
   private static String message(org.junit.jupiter.api.function.Executable e) {

@@ -3,10 +3,12 @@ package io.logproducer.appender;
 import io.logproducer.BufferFullPolicy;
 import io.logproducer.Compression;
 import io.logproducer.ProducerConfig;
+import io.logproducer.ProducerConfigDef;
 
 /**
- * The producer's settings as a logging framework's XML sets them (one setter per {@link ProducerConfig} setting, the
- * same names), with the appender defaults: {@link BufferFullPolicy#DROP} (the logging thread never waits) and a
+ * The producer's settings as a logging framework's XML sets them (one setter per setting declared in
+ * {@link ProducerConfigDef}, the same names, checked by a test; or {@link #set(String, String)} by name), with the
+ * appender defaults: {@link BufferFullPolicy#DROP} (the logging thread never waits) and a
  * client id derived from the appender's name. Every other default is the producer's. Each setter validates at once
  * and throws {@link IllegalArgumentException} naming the setting, as {@link ProducerConfig.Builder} does. Not
  * thread-safe: filled once, before the appender starts.
@@ -49,7 +51,7 @@ public final class ProducerSettings {
    * @throws IllegalArgumentException if neither
    */
   public void setBufferFullPolicy(String policy) {
-    builder.setBufferFullPolicy(Text.enumValue(BufferFullPolicy.class, "bufferFullPolicy", policy));
+    ProducerConfigDef.BUFFER_FULL_POLICY.apply(builder, policy);
   }
 
   /**
@@ -179,6 +181,22 @@ public final class ProducerSettings {
    */
   public void setShutdownHookTimeoutMillis(long millis) {
     builder.setShutdownHookTimeoutMillis(millis);
+  }
+
+  /**
+   * Sets the setting named {@code name} from its text, as {@link ProducerConfigDef.Setting#apply} parses it (for
+   * frameworks whose XML gives every value as text, e.g. log4j2's attributes).
+   *
+   * @param name a setting's name, as declared in {@link ProducerConfigDef}
+   * @param value its value as text
+   * @throws IllegalArgumentException naming the setting, if there is no such setting, the text does not parse or the
+   *     value is out of bounds
+   */
+  public void set(String name, String value) {
+    ProducerConfigDef.setting(name).apply(builder, value);
+    if (name.equals(ProducerConfigDef.CLIENT_ID.name())) {
+      clientIdSet = true;
+    }
   }
 
   /**

@@ -13,6 +13,16 @@ import org.junit.jupiter.api.Test;
 
 class MappingHelpersTest {
 
+  @Test
+  void aLayoutsTrailingLineSeparatorsAreRemovedAndNothingElse() {
+    assertEquals("a|b", EventMapper.trimLineSeparator("a|b\n"));
+    assertEquals("a|b", EventMapper.trimLineSeparator("a|b\r\n"));
+    assertEquals("a\nb", EventMapper.trimLineSeparator("a\nb\n\n"));
+    assertEquals(" a ", EventMapper.trimLineSeparator(" a "));
+    assertEquals("", EventMapper.trimLineSeparator("\r\n"));
+    assertNull(EventMapper.trimLineSeparator(null));
+  }
+
   private static Exception nested() {
     IllegalStateException root = new IllegalStateException("root cause ✓");
     Exception top = new RuntimeException("top", root);

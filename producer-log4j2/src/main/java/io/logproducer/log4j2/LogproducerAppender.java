@@ -3,6 +3,7 @@ package io.logproducer.log4j2;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.appender.AppenderProducer;
+import io.logproducer.appender.EventMapper;
 import io.logproducer.appender.GseSettings;
 import io.logproducer.appender.KafkaSettings;
 import io.logproducer.appender.MappingSettings;
@@ -56,7 +57,7 @@ public final class LogproducerAppender extends AbstractAppender {
   private final GseSettings gse;
   private final KafkaSettings kafka;
   private final MappingSettings mapping;
-  private final EventMapper mapper;
+  private final EventMapper<LogEvent> mapper;
   private final AppenderProducer producer;
 
   private LogproducerAppender(String name, Filter filter, Layout<? extends Serializable> layout,
@@ -69,7 +70,7 @@ public final class LogproducerAppender extends AbstractAppender {
     this.gse = gse;
     this.kafka = kafka;
     this.mapping = mapping;
-    this.mapper = new EventMapper(mapping, layout);
+    this.mapper = new EventMapper<LogEvent>(mapping, new Log4j2EventAdapter(mapping.useLayout() ? layout : null));
     this.producer = new AppenderProducer(name, stopTimeoutMillis, reportIntervalMillis, LOGGER::warn);
   }
 

@@ -1,6 +1,11 @@
 package io.logproducer.log4j2;
 
 import io.logproducer.appender.ProducerSettings;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import org.apache.logging.log4j.core.config.Node;
 import org.apache.logging.log4j.core.config.plugins.Plugin;
 import org.apache.logging.log4j.core.config.plugins.PluginAttribute;
@@ -14,6 +19,9 @@ import org.apache.logging.log4j.core.config.plugins.PluginFactory;
  */
 @Plugin(name = "ProducerSettings", category = Node.CATEGORY, printObject = true)
 public final class ProducerSettingsElement {
+
+  /** The factory's attribute names, in the order of its parameters. */
+  static final List<String> ATTRIBUTES = attributes();
 
   private final ProducerSettings settings;
   private final boolean valid;
@@ -65,35 +73,35 @@ public final class ProducerSettingsElement {
       @PluginAttribute("jmxEnabled") String jmxEnabled,
       @PluginAttribute("shutdownHookEnabled") String shutdownHookEnabled,
       @PluginAttribute("shutdownHookTimeoutMillis") String shutdownHookTimeoutMillis) {
+    // The values in the order of the parameters; each goes to the ProducerConfigDef setting its @PluginAttribute
+    // names (ProducerSettingsElementTest: the attributes are exactly the declared settings).
+    String[] values = {totalSizeInBytes, bufferFullPolicy, maxBlockMillis, batchSizeInBytes, batchCountThreshold,
+        lingerMillis, sendThreads, retries, initialRetryBackoffMillis, maxRetryBackoffMillis, deliveryTimeoutMillis,
+        compression, compressionLevel, clientId, jmxEnabled, shutdownHookEnabled, shutdownHookTimeoutMillis};
     final ProducerSettings s = new ProducerSettings();
-    Settings a = new Settings("ProducerSettings")
-        .apply("totalSizeInBytes", totalSizeInBytes,
-            v -> s.setTotalSizeInBytes(Settings.parseLong("totalSizeInBytes", v)))
-        .apply("bufferFullPolicy", bufferFullPolicy, s::setBufferFullPolicy)
-        .apply("maxBlockMillis", maxBlockMillis, v -> s.setMaxBlockMillis(Settings.parseLong("maxBlockMillis", v)))
-        .apply("batchSizeInBytes", batchSizeInBytes,
-            v -> s.setBatchSizeInBytes(Settings.parseInt("batchSizeInBytes", v)))
-        .apply("batchCountThreshold", batchCountThreshold,
-            v -> s.setBatchCountThreshold(Settings.parseInt("batchCountThreshold", v)))
-        .apply("lingerMillis", lingerMillis, v -> s.setLingerMillis(Settings.parseLong("lingerMillis", v)))
-        .apply("sendThreads", sendThreads, v -> s.setSendThreads(Settings.parseInt("sendThreads", v)))
-        .apply("retries", retries, v -> s.setRetries(Settings.parseInt("retries", v)))
-        .apply("initialRetryBackoffMillis", initialRetryBackoffMillis,
-            v -> s.setInitialRetryBackoffMillis(Settings.parseLong("initialRetryBackoffMillis", v)))
-        .apply("maxRetryBackoffMillis", maxRetryBackoffMillis,
-            v -> s.setMaxRetryBackoffMillis(Settings.parseLong("maxRetryBackoffMillis", v)))
-        .apply("deliveryTimeoutMillis", deliveryTimeoutMillis,
-            v -> s.setDeliveryTimeoutMillis(Settings.parseLong("deliveryTimeoutMillis", v)))
-        .apply("compression", compression, s::setCompression)
-        .apply("compressionLevel", compressionLevel,
-            v -> s.setCompressionLevel(Settings.parseInt("compressionLevel", v)))
-        .apply("clientId", clientId, s::setClientId)
-        .apply("jmxEnabled", jmxEnabled, v -> s.setJmxEnabled(Settings.parseBoolean("jmxEnabled", v)))
-        .apply("shutdownHookEnabled", shutdownHookEnabled,
-            v -> s.setShutdownHookEnabled(Settings.parseBoolean("shutdownHookEnabled", v)))
-        .apply("shutdownHookTimeoutMillis", shutdownHookTimeoutMillis,
-            v -> s.setShutdownHookTimeoutMillis(Settings.parseLong("shutdownHookTimeoutMillis", v)));
+    Settings a = new Settings("ProducerSettings");
+    for (int i = 0; i < values.length; i++) {
+      final String name = ATTRIBUTES.get(i);
+      a.apply(name, values[i], v -> s.set(name, v));
+    }
     return new ProducerSettingsElement(s, a.valid());
+  }
+
+  private static List<String> attributes() {
+    for (Method m : ProducerSettingsElement.class.getDeclaredMethods()) {
+      if (m.isAnnotationPresent(PluginFactory.class)) {
+        List<String> names = new ArrayList<String>();
+        for (Annotation[] annotations : m.getParameterAnnotations()) {
+          for (Annotation an : annotations) {
+            if (an instanceof PluginAttribute) {
+              names.add(((PluginAttribute) an).value());
+            }
+          }
+        }
+        return Collections.unmodifiableList(names);
+      }
+    }
+    throw new IllegalStateException("no @PluginFactory method");
   }
 
   ProducerSettings settings() {

@@ -123,8 +123,8 @@ class MappingTest {
     assertArrayEquals(HexFormat.of().parseHex(TRACE_ID), first.record().getTraceId().toByteArray());
     assertArrayEquals(HexFormat.of().parseHex(SPAN_ID), first.record().getSpanId().toByteArray());
     assertEquals(1, first.record().getFlags());
-    assertEquals(List.of("user", "log4j.marker", "thread.name", "thread.id"),
-        List.copyOf(first.attributes().keySet()), "trace keys and secret left out");
+    assertEquals(java.util.Set.of("user", "log4j.marker", "thread.name", "thread.id"), first.attributes().keySet(),
+        "trace keys and secret left out");
     assertEquals("alice ✓", first.attr("user"));
     assertEquals("AUDIT", first.attr("log4j.marker"));
 

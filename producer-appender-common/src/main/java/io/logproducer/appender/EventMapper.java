@@ -1,0 +1,231 @@
+package io.logproducer.appender;
+
+import io.logproducer.AnyValue;
+import io.logproducer.LogRecord;
+import io.logproducer.Severity;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A logging event as an OpenTelemetry log record, the one mapping both appenders use (OpenTelemetry's log data model
+ * and semantic conventions, as its logback and log4j appenders map events; the table is in docs/appenders.md). The
+ * framework's fields come through an {@link EventAdapter}; this class decides what they become:
+ *
+ * <ul>
+ *   <li>time → {@code time_unix_nano} (the observed time is when the record is built); level → severity number and
+ *       text; message (or the layout's output, its trailing line separator removed) → body; logger name →
+ *       instrumentation scope name ({@code scopeFromLogger});</li>
+ *   <li>MDC / ThreadContext: valid {@code trace_id} / {@code span_id} / {@code trace_flags} → the record's trace
+ *       context (those keys are then not attributes), {@value #EVENT_NAME_KEY} → event name, every other entry
+ *       passing {@code mdcInclude} / {@code mdcExclude} → a string attribute;</li>
+ *   <li>key-value pairs ({@code captureKeyValues}) → typed attributes, {@value #EVENT_NAME_KEY} → event name (it
+ *       wins over the MDC's); markers ({@code captureMarkers}); thread name and id ({@code captureThread});
+ *       exception → {@code exception.*}; caller ({@code captureCode}) → {@code code.*}.</li>
+ * </ul>
+ *
+ * <p>Immutable and thread-safe; reads the event only during {@link #map}. Entries are visited with non-capturing
+ * visitors, so the mapping allocates little besides the record and its values.
+ *
+ * @param <E> the framework's event type
+ */
+public final class EventMapper<E> {
+
+  /** MDC / context / key-value key whose value is the record's event name, not an attribute (OpenTelemetry). */
+  public static final String EVENT_NAME_KEY = "otel.event.name";
+  /** log4j2 {@code MapMessage} key whose value is the body when the message has no format (OpenTelemetry). */
+  public static final String MAP_MESSAGE_BODY_KEY = "message";
+
+  private final EventAdapter<E> adapter;
+  private final KeyFilter mdcFilter;
+  private final boolean captureContext;
+  private final boolean captureKeyValues;
+  private final boolean captureMarkers;
+  private final boolean captureThread;
+  private final boolean captureCode;
+  private final boolean useLayout;
+  private final boolean scopeFromLogger;
+  private final int exceptionMaxFrames;
+
+  private final EventAdapter.EntryVisitor contextAll = (k, v, b) -> context(k, v, b, false);
+  private final EventAdapter.EntryVisitor contextWithoutTrace = (k, v, b) -> context(k, v, b, true);
+  private static final EventAdapter.EntryVisitor KEY_VALUE = EventMapper::keyValue;
+
+  /**
+   * Creates a mapper with the settings as they are now (later changes to {@code mapping} are not seen).
+   *
+   * @param mapping the mapping settings, not null
+   * @param adapter the framework's adapter, not null
+   */
+  public EventMapper(MappingSettings mapping, EventAdapter<E> adapter) {
+    this.adapter = adapter;
+    this.mdcFilter = mapping.mdcFilter();
+    this.captureContext = !mdcFilter.acceptsNone();
+    this.captureKeyValues = mapping.captureKeyValues();
+    this.captureMarkers = mapping.captureMarkers();
+    this.captureThread = mapping.captureThread();
+    this.captureCode = mapping.captureCode();
+    this.useLayout = mapping.useLayout();
+    this.scopeFromLogger = mapping.scopeFromLogger();
+    this.exceptionMaxFrames = mapping.exceptionMaxFrames();
+  }
+
+  /**
+   * Maps one event.
+   *
+   * @param event the event, read only during this call
+   * @return the record
+   * @throws RuntimeException if the framework fails while the event is read (the appender counts it as dropped)
+   */
+  public LogRecord map(E event) {
+    LogRecord.Builder b = LogRecord.builder();
+    b.setTimeUnixNano(adapter.timeUnixNano(event));
+    Severity severity = adapter.severity(event);
+    if (severity != null) {
+      b.setSeverity(severity);
+      b.setSeverityText(adapter.severityText(event));
+    }
+    String body = useLayout ? trimLineSeparator(adapter.layout(event)) : adapter.message(event);
+    if (body != null) {
+      b.setBody(body);
+    }
+    if (scopeFromLogger) {
+      b.setInstrumentationScopeName(adapter.loggerName(event));
+    }
+    if (captureThread) {
+      String threadName = adapter.threadName(event);
+      if (threadName != null) {
+        b.setAttribute(SemanticAttributes.THREAD_NAME, threadName);
+      }
+      long threadId = adapter.threadId(event);
+      if (threadId >= 0) {
+        b.setAttribute(SemanticAttributes.THREAD_ID, threadId);
+      }
+    }
+    addContext(b, event);
+    if (captureMarkers) {
+      addMarkers(b, adapter.markerNames(event));
+    }
+    Object eventName = adapter.keyValue(event, EVENT_NAME_KEY);
+    if (eventName != null) {
+      b.setEventName(String.valueOf(eventName)); // after the context's: a key-value pair wins, as in OpenTelemetry
+    }
+    if (captureKeyValues) {
+      adapter.forEachKeyValue(event, useLayout, KEY_VALUE, b);
+    }
+    addThrown(b, event);
+    if (captureCode) {
+      addCode(b, adapter.caller(event));
+    }
+    return b.build();
+  }
+
+  private void addContext(LogRecord.Builder b, E event) {
+    boolean traced = TraceContext.apply(b, adapter.contextValue(event, SemanticAttributes.MDC_TRACE_ID),
+        adapter.contextValue(event, SemanticAttributes.MDC_SPAN_ID),
+        adapter.contextValue(event, SemanticAttributes.MDC_TRACE_FLAGS));
+    String eventName = adapter.contextValue(event, EVENT_NAME_KEY);
+    if (eventName != null) {
+      b.setEventName(eventName);
+    }
+    if (captureContext) {
+      adapter.forEachContext(event, traced ? contextWithoutTrace : contextAll, b);
+    }
+  }
+
+  private void context(String key, Object value, LogRecord.Builder b, boolean skipTrace) {
+    if (EVENT_NAME_KEY.equals(key)) {
+      return;
+    }
+    if (skipTrace && (SemanticAttributes.MDC_TRACE_ID.equals(key) || SemanticAttributes.MDC_SPAN_ID.equals(key)
+        || SemanticAttributes.MDC_TRACE_FLAGS.equals(key))) {
+      return;
+    }
+    if (mdcFilter.accepts(key)) {
+      b.setAttribute(key, String.valueOf(value));
+    }
+  }
+
+  /** A key-value pair as a typed attribute: integers → int, Double/Float → double, Boolean, byte[], else text. */
+  private static void keyValue(String key, Object value, LogRecord.Builder b) {
+    if (EVENT_NAME_KEY.equals(key)) {
+      return;
+    }
+    if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+      b.setAttribute(key, ((Number) value).longValue());
+    } else if (value instanceof Double || value instanceof Float) {
+      b.setAttribute(key, ((Number) value).doubleValue());
+    } else if (value instanceof Boolean) {
+      b.setAttribute(key, ((Boolean) value).booleanValue());
+    } else if (value instanceof byte[]) {
+      b.setAttribute(key, (byte[]) value);
+    } else {
+      b.setAttribute(key, String.valueOf(value));
+    }
+  }
+
+  private void addMarkers(LogRecord.Builder b, List<String> names) {
+    if (names.isEmpty()) {
+      return;
+    }
+    if (!adapter.markersAsArray()) {
+      b.setAttribute(adapter.markerKey(), names.get(0));
+      return;
+    }
+    List<AnyValue> values = new ArrayList<AnyValue>(names.size());
+    for (String name : names) {
+      values.add(AnyValue.of(name));
+    }
+    b.setAttribute(adapter.markerKey(), AnyValue.ofArray(values));
+  }
+
+  private void addThrown(LogRecord.Builder b, E event) {
+    Throwable t = adapter.thrown(event);
+    if (t != null) {
+      ExceptionText.addTo(b, t, exceptionMaxFrames);
+      return;
+    }
+    String[] text = adapter.thrownText(event);
+    if (text == null) {
+      return;
+    }
+    if (text[0] != null) {
+      b.setAttribute(SemanticAttributes.EXCEPTION_TYPE, text[0]);
+    }
+    if (text[1] != null) {
+      b.setAttribute(SemanticAttributes.EXCEPTION_MESSAGE, text[1]);
+    }
+    if (exceptionMaxFrames != 0 && text[2] != null) {
+      b.setAttribute(SemanticAttributes.EXCEPTION_STACKTRACE, text[2]);
+    }
+  }
+
+  private static void addCode(LogRecord.Builder b, StackTraceElement caller) {
+    if (caller == null) {
+      return;
+    }
+    b.setAttribute(SemanticAttributes.CODE_FUNCTION_NAME, caller.getClassName() + "." + caller.getMethodName());
+    if (caller.getFileName() != null) {
+      b.setAttribute(SemanticAttributes.CODE_FILE_PATH, caller.getFileName());
+    }
+    if (caller.getLineNumber() > 0) {
+      b.setAttribute(SemanticAttributes.CODE_LINE_NUMBER, (long) caller.getLineNumber());
+    }
+  }
+
+  /**
+   * {@code text} without its trailing line separators ({@code \n}, {@code \r\n}), as a layout ends each event.
+   *
+   * @param text the layout's output, or null
+   * @return the text without them, or null
+   */
+  public static String trimLineSeparator(String text) {
+    if (text == null) {
+      return null;
+    }
+    int end = text.length();
+    while (end > 0 && (text.charAt(end - 1) == '\n' || text.charAt(end - 1) == '\r')) {
+      end--;
+    }
+    return end == text.length() ? text : text.substring(0, end);
+  }
+}
