@@ -1,8 +1,8 @@
 package io.logproducer.kafka;
 
-import io.logproducer.contract.ExporterContract;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.spi.Exporter;
+import io.logproducer.testing.ExporterContract;
 import io.logproducer.testing.kafka.TopicReader;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -76,6 +76,17 @@ class KafkaExporterContractTest extends ExporterContract {
           broker.restart();
           stopped = false;
         }
+      }
+
+      /** A stopped broker refuses connections: the client retries until {@link #accept()} restarts it. */
+      @Override
+      public synchronized void refuse() {
+        stall();
+      }
+
+      @Override
+      public synchronized void accept() {
+        resume();
       }
 
       @Override

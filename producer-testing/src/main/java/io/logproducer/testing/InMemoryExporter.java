@@ -6,6 +6,7 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
+import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -57,7 +58,7 @@ import java.util.function.Function;
  */
 public final class InMemoryExporter implements Exporter {
 
-  /** The largest batch in bytes {@link #maxBatchSizeInBytes()} reports until {@link #setMaxBatchSizeInBytes}. */
+  /** The largest batch in bytes {@link #capabilities()} declares until {@link #setMaxBatchSizeInBytes}. */
   public static final int DEFAULT_MAX_BATCH_SIZE_IN_BYTES = 1 << 24;
 
   private static final String DEFAULT_SHARD = "default";
@@ -241,7 +242,7 @@ public final class InMemoryExporter implements Exporter {
   }
 
   /**
-   * Sets what {@link #maxBatchSizeInBytes()} reports to producers created afterwards.
+   * Sets what {@link #capabilities()} declares to producers created afterwards.
    *
    * @param maxBatchSizeInBytes the largest batch in bytes, at least 1
    * @throws IllegalArgumentException if {@code maxBatchSizeInBytes} is below 1
@@ -254,7 +255,7 @@ public final class InMemoryExporter implements Exporter {
   }
 
   /**
-   * Sets what {@link #requestTimeoutMillis()} reports to producers created afterwards.
+   * Sets the request timeout {@link #capabilities()} declares to producers created afterwards.
    *
    * @param requestTimeoutMillis the timeout in ms, 0 for none
    * @throws IllegalArgumentException if {@code requestTimeoutMillis} is negative
@@ -358,16 +359,15 @@ public final class InMemoryExporter implements Exporter {
     startedWith = config;
   }
 
-  /** {@return {@link Compression#NONE}} */
+  /**
+   * {@return what this exporter declares, read by each producer's constructor} Default compression {@link
+   * Compression#NONE}, every compression supported (the exporter decompresses every codec), the largest batch
+   * {@value #DEFAULT_MAX_BATCH_SIZE_IN_BYTES} bytes unless {@link #setMaxBatchSizeInBytes} set another, and the
+   * request timeout {@link #setRequestTimeoutMillis} set (0 by default).
+   */
   @Override
-  public Compression defaultCompression() {
-    return Compression.NONE;
-  }
-
-  /** {@return true: the exporter decompresses every codec} */
-  @Override
-  public boolean supports(Compression compression) {
-    return true;
+  public ExporterCapabilities capabilities() {
+    return ExporterCapabilities.builder(maxBatchSizeInBytes).setRequestTimeoutMillis(requestTimeoutMillis).build();
   }
 
   /** {@return the record encoder: every field, the body only, or the builder's} */
@@ -380,21 +380,6 @@ public final class InMemoryExporter implements Exporter {
   @Override
   public Object shardKey(LogRecord record) {
     return record.getDestination() == null ? DEFAULT_SHARD : record.getDestination();
-  }
-
-  /** {@return what {@link #setRequestTimeoutMillis} set, in ms; 0 by default} */
-  @Override
-  public long requestTimeoutMillis() {
-    return requestTimeoutMillis;
-  }
-
-  /**
-   * {@return the largest batch in bytes: {@value #DEFAULT_MAX_BATCH_SIZE_IN_BYTES} unless
-   * {@link #setMaxBatchSizeInBytes} set another}
-   */
-  @Override
-  public int maxBatchSizeInBytes() {
-    return maxBatchSizeInBytes;
   }
 
   /** Writes the batch's records back to back: the request is the records, without framing. */

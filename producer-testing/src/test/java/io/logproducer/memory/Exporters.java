@@ -26,18 +26,17 @@ final class Exporters {
   }
 
   /**
-   * {@return an accepting exporter whose records with a destination starting with {@code "marked"} are encoded
-   * through {@link EncodeBuffer#writeUtf8Marked}, the others through {@link EncodeBuffer#writeUtf8}} So both encoding
-   * paths meet the oversized-record guard.
+   * {@return an accepting exporter whose records with a destination starting with {@code "ascii"} are encoded
+   * through {@link EncodeBuffer#writeAscii} (their bodies must be ASCII), the others through
+   * {@link EncodeBuffer#writeUtf8}} So both bulk writers meet the oversized-record guard.
    */
-  static InMemoryExporter markedOrPlain() {
+  static InMemoryExporter asciiOrUtf8() {
     return InMemoryExporter.builder().setEncoder((record, out) -> {
       String body = record.getBody() == null ? "" : record.getBody().asString();
       String destination = record.getDestination();
-      if (destination != null && destination.startsWith("marked")) {
-        int marked = EncodeBuffer.utf8LengthMarked(body);
-        out.writeIntBigEndian(EncodeBuffer.markedLength(marked));
-        out.writeUtf8Marked(body, marked);
+      if (destination != null && destination.startsWith("ascii")) {
+        out.writeIntBigEndian(body.length());
+        out.writeAscii(body);
       } else {
         out.writeIntBigEndian(EncodeBuffer.utf8Length(body));
         out.writeUtf8(body);

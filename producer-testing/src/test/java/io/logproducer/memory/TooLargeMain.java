@@ -29,7 +29,7 @@ public final class TooLargeMain {
 
   public static void main(String[] args) throws Exception {
     Producer producer = new Producer(ProducerConfig.builder().setClientId("toolarge").setTotalSizeInBytes(8L << 20)
-        .setBatchSizeInBytes(1 << 20).build(), Exporters.markedOrPlain());
+        .setBatchSizeInBytes(1 << 20).build(), Exporters.asciiOrUtf8());
     AtomicInteger tooLarge = new AtomicInteger();
     AtomicReference<Throwable> other = new AtomicReference<>();
     List<String> messages = new ArrayList<>();

@@ -200,14 +200,14 @@ class InMemoryExporterTest {
   @Test
   void declaredCapabilitiesAndSettersValidate() {
     InMemoryExporter exporter = InMemoryExporter.create();
-    assertEquals(Compression.NONE, exporter.defaultCompression());
-    assertEquals(InMemoryExporter.DEFAULT_MAX_BATCH_SIZE_IN_BYTES, exporter.maxBatchSizeInBytes());
-    assertEquals(0, exporter.requestTimeoutMillis());
+    assertEquals(Compression.NONE, exporter.capabilities().defaultCompression());
+    assertEquals(InMemoryExporter.DEFAULT_MAX_BATCH_SIZE_IN_BYTES, exporter.capabilities().maxBatchSizeInBytes());
+    assertEquals(0, exporter.capabilities().requestTimeoutMillis());
     assertEquals("memory://in-memory", exporter.describe());
     exporter.setMaxBatchSizeInBytes(1000);
     exporter.setRequestTimeoutMillis(50);
-    assertEquals(1000, exporter.maxBatchSizeInBytes());
-    assertEquals(50, exporter.requestTimeoutMillis());
+    assertEquals(1000, exporter.capabilities().maxBatchSizeInBytes());
+    assertEquals(50, exporter.capabilities().requestTimeoutMillis());
     assertEquals("maxBatchSizeInBytes must be at least 1, was 0",
         assertThrows(IllegalArgumentException.class, () -> exporter.setMaxBatchSizeInBytes(0)).getMessage());
     assertEquals("requestTimeoutMillis must be at least 0, was -1",

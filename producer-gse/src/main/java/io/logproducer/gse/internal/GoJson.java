@@ -93,7 +93,7 @@ public final class GoJson {
     for (int i = 0; i < n; i++) {
       buf[pos + i] = (byte) s.charAt(i);
     }
-    out.advance(n);
+    out.setSize(out.size() + (n));
   }
 
   /** A signed decimal integer (no escaping is ever needed, at either level); throws as {@link #raw}. */
@@ -119,7 +119,7 @@ public final class GoJson {
       buf[p] = (byte) ('0' + (v % 10));
       v /= 10;
     }
-    out.advance(end - start);
+    out.setSize(out.size() + (end - start));
   }
 
   /** An unsigned 64-bit decimal integer; throws as {@link #raw}. */
@@ -148,7 +148,7 @@ public final class GoJson {
       buf[pos++] = HEX[(b >> 4) & 15];
       buf[pos++] = HEX[b & 15];
     }
-    out.advance(bytes.length * 2);
+    out.setSize(out.size() + (bytes.length * 2));
   }
 
   /** A level-1 JSON string, with its quotes; throws as {@link #raw}. */
@@ -262,7 +262,7 @@ public final class GoJson {
         b[p++] = (byte) (0x80 | (c & 0x3F));
       }
     }
-    out.advance(p - start);
+    out.setSize(out.size() + (p - start));
   }
 
   private static int unicodeEscape(byte[] b, int p, int c, boolean level2) {
