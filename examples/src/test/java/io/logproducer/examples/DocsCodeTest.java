@@ -3,13 +3,9 @@ package io.logproducer.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.examples.kafka.TopicCounter;
-import io.logproducer.kafka.KafkaEncoding;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.gse.GseAgent;
-import io.logproducer.examples.gse.EmbeddedGseAgent;
-import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
 import io.logproducer.testing.kafka.TopicReader;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -35,14 +31,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's Java code is tested, not trusted: every {@code ```java} block compiles for Java 8 against the
- * libraries, with only the imports it shows (a block without a class is wrapped in a {@code main} method), and the
- * examples that ship records run against an embedded receiver (OTLP, GSE agent, Kafka broker): every record they send
- * has arrived and no producer thread is left when they return (so an example that forgets {@code close()} fails
- * here).
+ * The documentation's Java code is tested, not trusted: every {@code ```java} block of README.md and of every page
+ * in docs/ compiles for Java 8 against the libraries, with only the imports it shows (a block without a class is
+ * wrapped in a {@code main} method), and the examples that ship records run against the test kit's receivers (OTLP
+ * receiver, GSE agent) or an embedded Kafka broker: every record they send has arrived and no producer thread is left
+ * when they return (so an example that forgets {@code close()} fails here).
  */
 @Timeout(120)
-class ReadmeCodeTest {
+class DocsCodeTest {
 
   private static final Pattern BLOCK = Pattern.compile("(?m)^```java\\n(.*?)^```\\n", Pattern.DOTALL);
   private static final Pattern CLASS = Pattern.compile("(?m)^(public )?(final )?class (\\w+)");
@@ -55,11 +51,15 @@ class ReadmeCodeTest {
   @TempDir
   Path dir;
 
-  /** A Java block of the README: its first line's number and its text. */
-  record Block(int line, String code) {
+  /** A Java block of a page: the page's name, its first line's number and its text. */
+  record Block(String page, int line, String code) {
+    Block(int line, String code) {
+      this("README.md", line, code);
+    }
+
     String className() {
       Matcher m = CLASS.matcher(code);
-      return m.find() ? m.group(3) : "ReadmeLine" + line;
+      return m.find() ? m.group(3) : page.replaceAll("[^A-Za-z0-9]", "_") + "_line" + line;
     }
 
     /** The block as a compilation unit: as is when it declares a class, else its statements in a main method. */
@@ -87,22 +87,35 @@ class ReadmeCodeTest {
     }
   }
 
-  static Path readme() {
+  static Path root() {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
       if (Files.isRegularFile(d.resolve("README.md")) && Files.isDirectory(d.resolve("producer-core"))) {
-        return d.resolve("README.md");
+        return d;
       }
     }
     throw new AssertionError("README.md not found above " + Paths.get("").toAbsolutePath());
   }
 
+  /** README.md, then every page of docs/ by name. */
+  static List<Path> pages() throws IOException {
+    List<Path> pages = new ArrayList<>();
+    pages.add(root().resolve("README.md"));
+    try (var docs = Files.list(root().resolve("docs"))) {
+      docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+    }
+    return pages;
+  }
+
   static List<Block> javaBlocks() throws IOException {
-    String text = Files.readString(readme(), StandardCharsets.UTF_8);
     List<Block> blocks = new ArrayList<>();
-    Matcher m = BLOCK.matcher(text);
-    while (m.find()) {
-      int line = 1 + (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
-      blocks.add(new Block(line, m.group(1)));
+    for (Path page : pages()) {
+      String text = Files.readString(page, StandardCharsets.UTF_8);
+      String name = root().relativize(page).toString();
+      Matcher m = BLOCK.matcher(text);
+      while (m.find()) {
+        int line = 1 + (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
+        blocks.add(new Block(name, line, m.group(1)));
+      }
     }
     return blocks;
   }
@@ -126,10 +139,11 @@ class ReadmeCodeTest {
       boolean ok = javac.getTask(log, fm, diagnostics, options, null, fm.getJavaFileObjectsFromPaths(files)).call();
       String errors = diagnostics.getDiagnostics().stream()
           .filter(d -> d.getKind() == javax.tools.Diagnostic.Kind.ERROR)
-          .map(d -> "README line " + blockOf(blocks, d.getSource()).line() + " (block line " + d.getLineNumber()
+          .map(d -> blockOf(blocks, d.getSource()).page() + " line " + blockOf(blocks, d.getSource()).line()
+              + " (block line " + d.getLineNumber()
               + "): " + d.getMessage(null))
           .collect(Collectors.joining("\n"));
-      assertTrue(ok && errors.isEmpty(), "README code does not compile:\n" + errors + log);
+      assertTrue(ok && errors.isEmpty(), "documented code does not compile:\n" + errors + log);
     }
     return out;
   }
@@ -158,15 +172,20 @@ class ReadmeCodeTest {
   }
 
   private static Block blockContaining(String needle) throws IOException {
-    List<Block> found = javaBlocks().stream().filter(b -> b.code().contains(needle)).collect(Collectors.toList());
-    assertEquals(1, found.size(), "README blocks containing " + needle);
+    List<Block> found = blocksContaining(needle);
+    assertEquals(1, found.size(), "documented blocks containing " + needle);
     return found.get(0);
+  }
+
+  private static List<Block> blocksContaining(String needle) throws IOException {
+    return javaBlocks().stream().filter(b -> b.code().contains(needle)).collect(Collectors.toList());
   }
 
   @Test
   void everyJavaBlockCompilesForJava8WithTheImportsItShows() throws Exception {
     List<Block> blocks = javaBlocks();
-    assertTrue(blocks.size() >= 3, "README Java blocks: " + blocks.size());
+    assertTrue(blocks.size() >= 5, "documented Java blocks: " + blocks.size());
+    assertTrue(blocks.stream().anyMatch(b -> b.page().equals("README.md")), "README.md has a Java block");
     assertEquals(blocks.size(), blocks.stream().map(Block::className).distinct().count(), "distinct class names");
     compile("all", blocks, blocks.stream().map(Block::source).collect(Collectors.toList()));
   }
@@ -180,16 +199,20 @@ class ReadmeCodeTest {
   }
 
   @Test
-  void theOtlpExampleDeliversEveryRecordAndClosesBeforeItReturns() throws Exception {
-    Block block = blockContaining(OTLP_ENDPOINT);
-    try (OtlpReceiver receiver = OtlpReceiver.start()) {
-      String source = block.source().replace(OTLP_ENDPOINT, "http://127.0.0.1:" + receiver.port());
-      Path classes = compile("otlp", List.of(block), List.of(source));
-      run(classes, block);
-      assertEquals(List.of(), producerThreads(), "the example closed its producer");
-      assertEquals(block.sends(), receiver.acceptedRecords(), "records the receiver counted when the example returned");
-      assertEquals(List.of(), receiver.invalidRequests());
-      assertTrue(block.sends() >= 1);
+  void everyOtlpExampleDeliversEveryRecordAndClosesBeforeItReturns() throws Exception {
+    List<Block> blocks = blocksContaining(OTLP_ENDPOINT);
+    assertTrue(blocks.size() >= 2, "OTLP examples (README.md and docs/usage.md): " + blocks.size());
+    for (Block block : blocks) {
+      try (OtlpReceiver receiver = OtlpReceiver.start()) {
+        String source = block.source().replace(OTLP_ENDPOINT, "http://127.0.0.1:" + receiver.port());
+        Path classes = compile("otlp-" + block.className(), List.of(block), List.of(source));
+        run(classes, block);
+        String where = block.page() + " line " + block.line();
+        assertEquals(List.of(), producerThreads(), where + ": the example closed its producer");
+        assertEquals(block.sends(), receiver.acceptedRecords(), where + ": records the receiver counted");
+        assertEquals(List.of(), receiver.invalidRequests(), where);
+        assertTrue(block.sends() >= 1, where);
+      }
     }
   }
 
