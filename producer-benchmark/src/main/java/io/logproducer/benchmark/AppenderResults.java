@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 /**
  * The logging appenders' numbers: turns the output of {@code run-appender-bench.sh} (the two {@code AppenderBenchmark}
  * JMH runs, {@code -t 1} and {@code -t 4}, and the final lines of the examples' {@code logback} and {@code log4j2}
- * runs) into {@code docs/perf-data/appenders.tsv}, from which {@link ReportWriter} writes the page's section.
+ * runs) into {@code docs/perf-data/appenders.tsv}, from which {@link AppenderTables} fills the page's tables.
  *
  * <pre>java -cp benchmarks.jar io.logproducer.benchmark.AppenderResults t1.txt t4.txt e2e.txt appenders.tsv</pre>
  *

@@ -81,8 +81,8 @@ public final class JfrProfile {
    */
   public static void main(String[] args) throws IOException {
     JfrProfile p = args.length >= 3
-        ? analyze(Path.of(args[0]), ReportWriter::threadGroupOf, Long.parseLong(args[1]), Long.parseLong(args[2]))
-        : analyze(Path.of(args[0]), ReportWriter::threadGroupOf);
+        ? analyze(Path.of(args[0]), ProfileSummary::threadGroupOf, Long.parseLong(args[1]), Long.parseLong(args[2]))
+        : analyze(Path.of(args[0]), ProfileSummary::threadGroupOf);
     System.out.println("execution samples: " + p.executionSamples);
     print("components (inclusive)", p.components);
     print("threads", p.threads);

@@ -271,8 +271,7 @@ public final class PerformanceSuite {
     }
     if (options.reportOnly() || options.jmhOnly()) {
       samples.addAll(readSamples(results));
-      new ReportWriter(options.docs(), samples, JmhRunner.load(jmhFile), Files.exists(jfrFile) ? jfrFile : null,
-          readMeta()).write();
+      PerformanceReport.load(options.docs(), samples, JmhRunner.load(jmhFile), jfrFile, readMeta()).write();
       out.println("wrote " + options.docs().resolve("PERFORMANCE.md"));
       return;
     }
@@ -414,7 +413,7 @@ public final class PerformanceSuite {
     // when and where: the report shows these, never the machine it is regenerated on
     meta.put("measured", java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT)
         .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)));
-    machine.forEach((k, v) -> meta.put(ReportWriter.MACHINE_PREFIX + k, v));
+    machine.forEach((k, v) -> meta.put(SuiteData.MACHINE_PREFIX + k, v));
 
     List<JmhRunner.Row> jmh = JmhRunner.load(jmhFile);
     if (!options.skipJmh()) {
@@ -429,10 +428,10 @@ public final class PerformanceSuite {
     meta.put("options", (options.quick() ? "--quick " : "") + "warmup " + options.warmup() + " s, duration "
         + options.duration() + " s, repeats " + options.repeats());
     writeMeta(meta);
-    ReportWriter report = new ReportWriter(options.docs(), samples, jmh, Files.exists(jfrFile) ? jfrFile : null,
-        meta);
+    PerformanceReport report = PerformanceReport.load(options.docs(), samples, jmh, jfrFile, meta);
     if (!options.quick() && !options.skipJmh()) { // a full run: its headline joins the history
       History.append(dataDir.resolve(History.FILE), report.historyRow(options.note()));
+      report = PerformanceReport.load(options.docs(), samples, jmh, null, meta);
     }
     report.write();
     out.printf(Locale.ROOT, "%nwrote %s (suite took %s)%n", options.docs().resolve("PERFORMANCE.md"),

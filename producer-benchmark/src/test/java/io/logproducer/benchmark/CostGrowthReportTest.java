@@ -1,6 +1,6 @@
 package io.logproducer.benchmark;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
@@ -16,7 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** "How cost grows" and the JMH SendBenchmark sweeps: rendered when, and only when, their data exists. */
+/** "How cost grows" and the JMH SendBenchmark sweeps: filled when, and only when, their data exists. */
 class CostGrowthReportTest {
 
   @TempDir
@@ -38,7 +38,7 @@ class CostGrowthReportTest {
 
   private static Map<String, String> meta() {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(ReportWriter.MACHINE_PREFIX + ReportWriter.CORES_ROW, "2");
+    m.put(SuiteData.MACHINE_PREFIX + SuiteData.CORES_ROW, "2");
     return m;
   }
 
@@ -61,7 +61,7 @@ class CostGrowthReportTest {
   }
 
   @Test
-  void newSectionsAppearWithTheirData() throws IOException {
+  void costAndJmhSweepTablesAndChartsWithTheirData() throws IOException {
     Files.createDirectories(docs.resolve("perf-data"));
     List<JmhRunner.SweepRow> rows = new ArrayList<>();
     for (String[] s : JmhRunner.SWEEPS) {
@@ -72,34 +72,38 @@ class CostGrowthReportTest {
       }
     }
     JmhRunner.saveSweeps(rows, docs.resolve("perf-data").resolve(JmhRunner.SWEEPS_FILE));
-    ReportWriter w = new ReportWriter(docs, fixture(), List.of(), null, meta());
-    w.write();
-    String page = Files.readString(docs.resolve("PERFORMANCE.md"), StandardCharsets.UTF_8);
-    assertTrue(page.contains("## How cost grows\n"), page);
-    assertTrue(page.contains("### Record size\n") && page.contains("### Application threads\n"), page);
-    assertTrue(page.contains("it is CPU-bound"), page);
-    assertTrue(page.contains("### The same settings in JMH (`SendBenchmark`)\n"), page);
-    for (String[] s : JmhRunner.SWEEPS) {
-      assertTrue(page.contains(JmhRunner.sweepCommand(s[0])), s[0]);
-      assertTrue(Files.size(docs.resolve(ReportWriter.CHART_DIR).resolve("jmh-send-" + s[0].toLowerCase() + ".png"))
-          > 0, s[0]);
+    StringBuilder page = new StringBuilder("# cost\n\n");
+    for (String name : List.of("record-size", "app-threads", "jmh-sweep-sendThreads", "jmh-sweep-batchSizeInBytes",
+        "jmh-sweep-totalSizeInBytes", "jmh-sweep-compression")) {
+      page.append("### ").append(name).append("\n\n<!-- data:").append(name).append(" -->\n<!-- /data -->\n\n");
     }
-    assertTrue(page.contains("| 256 KiB | 1,000,000 (900,000–1,100,000) |"), page);
+    Files.writeString(docs.resolve(PerformanceReport.PAGE), page, StandardCharsets.UTF_8);
+    PerformanceReport.load(docs, fixture(), List.of(), null, meta()).write();
+    String filled = Files.readString(docs.resolve(PerformanceReport.PAGE), StandardCharsets.UTF_8);
+    assertTrue(filled.contains("| 100 B | 100 | 1,200,000 |"), filled);
+    assertTrue(filled.contains("| reference | 581 | 700,000 |"), filled);
+    assertTrue(filled.contains("| 64 | 660,000 |"), filled);
+    for (String[] s : JmhRunner.SWEEPS) {
+      assertTrue(Files.size(docs.resolve(PerformanceReport.CHART_DIR).resolve("jmh-send-" + s[0].toLowerCase()
+          + ".png")) > 0, s[0]);
+    }
+    assertTrue(filled.contains("| 256 KiB | 1,000,000 (900,000–1,100,000) |"), filled);
     for (String chart : new String[] {"throughput-vs-recordsize.png", "cpu-vs-recordsize.png",
         "throughput-vs-appthreads.png", "p99-vs-appthreads.png"}) {
-      assertTrue(Files.size(docs.resolve(ReportWriter.CHART_DIR).resolve(chart)) > 0, chart);
+      assertTrue(Files.size(docs.resolve(PerformanceReport.CHART_DIR).resolve(chart)) > 0, chart);
     }
     // the reloaded file gives the same rows
     assertTrue(JmhRunner.loadSweeps(docs.resolve("perf-data").resolve(JmhRunner.SWEEPS_FILE)).equals(rows));
   }
 
   @Test
-  void withoutTheirDataTheyAreAbsent() throws IOException {
+  void withoutTheirDataTheirBlocksHaveNone() throws IOException {
     RunSpec lz4 = RunSpec.reference().withTiming(1, 1).withCompression(Compression.LZ4, 0);
-    new ReportWriter(docs, List.of(run("compression", lz4.withLabel("logproducer lz4"), 700_000, 581, 195)),
-        List.of(), null, meta()).write();
-    String page = Files.readString(docs.resolve("PERFORMANCE.md"), StandardCharsets.UTF_8);
-    assertFalse(page.contains("How cost grows"), page);
-    assertFalse(page.contains("SendBenchmark`)"), page);
+    PerformanceReport report = PerformanceReport.load(docs, List.of(run("compression", lz4.withLabel(
+        "logproducer lz4"), 700_000, 581, 195)), List.of(), null, meta());
+    for (String name : List.of("record-size", "app-threads", "jmh-sweep-sendThreads", "jmh-sweep-compression")) {
+      assertNull(report.blocks().get(name).get(), name);
+    }
+    assertTrue(report.charts().isEmpty(), report.charts().toString());
   }
 }
