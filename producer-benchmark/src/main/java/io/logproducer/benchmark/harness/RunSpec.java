@@ -50,104 +50,274 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
 
   /** The reference settings (workload.md): 10 app threads, 100 MiB, 2 MiB batches, 32768 records, 2 s linger. */
   public static RunSpec reference() {
-    return new RunSpec("reference", Client.LOGPRODUCER, 10, 4, 100L * MIB, 2 * MIB, 32_768, 2_000,
-        Compression.LZ4, 0, 3, 8, 0, 0, false, 0, 0, false, 0, 0);
+    return new Builder().build();
+  }
+
+  /** {@return a builder holding the reference settings} */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** {@return a builder holding this run's settings} */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.label = label;
+    b.client = client;
+    b.appThreads = appThreads;
+    b.sendThreads = sendThreads;
+    b.totalSizeInBytes = totalSizeInBytes;
+    b.batchSizeInBytes = batchSizeInBytes;
+    b.batchCountThreshold = batchCountThreshold;
+    b.lingerMillis = lingerMillis;
+    b.compression = compression;
+    b.compressionLevel = compressionLevel;
+    b.warmupSeconds = warmupSeconds;
+    b.durationSeconds = durationSeconds;
+    b.recordsPerThread = recordsPerThread;
+    b.rateLimit = rateLimit;
+    b.otelTuned = otelTuned;
+    b.otelQueueSize = otelQueueSize;
+    b.otelBatchSize = otelBatchSize;
+    b.jfr = jfr;
+    b.stripes = stripes;
+    b.recordBytes = recordBytes;
+    return b;
   }
 
   public RunSpec withLabel(String v) {
-    return new RunSpec(v, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes, batchCountThreshold,
-        lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().label(v).build();
   }
 
   public RunSpec withClient(Client v) {
-    return new RunSpec(label, v, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes, batchCountThreshold,
-        lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().client(v).build();
   }
 
   public RunSpec withAppThreads(int v) {
-    return new RunSpec(label, client, v, sendThreads, totalSizeInBytes, batchSizeInBytes, batchCountThreshold,
-        lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().appThreads(v).build();
   }
 
   public RunSpec withSendThreads(int v) {
-    return new RunSpec(label, client, appThreads, v, totalSizeInBytes, batchSizeInBytes, batchCountThreshold,
-        lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().sendThreads(v).build();
   }
 
   public RunSpec withTotalSize(long v) {
-    return new RunSpec(label, client, appThreads, sendThreads, v, batchSizeInBytes, batchCountThreshold,
-        lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().totalSizeInBytes(v).build();
   }
 
   public RunSpec withBatchSize(int v) {
-    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, v, batchCountThreshold,
-        lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().batchSizeInBytes(v).build();
   }
 
   public RunSpec withBatchCountThreshold(int v) {
-    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes, v, lingerMillis,
-        compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread, rateLimit, otelTuned,
-        otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().batchCountThreshold(v).build();
   }
 
   public RunSpec withLinger(long v) {
-    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
-        batchCountThreshold, v, compression, compressionLevel, warmupSeconds, durationSeconds, recordsPerThread,
-        rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().lingerMillis(v).build();
   }
 
   public RunSpec withCompression(Compression v, int level) {
-    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
-        batchCountThreshold, lingerMillis, v, level, warmupSeconds, durationSeconds, recordsPerThread, rateLimit,
-        otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().compression(v).compressionLevel(level).build();
   }
 
   public RunSpec withTiming(double warmup, double duration) {
-    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
-        batchCountThreshold, lingerMillis, compression, compressionLevel, warmup, duration, recordsPerThread,
-        rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().warmupSeconds(warmup).durationSeconds(duration).build();
   }
 
   public RunSpec withRecordsPerThread(long v) {
-    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
-        batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds, v,
-        rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().recordsPerThread(v).build();
   }
 
   public RunSpec withRateLimit(long v) {
-    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
-        batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
-        recordsPerThread, v, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    return toBuilder().rateLimit(v).build();
   }
 
+  /** The OpenTelemetry SDK as the client, tuned or with its defaults. */
   public RunSpec withOtel(boolean tuned, int queueSize, int batchSize) {
-    return new RunSpec(label, Client.OTEL, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
-        batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
-        recordsPerThread, rateLimit, tuned, queueSize, batchSize, jfr, stripes, recordBytes);
+    return toBuilder().client(Client.OTEL).otelTuned(tuned).otelQueueSize(queueSize).otelBatchSize(batchSize).build();
   }
 
   public RunSpec withJfr(boolean v) {
-    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
-        batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
-        recordsPerThread, rateLimit, otelTuned, otelQueueSize, otelBatchSize, v, stripes, recordBytes);
+    return toBuilder().jfr(v).build();
   }
 
   public RunSpec withRecordBytes(int v) {
-    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
-        batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
-        recordsPerThread, rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, v);
+    return toBuilder().recordBytes(v).build();
   }
 
   public RunSpec withStripes(int v) {
-    return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
-        batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
-        recordsPerThread, rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, v, recordBytes);
+    return toBuilder().stripes(v).build();
+  }
+
+  /**
+   * Builds a {@link RunSpec} by name: every setting starts at the reference's value ({@link #reference()}), so a
+   * run names only what it changes. Not thread-safe.
+   */
+  public static final class Builder {
+    private String label = "reference";
+    private Client client = Client.LOGPRODUCER;
+    private int appThreads = 10;
+    private int sendThreads = 4;
+    private long totalSizeInBytes = 100L * MIB;
+    private int batchSizeInBytes = 2 * MIB;
+    private int batchCountThreshold = 32_768;
+    private long lingerMillis = 2_000;
+    private Compression compression = Compression.LZ4;
+    private int compressionLevel = 0;
+    private double warmupSeconds = 3;
+    private double durationSeconds = 8;
+    private long recordsPerThread = 0;
+    private long rateLimit = 0;
+    private boolean otelTuned = false;
+    private int otelQueueSize = 0;
+    private int otelBatchSize = 0;
+    private boolean jfr = false;
+    private int stripes = 0;
+    private int recordBytes = 0;
+
+    private Builder() {
+    }
+
+    public Builder label(String v) {
+      label = v;
+      return this;
+    }
+
+    public Builder client(Client v) {
+      client = v;
+      return this;
+    }
+
+    public Builder appThreads(int v) {
+      appThreads = v;
+      return this;
+    }
+
+    public Builder sendThreads(int v) {
+      sendThreads = v;
+      return this;
+    }
+
+    public Builder totalSizeInBytes(long v) {
+      totalSizeInBytes = v;
+      return this;
+    }
+
+    public Builder batchSizeInBytes(int v) {
+      batchSizeInBytes = v;
+      return this;
+    }
+
+    public Builder batchCountThreshold(int v) {
+      batchCountThreshold = v;
+      return this;
+    }
+
+    public Builder lingerMillis(long v) {
+      lingerMillis = v;
+      return this;
+    }
+
+    public Builder compression(Compression v) {
+      compression = v;
+      return this;
+    }
+
+    public Builder compressionLevel(int v) {
+      compressionLevel = v;
+      return this;
+    }
+
+    public Builder warmupSeconds(double v) {
+      warmupSeconds = v;
+      return this;
+    }
+
+    public Builder durationSeconds(double v) {
+      durationSeconds = v;
+      return this;
+    }
+
+    public Builder recordsPerThread(long v) {
+      recordsPerThread = v;
+      return this;
+    }
+
+    public Builder rateLimit(long v) {
+      rateLimit = v;
+      return this;
+    }
+
+    public Builder otelTuned(boolean v) {
+      otelTuned = v;
+      return this;
+    }
+
+    public Builder otelQueueSize(int v) {
+      otelQueueSize = v;
+      return this;
+    }
+
+    public Builder otelBatchSize(int v) {
+      otelBatchSize = v;
+      return this;
+    }
+
+    public Builder jfr(boolean v) {
+      jfr = v;
+      return this;
+    }
+
+    public Builder stripes(int v) {
+      stripes = v;
+      return this;
+    }
+
+    public Builder recordBytes(int v) {
+      recordBytes = v;
+      return this;
+    }
+
+    /**
+     * Sets the setting named {@code key} (a component's name, as {@link #toMap()} writes it) from its text; other
+     * keys are ignored, so that a results line's extra columns do not matter.
+     *
+     * @throws IllegalArgumentException when the value does not parse
+     */
+    public Builder set(String key, String v) {
+      switch (key) {
+        case "label" -> label = v;
+        case "client" -> client = Client.valueOf(v.toUpperCase(Locale.ROOT));
+        case "appThreads" -> appThreads = Integer.parseInt(v);
+        case "sendThreads" -> sendThreads = Integer.parseInt(v);
+        case "totalSizeInBytes" -> totalSizeInBytes = Long.parseLong(v);
+        case "batchSizeInBytes" -> batchSizeInBytes = Integer.parseInt(v);
+        case "batchCountThreshold" -> batchCountThreshold = Integer.parseInt(v);
+        case "lingerMillis" -> lingerMillis = Long.parseLong(v);
+        case "compression" -> compression = Compression.fromName(v);
+        case "compressionLevel" -> compressionLevel = Integer.parseInt(v);
+        case "warmupSeconds" -> warmupSeconds = Double.parseDouble(v);
+        case "durationSeconds" -> durationSeconds = Double.parseDouble(v);
+        case "recordsPerThread" -> recordsPerThread = Long.parseLong(v);
+        case "rateLimit" -> rateLimit = Long.parseLong(v);
+        case "otelTuned" -> otelTuned = Boolean.parseBoolean(v);
+        case "otelQueueSize" -> otelQueueSize = Integer.parseInt(v);
+        case "otelBatchSize" -> otelBatchSize = Integer.parseInt(v);
+        case "jfr" -> jfr = Boolean.parseBoolean(v);
+        case "stripes" -> stripes = Integer.parseInt(v);
+        case "recordBytes" -> recordBytes = Integer.parseInt(v);
+        default -> {
+        }
+      }
+      return this;
+    }
+
+    /** {@return the run these settings describe} */
+    public RunSpec build() {
+      return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
+          batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
+          recordsPerThread, rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+    }
   }
 
   /** The settings as key/value pairs, in a stable order. */
@@ -188,29 +358,11 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
     return args;
   }
 
-  /** Parses {@link #toMap()}'s keys; missing keys keep the {@link #reference()} value. */
+  /** Parses {@link #toMap()}'s keys; missing keys keep the {@link #reference()} value, unknown keys are ignored. */
   public static RunSpec fromMap(Map<String, String> m) {
-    RunSpec r = reference();
-    return new RunSpec(m.getOrDefault("label", r.label),
-        Client.valueOf(m.getOrDefault("client", r.client.name()).toUpperCase(Locale.ROOT)),
-        Integer.parseInt(m.getOrDefault("appThreads", "" + r.appThreads)),
-        Integer.parseInt(m.getOrDefault("sendThreads", "" + r.sendThreads)),
-        Long.parseLong(m.getOrDefault("totalSizeInBytes", "" + r.totalSizeInBytes)),
-        Integer.parseInt(m.getOrDefault("batchSizeInBytes", "" + r.batchSizeInBytes)),
-        Integer.parseInt(m.getOrDefault("batchCountThreshold", "" + r.batchCountThreshold)),
-        Long.parseLong(m.getOrDefault("lingerMillis", "" + r.lingerMillis)),
-        Compression.fromName(m.getOrDefault("compression", r.compression.name())),
-        Integer.parseInt(m.getOrDefault("compressionLevel", "" + r.compressionLevel)),
-        Double.parseDouble(m.getOrDefault("warmupSeconds", "" + r.warmupSeconds)),
-        Double.parseDouble(m.getOrDefault("durationSeconds", "" + r.durationSeconds)),
-        Long.parseLong(m.getOrDefault("recordsPerThread", "" + r.recordsPerThread)),
-        Long.parseLong(m.getOrDefault("rateLimit", "" + r.rateLimit)),
-        Boolean.parseBoolean(m.getOrDefault("otelTuned", "" + r.otelTuned)),
-        Integer.parseInt(m.getOrDefault("otelQueueSize", "" + r.otelQueueSize)),
-        Integer.parseInt(m.getOrDefault("otelBatchSize", "" + r.otelBatchSize)),
-        Boolean.parseBoolean(m.getOrDefault("jfr", "" + r.jfr)),
-        Integer.parseInt(m.getOrDefault("stripes", "" + r.stripes)),
-        Integer.parseInt(m.getOrDefault("recordBytes", "" + r.recordBytes)));
+    Builder b = builder();
+    m.forEach(b::set);
+    return b.build();
   }
 
   /** Parses {@code --key value} pairs. */
