@@ -6,7 +6,7 @@ import static io.logproducer.benchmark.report.SuiteData.medianSample;
 import static io.logproducer.benchmark.report.SuiteData.runsCell;
 import static io.logproducer.benchmark.report.SuiteData.verifiedCell;
 
-import io.logproducer.benchmark.harness.PerformanceSuite.Sample;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.RunResult;
 import io.logproducer.benchmark.report.Report.Table;
 import java.util.ArrayList;

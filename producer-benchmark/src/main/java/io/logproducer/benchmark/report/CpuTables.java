@@ -5,7 +5,7 @@ import static io.logproducer.benchmark.report.SuiteData.medianSample;
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.JmhRunner;
 import io.logproducer.benchmark.harness.LatencyHistogram;
-import io.logproducer.benchmark.harness.PerformanceSuite.Sample;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.PerformanceSuite;
 import io.logproducer.benchmark.harness.RunResult;
 import io.logproducer.benchmark.report.Report.Table;

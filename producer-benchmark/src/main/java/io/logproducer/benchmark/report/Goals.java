@@ -6,7 +6,7 @@ import static io.logproducer.benchmark.report.SuiteData.status;
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.JmhRunner;
 import io.logproducer.benchmark.harness.LatencyHistogram;
-import io.logproducer.benchmark.harness.PerformanceSuite.Sample;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.RunResult;
 import io.logproducer.benchmark.harness.RunSpec.Client;
 import io.logproducer.benchmark.report.Report.Table;

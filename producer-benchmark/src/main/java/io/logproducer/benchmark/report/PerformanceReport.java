@@ -3,7 +3,7 @@ package io.logproducer.benchmark.report;
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.JfrProfile;
 import io.logproducer.benchmark.harness.JmhRunner;
-import io.logproducer.benchmark.harness.PerformanceSuite.Sample;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.RunResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -9,7 +9,7 @@ import static io.logproducer.benchmark.report.SuiteData.verifiedCell;
 import io.logproducer.Compression;
 import io.logproducer.ProducerConfig;
 import io.logproducer.benchmark.harness.JmhRunner;
-import io.logproducer.benchmark.harness.PerformanceSuite.Sample;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.PerformanceSuite;
 import io.logproducer.benchmark.harness.RunResult;
 import io.logproducer.benchmark.report.Report.Table;

@@ -79,10 +79,10 @@ class ParsingAndFormattingTest {
 
   @Test
   void sampleRoundTripsThroughTsv() {
-    PerformanceSuite.Sample s = new PerformanceSuite.Sample("peers",
+    Sample s = new Sample("peers",
         RunSpec.reference().withLabel("OTel SDK tuned, gzip_1").withOtel(true, 65536, 8192),
         RunResult.parse("RESULT delivered=5 seconds=1.5"));
-    PerformanceSuite.Sample back = PerformanceSuite.Sample.fromTsv(s.toTsv());
+    Sample back = Sample.fromTsv(s.toTsv());
     assertEquals(s.section(), back.section());
     assertEquals(s.spec(), back.spec());
     assertEquals(s.result().values(), back.result().values());
@@ -111,15 +111,15 @@ class ParsingAndFormattingTest {
 
   @Test
   void picksTheFewestSendThreadsWithWhichSendNeverBlocked() {
-    java.util.List<PerformanceSuite.Sample> sweep = new java.util.ArrayList<>();
+    java.util.List<Sample> sweep = new java.util.ArrayList<>();
     long[][] blockedNanos = {{1, 40_000_000_000L}, {2, 3_000_000_000L}, {4, 0}, {8, 0}, {4, 100_000_000L}};
     for (long[] b : blockedNanos) {
-      sweep.add(new PerformanceSuite.Sample("sendThreads", RunSpec.reference().withSendThreads((int) b[0]),
+      sweep.add(new Sample("sendThreads", RunSpec.reference().withSendThreads((int) b[0]),
           RunResult.parse("RESULT seconds=8 sendBlockedNanos=" + b[1])));
     }
     // 4 blocked 0.1 s of 80 thread-seconds in its second pass: 0.125 %, under the 0.5 % tolerance
     assertEquals(4, PerformanceSuite.pickUnblocked(new int[] {1, 2, 4, 8}, sweep));
-    sweep.add(new PerformanceSuite.Sample("sendThreads", RunSpec.reference().withSendThreads(4),
+    sweep.add(new Sample("sendThreads", RunSpec.reference().withSendThreads(4),
         RunResult.parse("RESULT seconds=8 sendBlockedNanos=1000000000")));
     assertEquals(8, PerformanceSuite.pickUnblocked(new int[] {1, 2, 4, 8}, sweep));
     assertEquals(16, PerformanceSuite.pickUnblocked(new int[] {16}, java.util.List.of()));

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
-import io.logproducer.benchmark.harness.PerformanceSuite.Sample;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.PerformanceSuite;
 import io.logproducer.benchmark.harness.RunSpec.Client;
 import io.logproducer.benchmark.harness.RunSpec;

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.benchmark.harness.JmhRunner;
 import io.logproducer.benchmark.harness.MachineInfo;
-import io.logproducer.benchmark.harness.PerformanceSuite.Sample;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.PerformanceSuite;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -200,7 +200,7 @@ class PerformanceReportTest {
 
   private PerformanceReport committedReport() throws IOException {
     Path data = REPO_DOCS.resolve("perf-data");
-    return PerformanceReport.load(REPO_DOCS, PerformanceSuite.readSamples(data.resolve("results.tsv")),
+    return PerformanceReport.load(REPO_DOCS, Sample.readAll(data.resolve("results.tsv")),
         JmhRunner.load(data.resolve("jmh.tsv")), null, PerformanceSuite.readMeta(data.resolve("meta.properties")));
   }
 

@@ -2,7 +2,7 @@ package io.logproducer.benchmark.report;
 
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.LatencyHistogram;
-import io.logproducer.benchmark.harness.PerformanceSuite.Sample;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.PerformanceSuite;
 import io.logproducer.benchmark.harness.RunResult;
 import io.logproducer.benchmark.harness.RunSpec.Client;
