@@ -16,13 +16,13 @@ final class SoakChart {
 
   static final String FILE = "soak.svg";
 
-  private final SoakMain.Options o;
+  private final SoakOptions o;
   private final boolean pass;
   private final List<SoakMain.Sample> samples;
   private final List<SoakMain.GcEvent> gcs;
   private final List<SoakMain.Outage> outages;
 
-  SoakChart(SoakMain.Options o, boolean pass, List<SoakMain.Sample> samples, List<SoakMain.GcEvent> gcs,
+  SoakChart(SoakOptions o, boolean pass, List<SoakMain.Sample> samples, List<SoakMain.GcEvent> gcs,
       List<SoakMain.Outage> outages) {
     this.o = o;
     this.pass = pass;

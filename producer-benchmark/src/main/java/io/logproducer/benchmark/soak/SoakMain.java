@@ -3,7 +3,6 @@ package io.logproducer.benchmark.soak;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import io.logproducer.BufferExhaustedException;
 import io.logproducer.BufferFullPolicy;
-import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
@@ -24,7 +23,6 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,116 +52,6 @@ public final class SoakMain {
   static final long MIB = 1L << 20;
   static final String CLIENT_ID = "soak";
 
-  /** Command-line options. */
-  static final class Options {
-    double minutes = 10;
-    int downEveryS = 30;
-    int downForS = 10;
-    int threads = 10;
-    long rate = 100_000;
-    long totalSizeBytes = 64 * MIB;
-    Path out = Path.of("docs");
-    long maxBlockMillis = 60_000;
-    long deliveryTimeoutMillis = 120_000;
-    int sendThreads = ProducerConfig.DEFAULT_SEND_THREADS;
-    Compression compression = Compression.LZ4;
-    long closeTimeoutSeconds = 60;
-    int fullGcEverySeconds = 30;
-    double warmupSeconds = -1;
-    String receiverHeap = "768m";
-    final List<String> args = new ArrayList<>();
-
-    double durationSeconds() {
-      return minutes * 60;
-    }
-
-    double warmup() {
-      return warmupSeconds >= 0 ? Math.min(warmupSeconds, durationSeconds() / 2)
-          : Math.min(60, durationSeconds() / 4);
-    }
-
-    /** The length of the first and the last comparison window. */
-    /**
-     * Whether the heap rule counts only the periodic full GCs: they are on and each window holds one (a shorter run
-     * falls back to every GC).
-     */
-    boolean fullGcsOnly() {
-      return fullGcEverySeconds > 0 && window() >= fullGcEverySeconds;
-    }
-
-    double window() {
-      return Math.min(60, (durationSeconds() - warmup()) / 2);
-    }
-
-    static Options parse(String[] argv) {
-      Options o = new Options();
-      o.args.addAll(Arrays.asList(argv));
-      for (int i = 0; i < argv.length; i++) {
-        String k = argv[i];
-        if (k.equals("--help") || k.equals("-h")) {
-          throw new HelpException();
-        }
-        if (i + 1 >= argv.length) {
-          throw new IllegalArgumentException(k + " needs a value");
-        }
-        String v = argv[++i];
-        switch (k) {
-          case "--minutes" -> o.minutes = Double.parseDouble(v);
-          case "--down-every-s" -> o.downEveryS = Integer.parseInt(v);
-          case "--down-for-s" -> o.downForS = Integer.parseInt(v);
-          case "--threads" -> o.threads = Integer.parseInt(v);
-          case "--rate" -> o.rate = Long.parseLong(v.replace("_", "").replace(",", ""));
-          case "--total-size-bytes" -> o.totalSizeBytes = Long.parseLong(v.replace("_", "").replace(",", ""));
-          case "--out" -> o.out = Path.of(v);
-          case "--max-block-ms" -> o.maxBlockMillis = Long.parseLong(v);
-          case "--delivery-timeout-ms" -> o.deliveryTimeoutMillis = Long.parseLong(v);
-          case "--send-threads" -> o.sendThreads = Integer.parseInt(v);
-          case "--compression" -> o.compression = Compression.valueOf(v.toUpperCase(Locale.ROOT));
-          case "--close-timeout-s" -> o.closeTimeoutSeconds = Long.parseLong(v);
-          case "--full-gc-every-s" -> o.fullGcEverySeconds = Integer.parseInt(v);
-          case "--warmup-s" -> o.warmupSeconds = Double.parseDouble(v);
-          case "--receiver-heap" -> o.receiverHeap = v;
-          default -> throw new IllegalArgumentException("unknown option " + k);
-        }
-      }
-      if (o.minutes <= 0 || o.threads < 1 || o.threads > 1000 || o.rate < 0 || o.downForS < 0
-          || (o.downForS > 0 && o.downEveryS <= o.downForS) || o.closeTimeoutSeconds < 0) {
-        throw new IllegalArgumentException("need --minutes > 0, --threads in [1, 1000], --rate >= 0, "
-            + "--down-every-s > --down-for-s >= 0 (0 = no outages), --close-timeout-s >= 0");
-      }
-      return o;
-    }
-  }
-
-  static final class HelpException extends RuntimeException {
-    HelpException() {
-      super(null, null, false, false);
-    }
-  }
-
-  static final String USAGE = """
-      usage: producer-benchmark/run-soak.sh [options]   (java -cp benchmarks.jar io.logproducer.benchmark.soak.SoakMain)
-        --minutes N               sending time (default 10)
-        --down-every-s S          the receiver goes down every S seconds (default 30)
-        --down-for-s S            ... for S seconds, alternately refusing connections and answering 503
-                                  with Retry-After: 1 (default 10; 0 = no outages)
-        --threads T               application threads calling send (default 10)
-        --rate R                  records/s in total (default 100000; 0 = as fast as possible)
-        --total-size-bytes B      ProducerConfig.totalSizeInBytes (default 67108864 = 64 MiB)
-        --out DIR                 where SOAK.md and soak/ are written (default docs)
-        --max-block-ms M          ProducerConfig.maxBlockMillis, BLOCK policy (default 60000)
-        --delivery-timeout-ms M   ProducerConfig.deliveryTimeoutMillis (default 120000)
-        --send-threads S          ProducerConfig.sendThreads (default 8)
-        --compression C           none|gzip|lz4|zstd (default lz4)
-        --close-timeout-s S       Producer.close(timeout) at the end (default 60)
-        --warmup-s S              excluded from the flatness checks (default min(60, duration/4))
-        --full-gc-every-s S       System.gc() every S s, 5 s before an outage starts, so the heap rule compares
-                                  live heap (a full GC) rather than G1's young-GC figures, which include old-gen
-                                  garbage until a mixed collection (default 30; 0 = off: every GC counts)
-        --receiver-heap SIZE      -Xmx of the receiver JVM (default 768m)
-      Exit code: 0 all criteria passed, 1 a criterion failed, 2 bad options.
-      """;
-
   /** One sample a second. */
   record Sample(double t, String phase, long heapAfterGcBytes, long heapUsedBytes, int threads, long bufferedBytes,
       int waitingThreads, long accepted, long delivered, long notDelivered, long refused, String receiverState,
@@ -179,7 +67,7 @@ public final class SoakMain {
   }
 
   // ---- state shared with app threads, callbacks, the sampler and the GC listener
-  private final Options o;
+  private final SoakOptions o;
   private final LongAdder[] byStatus = new LongAdder[SendResult.Status.values().length];
   private final LongAdder repeatedOutcomes = new LongAdder();
   private final SoakIdSet[] outcomeIds;
@@ -199,7 +87,7 @@ public final class SoakMain {
   private SoakReceiverProcess receiver;
   private AppThread[] apps;
 
-  SoakMain(Options o) {
+  SoakMain(SoakOptions o) {
     this.o = o;
     for (int i = 0; i < byStatus.length; i++) {
       byStatus[i] = new LongAdder();
@@ -216,16 +104,16 @@ public final class SoakMain {
   }
 
   public static void main(String[] args) {
-    Options o;
+    SoakOptions o;
     try {
-      o = Options.parse(args);
-    } catch (HelpException e) {
-      System.out.print(USAGE);
+      o = SoakOptions.parse(args);
+    } catch (SoakOptions.HelpException e) {
+      System.out.print(SoakOptions.USAGE);
       System.exit(0);
       return;
     } catch (RuntimeException e) {
       System.err.println("soak: " + e.getMessage());
-      System.err.print(USAGE);
+      System.err.print(SoakOptions.USAGE);
       System.exit(2);
       return;
     }
@@ -265,19 +153,7 @@ public final class SoakMain {
     watchdog.start();
 
     Set<Long> threadsBefore = liveThreadIds();
-    ProducerConfig config = ProducerConfig.builder()
-        .setClientId(CLIENT_ID)
-        .setTotalSizeInBytes(o.totalSizeBytes)
-        .setBufferFullPolicy(BufferFullPolicy.BLOCK)
-        .setMaxBlockMillis(o.maxBlockMillis)
-        .setDeliveryTimeoutMillis(o.deliveryTimeoutMillis)
-        .setSendThreads(o.sendThreads)
-        .setCompression(o.compression)
-        .build();
-    producer = new Producer(config, OtlpHttpExporter.builder()
-        .setEndpoint(receiver.endpoint())
-        .setServiceName("logproducer-soak")
-        .build());
+    producer = startProducer();
 
     apps = new AppThread[o.threads];
     long nanosPerRecord = o.rate <= 0 ? 0 : Math.max(1, Math.round(1e9 * o.threads / o.rate));
@@ -294,7 +170,52 @@ public final class SoakMain {
       a.start();
     }
 
-    // ---- the run: outages on schedule
+    runOutages();
+
+    double sendEnd = stopSending();
+
+    double closeSeconds = closeProducer();
+    ProducerMetrics metrics = producer.getMetrics();
+
+    SoakIdSet[] seen = drainReceiver();
+    SoakReceiverProcess.Stats rs = receiver.latest();
+    sampler.finish();
+    receiver.close();
+
+    List<String> leftover = leftoverThreads(threadsBefore);
+    watchdog.done();
+
+    Result r = evaluate(metrics, rs, seen, leftover, sendEnd, closeSeconds);
+    SoakReport report = new SoakReport(o, machine, r, snapshot(samples), snapshot(gcEvents), snapshot(outages),
+        failureExamples, problems);
+    String summary = report.summary();
+    System.out.println();
+    System.out.println(summary);
+    report.write();
+    log("wrote %s (+ %s)", o.out.resolve("SOAK.md"), o.out.resolve("soak"));
+    System.out.println(r.pass() ? "SOAK PASS" : "SOAK FAIL");
+    return r.pass();
+  }
+
+  private Producer startProducer() {
+    ProducerConfig config = ProducerConfig.builder()
+        .setClientId(CLIENT_ID)
+        .setTotalSizeInBytes(o.totalSizeBytes)
+        .setBufferFullPolicy(BufferFullPolicy.BLOCK)
+        .setMaxBlockMillis(o.maxBlockMillis)
+        .setDeliveryTimeoutMillis(o.deliveryTimeoutMillis)
+        .setSendThreads(o.sendThreads)
+        .setCompression(o.compression)
+        .build();
+    return new Producer(config, OtlpHttpExporter.builder()
+        .setEndpoint(receiver.endpoint())
+        .setServiceName("logproducer-soak")
+        .build());
+
+  }
+
+  /** The outages on schedule, alternately refusing connections and answering 503, until the end of sending. */
+  private void runOutages() throws Exception {
     double duration = o.durationSeconds();
     int k = 1;
     while (true) {
@@ -319,7 +240,13 @@ public final class SoakMain {
       receiverCommand("up");
     }
 
-    // ---- stop sending: every send must return (space frees up once the receiver is back, or maxBlockMillis)
+  }
+
+  /**
+   * Stops the application threads: every send must return (space frees up once the receiver is back, or after
+   * maxBlockMillis). {@return the time sending ended, seconds}
+   */
+  private double stopSending() throws InterruptedException {
     double sendEnd = now();
     phase = "stop";
     for (AppThread a : apps) {
@@ -337,7 +264,11 @@ public final class SoakMain {
     log("sending stopped at t=%.1f s (all send() calls returned after %.1f s); closing the producer (timeout %d s)",
         sendEnd, stopped - sendEnd, o.closeTimeoutSeconds);
 
-    // ---- close with a timeout, in a thread of our own so that a hang is seen, not suffered
+    return sendEnd;
+  }
+
+  /** Closes with a timeout, in a thread of its own so that a hang is seen, not suffered. {@return seconds taken} */
+  private double closeProducer() throws InterruptedException {
     phase = "close";
     double closeStart = now();
     Thread closer = new Thread(() -> producer.close(TimeUnit.SECONDS.toMillis(o.closeTimeoutSeconds)), "soak-closer");
@@ -348,9 +279,11 @@ public final class SoakMain {
     if (closer.isAlive()) {
       problem("Producer.close(" + o.closeTimeoutSeconds + " s) had not returned after " + fmt(closeSeconds) + " s");
     }
-    ProducerMetrics metrics = producer.getMetrics();
+    return closeSeconds;
+  }
 
-    // ---- wait for the receiver to drain: its count stops moving (bounded)
+  /** Waits for the receiver's count to stop moving (bounded), then reads the ids it saw. */
+  private SoakIdSet[] drainReceiver() throws Exception {
     phase = "drain";
     SoakReceiverProcess.Stats rs = receiver.statsAfter(System.nanoTime(), 3000);
     long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -363,18 +296,16 @@ public final class SoakMain {
       }
     }
     Path dump = Files.createTempFile("soak-receiver-", ".ids");
-    SoakIdSet[] seen;
     try {
       receiver.command("dump " + dump, 30_000);
-      seen = readDump(dump);
+      return readDump(dump);
     } finally {
       Files.deleteIfExists(dump);
     }
-    rs = receiver.latest();
-    sampler.finish();
-    receiver.close();
+  }
 
-    // ---- threads left behind by the producer
+  /** Threads the producer left behind: alive, not there before it started, not the soak's own. */
+  private static List<String> leftoverThreads(Set<Long> threadsBefore) {
     List<String> leftover = new ArrayList<>();
     for (Thread th : Thread.getAllStackTraces().keySet()) {
       if (th.isAlive() && !threadsBefore.contains(th.getId()) && th != Thread.currentThread()
@@ -382,18 +313,7 @@ public final class SoakMain {
         leftover.add(th.getName());
       }
     }
-    watchdog.done();
-
-    Result r = evaluate(metrics, rs, seen, leftover, sendEnd, closeSeconds);
-    SoakReport report = new SoakReport(o, machine, r, snapshot(samples), snapshot(gcEvents), snapshot(outages),
-        failureExamples, problems);
-    String summary = report.summary();
-    System.out.println();
-    System.out.println(summary);
-    report.write();
-    log("wrote %s (+ %s)", o.out.resolve("SOAK.md"), o.out.resolve("soak"));
-    System.out.println(r.pass() ? "SOAK PASS" : "SOAK FAIL");
-    return r.pass();
+    return leftover;
   }
 
   /** Everything the report needs besides the samples. */
@@ -868,7 +788,7 @@ public final class SoakMain {
     return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
   }
 
-  static Map<String, String> settings(Options o) {
+  static Map<String, String> settings(SoakOptions o) {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("sending time", fmt(o.minutes) + " min (" + fmt(o.durationSeconds()) + " s)");
     m.put("outages", o.downForS <= 0 ? "none" : "every " + o.downEveryS + " s for " + o.downForS

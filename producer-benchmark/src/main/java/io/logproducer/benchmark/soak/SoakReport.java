@@ -33,7 +33,7 @@ final class SoakReport {
   static final List<String> BLOCKS = List.of("result", "command", "minutes", "criteria", "problems", "machine",
       "outcomes", "failure-examples", "receiver", "memory", "periods", "outages");
 
-  private final SoakMain.Options o;
+  private final SoakOptions o;
   private final Map<String, String> machine;
   private final SoakMain.Result r;
   private final List<SoakMain.Sample> samples;
@@ -42,7 +42,7 @@ final class SoakReport {
   private final List<String> failureExamples;
   private final List<String> problems;
 
-  SoakReport(SoakMain.Options o, Map<String, String> machine, SoakMain.Result r, List<SoakMain.Sample> samples,
+  SoakReport(SoakOptions o, Map<String, String> machine, SoakMain.Result r, List<SoakMain.Sample> samples,
       List<SoakMain.GcEvent> gcs, List<SoakMain.Outage> outages, List<String> failureExamples,
       List<String> problems) {
     this.o = o;
