@@ -1,7 +1,6 @@
 package io.logproducer.benchmark.harness;
 
 import io.logproducer.LogRecord;
-import io.logproducer.examples.Workload;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -25,7 +24,7 @@ import jdk.jfr.Recording;
  *
  * <p>A warm-up phase (its own client instance, so the JIT has compiled the paths) is followed by the measured
  * phase: {@code appThreads} threads each generate the reference workload with their own
- * {@link Workload} (or, with {@code recordBytes} set, records of that size with their own
+ * {@link ReferenceWorkload} (or, with {@code recordBytes} set, records of that size with their own
  * {@link SizedWorkload}) and call {@code send} until {@code durationSeconds} pass (or {@code recordsPerThread} are sent),
  * timing every 64th call; then the client is flushed. Prints {@code PROGRESS …} lines every second and finally one
  * {@code RESULT k=v …} line (see {@link RunResult}) on stdout.
@@ -163,7 +162,7 @@ public final class HarnessMain {
 
     @Override
     public void run() {
-      Workload workload = new Workload();
+      ReferenceWorkload workload = new ReferenceWorkload();
       SizedWorkload sized = recordBytes > 0 ? new SizedWorkload(recordBytes) : null;
       com.sun.management.ThreadMXBean tmx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
       long cpu0 = tmx.getCurrentThreadCpuTime();

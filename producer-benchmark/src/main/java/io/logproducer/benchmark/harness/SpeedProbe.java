@@ -1,7 +1,6 @@
 package io.logproducer.benchmark.harness;
 
 import io.logproducer.LogRecord;
-import io.logproducer.examples.Workload;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.RecordEncoder;
@@ -32,7 +31,7 @@ final class SpeedProbe {
   private double fastest = Double.POSITIVE_INFINITY;
 
   SpeedProbe() {
-    Workload w = new Workload();
+    ReferenceWorkload w = new ReferenceWorkload();
     for (int i = 0; i < records.length; i++) {
       records[i] = w.next(i);
     }

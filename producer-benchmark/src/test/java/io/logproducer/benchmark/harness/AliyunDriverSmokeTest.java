@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.RunSpec.Client;
-import io.logproducer.examples.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +35,7 @@ class AliyunDriverSmokeTest {
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
           Thread th = new Thread(() -> {
-            Workload w = new Workload();
+            ReferenceWorkload w = new ReferenceWorkload();
             for (long seq = 0; seq < PER_THREAD; seq++) {
               driver.send(w.next(seq));
             }
