@@ -7,7 +7,7 @@
 #     drop counts are printed in the "[AppenderBenchmark]" lines).
 #  2. End to end through each framework: the examples jar's `logback` and `log4j2` commands, 3 runs each of 1,000,000
 #     records to the embedded OTLP receiver (about 10-15 s a run); their final lines go to target/appender-e2e.txt.
-#  3. io.logproducer.benchmark.AppenderResults turns these into docs/perf-data/appenders.tsv, and
+#  3. io.logproducer.benchmark.report.AppenderResults turns these into docs/perf-data/appenders.tsv, and
 #     run-suite.sh --report-only regenerates docs/PERFORMANCE.md from docs/perf-data/.
 # Set SKIP_BUILD=1 to use the jars already built, SKIP_JMH=1 to reuse the JMH output already in target/,
 # E2E_RUNS / E2E_RECORDS to change the end-to-end runs (default 3 runs of 1000000 records), APPENDER_NOTE to publish
@@ -52,6 +52,6 @@ for fw in logback log4j2; do
   done
 done
 
-"$JAVA" -cp "$JAR" io.logproducer.benchmark.AppenderResults "$OUT/appender-bench-t1.txt" \
+"$JAVA" -cp "$JAR" io.logproducer.benchmark.report.AppenderResults "$OUT/appender-bench-t1.txt" \
   "$OUT/appender-bench-t4.txt" "$E2E" docs/perf-data/appenders.tsv "${APPENDER_NOTE:-}"
 SKIP_BUILD=1 producer-benchmark/run-suite.sh --report-only

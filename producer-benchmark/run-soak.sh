@@ -4,7 +4,7 @@
 # connections and answering 503 + Retry-After: 1). Checks that memory stays bounded (heap after GC and thread count
 # flat, buffered bytes within totalSizeInBytes), that nothing hangs, and that every accepted record gets exactly one
 # outcome; writes <out>/SOAK.md (+ chart and CSVs under <out>/soak/). Exit code 0 = pass, 1 = fail, 2 = bad options.
-# About --minutes + 1 minutes. Options are passed to io.logproducer.benchmark.SoakMain:
+# About --minutes + 1 minutes. Options are passed to io.logproducer.benchmark.soak.SoakMain:
 #   --minutes N (10)  --down-every-s S (30)  --down-for-s S (10)  --threads T (10)  --rate R records/s (100000;
 #   0 = as fast as possible)  --total-size-bytes B (67108864)  --out DIR (docs)  --max-block-ms M (60000)
 #   --delivery-timeout-ms M (120000)  --send-threads S (8)  --compression C (lz4)  --close-timeout-s S (60)
@@ -36,4 +36,4 @@ if [ -z "${SOAK_COMMIT:-}" ] && command -v git >/dev/null 2>&1; then
 fi
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 # shellcheck disable=SC2086
-exec "$JAVA" ${SOAK_JAVA_OPTS:--Xmx512m -XX:+UseG1GC} -cp "$JAR" io.logproducer.benchmark.SoakMain "$@"
+exec "$JAVA" ${SOAK_JAVA_OPTS:--Xmx512m -XX:+UseG1GC} -cp "$JAR" io.logproducer.benchmark.soak.SoakMain "$@"

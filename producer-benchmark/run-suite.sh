@@ -2,7 +2,7 @@
 # Runs the standard performance suite: raw data to docs/perf-data/, then docs/PERFORMANCE.md and the charts under
 # docs/performance/ from that data. About 20 minutes on 2 cores. The Aliyun Log Java producer's runs use the class
 # path the benchmark module's package phase copies to producer-benchmark/target/aliyun-lib/ (not in benchmarks.jar).
-# Options are passed to io.logproducer.benchmark.PerformanceSuite:
+# Options are passed to io.logproducer.benchmark.harness.PerformanceSuite:
 #   --quick (a ~4.5-minute smoke run), --skip-jmh, --warmup S, --duration S, --repeats N, --passes N,
 #   --budget-minutes M, --docs DIR, --note TEXT (this run's row in docs/perf-data/history.tsv), --run 'key=value …' (ad-hoc runs, no report), --jmh-only,
 #   --report-only (rebuild the page and charts from docs/perf-data/ without measuring anything)
@@ -23,4 +23,4 @@ if [ ! -f "$JAR" ]; then
   exit 1
 fi
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-exec "$JAVA" -Xmx1g -cp "$JAR" io.logproducer.benchmark.PerformanceSuite "$@"
+exec "$JAVA" -Xmx1g -cp "$JAR" io.logproducer.benchmark.harness.PerformanceSuite "$@"

@@ -67,7 +67,7 @@ public class CodecBenchmark {
     EncodeBuffer one = new EncodeBuffer(4096);
     byte[] out = new byte[bytes];
     int pos = 0;
-    io.logproducer.examples.Workload w = new io.logproducer.examples.Workload();
+    io.logproducer.benchmark.harness.ReferenceWorkload w = new io.logproducer.benchmark.harness.ReferenceWorkload();
     for (long seq = 0; pos < bytes; seq++) {
       LogRecord r = w.next(seq);
       one.reset();

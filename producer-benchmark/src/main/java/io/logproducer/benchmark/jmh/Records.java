@@ -1,7 +1,7 @@
 package io.logproducer.benchmark.jmh;
 
 import io.logproducer.LogRecord;
-import io.logproducer.examples.Workload;
+import io.logproducer.benchmark.harness.ReferenceWorkload;
 
 /** Pre-generated reference-workload records, so that benchmarks measure the producer and not the generator. */
 final class Records {
@@ -14,7 +14,7 @@ final class Records {
 
   /** {@link #POOL} records with sequence numbers {@code base … base+POOL-1}. */
   static LogRecord[] pool(long base) {
-    Workload w = new Workload();
+    ReferenceWorkload w = new ReferenceWorkload();
     LogRecord[] r = new LogRecord[POOL];
     for (int i = 0; i < POOL; i++) {
       r[i] = w.next(base + i);

@@ -1,7 +1,7 @@
 package io.logproducer.benchmark.jmh;
 
 import io.logproducer.LogRecord;
-import io.logproducer.examples.Workload;
+import io.logproducer.benchmark.harness.ReferenceWorkload;
 import io.logproducer.otlp.encoding.internal.ProtoWriter;
 import io.logproducer.spi.EncodeBuffer;
 import java.nio.ByteBuffer;
@@ -59,7 +59,7 @@ public class Utf8Benchmark {
 
   @Setup(Level.Trial)
   public void setup() {
-    LogRecord r = new Workload().next(1_234_567);
+    LogRecord r = new ReferenceWorkload().next(1_234_567);
     values = new String[] {r.getAttributeValue(0).asString(), r.getAttributeValue(1).asString(),
         r.getAttributeValue(2).asString(), r.getBody().asString()};
     buffer = new EncodeBuffer(4096);

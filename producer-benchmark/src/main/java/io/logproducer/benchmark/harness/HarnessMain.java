@@ -1,0 +1,403 @@
+package io.logproducer.benchmark.harness;
+
+import io.logproducer.LogRecord;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+
+/**
+ * One end-to-end run in its own JVM (the suite starts one per run, so CPU and GC figures belong to that run):
+ * {@code java -cp benchmarks.jar io.logproducer.benchmark.harness.HarnessMain --endpoint URL [--jfrFile F] <RunSpec args>}.
+ *
+ * <p>A warm-up phase (its own client instance, so the JIT has compiled the paths) is followed by the measured
+ * phase: {@code appThreads} threads each generate the reference workload with their own
+ * {@link ReferenceWorkload} (or, with {@code recordBytes} set, records of that size with their own
+ * {@link SizedWorkload}) and call {@code send} until {@code durationSeconds} pass (or {@code recordsPerThread} are sent),
+ * timing every 64th call; then the client is flushed. Prints {@code PROGRESS …} lines every second and finally one
+ * {@code RESULT k=v …} line (see {@link RunResult}) on stdout.
+ */
+public final class HarnessMain {
+
+  /** Every this many sends, one is timed (a power of two). */
+  static final int LATENCY_SAMPLE_EVERY = 64;
+
+  private HarnessMain() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    List<String> rest = new ArrayList<>(Arrays.asList(args));
+    String endpoint = take(rest, "--endpoint", null);
+    String jfrFile = take(rest, "--jfrFile", null);
+    RunSpec spec = RunSpec.fromArgs(rest.toArray(new String[0]));
+    if (endpoint == null && spec.client() != RunSpec.Client.GENERATE) {
+      throw new IllegalArgumentException("--endpoint is required");
+    }
+    // The profile recording starts before the warm-up, so that JFR's own start-up (class loading, compilation) is
+    // over before the measured phase; the analysis keeps the measured phase's events only (jfrFrom/jfrTo).
+    Recording recording = null;
+    if (spec.jfr() && jfrFile != null) {
+      recording = new Recording(Configuration.getConfiguration("profile"));
+      recording.setName("logproducer-benchmark");
+      // At ~2 GB/s of (generator) allocation, an event with a stack trace per new TLAB slows the run down several
+      // times; the throttled jdk.ObjectAllocationSample events are enough.
+      recording.disable("jdk.ObjectAllocationInNewTLAB");
+      recording.disable("jdk.ObjectAllocationOutsideTLAB");
+      recording.start();
+    }
+    long warmupDelivered = 0;
+    if (spec.warmupSeconds() > 0) {
+      try (Driver warm = open(spec, endpoint, "warmup")) {
+        Phase w = runPhase(warm, spec, spec.warmupSeconds(), 0, "warmup");
+        warmupDelivered = w.counters.delivered();
+      }
+    }
+    Phase m;
+    Driver driver = open(spec, endpoint, "bench");
+    long measureFromMillis = System.currentTimeMillis();
+    long measureToMillis;
+    try {
+      m = runPhase(driver, spec, spec.durationSeconds(), spec.recordsPerThread(), "measure");
+    } finally {
+      measureToMillis = System.currentTimeMillis();
+      driver.close();
+      if (recording != null) {
+        recording.stop();
+        recording.dump(Path.of(jfrFile));
+        recording.close();
+      }
+    }
+    Map<String, Object> r = new LinkedHashMap<>();
+    Driver.Counters c = m.counters;
+    r.put("emitted", m.emitted);
+    r.put("accepted", c.accepted());
+    r.put("delivered", c.delivered());
+    r.put("failed", c.failed());
+    r.put("dropped", c.dropped());
+    r.put("seconds", fmt(m.seconds));
+    r.put("sendSeconds", fmt(m.sendSeconds));
+    r.put("rawBytes", m.rawBytes);
+    r.put("encodedBytes", c.encodedBytes());
+    r.put("wireBytes", c.wireBytes());
+    r.put("peakBufferedBytes", c.peakBufferedBytes());
+    r.put("totalSizeInBytes", c.totalSizeInBytes());
+    r.put("sendBlockedNanos", c.sendBlockedNanos());
+    r.put("requests", c.requests());
+    r.put("requestLatencyAvgMillis", fmt(c.requestLatencyAvgMillis()));
+    r.put("cpuNanos", m.cpuNanos);
+    r.put("gcMillis", m.gcMillis);
+    r.put("gcCount", m.gcCount);
+    m.cpuByGroup.forEach((g, v) -> r.put("cpu." + g, v));
+    m.allocByGroup.forEach((g, v) -> r.put("alloc." + g, v));
+    r.putAll(m.os);
+    r.put("warmupDelivered", warmupDelivered);
+    if (recording != null) {
+      r.put("jfrFrom", measureFromMillis);
+      r.put("jfrTo", measureToMillis);
+    }
+    r.put("latency", m.latency.encode());
+    StringBuilder line = new StringBuilder("RESULT");
+    r.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
+    System.out.println(line);
+    System.out.flush();
+    System.exit(0); // do not wait for lingering non-daemon threads of a peer
+  }
+
+  private static Driver open(RunSpec spec, String endpoint, String phase) {
+    return switch (spec.client()) {
+      case LOGPRODUCER -> new LogproducerDriver(spec, endpoint, phase);
+      case OTEL -> new OtelDriver(spec, endpoint);
+      case ALIYUN -> new AliyunDriver(spec, endpoint);
+      case GENERATE -> new GenerateDriver();
+    };
+  }
+
+  /** What a phase measured. */
+  private record Phase(long emitted, double seconds, double sendSeconds, long rawBytes, long cpuNanos, long gcMillis,
+      long gcCount, Driver.Counters counters, LatencyHistogram latency, Map<String, Long> cpuByGroup,
+      Map<String, Long> allocByGroup, Map<String, Long> os) {
+  }
+
+  /** One application thread's loop and what it measured. */
+  private static final class AppThread extends Thread {
+    private final Driver driver;
+    private final CountDownLatch start;
+    private final long maxRecords;
+    private final long nanosPerRecord;
+    /** Records of {@code recordBytes} bytes, or 0 for the reference workload. */
+    private final int recordBytes;
+    private final LatencyHistogram latency = new LatencyHistogram();
+    private volatile boolean stop;
+    private final AtomicReference<Throwable> error;
+    long sent;
+    long rawBytes;
+    long cpuNanos;
+    long allocatedBytes;
+    /** Voluntary and involuntary context switches of this thread (Linux), or -1. */
+    long[] contextSwitches = {-1, -1};
+
+    AppThread(String name, Driver driver, CountDownLatch start, long maxRecords, long ratePerThread,
+        int recordBytes, AtomicReference<Throwable> error) {
+      super(name);
+      this.recordBytes = recordBytes;
+      this.driver = driver;
+      this.start = start;
+      this.maxRecords = maxRecords <= 0 ? Long.MAX_VALUE : maxRecords;
+      this.nanosPerRecord = ratePerThread <= 0 ? 0 : 1_000_000_000L / ratePerThread;
+      this.error = error;
+      setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      ReferenceWorkload workload = new ReferenceWorkload();
+      SizedWorkload sized = recordBytes > 0 ? new SizedWorkload(recordBytes) : null;
+      com.sun.management.ThreadMXBean tmx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+      long cpu0 = tmx.getCurrentThreadCpuTime();
+      long alloc0 = tmx.getCurrentThreadAllocatedBytes();
+      long seq = 0;
+      try {
+        start.await();
+        long t0 = System.nanoTime();
+        Driver d = driver;
+        LatencyHistogram h = latency;
+        for (; seq < maxRecords && !stop; seq++) {
+          LogRecord r = sized == null ? workload.next(seq) : sized.next(seq);
+          int phase = (int) (seq & (LATENCY_SAMPLE_EVERY - 1));
+          if (phase == 0) {
+            long a = System.nanoTime();
+            d.send(r);
+            h.record(System.nanoTime() - a);
+          } else {
+            d.send(r);
+            // Pace half-way between two timed sends, so that a timed send never directly follows a sleep (its
+            // caches would be cold and it would measure the wake-up, not send()).
+            if (phase == LATENCY_SAMPLE_EVERY / 2 && nanosPerRecord > 0) {
+              pace(t0 + seq * nanosPerRecord);
+            }
+          }
+        }
+      } catch (Throwable t) {
+        error.compareAndSet(null, t);
+      } finally {
+        sent = seq;
+        rawBytes = sized == null ? workload.rawBytes() : sized.rawBytes();
+        cpuNanos = tmx.getCurrentThreadCpuTime() - cpu0;
+        allocatedBytes = tmx.getCurrentThreadAllocatedBytes() - alloc0;
+        contextSwitches = ProcStats.contextSwitches(Path.of("/proc/thread-self/status"));
+      }
+    }
+
+    /** Sleeps until {@code dueNanos}; pacing is checked once every 64 records. */
+    private static void pace(long dueNanos) {
+      long wait;
+      while ((wait = dueNanos - System.nanoTime()) > 20_000) {
+        LockSupport.parkNanos(wait);
+      }
+    }
+  }
+
+  private static Phase runPhase(Driver driver, RunSpec spec, double seconds, long recordsPerThread, String name)
+      throws InterruptedException {
+    int n = spec.appThreads();
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicReference<Throwable> error = new AtomicReference<>();
+    AppThread[] threads = new AppThread[n];
+    long ratePerThread = spec.rateLimit() <= 0 ? 0 : Math.max(1, spec.rateLimit() / n);
+    for (int i = 0; i < n; i++) {
+      threads[i] = new AppThread("app-" + i, driver, start, recordsPerThread, ratePerThread,
+          spec.recordBytes(), error);
+      threads[i].start();
+    }
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    Map<Long, long[]> threads0 = threadSnapshot();
+    long gcMillis0 = gcMillis();
+    long gcCount0 = gcCount();
+    long cpu0 = os.getProcessCpuTime();
+    long[] userSys0 = ProcStats.userSysNanos();
+    long[] ctx0 = ProcStats.processContextSwitches();
+    long t0 = System.nanoTime();
+    start.countDown();
+    System.out.println("PHASE " + name + " start");
+    System.out.flush();
+
+    long deadline = seconds > 0 ? t0 + (long) (seconds * 1e9) : Long.MAX_VALUE;
+    long nextReport = t0 + 1_000_000_000L;
+    long lastDelivered = 0;
+    long lastReport = t0;
+    while (true) {
+      boolean alive = false;
+      for (AppThread t : threads) {
+        alive |= t.isAlive();
+      }
+      long now = System.nanoTime();
+      if (!alive || now - deadline >= 0) {
+        break;
+      }
+      if (now - nextReport >= 0) {
+        Driver.Counters c = driver.counters();
+        double rate = (c.delivered() - lastDelivered) / ((now - lastReport) / 1e9);
+        System.out.printf(Locale.ROOT, "PROGRESS phase=%s t=%.1f accepted=%d delivered=%d rate=%.0f buffered=%d%n",
+            name, (now - t0) / 1e9, c.accepted(), c.delivered(), rate, c.bufferedBytes());
+        System.out.flush();
+        lastDelivered = c.delivered();
+        lastReport = now;
+        nextReport += 1_000_000_000L;
+      }
+      long sleep = Math.min(deadline, nextReport) - now;
+      TimeUnit.NANOSECONDS.sleep(Math.max(100_000, Math.min(sleep, 50_000_000)));
+    }
+    for (AppThread t : threads) {
+      t.stop = true;
+    }
+    for (AppThread t : threads) {
+      t.join();
+    }
+    long sendEnd = System.nanoTime();
+    // A client whose threads end during flush (the Aliyun producer flushes by closing) keeps their CPU and
+    // allocation as of here in its groups (what they use while flushing counts as "vm").
+    Map<Long, long[]> threadsBeforeFlush = threadSnapshot();
+    Map<Long, String> namesBeforeFlush = threadNameMap();
+    driver.flush();
+    long end = System.nanoTime();
+    long cpu = os.getProcessCpuTime() - cpu0;
+    long[] userSys1 = ProcStats.userSysNanos();
+    long[] ctx1 = ProcStats.processContextSwitches();
+    long gcMs = gcMillis() - gcMillis0;
+    long gcN = gcCount() - gcCount0;
+    Map<Long, long[]> threads1 = threadSnapshot();
+    Map<Long, String> names1 = threadNameMap();
+    threadsBeforeFlush.forEach((id, v) -> {
+      if (!threads1.containsKey(id)) {
+        threads1.put(id, v);
+        names1.putIfAbsent(id, namesBeforeFlush.get(id));
+      }
+    });
+    Driver.Counters counters = driver.counters();
+    if (error.get() != null) {
+      System.err.println("send failed in " + name + ": " + error.get());
+      error.get().printStackTrace();
+    }
+
+    long emitted = 0;
+    long raw = 0;
+    LatencyHistogram latency = new LatencyHistogram();
+    Map<String, Long> cpuBy = new LinkedHashMap<>();
+    Map<String, Long> allocBy = new LinkedHashMap<>();
+    for (AppThread t : threads) {
+      emitted += t.sent;
+      raw += t.rawBytes;
+      latency.add(t.latency);
+      cpuBy.merge("app", t.cpuNanos, Long::sum);
+      allocBy.merge("app", t.allocatedBytes, Long::sum);
+    }
+    // Other Java threads: deltas between the snapshots (threads started during the phase count from 0).
+    for (Map.Entry<Long, long[]> e : threads1.entrySet()) {
+      String tn = names1.get(e.getKey());
+      if (tn == null || tn.startsWith("app-")) {
+        continue;
+      }
+      long[] before = threads0.getOrDefault(e.getKey(), new long[2]);
+      String g = driver.threadGroup(tn);
+      if (g == null) {
+        g = tn.startsWith("warmup-") ? "warmup" : "other";
+      }
+      cpuBy.merge(g, Math.max(0, e.getValue()[0] - before[0]), Long::sum);
+      allocBy.merge(g, Math.max(0, e.getValue()[1] - before[1]), Long::sum);
+    }
+    // Context switches: the app threads' own (read as they ended) plus the other threads' deltas.
+    long vol = 0;
+    long invol = 0;
+    for (AppThread t : threads) {
+      vol += Math.max(0, t.contextSwitches[0]);
+      invol += Math.max(0, t.contextSwitches[1]);
+    }
+    Map<String, Long> os2 = new LinkedHashMap<>();
+    if (ctx0 != null && ctx1 != null) {
+      os2.put("ctxVoluntary", vol + Math.max(0, ctx1[0] - ctx0[0]));
+      os2.put("ctxInvoluntary", invol + Math.max(0, ctx1[1] - ctx0[1]));
+    }
+    if (userSys0 != null && userSys1 != null) {
+      os2.put("userNanos", userSys1[0] - userSys0[0]);
+      os2.put("sysNanos", userSys1[1] - userSys0[1]);
+    }
+    long javaThreads = cpuBy.values().stream().mapToLong(Long::longValue).sum();
+    cpuBy.put("vm", Math.max(0, cpu - javaThreads)); // GC, JIT compiler and other VM threads
+    return new Phase(emitted, (end - t0) / 1e9, (sendEnd - t0) / 1e9, raw, cpu, gcMs, gcN, counters, latency, cpuBy,
+        allocBy, os2);
+  }
+
+  /** CPU and allocated bytes of every live Java thread, by id. */
+  private static Map<Long, long[]> threadSnapshot() {
+    com.sun.management.ThreadMXBean tmx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long[] ids = tmx.getAllThreadIds();
+    long[] cpu = tmx.getThreadCpuTime(ids);
+    long[] alloc = tmx.getThreadAllocatedBytes(ids);
+    Map<Long, long[]> m = new LinkedHashMap<>();
+    for (int i = 0; i < ids.length; i++) {
+      if (cpu[i] >= 0) {
+        m.put(ids[i], new long[] {cpu[i], Math.max(0, alloc[i])});
+      }
+    }
+    return m;
+  }
+
+  /** Names of the live Java threads, by id. */
+  private static Map<Long, String> threadNameMap() {
+    Map<Long, String> names = new HashMap<>();
+    for (java.lang.management.ThreadInfo t : ManagementFactory.getThreadMXBean().getThreadInfo(
+        ManagementFactory.getThreadMXBean().getAllThreadIds(), 0)) {
+      if (t != null) {
+        names.put(t.getThreadId(), t.getThreadName());
+      }
+    }
+    return names;
+  }
+
+  private static long gcMillis() {
+    long sum = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      sum += Math.max(0, gc.getCollectionTime());
+    }
+    return sum;
+  }
+
+  private static long gcCount() {
+    long sum = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      sum += Math.max(0, gc.getCollectionCount());
+    }
+    return sum;
+  }
+
+  private static String fmt(double v) {
+    return String.format(Locale.ROOT, "%.6f", v);
+  }
+
+  private static String take(List<String> args, String key, String dflt) {
+    int i = args.indexOf(key);
+    if (i < 0) {
+      return dflt;
+    }
+    if (i + 1 >= args.size()) {
+      throw new IllegalArgumentException(key + " needs a value");
+    }
+    String v = args.get(i + 1);
+    args.remove(i + 1);
+    args.remove(i);
+    return v;
+  }
+}

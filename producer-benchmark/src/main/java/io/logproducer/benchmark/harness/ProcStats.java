@@ -1,0 +1,70 @@
+package io.logproducer.benchmark.harness;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Linux process statistics the JVM does not expose: user vs system CPU time and context switches, to tell CPU
+ * spent in the kernel (lock hand-offs through futexes, socket I/O) from CPU spent computing. Every method returns
+ * null (or -1s) where {@code /proc} is unavailable.
+ */
+final class ProcStats {
+
+  /** Clock ticks per second of {@code /proc/self/stat} ({@code USER_HZ}, 100 on Linux). */
+  private static final long TICKS_PER_SECOND = 100;
+
+  private ProcStats() {
+  }
+
+  /** User and system CPU time of this process, in ns, or null. */
+  static long[] userSysNanos() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);
+      // fields after the parenthesised command name: state is field 3; utime 14, stime 15
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      long utime = Long.parseLong(f[11]);
+      long stime = Long.parseLong(f[12]);
+      long nsPerTick = 1_000_000_000L / TICKS_PER_SECOND;
+      return new long[] {utime * nsPerTick, stime * nsPerTick};
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Voluntary and involuntary context switches from a {@code status} file, or {-1, -1}. */
+  static long[] contextSwitches(Path status) {
+    long[] r = {-1, -1};
+    try {
+      for (String line : Files.readAllLines(status, StandardCharsets.US_ASCII)) {
+        if (line.startsWith("voluntary_ctxt_switches:")) {
+          r[0] = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+        } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
+          r[1] = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return r;
+  }
+
+  /** Context switches summed over this process's live threads, or null. */
+  static long[] processContextSwitches() {
+    long[] sum = {0, 0};
+    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+      for (Path t : tasks) {
+        long[] c = contextSwitches(t.resolve("status"));
+        if (c[0] >= 0) {
+          sum[0] += c[0];
+          sum[1] += c[1];
+        }
+      }
+      return sum;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+}

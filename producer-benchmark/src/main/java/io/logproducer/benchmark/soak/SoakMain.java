@@ -1,0 +1,815 @@
+package io.logproducer.benchmark.soak;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import io.logproducer.BufferExhaustedException;
+import io.logproducer.BufferFullPolicy;
+import io.logproducer.LogRecord;
+import io.logproducer.Producer;
+import io.logproducer.ProducerConfig;
+import io.logproducer.ProducerMetrics;
+import io.logproducer.SendResult;
+import io.logproducer.benchmark.harness.MachineInfo;
+import io.logproducer.otlp.OtlpHttpExporter;
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import javax.management.NotificationEmitter;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * The soak: the reference workload at a fixed rate through the real {@link Producer} (OTLP/HTTP, lz4) to
+ * {@link SoakReceiver} in its own JVM, which goes down every {@code --down-every-s} seconds for
+ * {@code --down-for-s} seconds, alternately refusing connections and answering 503 with {@code Retry-After: 1}.
+ * Checks the producer's promises over minutes: memory stays bounded (heap after GC flat, buffered bytes within
+ * {@code totalSizeInBytes}), nothing hangs (every {@code send} returns, {@code close} returns, no thread is left or
+ * leaks), and every accepted record gets exactly one outcome (and every record reported delivered reached the
+ * receiver). Writes {@code SOAK.md} (+ chart and CSVs under {@code soak/}) into {@code --out}; exit code 0 when
+ * every criterion passes, 1 otherwise, 2 on bad options. Run it with {@code producer-benchmark/run-soak.sh}.
+ *
+ * <p>Uses the producer's public API only.
+ */
+public final class SoakMain {
+
+  static final long MIB = 1L << 20;
+  static final String CLIENT_ID = "soak";
+
+  /** One sample a second. */
+  record Sample(double t, String phase, long heapAfterGcBytes, long heapUsedBytes, int threads, long bufferedBytes,
+      int waitingThreads, long accepted, long delivered, long notDelivered, long refused, String receiverState,
+      long received, long duplicates, long gcCount) {
+  }
+
+  /** One garbage collection. */
+  record GcEvent(double t, String gc, String action, String cause, long heapAfterBytes, long durationMillis) {
+  }
+
+  /** One outage as it happened (times from the receiver's acknowledgements). */
+  record Outage(int index, String mode, double from, double to) {
+  }
+
+  // ---- state shared with app threads, callbacks, the sampler and the GC listener
+  private final SoakOptions o;
+  private final LongAdder[] byStatus = new LongAdder[SendResult.Status.values().length];
+  private final LongAdder repeatedOutcomes = new LongAdder();
+  private final SoakIdSet[] outcomeIds;
+  private final SoakIdSet[] deliveredIds;
+  private final List<String> failureExamples = new ArrayList<>();
+  private final List<Sample> samples = new ArrayList<>();
+  private final List<GcEvent> gcEvents = new ArrayList<>();
+  private final List<Outage> outages = new ArrayList<>();
+  private final List<String> problems = new ArrayList<>();
+  private final Set<String> heapPools = new HashSet<>();
+  private volatile long heapAfterGc = -1;
+  private volatile boolean gcNotifications;
+  private volatile long t0Nanos;
+  private volatile String receiverState = "UP";
+  private volatile String phase = "run";
+  private Producer producer;
+  private SoakReceiverProcess receiver;
+  private AppThread[] apps;
+
+  SoakMain(SoakOptions o) {
+    this.o = o;
+    for (int i = 0; i < byStatus.length; i++) {
+      byStatus[i] = new LongAdder();
+    }
+    // Allocated up front, so that id tracking does not grow the heap during the run (rate 0: grows, and the
+    // growth is reported and allowed for in the heap rule).
+    long perThread = o.rate > 0 ? (long) Math.ceil(o.rate / (double) o.threads * o.durationSeconds() * 1.1) : 0;
+    outcomeIds = new SoakIdSet[o.threads];
+    deliveredIds = new SoakIdSet[o.threads];
+    for (int t = 0; t < o.threads; t++) {
+      outcomeIds[t] = new SoakIdSet(perThread);
+      deliveredIds[t] = new SoakIdSet(perThread);
+    }
+  }
+
+  public static void main(String[] args) {
+    SoakOptions o;
+    try {
+      o = SoakOptions.parse(args);
+    } catch (SoakOptions.HelpException e) {
+      System.out.print(SoakOptions.USAGE);
+      System.exit(0);
+      return;
+    } catch (RuntimeException e) {
+      System.err.println("soak: " + e.getMessage());
+      System.err.print(SoakOptions.USAGE);
+      System.exit(2);
+      return;
+    }
+    boolean pass;
+    try {
+      pass = new SoakMain(o).run();
+    } catch (Throwable t) {
+      System.err.println("soak: failed: " + t);
+      t.printStackTrace();
+      pass = false;
+    }
+    System.out.flush();
+    System.exit(pass ? 0 : 1);
+  }
+
+  double now() {
+    return (System.nanoTime() - t0Nanos) / 1e9;
+  }
+
+  boolean run() throws Exception {
+    Map<String, String> machine = MachineInfo.collect();
+    machine.put("JVM options", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
+    machine.put("GC", gcNames());
+    log("soak: %s min, receiver down every %d s for %d s, %d threads, rate %s, totalSizeInBytes %d, out %s",
+        fmt(o.minutes), o.downEveryS, o.downForS, o.threads, o.rate == 0 ? "unlimited" : o.rate + "/s",
+        o.totalSizeBytes, o.out);
+    installGcListener();
+    t0Nanos = System.nanoTime();
+
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    receiver = new SoakReceiverProcess(java, System.getProperty("java.class.path"),
+        List.of("-Xmx" + o.receiverHeap, "-XX:+UseG1GC"), o.threads);
+    log("receiver listening at %s (own JVM)", receiver.endpoint());
+
+    Watchdog watchdog = new Watchdog(o.durationSeconds() + o.maxBlockMillis / 1000.0 + 15 + o.closeTimeoutSeconds
+        + 30 + 30 + 60);
+    watchdog.start();
+
+    Set<Long> threadsBefore = liveThreadIds();
+    producer = startProducer();
+
+    apps = new AppThread[o.threads];
+    long nanosPerRecord = o.rate <= 0 ? 0 : Math.max(1, Math.round(1e9 * o.threads / o.rate));
+    for (int t = 0; t < o.threads; t++) {
+      apps[t] = new AppThread(t, nanosPerRecord);
+    }
+    t0Nanos = System.nanoTime();
+    synchronized (gcEvents) {
+      gcEvents.clear(); // events before t0 belong to start-up
+    }
+    Sampler sampler = new Sampler();
+    sampler.start();
+    for (AppThread a : apps) {
+      a.start();
+    }
+
+    runOutages();
+
+    double sendEnd = stopSending();
+
+    double closeSeconds = closeProducer();
+    ProducerMetrics metrics = producer.getMetrics();
+
+    SoakIdSet[] seen = drainReceiver();
+    SoakReceiverProcess.Stats rs = receiver.latest();
+    sampler.finish();
+    receiver.close();
+
+    List<String> leftover = leftoverThreads(threadsBefore);
+    watchdog.done();
+
+    Result r = evaluate(metrics, rs, seen, leftover, sendEnd, closeSeconds);
+    SoakReport report = new SoakReport(o, machine, r, snapshot(samples), snapshot(gcEvents), snapshot(outages),
+        failureExamples, problems);
+    String summary = report.summary();
+    System.out.println();
+    System.out.println(summary);
+    report.write();
+    log("wrote %s (+ %s)", o.out.resolve("SOAK.md"), o.out.resolve("soak"));
+    System.out.println(r.pass() ? "SOAK PASS" : "SOAK FAIL");
+    return r.pass();
+  }
+
+  private Producer startProducer() {
+    ProducerConfig config = ProducerConfig.builder()
+        .setClientId(CLIENT_ID)
+        .setTotalSizeInBytes(o.totalSizeBytes)
+        .setBufferFullPolicy(BufferFullPolicy.BLOCK)
+        .setMaxBlockMillis(o.maxBlockMillis)
+        .setDeliveryTimeoutMillis(o.deliveryTimeoutMillis)
+        .setSendThreads(o.sendThreads)
+        .setCompression(o.compression)
+        .build();
+    return new Producer(config, OtlpHttpExporter.builder()
+        .setEndpoint(receiver.endpoint())
+        .setServiceName("logproducer-soak")
+        .build());
+
+  }
+
+  /** The outages on schedule, alternately refusing connections and answering 503, until the end of sending. */
+  private void runOutages() throws Exception {
+    double duration = o.durationSeconds();
+    int k = 1;
+    while (true) {
+      double from = (double) k * o.downEveryS;
+      if (o.downForS <= 0 || from >= duration) {
+        break;
+      }
+      double to = Math.min(duration, from + o.downForS);
+      String mode = (k % 2 == 1) ? "refuse" : "unavailable";
+      sleepUntil(from);
+      double actualFrom = receiverCommand(mode);
+      sleepUntil(to);
+      double actualTo = receiverCommand("up");
+      synchronized (outages) {
+        outages.add(new Outage(k, mode.equals("refuse") ? "connection refused" : "503 + Retry-After: 1",
+            actualFrom, actualTo));
+      }
+      k++;
+    }
+    sleepUntil(duration);
+    if (!receiverState.equals("UP")) {
+      receiverCommand("up");
+    }
+
+  }
+
+  /**
+   * Stops the application threads: every send must return (space frees up once the receiver is back, or after
+   * maxBlockMillis). {@return the time sending ended, seconds}
+   */
+  private double stopSending() throws InterruptedException {
+    double sendEnd = now();
+    phase = "stop";
+    for (AppThread a : apps) {
+      a.stop = true;
+    }
+    long joinDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(o.maxBlockMillis + 15_000);
+    for (AppThread a : apps) {
+      a.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
+      if (a.isAlive()) {
+        problem("application thread " + a.getName() + " still inside send() "
+            + (o.maxBlockMillis + 15_000) / 1000 + " s after the end of the run");
+      }
+    }
+    double stopped = now();
+    log("sending stopped at t=%.1f s (all send() calls returned after %.1f s); closing the producer (timeout %d s)",
+        sendEnd, stopped - sendEnd, o.closeTimeoutSeconds);
+
+    return sendEnd;
+  }
+
+  /** Closes with a timeout, in a thread of its own so that a hang is seen, not suffered. {@return seconds taken} */
+  private double closeProducer() throws InterruptedException {
+    phase = "close";
+    double closeStart = now();
+    Thread closer = new Thread(() -> producer.close(TimeUnit.SECONDS.toMillis(o.closeTimeoutSeconds)), "soak-closer");
+    closer.setDaemon(true);
+    closer.start();
+    closer.join(TimeUnit.SECONDS.toMillis(o.closeTimeoutSeconds + 30));
+    double closeSeconds = now() - closeStart;
+    if (closer.isAlive()) {
+      problem("Producer.close(" + o.closeTimeoutSeconds + " s) had not returned after " + fmt(closeSeconds) + " s");
+    }
+    return closeSeconds;
+  }
+
+  /** Waits for the receiver's count to stop moving (bounded), then reads the ids it saw. */
+  private SoakIdSet[] drainReceiver() throws Exception {
+    phase = "drain";
+    SoakReceiverProcess.Stats rs = receiver.statsAfter(System.nanoTime(), 3000);
+    long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() - drainDeadline < 0) {
+      SoakReceiverProcess.Stats next = receiver.statsAfter(rs.readAtNanos(), 3000);
+      boolean settled = next.records() == rs.records() && next.requests() == rs.requests();
+      rs = next;
+      if (settled) {
+        break;
+      }
+    }
+    Path dump = Files.createTempFile("soak-receiver-", ".ids");
+    try {
+      receiver.command("dump " + dump, 30_000);
+      return readDump(dump);
+    } finally {
+      Files.deleteIfExists(dump);
+    }
+  }
+
+  /** Threads the producer left behind: alive, not there before it started, not the soak's own. */
+  private static List<String> leftoverThreads(Set<Long> threadsBefore) {
+    List<String> leftover = new ArrayList<>();
+    for (Thread th : Thread.getAllStackTraces().keySet()) {
+      if (th.isAlive() && !threadsBefore.contains(th.getId()) && th != Thread.currentThread()
+          && !th.getName().startsWith("soak-")) {
+        leftover.add(th.getName());
+      }
+    }
+    return leftover;
+  }
+
+  /** Everything the report needs besides the samples. */
+  record Result(long accepted, long refused, long[] byStatus, long outcomes, long missing, long repeatedOutcomes,
+      long noOutcomeIds, long received, long duplicates, long lostDelivered, long phantom, long receivedButFailed,
+      long receiverRecordsWithoutId, long receiverBadRequests, long receiverUnavailableAnswers, long receiverRequests,
+      ProducerMetrics metrics, double sendEnd, double closeSeconds, List<String> leftoverThreads,
+      long trackingBytes, long trackingGrownBytes, List<Criterion> criteria) {
+
+    boolean pass() {
+      return criteria.stream().allMatch(Criterion::pass);
+    }
+
+    long delivered() {
+      return byStatus[SendResult.Status.DELIVERED.ordinal()];
+    }
+  }
+
+  /** One pass criterion. */
+  record Criterion(String name, String rule, String measured, boolean pass) {
+  }
+
+  private Result evaluate(ProducerMetrics m, SoakReceiverProcess.Stats rs, SoakIdSet[] seen, List<String> leftover,
+      double sendEnd, double closeSeconds) {
+    long accepted = 0;
+    long refused = 0;
+    for (AppThread a : apps) {
+      accepted += a.accepted;
+      refused += a.refused;
+    }
+    long[] status = new long[byStatus.length];
+    long outcomes = 0;
+    for (int i = 0; i < status.length; i++) {
+      status[i] = byStatus[i].sum();
+      outcomes += status[i];
+    }
+    long delivered = status[SendResult.Status.DELIVERED.ordinal()];
+    long missing = accepted - outcomes;
+    long noOutcome = 0;
+    long lost = 0;
+    long phantom = 0;
+    long receivedButFailed = 0;
+    long tracking = 0;
+    long grown = 0;
+    for (int t = 0; t < o.threads; t++) {
+      long n = apps[t].accepted;
+      noOutcome += n - outcomeIds[t].count(0, n);
+      lost += deliveredIds[t].countNotIn(seen[t], 0, n);
+      phantom += seen[t].count(n, Math.max(n, seen[t].limit()));
+      // received, had an outcome, and that outcome was not DELIVERED
+      receivedButFailed += seen[t].count(0, n) - seen[t].countNotIn(outcomeIds[t], 0, n)
+          - (deliveredIds[t].count(0, n) - deliveredIds[t].countNotIn(seen[t], 0, n));
+      tracking += outcomeIds[t].allocatedBytes() + deliveredIds[t].allocatedBytes();
+      grown += outcomeIds[t].grownBytes() + deliveredIds[t].grownBytes();
+    }
+
+    List<Criterion> c = new ArrayList<>();
+    c.add(new Criterion("one outcome per accepted record",
+        "missing = accepted − Σ outcomes = 0; no record with 0 or ≥ 2 outcomes (by id)",
+        String.format(Locale.ROOT, "missing %,d; without outcome %,d; with repeated outcomes %,d", missing, noOutcome,
+            repeatedOutcomes.sum()),
+        missing == 0 && noOutcome == 0 && repeatedOutcomes.sum() == 0));
+    long noId = rs.noId() + rs.unknownThread();
+    c.add(new Criterion("delivered means received",
+        "records reported DELIVERED but never seen by the receiver = 0; ids seen that were never accepted = 0; "
+            + "malformed requests = 0",
+        String.format(Locale.ROOT, "lost %,d; never accepted %,d; malformed requests %,d; records without id %,d",
+            lost, phantom, rs.bad(), noId),
+        lost == 0 && phantom == 0 && rs.bad() == 0 && noId == 0));
+
+    // heap after GC: first window after warm-up vs last window of the run
+    double w0 = o.warmup();
+    double win = o.window();
+    double duration = o.durationSeconds();
+    long firstMax = maxHeapAfterGc(w0, w0 + win);
+    long lastMax = maxHeapAfterGc(duration - win, duration);
+    long allowance = 16 * MIB + grown;
+    long limit = firstMax < 0 ? -1 : (long) (firstMax * 1.2) + allowance;
+    c.add(new Criterion(o.fullGcsOnly() ? "heap after full GC flat" : "heap after GC flat",
+        String.format(Locale.ROOT, "max in the last %s s ≤ max in the first %s s after warm-up × 1.2 + 16 MiB%s%s",
+            fmt(win), fmt(win), grown > 0 ? " + id-tracking growth" : "",
+            o.fullGcsOnly() ? " (System.gc() every " + o.fullGcEverySeconds + " s)" : ""),
+        firstMax < 0 || lastMax < 0 ? "no GC in a window"
+            : String.format(Locale.ROOT, "%s ≤ %s (%s × 1.2 + %s)", mb(lastMax), mb(limit), mb(firstMax),
+                mb(allowance)),
+        firstMax >= 0 && lastMax >= 0 && lastMax <= limit));
+
+    int[] threads = threadRange(w0, duration);
+    c.add(new Criterion("thread count flat", "live threads max − min ≤ 2 after warm-up (until the end of sending)",
+        threads == null ? "no samples" : String.format(Locale.ROOT, "%d … %d (Δ %d)", threads[0], threads[1],
+            threads[1] - threads[0]),
+        threads != null && threads[1] - threads[0] <= 2));
+
+    long maxBuffered = Math.max(m.getPeakBufferedBytes(), maxSampled());
+    c.add(new Criterion("buffered bytes bounded", "peak buffered bytes ≤ totalSizeInBytes",
+        String.format(Locale.ROOT, "%s ≤ %s", mb(maxBuffered), mb(o.totalSizeBytes)),
+        maxBuffered <= o.totalSizeBytes));
+
+    List<String> hangs;
+    synchronized (problems) {
+      hangs = new ArrayList<>(problems);
+    }
+    c.add(new Criterion("nothing hangs",
+        "every send() returns after the run; close(" + o.closeTimeoutSeconds
+            + " s) returns; the receiver obeys every command; no producer thread outlives close",
+        hangs.isEmpty() && leftover.isEmpty()
+            ? String.format(Locale.ROOT, "close took %.1f s; 0 threads left", closeSeconds)
+            : String.join("; ", hangs) + (leftover.isEmpty() ? "" : "; threads left: " + leftover),
+        hangs.isEmpty() && leftover.isEmpty()));
+
+    return new Result(accepted, refused, status, outcomes, missing, repeatedOutcomes.sum(), noOutcome, rs.unique(),
+        rs.duplicates(), lost, phantom, receivedButFailed, noId, rs.bad(), rs.unavailable(), rs.requests(), m,
+        sendEnd, closeSeconds, leftover, tracking, grown, c);
+  }
+
+  /** Whether a GC counts for the heap rule: only the periodic full GCs when they are on, else every GC. */
+  static boolean counts(GcEvent e, boolean fullGcsOnly) {
+    return !fullGcsOnly || "System.gc()".equals(e.cause());
+  }
+
+  long maxHeapAfterGc(double from, double to) {
+    long max = -1;
+    synchronized (gcEvents) {
+      for (GcEvent e : gcEvents) {
+        if (e.t() >= from && e.t() < to && counts(e, o.fullGcsOnly())) {
+          max = Math.max(max, e.heapAfterBytes());
+        }
+      }
+    }
+    if (max < 0 && !gcNotifications) {
+      synchronized (samples) {
+        for (Sample s : samples) {
+          if (s.t() >= from && s.t() < to) {
+            max = Math.max(max, s.heapAfterGcBytes());
+          }
+        }
+      }
+    }
+    return max;
+  }
+
+  private int[] threadRange(double from, double to) {
+    int min = Integer.MAX_VALUE;
+    int max = Integer.MIN_VALUE;
+    synchronized (samples) {
+      for (Sample s : samples) {
+        if (s.t() >= from && s.t() <= to && s.phase().equals("run")) {
+          min = Math.min(min, s.threads());
+          max = Math.max(max, s.threads());
+        }
+      }
+    }
+    return min > max ? null : new int[] {min, max};
+  }
+
+  private long maxSampled() {
+    long max = 0;
+    synchronized (samples) {
+      for (Sample s : samples) {
+        max = Math.max(max, s.bufferedBytes());
+      }
+    }
+    return max;
+  }
+
+  // ---- application threads
+
+  private final class AppThread extends Thread {
+    private final int index;
+    private final long nanosPerRecord;
+    volatile boolean stop;
+    volatile long accepted;
+    volatile long refused;
+
+    AppThread(int index, long nanosPerRecord) {
+      super("soak-app-" + index);
+      this.index = index;
+      this.nanosPerRecord = nanosPerRecord;
+      setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      SoakRecords records = new SoakRecords(index);
+      int t = index;
+      long i = 0;
+      long paceFrom = System.nanoTime();
+      long paced = 0;
+      try {
+        while (!stop) {
+          LogRecord record = records.next(i);
+          long id = i;
+          try {
+            producer.send(record, result -> outcome(t, id, result));
+          } catch (BufferExhaustedException e) {
+            refused++; // not accepted: the same id is tried again
+            continue;
+          }
+          accepted = ++i;
+          if (nanosPerRecord > 0 && (++paced & 15) == 0) {
+            long due = paceFrom + paced * nanosPerRecord;
+            long now = System.nanoTime();
+            if (now - due > 100_000_000L) {
+              // Blocked in send (an outage): carry on at the rate from now, do not catch up in a burst.
+              paceFrom = now;
+              paced = 0;
+            } else {
+              while (due - now > 20_000 && !stop) {
+                LockSupport.parkNanos(due - now);
+                now = System.nanoTime();
+              }
+            }
+          }
+        }
+      } catch (RuntimeException e) {
+        problem("send() threw on " + getName() + ": " + e);
+      }
+    }
+  }
+
+  private void outcome(int thread, long id, SendResult result) {
+    SendResult.Status s = result.getStatus();
+    byStatus[s.ordinal()].increment();
+    if (!outcomeIds[thread].add(id)) {
+      repeatedOutcomes.increment();
+    }
+    if (s == SendResult.Status.DELIVERED) {
+      deliveredIds[thread].add(id);
+    } else {
+      synchronized (failureExamples) {
+        if (failureExamples.size() < 5) {
+          String line = String.format(Locale.ROOT, "t=%.1f s %s", now(), result);
+          failureExamples.add(line.length() > 300 ? line.substring(0, 300) + "…" : line);
+        }
+      }
+    }
+  }
+
+  // ---- sampling
+
+  private final class Sampler extends Thread {
+    private volatile boolean finished;
+    private long lastDelivered;
+
+    Sampler() {
+      super("soak-sampler");
+      setDaemon(true);
+    }
+
+    void finish() throws InterruptedException {
+      finished = true;
+      interrupt();
+      join(5000);
+    }
+
+    @Override
+    public void run() {
+      ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
+      long tick = 0;
+      while (!finished) {
+        long due = t0Nanos + TimeUnit.SECONDS.toNanos(tick);
+        long wait = due - System.nanoTime();
+        if (wait > 0) {
+          LockSupport.parkNanos(wait);
+          if (finished) {
+            break;
+          }
+          if (System.nanoTime() - due < 0) {
+            continue;
+          }
+        }
+        tick++;
+        if (o.fullGcsOnly() && tick > 1 && (tick + 5) % o.fullGcEverySeconds == 0) {
+          System.gc(); // a full GC: the listener records the live heap, cause "System.gc()"
+        }
+        ProducerMetrics m = producer.getMetrics();
+        long accepted = 0;
+        long refused = 0;
+        for (AppThread a : apps) {
+          accepted += a.accepted;
+          refused += a.refused;
+        }
+        long delivered = byStatus[SendResult.Status.DELIVERED.ordinal()].sum();
+        long all = 0;
+        for (LongAdder a : byStatus) {
+          all += a.sum();
+        }
+        long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        long afterGc = gcNotifications ? heapAfterGc : heapUsed;
+        SoakReceiverProcess.Stats rs = receiver.latest();
+        Sample s = new Sample(now(), phase, afterGc, heapUsed, tmx.getThreadCount(), m.getBufferedBytes(),
+            m.getWaitingThreads(), accepted, delivered, all - delivered, refused, receiverState, rs.unique(),
+            rs.duplicates(), gcCount());
+        synchronized (samples) {
+          samples.add(s);
+        }
+        if (tick % 10 == 1 || !phase.equals("run")) {
+          log("t=%5.0f s receiver=%-11s accepted=%,d delivered=%,d (+%,d) failed=%,d refused=%d buffered=%s "
+                  + "heap-after-gc=%s threads=%d",
+              s.t(), s.receiverState(), accepted, delivered, delivered - lastDelivered, all - delivered, refused,
+              mb(s.bufferedBytes()), afterGc < 0 ? "n/a" : mb(afterGc), s.threads());
+          lastDelivered = delivered;
+        }
+      }
+    }
+  }
+
+  private void installGcListener() {
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == MemoryType.HEAP) {
+        heapPools.add(p.getName());
+      }
+    }
+    try {
+      for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+        if (!(gc instanceof NotificationEmitter emitter)) {
+          continue;
+        }
+        emitter.addNotificationListener((n, hb) -> {
+          if (!n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+            return;
+          }
+          GarbageCollectionNotificationInfo info =
+              GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+          long after = 0;
+          for (Map.Entry<String, MemoryUsage> e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+            if (heapPools.contains(e.getKey())) {
+              after += e.getValue().getUsed();
+            }
+          }
+          heapAfterGc = after;
+          GcEvent ev = new GcEvent(now(), info.getGcName(), info.getGcAction(), info.getGcCause(), after,
+              info.getGcInfo().getDuration());
+          synchronized (gcEvents) {
+            gcEvents.add(ev);
+          }
+        }, null, null);
+        gcNotifications = true;
+      }
+    } catch (RuntimeException | LinkageError e) {
+      // Not a HotSpot-compatible JVM: heap used at each sample stands in for heap after GC.
+      gcNotifications = false;
+      log("GC notifications unavailable (%s): using MemoryMXBean heap used instead", e);
+    }
+  }
+
+  private static long gcCount() {
+    long n = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      n += Math.max(0, gc.getCollectionCount());
+    }
+    return n;
+  }
+
+  private static String gcNames() {
+    List<String> names = new ArrayList<>();
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      names.add(gc.getName());
+    }
+    return String.join(", ", names);
+  }
+
+  // ---- receiver control
+
+  private double receiverCommand(String command) {
+    try {
+      receiver.command(command, 10_000);
+      receiverState = switch (command) {
+        case "refuse" -> "REFUSING";
+        case "unavailable" -> "UNAVAILABLE";
+        default -> "UP";
+      };
+    } catch (IOException | InterruptedException e) {
+      problem("receiver command '" + command + "' failed: " + e.getMessage());
+    }
+    double t = now();
+    log("t=%5.1f s receiver %s", t, receiverState);
+    return t;
+  }
+
+  private SoakIdSet[] readDump(Path file) throws IOException {
+    try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+      int n = in.readInt();
+      SoakIdSet[] out = new SoakIdSet[Math.max(n, o.threads)];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = i < n ? SoakIdSet.readFrom(in) : new SoakIdSet(0);
+      }
+      return out;
+    }
+  }
+
+  // ---- watchdog: a hang ends the run with a thread dump instead of hanging the caller
+
+  private final class Watchdog extends Thread {
+    private final long deadlineNanos;
+    private volatile boolean done;
+
+    Watchdog(double seconds) {
+      super("soak-watchdog");
+      setDaemon(true);
+      deadlineNanos = System.nanoTime() + (long) (seconds * 1e9);
+    }
+
+    void done() {
+      done = true;
+      interrupt();
+    }
+
+    @Override
+    public void run() {
+      while (!done) {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+          System.err.println("SOAK FAIL: the run did not finish within its time bound; thread dump:");
+          for (ThreadInfo ti : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
+            System.err.print(ti);
+          }
+          System.err.flush();
+          if (receiver != null) {
+            receiver.kill();
+          }
+          Runtime.getRuntime().halt(1);
+        }
+        LockSupport.parkNanos(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
+      }
+    }
+  }
+
+  // ---- helpers
+
+  private void problem(String p) {
+    synchronized (problems) {
+      problems.add(p);
+    }
+    log("PROBLEM: %s", p);
+  }
+
+  private void sleepUntil(double seconds) throws InterruptedException {
+    while (true) {
+      long left = t0Nanos + (long) (seconds * 1e9) - System.nanoTime();
+      if (left <= 0) {
+        return;
+      }
+      TimeUnit.NANOSECONDS.sleep(Math.min(left, 200_000_000L));
+    }
+  }
+
+  private static Set<Long> liveThreadIds() {
+    Set<Long> ids = new HashSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      ids.add(t.getId());
+    }
+    return ids;
+  }
+
+  private static <T> List<T> snapshot(List<T> list) {
+    synchronized (list) {
+      return new ArrayList<>(list);
+    }
+  }
+
+  static void log(String format, Object... args) {
+    System.out.println(String.format(Locale.ROOT, format, args));
+    System.out.flush();
+  }
+
+  static String mb(long bytes) {
+    return String.format(Locale.ROOT, "%.1f MB", bytes / (double) MIB);
+  }
+
+  static String fmt(double v) {
+    return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  static Map<String, String> settings(SoakOptions o) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("sending time", fmt(o.minutes) + " min (" + fmt(o.durationSeconds()) + " s)");
+    m.put("outages", o.downForS <= 0 ? "none" : "every " + o.downEveryS + " s for " + o.downForS
+        + " s, alternately connection refused (listening socket and connections closed) and 503 with "
+        + "Retry-After: 1");
+    m.put("application threads", Integer.toString(o.threads));
+    m.put("rate", o.rate == 0 ? "as fast as possible" : String.format(Locale.ROOT, "%,d records/s in total", o.rate));
+    m.put("record", "reference workload (~580 bytes: 3 attributes + body) + integer attribute `seq`");
+    m.put("exporter", "OtlpHttpExporter, protobuf, to the receiver on 127.0.0.1 (own JVM, -Xmx" + o.receiverHeap
+        + ")");
+    m.put("compression", o.compression.name().toLowerCase(Locale.ROOT));
+    m.put("totalSizeInBytes", String.format(Locale.ROOT, "%,d (%s)", o.totalSizeBytes, mb(o.totalSizeBytes)));
+    m.put("bufferFullPolicy / maxBlockMillis", "BLOCK / " + o.maxBlockMillis);
+    m.put("deliveryTimeoutMillis", Long.toString(o.deliveryTimeoutMillis));
+    m.put("sendThreads", Integer.toString(o.sendThreads));
+    m.put("other ProducerConfig", "defaults (batch 1 MiB, linger 1000 ms, retries unbounded within the delivery "
+        + "timeout, backoff 100 ms … 5 s)");
+    m.put("close", "close(" + o.closeTimeoutSeconds + " s) after the last send returned");
+    m.put("warm-up (excluded from flatness checks)", fmt(o.warmup()) + " s");
+    m.put("comparison windows", "first " + fmt(o.window()) + " s after warm-up vs last " + fmt(o.window())
+        + " s of sending");
+    return m;
+  }
+}
