@@ -50,7 +50,10 @@ public final class TestRecords {
         .build();
   }
 
-  /** An INFO record with a string body and one attribute. */
+  /**
+   * An INFO record with a string body and one attribute. Its observed time is fixed too (unset, it would be the
+   * moment the record is built, and two records built a millisecond apart would differ).
+   */
   public static LogRecord simple(String body) {
     return simple(body, null);
   }
@@ -59,6 +62,7 @@ public final class TestRecords {
   public static LogRecord simple(String body, String scopeName) {
     return LogRecord.builder()
         .setTimeUnixNano(1_700_000_000_000_000_000L)
+        .setObservedTimeUnixNano(1_700_000_000_000_000_000L)
         .setSeverity(Severity.INFO)
         .setBody(body)
         .setAttribute("thread", Thread.currentThread().getName())
