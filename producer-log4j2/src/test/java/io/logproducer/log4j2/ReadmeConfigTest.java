@@ -3,7 +3,7 @@ package io.logproducer.log4j2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +42,7 @@ class ReadmeConfigTest {
 
   @Test
   void theReadmeConfigurationStartsAndShips() throws Exception {
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       Path xml = dir.resolve("log4j2-readme.xml");
       // the README reads the endpoint from the system property otlp.endpoint (default 127.0.0.1:4318)
       Files.write(xml, readmeLog4j2Xml().replace("${sys:otlp.endpoint:-http://127.0.0.1:4318}", server.endpoint())
