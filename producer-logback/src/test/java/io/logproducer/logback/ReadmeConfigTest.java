@@ -18,13 +18,16 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The README's logback configuration, as printed, starts the appender and ships an event. */
+/**
+ * The logback configuration of docs/appenders.md (once the README's), as printed:
+ * it starts the appender and ships an event.
+ */
 @Timeout(60)
 class ReadmeConfigTest {
 
   private static String readmeLogbackXml() throws Exception {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
-      Path readme = d.resolve("README.md");
+      Path readme = d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there
       if (Files.isRegularFile(readme) && Files.isDirectory(d.resolve("producer-logback"))) {
         Matcher m = Pattern.compile("(?s)```xml\\n(<configuration>.*?</configuration>)\\n```")
             .matcher(new String(Files.readAllBytes(readme), StandardCharsets.UTF_8));
@@ -36,7 +39,7 @@ class ReadmeConfigTest {
         throw new AssertionError("no logback <configuration> block with LogproducerAppender in " + readme);
       }
     }
-    throw new AssertionError("README.md not found");
+    throw new AssertionError("docs/appenders.md not found");
   }
 
   @Test
