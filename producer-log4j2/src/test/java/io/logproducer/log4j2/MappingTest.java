@@ -11,6 +11,7 @@ import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.ReceivedRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +58,7 @@ class MappingTest {
   private List<Received> awaitDelivered(String service, int n) {
     Support.await(n + " records of " + service,
         () -> Support.delivered(server).stream().filter(r -> service.equals(r.service())).count() >= n, 10_000,
-        () -> "delivered=" + Support.delivered(server).size() + ", decode errors=" + server.invalidRequests());
+        () -> "delivered=" + Support.delivered(server).size() + ", invalid requests=" + server.invalidRequests());
     return Support.delivered(server).stream().filter(r -> service.equals(r.service())).toList();
   }
 
@@ -217,7 +218,7 @@ class MappingTest {
   /** The first index of {@code part} in {@code whole}, or -1. */
   private static int indexOf(byte[] whole, byte[] part) {
     for (int i = 0; i + part.length <= whole.length; i++) {
-      if (java.util.Arrays.equals(java.util.Arrays.copyOfRange(whole, i, i + part.length), part)) {
+      if (Arrays.equals(Arrays.copyOfRange(whole, i, i + part.length), part)) {
         return i;
       }
     }
