@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.internal.proto.ProtoReader;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.ReceivedLogRecord;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
@@ -58,9 +60,54 @@ class AppenderProducerTest {
     return names;
   }
 
+  /**
+   * The scope name of each ScopeLogs of a protobuf ExportLogsServiceRequest, in wire order (the kit's decoded records
+   * carry their scope's name but not how records are grouped into ScopeLogs).
+   */
+  private static List<String> scopeLogsNames(byte[] request) {
+    List<String> names = new ArrayList<>();
+    int len = ProtoReader.LEN;
+    ProtoReader in = new ProtoReader(request, 0, request.length);
+    while (in.hasMore()) {
+      int t = in.readTag();
+      if (t != ProtoReader.tag(1, len)) { // resource_logs
+        in.skip(t);
+        continue;
+      }
+      ProtoReader rl = in.readMessage();
+      while (rl.hasMore()) {
+        int rt = rl.readTag();
+        if (rt != ProtoReader.tag(2, len)) { // scope_logs
+          rl.skip(rt);
+          continue;
+        }
+        ProtoReader sl = rl.readMessage();
+        String name = "";
+        while (sl.hasMore()) {
+          int st = sl.readTag();
+          if (st == ProtoReader.tag(1, len)) { // scope
+            ProtoReader scope = sl.readMessage();
+            while (scope.hasMore()) {
+              int nt = scope.readTag();
+              if (nt == ProtoReader.tag(1, len)) { // name
+                name = scope.readString();
+              } else {
+                scope.skip(nt);
+              }
+            }
+          } else {
+            sl.skip(st);
+          }
+        }
+        names.add(name);
+      }
+    }
+    return names;
+  }
+
   @Test
   void eventsAreDeliveredAndStopLeavesNoProducerThread() throws Exception {
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       AppenderProducer ap = start("Ship It", new ProducerSettings(), otlp(server.endpoint()), 10_000);
       assertEquals("logproducer-ship_it", ap.producer().getConfig().getClientId());
       for (int i = 0; i < 3; i++) {
@@ -74,9 +121,10 @@ class AppenderProducerTest {
       ap.stop();
       assertEquals(List.of("event 0", "event 1", "event 2"), server.deliveredBodies());
       assertEquals(List.of("com.example.Orders", "com.example.Orders", "com.example.Orders"),
-          server.requests().stream().flatMap(r -> r.request().getResourceLogsList().stream())
-              .flatMap(rl -> rl.getScopeLogsList().stream()).map(sl -> sl.getScope().getName()).toList(),
+          server.requests().stream().flatMap(r -> scopeLogsNames(r.body()).stream()).toList(),
           "each record in a ScopeLogs named after its logger");
+      assertEquals(List.of("com.example.Orders", "com.example.Orders", "com.example.Orders"),
+          server.deliveredRecords().stream().map(ReceivedLogRecord::scopeName).toList());
       assertEquals(List.of(), threadsNamed("logproducer-ship_it-"));
       assertNull(ap.producer());
       assertEquals(0, ap.droppedCount());
@@ -86,7 +134,7 @@ class AppenderProducerTest {
 
   @Test
   void theGuardKeepsTheProducersOwnEventsOut() throws Exception {
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       AppenderProducer ap = start("guard", new ProducerSettings(), otlp(server.endpoint()), 10_000);
       assertFalse(ap.enter("io.logproducer.internal.Sender"), "the library's own loggers");
       assertTrue(ap.enter("org.apache.hc.client5.http.wire"));

@@ -3,7 +3,7 @@ package io.logproducer.log4j2;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.appender.SemanticAttributes;
-import io.logproducer.appender.contract.AppenderContract;
+import io.logproducer.testing.appender.AppenderContract;
 import java.util.Map;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.Logger;

@@ -6,13 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.ByteString;
 import io.logproducer.log4j2.Support.Received;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
-import io.opentelemetry.proto.common.v1.AnyValue;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.ReceivedRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -36,12 +35,12 @@ class MappingTest {
   private static final String SPAN_ID = "b7ad6b7169203331";
   private static final String TEXT = "日志 ✓ ünïcödé";
 
-  private LoopbackOtlpServer server;
+  private OtlpReceiver server;
   private LoggerContext ctx;
 
   @BeforeEach
   void setUp() throws IOException {
-    server = LoopbackOtlpServer.start();
+    server = OtlpReceiver.start();
     System.setProperty("mapping.otlp.endpoint", server.endpoint());
     ctx = Support.context("mapping.xml");
   }
@@ -59,7 +58,7 @@ class MappingTest {
   private List<Received> awaitDelivered(String service, int n) {
     Support.await(n + " records of " + service,
         () -> Support.delivered(server).stream().filter(r -> service.equals(r.service())).count() >= n, 10_000,
-        () -> "delivered=" + Support.delivered(server).size() + ", decode errors=" + server.decodeErrors());
+        () -> "delivered=" + Support.delivered(server).size() + ", invalid requests=" + server.invalidRequests());
     return Support.delivered(server).stream().filter(r -> service.equals(r.service())).toList();
   }
 
@@ -106,23 +105,23 @@ class MappingTest {
     for (int i = 0; i < 9; i++) {
       Received r = got.get(i);
       // Event time exactly as log4j2 recorded it, nanosecond field included (no truncation to millis).
-      assertEquals(seen.get(i).timeUnixNano(), r.record().getTimeUnixNano(), "time of record " + i);
-      assertTrue(r.record().getObservedTimeUnixNano() >= r.record().getTimeUnixNano() - 1_000_000,
+      assertEquals(seen.get(i).timeUnixNano(), r.record().timeUnixNano(), "time of record " + i);
+      assertTrue(r.record().observedTimeUnixNano() >= r.record().timeUnixNano() - 1_000_000,
           "observed time is now");
       assertScope("test.mapping", r);
       assertEquals(me.getName(), r.attr("thread.name"));
-      assertEquals(me.getId(), r.attributes().get("thread.id").getIntValue());
+      assertEquals(me.getId(), r.attributes().get("thread.id"));
       assertFalse(r.attributes().keySet().stream().anyMatch(k -> k.startsWith("code.")), "no code.* by default");
       assertFalse(r.attributes().containsKey("secret"), "mdcExclude");
     }
 
     Received first = got.get(0);
     assertEquals("hello " + TEXT + " 42", first.body());
-    assertEquals(9, first.record().getSeverityNumberValue());
-    assertEquals("INFO", first.record().getSeverityText());
-    assertArrayEquals(HexFormat.of().parseHex(TRACE_ID), first.record().getTraceId().toByteArray());
-    assertArrayEquals(HexFormat.of().parseHex(SPAN_ID), first.record().getSpanId().toByteArray());
-    assertEquals(1, first.record().getFlags());
+    assertEquals(9, first.record().severityNumber());
+    assertEquals("INFO", first.record().severityText());
+    assertEquals(TRACE_ID, first.record().traceId());
+    assertEquals(SPAN_ID, first.record().spanId());
+    assertEquals(1, first.record().flags());
     assertEquals(java.util.Set.of("user", "log4j.marker", "thread.name", "thread.id"), first.attributes().keySet(),
         "trace keys and secret left out");
     assertEquals("alice ✓", first.attr("user"));
@@ -130,17 +129,17 @@ class MappingTest {
 
     Received invalid = got.get(1);
     assertEquals("invalid trace context", invalid.body());
-    assertEquals(13, invalid.record().getSeverityNumberValue());
-    assertEquals("WARN", invalid.record().getSeverityText());
-    assertTrue(invalid.record().getTraceId().isEmpty());
-    assertTrue(invalid.record().getSpanId().isEmpty());
+    assertEquals(13, invalid.record().severityNumber());
+    assertEquals("WARN", invalid.record().severityText());
+    assertTrue(invalid.record().traceId().isEmpty());
+    assertTrue(invalid.record().spanId().isEmpty());
     assertEquals("not-a-trace-id", invalid.attr("trace_id"), "invalid ids stay attributes");
     assertEquals(SPAN_ID, invalid.attr("span_id"));
 
     Received error = got.get(2);
     assertEquals("failed: " + TEXT, error.body());
-    assertEquals(17, error.record().getSeverityNumberValue());
-    assertEquals("ERROR", error.record().getSeverityText());
+    assertEquals(17, error.record().severityNumber());
+    assertEquals("ERROR", error.record().severityText());
     assertEquals("java.lang.IllegalStateException", error.attr("exception.type"));
     assertEquals("outer " + TEXT, error.attr("exception.message"));
     String trace = error.attr("exception.stacktrace");
@@ -150,30 +149,29 @@ class MappingTest {
 
     Received mapped = got.get(3);
     assertEquals("map body " + TEXT, mapped.body());
-    Map<String, AnyValue> a = mapped.attributes();
+    Map<String, Object> a = mapped.attributes();
     assertFalse(a.containsKey("message"), "the body entry is not an attribute");
-    assertEquals(7L, a.get("count").getIntValue());
-    assertEquals(AnyValue.ValueCase.INT_VALUE, a.get("small").getValueCase());
-    assertEquals(3L, a.get("small").getIntValue());
-    assertEquals(0.5d, a.get("ratio").getDoubleValue());
-    assertEquals(AnyValue.ValueCase.BOOL_VALUE, a.get("ok").getValueCase());
-    assertTrue(a.get("ok").getBoolValue());
-    assertEquals("ü", a.get("name").getStringValue());
-    assertEquals(ByteString.copyFrom(new byte[] {1, 2, (byte) 0xff}), a.get("raw").getBytesValue());
+    assertEquals(7L, a.get("count"));
+    assertEquals(Long.class, a.get("small").getClass(), "an int is an int_value");
+    assertEquals(3L, a.get("small"));
+    assertEquals(0.5d, a.get("ratio"));
+    assertEquals(Boolean.TRUE, a.get("ok"), "a bool_value");
+    assertEquals("ü", a.get("name"));
+    assertArrayEquals(new byte[] {1, 2, (byte) 0xff}, (byte[]) a.get("raw"));
 
     Received noBody = got.get(4);
-    assertEquals(AnyValue.ValueCase.VALUE_NOT_SET, noBody.record().getBody().getValueCase());
+    assertNull(noBody.record().body(), "no body value set");
     assertEquals("1", noBody.attr("a"));
     assertEquals("2", noBody.attr("b"));
 
-    assertEquals(List.of(1, 5, 21, 13), got.subList(5, 9).stream().map(r -> r.record().getSeverityNumberValue())
+    assertEquals(List.of(1, 5, 21, 13), got.subList(5, 9).stream().map(r -> r.record().severityNumber())
         .toList());
     assertEquals(List.of("TRACE", "DEBUG", "FATAL", "NOTICE"), got.subList(5, 9).stream()
-        .map(r -> r.record().getSeverityText()).toList());
+        .map(r -> r.record().severityText()).toList());
     assertEquals(List.of("t", "d", "f", "notice"), got.subList(5, 9).stream().map(Received::body).toList());
 
     // The <Otlp> headers, from the attribute and from a <Property> child.
-    LoopbackOtlpServer.Received request = server.requests().get(0);
+    ReceivedRequest request = server.requests().get(0);
     assertEquals("one", request.header("x-test"));
     assertEquals("two", request.header("x-other"));
   }
@@ -196,7 +194,7 @@ class MappingTest {
         "io.logproducer.log4j2.MappingTest.codeOnlyWhenEnabledAndMdcInclude", "code.file.path", "MappingTest.java"),
         Map.of("user", r.attr("user"), "code.function.name", r.attr("code.function.name"), "code.file.path",
             r.attr("code.file.path")));
-    assertEquals(line, r.attributes().get("code.line.number").getIntValue());
+    assertEquals((long) line, r.attributes().get("code.line.number"));
     assertEquals(4, r.attributes().size(), "user and code.* only: " + r.attributes().keySet());
     Received kv = got.get(1);
     assertEquals("kv off", kv.body());
@@ -210,8 +208,20 @@ class MappingTest {
     ctx.getLogger("test.layout").warn("via layout {}", TEXT);
     List<Received> got = awaitDelivered("layout-svc", 1);
     assertEquals("[WARN] layout: via layout " + TEXT, got.get(0).body());
-    assertEquals(13, got.get(0).record().getSeverityNumberValue());
-    byte[] utf8 = got.get(0).record().getBody().getStringValueBytes().toByteArray();
-    assertEquals("[WARN] layout: via layout " + TEXT, new String(utf8, StandardCharsets.UTF_8));
+    assertEquals(13, got.get(0).record().severityNumber());
+    // The body's bytes on the wire are its UTF-8 (the kit's model gives the decoded string only: the raw body).
+    byte[] utf8 = ("[WARN] layout: via layout " + TEXT).getBytes(StandardCharsets.UTF_8);
+    assertTrue(server.requests().stream().anyMatch(q -> indexOf(q.body(), utf8) >= 0),
+        "the request bodies hold the body's UTF-8 bytes");
+  }
+
+  /** The first index of {@code part} in {@code whole}, or -1. */
+  private static int indexOf(byte[] whole, byte[] part) {
+    for (int i = 0; i + part.length <= whole.length; i++) {
+      if (Arrays.equals(Arrays.copyOfRange(whole, i, i + part.length), part)) {
+        return i;
+      }
+    }
+    return -1;
   }
 }

@@ -3,7 +3,7 @@ package io.logproducer.log4j2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's log4j2 configuration, as printed, creates the appender and ships an event. */
+/**
+ * The log4j2 configuration of docs/appenders.md (once the README's), as printed:
+ * it creates the appender and ships an event.
+ */
 @Timeout(60)
 class ReadmeConfigTest {
 
@@ -25,7 +28,7 @@ class ReadmeConfigTest {
 
   private static String readmeLog4j2Xml() throws Exception {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
-      Path readme = d.resolve("README.md");
+      Path readme = d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there
       if (Files.isRegularFile(readme) && Files.isDirectory(d.resolve("producer-log4j2"))) {
         Matcher m = Pattern.compile("(?s)```xml\\n(<Configuration.*?</Configuration>)\\n```")
             .matcher(new String(Files.readAllBytes(readme), StandardCharsets.UTF_8));
@@ -37,14 +40,14 @@ class ReadmeConfigTest {
         throw new AssertionError("no log4j2 <Configuration> block with <Logproducer> in " + readme);
       }
     }
-    throw new AssertionError("README.md not found");
+    throw new AssertionError("docs/appenders.md not found");
   }
 
   @Test
   void theReadmeConfigurationStartsAndShips() throws Exception {
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       Path xml = dir.resolve("log4j2-readme.xml");
-      // the README reads the endpoint from the system property otlp.endpoint (default 127.0.0.1:4318)
+      // the documented configuration reads the endpoint from the system property otlp.endpoint (default 127.0.0.1:4318)
       Files.write(xml, readmeLog4j2Xml().replace("${sys:otlp.endpoint:-http://127.0.0.1:4318}", server.endpoint())
           .getBytes(StandardCharsets.UTF_8));
       LoggerContext ctx = new LoggerContext("readme", null, xml.toUri());

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.log4j2.Support.Received;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.Reply;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,10 +27,9 @@ class RecursionTest {
 
   @Test
   void ownAndDependencyEventsNeverReachTheProducer() throws Exception {
-    LoopbackOtlpServer server = LoopbackOtlpServer.start();
+    OtlpReceiver server = OtlpReceiver.start();
     AtomicInteger requests = new AtomicInteger();
-    server.respond(r -> requests.incrementAndGet() <= 3 ? LoopbackOtlpServer.Reply.status(503)
-        : LoopbackOtlpServer.Reply.ok(r));
+    server.respond(r -> requests.incrementAndGet() <= 3 ? Reply.status(503) : Reply.ok(r));
     System.setProperty("rec.otlp.endpoint", server.endpoint());
     LoggerContext ctx = LoggerContext.getContext(false);
     try {

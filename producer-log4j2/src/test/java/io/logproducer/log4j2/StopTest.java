@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.log4j2.Support.Received;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +26,7 @@ class StopTest {
 
   @Test
   void everythingLoggedBeforeStopIsDelivered() throws Exception {
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       System.setProperty("stop.otlp.endpoint", server.endpoint());
       System.setProperty("stop.timeout", "10000");
       LoggerContext ctx = Support.context("stop.xml");

@@ -2,12 +2,10 @@ package io.logproducer.log4j2;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.logs.v1.LogRecord;
-import io.opentelemetry.proto.logs.v1.ResourceLogs;
-import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import io.logproducer.testing.appender.RepeatedAttributeKeys;
+import io.logproducer.testing.otlp.Exchange;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.ReceivedLogRecord;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -20,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.status.StatusData;
@@ -79,40 +76,38 @@ final class Support {
   }
 
   /** One received record with its resource's service.name and its ScopeLogs' scope name. */
-  record Received(String service, String scope, LogRecord record) {
+  record Received(String service, String scope, ReceivedLogRecord record) {
     String body() {
-      return record.getBody().getStringValue();
+      return record.bodyString();
     }
 
-    Map<String, AnyValue> attributes() {
-      return record.getAttributesList().stream().collect(Collectors.toMap(KeyValue::getKey, KeyValue::getValue,
-          (a, b) -> {
-            throw new AssertionError("duplicate attribute " + a);
-          }, java.util.LinkedHashMap::new));
+    Map<String, Object> attributes() {
+      return record.attributes();
     }
 
+    /** The string attribute {@code key}, null if absent; fails if it is not a string. */
     String attr(String key) {
-      AnyValue v = attributes().get(key);
-      return v == null ? null : v.getStringValue();
+      Object v = record.attribute(key);
+      if (v != null && !(v instanceof String)) {
+        throw new AssertionError("attribute " + key + " is not a string: " + v);
+      }
+      return (String) v;
     }
   }
 
-  /** Records of every accepted (2xx) request, in arrival order. */
-  static List<Received> delivered(LoopbackOtlpServer server) {
+  /** Records of every accepted (2xx) request, in arrival order; fails on an attribute key repeated in a list. */
+  static List<Received> delivered(OtlpReceiver server) {
     List<Received> out = new ArrayList<>();
-    for (LoopbackOtlpServer.Exchange e : server.exchanges()) {
+    for (Exchange e : server.exchanges()) {
       if (!e.accepted()) {
         continue;
       }
-      for (ResourceLogs rl : e.request().request().getResourceLogsList()) {
-        String service = rl.getResource().getAttributesList().stream()
-            .filter(kv -> kv.getKey().equals("service.name")).map(kv -> kv.getValue().getStringValue())
-            .findFirst().orElse(null);
-        for (ScopeLogs sl : rl.getScopeLogsList()) {
-          for (LogRecord r : sl.getLogRecordsList()) {
-            out.add(new Received(service, sl.getScope().getName(), r));
-          }
-        }
+      List<String> repeated = RepeatedAttributeKeys.in(e.request());
+      if (!repeated.isEmpty()) {
+        throw new AssertionError("duplicate attribute " + repeated);
+      }
+      for (ReceivedLogRecord r : e.request().records()) {
+        out.add(new Received((String) r.resourceAttributes().get("service.name"), r.scopeName(), r));
       }
     }
     return out;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +24,7 @@ class LifecycleTest {
 
   @Test
   void contextStopDeliversEverythingAndLeavesNoThread() throws Exception {
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       LoggerContext ctx = configure("lifecycle.xml", Map.of("otlp.endpoint", server.endpoint(),
           "stop.timeout", "10000"));
       LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");

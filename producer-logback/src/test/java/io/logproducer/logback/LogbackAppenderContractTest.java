@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import io.logproducer.appender.SemanticAttributes;
-import io.logproducer.appender.contract.AppenderContract;
+import io.logproducer.testing.appender.AppenderContract;
 import java.util.Map;
 import org.slf4j.MDC;
 import org.slf4j.MarkerFactory;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.LoggerContext;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
-import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
-import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.logproducer.testing.otlp.OtlpRequests;
+import io.logproducer.testing.otlp.ReceivedLogRecord;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,10 +44,10 @@ class LogbackKafkaTest {
     LogbackTestSupport.configure(ctx, "logback-test.xml", Collections.emptyMap());
   }
 
-  private static List<LogRecord> consume(String bootstrap, String topic, int expected) {
+  private static List<ReceivedLogRecord> consume(String bootstrap, String topic, int expected) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
-    List<LogRecord> records = new ArrayList<>();
+    List<ReceivedLogRecord> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
         new ByteArrayDeserializer())) {
       List<TopicPartition> parts = new ArrayList<>();
@@ -59,14 +59,12 @@ class LogbackKafkaTest {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (records.size() < expected && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> m : c.poll(Duration.ofMillis(200))) {
-          try {
-            ExportLogsServiceRequest r = ExportLogsServiceRequest.parseFrom(m.value());
-            assertEquals("logback-kafka",
-                r.getResourceLogs(0).getResource().getAttributes(0).getValue().getStringValue());
-            r.getResourceLogs(0).getScopeLogsList().forEach(s -> records.addAll(s.getLogRecordsList()));
-          } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-            throw new AssertionError(e);
+          List<ReceivedLogRecord> decoded = OtlpRequests.decodeProtobuf(m.value());
+          for (ReceivedLogRecord r : decoded) {
+            assertEquals("logback-kafka", r.resourceAttributes().values().iterator().next(),
+                "the first resource attribute: " + r.resourceAttributes());
           }
+          records.addAll(decoded);
         }
       }
       c.poll(Duration.ofMillis(300)).forEach(m -> records.add(null)); // anything more is an error
@@ -94,10 +92,10 @@ class LogbackKafkaTest {
       assertEquals(n, appender.getProducer().getMetrics().getRecordsSent(), "delivered to Kafka");
       ctx.reset(); // stops the appender
 
-      List<LogRecord> records = consume(broker.bootstrapServers(), "logback", n);
+      List<ReceivedLogRecord> records = consume(broker.bootstrapServers(), "logback", n);
       assertEquals(n, records.size(), "exactly the application's events");
       List<String> bodies = new ArrayList<>();
-      records.forEach(r -> bodies.add(r.getBody().getStringValue()));
+      records.forEach(r -> bodies.add(r.bodyString()));
       Collections.sort(bodies);
       List<String> expected = new ArrayList<>();
       for (int i = 0; i < n; i++) {

@@ -3,16 +3,13 @@ package io.logproducer.logback;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.core.status.Status;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.logs.v1.LogRecord;
-import io.opentelemetry.proto.logs.v1.ResourceLogs;
-import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import io.logproducer.testing.appender.RepeatedAttributeKeys;
+import io.logproducer.testing.otlp.Exchange;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.ReceivedLogRecord;
 import java.net.ServerSocket;
 import java.net.URL;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -96,43 +93,32 @@ final class LogbackTestSupport {
   }
 
   /** A decoded record and the scope and resource it arrived under. */
-  record Decoded(String scopeName, Map<String, AnyValue> resource, LogRecord record) {
+  record Decoded(String scopeName, Map<String, Object> resource, ReceivedLogRecord record) {
     String body() {
-      return record.getBody().getStringValue();
+      return record.bodyString();
     }
 
-    Map<String, AnyValue> attributes() {
-      return attributeMap(record.getAttributesList());
+    Map<String, Object> attributes() {
+      return record.attributes();
     }
   }
 
-  /** Every record of every accepted request, in arrival order. */
-  static List<Decoded> delivered(LoopbackOtlpServer server) {
+  /** Every record of every accepted request, in arrival order; fails on an attribute key repeated in a list. */
+  static List<Decoded> delivered(OtlpReceiver server) {
     List<Decoded> out = new ArrayList<>();
-    for (LoopbackOtlpServer.Exchange e : server.exchanges()) {
+    for (Exchange e : server.exchanges()) {
       if (!e.accepted()) {
         continue;
       }
-      for (ResourceLogs rl : e.request().request().getResourceLogsList()) {
-        Map<String, AnyValue> resource = attributeMap(rl.getResource().getAttributesList());
-        for (ScopeLogs sl : rl.getScopeLogsList()) {
-          for (LogRecord r : sl.getLogRecordsList()) {
-            out.add(new Decoded(sl.getScope().getName(), resource, r));
-          }
-        }
+      List<String> repeated = RepeatedAttributeKeys.in(e.request());
+      if (!repeated.isEmpty()) {
+        throw new AssertionError("duplicate attribute " + repeated);
+      }
+      for (ReceivedLogRecord r : e.request().records()) {
+        out.add(new Decoded(r.scopeName(), r.resourceAttributes(), r));
       }
     }
     return out;
-  }
-
-  static Map<String, AnyValue> attributeMap(List<KeyValue> kvs) {
-    Map<String, AnyValue> m = new LinkedHashMap<>();
-    for (KeyValue kv : kvs) {
-      if (m.put(kv.getKey(), kv.getValue()) != null) {
-        throw new AssertionError("duplicate attribute " + kv.getKey());
-      }
-    }
-    return m;
   }
 
   /** Names of live threads starting with {@code prefix}. */

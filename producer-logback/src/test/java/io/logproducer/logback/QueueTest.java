@@ -9,11 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.MDC;
@@ -28,7 +27,7 @@ class QueueTest {
 
   @Test
   void eventsGoThroughTheWorkerAndTheWorkerEndsWithTheContext() throws Exception {
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       LoggerContext ctx = configure("queue.xml", Map.of("otlp.endpoint", server.endpoint()));
       LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");
       assertTrue(lp.isStarted());
@@ -57,8 +56,7 @@ class QueueTest {
       assertTrue(got.size() > 0);
       assertEquals(0, lp.failedCount());
       for (LogbackTestSupport.Decoded d : got) {
-        String worker = d.record().getAttributesList().stream().filter(kv -> kv.getKey().equals("worker"))
-            .map(kv -> kv.getValue().getStringValue()).collect(Collectors.joining());
+        String worker = (String) d.attributes().get("worker");
         assertTrue(d.body().endsWith(" of " + worker.substring(1)), d.body() + " / MDC " + worker);
         assertEquals("app.queue", d.scopeName());
       }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.core.status.Status;
-import io.logproducer.otlp.testing.LoopbackOtlpServer;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,13 +18,16 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The README's logback configuration, as printed, starts the appender and ships an event. */
+/**
+ * The logback configuration of docs/appenders.md (once the README's), as printed:
+ * it starts the appender and ships an event.
+ */
 @Timeout(60)
 class ReadmeConfigTest {
 
   private static String readmeLogbackXml() throws Exception {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
-      Path readme = d.resolve("README.md");
+      Path readme = d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there
       if (Files.isRegularFile(readme) && Files.isDirectory(d.resolve("producer-logback"))) {
         Matcher m = Pattern.compile("(?s)```xml\\n(<configuration>.*?</configuration>)\\n```")
             .matcher(new String(Files.readAllBytes(readme), StandardCharsets.UTF_8));
@@ -36,12 +39,12 @@ class ReadmeConfigTest {
         throw new AssertionError("no logback <configuration> block with LogproducerAppender in " + readme);
       }
     }
-    throw new AssertionError("README.md not found");
+    throw new AssertionError("docs/appenders.md not found");
   }
 
   @Test
   void theReadmeConfigurationStartsAndShips() throws Exception {
-    try (LoopbackOtlpServer server = LoopbackOtlpServer.start()) {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
       LoggerContext ctx = new LoggerContext();
       LogbackTestSupport.useGlobalMdc(ctx);
       ctx.putProperty("otlp.endpoint", server.endpoint());
