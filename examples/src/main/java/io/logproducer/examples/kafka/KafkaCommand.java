@@ -6,7 +6,7 @@ import io.logproducer.examples.Command;
 import io.logproducer.examples.OptionSpec;
 import io.logproducer.examples.Options;
 import io.logproducer.examples.WorkloadRunner;
-import io.logproducer.examples.receiver.OtlpRecordCounter;
+import io.logproducer.testing.otlp.OtlpRequests;
 import io.logproducer.kafka.KafkaEncoding;
 import io.logproducer.kafka.KafkaExporter;
 import io.logproducer.kafka.KafkaExporterBuilder;
@@ -194,7 +194,7 @@ public final class KafkaCommand implements Command {
           if (value == null) {
             throw new IllegalArgumentException("a message without a value");
           }
-          return OtlpRecordCounter.countJson(new String(value, StandardCharsets.UTF_8));
+          return OtlpRequests.countJson(new String(value, StandardCharsets.UTF_8));
         };
       default:
         return TopicReader.RAW_RECORDS;
