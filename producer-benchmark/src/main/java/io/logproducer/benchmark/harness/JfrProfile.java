@@ -33,7 +33,7 @@ public final class JfrProfile {
 
   /** Components measured inclusively: a sample counts if any of its frames matches. */
   static final String[][] COMPONENTS = {
-      {"workload generation (Workload.next)", ReferenceWorkload.NEXT_FRAME},
+      {"workload generation (Workload.next)", "io.logproducer.testing.ReferenceWorkload.next"},
       {"Producer.send, all of it (ProducerEngine.send)", "io.logproducer.internal.ProducerEngine.send"},
       {"  OTLP encode (ProtobufRecordEncoder.encode)", "io.logproducer.otlp.encoding.internal.ProtobufRecordEncoder.encode"},
       {"  budget (MemoryBudget.*)", "io.logproducer.internal.MemoryBudget.*"},

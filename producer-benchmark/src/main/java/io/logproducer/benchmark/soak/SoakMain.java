@@ -1,6 +1,5 @@
 package io.logproducer.benchmark.soak;
 
-import com.sun.management.GarbageCollectionNotificationInfo;
 import io.logproducer.BufferExhaustedException;
 import io.logproducer.BufferFullPolicy;
 import io.logproducer.LogRecord;
@@ -13,11 +12,7 @@ import io.logproducer.otlp.OtlpHttpExporter;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -32,8 +27,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
-import javax.management.NotificationEmitter;
-import javax.management.openmbean.CompositeData;
 
 /**
  * The soak: the reference workload at a fixed rate through the real {@link Producer} (OTLP/HTTP, lz4) to
@@ -74,12 +67,9 @@ public final class SoakMain {
   private final SoakIdSet[] deliveredIds;
   private final List<String> failureExamples = new ArrayList<>();
   private final List<Sample> samples = new ArrayList<>();
-  private final List<GcEvent> gcEvents = new ArrayList<>();
+  private final SoakGcLog gcLog = new SoakGcLog();
   private final List<Outage> outages = new ArrayList<>();
   private final List<String> problems = new ArrayList<>();
-  private final Set<String> heapPools = new HashSet<>();
-  private volatile long heapAfterGc = -1;
-  private volatile boolean gcNotifications;
   private volatile long t0Nanos;
   private volatile String receiverState = "UP";
   private volatile String phase = "run";
@@ -136,11 +126,11 @@ public final class SoakMain {
   boolean run() throws Exception {
     Map<String, String> machine = MachineInfo.collect();
     machine.put("JVM options", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
-    machine.put("GC", gcNames());
+    machine.put("GC", SoakGcLog.names());
     log("soak: %s min, receiver down every %d s for %d s, %d threads, rate %s, totalSizeInBytes %d, out %s",
         fmt(o.minutes), o.downEveryS, o.downForS, o.threads, o.rate == 0 ? "unlimited" : o.rate + "/s",
         o.totalSizeBytes, o.out);
-    installGcListener();
+    gcLog.install(this::now);
     t0Nanos = System.nanoTime();
 
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -161,9 +151,7 @@ public final class SoakMain {
       apps[t] = new AppThread(t, nanosPerRecord);
     }
     t0Nanos = System.nanoTime();
-    synchronized (gcEvents) {
-      gcEvents.clear(); // events before t0 belong to start-up
-    }
+    gcLog.clear(); // events before t0 belong to start-up
     Sampler sampler = new Sampler();
     sampler.start();
     for (AppThread a : apps) {
@@ -186,7 +174,7 @@ public final class SoakMain {
     watchdog.done();
 
     Result r = evaluate(metrics, rs, seen, leftover, sendEnd, closeSeconds);
-    SoakReport report = new SoakReport(o, machine, r, snapshot(samples), snapshot(gcEvents), snapshot(outages),
+    SoakReport report = new SoakReport(o, machine, r, snapshot(samples), gcLog.events(), snapshot(outages),
         failureExamples, problems);
     String summary = report.summary();
     System.out.println();
@@ -435,15 +423,8 @@ public final class SoakMain {
   }
 
   long maxHeapAfterGc(double from, double to) {
-    long max = -1;
-    synchronized (gcEvents) {
-      for (GcEvent e : gcEvents) {
-        if (e.t() >= from && e.t() < to && counts(e, o.fullGcsOnly())) {
-          max = Math.max(max, e.heapAfterBytes());
-        }
-      }
-    }
-    if (max < 0 && !gcNotifications) {
+    long max = gcLog.maxHeapAfterGc(from, to, o.fullGcsOnly());
+    if (max < 0 && !gcLog.notifications()) {
       synchronized (samples) {
         for (Sample s : samples) {
           if (s.t() >= from && s.t() < to) {
@@ -602,11 +583,11 @@ public final class SoakMain {
           all += a.sum();
         }
         long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-        long afterGc = gcNotifications ? heapAfterGc : heapUsed;
+        long afterGc = gcLog.notifications() ? gcLog.heapAfterGc() : heapUsed;
         SoakReceiverProcess.Stats rs = receiver.latest();
         Sample s = new Sample(now(), phase, afterGc, heapUsed, tmx.getThreadCount(), m.getBufferedBytes(),
             m.getWaitingThreads(), accepted, delivered, all - delivered, refused, receiverState, rs.unique(),
-            rs.duplicates(), gcCount());
+            rs.duplicates(), SoakGcLog.count());
         synchronized (samples) {
           samples.add(s);
         }
@@ -619,61 +600,6 @@ public final class SoakMain {
         }
       }
     }
-  }
-
-  private void installGcListener() {
-    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (p.getType() == MemoryType.HEAP) {
-        heapPools.add(p.getName());
-      }
-    }
-    try {
-      for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-        if (!(gc instanceof NotificationEmitter emitter)) {
-          continue;
-        }
-        emitter.addNotificationListener((n, hb) -> {
-          if (!n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
-            return;
-          }
-          GarbageCollectionNotificationInfo info =
-              GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
-          long after = 0;
-          for (Map.Entry<String, MemoryUsage> e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
-            if (heapPools.contains(e.getKey())) {
-              after += e.getValue().getUsed();
-            }
-          }
-          heapAfterGc = after;
-          GcEvent ev = new GcEvent(now(), info.getGcName(), info.getGcAction(), info.getGcCause(), after,
-              info.getGcInfo().getDuration());
-          synchronized (gcEvents) {
-            gcEvents.add(ev);
-          }
-        }, null, null);
-        gcNotifications = true;
-      }
-    } catch (RuntimeException | LinkageError e) {
-      // Not a HotSpot-compatible JVM: heap used at each sample stands in for heap after GC.
-      gcNotifications = false;
-      log("GC notifications unavailable (%s): using MemoryMXBean heap used instead", e);
-    }
-  }
-
-  private static long gcCount() {
-    long n = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      n += Math.max(0, gc.getCollectionCount());
-    }
-    return n;
-  }
-
-  private static String gcNames() {
-    List<String> names = new ArrayList<>();
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      names.add(gc.getName());
-    }
-    return String.join(", ", names);
   }
 
   // ---- receiver control
