@@ -13,7 +13,6 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,8 +137,12 @@ public final class SoakMain {
         List.of("-Xmx" + o.receiverHeap, "-XX:+UseG1GC"), o.threads);
     log("receiver listening at %s (own JVM)", receiver.endpoint());
 
-    Watchdog watchdog = new Watchdog(o.durationSeconds() + o.maxBlockMillis / 1000.0 + 15 + o.closeTimeoutSeconds
-        + 30 + 30 + 60);
+    SoakWatchdog watchdog = new SoakWatchdog(o.durationSeconds() + o.maxBlockMillis / 1000.0 + 15
+        + o.closeTimeoutSeconds + 30 + 30 + 60, () -> {
+          if (receiver != null) {
+            receiver.kill();
+          }
+        });
     watchdog.start();
 
     Set<Long> threadsBefore = liveThreadIds();
@@ -318,6 +321,13 @@ public final class SoakMain {
     long delivered() {
       return byStatus[SendResult.Status.DELIVERED.ordinal()];
     }
+
+    Result withCriteria(List<Criterion> c) {
+      return new Result(accepted, refused, byStatus, outcomes, missing, repeatedOutcomes, noOutcomeIds, received,
+          duplicates, lostDelivered, phantom, receivedButFailed, receiverRecordsWithoutId, receiverBadRequests,
+          receiverUnavailableAnswers, receiverRequests, metrics, sendEnd, closeSeconds, leftoverThreads, trackingBytes,
+          trackingGrownBytes, c);
+    }
   }
 
   /** One pass criterion. */
@@ -358,106 +368,20 @@ public final class SoakMain {
       grown += outcomeIds[t].grownBytes() + deliveredIds[t].grownBytes();
     }
 
-    List<Criterion> c = new ArrayList<>();
-    c.add(new Criterion("one outcome per accepted record",
-        "missing = accepted − Σ outcomes = 0; no record with 0 or ≥ 2 outcomes (by id)",
-        String.format(Locale.ROOT, "missing %,d; without outcome %,d; with repeated outcomes %,d", missing, noOutcome,
-            repeatedOutcomes.sum()),
-        missing == 0 && noOutcome == 0 && repeatedOutcomes.sum() == 0));
-    long noId = rs.noId() + rs.unknownThread();
-    c.add(new Criterion("delivered means received",
-        "records reported DELIVERED but never seen by the receiver = 0; ids seen that were never accepted = 0; "
-            + "malformed requests = 0",
-        String.format(Locale.ROOT, "lost %,d; never accepted %,d; malformed requests %,d; records without id %,d",
-            lost, phantom, rs.bad(), noId),
-        lost == 0 && phantom == 0 && rs.bad() == 0 && noId == 0));
-
-    // heap after GC: first window after warm-up vs last window of the run
-    double w0 = o.warmup();
-    double win = o.window();
-    double duration = o.durationSeconds();
-    long firstMax = maxHeapAfterGc(w0, w0 + win);
-    long lastMax = maxHeapAfterGc(duration - win, duration);
-    long allowance = 16 * MIB + grown;
-    long limit = firstMax < 0 ? -1 : (long) (firstMax * 1.2) + allowance;
-    c.add(new Criterion(o.fullGcsOnly() ? "heap after full GC flat" : "heap after GC flat",
-        String.format(Locale.ROOT, "max in the last %s s ≤ max in the first %s s after warm-up × 1.2 + 16 MiB%s%s",
-            fmt(win), fmt(win), grown > 0 ? " + id-tracking growth" : "",
-            o.fullGcsOnly() ? " (System.gc() every " + o.fullGcEverySeconds + " s)" : ""),
-        firstMax < 0 || lastMax < 0 ? "no GC in a window"
-            : String.format(Locale.ROOT, "%s ≤ %s (%s × 1.2 + %s)", mb(lastMax), mb(limit), mb(firstMax),
-                mb(allowance)),
-        firstMax >= 0 && lastMax >= 0 && lastMax <= limit));
-
-    int[] threads = threadRange(w0, duration);
-    c.add(new Criterion("thread count flat", "live threads max − min ≤ 2 after warm-up (until the end of sending)",
-        threads == null ? "no samples" : String.format(Locale.ROOT, "%d … %d (Δ %d)", threads[0], threads[1],
-            threads[1] - threads[0]),
-        threads != null && threads[1] - threads[0] <= 2));
-
-    long maxBuffered = Math.max(m.getPeakBufferedBytes(), maxSampled());
-    c.add(new Criterion("buffered bytes bounded", "peak buffered bytes ≤ totalSizeInBytes",
-        String.format(Locale.ROOT, "%s ≤ %s", mb(maxBuffered), mb(o.totalSizeBytes)),
-        maxBuffered <= o.totalSizeBytes));
-
     List<String> hangs;
     synchronized (problems) {
       hangs = new ArrayList<>(problems);
     }
-    c.add(new Criterion("nothing hangs",
-        "every send() returns after the run; close(" + o.closeTimeoutSeconds
-            + " s) returns; the receiver obeys every command; no producer thread outlives close",
-        hangs.isEmpty() && leftover.isEmpty()
-            ? String.format(Locale.ROOT, "close took %.1f s; 0 threads left", closeSeconds)
-            : String.join("; ", hangs) + (leftover.isEmpty() ? "" : "; threads left: " + leftover),
-        hangs.isEmpty() && leftover.isEmpty()));
-
-    return new Result(accepted, refused, status, outcomes, missing, repeatedOutcomes.sum(), noOutcome, rs.unique(),
+    long noId = rs.noId() + rs.unknownThread();
+    Result r = new Result(accepted, refused, status, outcomes, missing, repeatedOutcomes.sum(), noOutcome, rs.unique(),
         rs.duplicates(), lost, phantom, receivedButFailed, noId, rs.bad(), rs.unavailable(), rs.requests(), m,
-        sendEnd, closeSeconds, leftover, tracking, grown, c);
+        sendEnd, closeSeconds, leftover, tracking, grown, List.of());
+    return r.withCriteria(new SoakCriteria(o, snapshot(samples), gcLog).judge(r, hangs));
   }
 
   /** Whether a GC counts for the heap rule: only the periodic full GCs when they are on, else every GC. */
   static boolean counts(GcEvent e, boolean fullGcsOnly) {
     return !fullGcsOnly || "System.gc()".equals(e.cause());
-  }
-
-  long maxHeapAfterGc(double from, double to) {
-    long max = gcLog.maxHeapAfterGc(from, to, o.fullGcsOnly());
-    if (max < 0 && !gcLog.notifications()) {
-      synchronized (samples) {
-        for (Sample s : samples) {
-          if (s.t() >= from && s.t() < to) {
-            max = Math.max(max, s.heapAfterGcBytes());
-          }
-        }
-      }
-    }
-    return max;
-  }
-
-  private int[] threadRange(double from, double to) {
-    int min = Integer.MAX_VALUE;
-    int max = Integer.MIN_VALUE;
-    synchronized (samples) {
-      for (Sample s : samples) {
-        if (s.t() >= from && s.t() <= to && s.phase().equals("run")) {
-          min = Math.min(min, s.threads());
-          max = Math.max(max, s.threads());
-        }
-      }
-    }
-    return min > max ? null : new int[] {min, max};
-  }
-
-  private long maxSampled() {
-    long max = 0;
-    synchronized (samples) {
-      for (Sample s : samples) {
-        max = Math.max(max, s.bufferedBytes());
-      }
-    }
-    return max;
   }
 
   // ---- application threads
@@ -628,43 +552,6 @@ public final class SoakMain {
         out[i] = i < n ? SoakIdSet.readFrom(in) : new SoakIdSet(0);
       }
       return out;
-    }
-  }
-
-  // ---- watchdog: a hang ends the run with a thread dump instead of hanging the caller
-
-  private final class Watchdog extends Thread {
-    private final long deadlineNanos;
-    private volatile boolean done;
-
-    Watchdog(double seconds) {
-      super("soak-watchdog");
-      setDaemon(true);
-      deadlineNanos = System.nanoTime() + (long) (seconds * 1e9);
-    }
-
-    void done() {
-      done = true;
-      interrupt();
-    }
-
-    @Override
-    public void run() {
-      while (!done) {
-        long left = deadlineNanos - System.nanoTime();
-        if (left <= 0) {
-          System.err.println("SOAK FAIL: the run did not finish within its time bound; thread dump:");
-          for (ThreadInfo ti : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
-            System.err.print(ti);
-          }
-          System.err.flush();
-          if (receiver != null) {
-            receiver.kill();
-          }
-          Runtime.getRuntime().halt(1);
-        }
-        LockSupport.parkNanos(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
-      }
     }
   }
 
