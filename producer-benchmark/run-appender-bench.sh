@@ -16,8 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${SKIP_BUILD:-0}" != "1" ]; then
-  # -am builds the examples module (and its jar) too: the benchmark depends on it.
-  ./mvnw -B -q package -pl producer-benchmark -am -DskipTests
+  # The examples jar runs the end-to-end part; the benchmark jar the JMH part.
+  ./mvnw -B -q package -pl producer-benchmark,examples -am -DskipTests
 fi
 JAR=producer-benchmark/target/benchmarks.jar
 EXAMPLES=examples/target/logproducer-examples.jar
@@ -25,7 +25,7 @@ OUT=producer-benchmark/target
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 for f in "$JAR" "$EXAMPLES"; do
   if [ ! -f "$f" ]; then
-    echo "missing $f: build with ./mvnw -B -q package -pl producer-benchmark -am -DskipTests" >&2
+    echo "missing $f: build with ./mvnw -B -q package -pl producer-benchmark,examples -am -DskipTests" >&2
     exit 1
   fi
 done

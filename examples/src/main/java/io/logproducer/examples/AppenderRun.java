@@ -3,6 +3,7 @@ package io.logproducer.examples;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerMetrics;
+import io.logproducer.testing.ReferenceWorkload;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -109,7 +110,7 @@ public final class AppenderRun {
       long from = records * t / threads;
       long to = records * (t + 1) / threads;
       workers[t] = new Thread(() -> {
-        Workload workload = new Workload();
+        ReferenceWorkload workload = new ReferenceWorkload();
         try {
           for (long seq = from; seq < to; seq++) {
             target.log(workload.next(seq - from));

@@ -8,6 +8,7 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerMetrics;
 import io.logproducer.RecordTooLargeException;
 import io.logproducer.SendResult;
+import io.logproducer.testing.ReferenceWorkload;
 import io.logproducer.spi.Exporter;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -155,7 +156,7 @@ public final class WorkloadRunner {
       long from = records * t / threads;
       long to = records * (t + 1) / threads;
       workers[t] = new Thread(() -> {
-        Workload workload = new Workload();
+        ReferenceWorkload workload = new ReferenceWorkload();
         long refusedRawBytes = 0;
         try {
           for (long seq = from; seq < to; seq++) {

@@ -9,6 +9,7 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.otlp.OtlpEncoding;
 import io.logproducer.otlp.OtlpHttpExporter;
+import io.logproducer.testing.ReferenceWorkload;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -57,7 +58,7 @@ class QuickStartTest {
         Producer p = new Producer(ProducerConfig.builder().setCompression(Compression.ZSTD).setJmxEnabled(false)
             .setBatchSizeInBytes(64 * 1024).build(),
             OtlpHttpExporter.builder().setEndpoint(receiver.endpoint()).setEncoding(OtlpEncoding.PROTOBUF).build())) {
-      Workload w = new Workload();
+      ReferenceWorkload w = new ReferenceWorkload();
       for (int i = 0; i < 5000; i++) {
         LogRecord r = w.next(i);
         p.send(r);

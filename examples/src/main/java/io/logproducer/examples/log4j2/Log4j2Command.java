@@ -7,7 +7,6 @@ import io.logproducer.examples.AppenderRun;
 import io.logproducer.examples.Command;
 import io.logproducer.examples.OptionSpec;
 import io.logproducer.examples.Options;
-import io.logproducer.examples.Workload;
 import io.logproducer.log4j2.LogproducerAppender;
 import java.net.URI;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.logproducer.benchmark.harness;
 
 import io.logproducer.LogRecord;
+import io.logproducer.testing.ReferenceWorkload;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -211,16 +212,9 @@ public final class HarnessMain {
 
   private static Phase runPhase(Driver driver, RunSpec spec, double seconds, long recordsPerThread, String name)
       throws InterruptedException {
-    int n = spec.appThreads();
     CountDownLatch start = new CountDownLatch(1);
     AtomicReference<Throwable> error = new AtomicReference<>();
-    AppThread[] threads = new AppThread[n];
-    long ratePerThread = spec.rateLimit() <= 0 ? 0 : Math.max(1, spec.rateLimit() / n);
-    for (int i = 0; i < n; i++) {
-      threads[i] = new AppThread("app-" + i, driver, start, recordsPerThread, ratePerThread,
-          spec.recordBytes(), error);
-      threads[i].start();
-    }
+    AppThread[] threads = startThreads(driver, spec, recordsPerThread, start, error);
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     Map<Long, long[]> threads0 = threadSnapshot();
@@ -234,32 +228,7 @@ public final class HarnessMain {
     System.out.println("PHASE " + name + " start");
     System.out.flush();
 
-    long deadline = seconds > 0 ? t0 + (long) (seconds * 1e9) : Long.MAX_VALUE;
-    long nextReport = t0 + 1_000_000_000L;
-    long lastDelivered = 0;
-    long lastReport = t0;
-    while (true) {
-      boolean alive = false;
-      for (AppThread t : threads) {
-        alive |= t.isAlive();
-      }
-      long now = System.nanoTime();
-      if (!alive || now - deadline >= 0) {
-        break;
-      }
-      if (now - nextReport >= 0) {
-        Driver.Counters c = driver.counters();
-        double rate = (c.delivered() - lastDelivered) / ((now - lastReport) / 1e9);
-        System.out.printf(Locale.ROOT, "PROGRESS phase=%s t=%.1f accepted=%d delivered=%d rate=%.0f buffered=%d%n",
-            name, (now - t0) / 1e9, c.accepted(), c.delivered(), rate, c.bufferedBytes());
-        System.out.flush();
-        lastDelivered = c.delivered();
-        lastReport = now;
-        nextReport += 1_000_000_000L;
-      }
-      long sleep = Math.min(deadline, nextReport) - now;
-      TimeUnit.NANOSECONDS.sleep(Math.max(100_000, Math.min(sleep, 50_000_000)));
-    }
+    awaitEnd(driver, threads, t0, seconds, name);
     for (AppThread t : threads) {
       t.stop = true;
     }
@@ -304,7 +273,61 @@ public final class HarnessMain {
       cpuBy.merge("app", t.cpuNanos, Long::sum);
       allocBy.merge("app", t.allocatedBytes, Long::sum);
     }
-    // Other Java threads: deltas between the snapshots (threads started during the phase count from 0).
+    otherThreads(driver, threads0, threads1, names1, cpuBy, allocBy);
+    Map<String, Long> os2 = osCounters(threads, ctx0, ctx1, userSys0, userSys1);
+    long javaThreads = cpuBy.values().stream().mapToLong(Long::longValue).sum();
+    cpuBy.put("vm", Math.max(0, cpu - javaThreads)); // GC, JIT compiler and other VM threads
+    return new Phase(emitted, (end - t0) / 1e9, (sendEnd - t0) / 1e9, raw, cpu, gcMs, gcN, counters, latency, cpuBy,
+        allocBy, os2);
+  }
+
+  private static AppThread[] startThreads(Driver driver, RunSpec spec, long recordsPerThread, CountDownLatch start,
+      AtomicReference<Throwable> error) {
+    int n = spec.appThreads();
+    AppThread[] threads = new AppThread[n];
+    long ratePerThread = spec.rateLimit() <= 0 ? 0 : Math.max(1, spec.rateLimit() / n);
+    for (int i = 0; i < n; i++) {
+      threads[i] = new AppThread("app-" + i, driver, start, recordsPerThread, ratePerThread,
+          spec.recordBytes(), error);
+      threads[i].start();
+    }
+    return threads;
+  }
+
+  /** Waits until the phase's time is up or every app thread has ended, printing a PROGRESS line each second. */
+  private static void awaitEnd(Driver driver, AppThread[] threads, long t0, double seconds, String name)
+      throws InterruptedException {
+    long deadline = seconds > 0 ? t0 + (long) (seconds * 1e9) : Long.MAX_VALUE;
+    long nextReport = t0 + 1_000_000_000L;
+    long lastDelivered = 0;
+    long lastReport = t0;
+    while (true) {
+      boolean alive = false;
+      for (AppThread t : threads) {
+        alive |= t.isAlive();
+      }
+      long now = System.nanoTime();
+      if (!alive || now - deadline >= 0) {
+        return;
+      }
+      if (now - nextReport >= 0) {
+        Driver.Counters c = driver.counters();
+        double rate = (c.delivered() - lastDelivered) / ((now - lastReport) / 1e9);
+        System.out.printf(Locale.ROOT, "PROGRESS phase=%s t=%.1f accepted=%d delivered=%d rate=%.0f buffered=%d%n",
+            name, (now - t0) / 1e9, c.accepted(), c.delivered(), rate, c.bufferedBytes());
+        System.out.flush();
+        lastDelivered = c.delivered();
+        lastReport = now;
+        nextReport += 1_000_000_000L;
+      }
+      long sleep = Math.min(deadline, nextReport) - now;
+      TimeUnit.NANOSECONDS.sleep(Math.max(100_000, Math.min(sleep, 50_000_000)));
+    }
+  }
+
+  /** Adds the other Java threads' CPU and allocation: deltas between the snapshots (new threads count from 0). */
+  private static void otherThreads(Driver driver, Map<Long, long[]> threads0, Map<Long, long[]> threads1,
+      Map<Long, String> names1, Map<String, Long> cpuBy, Map<String, Long> allocBy) {
     for (Map.Entry<Long, long[]> e : threads1.entrySet()) {
       String tn = names1.get(e.getKey());
       if (tn == null || tn.startsWith("app-")) {
@@ -318,26 +341,27 @@ public final class HarnessMain {
       cpuBy.merge(g, Math.max(0, e.getValue()[0] - before[0]), Long::sum);
       allocBy.merge(g, Math.max(0, e.getValue()[1] - before[1]), Long::sum);
     }
-    // Context switches: the app threads' own (read as they ended) plus the other threads' deltas.
+  }
+
+  /** Context switches (the app threads' own, read as they ended, plus the other threads' deltas) and user/sys time. */
+  private static Map<String, Long> osCounters(AppThread[] threads, long[] ctx0, long[] ctx1, long[] userSys0,
+      long[] userSys1) {
     long vol = 0;
     long invol = 0;
     for (AppThread t : threads) {
       vol += Math.max(0, t.contextSwitches[0]);
       invol += Math.max(0, t.contextSwitches[1]);
     }
-    Map<String, Long> os2 = new LinkedHashMap<>();
+    Map<String, Long> os = new LinkedHashMap<>();
     if (ctx0 != null && ctx1 != null) {
-      os2.put("ctxVoluntary", vol + Math.max(0, ctx1[0] - ctx0[0]));
-      os2.put("ctxInvoluntary", invol + Math.max(0, ctx1[1] - ctx0[1]));
+      os.put("ctxVoluntary", vol + Math.max(0, ctx1[0] - ctx0[0]));
+      os.put("ctxInvoluntary", invol + Math.max(0, ctx1[1] - ctx0[1]));
     }
     if (userSys0 != null && userSys1 != null) {
-      os2.put("userNanos", userSys1[0] - userSys0[0]);
-      os2.put("sysNanos", userSys1[1] - userSys0[1]);
+      os.put("userNanos", userSys1[0] - userSys0[0]);
+      os.put("sysNanos", userSys1[1] - userSys0[1]);
     }
-    long javaThreads = cpuBy.values().stream().mapToLong(Long::longValue).sum();
-    cpuBy.put("vm", Math.max(0, cpu - javaThreads)); // GC, JIT compiler and other VM threads
-    return new Phase(emitted, (end - t0) / 1e9, (sendEnd - t0) / 1e9, raw, cpu, gcMs, gcN, counters, latency, cpuBy,
-        allocBy, os2);
+    return os;
   }
 
   /** CPU and allocated bytes of every live Java thread, by id. */

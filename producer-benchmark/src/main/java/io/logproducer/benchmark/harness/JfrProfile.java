@@ -24,8 +24,22 @@ import jdk.jfr.consumer.RecordingFile;
  *
  * <p>JFR's execution sampler sees Java frames only: time inside JNI code (lz4-java's and zstd-jni's native
  * compressors, socket writes) appears as {@code jdk.NativeMethodSample}s, reported separately.
+ *
+ * @param executionSamples the recording's execution samples
+ * @param topFrames self time: top frames of execution samples
+ * @param components inclusive time of the {@link #COMPONENTS}
+ * @param threads execution samples by thread group
+ * @param nativeSamples native method samples in busy frames
+ * @param nativeTopFrames busy native frames (JNI codecs, socket writes)
+ * @param allocationWeight sum of allocation sample weights: JFR's estimate of bytes allocated in the recording
+ * @param allocationByClass allocation weight by class
+ * @param allocationBySite allocation weight by site ({@link #site})
+ * @param waits time threads spent blocked on monitors or parked (JFR's 10/20 ms thresholds apply), by thread and
+ *     site, in ns
  */
-public final class JfrProfile {
+public record JfrProfile(int executionSamples, List<Share> topFrames, List<Share> components, List<Share> threads,
+    int nativeSamples, List<Share> nativeTopFrames, double allocationWeight, List<Share> allocationByClass,
+    List<Share> allocationBySite, List<Share> waits) {
 
   /** A named share: {@code value} (samples, bytes or ns) and its percentage of the total. */
   public record Share(String name, double value, double percent) {
@@ -33,7 +47,7 @@ public final class JfrProfile {
 
   /** Components measured inclusively: a sample counts if any of its frames matches. */
   static final String[][] COMPONENTS = {
-      {"workload generation (Workload.next)", ReferenceWorkload.NEXT_FRAME},
+      {"workload generation (Workload.next)", "io.logproducer.testing.ReferenceWorkload.next"},
       {"Producer.send, all of it (ProducerEngine.send)", "io.logproducer.internal.ProducerEngine.send"},
       {"  OTLP encode (ProtobufRecordEncoder.encode)", "io.logproducer.otlp.encoding.internal.ProtobufRecordEncoder.encode"},
       {"  budget (MemoryBudget.*)", "io.logproducer.internal.MemoryBudget.*"},
@@ -48,32 +62,6 @@ public final class JfrProfile {
       {"OTel SDK: export (OtlpHttpLogRecordExporter.export)",
           "io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter.export"},
   };
-
-  private final int executionSamples;
-  private final List<Share> topFrames;
-  private final List<Share> components;
-  private final List<Share> threads;
-  private final int nativeSamples;
-  private final List<Share> nativeTopFrames;
-  private final double allocationWeight;
-  private final List<Share> allocationByClass;
-  private final List<Share> allocationBySite;
-  private final List<Share> waits;
-
-  private JfrProfile(int executionSamples, List<Share> topFrames, List<Share> components, List<Share> threads,
-      int nativeSamples, List<Share> nativeTopFrames, double allocationWeight, List<Share> allocationByClass,
-      List<Share> allocationBySite, List<Share> waits) {
-    this.executionSamples = executionSamples;
-    this.topFrames = topFrames;
-    this.components = components;
-    this.threads = threads;
-    this.nativeSamples = nativeSamples;
-    this.nativeTopFrames = nativeTopFrames;
-    this.allocationWeight = allocationWeight;
-    this.allocationByClass = allocationByClass;
-    this.allocationBySite = allocationBySite;
-    this.waits = waits;
-  }
 
   /**
    * Prints the summary of a recording: {@code java -cp benchmarks.jar io.logproducer.benchmark.harness.JfrProfile F
@@ -174,8 +162,8 @@ public final class JfrProfile {
     }
     final int total = samples;
     return new JfrProfile(samples, shares(top, total, 25), ordered(comp, total), shares(thr, total, 20),
-        nativeSamples, shares(nat, nativeSamples, 10), allocTotal, sharesD(allocClass, allocTotal, 15),
-        sharesD(allocSite, allocTotal, 15), sharesD(wait, 0, 12));
+        nativeSamples, shares(nat, nativeSamples, 10), allocTotal, shares(allocClass, allocTotal, 15),
+        shares(allocSite, allocTotal, 15), shares(wait, 0, 12));
   }
 
   private static boolean isIdleNative(String frame) {
@@ -233,9 +221,12 @@ public final class JfrProfile {
     return frame.substring(cls + 1);
   }
 
-  private static List<Share> shares(Map<String, Long> m, int total, int limit) {
-    return m.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).limit(limit)
-        .map(e -> new Share(e.getKey(), e.getValue(), total == 0 ? 0 : 100.0 * e.getValue() / total))
+  /** The {@code limit} largest entries of {@code m}, largest first, as shares of {@code total} (0: no percentage). */
+  private static List<Share> shares(Map<String, ? extends Number> m, double total, int limit) {
+    return m.entrySet().stream()
+        .sorted((a, b) -> Double.compare(b.getValue().doubleValue(), a.getValue().doubleValue())).limit(limit)
+        .map(e -> new Share(e.getKey(), e.getValue().doubleValue(),
+            total == 0 ? 0 : 100.0 * e.getValue().doubleValue() / total))
         .collect(Collectors.toList());
   }
 
@@ -246,57 +237,5 @@ public final class JfrProfile {
       out.add(new Share(c[0], v, total == 0 ? 0 : 100.0 * v / total));
     }
     return out;
-  }
-
-  private static List<Share> sharesD(Map<String, Double> m, double total, int limit) {
-    return m.entrySet().stream().sorted((a, b) -> Double.compare(b.getValue(), a.getValue())).limit(limit)
-        .map(e -> new Share(e.getKey(), e.getValue(), total == 0 ? 0 : 100.0 * e.getValue() / total))
-        .collect(Collectors.toList());
-  }
-
-  public int executionSamples() {
-    return executionSamples;
-  }
-
-  /** Self time: top frames of execution samples. */
-  public List<Share> topFrames() {
-    return topFrames;
-  }
-
-  /** Inclusive time of the {@link #COMPONENTS}. */
-  public List<Share> components() {
-    return components;
-  }
-
-  /** Execution samples by thread group. */
-  public List<Share> threads() {
-    return threads;
-  }
-
-  public int nativeSamples() {
-    return nativeSamples;
-  }
-
-  /** Busy native frames (JNI codecs, socket writes). */
-  public List<Share> nativeTopFrames() {
-    return nativeTopFrames;
-  }
-
-  /** Sum of allocation sample weights: JFR's estimate of bytes allocated in the recording. */
-  public double allocationWeight() {
-    return allocationWeight;
-  }
-
-  public List<Share> allocationByClass() {
-    return allocationByClass;
-  }
-
-  public List<Share> allocationBySite() {
-    return allocationBySite;
-  }
-
-  /** Time threads spent blocked on monitors or parked (JFR's 10/20 ms thresholds apply), by thread and site. */
-  public List<Share> waits() {
-    return waits;
   }
 }

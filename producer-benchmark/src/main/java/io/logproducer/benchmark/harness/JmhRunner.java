@@ -117,18 +117,6 @@ public final class JmhRunner {
     }
   }
 
-  /** The one-line command that reproduces the sweep of {@code param} (the values of the full suite). */
-  static String sweepCommand(String param) {
-    for (String[] s : SWEEPS) {
-      if (s[0].equals(param)) {
-        return "java -jar producer-benchmark/target/benchmarks.jar SendBenchmark -t " + SWEEP_THREADS + " -p "
-            + param + "=" + s[1] + (param.equals("compression") ? "" : " -p compression=" + SWEEP_COMPRESSION)
-            + " -prof gc";
-      }
-    }
-    throw new IllegalArgumentException(param);
-  }
-
   private final PrintStream progress;
   private final boolean quick;
 

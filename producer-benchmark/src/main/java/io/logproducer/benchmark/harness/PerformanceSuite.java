@@ -63,7 +63,7 @@ public final class PerformanceSuite {
   public static final Compression[] COMPRESSIONS = {Compression.NONE, Compression.GZIP, Compression.LZ4, Compression.ZSTD};
   /**
    * How cost grows with the record: raw bytes per record ({@link SizedWorkload}); 0 is the reference record itself
-   * (~580 B, {@code io.logproducer.examples.Workload}).
+   * (~580 B, the kit's {@code ReferenceWorkload}).
    */
   static final int[] RECORD_BYTES = {100, 0, 4 * 1024, 64 * 1024};
   static final int[] RECORD_BYTES_QUICK = {100, 0, 64 * 1024};
@@ -159,7 +159,7 @@ public final class PerformanceSuite {
     String aliyunCp = SuiteOptions.aliyunClasspath(options.classpath()); // fails now rather than after the other runs
     sink = new SinkProcess(options.java(), options.classpath(),
         SINK_JVM_ARGS, 4);
-    out.println("  sink: OtlpReceiverMain at " + sink.endpoint() + " (pid " + sink.pid() + ")");
+    out.println("  sink: OtlpSinkMain at " + sink.endpoint() + " (pid " + sink.pid() + ")");
     Map<String, String> meta = new LinkedHashMap<>();
     try {
       startSlsSink();

@@ -124,10 +124,6 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
     return toBuilder().warmupSeconds(warmup).durationSeconds(duration).build();
   }
 
-  public RunSpec withRecordsPerThread(long v) {
-    return toBuilder().recordsPerThread(v).build();
-  }
-
   public RunSpec withRateLimit(long v) {
     return toBuilder().rateLimit(v).build();
   }
@@ -143,10 +139,6 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
 
   public RunSpec withRecordBytes(int v) {
     return toBuilder().recordBytes(v).build();
-  }
-
-  public RunSpec withStripes(int v) {
-    return toBuilder().stripes(v).build();
   }
 
   /**

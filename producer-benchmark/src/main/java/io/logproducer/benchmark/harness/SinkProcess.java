@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The benchmark sink in its own JVM: the examples module's {@code OtlpReceiverMain}, a real OTLP/HTTP receiver on
+ * The benchmark sink in its own JVM: {@link OtlpSinkMain}, a real OTLP/HTTP receiver on
  * 127.0.0.1 that decompresses and counts every record and reports its counters and its process CPU every second
  * (or, for the Aliyun producer, {@link #SLS_MAIN}: the same kind of server speaking SLS PutLogs, reporting alike).
  * This class starts it, reads its reports on a daemon thread, and stops it by closing its stdin.
@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 public final class SinkProcess implements AutoCloseable {
 
   /** The OTLP/HTTP sink (logproducer and the OpenTelemetry SDK). */
-  public static final String OTLP_MAIN = "io.logproducer.examples.receiver.OtlpReceiverMain";
+  public static final String OTLP_MAIN = "io.logproducer.benchmark.harness.OtlpSinkMain";
   /** The SLS PutLogs sink (the Aliyun Log Java producer). */
   public static final String SLS_MAIN = "io.logproducer.benchmark.sls.SlsReceiverMain";
 
@@ -31,7 +31,7 @@ public final class SinkProcess implements AutoCloseable {
    * Starts the sink and waits until it listens.
    *
    * @param java the java executable
-   * @param classpath a classpath holding {@code io.logproducer.examples.receiver.OtlpReceiverMain}
+   * @param classpath a classpath holding {@link OtlpSinkMain}
    * @param jvmArgs extra JVM options (heap)
    * @param threads receiver request threads
    */

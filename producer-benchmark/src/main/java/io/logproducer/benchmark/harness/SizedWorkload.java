@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * ({@code level=INFO_<sequence>}) and a {@code message} body of the reference's text (numbered copies of its mixed
  * Chinese/ASCII part, separated by commas), cut to length and ending in {@code _<sequence>}. Raw bytes (UTF-8 keys
  * and values, as the reference counts them) are {@code recordBytes} for a 7-digit sequence number, a few bytes less
- * or more for shorter or longer ones. The reference record itself is {@code io.logproducer.examples.Workload}, which
+ * or more for shorter or longer ones. The reference record itself is the kit's {@code ReferenceWorkload}, which
  * this class leaves alone (the sweep's reference point uses it). One instance per application thread.
  */
 final class SizedWorkload {

@@ -4,6 +4,7 @@ import io.logproducer.LogRecord;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.RecordEncoder;
+import io.logproducer.testing.ReferenceWorkload;
 import java.util.Arrays;
 
 /**

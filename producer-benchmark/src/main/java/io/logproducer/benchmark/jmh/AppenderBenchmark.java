@@ -6,8 +6,8 @@ import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.joran.spi.JoranException;
 import ch.qos.logback.core.status.Status;
-import io.logproducer.examples.receiver.EmbeddedOtlpReceiver;
 import io.logproducer.logback.LogproducerAppender;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
@@ -73,8 +73,8 @@ import org.slf4j.Logger;
  *   <li>{@code noop}: {@link NoopAppender}, logback's own cost, for reference.</li>
  * </ul>
  *
- * <p>Both real appenders export to the same {@link EmbeddedOtlpReceiver} on 127.0.0.1 in this JVM. Both drop when
- * their buffer is full (a tight logging loop can outrun any exporter), so the trial's tear-down prints, per variant,
+ * <p>Both real appenders export to the same counting {@link OtlpReceiver} (the test kit's) on 127.0.0.1 in this JVM.
+ * Both drop when their buffer is full (a tight logging loop can outrun any exporter), so the trial's tear-down prints, per variant,
  * the events logged (warm-up included), the records the receiver counted, the drops, and
  * {@code loggingThreadCpuNsPerOp}: the benchmark threads' own CPU time per call in the measurement iterations. The
  * score (wall time per call) also holds the time a logging thread waits for a core while the export threads and the
@@ -111,7 +111,7 @@ public class AppenderBenchmark {
   @Param({"2048"})
   public int otelMaxQueueSize;
 
-  private EmbeddedOtlpReceiver receiver;
+  private OtlpReceiver receiver;
   private LoggerContext context;
   private LogbackMDCAdapter mdc;
   private Logger logger;
@@ -122,7 +122,7 @@ public class AppenderBenchmark {
 
   @Setup(Level.Trial)
   public void start() throws IOException, JoranException {
-    receiver = new EmbeddedOtlpReceiver(0, 2);
+    receiver = OtlpReceiver.builder().counting().start();
     context = new LoggerContext();
     context.setName("appender-benchmark");
     // A LoggerContext made outside logback's SLF4J provider has no MDC adapter; LoggingEvent reads the MDC from it.
@@ -242,9 +242,9 @@ public class AppenderBenchmark {
     }
     context.stop();
     // The receiver counts a request before it answers, so every request an exporter saw answered is counted.
-    long received = receiver.records();
-    long bodyBytes = receiver.bodyBytes();
-    long requests = receiver.requests();
+    long received = receiver.acceptedRecords();
+    long bodyBytes = receiver.acceptedBodyBytes();
+    long requests = receiver.acceptedRequests();
     receiver.close();
     StringBuilder report = new StringBuilder("\n[AppenderBenchmark] appender=").append(appender)
         .append(" threads=").append(threads.size())

@@ -6,6 +6,7 @@ import io.logproducer.internal.codec.Codec;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.RecordEncoder;
+import io.logproducer.testing.ReferenceWorkload;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -67,7 +68,7 @@ public class CodecBenchmark {
     EncodeBuffer one = new EncodeBuffer(4096);
     byte[] out = new byte[bytes];
     int pos = 0;
-    io.logproducer.benchmark.harness.ReferenceWorkload w = new io.logproducer.benchmark.harness.ReferenceWorkload();
+    ReferenceWorkload w = new ReferenceWorkload();
     for (long seq = 0; pos < bytes; seq++) {
       LogRecord r = w.next(seq);
       one.reset();

@@ -1,7 +1,7 @@
 package io.logproducer.benchmark.jmh;
 
 import io.logproducer.LogRecord;
-import io.logproducer.benchmark.harness.ReferenceWorkload;
+import io.logproducer.testing.ReferenceWorkload;
 
 /** Pre-generated reference-workload records, so that benchmarks measure the producer and not the generator. */
 final class Records {

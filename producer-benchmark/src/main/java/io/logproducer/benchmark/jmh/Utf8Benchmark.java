@@ -1,9 +1,9 @@
 package io.logproducer.benchmark.jmh;
 
 import io.logproducer.LogRecord;
-import io.logproducer.benchmark.harness.ReferenceWorkload;
 import io.logproducer.otlp.encoding.internal.ProtoWriter;
 import io.logproducer.spi.EncodeBuffer;
+import io.logproducer.testing.ReferenceWorkload;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetEncoder;

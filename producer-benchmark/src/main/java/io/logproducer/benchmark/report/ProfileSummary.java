@@ -70,12 +70,6 @@ public record ProfileSummary(int executionSamples, int nativeSamples, List<Strin
     return total == 0 ? 0 : 100.0 * Long.parseLong(row[1]) / total;
   }
 
-  /** Share of execution samples of the first component whose name contains {@code part}; 0 when absent. */
-  double componentShare(String part) {
-    return rows("component").stream().filter(r -> r[0].contains(part)).findFirst()
-        .map(r -> share(r, executionSamples)).orElse(0.0);
-  }
-
   /** The thread group of a thread's name, as the profile and the CPU table group threads. */
   public static String threadGroupOf(String name) {
     if (name == null) {

@@ -27,8 +27,8 @@ import org.apache.hc.core5.io.CloseMode;
 
 /**
  * A receiver of Alibaba Cloud Log Service (SLS) {@code PutLogs} requests on 127.0.0.1, the benchmark sink for the
- * Aliyun Log Java producer: the same kind of server as the OTLP sink ({@code EmbeddedOtlpReceiver}: httpcore5's
- * classic HTTP/1.1 server, a thread per connection, TCP_NODELAY, keep-alive), speaking the SLS protocol instead.
+ * Aliyun Log Java producer: a server like the OTLP sink's (here httpcore5's classic HTTP/1.1 server, a thread per connection, TCP_NODELAY,
+ * keep-alive), speaking the SLS protocol instead.
  *
  * <p>It accepts {@code POST /logstores/<logstore>/shards/lb} (and {@code /shards/route?key=…}, the hash-key form)
  * whose body is a protobuf {@code LogGroup} compressed as {@code x-log-compresstype} says (lz4 block, zstd, deflate,

@@ -1,15 +1,14 @@
 package io.logproducer.benchmark.sls;
 
-import java.lang.management.ManagementFactory;
+import io.logproducer.benchmark.harness.OtlpSinkMain;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs {@link SlsReceiver} as its own process, the sink of the suite's Aliyun runs, with the OTLP sink's protocol
- * towards the suite ({@code OtlpReceiverMain}'s, read by {@code SinkProcess}):
+ * towards the suite ({@link OtlpSinkMain#serve}, read by {@code SinkProcess}):
  * {@code java -cp benchmarks.jar io.logproducer.benchmark.sls.SlsReceiverMain [--port P]}. Prints
  * {@code listening <endpoint>} once ready, then every second (stdout) a line {@code records=<n> requests=<n>
- * wire_bytes=<n> body_bytes=<n> bad=<n> cpu_ns=<process CPU nanoseconds> contents=<n>}. Stops when its standard
+ * wire_bytes=<n> body_bytes=<n> bad=<n> contents=<n> cpu_ns=<process CPU nanoseconds>}. Stops when its standard
  * input closes.
  */
 public final class SlsReceiverMain {
@@ -29,29 +28,10 @@ public final class SlsReceiverMain {
       }
     }
     try (SlsReceiver receiver = new SlsReceiver(port)) {
-      System.out.println("listening " + receiver.endpoint());
-      System.out.flush();
-      Thread stdinWatcher = new Thread(() -> {
-        try {
-          while (System.in.read() >= 0) {
-            // drain until EOF
-          }
-        } catch (java.io.IOException ignored) {
-          // treat as EOF
-        }
-      }, "stdin-watcher");
-      stdinWatcher.setDaemon(true);
-      stdinWatcher.start();
-      com.sun.management.OperatingSystemMXBean os =
-          (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-      while (stdinWatcher.isAlive()) {
-        stdinWatcher.join(TimeUnit.SECONDS.toMillis(1));
-        System.out.printf(Locale.ROOT,
-            "records=%d requests=%d wire_bytes=%d body_bytes=%d bad=%d cpu_ns=%d contents=%d%n",
-            receiver.records(), receiver.requests(), receiver.wireBytes(), receiver.bodyBytes(),
-            receiver.badRequests(), os.getProcessCpuTime(), receiver.contents());
-        System.out.flush();
-      }
+      OtlpSinkMain.serve(receiver.endpoint(), () -> String.format(Locale.ROOT,
+          "records=%d requests=%d wire_bytes=%d body_bytes=%d bad=%d contents=%d", receiver.records(),
+          receiver.requests(), receiver.wireBytes(), receiver.bodyBytes(), receiver.badRequests(),
+          receiver.contents()));
     }
   }
 }

@@ -1,6 +1,5 @@
 package io.logproducer.benchmark.soak;
 
-import com.sun.management.GarbageCollectionNotificationInfo;
 import io.logproducer.BufferExhaustedException;
 import io.logproducer.BufferFullPolicy;
 import io.logproducer.LogRecord;
@@ -13,12 +12,7 @@ import io.logproducer.otlp.OtlpHttpExporter;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
-import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,8 +26,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
-import javax.management.NotificationEmitter;
-import javax.management.openmbean.CompositeData;
 
 /**
  * The soak: the reference workload at a fixed rate through the real {@link Producer} (OTLP/HTTP, lz4) to
@@ -74,12 +66,9 @@ public final class SoakMain {
   private final SoakIdSet[] deliveredIds;
   private final List<String> failureExamples = new ArrayList<>();
   private final List<Sample> samples = new ArrayList<>();
-  private final List<GcEvent> gcEvents = new ArrayList<>();
+  private final SoakGcLog gcLog = new SoakGcLog();
   private final List<Outage> outages = new ArrayList<>();
   private final List<String> problems = new ArrayList<>();
-  private final Set<String> heapPools = new HashSet<>();
-  private volatile long heapAfterGc = -1;
-  private volatile boolean gcNotifications;
   private volatile long t0Nanos;
   private volatile String receiverState = "UP";
   private volatile String phase = "run";
@@ -136,11 +125,11 @@ public final class SoakMain {
   boolean run() throws Exception {
     Map<String, String> machine = MachineInfo.collect();
     machine.put("JVM options", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
-    machine.put("GC", gcNames());
+    machine.put("GC", SoakGcLog.names());
     log("soak: %s min, receiver down every %d s for %d s, %d threads, rate %s, totalSizeInBytes %d, out %s",
         fmt(o.minutes), o.downEveryS, o.downForS, o.threads, o.rate == 0 ? "unlimited" : o.rate + "/s",
         o.totalSizeBytes, o.out);
-    installGcListener();
+    gcLog.install(this::now);
     t0Nanos = System.nanoTime();
 
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -148,8 +137,12 @@ public final class SoakMain {
         List.of("-Xmx" + o.receiverHeap, "-XX:+UseG1GC"), o.threads);
     log("receiver listening at %s (own JVM)", receiver.endpoint());
 
-    Watchdog watchdog = new Watchdog(o.durationSeconds() + o.maxBlockMillis / 1000.0 + 15 + o.closeTimeoutSeconds
-        + 30 + 30 + 60);
+    SoakWatchdog watchdog = new SoakWatchdog(o.durationSeconds() + o.maxBlockMillis / 1000.0 + 15
+        + o.closeTimeoutSeconds + 30 + 30 + 60, () -> {
+          if (receiver != null) {
+            receiver.kill();
+          }
+        });
     watchdog.start();
 
     Set<Long> threadsBefore = liveThreadIds();
@@ -161,9 +154,7 @@ public final class SoakMain {
       apps[t] = new AppThread(t, nanosPerRecord);
     }
     t0Nanos = System.nanoTime();
-    synchronized (gcEvents) {
-      gcEvents.clear(); // events before t0 belong to start-up
-    }
+    gcLog.clear(); // events before t0 belong to start-up
     Sampler sampler = new Sampler();
     sampler.start();
     for (AppThread a : apps) {
@@ -186,7 +177,7 @@ public final class SoakMain {
     watchdog.done();
 
     Result r = evaluate(metrics, rs, seen, leftover, sendEnd, closeSeconds);
-    SoakReport report = new SoakReport(o, machine, r, snapshot(samples), snapshot(gcEvents), snapshot(outages),
+    SoakReport report = new SoakReport(o, machine, r, snapshot(samples), gcLog.events(), snapshot(outages),
         failureExamples, problems);
     String summary = report.summary();
     System.out.println();
@@ -330,6 +321,13 @@ public final class SoakMain {
     long delivered() {
       return byStatus[SendResult.Status.DELIVERED.ordinal()];
     }
+
+    Result withCriteria(List<Criterion> c) {
+      return new Result(accepted, refused, byStatus, outcomes, missing, repeatedOutcomes, noOutcomeIds, received,
+          duplicates, lostDelivered, phantom, receivedButFailed, receiverRecordsWithoutId, receiverBadRequests,
+          receiverUnavailableAnswers, receiverRequests, metrics, sendEnd, closeSeconds, leftoverThreads, trackingBytes,
+          trackingGrownBytes, c);
+    }
   }
 
   /** One pass criterion. */
@@ -370,113 +368,20 @@ public final class SoakMain {
       grown += outcomeIds[t].grownBytes() + deliveredIds[t].grownBytes();
     }
 
-    List<Criterion> c = new ArrayList<>();
-    c.add(new Criterion("one outcome per accepted record",
-        "missing = accepted − Σ outcomes = 0; no record with 0 or ≥ 2 outcomes (by id)",
-        String.format(Locale.ROOT, "missing %,d; without outcome %,d; with repeated outcomes %,d", missing, noOutcome,
-            repeatedOutcomes.sum()),
-        missing == 0 && noOutcome == 0 && repeatedOutcomes.sum() == 0));
-    long noId = rs.noId() + rs.unknownThread();
-    c.add(new Criterion("delivered means received",
-        "records reported DELIVERED but never seen by the receiver = 0; ids seen that were never accepted = 0; "
-            + "malformed requests = 0",
-        String.format(Locale.ROOT, "lost %,d; never accepted %,d; malformed requests %,d; records without id %,d",
-            lost, phantom, rs.bad(), noId),
-        lost == 0 && phantom == 0 && rs.bad() == 0 && noId == 0));
-
-    // heap after GC: first window after warm-up vs last window of the run
-    double w0 = o.warmup();
-    double win = o.window();
-    double duration = o.durationSeconds();
-    long firstMax = maxHeapAfterGc(w0, w0 + win);
-    long lastMax = maxHeapAfterGc(duration - win, duration);
-    long allowance = 16 * MIB + grown;
-    long limit = firstMax < 0 ? -1 : (long) (firstMax * 1.2) + allowance;
-    c.add(new Criterion(o.fullGcsOnly() ? "heap after full GC flat" : "heap after GC flat",
-        String.format(Locale.ROOT, "max in the last %s s ≤ max in the first %s s after warm-up × 1.2 + 16 MiB%s%s",
-            fmt(win), fmt(win), grown > 0 ? " + id-tracking growth" : "",
-            o.fullGcsOnly() ? " (System.gc() every " + o.fullGcEverySeconds + " s)" : ""),
-        firstMax < 0 || lastMax < 0 ? "no GC in a window"
-            : String.format(Locale.ROOT, "%s ≤ %s (%s × 1.2 + %s)", mb(lastMax), mb(limit), mb(firstMax),
-                mb(allowance)),
-        firstMax >= 0 && lastMax >= 0 && lastMax <= limit));
-
-    int[] threads = threadRange(w0, duration);
-    c.add(new Criterion("thread count flat", "live threads max − min ≤ 2 after warm-up (until the end of sending)",
-        threads == null ? "no samples" : String.format(Locale.ROOT, "%d … %d (Δ %d)", threads[0], threads[1],
-            threads[1] - threads[0]),
-        threads != null && threads[1] - threads[0] <= 2));
-
-    long maxBuffered = Math.max(m.getPeakBufferedBytes(), maxSampled());
-    c.add(new Criterion("buffered bytes bounded", "peak buffered bytes ≤ totalSizeInBytes",
-        String.format(Locale.ROOT, "%s ≤ %s", mb(maxBuffered), mb(o.totalSizeBytes)),
-        maxBuffered <= o.totalSizeBytes));
-
     List<String> hangs;
     synchronized (problems) {
       hangs = new ArrayList<>(problems);
     }
-    c.add(new Criterion("nothing hangs",
-        "every send() returns after the run; close(" + o.closeTimeoutSeconds
-            + " s) returns; the receiver obeys every command; no producer thread outlives close",
-        hangs.isEmpty() && leftover.isEmpty()
-            ? String.format(Locale.ROOT, "close took %.1f s; 0 threads left", closeSeconds)
-            : String.join("; ", hangs) + (leftover.isEmpty() ? "" : "; threads left: " + leftover),
-        hangs.isEmpty() && leftover.isEmpty()));
-
-    return new Result(accepted, refused, status, outcomes, missing, repeatedOutcomes.sum(), noOutcome, rs.unique(),
+    long noId = rs.noId() + rs.unknownThread();
+    Result r = new Result(accepted, refused, status, outcomes, missing, repeatedOutcomes.sum(), noOutcome, rs.unique(),
         rs.duplicates(), lost, phantom, receivedButFailed, noId, rs.bad(), rs.unavailable(), rs.requests(), m,
-        sendEnd, closeSeconds, leftover, tracking, grown, c);
+        sendEnd, closeSeconds, leftover, tracking, grown, List.of());
+    return r.withCriteria(new SoakCriteria(o, snapshot(samples), gcLog).judge(r, hangs));
   }
 
   /** Whether a GC counts for the heap rule: only the periodic full GCs when they are on, else every GC. */
   static boolean counts(GcEvent e, boolean fullGcsOnly) {
     return !fullGcsOnly || "System.gc()".equals(e.cause());
-  }
-
-  long maxHeapAfterGc(double from, double to) {
-    long max = -1;
-    synchronized (gcEvents) {
-      for (GcEvent e : gcEvents) {
-        if (e.t() >= from && e.t() < to && counts(e, o.fullGcsOnly())) {
-          max = Math.max(max, e.heapAfterBytes());
-        }
-      }
-    }
-    if (max < 0 && !gcNotifications) {
-      synchronized (samples) {
-        for (Sample s : samples) {
-          if (s.t() >= from && s.t() < to) {
-            max = Math.max(max, s.heapAfterGcBytes());
-          }
-        }
-      }
-    }
-    return max;
-  }
-
-  private int[] threadRange(double from, double to) {
-    int min = Integer.MAX_VALUE;
-    int max = Integer.MIN_VALUE;
-    synchronized (samples) {
-      for (Sample s : samples) {
-        if (s.t() >= from && s.t() <= to && s.phase().equals("run")) {
-          min = Math.min(min, s.threads());
-          max = Math.max(max, s.threads());
-        }
-      }
-    }
-    return min > max ? null : new int[] {min, max};
-  }
-
-  private long maxSampled() {
-    long max = 0;
-    synchronized (samples) {
-      for (Sample s : samples) {
-        max = Math.max(max, s.bufferedBytes());
-      }
-    }
-    return max;
   }
 
   // ---- application threads
@@ -602,11 +507,11 @@ public final class SoakMain {
           all += a.sum();
         }
         long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-        long afterGc = gcNotifications ? heapAfterGc : heapUsed;
+        long afterGc = gcLog.notifications() ? gcLog.heapAfterGc() : heapUsed;
         SoakReceiverProcess.Stats rs = receiver.latest();
         Sample s = new Sample(now(), phase, afterGc, heapUsed, tmx.getThreadCount(), m.getBufferedBytes(),
             m.getWaitingThreads(), accepted, delivered, all - delivered, refused, receiverState, rs.unique(),
-            rs.duplicates(), gcCount());
+            rs.duplicates(), SoakGcLog.count());
         synchronized (samples) {
           samples.add(s);
         }
@@ -619,61 +524,6 @@ public final class SoakMain {
         }
       }
     }
-  }
-
-  private void installGcListener() {
-    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (p.getType() == MemoryType.HEAP) {
-        heapPools.add(p.getName());
-      }
-    }
-    try {
-      for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-        if (!(gc instanceof NotificationEmitter emitter)) {
-          continue;
-        }
-        emitter.addNotificationListener((n, hb) -> {
-          if (!n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
-            return;
-          }
-          GarbageCollectionNotificationInfo info =
-              GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
-          long after = 0;
-          for (Map.Entry<String, MemoryUsage> e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
-            if (heapPools.contains(e.getKey())) {
-              after += e.getValue().getUsed();
-            }
-          }
-          heapAfterGc = after;
-          GcEvent ev = new GcEvent(now(), info.getGcName(), info.getGcAction(), info.getGcCause(), after,
-              info.getGcInfo().getDuration());
-          synchronized (gcEvents) {
-            gcEvents.add(ev);
-          }
-        }, null, null);
-        gcNotifications = true;
-      }
-    } catch (RuntimeException | LinkageError e) {
-      // Not a HotSpot-compatible JVM: heap used at each sample stands in for heap after GC.
-      gcNotifications = false;
-      log("GC notifications unavailable (%s): using MemoryMXBean heap used instead", e);
-    }
-  }
-
-  private static long gcCount() {
-    long n = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      n += Math.max(0, gc.getCollectionCount());
-    }
-    return n;
-  }
-
-  private static String gcNames() {
-    List<String> names = new ArrayList<>();
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      names.add(gc.getName());
-    }
-    return String.join(", ", names);
   }
 
   // ---- receiver control
@@ -702,43 +552,6 @@ public final class SoakMain {
         out[i] = i < n ? SoakIdSet.readFrom(in) : new SoakIdSet(0);
       }
       return out;
-    }
-  }
-
-  // ---- watchdog: a hang ends the run with a thread dump instead of hanging the caller
-
-  private final class Watchdog extends Thread {
-    private final long deadlineNanos;
-    private volatile boolean done;
-
-    Watchdog(double seconds) {
-      super("soak-watchdog");
-      setDaemon(true);
-      deadlineNanos = System.nanoTime() + (long) (seconds * 1e9);
-    }
-
-    void done() {
-      done = true;
-      interrupt();
-    }
-
-    @Override
-    public void run() {
-      while (!done) {
-        long left = deadlineNanos - System.nanoTime();
-        if (left <= 0) {
-          System.err.println("SOAK FAIL: the run did not finish within its time bound; thread dump:");
-          for (ThreadInfo ti : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
-            System.err.print(ti);
-          }
-          System.err.flush();
-          if (receiver != null) {
-            receiver.kill();
-          }
-          Runtime.getRuntime().halt(1);
-        }
-        LockSupport.parkNanos(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
-      }
     }
   }
 

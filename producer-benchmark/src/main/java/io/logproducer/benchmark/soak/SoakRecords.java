@@ -4,7 +4,7 @@ import io.logproducer.LogRecord;
 import io.logproducer.Severity;
 
 /**
- * The reference workload of {@code io.logproducer.examples.Workload} (same four fields, ~580 bytes of UTF-8 keys
+ * The reference workload of the test kit's {@code io.logproducer.testing.ReferenceWorkload} (same four fields, ~580 bytes of UTF-8 keys
  * and values, values ending in {@code _<sequence>}) plus one integer attribute {@code seq} = thread × 10^9 +
  * sequence, the id by which the soak's receiver recognises every record. One instance per application thread.
  */
@@ -14,7 +14,7 @@ final class SoakRecords {
   static final long ID_STRIDE = 1_000_000_000L;
   static final String SEQ_KEY = "seq";
 
-  // The same strings as examples' Workload (package-private there).
+  // The same strings as the kit's ReferenceWorkload (private there).
   private static final String LEVEL = "INFO_";
   private static final String THREAD = "pool-1-thread-2_";
   private static final String LOCATION = "com.jdcloud.logs.producer.core.BatchSender.sendBatch(BatchSender.java:117)_";

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.RunSpec.Client;
+import io.logproducer.testing.ReferenceWorkload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,20 +1,19 @@
-package io.logproducer.examples;
+package io.logproducer.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.LogRecord;
 import org.junit.jupiter.api.Test;
 
-class WorkloadTest {
+class ReferenceWorkloadTest {
 
   @Test
   void recordsHaveTheReferenceShapeAndExactRawBytes() {
-    Workload w = new Workload();
+    ReferenceWorkload w = new ReferenceWorkload();
     long expected = 0;
     for (long seq : new long[] {0, 7, 123_456, 19_999_999}) {
       LogRecord r = w.next(seq);
-      expected += Workload.rawBytesOf(r);
+      expected += ReferenceWorkload.rawBytesOf(r);
       assertEquals("INFO_" + seq, r.getAttribute("level").asString());
       assertEquals("pool-1-thread-2_" + seq, r.getAttribute("thread").asString());
       assertEquals("com.jdcloud.logs.producer.core.BatchSender.sendBatch(BatchSender.java:117)_" + seq,
@@ -26,7 +25,8 @@ class WorkloadTest {
       }
     }
     assertEquals(expected, w.rawBytes());
-    long one = Workload.rawBytesOf(new Workload().next(1_000_000));
-    assertTrue(one > 560 && one < 620, "about 580 raw bytes per record, was " + one);
+    long one = ReferenceWorkload.rawBytesOf(new ReferenceWorkload().next(1_000_000));
+    assertEquals(592, one, "529 raw bytes plus 9 per digit of the sequence");
+    assertEquals(538, ReferenceWorkload.rawBytesOf(new ReferenceWorkload().next(0)));
   }
 }
