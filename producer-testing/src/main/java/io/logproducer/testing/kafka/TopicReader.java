@@ -1,5 +1,7 @@
 package io.logproducer.testing.kafka;
 
+import io.logproducer.testing.otlp.OtlpRequests;
+import io.logproducer.testing.otlp.ReceivedLogRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -251,7 +253,12 @@ public final class TopicReader implements AutoCloseable {
    * @throws IllegalArgumentException when {@code value} is null or not a well-formed request
    */
   public static long otlpRecordCount(byte[] value) {
-    return OtlpLogsMessage.recordCount(value);
+    requireValue(value);
+    try {
+      return OtlpRequests.countProtobuf(value, 0, value.length);
+    } catch (IllegalArgumentException e) {
+      throw notARequest(e);
+    }
   }
 
   /**
@@ -277,7 +284,29 @@ public final class TopicReader implements AutoCloseable {
    * @throws IllegalArgumentException when {@code value} is null or not a well-formed request
    */
   public static List<String> otlpStringBodies(byte[] value) {
-    return OtlpLogsMessage.stringBodies(value);
+    requireValue(value);
+    List<ReceivedLogRecord> records;
+    try {
+      records = OtlpRequests.decodeProtobuf(value);
+    } catch (IllegalArgumentException e) {
+      throw notARequest(e);
+    }
+    List<String> bodies = new ArrayList<>(records.size());
+    for (ReceivedLogRecord record : records) {
+      bodies.add(record.body() instanceof String ? (String) record.body() : null);
+    }
+    return bodies;
+  }
+
+  private static void requireValue(byte[] value) {
+    if (value == null) {
+      throw new IllegalArgumentException("value is null: not an ExportLogsServiceRequest");
+    }
+  }
+
+  /** The OTLP package's "malformed protobuf: ..." refusal, saying what the message should have been. */
+  private static IllegalArgumentException notARequest(IllegalArgumentException e) {
+    return new IllegalArgumentException("not a well-formed ExportLogsServiceRequest: " + e.getMessage(), e);
   }
 
   /**

@@ -30,7 +30,7 @@ class TopicReaderDecodingTest {
   @Test
   void skipsFieldsOfEveryWireTypeItDoesNotFollow() {
     byte[] logRecord = concat(fixed64(1, 1_700_000_000_000_000_000L), varintField(2, 9), fixed32(13, 7),
-        stringBody("kept"), field(6, "k".getBytes(StandardCharsets.UTF_8)));
+        stringBody("kept"), field(6, field(1, utf8("k")))); // attributes(6): KeyValue { key(1) }
     byte[] request = concat(varintField(9, 300), field(1, concat(field(2, field(2, logRecord)), fixed32(7, 1))));
     assertEquals(Collections.singletonList("kept"), TopicReader.otlpStringBodies(request));
   }
@@ -46,7 +46,7 @@ class TopicReaderDecodingTest {
     byte[] truncated = Arrays.copyOf(request, request.length - 3);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> TopicReader.otlpRecordCount(truncated));
-    assertTrue(e.getMessage().startsWith("not a well-formed ExportLogsServiceRequest at byte "), e.getMessage());
+    assertTrue(e.getMessage().startsWith("not a well-formed ExportLogsServiceRequest: malformed protobuf: "), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> TopicReader.otlpRecordCount(new byte[] {0x0b}));
     assertThrows(IllegalArgumentException.class, () -> TopicReader.otlpRecordCount(new byte[] {0x00}));
     assertThrows(IllegalArgumentException.class, () -> TopicReader.otlpRecordCount(null));
