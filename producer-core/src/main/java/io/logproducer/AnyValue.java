@@ -8,16 +8,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An immutable value of OTLP's {@code AnyValue}: a string, boolean, 64-bit integer, double, byte array, array of
- * values, or list of key/value pairs (OTLP {@code KeyValueList}), as defined by
+ * An immutable value of OTLP's {@code AnyValue}: a string, boolean, 64-bit integer, double, byte
+ * array, array of values, or list of key/value pairs (OTLP {@code KeyValueList}), as defined by
  * {@code opentelemetry/proto/common/v1/common.proto}.
  *
- * <p>Doubles must be finite (NaN and infinities cannot be carried by the JSON encodings); key/value list keys
- * must be non-empty strings (OTLP: "The attribute key MUST be a non-null and non-empty string"); array elements
- * and key/value list values must not be null; nesting must not exceed {@link #MAX_DEPTH}. Violations throw
- * {@link IllegalArgumentException} naming the offending part, so no invalid value can reach an encoder.
- * Instances are immutable and thread-safe; {@link #asBytes()} returns the internal array, which callers must not
- * modify.
+ * <p>Doubles must be finite (NaN and infinities cannot be carried by the JSON encodings); key/value
+ * list keys must be non-empty strings (OTLP: "The attribute key MUST be a non-null and non-empty
+ * string"); array elements and key/value list values must not be null; nesting must not exceed
+ * {@link #MAX_DEPTH}. Violations throw {@link IllegalArgumentException} naming the offending part,
+ * so no invalid value can reach an encoder. Instances are immutable and thread-safe; {@link
+ * #asBytes()} returns the internal array, which callers must not modify.
  */
 public final class AnyValue {
 
@@ -33,27 +33,32 @@ public final class AnyValue {
     DOUBLE,
     /** A byte array ({@code bytes_value}); read with {@link AnyValue#asBytes()}. */
     BYTES,
-    /** An array of values ({@code array_value}, an {@code ArrayValue}); read with {@link AnyValue#asArray()}. */
+    /**
+     * An array of values ({@code array_value}, an {@code ArrayValue}); read with {@link
+     * AnyValue#asArray()}.
+     */
     ARRAY,
     /**
-     * Key/value pairs ({@code kvlist_value}, a {@code KeyValueList}) with non-empty string keys, in insertion order;
-     * read with {@link AnyValue#asKeyValueList()}.
+     * Key/value pairs ({@code kvlist_value}, a {@code KeyValueList}) with non-empty string keys, in
+     * insertion order; read with {@link AnyValue#asKeyValueList()}.
      */
     KEY_VALUE_LIST
   }
 
   /**
-   * The deepest nesting allowed, counted in {@code AnyValue} levels: a scalar (string, boolean, integer, double,
-   * bytes) and an empty array or key/value list have depth 1; an array or key/value list has depth 1 + the
-   * largest depth of its elements or values. {@link #ofArray} and {@link #ofKeyValueList} refuse to build a value
-   * deeper than this, which bounds the recursion of the encoders (and of {@link #equals}, {@link #hashCode} and
-   * {@link #toString}) so that a deep value cannot end in a {@link StackOverflowError}.
+   * The deepest nesting allowed, counted in {@code AnyValue} levels: a scalar (string, boolean,
+   * integer, double, bytes) and an empty array or key/value list have depth 1; an array or
+   * key/value list has depth 1 + the largest depth of its elements or values. {@link #ofArray} and
+   * {@link #ofKeyValueList} refuse to build a value deeper than this, which bounds the recursion of
+   * the encoders (and of {@link #equals}, {@link #hashCode} and {@link #toString}) so that a deep
+   * value cannot end in a {@link StackOverflowError}.
    *
-   * <p>The number matches protobuf-java's default recursion limit (100, {@code CodedInputStream}), but that limit
-   * counts protobuf messages, and each {@code AnyValue} level is two ({@code ArrayValue}, {@code AnyValue}) or three
-   * ({@code KeyValueList}, {@code KeyValue}, {@code AnyValue}) messages below the {@code LogRecord}, itself three
-   * below the request: receivers with protobuf-java's defaults accept only about 30 (nested key/value lists) to
-   * 50 (nested arrays) levels. Keep data shallower than that when sending OTLP/protobuf.
+   * <p>The number matches protobuf-java's default recursion limit (100, {@code CodedInputStream}),
+   * but that limit counts protobuf messages, and each {@code AnyValue} level is two ({@code
+   * ArrayValue}, {@code AnyValue}) or three ({@code KeyValueList}, {@code KeyValue}, {@code
+   * AnyValue}) messages below the {@code LogRecord}, itself three below the request: receivers with
+   * protobuf-java's defaults accept only about 30 (nested key/value lists) to 50 (nested arrays)
+   * levels. Keep data shallower than that when sending OTLP/protobuf.
    */
   public static final int MAX_DEPTH = 100;
 
@@ -61,9 +66,17 @@ public final class AnyValue {
   private static final AnyValue FALSE = new AnyValue(Type.BOOLEAN, Boolean.FALSE, 1);
 
   private final Type type;
-  /** String, Boolean, Long, Double, byte[], List&lt;AnyValue&gt; (unmodifiable) or Map&lt;String, AnyValue&gt;. */
+
+  /**
+   * String, Boolean, Long, Double, byte[], List&lt;AnyValue&gt; (unmodifiable) or Map&lt;String,
+   * AnyValue&gt;.
+   */
   private final Object value;
-  /** Nesting depth, 1 to {@link #MAX_DEPTH}: 1 for a scalar, 1 + the deepest child for an array or kvlist. */
+
+  /**
+   * Nesting depth, 1 to {@link #MAX_DEPTH}: 1 for a scalar, 1 + the deepest child for an array or
+   * kvlist.
+   */
   private final int depth;
 
   private AnyValue(Type type, Object value, int depth) {
@@ -72,12 +85,20 @@ public final class AnyValue {
     this.depth = depth;
   }
 
-  /** The depth of a container whose deepest child has {@code maxChildDepth} (0 when empty); not recursive. */
+  /**
+   * The depth of a container whose deepest child has {@code maxChildDepth} (0 when empty); not
+   * recursive.
+   */
   private static int containerDepth(String what, int maxChildDepth) {
     int depth = maxChildDepth + 1;
     if (depth > MAX_DEPTH) {
-      throw new IllegalArgumentException("AnyValue nesting depth exceeds " + MAX_DEPTH + ": this " + what
-          + " would have depth " + depth);
+      throw new IllegalArgumentException(
+          "AnyValue nesting depth exceeds "
+              + MAX_DEPTH
+              + ": this "
+              + what
+              + " would have depth "
+              + depth);
     }
     return depth;
   }
@@ -149,8 +170,8 @@ public final class AnyValue {
    *
    * @param values the elements, in order; the array is copied
    * @return an {@link Type#ARRAY} value
-   * @throws IllegalArgumentException if the array or an element is null, or if the result would be nested
-   *     deeper than {@link #MAX_DEPTH} (an element already has depth {@code MAX_DEPTH})
+   * @throws IllegalArgumentException if the array or an element is null, or if the result would be
+   *     nested deeper than {@link #MAX_DEPTH} (an element already has depth {@code MAX_DEPTH})
    */
   public static AnyValue ofArray(AnyValue... values) {
     if (values == null) {
@@ -164,8 +185,8 @@ public final class AnyValue {
    *
    * @param values the elements, in order
    * @return an {@link Type#ARRAY} value
-   * @throws IllegalArgumentException if the list or an element is null, or if the result would be nested deeper
-   *     than {@link #MAX_DEPTH} (an element already has depth {@code MAX_DEPTH})
+   * @throws IllegalArgumentException if the list or an element is null, or if the result would be
+   *     nested deeper than {@link #MAX_DEPTH} (an element already has depth {@code MAX_DEPTH})
    */
   public static AnyValue ofArray(List<AnyValue> values) {
     if (values == null) {
@@ -189,9 +210,9 @@ public final class AnyValue {
    *
    * @param values the pairs, keys non-empty
    * @return a {@link Type#KEY_VALUE_LIST} value
-   * @throws IllegalArgumentException if the map, a key or a value is null, if a key is empty (OTLP attribute keys
-   *     must be non-empty), or if the result would be nested deeper than {@link #MAX_DEPTH} (a value already has
-   *     depth {@code MAX_DEPTH})
+   * @throws IllegalArgumentException if the map, a key or a value is null, if a key is empty (OTLP
+   *     attribute keys must be non-empty), or if the result would be nested deeper than {@link
+   *     #MAX_DEPTH} (a value already has depth {@code MAX_DEPTH})
    */
   public static AnyValue ofKeyValueList(Map<String, AnyValue> values) {
     if (values == null) {
@@ -209,7 +230,8 @@ public final class AnyValue {
         throw new IllegalArgumentException("key/value list key must not be empty");
       }
       if (v == null) {
-        throw new IllegalArgumentException("key/value list value for '" + key + "' must not be null");
+        throw new IllegalArgumentException(
+            "key/value list value for '" + key + "' must not be null");
       }
       maxChildDepth = Math.max(maxChildDepth, v.depth);
       copy.put(key, v);
@@ -324,12 +346,15 @@ public final class AnyValue {
     if (type != other.type || depth != other.depth) {
       return false;
     }
-    return type == Type.BYTES ? Arrays.equals((byte[]) value, (byte[]) other.value) : value.equals(other.value);
+    return type == Type.BYTES
+        ? Arrays.equals((byte[]) value, (byte[]) other.value)
+        : value.equals(other.value);
   }
 
   @Override
   public int hashCode() {
-    return 31 * type.hashCode() + (type == Type.BYTES ? Arrays.hashCode((byte[]) value) : value.hashCode());
+    return 31 * type.hashCode()
+        + (type == Type.BYTES ? Arrays.hashCode((byte[]) value) : value.hashCode());
   }
 
   @Override

@@ -1,9 +1,9 @@
 package io.logproducer;
 
 /**
- * Request body compression. The HTTP {@code Content-Encoding} token of each is given; receivers differ in what
- * they accept (OpenTelemetry Collector: all four, lz4 since v0.112.0 and LZ4 frame format only; bk-collector: none
- * and gzip only).
+ * Request body compression. The HTTP {@code Content-Encoding} token of each is given; receivers
+ * differ in what they accept (OpenTelemetry Collector: all four, lz4 since v0.112.0 and LZ4 frame
+ * format only; bk-collector: none and gzip only).
  */
 public enum Compression {
   /** No compression; no Content-Encoding header. */
@@ -31,8 +31,8 @@ public enum Compression {
   }
 
   /**
-   * Parses "none", "gzip", "lz4" or "zstd" (case-insensitive, surrounding whitespace ignored); "identity" is
-   * accepted for {@link #NONE}.
+   * Parses "none", "gzip", "lz4" or "zstd" (case-insensitive, surrounding whitespace ignored);
+   * "identity" is accepted for {@link #NONE}.
    *
    * @param name the name, e.g. from configuration or {@code OTEL_EXPORTER_OTLP_COMPRESSION}
    * @return the compression
@@ -54,6 +54,7 @@ public enum Compression {
           break;
       }
     }
-    throw new IllegalArgumentException("compression must be one of none, gzip, lz4, zstd, was '" + name + "'");
+    throw new IllegalArgumentException(
+        "compression must be one of none, gzip, lz4, zstd, was '" + name + "'");
   }
 }

@@ -1,9 +1,10 @@
 package io.logproducer;
 
 /**
- * Completes the future of {@link Producer#sendAsync(LogRecord)} exceptionally when the record is not known to be
- * delivered: every status but {@link SendResult.Status#DELIVERED}, that is whenever {@link SendResult#isSuccess()}
- * is false. {@link #getResult()} holds the outcome; {@link #getCause()} is the result's error, if any.
+ * Completes the future of {@link Producer#sendAsync(LogRecord)} exceptionally when the record is
+ * not known to be delivered: every status but {@link SendResult.Status#DELIVERED}, that is whenever
+ * {@link SendResult#isSuccess()} is false. {@link #getResult()} holds the outcome; {@link
+ * #getCause()} is the result's error, if any.
  */
 public class DeliveryException extends ProducerException {
   private static final long serialVersionUID = 1L;
@@ -11,10 +12,10 @@ public class DeliveryException extends ProducerException {
   private final transient SendResult result;
 
   /**
-   * Creates the exception for an outcome that is not a success (every status but
-   * {@link SendResult.Status#DELIVERED}). The message is "record not delivered: " — "record may not have been
-   * delivered: " for {@link SendResult.Status#PARTIALLY_REJECTED} — followed by the result; the cause is
-   * {@link SendResult#getError()} (may be null).
+   * Creates the exception for an outcome that is not a success (every status but {@link
+   * SendResult.Status#DELIVERED}). The message is "record not delivered: " — "record may not have
+   * been delivered: " for {@link SendResult.Status#PARTIALLY_REJECTED} — followed by the result;
+   * the cause is {@link SendResult#getError()} (may be null).
    *
    * @param result the outcome that was not a success; not null
    * @throws IllegalArgumentException if {@code result} is null or a success
@@ -26,10 +27,13 @@ public class DeliveryException extends ProducerException {
 
   private static String describe(SendResult result) {
     if (result == null || result.isSuccess()) {
-      throw new IllegalArgumentException("a DeliveryException needs a result that is not a success, was " + result);
+      throw new IllegalArgumentException(
+          "a DeliveryException needs a result that is not a success, was " + result);
     }
     return (result.getStatus() == SendResult.Status.PARTIALLY_REJECTED
-        ? "record may not have been delivered: " : "record not delivered: ") + result;
+            ? "record may not have been delivered: "
+            : "record not delivered: ")
+        + result;
   }
 
   /**

@@ -5,16 +5,17 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One log record, following OTLP's log data model ({@code LogRecord} in
- * {@code opentelemetry/proto/logs/v1/logs.proto}). Immutable and thread-safe; build one with {@link #builder()}.
+ * One log record, following OTLP's log data model ({@code LogRecord} in {@code
+ * opentelemetry/proto/logs/v1/logs.proto}). Immutable and thread-safe; build one with {@link
+ * #builder()}.
  *
- * <p>Fields: {@code time_unix_nano} and {@code observed_time_unix_nano} (nanoseconds since the Unix epoch, 0 =
- * unknown), {@code severity_number} (0–24) and {@code severity_text}, {@code body} (any {@link AnyValue}),
- * attributes (unique non-empty string keys to {@link AnyValue}s, in insertion order), {@code trace_id} (16 bytes
- * or absent),
- * {@code span_id} (8 bytes or absent), {@code flags} (W3C trace flags, 32 bits), {@code event_name}; and,
- * outside the OTLP model, an optional {@code destination}: an exporter-specific routing target that is not encoded
- * (the GSE {@code dataid} as a decimal string, a Kafka topic; ignored by OTLP).
+ * <p>Fields: {@code time_unix_nano} and {@code observed_time_unix_nano} (nanoseconds since the Unix
+ * epoch, 0 = unknown), {@code severity_number} (0–24) and {@code severity_text}, {@code body} (any
+ * {@link AnyValue}), attributes (unique non-empty string keys to {@link AnyValue}s, in insertion
+ * order), {@code trace_id} (16 bytes or absent), {@code span_id} (8 bytes or absent), {@code flags}
+ * (W3C trace flags, 32 bits), {@code event_name}; and, outside the OTLP model, an optional {@code
+ * destination}: an exporter-specific routing target that is not encoded (the GSE {@code dataid} as
+ * a decimal string, a Kafka topic; ignored by OTLP).
  */
 public final class LogRecord {
 
@@ -37,8 +38,10 @@ public final class LogRecord {
 
   private LogRecord(Builder b) {
     this.timeUnixNano = b.timeUnixNano;
-    this.observedTimeUnixNano = b.observedTimeUnixNano != 0 ? b.observedTimeUnixNano
-        : System.currentTimeMillis() * 1_000_000L;
+    this.observedTimeUnixNano =
+        b.observedTimeUnixNano != 0
+            ? b.observedTimeUnixNano
+            : System.currentTimeMillis() * 1_000_000L;
     this.severityNumber = b.severityNumber;
     this.severityText = b.severityText;
     this.body = b.body;
@@ -67,7 +70,10 @@ public final class LogRecord {
     return timeUnixNano;
   }
 
-  /** {@return the observation time in nanoseconds since the Unix epoch; the build time when not given} */
+  /**
+   * {@return the observation time in nanoseconds since the Unix epoch; the build time when not
+   * given}
+   */
   public long getObservedTimeUnixNano() {
     return observedTimeUnixNano;
   }
@@ -150,16 +156,16 @@ public final class LogRecord {
   }
 
   /**
-   * {@return the name of the record's {@code InstrumentationScope} (e.g. the logger name an appender saw), or null
-   * for the exporter's configured scope}
+   * {@return the name of the record's {@code InstrumentationScope} (e.g. the logger name an
+   * appender saw), or null for the exporter's configured scope}
    */
   public String getInstrumentationScopeName() {
     return instrumentationScopeName;
   }
 
   /**
-   * {@return the exporter-specific routing target (GSE dataid in decimal, Kafka topic), or null for the exporter's
-   * default} Not part of the encoded record.
+   * {@return the exporter-specific routing target (GSE dataid in decimal, Kafka topic), or null for
+   * the exporter's default} Not part of the encoded record.
    */
   public String getDestination() {
     return destination;
@@ -167,14 +173,20 @@ public final class LogRecord {
 
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("LogRecord{time=").append(timeUnixNano)
-        .append(", severity=").append(severityNumber);
+    StringBuilder sb =
+        new StringBuilder("LogRecord{time=")
+            .append(timeUnixNano)
+            .append(", severity=")
+            .append(severityNumber);
     if (severityText != null) {
       sb.append('/').append(severityText);
     }
     sb.append(", body=").append(body);
     for (int i = 0; i < attributeKeys.length; i++) {
-      sb.append(i == 0 ? ", attributes={" : ", ").append(attributeKeys[i]).append('=').append(attributeValues[i]);
+      sb.append(i == 0 ? ", attributes={" : ", ")
+          .append(attributeKeys[i])
+          .append('=')
+          .append(attributeValues[i]);
     }
     if (attributeKeys.length > 0) {
       sb.append('}');
@@ -183,8 +195,9 @@ public final class LogRecord {
   }
 
   /**
-   * Builds {@link LogRecord}s. Setters validate at once and throw {@link IllegalArgumentException} naming the
-   * field. Not thread-safe; reusable: {@link #build()} copies what it needs and leaves the builder as it was.
+   * Builds {@link LogRecord}s. Setters validate at once and throw {@link IllegalArgumentException}
+   * naming the field. Not thread-safe; reusable: {@link #build()} copies what it needs and leaves
+   * the builder as it was.
    */
   public static final class Builder {
     private long timeUnixNano;
@@ -202,8 +215,7 @@ public final class LogRecord {
     private String instrumentationScopeName;
     private String destination;
 
-    private Builder() {
-    }
+    private Builder() {}
 
     /**
      * Event time; 0 (the default) means unknown.
@@ -224,7 +236,8 @@ public final class LogRecord {
      * Event time in the given unit since the Unix epoch.
      *
      * @param time time since the Unix epoch in {@code unit}, at least 0
-     * @param unit the unit of {@code time}, not null; converted to nanoseconds, saturating at {@link Long#MAX_VALUE}
+     * @param unit the unit of {@code time}, not null; converted to nanoseconds, saturating at
+     *     {@link Long#MAX_VALUE}
      * @return this builder
      * @throws IllegalArgumentException if {@code unit} is null or {@code time} is negative
      */
@@ -246,11 +259,13 @@ public final class LogRecord {
       if (instant == null) {
         throw new IllegalArgumentException("timestamp must not be null");
       }
-      return setTimeUnixNano(TimeUnit.SECONDS.toNanos(instant.getEpochSecond()) + instant.getNano());
+      return setTimeUnixNano(
+          TimeUnit.SECONDS.toNanos(instant.getEpochSecond()) + instant.getNano());
     }
 
     /**
-     * Observation time; 0 (the default) means the time {@link #build()} is called (millisecond precision).
+     * Observation time; 0 (the default) means the time {@link #build()} is called (millisecond
+     * precision).
      *
      * @param observedTimeUnixNano nanoseconds since the Unix epoch, at least 0
      * @return this builder
@@ -258,7 +273,8 @@ public final class LogRecord {
      */
     public Builder setObservedTimeUnixNano(long observedTimeUnixNano) {
       if (observedTimeUnixNano < 0) {
-        throw new IllegalArgumentException("observedTimeUnixNano must be >= 0, was " + observedTimeUnixNano);
+        throw new IllegalArgumentException(
+            "observedTimeUnixNano must be >= 0, was " + observedTimeUnixNano);
       }
       this.observedTimeUnixNano = observedTimeUnixNano;
       return this;
@@ -273,7 +289,8 @@ public final class LogRecord {
      */
     public Builder setSeverity(Severity severity) {
       if (severity == null) {
-        throw new IllegalArgumentException("severity must not be null (use Severity.UNSPECIFIED to clear it)");
+        throw new IllegalArgumentException(
+            "severity must not be null (use Severity.UNSPECIFIED to clear it)");
       }
       this.severityNumber = severity.number();
       this.severityText = severity == Severity.UNSPECIFIED ? null : severity.text();
@@ -283,13 +300,15 @@ public final class LogRecord {
     /**
      * Sets the severity number only; the text is left as it is.
      *
-     * @param severityNumber the OTLP {@code SeverityNumber}, 0 (unspecified) to 24; see {@link Severity}
+     * @param severityNumber the OTLP {@code SeverityNumber}, 0 (unspecified) to 24; see {@link
+     *     Severity}
      * @return this builder
      * @throws IllegalArgumentException if outside [0, 24]
      */
     public Builder setSeverityNumber(int severityNumber) {
       if (severityNumber < 0 || severityNumber > 24) {
-        throw new IllegalArgumentException("severityNumber must be in [0, 24], was " + severityNumber);
+        throw new IllegalArgumentException(
+            "severityNumber must be in [0, 24], was " + severityNumber);
       }
       this.severityNumber = severityNumber;
       return this;
@@ -329,7 +348,8 @@ public final class LogRecord {
     }
 
     /**
-     * A string attribute; replaces the value of an attribute with the same key, which keeps its position.
+     * A string attribute; replaces the value of an attribute with the same key, which keeps its
+     * position.
      *
      * @param key the key, non-empty
      * @param value the value, not null
@@ -344,7 +364,8 @@ public final class LogRecord {
     }
 
     /**
-     * A boolean attribute; replaces the value of an attribute with the same key, which keeps its position.
+     * A boolean attribute; replaces the value of an attribute with the same key, which keeps its
+     * position.
      *
      * @param key the key, non-empty
      * @param value the value
@@ -356,7 +377,8 @@ public final class LogRecord {
     }
 
     /**
-     * A 64-bit integer attribute; replaces the value of an attribute with the same key, which keeps its position.
+     * A 64-bit integer attribute; replaces the value of an attribute with the same key, which keeps
+     * its position.
      *
      * @param key the key, non-empty
      * @param value the value
@@ -368,22 +390,26 @@ public final class LogRecord {
     }
 
     /**
-     * A double attribute; replaces the value of an attribute with the same key, which keeps its position.
+     * A double attribute; replaces the value of an attribute with the same key, which keeps its
+     * position.
      *
      * @param key the key, non-empty
      * @param value the value, finite
      * @return this builder
-     * @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is NaN or infinite
+     * @throws IllegalArgumentException if {@code key} is null or empty, or {@code value} is NaN or
+     *     infinite
      */
     public Builder setAttribute(String key, double value) {
       if (Double.isNaN(value) || Double.isInfinite(value)) {
-        throw new IllegalArgumentException("attribute '" + key + "' must be a finite double, was " + value);
+        throw new IllegalArgumentException(
+            "attribute '" + key + "' must be a finite double, was " + value);
       }
       return put(key, AnyValue.of(value));
     }
 
     /**
-     * A bytes attribute; replaces the value of an attribute with the same key, which keeps its position.
+     * A bytes attribute; replaces the value of an attribute with the same key, which keeps its
+     * position.
      *
      * @param key the key, non-empty
      * @param value the value, not null; copied
@@ -398,8 +424,8 @@ public final class LogRecord {
     }
 
     /**
-     * Any value, including arrays and nested key/value lists (whose depth {@link AnyValue} already bounds);
-     * replaces the value of an attribute with the same key, which keeps its position.
+     * Any value, including arrays and nested key/value lists (whose depth {@link AnyValue} already
+     * bounds); replaces the value of an attribute with the same key, which keeps its position.
      *
      * @param key the key, non-empty
      * @param value the value, not null
@@ -466,9 +492,9 @@ public final class LogRecord {
      *
      * @param hex 32 ASCII hex digits ({@code [0-9a-fA-F]}), or null or empty to clear
      * @return this builder
-     * @throws IllegalArgumentException if not 32 characters long, or a character is not an ASCII hex digit (other
-     *     Unicode digits and letters, e.g. fullwidth {@code 'Ａ'}, are refused); the message names the character
-     *     and its index
+     * @throws IllegalArgumentException if not 32 characters long, or a character is not an ASCII
+     *     hex digit (other Unicode digits and letters, e.g. fullwidth {@code 'Ａ'}, are refused);
+     *     the message names the character and its index
      */
     public Builder setTraceId(String hex) {
       this.traceId = hexId("traceId", hex, 16);
@@ -492,9 +518,9 @@ public final class LogRecord {
      *
      * @param hex 16 ASCII hex digits ({@code [0-9a-fA-F]}), or null or empty to clear
      * @return this builder
-     * @throws IllegalArgumentException if not 16 characters long, or a character is not an ASCII hex digit (other
-     *     Unicode digits and letters, e.g. fullwidth {@code 'Ａ'}, are refused); the message names the character
-     *     and its index
+     * @throws IllegalArgumentException if not 16 characters long, or a character is not an ASCII
+     *     hex digit (other Unicode digits and letters, e.g. fullwidth {@code 'Ａ'}, are refused);
+     *     the message names the character and its index
      */
     public Builder setSpanId(String hex) {
       this.spanId = hexId("spanId", hex, 8);
@@ -524,9 +550,10 @@ public final class LogRecord {
     }
 
     /**
-     * The OTLP {@code InstrumentationScope.name} of this record, as OpenTelemetry's logging appenders set it from the
-     * logger name. Null (the default) means the exporter's configured scope. Used by the OTLP exporter when it is
-     * built with {@code setInstrumentationScopeFromRecords(true)} (each record then travels in a {@code ScopeLogs} of
+     * The OTLP {@code InstrumentationScope.name} of this record, as OpenTelemetry's logging
+     * appenders set it from the logger name. Null (the default) means the exporter's configured
+     * scope. Used by the OTLP exporter when it is built with {@code
+     * setInstrumentationScopeFromRecords(true)} (each record then travels in a {@code ScopeLogs} of
      * its own); ignored otherwise, and by GSE.
      *
      * @param name the scope name; null or empty clears it
@@ -538,8 +565,8 @@ public final class LogRecord {
     }
 
     /**
-     * Exporter-specific routing target, not encoded: the GSE dataid as a decimal string, a Kafka topic; ignored
-     * by OTLP.
+     * Exporter-specific routing target, not encoded: the GSE dataid as a decimal string, a Kafka
+     * topic; ignored by OTLP.
      *
      * @param destination the target; null (the default) means the exporter's configured default
      * @return this builder
@@ -559,7 +586,8 @@ public final class LogRecord {
         return null;
       }
       if (id.length != length) {
-        throw new IllegalArgumentException(field + " must be " + length + " bytes, was " + id.length);
+        throw new IllegalArgumentException(
+            field + " must be " + length + " bytes, was " + id.length);
       }
       return id.clone();
     }
@@ -570,7 +598,12 @@ public final class LogRecord {
       }
       if (hex.length() != length * 2) {
         throw new IllegalArgumentException(
-            field + " must be " + (length * 2) + " hex digits, was " + hex.length() + " characters");
+            field
+                + " must be "
+                + (length * 2)
+                + " hex digits, was "
+                + hex.length()
+                + " characters");
       }
       byte[] out = new byte[length];
       for (int i = 0; i < length; i++) {
@@ -579,7 +612,10 @@ public final class LogRecord {
       return out;
     }
 
-    /** The value of the ASCII hex digit at {@code index}; unlike {@link Character#digit}, no other Unicode digit. */
+    /**
+     * The value of the ASCII hex digit at {@code index}; unlike {@link Character#digit}, no other
+     * Unicode digit.
+     */
     private static int hexDigit(String field, String hex, int index) {
       char c = hex.charAt(index);
       if (c >= '0' && c <= '9') {
@@ -592,8 +628,16 @@ public final class LogRecord {
         return c - 'A' + 10;
       }
       int cp = hex.codePointAt(index);
-      throw new IllegalArgumentException(field + " must be ASCII hex digits [0-9a-fA-F], was '" + hex + "': '"
-          + new String(Character.toChars(cp)) + "' (U+" + String.format("%04X", cp) + ") at index " + index);
+      throw new IllegalArgumentException(
+          field
+              + " must be ASCII hex digits [0-9a-fA-F], was '"
+              + hex
+              + "': '"
+              + new String(Character.toChars(cp))
+              + "' (U+"
+              + String.format("%04X", cp)
+              + ") at index "
+              + index);
     }
   }
 }

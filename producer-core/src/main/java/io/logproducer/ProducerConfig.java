@@ -4,49 +4,70 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Immutable producer settings. Build with {@link #builder()}; every setter validates at once and throws
- * {@link IllegalArgumentException} naming the parameter, its bounds and the rejected value, e.g.
- * "batchSizeInBytes must be in [1, 67108864], was 0". The settings, their types, units, defaults and bounds are
- * declared once in {@link ProducerConfigDef}, which the setters validate with. Thread-safe.
+ * Immutable producer settings. Build with {@link #builder()}; every setter validates at once and
+ * throws {@link IllegalArgumentException} naming the parameter, its bounds and the rejected value,
+ * e.g. "batchSizeInBytes must be in [1, 67108864], was 0". The settings, their types, units,
+ * defaults and bounds are declared once in {@link ProducerConfigDef}, which the setters validate
+ * with. Thread-safe.
  *
- * <p>Sizes are bytes of records as the exporter encodes them (OTLP protobuf, GSE JSON, …), before compression.
- * Times are milliseconds.
+ * <p>Sizes are bytes of records as the exporter encodes them (OTLP protobuf, GSE JSON, …), before
+ * compression. Times are milliseconds.
  */
 public final class ProducerConfig {
 
   /** Default {@code totalSizeInBytes}: {@value} (100 MiB). */
   public static final long DEFAULT_TOTAL_SIZE_IN_BYTES = 100L * 1024 * 1024;
+
   /** Default {@code maxBlockMillis}: {@value}. */
   public static final long DEFAULT_MAX_BLOCK_MILLIS = 60_000L;
+
   /** Default {@code batchSizeInBytes}: {@value} (1 MiB). */
   public static final int DEFAULT_BATCH_SIZE_IN_BYTES = 1024 * 1024;
+
   /** Default {@code batchCountThreshold}: {@value}. */
   public static final int DEFAULT_BATCH_COUNT_THRESHOLD = 32_768;
+
   /** Default {@code lingerMillis}: {@value}. */
   public static final long DEFAULT_LINGER_MILLIS = 1_000L;
+
   /**
-   * Default {@code sendThreads}: {@value}. Send threads keep requests in flight while earlier ones wait for the
-   * receiver; in the benchmark sweep (docs/PERFORMANCE.md) 8 was the fewest with which {@code send} never waited
-   * for buffer space, and 8 to 32 performed alike.
+   * Default {@code sendThreads}: {@value}. Send threads keep requests in flight while earlier ones
+   * wait for the receiver; in the benchmark sweep (docs/PERFORMANCE.md) 8 was the fewest with which
+   * {@code send} never waited for buffer space, and 8 to 32 performed alike.
    */
   public static final int DEFAULT_SEND_THREADS = 8;
-  /** Default {@code retries}: {@value} (unbounded by count; {@code deliveryTimeoutMillis} bounds them). */
+
+  /**
+   * Default {@code retries}: {@value} (unbounded by count; {@code deliveryTimeoutMillis} bounds
+   * them).
+   */
   public static final int DEFAULT_RETRIES = Integer.MAX_VALUE;
+
   /** Default {@code initialRetryBackoffMillis}: {@value}. */
   public static final long DEFAULT_INITIAL_RETRY_BACKOFF_MILLIS = 100L;
+
   /** Default {@code maxRetryBackoffMillis}: {@value}. */
   public static final long DEFAULT_MAX_RETRY_BACKOFF_MILLIS = 5_000L;
+
   /** Default {@code deliveryTimeoutMillis}: {@value}. */
   public static final long DEFAULT_DELIVERY_TIMEOUT_MILLIS = 120_000L;
-  /** Default zstd {@code compressionLevel}: {@value} (fastest standard level; see docs/PERFORMANCE.md). */
+
+  /**
+   * Default zstd {@code compressionLevel}: {@value} (fastest standard level; see
+   * docs/PERFORMANCE.md).
+   */
   public static final int DEFAULT_ZSTD_LEVEL = 1;
+
   /** Default gzip {@code compressionLevel}: {@value}. */
   public static final int DEFAULT_GZIP_LEVEL = 1;
 
   /** Default {@code shutdownHookTimeoutMillis}: {@value}. */
   public static final long DEFAULT_SHUTDOWN_HOOK_TIMEOUT_MILLIS = 5_000L;
 
-  /** Largest {@code batchSizeInBytes}: {@value} (64 MiB, the OTLP specification's recommended request limit). */
+  /**
+   * Largest {@code batchSizeInBytes}: {@value} (64 MiB, the OTLP specification's recommended
+   * request limit).
+   */
   public static final int MAX_BATCH_SIZE_IN_BYTES = 64 * 1024 * 1024;
 
   private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
@@ -90,8 +111,9 @@ public final class ProducerConfig {
   }
 
   /**
-   * "logproducer-N", N counting producers of this class loader; with a suffix naming the class loader when it is not
-   * the system class loader, so that two web applications in one server do not both get "logproducer-1".
+   * "logproducer-N", N counting producers of this class loader; with a suffix naming the class
+   * loader when it is not the system class loader, so that two web applications in one server do
+   * not both get "logproducer-1".
    */
   private static String defaultClientId() {
     String id = "logproducer-" + CLIENT_IDS.incrementAndGet();
@@ -119,14 +141,18 @@ public final class ProducerConfig {
   }
 
   /**
-   * {@return the hard bound, in bytes, on the heap the producer's batches hold (open, sealed, in flight and
-   * retrying)} It counts records' chunks, charged whole, batch bookkeeping and pooled chunks.
+   * {@return the hard bound, in bytes, on the heap the producer's batches hold (open, sealed, in
+   * flight and retrying)} It counts records' chunks, charged whole, batch bookkeeping and pooled
+   * chunks.
    */
   public long getTotalSizeInBytes() {
     return totalSizeInBytes;
   }
 
-  /** {@return how long {@code send} may wait for buffer space under {@link BufferFullPolicy#BLOCK}, in ms} */
+  /**
+   * {@return how long {@code send} may wait for buffer space under {@link BufferFullPolicy#BLOCK},
+   * in ms}
+   */
   public long getMaxBlockMillis() {
     return maxBlockMillis;
   }
@@ -156,7 +182,9 @@ public final class ProducerConfig {
     return retries;
   }
 
-  /** {@return the backoff before the first retry, in ms} It doubles per retry, with ±20 % jitter. */
+  /**
+   * {@return the backoff before the first retry, in ms} It doubles per retry, with ±20 % jitter.
+   */
   public long getInitialRetryBackoffMillis() {
     return initialRetryBackoffMillis;
   }
@@ -166,7 +194,9 @@ public final class ProducerConfig {
     return maxRetryBackoffMillis;
   }
 
-  /** {@return the upper bound, in ms from a batch's creation, on its delivery including all retries} */
+  /**
+   * {@return the upper bound, in ms from a batch's creation, on its delivery including all retries}
+   */
   public long getDeliveryTimeoutMillis() {
     return deliveryTimeoutMillis;
   }
@@ -177,8 +207,9 @@ public final class ProducerConfig {
   }
 
   /**
-   * {@return the compression level for GZIP (1–9) and ZSTD (1–22); 0 means the codec's default} The defaults are
-   * {@link #DEFAULT_GZIP_LEVEL} and {@link #DEFAULT_ZSTD_LEVEL}; LZ4 and NONE ignore the level.
+   * {@return the compression level for GZIP (1–9) and ZSTD (1–22); 0 means the codec's default} The
+   * defaults are {@link #DEFAULT_GZIP_LEVEL} and {@link #DEFAULT_ZSTD_LEVEL}; LZ4 and NONE ignore
+   * the level.
    */
   public int getCompressionLevel() {
     return compressionLevel;
@@ -200,8 +231,9 @@ public final class ProducerConfig {
   }
 
   /**
-   * {@return whether a JVM shutdown hook closes this producer if the application has not} So buffered records are
-   * shipped, or reported, rather than lost silently at exit. The hook is removed at {@code close}.
+   * {@return whether a JVM shutdown hook closes this producer if the application has not} So
+   * buffered records are shipped, or reported, rather than lost silently at exit. The hook is
+   * removed at {@code close}.
    */
   public boolean isShutdownHookEnabled() {
     return shutdownHookEnabled;
@@ -214,23 +246,47 @@ public final class ProducerConfig {
 
   @Override
   public String toString() {
-    return "ProducerConfig{clientId=" + clientId + ", totalSizeInBytes=" + totalSizeInBytes + ", maxBlockMillis="
-        + maxBlockMillis + ", batchSizeInBytes=" + batchSizeInBytes + ", batchCountThreshold=" + batchCountThreshold
-        + ", lingerMillis=" + lingerMillis + ", sendThreads=" + sendThreads + ", retries=" + retries
-        + ", initialRetryBackoffMillis=" + initialRetryBackoffMillis + ", maxRetryBackoffMillis="
-        + maxRetryBackoffMillis + ", deliveryTimeoutMillis=" + deliveryTimeoutMillis + ", compression="
-        + (compression == null ? "<the exporter's default>" : compression) + ", compressionLevel=" + compressionLevel
-        + ", bufferFullPolicy=" + bufferFullPolicy
-        + ", shutdownHookEnabled=" + shutdownHookEnabled + ", shutdownHookTimeoutMillis=" + shutdownHookTimeoutMillis
+    return "ProducerConfig{clientId="
+        + clientId
+        + ", totalSizeInBytes="
+        + totalSizeInBytes
+        + ", maxBlockMillis="
+        + maxBlockMillis
+        + ", batchSizeInBytes="
+        + batchSizeInBytes
+        + ", batchCountThreshold="
+        + batchCountThreshold
+        + ", lingerMillis="
+        + lingerMillis
+        + ", sendThreads="
+        + sendThreads
+        + ", retries="
+        + retries
+        + ", initialRetryBackoffMillis="
+        + initialRetryBackoffMillis
+        + ", maxRetryBackoffMillis="
+        + maxRetryBackoffMillis
+        + ", deliveryTimeoutMillis="
+        + deliveryTimeoutMillis
+        + ", compression="
+        + (compression == null ? "<the exporter's default>" : compression)
+        + ", compressionLevel="
+        + compressionLevel
+        + ", bufferFullPolicy="
+        + bufferFullPolicy
+        + ", shutdownHookEnabled="
+        + shutdownHookEnabled
+        + ", shutdownHookTimeoutMillis="
+        + shutdownHookTimeoutMillis
         + "}";
   }
 
   /**
-   * Checks that {@code level} fits {@code compression}: 0 always (the codec's default); gzip 1–9; zstd 1–22; none for
-   * LZ4 and NONE, which have no levels.
+   * Checks that {@code level} fits {@code compression}: 0 always (the codec's default); gzip 1–9;
+   * zstd 1–22; none for LZ4 and NONE, which have no levels.
    *
-   * @param compression the compression in effect, or null when the exporter's default is not known yet (then only
-   *     the range [0, 22] is checked)
+   * @param compression the compression in effect, or null when the exporter's default is not known
+   *     yet (then only the range [0, 22] is checked)
    * @param level the configured {@code compressionLevel}
    * @throws IllegalArgumentException if the level does not fit; the message names both settings
    */
@@ -240,12 +296,17 @@ public final class ProducerConfig {
     }
     if (compression == Compression.GZIP) {
       if (level > 9) {
-        throw new IllegalArgumentException("compressionLevel for GZIP must be in [0, 9], was " + level);
+        throw new IllegalArgumentException(
+            "compressionLevel for GZIP must be in [0, 9], was " + level);
       }
       return;
     }
-    throw new IllegalArgumentException("compressionLevel (" + level + ") applies only to GZIP and ZSTD; compression is "
-        + compression + ", which has no levels: leave compressionLevel at 0");
+    throw new IllegalArgumentException(
+        "compressionLevel ("
+            + level
+            + ") applies only to GZIP and ZSTD; compression is "
+            + compression
+            + ", which has no levels: leave compressionLevel at 0");
   }
 
   /** Builds a {@link ProducerConfig}. Not thread-safe. */
@@ -268,14 +329,14 @@ public final class ProducerConfig {
     private boolean shutdownHookEnabled = true;
     private long shutdownHookTimeoutMillis = DEFAULT_SHUTDOWN_HOOK_TIMEOUT_MILLIS;
 
-    private Builder() {
-    }
+    private Builder() {}
 
     /**
-     * The memory budget: the bound on the heap the producer's batches hold (see
-     * {@link ProducerConfig#getTotalSizeInBytes()}).
+     * The memory budget: the bound on the heap the producer's batches hold (see {@link
+     * ProducerConfig#getTotalSizeInBytes()}).
      *
-     * @param totalSizeInBytes bytes, in [1024, 2^40]; default {@value ProducerConfig#DEFAULT_TOTAL_SIZE_IN_BYTES}
+     * @param totalSizeInBytes bytes, in [1024, 2^40]; default {@value
+     *     ProducerConfig#DEFAULT_TOTAL_SIZE_IN_BYTES}
      * @return this builder
      * @throws IllegalArgumentException if outside that range
      */
@@ -285,10 +346,11 @@ public final class ProducerConfig {
     }
 
     /**
-     * How long {@code send} may wait for buffer space under {@link BufferFullPolicy#BLOCK} before it throws
-     * {@link BufferExhaustedException}.
+     * How long {@code send} may wait for buffer space under {@link BufferFullPolicy#BLOCK} before
+     * it throws {@link BufferExhaustedException}.
      *
-     * @param maxBlockMillis milliseconds, in [0, 2^31-1]; default {@value ProducerConfig#DEFAULT_MAX_BLOCK_MILLIS}
+     * @param maxBlockMillis milliseconds, in [0, 2^31-1]; default {@value
+     *     ProducerConfig#DEFAULT_MAX_BLOCK_MILLIS}
      * @return this builder
      * @throws IllegalArgumentException if outside that range
      */
@@ -298,12 +360,12 @@ public final class ProducerConfig {
     }
 
     /**
-     * The size, in encoded record bytes, at which a batch is sealed; at most {@code totalSizeInBytes}. A value above
-     * the exporter's maximum batch size (what one request may carry, e.g. Kafka's {@code max.request.size} less
-     * framing) is lowered to it by the producer.
+     * The size, in encoded record bytes, at which a batch is sealed; at most {@code
+     * totalSizeInBytes}. A value above the exporter's maximum batch size (what one request may
+     * carry, e.g. Kafka's {@code max.request.size} less framing) is lowered to it by the producer.
      *
-     * @param batchSizeInBytes bytes, in [1, {@value ProducerConfig#MAX_BATCH_SIZE_IN_BYTES}]; default
-     *     {@value ProducerConfig#DEFAULT_BATCH_SIZE_IN_BYTES}
+     * @param batchSizeInBytes bytes, in [1, {@value ProducerConfig#MAX_BATCH_SIZE_IN_BYTES}];
+     *     default {@value ProducerConfig#DEFAULT_BATCH_SIZE_IN_BYTES}
      * @return this builder
      * @throws IllegalArgumentException if outside that range
      */
@@ -315,20 +377,22 @@ public final class ProducerConfig {
     /**
      * The record count at which a batch is sealed.
      *
-     * @param batchCountThreshold records, in [1, 10000000]; default
-     *     {@value ProducerConfig#DEFAULT_BATCH_COUNT_THRESHOLD}
+     * @param batchCountThreshold records, in [1, 10000000]; default {@value
+     *     ProducerConfig#DEFAULT_BATCH_COUNT_THRESHOLD}
      * @return this builder
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setBatchCountThreshold(int batchCountThreshold) {
-      this.batchCountThreshold = (int) ProducerConfigDef.BATCH_COUNT_THRESHOLD.check(batchCountThreshold);
+      this.batchCountThreshold =
+          (int) ProducerConfigDef.BATCH_COUNT_THRESHOLD.check(batchCountThreshold);
       return this;
     }
 
     /**
      * How long after its first record a batch is sealed if neither size nor count sealed it first.
      *
-     * @param lingerMillis milliseconds, in [0, 3600000]; default {@value ProducerConfig#DEFAULT_LINGER_MILLIS}
+     * @param lingerMillis milliseconds, in [0, 3600000]; default {@value
+     *     ProducerConfig#DEFAULT_LINGER_MILLIS}
      * @return this builder
      * @throws IllegalArgumentException if outside that range
      */
@@ -350,8 +414,8 @@ public final class ProducerConfig {
     }
 
     /**
-     * The maximum number of re-sends of a batch after retryable failures; {@code deliveryTimeoutMillis} bounds
-     * them too.
+     * The maximum number of re-sends of a batch after retryable failures; {@code
+     * deliveryTimeoutMillis} bounds them too.
      *
      * @param retries count, in [0, 2^31-1]; default {@value ProducerConfig#DEFAULT_RETRIES}
      * @return this builder
@@ -363,51 +427,55 @@ public final class ProducerConfig {
     }
 
     /**
-     * The backoff before the first retry; it doubles per retry up to {@code maxRetryBackoffMillis}, with ±20 %
-     * jitter.
+     * The backoff before the first retry; it doubles per retry up to {@code maxRetryBackoffMillis},
+     * with ±20 % jitter.
      *
-     * @param initialRetryBackoffMillis milliseconds, in [1, 3600000]; default
-     *     {@value ProducerConfig#DEFAULT_INITIAL_RETRY_BACKOFF_MILLIS}
+     * @param initialRetryBackoffMillis milliseconds, in [1, 3600000]; default {@value
+     *     ProducerConfig#DEFAULT_INITIAL_RETRY_BACKOFF_MILLIS}
      * @return this builder
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setInitialRetryBackoffMillis(long initialRetryBackoffMillis) {
-      this.initialRetryBackoffMillis = ProducerConfigDef.INITIAL_RETRY_BACKOFF_MILLIS.check(initialRetryBackoffMillis);
+      this.initialRetryBackoffMillis =
+          ProducerConfigDef.INITIAL_RETRY_BACKOFF_MILLIS.check(initialRetryBackoffMillis);
       return this;
     }
 
     /**
      * The cap on the backoff between retries; at least {@code initialRetryBackoffMillis}.
      *
-     * @param maxRetryBackoffMillis milliseconds, in [1, 3600000]; default
-     *     {@value ProducerConfig#DEFAULT_MAX_RETRY_BACKOFF_MILLIS}
+     * @param maxRetryBackoffMillis milliseconds, in [1, 3600000]; default {@value
+     *     ProducerConfig#DEFAULT_MAX_RETRY_BACKOFF_MILLIS}
      * @return this builder
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setMaxRetryBackoffMillis(long maxRetryBackoffMillis) {
-      this.maxRetryBackoffMillis = ProducerConfigDef.MAX_RETRY_BACKOFF_MILLIS.check(maxRetryBackoffMillis);
+      this.maxRetryBackoffMillis =
+          ProducerConfigDef.MAX_RETRY_BACKOFF_MILLIS.check(maxRetryBackoffMillis);
       return this;
     }
 
     /**
      * The upper bound, from a batch's creation, on its delivery including all retries; at least
-     * {@code lingerMillis} (and, checked by the producer, {@code lingerMillis} plus the exporter's request timeout).
+     * {@code lingerMillis} (and, checked by the producer, {@code lingerMillis} plus the exporter's
+     * request timeout).
      *
-     * @param deliveryTimeoutMillis milliseconds, in [1, 2^31-1]; default
-     *     {@value ProducerConfig#DEFAULT_DELIVERY_TIMEOUT_MILLIS}
+     * @param deliveryTimeoutMillis milliseconds, in [1, 2^31-1]; default {@value
+     *     ProducerConfig#DEFAULT_DELIVERY_TIMEOUT_MILLIS}
      * @return this builder
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setDeliveryTimeoutMillis(long deliveryTimeoutMillis) {
-      this.deliveryTimeoutMillis = ProducerConfigDef.DELIVERY_TIMEOUT_MILLIS.check(deliveryTimeoutMillis);
+      this.deliveryTimeoutMillis =
+          ProducerConfigDef.DELIVERY_TIMEOUT_MILLIS.check(deliveryTimeoutMillis);
       return this;
     }
 
     /**
      * Request compression; the exporter must support it (checked by the producer).
      *
-     * @param compression the compression; null (the default) leaves the choice to the exporter (OTLP: none unless
-     *     configured)
+     * @param compression the compression; null (the default) leaves the choice to the exporter
+     *     (OTLP: none unless configured)
      * @return this builder
      */
     public Builder setCompression(Compression compression) {
@@ -418,13 +486,13 @@ public final class ProducerConfig {
     /**
      * Compression level, for GZIP and ZSTD only.
      *
-     * @param compressionLevel 0 (the default) for the codec's default level (gzip
-     *     {@value ProducerConfig#DEFAULT_GZIP_LEVEL}, zstd {@value ProducerConfig#DEFAULT_ZSTD_LEVEL}); else gzip 1–9,
-     *     zstd 1–22
+     * @param compressionLevel 0 (the default) for the codec's default level (gzip {@value
+     *     ProducerConfig#DEFAULT_GZIP_LEVEL}, zstd {@value ProducerConfig#DEFAULT_ZSTD_LEVEL});
+     *     else gzip 1–9, zstd 1–22
      * @return this builder
-     * @throws IllegalArgumentException if outside [0, 22]; {@link #build()} also refuses a gzip level above 9 and any
-     *     non-zero level with LZ4 or NONE (they have no levels), and the {@link Producer} constructor does the same when
-     *     the compression is the exporter's default
+     * @throws IllegalArgumentException if outside [0, 22]; {@link #build()} also refuses a gzip
+     *     level above 9 and any non-zero level with LZ4 or NONE (they have no levels), and the
+     *     {@link Producer} constructor does the same when the compression is the exporter's default
      */
     public Builder setCompressionLevel(int compressionLevel) {
       this.compressionLevel = (int) ProducerConfigDef.COMPRESSION_LEVEL.check(compressionLevel);
@@ -449,8 +517,8 @@ public final class ProducerConfig {
     /**
      * Names the producer's threads ({@code <clientId>-…}) and its JMX bean.
      *
-     * @param clientId the name; default "logproducer-N", N counting producers, with a suffix naming the class
-     *     loader when it is not the system class loader
+     * @param clientId the name; default "logproducer-N", N counting producers, with a suffix naming
+     *     the class loader when it is not the system class loader
      * @return this builder
      * @throws IllegalArgumentException if null or empty
      */
@@ -474,8 +542,9 @@ public final class ProducerConfig {
     }
 
     /**
-     * Close the producer from a JVM shutdown hook if the application has not closed it; default true. Turn it off
-     * when the application closes producers itself in its own shutdown order (e.g. after its last log line).
+     * Close the producer from a JVM shutdown hook if the application has not closed it; default
+     * true. Turn it off when the application closes producers itself in its own shutdown order
+     * (e.g. after its last log line).
      *
      * @param shutdownHookEnabled whether to install the hook; default true
      * @return this builder
@@ -486,15 +555,17 @@ public final class ProducerConfig {
     }
 
     /**
-     * Milliseconds, in [0, 3600000], the shutdown hook's {@code close} may wait for delivery (it delays the JVM's
-     * exit by at most this plus one second); default {@value ProducerConfig#DEFAULT_SHUTDOWN_HOOK_TIMEOUT_MILLIS}.
+     * Milliseconds, in [0, 3600000], the shutdown hook's {@code close} may wait for delivery (it
+     * delays the JVM's exit by at most this plus one second); default {@value
+     * ProducerConfig#DEFAULT_SHUTDOWN_HOOK_TIMEOUT_MILLIS}.
      *
      * @param shutdownHookTimeoutMillis milliseconds, in [0, 3600000]
      * @return this builder
      * @throws IllegalArgumentException if outside that range
      */
     public Builder setShutdownHookTimeoutMillis(long shutdownHookTimeoutMillis) {
-      this.shutdownHookTimeoutMillis = ProducerConfigDef.SHUTDOWN_HOOK_TIMEOUT_MILLIS.check(shutdownHookTimeoutMillis);
+      this.shutdownHookTimeoutMillis =
+          ProducerConfigDef.SHUTDOWN_HOOK_TIMEOUT_MILLIS.check(shutdownHookTimeoutMillis);
       return this;
     }
 
@@ -503,7 +574,8 @@ public final class ProducerConfig {
      *
      * @param linger the linger time, truncated to whole milliseconds; not null
      * @return this builder
-     * @throws IllegalArgumentException if {@code linger} is null or outside the range of {@link #setLingerMillis(long)}
+     * @throws IllegalArgumentException if {@code linger} is null or outside the range of {@link
+     *     #setLingerMillis(long)}
      */
     public Builder setLinger(Duration linger) {
       return setLingerMillis(millis("linger", linger));
@@ -514,8 +586,8 @@ public final class ProducerConfig {
      *
      * @param timeout the delivery timeout, truncated to whole milliseconds; not null
      * @return this builder
-     * @throws IllegalArgumentException if {@code timeout} is null or outside the range of
-     *     {@link #setDeliveryTimeoutMillis(long)}
+     * @throws IllegalArgumentException if {@code timeout} is null or outside the range of {@link
+     *     #setDeliveryTimeoutMillis(long)}
      */
     public Builder setDeliveryTimeout(Duration timeout) {
       return setDeliveryTimeoutMillis(millis("deliveryTimeout", timeout));
@@ -533,25 +605,39 @@ public final class ProducerConfig {
     }
 
     /**
-     * Checks the settings against each other and creates the configuration. The builder can be reused.
+     * Checks the settings against each other and creates the configuration. The builder can be
+     * reused.
      *
      * @return a new immutable configuration
-     * @throws IllegalArgumentException if batchSizeInBytes exceeds totalSizeInBytes, maxRetryBackoffMillis is below
-     *     initialRetryBackoffMillis, deliveryTimeoutMillis is below lingerMillis (a batch would expire before it is
-     *     sealed), or compressionLevel does not fit the compression; the message names both settings
+     * @throws IllegalArgumentException if batchSizeInBytes exceeds totalSizeInBytes,
+     *     maxRetryBackoffMillis is below initialRetryBackoffMillis, deliveryTimeoutMillis is below
+     *     lingerMillis (a batch would expire before it is sealed), or compressionLevel does not fit
+     *     the compression; the message names both settings
      */
     public ProducerConfig build() {
       if (deliveryTimeoutMillis < lingerMillis) {
-        throw new IllegalArgumentException("deliveryTimeoutMillis (" + deliveryTimeoutMillis
-            + ") must not be below lingerMillis (" + lingerMillis + "): batches would expire before they are sent");
+        throw new IllegalArgumentException(
+            "deliveryTimeoutMillis ("
+                + deliveryTimeoutMillis
+                + ") must not be below lingerMillis ("
+                + lingerMillis
+                + "): batches would expire before they are sent");
       }
       if (batchSizeInBytes > totalSizeInBytes) {
-        throw new IllegalArgumentException("batchSizeInBytes (" + batchSizeInBytes
-            + ") must not exceed totalSizeInBytes (" + totalSizeInBytes + ")");
+        throw new IllegalArgumentException(
+            "batchSizeInBytes ("
+                + batchSizeInBytes
+                + ") must not exceed totalSizeInBytes ("
+                + totalSizeInBytes
+                + ")");
       }
       if (maxRetryBackoffMillis < initialRetryBackoffMillis) {
-        throw new IllegalArgumentException("maxRetryBackoffMillis (" + maxRetryBackoffMillis
-            + ") must not be below initialRetryBackoffMillis (" + initialRetryBackoffMillis + ")");
+        throw new IllegalArgumentException(
+            "maxRetryBackoffMillis ("
+                + maxRetryBackoffMillis
+                + ") must not be below initialRetryBackoffMillis ("
+                + initialRetryBackoffMillis
+                + ")");
       }
       checkCompressionLevel(compression, compressionLevel);
       return new ProducerConfig(this);

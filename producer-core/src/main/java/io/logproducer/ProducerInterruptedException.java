@@ -1,8 +1,9 @@
 package io.logproducer;
 
 /**
- * Thrown by {@code send} or {@code flush} when the calling thread is interrupted while waiting. The thread's
- * interrupt status is set again before this is thrown. A {@code send} that throws this did not accept its record.
+ * Thrown by {@code send} or {@code flush} when the calling thread is interrupted while waiting. The
+ * thread's interrupt status is set again before this is thrown. A {@code send} that throws this did
+ * not accept its record.
  */
 public class ProducerInterruptedException extends ProducerException {
   private static final long serialVersionUID = 1L;

@@ -1,12 +1,13 @@
 package io.logproducer;
 
 /**
- * A point-in-time snapshot of a producer's counters; immutable. Counters are cumulative since the producer was
- * created. "Bytes" are encoded record bytes (before compression) unless named "wire".
+ * A point-in-time snapshot of a producer's counters; immutable. Counters are cumulative since the
+ * producer was created. "Bytes" are encoded record bytes (before compression) unless named "wire".
  *
  * <p>Every accepted record ends in exactly one of {@code recordsSent}, {@code recordsRejected},
- * {@code recordsFailed}; so {@code recordsAccepted - recordsSent - recordsRejected - recordsFailed} is the number
- * still in the producer. {@code recordsDropped} counts records that were never accepted.
+ * {@code recordsFailed}; so {@code recordsAccepted - recordsSent - recordsRejected - recordsFailed}
+ * is the number still in the producer. {@code recordsDropped} counts records that were never
+ * accepted.
  */
 public final class ProducerMetrics {
   private final long recordsAccepted;
@@ -30,8 +31,8 @@ public final class ProducerMetrics {
   private final String lastError;
 
   /**
-   * Creates a snapshot; used by the producer ({@link Producer#getMetrics()}). Each argument is the value of the
-   * getter of the same name.
+   * Creates a snapshot; used by the producer ({@link Producer#getMetrics()}). Each argument is the
+   * value of the getter of the same name.
    *
    * @param recordsAccepted records accepted by {@code send}
    * @param recordsSent records delivered
@@ -53,10 +54,25 @@ public final class ProducerMetrics {
    * @param requestLatencyNanosMax longest export request latency, nanoseconds
    * @param lastError the most recent export failure as text (see {@link #getLastError()}), or null
    */
-  public ProducerMetrics(long recordsAccepted, long recordsSent, long bytesSent, long wireBytesSent,
-      long recordsRejected, long recordsFailed, long recordsDropped, long batchesSent, long batchesFailed,
-      long retries, long bufferedBytes, long peakBufferedBytes, long totalSizeInBytes, int waitingThreads,
-      long sendBlockedNanos, long requests, long requestLatencyNanosTotal, long requestLatencyNanosMax,
+  public ProducerMetrics(
+      long recordsAccepted,
+      long recordsSent,
+      long bytesSent,
+      long wireBytesSent,
+      long recordsRejected,
+      long recordsFailed,
+      long recordsDropped,
+      long batchesSent,
+      long batchesFailed,
+      long retries,
+      long bufferedBytes,
+      long peakBufferedBytes,
+      long totalSizeInBytes,
+      int waitingThreads,
+      long sendBlockedNanos,
+      long requests,
+      long requestLatencyNanosTotal,
+      long requestLatencyNanosMax,
       String lastError) {
     this.recordsAccepted = recordsAccepted;
     this.recordsSent = recordsSent;
@@ -84,7 +100,10 @@ public final class ProducerMetrics {
     return recordsAccepted;
   }
 
-  /** {@return records delivered (for a partial success: the batch's records minus the rejected ones)} */
+  /**
+   * {@return records delivered (for a partial success: the batch's records minus the rejected
+   * ones)}
+   */
   public long getRecordsSent() {
     return recordsSent;
   }
@@ -104,12 +123,17 @@ public final class ProducerMetrics {
     return recordsRejected;
   }
 
-  /** {@return records that failed after retries, by delivery timeout, by a non-retryable error, or at close} */
+  /**
+   * {@return records that failed after retries, by delivery timeout, by a non-retryable error, or
+   * at close}
+   */
   public long getRecordsFailed() {
     return recordsFailed;
   }
 
-  /** {@return records not accepted because the buffer was full under {@link BufferFullPolicy#DROP}} */
+  /**
+   * {@return records not accepted because the buffer was full under {@link BufferFullPolicy#DROP}}
+   */
   public long getRecordsDropped() {
     return recordsDropped;
   }
@@ -130,17 +154,18 @@ public final class ProducerMetrics {
   }
 
   /**
-   * {@return bytes of the budget the batches hold now (open, sealed, in flight, retrying)} That is their records'
-   * chunks, charged whole, and bookkeeping; 0 when nothing is buffered. Chunks pooled for reuse are not counted here.
+   * {@return bytes of the budget the batches hold now (open, sealed, in flight, retrying)} That is
+   * their records' chunks, charged whole, and bookkeeping; 0 when nothing is buffered. Chunks
+   * pooled for reuse are not counted here.
    */
   public long getBufferedBytes() {
     return bufferedBytes;
   }
 
   /**
-   * {@return the highest use of the budget seen, in bytes, pooled chunks included} At most
-   * {@link #getTotalSizeInBytes()} (a batch split on a send thread may pass it briefly by the size of its halves'
-   * bookkeeping).
+   * {@return the highest use of the budget seen, in bytes, pooled chunks included} At most {@link
+   * #getTotalSizeInBytes()} (a batch split on a send thread may pass it briefly by the size of its
+   * halves' bookkeeping).
    */
   public long getPeakBufferedBytes() {
     return peakBufferedBytes;
@@ -156,7 +181,10 @@ public final class ProducerMetrics {
     return waitingThreads;
   }
 
-  /** {@return the total time {@code send} callers spent blocked waiting for buffer space, nanoseconds} */
+  /**
+   * {@return the total time {@code send} callers spent blocked waiting for buffer space,
+   * nanoseconds}
+   */
   public long getSendBlockedNanos() {
     return sendBlockedNanos;
   }
@@ -182,10 +210,11 @@ public final class ProducerMetrics {
   }
 
   /**
-   * The most recent export failure — a retried attempt, a rejection, a partial rejection or a failure — as
-   * {@code "<ISO-8601 time> <exporter>: <message>"} (e.g. {@code "2026-11-22T19:40:01.123Z OTLP/HTTP
-   * http://127.0.0.1:4318/v1/logs: Connection refused, retry 3 in 400 ms"}), or null if every attempt so far
-   * succeeded. Visible without any logging set up, here and over JMX ({@code LastError}).
+   * The most recent export failure — a retried attempt, a rejection, a partial rejection or a
+   * failure — as {@code "<ISO-8601 time> <exporter>: <message>"} (e.g. {@code
+   * "2026-11-22T19:40:01.123Z OTLP/HTTP http://127.0.0.1:4318/v1/logs: Connection refused, retry 3
+   * in 400 ms"}), or null if every attempt so far succeeded. Visible without any logging set up,
+   * here and over JMX ({@code LastError}).
    *
    * @return the last failure's text, or null
    */
@@ -195,12 +224,39 @@ public final class ProducerMetrics {
 
   @Override
   public String toString() {
-    return "ProducerMetrics{accepted=" + recordsAccepted + ", sent=" + recordsSent + ", rejected=" + recordsRejected
-        + ", failed=" + recordsFailed + ", dropped=" + recordsDropped + ", bytesSent=" + bytesSent + ", wireBytesSent="
-        + wireBytesSent + ", batchesSent=" + batchesSent + ", batchesFailed=" + batchesFailed + ", retries=" + retries
-        + ", bufferedBytes=" + bufferedBytes + ", peakBufferedBytes=" + peakBufferedBytes + ", waitingThreads="
-        + waitingThreads + ", sendBlockedMs=" + sendBlockedNanos / 1_000_000 + ", requests=" + requests
-        + ", requestLatencyAvgMs=" + String.format(java.util.Locale.ROOT, "%.2f", getRequestLatencyAvgMillis())
-        + (lastError == null ? "" : ", lastError=" + lastError) + "}";
+    return "ProducerMetrics{accepted="
+        + recordsAccepted
+        + ", sent="
+        + recordsSent
+        + ", rejected="
+        + recordsRejected
+        + ", failed="
+        + recordsFailed
+        + ", dropped="
+        + recordsDropped
+        + ", bytesSent="
+        + bytesSent
+        + ", wireBytesSent="
+        + wireBytesSent
+        + ", batchesSent="
+        + batchesSent
+        + ", batchesFailed="
+        + batchesFailed
+        + ", retries="
+        + retries
+        + ", bufferedBytes="
+        + bufferedBytes
+        + ", peakBufferedBytes="
+        + peakBufferedBytes
+        + ", waitingThreads="
+        + waitingThreads
+        + ", sendBlockedMs="
+        + sendBlockedNanos / 1_000_000
+        + ", requests="
+        + requests
+        + ", requestLatencyAvgMs="
+        + String.format(java.util.Locale.ROOT, "%.2f", getRequestLatencyAvgMillis())
+        + (lastError == null ? "" : ", lastError=" + lastError)
+        + "}";
   }
 }

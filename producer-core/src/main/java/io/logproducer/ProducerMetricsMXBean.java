@@ -1,8 +1,9 @@
 package io.logproducer;
 
 /**
- * The JMX view of {@link ProducerMetrics}, registered as {@code io.logproducer:type=Producer,clientId=<clientId>}
- * unless {@code jmxEnabled} is false. Attributes read live values.
+ * The JMX view of {@link ProducerMetrics}, registered as {@code
+ * io.logproducer:type=Producer,clientId=<clientId>} unless {@code jmxEnabled} is false. Attributes
+ * read live values.
  */
 public interface ProducerMetricsMXBean {
   /** {@return records accepted by {@code send}} */
@@ -20,7 +21,9 @@ public interface ProducerMetricsMXBean {
   /** {@return records the receiver rejected} */
   long getRecordsRejected();
 
-  /** {@return records that failed (retries exhausted, delivery timeout, non-retryable error, close)} */
+  /**
+   * {@return records that failed (retries exhausted, delivery timeout, non-retryable error, close)}
+   */
   long getRecordsFailed();
 
   /** {@return records dropped because the buffer was full under {@link BufferFullPolicy#DROP}} */
@@ -47,7 +50,10 @@ public interface ProducerMetricsMXBean {
   /** {@return threads blocked in {@code send} waiting for buffer space now} */
   int getWaitingThreads();
 
-  /** {@return the total time {@code send} callers spent blocked waiting for buffer space, nanoseconds} */
+  /**
+   * {@return the total time {@code send} callers spent blocked waiting for buffer space,
+   * nanoseconds}
+   */
   long getSendBlockedNanos();
 
   /** {@return export requests made (attempts, including retries)} */

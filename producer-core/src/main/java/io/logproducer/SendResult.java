@@ -1,8 +1,8 @@
 package io.logproducer;
 
 /**
- * The outcome of a record: one instance describes a whole batch and is shared by all its records' callbacks.
- * Immutable and thread-safe.
+ * The outcome of a record: one instance describes a whole batch and is shared by all its records'
+ * callbacks. Immutable and thread-safe.
  */
 public final class SendResult {
 
@@ -17,9 +17,14 @@ public final class SendResult {
     PARTIALLY_REJECTED,
     /** The receiver refused the batch with a final answer (e.g. HTTP 400); not retried. */
     REJECTED,
-    /** Retries were exhausted, {@code deliveryTimeoutMillis} passed, or a non-retryable error occurred. */
+    /**
+     * Retries were exhausted, {@code deliveryTimeoutMillis} passed, or a non-retryable error
+     * occurred.
+     */
     FAILED,
-    /** The producer was closed (or its close timeout ran out) before the record could be delivered. */
+    /**
+     * The producer was closed (or its close timeout ran out) before the record could be delivered.
+     */
     FAILED_AT_CLOSE,
     /** Not accepted: the buffer was full and {@link BufferFullPolicy#DROP} was chosen. */
     DROPPED
@@ -36,11 +41,17 @@ public final class SendResult {
    * @param status outcome
    * @param attempts number of export attempts made for the batch (0 when never sent)
    * @param batchRecordCount records in the batch this outcome describes
-   * @param rejectedCount records the receiver rejected (the batch size for REJECTED, 0 when delivered)
+   * @param rejectedCount records the receiver rejected (the batch size for REJECTED, 0 when
+   *     delivered)
    * @param message the receiver's or the producer's explanation, or null
    * @param error the cause of a failure, or null
    */
-  public SendResult(Status status, int attempts, int batchRecordCount, long rejectedCount, String message,
+  public SendResult(
+      Status status,
+      int attempts,
+      int batchRecordCount,
+      long rejectedCount,
+      String message,
       Throwable error) {
     if (status == null) {
       throw new IllegalArgumentException("status must not be null");
@@ -60,8 +71,9 @@ public final class SendResult {
 
   /**
    * Whether the record is known to be delivered: true only for {@link Status#DELIVERED}. False for
-   * {@link Status#PARTIALLY_REJECTED} too (the receiver refused some records of the batch without saying which).
-   * The future of {@link Producer#sendAsync(LogRecord)} completes normally exactly when this is true.
+   * {@link Status#PARTIALLY_REJECTED} too (the receiver refused some records of the batch without
+   * saying which). The future of {@link Producer#sendAsync(LogRecord)} completes normally exactly
+   * when this is true.
    *
    * @return {@code getStatus() == DELIVERED}
    */
@@ -69,7 +81,10 @@ public final class SendResult {
     return status == Status.DELIVERED;
   }
 
-  /** {@return the export attempts made for the record's batch (1 = delivered first time; 0 = never sent)} */
+  /**
+   * {@return the export attempts made for the record's batch (1 = delivered first time; 0 = never
+   * sent)}
+   */
   public int getAttempts() {
     return attempts;
   }
@@ -85,8 +100,8 @@ public final class SendResult {
   }
 
   /**
-   * {@return the receiver's message (e.g. OTLP {@code error_message}, an HTTP status line) or the producer's; may be
-   * null}
+   * {@return the receiver's message (e.g. OTLP {@code error_message}, an HTTP status line) or the
+   * producer's; may be null}
    */
   public String getMessage() {
     return message;
@@ -99,8 +114,13 @@ public final class SendResult {
 
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder("SendResult{").append(status).append(", attempts=").append(attempts)
-        .append(", batchRecords=").append(batchRecordCount);
+    StringBuilder sb =
+        new StringBuilder("SendResult{")
+            .append(status)
+            .append(", attempts=")
+            .append(attempts)
+            .append(", batchRecords=")
+            .append(batchRecordCount);
     if (rejectedCount > 0) {
       sb.append(", rejected=").append(rejectedCount);
     }

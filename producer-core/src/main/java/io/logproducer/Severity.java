@@ -1,10 +1,11 @@
 package io.logproducer;
 
 /**
- * OTLP severity numbers ({@code SeverityNumber} in {@code opentelemetry/proto/logs/v1/logs.proto}): TRACE 1–4,
- * DEBUG 5–8, INFO 9–12, WARN 13–16, ERROR 17–20, FATAL 21–24. {@link #UNSPECIFIED} is 0. The meanings of the
- * ranges are those of the OpenTelemetry logs data model ({@code specification/logs/data-model.md}, "Field:
- * SeverityNumber"); within a range, a larger number is more severe.
+ * OTLP severity numbers ({@code SeverityNumber} in {@code opentelemetry/proto/logs/v1/logs.proto}):
+ * TRACE 1–4, DEBUG 5–8, INFO 9–12, WARN 13–16, ERROR 17–20, FATAL 21–24. {@link #UNSPECIFIED} is 0.
+ * The meanings of the ranges are those of the OpenTelemetry logs data model ({@code
+ * specification/logs/data-model.md}, "Field: SeverityNumber"); within a range, a larger number is
+ * more severe.
  */
 public enum Severity {
   /** 0: the severity is not specified; no severity text. */
@@ -74,8 +75,8 @@ public enum Severity {
   }
 
   /**
-   * {@return the conventional short name used as {@code severity_text} ("INFO", "WARN2", …; empty for
-   * UNSPECIFIED)}
+   * {@return the conventional short name used as {@code severity_text} ("INFO", "WARN2", …; empty
+   * for UNSPECIFIED)}
    */
   public String text() {
     return text;

@@ -31,19 +31,23 @@ class AnyValueTest {
 
   @Test
   void deeplyNestedKeyValueListsAreRejectedAtLevel101WithoutStackOverflow() {
-    assertRejectedAtLevel101(inner -> AnyValue.ofKeyValueList(Collections.singletonMap("k", inner)));
+    assertRejectedAtLevel101(
+        inner -> AnyValue.ofKeyValueList(Collections.singletonMap("k", inner)));
   }
 
   @Test
   void mixedNestingCountsEveryLevel() {
-    assertRejectedAtLevel101(inner -> inner.getType() == AnyValue.Type.ARRAY
-        ? AnyValue.ofKeyValueList(Collections.singletonMap("k", inner))
-        : AnyValue.ofArray(AnyValue.of(1L), inner, AnyValue.ofArray()));
+    assertRejectedAtLevel101(
+        inner ->
+            inner.getType() == AnyValue.Type.ARRAY
+                ? AnyValue.ofKeyValueList(Collections.singletonMap("k", inner))
+                : AnyValue.ofArray(AnyValue.of(1L), inner, AnyValue.ofArray()));
   }
 
   /**
-   * Nests {@code wrap} bottom-up up to 20,000 times (far past the point where recursive encoders or a recursive
-   * depth check overflow the stack): levels 1..100 must build, level 101 must throw the typed IAE.
+   * Nests {@code wrap} bottom-up up to 20,000 times (far past the point where recursive encoders or
+   * a recursive depth check overflow the stack): levels 1..100 must build, level 101 must throw the
+   * typed IAE.
    */
   private static void assertRejectedAtLevel101(UnaryOperator<AnyValue> wrap) {
     AnyValue v = AnyValue.of("leaf"); // level 1
@@ -53,8 +57,11 @@ class AnyValueTest {
         v = wrap.apply(inner);
         continue;
       }
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> wrap.apply(inner),
-          "level " + level + " must be rejected");
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> wrap.apply(inner),
+              "level " + level + " must be rejected");
       assertEquals(101, level);
       assertTrue(e.getMessage().startsWith(TOO_DEEP), e.getMessage());
       // the deepest allowed value still works with the recursive Object methods
@@ -108,12 +115,14 @@ class AnyValueTest {
     assertEquals(10_000, AnyValue.ofArray(wideValue).asArray().get(0).asArray().size());
     // one deep child among shallow ones decides
     AnyValue tooDeep = deep;
-    assertMessage(TOO_DEEP + ": this array would have depth 101",
+    assertMessage(
+        TOO_DEEP + ": this array would have depth 101",
         () -> AnyValue.ofArray(AnyValue.of("a"), tooDeep, AnyValue.of("b")));
     Map<String, AnyValue> kv = new LinkedHashMap<>();
     kv.put("shallow", AnyValue.of(1L));
     kv.put("deep", tooDeep);
-    assertMessage(TOO_DEEP + ": this key/value list would have depth 101", () -> AnyValue.ofKeyValueList(kv));
+    assertMessage(
+        TOO_DEEP + ": this key/value list would have depth 101", () -> AnyValue.ofKeyValueList(kv));
     // an empty container counts as depth 1, like a scalar
     AnyValue emptyAtTop = AnyValue.ofArray();
     for (int level = 2; level <= AnyValue.MAX_DEPTH; level++) {
@@ -122,17 +131,20 @@ class AnyValueTest {
     AnyValue full = emptyAtTop;
     assertMessage(TOO_DEEP + ": this array would have depth 101", () -> AnyValue.ofArray(full));
     // the limit applies wherever the value is used, so a record can never carry one deeper
-    assertEquals(deep, LogRecord.builder().setBody(deep).setAttribute("a", deep).build().getAttribute("a"));
+    assertEquals(
+        deep, LogRecord.builder().setBody(deep).setAttribute("a", deep).build().getAttribute("a"));
   }
 
   @Test
   void emptyKeyValueListKeyIsRejected() {
-    // OTLP: "The attribute key MUST be a non-null and non-empty string"; kvlist entries are KeyValues too
+    // OTLP: "The attribute key MUST be a non-null and non-empty string"; kvlist entries are
+    // KeyValues too
     Map<String, AnyValue> bad = new LinkedHashMap<>();
     bad.put("ok", AnyValue.of(1L));
     bad.put("", AnyValue.of("empty key"));
     assertMessage("key/value list key must not be empty", () -> AnyValue.ofKeyValueList(bad));
-    assertMessage("key/value list key must not be empty",
+    assertMessage(
+        "key/value list key must not be empty",
         () -> AnyValue.ofKeyValueList(Collections.singletonMap("", AnyValue.ofArray())));
     assertEquals(1, AnyValue.ofKeyValueList(Map.of(" ", AnyValue.of(1L))).asKeyValueList().size());
   }

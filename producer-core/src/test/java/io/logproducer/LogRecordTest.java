@@ -18,16 +18,24 @@ class LogRecordTest {
   void holdsEveryFieldOfTheOtlpModel() {
     Map<String, AnyValue> nested = new LinkedHashMap<>();
     nested.put("k", AnyValue.of(1L));
-    LogRecord r = LogRecord.builder()
-        .setTimestamp(Instant.ofEpochSecond(1_700_000_000L, 123))
-        .setObservedTimeUnixNano(5)
-        .setSeverity(Severity.WARN2)
-        .setBody("正文")
-        .setAttribute("s", "v").setAttribute("b", true).setAttribute("l", 42L).setAttribute("d", 1.5)
-        .setAttribute("bytes", new byte[] {1, 2}).setAttribute("map", AnyValue.ofKeyValueList(nested))
-        .setTraceId("0102030405060708090a0b0c0d0e0f10").setSpanId("a1a2a3a4a5a6a7a8")
-        .setFlags(1).setEventName("evt").setDestination("1500001")
-        .build();
+    LogRecord r =
+        LogRecord.builder()
+            .setTimestamp(Instant.ofEpochSecond(1_700_000_000L, 123))
+            .setObservedTimeUnixNano(5)
+            .setSeverity(Severity.WARN2)
+            .setBody("正文")
+            .setAttribute("s", "v")
+            .setAttribute("b", true)
+            .setAttribute("l", 42L)
+            .setAttribute("d", 1.5)
+            .setAttribute("bytes", new byte[] {1, 2})
+            .setAttribute("map", AnyValue.ofKeyValueList(nested))
+            .setTraceId("0102030405060708090a0b0c0d0e0f10")
+            .setSpanId("a1a2a3a4a5a6a7a8")
+            .setFlags(1)
+            .setEventName("evt")
+            .setDestination("1500001")
+            .build();
     assertEquals(1_700_000_000_000_000_123L, r.getTimeUnixNano());
     assertEquals(5, r.getObservedTimeUnixNano());
     assertEquals(14, r.getSeverityNumber());
@@ -39,8 +47,18 @@ class LogRecordTest {
     assertEquals(1L, r.getAttribute("map").asKeyValueList().get("k").asLong());
     assertEquals(16, r.getTraceId().length);
     assertEquals((byte) 0x10, r.getTraceId()[15]);
-    assertArrayEquals(new byte[] {(byte) 0xa1, (byte) 0xa2, (byte) 0xa3, (byte) 0xa4, (byte) 0xa5, (byte) 0xa6,
-        (byte) 0xa7, (byte) 0xa8}, r.getSpanId());
+    assertArrayEquals(
+        new byte[] {
+          (byte) 0xa1,
+          (byte) 0xa2,
+          (byte) 0xa3,
+          (byte) 0xa4,
+          (byte) 0xa5,
+          (byte) 0xa6,
+          (byte) 0xa7,
+          (byte) 0xa8
+        },
+        r.getSpanId());
     assertEquals(1, r.getFlags());
     assertEquals("evt", r.getEventName());
     assertEquals("1500001", r.getDestination());
@@ -48,21 +66,35 @@ class LogRecordTest {
 
   @Test
   void invalidValuesAreRejectedNamingTheField() {
-    assertMessage("traceId must be 16 bytes, was 3", () -> LogRecord.builder().setTraceId(new byte[3]));
-    assertMessage("spanId must be 8 bytes, was 16", () -> LogRecord.builder().setSpanId(new byte[16]));
-    assertMessage("traceId must be 32 hex digits, was 4 characters", () -> LogRecord.builder().setTraceId("abcd"));
-    assertMessage("spanId must be ASCII hex digits [0-9a-fA-F], was 'zz02030405060708': 'z' (U+007A) at index 0",
+    assertMessage(
+        "traceId must be 16 bytes, was 3", () -> LogRecord.builder().setTraceId(new byte[3]));
+    assertMessage(
+        "spanId must be 8 bytes, was 16", () -> LogRecord.builder().setSpanId(new byte[16]));
+    assertMessage(
+        "traceId must be 32 hex digits, was 4 characters",
+        () -> LogRecord.builder().setTraceId("abcd"));
+    assertMessage(
+        "spanId must be ASCII hex digits [0-9a-fA-F], was 'zz02030405060708': 'z' (U+007A) at index 0",
         () -> LogRecord.builder().setSpanId("zz02030405060708"));
-    assertMessage("attribute key must not be null", () -> LogRecord.builder().setAttribute(null, "v"));
-    assertMessage("attribute 'x' must be a finite double, was NaN",
+    assertMessage(
+        "attribute key must not be null", () -> LogRecord.builder().setAttribute(null, "v"));
+    assertMessage(
+        "attribute 'x' must be a finite double, was NaN",
         () -> LogRecord.builder().setAttribute("x", Double.NaN));
-    assertMessage("attribute 'x' must be a finite double, was Infinity",
+    assertMessage(
+        "attribute 'x' must be a finite double, was Infinity",
         () -> LogRecord.builder().setAttribute("x", Double.POSITIVE_INFINITY));
-    assertMessage("attribute 'x' value must not be null", () -> LogRecord.builder().setAttribute("x", (String) null));
-    assertMessage("severityNumber must be in [0, 24], was 25", () -> LogRecord.builder().setSeverityNumber(25));
-    assertMessage("timeUnixNano must be >= 0, was -1", () -> LogRecord.builder().setTimeUnixNano(-1));
+    assertMessage(
+        "attribute 'x' value must not be null",
+        () -> LogRecord.builder().setAttribute("x", (String) null));
+    assertMessage(
+        "severityNumber must be in [0, 24], was 25",
+        () -> LogRecord.builder().setSeverityNumber(25));
+    assertMessage(
+        "timeUnixNano must be >= 0, was -1", () -> LogRecord.builder().setTimeUnixNano(-1));
     assertMessage("double value must be finite, was NaN", () -> AnyValue.of(Double.NaN));
-    assertMessage("array element 1 must not be null", () -> AnyValue.ofArray(AnyValue.of(1L), null));
+    assertMessage(
+        "array element 1 must not be null", () -> AnyValue.ofArray(AnyValue.of(1L), null));
     Map<String, AnyValue> bad = new LinkedHashMap<>();
     bad.put(null, AnyValue.of(1L));
     assertMessage("key/value list key must not be null", () -> AnyValue.ofKeyValueList(bad));
@@ -71,22 +103,48 @@ class LogRecordTest {
   @Test
   void hexIdsAcceptOnlyAsciiHexDigits() {
     // Character.digit(c, 16) accepts these: fullwidth 'Ａ' is 10, Arabic-Indic '١' is 1
-    assertMessage("traceId must be ASCII hex digits [0-9a-fA-F], was '0102030405060708090a0b0c0d0e0fＡ0': "
-        + "'Ａ' (U+FF21) at index 30",
+    assertMessage(
+        "traceId must be ASCII hex digits [0-9a-fA-F], was '0102030405060708090a0b0c0d0e0fＡ0': "
+            + "'Ａ' (U+FF21) at index 30",
         () -> LogRecord.builder().setTraceId("0102030405060708090a0b0c0d0e0f\uFF210"));
-    assertMessage("spanId must be ASCII hex digits [0-9a-fA-F], was 'a1a2a3a4a5a6a7a١': '١' (U+0661) at index 15",
+    assertMessage(
+        "spanId must be ASCII hex digits [0-9a-fA-F], was 'a1a2a3a4a5a6a7a١': '١' (U+0661) at index 15",
         () -> LogRecord.builder().setSpanId("a1a2a3a4a5a6a7a\u0661"));
-    assertMessage("spanId must be ASCII hex digits [0-9a-fA-F], was '０1a2a3a4a5a6a7a8': '０' (U+FF10) at index 0",
+    assertMessage(
+        "spanId must be ASCII hex digits [0-9a-fA-F], was '０1a2a3a4a5a6a7a8': '０' (U+FF10) at index 0",
         () -> LogRecord.builder().setSpanId("\uFF101a2a3a4a5a6a7a8"));
-    assertMessage("traceId must be ASCII hex digits [0-9a-fA-F], was '0102030405060708090a0b0c0d0e0f1g': "
-        + "'g' (U+0067) at index 31",
+    assertMessage(
+        "traceId must be ASCII hex digits [0-9a-fA-F], was '0102030405060708090a0b0c0d0e0f1g': "
+            + "'g' (U+0067) at index 31",
         () -> LogRecord.builder().setTraceId("0102030405060708090a0b0c0d0e0f1g"));
     // every ASCII hex digit, both cases
-    LogRecord r = LogRecord.builder().setTraceId("0123456789abcdefABCDEF0123456789").setSpanId("FEDCBA9876543210")
-        .build();
-    assertArrayEquals(new byte[] {0x01, 0x23, 0x45, 0x67, (byte) 0x89, (byte) 0xab, (byte) 0xcd, (byte) 0xef,
-        (byte) 0xab, (byte) 0xcd, (byte) 0xef, 0x01, 0x23, 0x45, 0x67, (byte) 0x89}, r.getTraceId());
-    assertArrayEquals(new byte[] {(byte) 0xfe, (byte) 0xdc, (byte) 0xba, (byte) 0x98, 0x76, 0x54, 0x32, 0x10},
+    LogRecord r =
+        LogRecord.builder()
+            .setTraceId("0123456789abcdefABCDEF0123456789")
+            .setSpanId("FEDCBA9876543210")
+            .build();
+    assertArrayEquals(
+        new byte[] {
+          0x01,
+          0x23,
+          0x45,
+          0x67,
+          (byte) 0x89,
+          (byte) 0xab,
+          (byte) 0xcd,
+          (byte) 0xef,
+          (byte) 0xab,
+          (byte) 0xcd,
+          (byte) 0xef,
+          0x01,
+          0x23,
+          0x45,
+          0x67,
+          (byte) 0x89
+        },
+        r.getTraceId());
+    assertArrayEquals(
+        new byte[] {(byte) 0xfe, (byte) 0xdc, (byte) 0xba, (byte) 0x98, 0x76, 0x54, 0x32, 0x10},
         r.getSpanId());
   }
 
@@ -106,7 +164,12 @@ class LogRecordTest {
 
   @Test
   void duplicateKeysKeepTheLastValueInFirstPosition() {
-    LogRecord r = LogRecord.builder().setAttribute("a", "1").setAttribute("b", "2").setAttribute("a", "3").build();
+    LogRecord r =
+        LogRecord.builder()
+            .setAttribute("a", "1")
+            .setAttribute("b", "2")
+            .setAttribute("a", "3")
+            .build();
     assertEquals(2, r.getAttributeCount());
     assertEquals("a", r.getAttributeKey(0));
     assertEquals("3", r.getAttributeValue(0).asString());
@@ -139,7 +202,8 @@ class LogRecordTest {
 
   @Test
   void anyValueAccessorsCheckTheType() {
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> AnyValue.of("s").asLong());
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> AnyValue.of("s").asLong());
     assertEquals("value is STRING, not LONG", e.getMessage());
     assertEquals(AnyValue.of(new byte[] {1}), AnyValue.of(new byte[] {1}));
     assertEquals(Severity.FATAL4, Severity.fromNumber(24));

@@ -19,19 +19,38 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The one declaration of the settings against ProducerConfig's builder, getters, defaults and docs. */
+/**
+ * The one declaration of the settings against ProducerConfig's builder, getters, defaults and docs.
+ */
 class ProducerConfigDefTest {
 
-  private static final List<String> NAMES = List.of("totalSizeInBytes", "maxBlockMillis", "bufferFullPolicy",
-      "batchSizeInBytes", "batchCountThreshold", "lingerMillis", "sendThreads", "compression", "compressionLevel",
-      "retries", "initialRetryBackoffMillis", "maxRetryBackoffMillis", "deliveryTimeoutMillis", "clientId",
-      "jmxEnabled", "shutdownHookEnabled", "shutdownHookTimeoutMillis");
+  private static final List<String> NAMES =
+      List.of(
+          "totalSizeInBytes",
+          "maxBlockMillis",
+          "bufferFullPolicy",
+          "batchSizeInBytes",
+          "batchCountThreshold",
+          "lingerMillis",
+          "sendThreads",
+          "compression",
+          "compressionLevel",
+          "retries",
+          "initialRetryBackoffMillis",
+          "maxRetryBackoffMillis",
+          "deliveryTimeoutMillis",
+          "clientId",
+          "jmxEnabled",
+          "shutdownHookEnabled",
+          "shutdownHookTimeoutMillis");
 
   @Test
   void everyBuilderSetterIsDeclaredAndEveryDeclarationHasASetter() {
     Set<String> setters = new TreeSet<>();
     for (Method m : ProducerConfig.Builder.class.getDeclaredMethods()) {
-      if (Modifier.isPublic(m.getModifiers()) && m.getName().startsWith("set") && m.getParameterCount() == 1
+      if (Modifier.isPublic(m.getModifiers())
+          && m.getName().startsWith("set")
+          && m.getParameterCount() == 1
           && m.getParameterTypes()[0] != Duration.class) { // setLinger(Duration) etc.: conveniences
         setters.add(Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4));
       }
@@ -46,12 +65,19 @@ class ProducerConfigDefTest {
     for (Setting s : ProducerConfigDef.all()) {
       Object value = getter(s).invoke(d);
       switch (s.type()) {
-        case LONG, INT, BOOLEAN -> assertTrue(s.defaultText().equals(String.valueOf(value))
-            || s.defaultText().startsWith(value + " "), s + ": " + s.defaultText() + " vs " + value);
+        case LONG, INT, BOOLEAN ->
+            assertTrue(
+                s.defaultText().equals(String.valueOf(value))
+                    || s.defaultText().startsWith(value + " "),
+                s + ": " + s.defaultText() + " vs " + value);
         case BUFFER_FULL_POLICY -> assertEquals("`" + value + "`", s.defaultText());
-        case COMPRESSION -> assertTrue(value == null && s.defaultText().startsWith("unset"), s.defaultText());
-        case STRING -> assertTrue(((String) value).startsWith("logproducer-")
-            && s.defaultText().startsWith("`logproducer-N`"), s.defaultText());
+        case COMPRESSION ->
+            assertTrue(value == null && s.defaultText().startsWith("unset"), s.defaultText());
+        case STRING ->
+            assertTrue(
+                ((String) value).startsWith("logproducer-")
+                    && s.defaultText().startsWith("`logproducer-N`"),
+                s.defaultText());
         default -> throw new AssertionError(s);
       }
     }
@@ -70,11 +96,13 @@ class ProducerConfigDefTest {
         assertEquals(ok, ((Number) getter(s).invoke(unchecked(b))).longValue(), s.toString());
       }
       if (s.min() > Long.MIN_VALUE) {
-        assertMessage(s.name() + " must be in [" + s.min() + ", " + s.max() + "], was " + (s.min() - 1),
+        assertMessage(
+            s.name() + " must be in [" + s.min() + ", " + s.max() + "], was " + (s.min() - 1),
             () -> s.apply(ProducerConfig.builder(), Long.toString(s.min() - 1)));
       }
       if (s.max() < limit) {
-        assertMessage(s.name() + " must be in [" + s.min() + ", " + s.max() + "], was " + (s.max() + 1),
+        assertMessage(
+            s.name() + " must be in [" + s.min() + ", " + s.max() + "], was " + (s.max() + 1),
             () -> s.apply(ProducerConfig.builder(), Long.toString(s.max() + 1)));
       }
     }
@@ -82,17 +110,23 @@ class ProducerConfigDefTest {
 
   @Test
   void textIsParsedWithTheSettingNamed() {
-    assertMessage("lingerMillis must be an integer, was 'soon'",
+    assertMessage(
+        "lingerMillis must be an integer, was 'soon'",
         () -> ProducerConfigDef.LINGER_MILLIS.apply(ProducerConfig.builder(), "soon"));
-    assertMessage("sendThreads must be an integer (32 bits), was '9999999999'",
+    assertMessage(
+        "sendThreads must be an integer (32 bits), was '9999999999'",
         () -> ProducerConfigDef.SEND_THREADS.apply(ProducerConfig.builder(), "9999999999"));
-    assertMessage("jmxEnabled must be true or false, was 'yes'",
+    assertMessage(
+        "jmxEnabled must be true or false, was 'yes'",
         () -> ProducerConfigDef.JMX_ENABLED.apply(ProducerConfig.builder(), "yes"));
-    assertMessage("bufferFullPolicy must be one of BLOCK, DROP, was 'wait'",
+    assertMessage(
+        "bufferFullPolicy must be one of BLOCK, DROP, was 'wait'",
         () -> ProducerConfigDef.BUFFER_FULL_POLICY.apply(ProducerConfig.builder(), "wait"));
-    assertMessage("compression must be one of none, gzip, lz4, zstd, was 'snappy'",
+    assertMessage(
+        "compression must be one of none, gzip, lz4, zstd, was 'snappy'",
         () -> ProducerConfigDef.COMPRESSION.apply(ProducerConfig.builder(), "snappy"));
-    assertMessage("no producer setting named 'linger'; the settings are " + NAMES,
+    assertMessage(
+        "no producer setting named 'linger'; the settings are " + NAMES,
         () -> ProducerConfigDef.setting("linger"));
     ProducerConfig.Builder b = ProducerConfig.builder();
     ProducerConfigDef.setting("bufferFullPolicy").apply(b, " drop ");
@@ -110,8 +144,9 @@ class ProducerConfigDefTest {
   void docsConfigurationHoldsTheGeneratedTable() throws Exception {
     String page = new String(Files.readAllBytes(docs("configuration.md")), StandardCharsets.UTF_8);
     String table = ProducerConfigDef.markdownTable();
-    assertTrue(page.contains("\n" + table + "\n"), "docs/configuration.md must hold, as a paragraph of its own:\n"
-        + table);
+    assertTrue(
+        page.contains("\n" + table + "\n"),
+        "docs/configuration.md must hold, as a paragraph of its own:\n" + table);
     assertEquals(NAMES.size() + 2, table.split("\n").length);
   }
 

@@ -34,40 +34,78 @@ class ProducerConfigTest {
 
   @Test
   void boundsAreNamedInTheMessage() {
-    assertMessage("batchSizeInBytes must be in [1, 67108864], was 0",
+    assertMessage(
+        "batchSizeInBytes must be in [1, 67108864], was 0",
         () -> ProducerConfig.builder().setBatchSizeInBytes(0));
-    assertMessage("totalSizeInBytes must be in [1024, 1099511627776], was 1023",
+    assertMessage(
+        "totalSizeInBytes must be in [1024, 1099511627776], was 1023",
         () -> ProducerConfig.builder().setTotalSizeInBytes(1023));
-    assertMessage("sendThreads must be in [1, 256], was 0", () -> ProducerConfig.builder().setSendThreads(0));
-    assertMessage("lingerMillis must be in [0, 3600000], was -1", () -> ProducerConfig.builder().setLingerMillis(-1));
-    assertMessage("maxBlockMillis must be in [0, 2147483647], was -5",
+    assertMessage(
+        "sendThreads must be in [1, 256], was 0", () -> ProducerConfig.builder().setSendThreads(0));
+    assertMessage(
+        "lingerMillis must be in [0, 3600000], was -1",
+        () -> ProducerConfig.builder().setLingerMillis(-1));
+    assertMessage(
+        "maxBlockMillis must be in [0, 2147483647], was -5",
         () -> ProducerConfig.builder().setMaxBlockMillis(-5));
-    assertMessage("batchCountThreshold must be in [1, 10000000], was 0",
+    assertMessage(
+        "batchCountThreshold must be in [1, 10000000], was 0",
         () -> ProducerConfig.builder().setBatchCountThreshold(0));
-    assertMessage("retries must be in [0, 2147483647], was -1", () -> ProducerConfig.builder().setRetries(-1));
-    assertMessage("deliveryTimeoutMillis must be in [1, 2147483647], was 0",
+    assertMessage(
+        "retries must be in [0, 2147483647], was -1",
+        () -> ProducerConfig.builder().setRetries(-1));
+    assertMessage(
+        "deliveryTimeoutMillis must be in [1, 2147483647], was 0",
         () -> ProducerConfig.builder().setDeliveryTimeoutMillis(0));
-    assertMessage("compressionLevel must be in [0, 22], was 23",
+    assertMessage(
+        "compressionLevel must be in [0, 22], was 23",
         () -> ProducerConfig.builder().setCompressionLevel(23));
   }
 
   @Test
   void crossFieldRulesAreCheckedAtBuild() {
-    assertMessage("batchSizeInBytes (2097152) must not exceed totalSizeInBytes (1048576)",
-        () -> ProducerConfig.builder().setTotalSizeInBytes(1 << 20).setBatchSizeInBytes(2 << 20).build());
-    assertMessage("maxRetryBackoffMillis (50) must not be below initialRetryBackoffMillis (100)",
+    assertMessage(
+        "batchSizeInBytes (2097152) must not exceed totalSizeInBytes (1048576)",
+        () ->
+            ProducerConfig.builder()
+                .setTotalSizeInBytes(1 << 20)
+                .setBatchSizeInBytes(2 << 20)
+                .build());
+    assertMessage(
+        "maxRetryBackoffMillis (50) must not be below initialRetryBackoffMillis (100)",
         () -> ProducerConfig.builder().setMaxRetryBackoffMillis(50).build());
-    assertMessage("compressionLevel for GZIP must be in [0, 9], was 12",
-        () -> ProducerConfig.builder().setCompression(Compression.GZIP).setCompressionLevel(12).build());
-    assertMessage("compressionLevel (3) applies only to GZIP and ZSTD; compression is LZ4, which has no levels:"
-        + " leave compressionLevel at 0",
-        () -> ProducerConfig.builder().setCompression(Compression.LZ4).setCompressionLevel(3).build());
-    assertMessage("compressionLevel (1) applies only to GZIP and ZSTD; compression is NONE, which has no levels:"
-        + " leave compressionLevel at 0",
-        () -> ProducerConfig.builder().setCompression(Compression.NONE).setCompressionLevel(1).build());
-    assertEquals(22, ProducerConfig.builder().setCompression(Compression.ZSTD).setCompressionLevel(22).build()
-        .getCompressionLevel());
-    assertEquals(0, ProducerConfig.builder().setCompression(Compression.LZ4).build().getCompressionLevel());
+    assertMessage(
+        "compressionLevel for GZIP must be in [0, 9], was 12",
+        () ->
+            ProducerConfig.builder()
+                .setCompression(Compression.GZIP)
+                .setCompressionLevel(12)
+                .build());
+    assertMessage(
+        "compressionLevel (3) applies only to GZIP and ZSTD; compression is LZ4, which has no levels:"
+            + " leave compressionLevel at 0",
+        () ->
+            ProducerConfig.builder()
+                .setCompression(Compression.LZ4)
+                .setCompressionLevel(3)
+                .build());
+    assertMessage(
+        "compressionLevel (1) applies only to GZIP and ZSTD; compression is NONE, which has no levels:"
+            + " leave compressionLevel at 0",
+        () ->
+            ProducerConfig.builder()
+                .setCompression(Compression.NONE)
+                .setCompressionLevel(1)
+                .build());
+    assertEquals(
+        22,
+        ProducerConfig.builder()
+            .setCompression(Compression.ZSTD)
+            .setCompressionLevel(22)
+            .build()
+            .getCompressionLevel());
+    assertEquals(
+        0, ProducerConfig.builder().setCompression(Compression.LZ4).build().getCompressionLevel());
   }
 
   @Test
@@ -82,7 +120,8 @@ class ProducerConfigTest {
     assertEquals(Compression.NONE, Compression.fromName("none"));
     assertEquals("lz4", Compression.LZ4.contentEncoding());
     assertNull(Compression.NONE.contentEncoding());
-    assertMessage("compression must be one of none, gzip, lz4, zstd, was 'snappy'",
+    assertMessage(
+        "compression must be one of none, gzip, lz4, zstd, was 'snappy'",
         () -> Compression.fromName("snappy"));
   }
 

@@ -23,15 +23,15 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
 
 /**
- * A producer used and closed by code of a class loader (a web application, a plug-in) must not keep that loader
- * alive: neither its threads, the JMX bean, the shutdown hook, nor the calling thread's thread-locals (the encode
- * scratch buffer, the callback context) may pin it once the producer is closed.
+ * A producer used and closed by code of a class loader (a web application, a plug-in) must not keep
+ * that loader alive: neither its threads, the JMX bean, the shutdown hook, nor the calling thread's
+ * thread-locals (the encode scratch buffer, the callback context) may pin it once the producer is
+ * closed.
  *
- * <p>A child {@link URLClassLoader} whose parent is the platform class loader loads producer-core (target/classes),
- * the test classes (target/test-classes, for {@link LeakScenario}), the kit's classes (for its exporter) and slf4j-api
- * itself. The
- * scenario runs on this (the JUnit) thread, with the child loader as its context class loader, as an application
- * server would set it.
+ * <p>A child {@link URLClassLoader} whose parent is the platform class loader loads producer-core
+ * (target/classes), the test classes (target/test-classes, for {@link LeakScenario}), the kit's
+ * classes (for its exporter) and slf4j-api itself. The scenario runs on this (the JUnit) thread,
+ * with the child loader as its context class loader, as an application server would set it.
  */
 class ClassLoaderLeakTest {
 
@@ -45,7 +45,8 @@ class ClassLoaderLeakTest {
     String clientId = (String) outcome[1];
     outcome = null;
     assertNotNull(clientId);
-    assertTrue(clientId.matches("logproducer-[0-9]+-[0-9a-f]+"),
+    assertTrue(
+        clientId.matches("logproducer-[0-9]+-[0-9a-f]+"),
         "a default id outside the system class loader names its loader: " + clientId);
 
     // close() joins its closer thread: right after it returns no producer thread is alive.
@@ -59,29 +60,47 @@ class ClassLoaderLeakTest {
       collected = loaderRef.get() == null;
     }
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    System.out.println("class loader collected=" + collected + " after " + millis + " ms (clientId " + clientId + ")");
+    System.out.println(
+        "class loader collected="
+            + collected
+            + " after "
+            + millis
+            + " ms (clientId "
+            + clientId
+            + ")");
     if (!collected) {
-      Path dump = Paths.get("target", "classloader-leak-" + System.currentTimeMillis() + ".hprof").toAbsolutePath();
+      Path dump =
+          Paths.get("target", "classloader-leak-" + System.currentTimeMillis() + ".hprof")
+              .toAbsolutePath();
       ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
           .dumpHeap(dump.toString(), true);
-      throw new AssertionError("the child class loader was not garbage collected within " + millis
-          + " ms after the producer was closed; heap dump: " + dump);
+      throw new AssertionError(
+          "the child class loader was not garbage collected within "
+              + millis
+              + " ms after the producer was closed; heap dump: "
+              + dump);
     }
     assertEquals(List.of(), HeapMeter.liveThreads(clientId), "producer threads alive after close");
   }
 
-  /** Runs the scenario in a fresh child loader; returns {weak reference to the loader, clientId}. */
+  /**
+   * Runs the scenario in a fresh child loader; returns {weak reference to the loader, clientId}.
+   */
   private static Object[] runScenario(URL[] urls) throws Exception {
-    URLClassLoader loader = new URLClassLoader("leak-test", urls, ClassLoader.getPlatformClassLoader());
+    URLClassLoader loader =
+        new URLClassLoader("leak-test", urls, ClassLoader.getPlatformClassLoader());
     Thread current = Thread.currentThread();
     ClassLoader previous = current.getContextClassLoader();
     String clientId;
     try {
       Class<?> scenarioClass = Class.forName(LeakScenario.class.getName(), true, loader);
-      assertTrue(scenarioClass.getClassLoader() == loader, "the scenario must come from the child loader");
-      assertTrue(Class.forName(Producer.class.getName(), false, loader).getClassLoader() == loader,
+      assertTrue(
+          scenarioClass.getClassLoader() == loader, "the scenario must come from the child loader");
+      assertTrue(
+          Class.forName(Producer.class.getName(), false, loader).getClassLoader() == loader,
           "producer-core must be loaded by the child loader itself");
-      assertTrue(Class.forName(LoggerFactory.class.getName(), false, loader).getClassLoader() == loader,
+      assertTrue(
+          Class.forName(LoggerFactory.class.getName(), false, loader).getClassLoader() == loader,
           "slf4j-api must be loaded by the child loader itself");
       Object scenario = scenarioClass.getDeclaredConstructor().newInstance();
       current.setContextClassLoader(loader);
@@ -99,7 +118,10 @@ class ClassLoaderLeakTest {
     return new Object[] {new WeakReference<ClassLoader>(loader), clientId};
   }
 
-  /** One round of collection: some allocation (to age and clear soft and weak caches), System.gc(), a pause. */
+  /**
+   * One round of collection: some allocation (to age and clear soft and weak caches), System.gc(),
+   * a pause.
+   */
   private static void applyGcPressure(int round) {
     List<byte[]> junk = new ArrayList<>();
     int megabytes = Math.min(256, 16 * (round + 1));
@@ -118,13 +140,15 @@ class ClassLoaderLeakTest {
   }
 
   /**
-   * producer-core's classes, target/test-classes, the kit's classes and the slf4j-api jar, as they appear on this
-   * JVM's classpath (found through the classes' code sources, and checked against {@code java.class.path} when it
-   * lists them).
+   * producer-core's classes, target/test-classes, the kit's classes and the slf4j-api jar, as they
+   * appear on this JVM's classpath (found through the classes' code sources, and checked against
+   * {@code java.class.path} when it lists them).
    */
   private static List<URL> childClasspath() throws Exception {
     List<URL> urls = new ArrayList<>();
-    Class<?>[] roots = {Producer.class, LeakScenario.class, InMemoryExporter.class, LoggerFactory.class};
+    Class<?>[] roots = {
+      Producer.class, LeakScenario.class, InMemoryExporter.class, LoggerFactory.class
+    };
     for (Class<?> c : roots) {
       URL url = c.getProtectionDomain().getCodeSource().getLocation();
       File f = new File(url.toURI());
@@ -136,15 +160,21 @@ class ClassLoaderLeakTest {
     if (entries.size() > 1) { // not a manifest-only booter jar
       for (URL u : urls) {
         String path = new File(u.toURI()).getAbsolutePath();
-        assertTrue(entries.stream().anyMatch(e -> new File(e).getAbsolutePath().equals(path)),
+        assertTrue(
+            entries.stream().anyMatch(e -> new File(e).getAbsolutePath().equals(path)),
             path + " is not on java.class.path " + classpath);
       }
     }
-    // In a reactor build the modules' classes are target/classes or, from the package phase on, their jars.
-    assertTrue(urls.get(0).getPath().matches(".*(producer-core/target/classes/|producer-core[^/]*\\.jar)"),
+    // In a reactor build the modules' classes are target/classes or, from the package phase on,
+    // their jars.
+    assertTrue(
+        urls.get(0).getPath().matches(".*(producer-core/target/classes/|producer-core[^/]*\\.jar)"),
         "producer-core classes: " + urls.get(0));
     assertTrue(urls.get(1).getPath().endsWith("/test-classes/"), "test classes: " + urls.get(1));
-    assertTrue(urls.get(2).getPath().matches(".*(producer-testing/target/classes/|producer-testing[^/]*\\.jar)"),
+    assertTrue(
+        urls.get(2)
+            .getPath()
+            .matches(".*(producer-testing/target/classes/|producer-testing[^/]*\\.jar)"),
         "producer-testing classes: " + urls.get(2));
     assertTrue(urls.get(3).getPath().contains("slf4j-api"), "slf4j-api: " + urls.get(3));
     return urls;

@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The README's promises under failure: every accepted record gets exactly one outcome within
- * {@code deliveryTimeoutMillis} whatever the exporter, the JVM or the callbacks do; close returns within its bound
- * from any thread; nothing is left running. Each test reproduces one defect a review found in the first version.
+ * The README's promises under failure: every accepted record gets exactly one outcome within {@code
+ * deliveryTimeoutMillis} whatever the exporter, the JVM or the callbacks do; close returns within
+ * its bound from any thread; nothing is left running. Each test reproduces one defect a review
+ * found in the first version.
  */
 @Timeout(60)
 class HardeningTest {
@@ -54,8 +55,13 @@ class HardeningTest {
   }
 
   private static ProducerConfig.Builder config(String id) {
-    return ProducerConfig.builder().setClientId(id).setLingerMillis(60_000).setDeliveryTimeoutMillis(60_000)
-        .setInitialRetryBackoffMillis(10).setMaxRetryBackoffMillis(50).setJmxEnabled(false)
+    return ProducerConfig.builder()
+        .setClientId(id)
+        .setLingerMillis(60_000)
+        .setDeliveryTimeoutMillis(60_000)
+        .setInitialRetryBackoffMillis(10)
+        .setMaxRetryBackoffMillis(50)
+        .setJmxEnabled(false)
         .setShutdownHookEnabled(false);
   }
 
@@ -99,16 +105,17 @@ class HardeningTest {
   void errorsInTheExporterFailOnlyTheirBatchAndTheSendThreadGoesOn() throws Exception {
     String id = newId();
     AtomicInteger calls = new AtomicInteger();
-    exporter.respondWith(r -> {
-      switch (calls.incrementAndGet()) {
-        case 1:
-          throw new OutOfMemoryError("injected");
-        case 2:
-          throw new NoClassDefFoundError("com/github/luben/zstd/Zstd (injected)");
-        default:
-          return ExportResult.success();
-      }
-    });
+    exporter.respondWith(
+        r -> {
+          switch (calls.incrementAndGet()) {
+            case 1:
+              throw new OutOfMemoryError("injected");
+            case 2:
+              throw new NoClassDefFoundError("com/github/luben/zstd/Zstd (injected)");
+            default:
+              return ExportResult.success();
+          }
+        });
     Producer p = producer(config(id).setSendThreads(1));
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 3; i++) {
@@ -121,8 +128,10 @@ class HardeningTest {
     assertInstanceOf(OutOfMemoryError.class, all.get(0).getError());
     assertEquals(SendResult.Status.FAILED, all.get(1).getStatus());
     assertInstanceOf(NoClassDefFoundError.class, all.get(1).getError());
-    assertEquals(SendResult.Status.DELIVERED, all.get(2).getStatus(), "the one send thread survived both");
-    // flush() returns once the outcome is given; the send thread may still be on its way back to the
+    assertEquals(
+        SendResult.Status.DELIVERED, all.get(2).getStatus(), "the one send thread survived both");
+    // flush() returns once the outcome is given; the send thread may still be on its way back to
+    // the
     // queue, so wait (bounded) for it to park there, then check it is the same, single thread.
     List<String> senders = List.of();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
@@ -148,13 +157,19 @@ class HardeningTest {
     p.send(record("stuck"), outcomes);
     p.flush();
     long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    assertTrue(tookMillis >= 450 && tookMillis < 1_500, "outcome at the delivery deadline, took " + tookMillis);
+    assertTrue(
+        tookMillis >= 450 && tookMillis < 1_500,
+        "outcome at the delivery deadline, took " + tookMillis);
     SendResult r = outcomes.all().get(0);
     assertEquals(SendResult.Status.FAILED, r.getStatus());
-    assertEquals("deliveryTimeoutMillis (500 ms) expired while its request was in flight (attempt 1)",
+    assertEquals(
+        "deliveryTimeoutMillis (500 ms) expired while its request was in flight (attempt 1)",
         r.getMessage());
-    assertTrue(p.getMetrics().getBufferedBytes() > 0, "memory stays charged while the send thread holds it");
-    exporter.release(); // the hung request returns at last: its answer is dropped, its memory released
+    assertTrue(
+        p.getMetrics().getBufferedBytes() > 0,
+        "memory stays charged while the send thread holds it");
+    exporter
+        .release(); // the hung request returns at last: its answer is dropped, its memory released
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (p.getMetrics().getBufferedBytes() != 0 && System.nanoTime() < deadline) {
       java.util.concurrent.locks.LockSupport.parkNanos(5_000_000L); // polling a bounded condition
@@ -173,23 +188,26 @@ class HardeningTest {
     AtomicInteger outcomes = new AtomicInteger();
     AtomicReference<Throwable> sendFromCallback = new AtomicReference<>();
     for (int i = 0; i < 20; i++) {
-      p.send(record("a" + i), r -> {
-        outcomes.incrementAndGet();
-        p.flush();
-        p.close();
-        p.close(10_000);
-        try {
-          p.send(record("from callback"));
-        } catch (Throwable t) {
-          sendFromCallback.set(t);
-        }
-      });
+      p.send(
+          record("a" + i),
+          r -> {
+            outcomes.incrementAndGet();
+            p.flush();
+            p.close();
+            p.close(10_000);
+            try {
+              p.send(record("from callback"));
+            } catch (Throwable t) {
+              sendFromCallback.set(t);
+            }
+          });
       CompletableFuture<SendResult> f = p.sendAsync(record("b" + i));
-      f.whenComplete((r, t) -> { // a dependent stage runs on the completing thread
-        outcomes.incrementAndGet();
-        p.flush();
-        p.close(10_000);
-      });
+      f.whenComplete(
+          (r, t) -> { // a dependent stage runs on the completing thread
+            outcomes.incrementAndGet();
+            p.flush();
+            p.close(10_000);
+          });
     }
     long start = System.nanoTime();
     p.close(300);
@@ -207,30 +225,34 @@ class HardeningTest {
     String id = newId();
     CountDownLatch slowShard = new CountDownLatch(1);
     CountDownLatch slowInFlight = new CountDownLatch(1);
-    exporter.respondWith(r -> {
-      if ("slow".equals(r.shardKey())) {
-        slowInFlight.countDown();
-        try {
-          slowShard.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          return ExportResult.retryable("interrupted", e, -1);
-        }
-      }
-      return ExportResult.success();
-    });
+    exporter.respondWith(
+        r -> {
+          if ("slow".equals(r.shardKey())) {
+            slowInFlight.countDown();
+            try {
+              slowShard.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              return ExportResult.retryable("interrupted", e, -1);
+            }
+          }
+          return ExportResult.success();
+        });
     Producer p = producer(config(id).setJmxEnabled(true).setLingerMillis(0).setSendThreads(2));
-    ObjectName bean = new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id));
+    ObjectName bean =
+        new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id));
     assertTrue(ManagementFactory.getPlatformMBeanServer().isRegistered(bean));
     p.send(LogRecord.builder().setBody("slow").setDestination("slow").build());
     assertTrue(slowInFlight.await(10, TimeUnit.SECONDS), "the slow request is in flight");
     AtomicReference<Throwable> flushError = new AtomicReference<>();
-    Thread flusher = new Thread(() -> {
-      try {
-        p.flush();
-      } catch (Throwable t) {
-        flushError.set(t);
-      }
-    });
+    Thread flusher =
+        new Thread(
+            () -> {
+              try {
+                p.flush();
+              } catch (Throwable t) {
+                flushError.set(t);
+              }
+            });
     flusher.start();
     awaitWaiting(flusher); // flush() is waiting for the in-flight batch
     p.send(LogRecord.builder().setBody("closer").setDestination("fast").build(), r -> p.close());
@@ -251,14 +273,16 @@ class HardeningTest {
     CountDownLatch never = new CountDownLatch(1);
     CountDownLatch entered = new CountDownLatch(1);
     Producer p = producer(config(id).setLingerMillis(0));
-    p.send(record("x"), r -> {
-      entered.countDown();
-      try {
-        never.await(20, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        // close interrupts it
-      }
-    });
+    p.send(
+        record("x"),
+        r -> {
+          entered.countDown();
+          try {
+            never.await(20, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            // close interrupts it
+          }
+        });
     assertTrue(entered.await(10, TimeUnit.SECONDS), "the callback is blocking a send thread");
     long start = System.nanoTime();
     p.close(500);
@@ -270,10 +294,11 @@ class HardeningTest {
 
   @Test
   void anInterruptedCallerStillGetsTheWholeGracePeriod() throws Exception {
-    exporter.respondWith(r -> {
-      java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
-      return ExportResult.success();
-    });
+    exporter.respondWith(
+        r -> {
+          java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+          return ExportResult.success();
+        });
     Producer p = producer(config(newId()).setBatchCountThreshold(50).setSendThreads(2));
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 1_000; i++) {
@@ -294,44 +319,72 @@ class HardeningTest {
     String id = newId();
     Producer a = producer(config(id).setJmxEnabled(true));
     Producer b = producer(config(id).setJmxEnabled(true));
-    ObjectName first = new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id));
-    ObjectName second = new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id)
-        + ",instance=2");
-    Set<ObjectName> names = ManagementFactory.getPlatformMBeanServer().queryNames(
-        new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id) + ",*"), null);
+    ObjectName first =
+        new ObjectName("io.logproducer:type=Producer,clientId=" + ObjectName.quote(id));
+    ObjectName second =
+        new ObjectName(
+            "io.logproducer:type=Producer,clientId=" + ObjectName.quote(id) + ",instance=2");
+    Set<ObjectName> names =
+        ManagementFactory.getPlatformMBeanServer()
+            .queryNames(
+                new ObjectName(
+                    "io.logproducer:type=Producer,clientId=" + ObjectName.quote(id) + ",*"),
+                null);
     assertEquals(Set.of(first, second), names);
     b.send(record("b"));
     b.flush();
-    assertEquals(1L, ManagementFactory.getPlatformMBeanServer().getAttribute(second, "RecordsSent"),
+    assertEquals(
+        1L,
+        ManagementFactory.getPlatformMBeanServer().getAttribute(second, "RecordsSent"),
         "the second name shows the second producer");
     a.close(0);
     assertTrue(!ManagementFactory.getPlatformMBeanServer().isRegistered(first));
-    assertTrue(ManagementFactory.getPlatformMBeanServer().isRegistered(second), "closing one keeps the other's");
+    assertTrue(
+        ManagementFactory.getPlatformMBeanServer().isRegistered(second),
+        "closing one keeps the other's");
     b.close(0);
     assertTrue(!ManagementFactory.getPlatformMBeanServer().isRegistered(second));
   }
 
   @Test
   void impossibleTimeoutsAreRefusedNamingBothSettings() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ProducerConfig.builder().setLingerMillis(5_000).setDeliveryTimeoutMillis(1_000).build());
-    assertEquals("deliveryTimeoutMillis (1000) must not be below lingerMillis (5000): batches would expire before "
-        + "they are sent", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ProducerConfig.builder()
+                    .setLingerMillis(5_000)
+                    .setDeliveryTimeoutMillis(1_000)
+                    .build());
+    assertEquals(
+        "deliveryTimeoutMillis (1000) must not be below lingerMillis (5000): batches would expire before "
+            + "they are sent",
+        e.getMessage());
     exporter.setRequestTimeoutMillis(10_000);
-    e = assertThrows(IllegalArgumentException.class, () -> new Producer(
-        config(newId()).setLingerMillis(1_000).setDeliveryTimeoutMillis(5_000).build(), exporter));
-    assertEquals("deliveryTimeoutMillis (5000) must be at least lingerMillis (1000) + the exporter's request timeout "
-        + "(10000 ms, memory://in-memory), so that a batch gets at least one whole attempt", e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new Producer(
+                    config(newId()).setLingerMillis(1_000).setDeliveryTimeoutMillis(5_000).build(),
+                    exporter));
+    assertEquals(
+        "deliveryTimeoutMillis (5000) must be at least lingerMillis (1000) + the exporter's request timeout "
+            + "(10000 ms, memory://in-memory), so that a batch gets at least one whole attempt",
+        e.getMessage());
   }
 
   @Test
   void idleProducerThreadsBlockInsteadOfPolling() throws Exception {
     String id = newId();
-    Producer p = producer(config(id).setLingerMillis(5).setDeliveryTimeoutMillis(100).setSendThreads(3));
+    Producer p =
+        producer(config(id).setLingerMillis(5).setDeliveryTimeoutMillis(100).setSendThreads(3));
     p.send(record("x"));
     p.flush();
-    // Once every deadline (linger 5 ms, delivery 100 ms) has passed, nothing is pending: every thread must park
-    // without a timeout. Polled for up to 5 s; a thread that polls stays TIMED_WAITING and fails the test.
+    // Once every deadline (linger 5 ms, delivery 100 ms) has passed, nothing is pending: every
+    // thread must park
+    // without a timeout. Polled for up to 5 s; a thread that polls stays TIMED_WAITING and fails
+    // the test.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     List<String> states = liveThreads(id);
     while (!states.stream().allMatch(n -> n.endsWith(":WAITING")) && System.nanoTime() < deadline) {
@@ -347,22 +400,30 @@ class HardeningTest {
   @Test
   void splitHalvesStartTheirOwnAttemptCountAndSplitsAreNotRetries() throws Exception {
     AtomicInteger smallAttempts = new AtomicInteger();
-    exporter.respondWith(r -> {
-      if (r.bodies().size() > 2) {
-        return ExportResult.tooLarge("413");
-      }
-      // each 2-record batch fails once, then succeeds: needs its own retry
-      return r.attempt() == 1 ? ExportResult.retryable("503", null, -1) : ExportResult.success();
-    });
+    exporter.respondWith(
+        r -> {
+          if (r.bodies().size() > 2) {
+            return ExportResult.tooLarge("413");
+          }
+          // each 2-record batch fails once, then succeeds: needs its own retry
+          return r.attempt() == 1
+              ? ExportResult.retryable("503", null, -1)
+              : ExportResult.success();
+        });
     Producer p = producer(config(newId()).setRetries(1));
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 16; i++) {
       p.send(record("r" + i), outcomes);
     }
     p.flush();
-    assertEquals(Map.of(SendResult.Status.DELIVERED, 16), outcomes.statusCounts(),
+    assertEquals(
+        Map.of(SendResult.Status.DELIVERED, 16),
+        outcomes.statusCounts(),
         "with retries=1 each half still has its one retry");
-    assertEquals(8, p.getMetrics().getRetries(), "one retry per 2-record batch; the 7 splits are not retries");
+    assertEquals(
+        8,
+        p.getMetrics().getRetries(),
+        "one retry per 2-record batch; the 7 splits are not retries");
     assertEquals(0, smallAttempts.get());
   }
 }

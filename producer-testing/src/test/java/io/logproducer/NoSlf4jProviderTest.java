@@ -14,18 +14,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * An application without an SLF4J provider still sees why delivery fails: the producer's warnings go to stderr
- * (after one line naming what to add), the outcome's text names the cause, and so do the metrics. With
- * {@code -Dio.logproducer.stderrFallback=false} it is silent again.
+ * An application without an SLF4J provider still sees why delivery fails: the producer's warnings
+ * go to stderr (after one line naming what to add), the outcome's text names the cause, and so do
+ * the metrics. With {@code -Dio.logproducer.stderrFallback=false} it is silent again.
  */
 @Timeout(120)
 class NoSlf4jProviderTest {
 
   /** This test JVM's class path without any SLF4J provider (slf4j-simple). */
   private static String classPathWithoutProvider() {
-    String cp = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-        .filter(e -> !e.contains("slf4j-simple"))
-        .collect(Collectors.joining(File.pathSeparator));
+    String cp =
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .filter(e -> !e.contains("slf4j-simple"))
+            .collect(Collectors.joining(File.pathSeparator));
     assertTrue(cp.contains("slf4j-api"), "the facade stays: " + cp);
     return cp;
   }
@@ -36,34 +37,52 @@ class NoSlf4jProviderTest {
 
   @Test
   void warningsGoToStderrWhenNoProviderIsBound() throws Exception {
-    ChildJvm.Result r = ChildJvm.run(List.of(), classPathWithoutProvider(), NoSlf4jProviderMain.class, 60);
+    ChildJvm.Result r =
+        ChildJvm.run(List.of(), classPathWithoutProvider(), NoSlf4jProviderMain.class, 60);
     String out = r.output();
     assertEquals(0, r.exitCode(), out);
-    assertEquals(1, count(out, "logproducer: no SLF4J provider found, so its warnings and errors are printed here."
-        + " Add one (e.g. org.slf4j:slf4j-simple or ch.qos.logback:logback-classic) to route them to your logs, or"
-        + " set -Dio.logproducer.stderrFallback=false to silence them."), out);
+    assertEquals(
+        1,
+        count(
+            out,
+            "logproducer: no SLF4J provider found, so its warnings and errors are printed here."
+                + " Add one (e.g. org.slf4j:slf4j-simple or ch.qos.logback:logback-classic) to route them to your logs, or"
+                + " set -Dio.logproducer.stderrFallback=false to silence them."),
+        out);
     // the first failed attempt is reported at once (later ones are rate-limited to one per 5 s)
-    Matcher first = Pattern.compile("\\S+Z WARN \\[silence-sender-\\d] io\\.logproducer\\.internal\\.Sender -"
-        + " failed to send 1 records \\(\\d+ bytes\\) to memory://in-memory: Connection refused, retry 1 in \\d+ ms")
-        .matcher(out);
+    Matcher first =
+        Pattern.compile(
+                "\\S+Z WARN \\[silence-sender-\\d] io\\.logproducer\\.internal\\.Sender -"
+                    + " failed to send 1 records \\(\\d+ bytes\\) to memory://in-memory: Connection refused, retry 1 in \\d+ ms")
+            .matcher(out);
     assertTrue(first.find(), out);
     // and so is the final failure (an I/O cause is in the message: no stack trace)
-    Matcher failed = Pattern.compile("\\S+Z WARN \\[silence-sender-\\d] io\\.logproducer\\.internal\\.Sender -"
-        + " failed to send 1 records \\(\\d+ bytes\\) to memory://in-memory: Connection refused; next retry in \\d+ ms"
-        + " would pass deliveryTimeoutMillis\n").matcher(out);
+    Matcher failed =
+        Pattern.compile(
+                "\\S+Z WARN \\[silence-sender-\\d] io\\.logproducer\\.internal\\.Sender -"
+                    + " failed to send 1 records \\(\\d+ bytes\\) to memory://in-memory: Connection refused; next retry in \\d+ ms"
+                    + " would pass deliveryTimeoutMillis\n")
+            .matcher(out);
     assertTrue(failed.find(), out);
     assertEquals(0, count(out, "\tat "), "no stack traces for warnings: " + out);
     assertTrue(out.contains("outcome: SendResult{FAILED, attempts="), out);
     assertTrue(out.contains("Connection refused"), out);
-    Matcher last = Pattern.compile("lastError: \\S+Z memory://in-memory: Connection refused;"
-        + " deliveryTimeoutMillis would expire before the next retry\n").matcher(out);
+    Matcher last =
+        Pattern.compile(
+                "lastError: \\S+Z memory://in-memory: Connection refused;"
+                    + " deliveryTimeoutMillis would expire before the next retry\n")
+            .matcher(out);
     assertTrue(last.find(), out);
   }
 
   @Test
   void theFallbackCanBeTurnedOff() throws Exception {
-    ChildJvm.Result r = ChildJvm.run(List.of("-Dio.logproducer.stderrFallback=false"), classPathWithoutProvider(),
-        NoSlf4jProviderMain.class, 60);
+    ChildJvm.Result r =
+        ChildJvm.run(
+            List.of("-Dio.logproducer.stderrFallback=false"),
+            classPathWithoutProvider(),
+            NoSlf4jProviderMain.class,
+            60);
     String out = r.output();
     assertEquals(0, r.exitCode(), out);
     assertEquals(0, count(out, "logproducer: no SLF4J provider found"), out);

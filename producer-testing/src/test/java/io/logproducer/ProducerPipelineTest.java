@@ -48,8 +48,12 @@ class ProducerPipelineTest {
   }
 
   private static ProducerConfig.Builder config() {
-    return ProducerConfig.builder().setLingerMillis(3_600_000).setDeliveryTimeoutMillis(3_600_000).setInitialRetryBackoffMillis(10)
-        .setMaxRetryBackoffMillis(50).setJmxEnabled(false);
+    return ProducerConfig.builder()
+        .setLingerMillis(3_600_000)
+        .setDeliveryTimeoutMillis(3_600_000)
+        .setInitialRetryBackoffMillis(10)
+        .setMaxRetryBackoffMillis(50)
+        .setJmxEnabled(false);
   }
 
   private static LogRecord record(String body) {
@@ -65,11 +69,13 @@ class ProducerPipelineTest {
     Thread[] ts = new Thread[threads];
     for (int t = 0; t < threads; t++) {
       int id = t;
-      ts[t] = new Thread(() -> {
-        for (int i = 0; i < perThread; i++) {
-          p.send(record(id + "-" + i + "-测试"), outcomes);
-        }
-      });
+      ts[t] =
+          new Thread(
+              () -> {
+                for (int i = 0; i < perThread; i++) {
+                  p.send(record(id + "-" + i + "-测试"), outcomes);
+                }
+              });
       ts[t].start();
     }
     for (Thread t : ts) {
@@ -86,7 +92,8 @@ class ProducerPipelineTest {
     assertEquals(threads * perThread, m.getRecordsSent());
     assertEquals(0, m.getBufferedBytes());
     assertEquals(exporter.batches().size(), m.getBatchesSent());
-    assertTrue(exporter.batches().size() > 20, "batches sealed by size: " + exporter.batches().size());
+    assertTrue(
+        exporter.batches().size() > 20, "batches sealed by size: " + exporter.batches().size());
   }
 
   @Test
@@ -115,7 +122,8 @@ class ProducerPipelineTest {
     p.flush();
     List<List<Integer>> batches = new ArrayList<>();
     exporter.batches().forEach(r -> batches.add(r.bodies().stream().map(String::length).toList()));
-    assertEquals(List.of(List.of(296, 296, 296), List.of(296), List.of(2996), List.of(96)), batches);
+    assertEquals(
+        List.of(List.of(296, 296, 296), List.of(296), List.of(2996), List.of(96)), batches);
   }
 
   @Test
@@ -135,7 +143,11 @@ class ProducerPipelineTest {
   void shardsNeverShareABatch() {
     Producer p = producer(config());
     for (int i = 0; i < 30; i++) {
-      p.send(LogRecord.builder().setBody("s" + (i % 3) + "-" + i).setDestination("d" + (i % 3)).build());
+      p.send(
+          LogRecord.builder()
+              .setBody("s" + (i % 3) + "-" + i)
+              .setDestination("d" + (i % 3))
+              .build());
     }
     p.flush();
     assertEquals(3, exporter.batches().size());
@@ -150,8 +162,11 @@ class ProducerPipelineTest {
   void recordLargerThanTheLargestBatchIsRefusedAtSend() {
     exporter.setMaxBatchSizeInBytes(10_000);
     Producer p = producer(config().setBatchSizeInBytes(5_000));
-    RecordTooLargeException e = assertThrows(RecordTooLargeException.class, () -> p.send(record("x".repeat(20_000))));
-    assertEquals("record of at least 20004 encoded bytes exceeds the largest allowed of 10000 bytes", e.getMessage(),
+    RecordTooLargeException e =
+        assertThrows(RecordTooLargeException.class, () -> p.send(record("x".repeat(20_000))));
+    assertEquals(
+        "record of at least 20004 encoded bytes exceeds the largest allowed of 10000 bytes",
+        e.getMessage(),
         "refused while encoding, before a buffer of its size is allocated");
     assertEquals(0, p.getMetrics().getRecordsAccepted());
     p.send(record("x".repeat(9_000))); // within the limit, above batchSizeInBytes: accepted
@@ -162,8 +177,11 @@ class ProducerPipelineTest {
   @Test
   void retryableFailuresAreRetriedThenDeliveredOnce() throws Exception {
     AtomicInteger n = new AtomicInteger();
-    exporter.respondWith(r -> n.incrementAndGet() <= 2 ? ExportResult.retryable("HTTP 503", null, -1)
-        : ExportResult.success());
+    exporter.respondWith(
+        r ->
+            n.incrementAndGet() <= 2
+                ? ExportResult.retryable("HTTP 503", null, -1)
+                : ExportResult.success());
     Producer p = producer(config());
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 5; i++) {
@@ -171,7 +189,8 @@ class ProducerPipelineTest {
     }
     p.flush();
     assertEquals(3, exporter.batches().size());
-    assertEquals(List.of(1, 2, 3), exporter.batches().stream().map(ExportedBatch::attempt).toList());
+    assertEquals(
+        List.of(1, 2, 3), exporter.batches().stream().map(ExportedBatch::attempt).toList());
     assertEquals(5, outcomes.total());
     for (SendResult r : outcomes.all()) {
       assertEquals(SendResult.Status.DELIVERED, r.getStatus());
@@ -184,14 +203,19 @@ class ProducerPipelineTest {
   @Test
   void retryAfterIsHonoured() throws Exception {
     AtomicInteger n = new AtomicInteger();
-    exporter.respondWith(r -> n.incrementAndGet() == 1 ? ExportResult.retryable("HTTP 429", null, 700)
-        : ExportResult.success());
+    exporter.respondWith(
+        r ->
+            n.incrementAndGet() == 1
+                ? ExportResult.retryable("HTTP 429", null, 700)
+                : ExportResult.success());
     Producer p = producer(config());
     p.send(record("r"));
     p.flush();
     assertEquals(2, exporter.batches().size());
-    long gap = exporter.batches().get(1).receivedNanos() - exporter.batches().get(0).receivedNanos();
-    assertTrue(gap >= TimeUnit.MILLISECONDS.toNanos(700), "retried after " + gap / 1_000_000 + " ms");
+    long gap =
+        exporter.batches().get(1).receivedNanos() - exporter.batches().get(0).receivedNanos();
+    assertTrue(
+        gap >= TimeUnit.MILLISECONDS.toNanos(700), "retried after " + gap / 1_000_000 + " ms");
   }
 
   @Test
@@ -204,7 +228,9 @@ class ProducerPipelineTest {
     SendResult r = outcomes.all().get(0);
     assertEquals(SendResult.Status.FAILED, r.getStatus());
     assertEquals(3, r.getAttempts());
-    assertEquals("retries exhausted after 3 attempt(s); last error: HTTP 503 Service Unavailable", r.getMessage());
+    assertEquals(
+        "retries exhausted after 3 attempt(s); last error: HTTP 503 Service Unavailable",
+        r.getMessage());
     assertEquals(3, exporter.batches().size());
     assertEquals(1, p.getMetrics().getRecordsFailed());
   }
@@ -212,8 +238,13 @@ class ProducerPipelineTest {
   @Test
   void retriesAreBoundedByDeliveryTimeout() throws Exception {
     exporter.respondWith(r -> ExportResult.retryable("connection refused", null, -1));
-    Producer p = producer(config().setLingerMillis(0).setDeliveryTimeoutMillis(400).setInitialRetryBackoffMillis(100)
-        .setMaxRetryBackoffMillis(100));
+    Producer p =
+        producer(
+            config()
+                .setLingerMillis(0)
+                .setDeliveryTimeoutMillis(400)
+                .setInitialRetryBackoffMillis(100)
+                .setMaxRetryBackoffMillis(100));
     Outcomes outcomes = new Outcomes();
     long start = System.nanoTime();
     p.send(record("r"), outcomes);
@@ -263,7 +294,8 @@ class ProducerPipelineTest {
 
   @Test
   void tooLargeSplitsUntilAcceptedAndFlushWaitsForTheHalves() throws Exception {
-    exporter.respondWith(r -> r.bodies().size() > 3 ? ExportResult.tooLarge("HTTP 413") : ExportResult.success());
+    exporter.respondWith(
+        r -> r.bodies().size() > 3 ? ExportResult.tooLarge("HTTP 413") : ExportResult.success());
     Producer p = producer(config());
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < 20; i++) {
@@ -296,7 +328,9 @@ class ProducerPipelineTest {
     p.send(record("big"), outcomes);
     p.flush();
     assertEquals(SendResult.Status.REJECTED, outcomes.all().get(0).getStatus());
-    assertEquals("request too large for the receiver: HTTP 413 Payload Too Large", outcomes.all().get(0).getMessage());
+    assertEquals(
+        "request too large for the receiver: HTTP 413 Payload Too Large",
+        outcomes.all().get(0).getMessage());
   }
 
   @Test
@@ -327,23 +361,27 @@ class ProducerPipelineTest {
     Thread[] ts = new Thread[4];
     CountDownLatch started = new CountDownLatch(4);
     for (int t = 0; t < ts.length; t++) {
-      ts[t] = new Thread(() -> {
-        started.countDown();
-        for (int i = 0; ; i++) {
-          AtomicBoolean seen = new AtomicBoolean();
-          try {
-            p.send(record("r" + i), r -> {
-              if (!seen.compareAndSet(false, true)) {
-                twice.set(true);
-              }
-              outcomes.incrementAndGet();
-            });
-            accepted.incrementAndGet();
-          } catch (IllegalStateException closed) {
-            return;
-          }
-        }
-      });
+      ts[t] =
+          new Thread(
+              () -> {
+                started.countDown();
+                for (int i = 0; ; i++) {
+                  AtomicBoolean seen = new AtomicBoolean();
+                  try {
+                    p.send(
+                        record("r" + i),
+                        r -> {
+                          if (!seen.compareAndSet(false, true)) {
+                            twice.set(true);
+                          }
+                          outcomes.incrementAndGet();
+                        });
+                    accepted.incrementAndGet();
+                  } catch (IllegalStateException closed) {
+                    return;
+                  }
+                }
+              });
       ts[t].start();
     }
     started.await();
@@ -375,36 +413,48 @@ class ProducerPipelineTest {
   @Test
   void dropPolicyReportsDroppedOnTheCallingThreadAndCountsIt() throws Exception {
     exporter.hold();
-    Producer p = producer(config().setTotalSizeInBytes(2048).setBatchSizeInBytes(1024)
-        .setBufferFullPolicy(BufferFullPolicy.DROP));
+    Producer p =
+        producer(
+            config()
+                .setTotalSizeInBytes(2048)
+                .setBatchSizeInBytes(1024)
+                .setBufferFullPolicy(BufferFullPolicy.DROP));
     Outcomes outcomes = new Outcomes();
     AtomicInteger droppedOnCaller = new AtomicInteger();
     Thread caller = Thread.currentThread();
     int sent = 200;
     for (int i = 0; i < sent; i++) {
-      p.send(record("x".repeat(96)), r -> {
-        if (r.getStatus() == SendResult.Status.DROPPED && Thread.currentThread() == caller) {
-          droppedOnCaller.incrementAndGet();
-        }
-        outcomes.onCompletion(r);
-      });
+      p.send(
+          record("x".repeat(96)),
+          r -> {
+            if (r.getStatus() == SendResult.Status.DROPPED && Thread.currentThread() == caller) {
+              droppedOnCaller.incrementAndGet();
+            }
+            outcomes.onCompletion(r);
+          });
     }
     ProducerMetrics m = p.getMetrics();
-    // The budget is charged for whole chunks and bookkeeping, not only record bytes: fewer than 2048 / 100 fit.
-    assertTrue(m.getRecordsAccepted() >= 4 && m.getRecordsAccepted() < 2048 / 100, "" + m.getRecordsAccepted());
+    // The budget is charged for whole chunks and bookkeeping, not only record bytes: fewer than
+    // 2048 / 100 fit.
+    assertTrue(
+        m.getRecordsAccepted() >= 4 && m.getRecordsAccepted() < 2048 / 100,
+        "" + m.getRecordsAccepted());
     assertEquals(sent - m.getRecordsAccepted(), m.getRecordsDropped());
     assertEquals(m.getRecordsDropped(), droppedOnCaller.get());
     assertTrue(m.getPeakBufferedBytes() <= 2048);
     exporter.release();
     p.flush();
     assertEquals(sent, outcomes.total());
-    assertEquals(m.getRecordsAccepted(), (long) outcomes.statusCounts().get(SendResult.Status.DELIVERED));
+    assertEquals(
+        m.getRecordsAccepted(), (long) outcomes.statusCounts().get(SendResult.Status.DELIVERED));
   }
 
   @Test
   void blockPolicyTimesOutWithATypedException() {
     exporter.hold();
-    Producer p = producer(config().setTotalSizeInBytes(2048).setBatchSizeInBytes(1024).setMaxBlockMillis(100));
+    Producer p =
+        producer(
+            config().setTotalSizeInBytes(2048).setBatchSizeInBytes(1024).setMaxBlockMillis(100));
     int accepted = 0;
     BufferExhaustedException e = null;
     while (e == null && accepted < 100) {
@@ -415,8 +465,11 @@ class ProducerPipelineTest {
         e = full;
       }
     }
-    assertTrue(e != null && e.getMessage().matches(
-        "failed to reserve [0-9,]+ bytes within 100 ms: budget 2,048, in use [0-9,]+, waiting threads 1"),
+    assertTrue(
+        e != null
+            && e.getMessage()
+                .matches(
+                    "failed to reserve [0-9,]+ bytes within 100 ms: budget 2,048, in use [0-9,]+, waiting threads 1"),
         String.valueOf(e));
     assertTrue(accepted >= 4, "" + accepted);
     assertEquals(accepted, p.getMetrics().getRecordsAccepted());
@@ -426,20 +479,25 @@ class ProducerPipelineTest {
 
   @Test
   void budgetIsNeverExceededUnderPressure() throws Exception {
-    exporter.respondWith(r -> {
-      java.util.concurrent.locks.LockSupport.parkNanos(2_000_000L); // a slow receiver: 2 ms per request
-      return ExportResult.success();
-    });
+    exporter.respondWith(
+        r -> {
+          java.util.concurrent.locks.LockSupport.parkNanos(
+              2_000_000L); // a slow receiver: 2 ms per request
+          return ExportResult.success();
+        });
     long total = 64 * 1024;
-    Producer p = producer(config().setTotalSizeInBytes(total).setBatchSizeInBytes(4096).setLingerMillis(1));
+    Producer p =
+        producer(config().setTotalSizeInBytes(total).setBatchSizeInBytes(4096).setLingerMillis(1));
     Thread[] ts = new Thread[6];
     for (int t = 0; t < ts.length; t++) {
       int id = t;
-      ts[t] = new Thread(() -> {
-        for (int i = 0; i < 3000; i++) {
-          p.send(record(id + "-" + i + "-" + "p".repeat(100)));
-        }
-      });
+      ts[t] =
+          new Thread(
+              () -> {
+                for (int i = 0; i < 3000; i++) {
+                  p.send(record(id + "-" + i + "-" + "p".repeat(100)));
+                }
+              });
       ts[t].start();
     }
     for (Thread t : ts) {
@@ -459,22 +517,25 @@ class ProducerPipelineTest {
     CountDownLatch done = new CountDownLatch(1);
     AtomicReference<Throwable> error = new AtomicReference<>();
     Outcomes inner = new Outcomes();
-    p.send(record("outer"), r -> {
-      try {
-        p.send(record("from-callback"), inner);
-        p.flush();
-        p.close();
-      } catch (Throwable t) {
-        error.set(t);
-      } finally {
-        done.countDown();
-      }
-    });
+    p.send(
+        record("outer"),
+        r -> {
+          try {
+            p.send(record("from-callback"), inner);
+            p.flush();
+            p.close();
+          } catch (Throwable t) {
+            error.set(t);
+          } finally {
+            done.countDown();
+          }
+        });
     assertTrue(done.await(10, TimeUnit.SECONDS));
     assertEquals(null, error.get());
     inner.awaitCount(1, 20_000);
     SendResult.Status s = inner.all().get(0).getStatus();
-    assertTrue(s == SendResult.Status.DELIVERED || s == SendResult.Status.FAILED_AT_CLOSE, s.toString());
+    assertTrue(
+        s == SendResult.Status.DELIVERED || s == SendResult.Status.FAILED_AT_CLOSE, s.toString());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!producerThreads(p).isEmpty() && System.nanoTime() < deadline) {
       Thread.onSpinWait();
@@ -489,7 +550,8 @@ class ProducerPipelineTest {
     assertEquals(SendResult.Status.DELIVERED, ok.get(10, TimeUnit.SECONDS).getStatus());
     exporter.respondWith(r -> ExportResult.rejected("HTTP 400"));
     CompletableFuture<SendResult> bad = p.sendAsync(record("bad"));
-    ExecutionException e = assertThrows(ExecutionException.class, () -> bad.get(10, TimeUnit.SECONDS));
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> bad.get(10, TimeUnit.SECONDS));
     DeliveryException de = assertInstanceOf(DeliveryException.class, e.getCause());
     assertEquals(SendResult.Status.REJECTED, de.getResult().getStatus());
     assertEquals("record not delivered: " + de.getResult(), de.getMessage());
@@ -498,22 +560,29 @@ class ProducerPipelineTest {
   @Test
   void sendAsyncFollowsIsSuccessForEveryStatusIncludingPartialRejects() throws Exception {
     Producer p = producer(config().setLingerMillis(1));
-    exporter.respondWith(r -> ExportResult.partialSuccess(1, "1 of 1 log records rejected: empty body"));
+    exporter.respondWith(
+        r -> ExportResult.partialSuccess(1, "1 of 1 log records rejected: empty body"));
     CompletableFuture<SendResult> partial = p.sendAsync(record("partial"));
-    ExecutionException e = assertThrows(ExecutionException.class, () -> partial.get(10, TimeUnit.SECONDS));
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> partial.get(10, TimeUnit.SECONDS));
     DeliveryException de = assertInstanceOf(DeliveryException.class, e.getCause());
     SendResult r = de.getResult();
     assertEquals(SendResult.Status.PARTIALLY_REJECTED, r.getStatus());
     assertFalse(r.isSuccess());
     assertEquals(1, r.getRejectedCount());
-    assertEquals("record may not have been delivered: SendResult{PARTIALLY_REJECTED, attempts=1, batchRecords=1,"
-        + " rejected=1, message=1 of 1 log records rejected: empty body}", de.getMessage());
+    assertEquals(
+        "record may not have been delivered: SendResult{PARTIALLY_REJECTED, attempts=1, batchRecords=1,"
+            + " rejected=1, message=1 of 1 log records rejected: empty body}",
+        de.getMessage());
     for (SendResult.Status s : SendResult.Status.values()) {
       SendResult result = new SendResult(s, 1, 1, 0, null, null);
       assertEquals(s == SendResult.Status.DELIVERED, result.isSuccess(), s.name());
     }
-    assertThrows(IllegalArgumentException.class,
-        () -> new DeliveryException(new SendResult(SendResult.Status.DELIVERED, 1, 1, 0, null, null)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new DeliveryException(
+                new SendResult(SendResult.Status.DELIVERED, 1, 1, 0, null, null)));
   }
 
   @Test

@@ -16,15 +16,24 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(90)
 class ShutdownHookTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private List<String> runChild(boolean hook) throws Exception {
     Path out = dir.resolve("delivered-" + hook + ".txt");
-    String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-        ShutdownHookMain.class.getName(), out.toString(), Boolean.toString(hook), "500")
-        .redirectErrorStream(true).redirectOutput(dir.resolve("child-" + hook + ".log").toFile()).start();
+    String java =
+        System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    Process child =
+        new ProcessBuilder(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                ShutdownHookMain.class.getName(),
+                out.toString(),
+                Boolean.toString(hook),
+                "500")
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("child-" + hook + ".log").toFile())
+            .start();
     assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child exits");
     assertEquals(0, child.exitValue(), Files.readString(dir.resolve("child-" + hook + ".log")));
     return Files.exists(out) ? Files.readAllLines(out) : List.of();

@@ -11,10 +11,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The reference workload logged through a logging framework's appender (the {@code logback} and {@code log4j2}
- * sub-commands): an embedded receiver unless {@code --endpoint} is given, {@code --threads} threads logging
- * {@code --records} events, progress lines, then the framework's stop (the appender ships what is left and closes
- * its producer) and the quick start's final line, with {@code refused} = the events the appender dropped.
+ * The reference workload logged through a logging framework's appender (the {@code logback} and
+ * {@code log4j2} sub-commands): an embedded receiver unless {@code --endpoint} is given, {@code
+ * --threads} threads logging {@code --records} events, progress lines, then the framework's stop
+ * (the appender ships what is left and closes its producer) and the quick start's final line, with
+ * {@code refused} = the events the appender dropped.
  */
 public final class AppenderRun {
 
@@ -32,7 +33,8 @@ public final class AppenderRun {
     /**
      * Logs one workload record through the framework (called on the workload's threads).
      *
-     * @param r the record: its body is the message, its three attributes the event's key-value pairs
+     * @param r the record: its body is the message, its three attributes the event's key-value
+     *     pairs
      */
     void log(LogRecord r);
 
@@ -52,27 +54,33 @@ public final class AppenderRun {
     Target configure(String endpoint, String bufferFullPolicy) throws Exception;
   }
 
-  private AppenderRun() {
-  }
+  private AppenderRun() {}
 
   /** The options every appender sub-command adds to the common ones. */
   public static java.util.List<OptionSpec> options() {
     return java.util.List.of(
-        OptionSpec.value("endpoint", "URL", "send there (e.g. http://127.0.0.1:4318)", "an embedded receiver"),
-        OptionSpec.value("buffer-full-policy", "P", "drop (the appender's default: never block the logging "
-            + "thread) or block (wait up to --max-block-ms)", "drop"));
+        OptionSpec.value(
+            "endpoint", "URL", "send there (e.g. http://127.0.0.1:4318)", "an embedded receiver"),
+        OptionSpec.value(
+            "buffer-full-policy",
+            "P",
+            "drop (the appender's default: never block the logging "
+                + "thread) or block (wait up to --max-block-ms)",
+            "drop"));
   }
 
   /**
    * Runs the workload through {@code configurer}'s framework.
    *
-   * @return the process exit code (0 only when every event was delivered and the embedded receiver counted them)
+   * @return the process exit code (0 only when every event was delivered and the embedded receiver
+   *     counted them)
    */
   public static int run(String framework, Options options, Configurer configurer) throws Exception {
     String endpoint = options.string("endpoint", null);
     String policy = options.string("buffer-full-policy", "drop").toUpperCase(Locale.ROOT);
     if (!policy.equals("DROP") && !policy.equals("BLOCK")) {
-      throw new IllegalArgumentException("--buffer-full-policy must be drop or block, was '" + policy + "'");
+      throw new IllegalArgumentException(
+          "--buffer-full-policy must be drop or block, was '" + policy + "'");
     }
     options.producerConfig().build(); // validates the common options, naming a bad one
     OtlpReceiver receiver = null;
@@ -84,8 +92,14 @@ public final class AppenderRun {
     try {
       target = configurer.configure(endpoint, policy);
       Producer producer = target.producer();
-      System.err.printf(Locale.ROOT, "logging %,d events from %d threads through %s to %s%s (%s)%n",
-          options.records(), options.threads(), framework, endpoint, receiver != null ? " (embedded receiver)" : "",
+      System.err.printf(
+          Locale.ROOT,
+          "logging %,d events from %d threads through %s to %s%s (%s)%n",
+          options.records(),
+          options.threads(),
+          framework,
+          endpoint,
+          receiver != null ? " (embedded receiver)" : "",
           producer.getConfig());
       return logWorkload(options, target, producer, receiver, endpoint);
     } finally {
@@ -98,8 +112,9 @@ public final class AppenderRun {
     }
   }
 
-  private static int logWorkload(Options options, Target target, Producer producer, OtlpReceiver receiver,
-      String endpoint) throws InterruptedException {
+  private static int logWorkload(
+      Options options, Target target, Producer producer, OtlpReceiver receiver, String endpoint)
+      throws InterruptedException {
     long records = options.records();
     int threads = options.threads();
     LongAdder rawBytes = new LongAdder();
@@ -109,18 +124,21 @@ public final class AppenderRun {
     for (int t = 0; t < threads; t++) {
       long from = records * t / threads;
       long to = records * (t + 1) / threads;
-      workers[t] = new Thread(() -> {
-        ReferenceWorkload workload = new ReferenceWorkload();
-        try {
-          for (long seq = from; seq < to; seq++) {
-            target.log(workload.next(seq - from));
-          }
-        } catch (Throwable e) { // logging never throws; this would be a bug
-          crash.set(e);
-        } finally {
-          rawBytes.add(workload.rawBytes());
-        }
-      }, "app-" + t);
+      workers[t] =
+          new Thread(
+              () -> {
+                ReferenceWorkload workload = new ReferenceWorkload();
+                try {
+                  for (long seq = from; seq < to; seq++) {
+                    target.log(workload.next(seq - from));
+                  }
+                } catch (Throwable e) { // logging never throws; this would be a bug
+                  crash.set(e);
+                } finally {
+                  rawBytes.add(workload.rawBytes());
+                }
+              },
+              "app-" + t);
       workers[t].start();
     }
     Thread reporter = null;
@@ -135,7 +153,9 @@ public final class AppenderRun {
     if (crash.get() != null) {
       throw new IllegalStateException("a logging call threw", crash.get());
     }
-    target.stop(); // what an application's shutdown does: the appender ships what is left and closes the producer
+    target
+        .stop(); // what an application's shutdown does: the appender ships what is left and closes
+    // the producer
     long end = System.nanoTime();
     if (reporter != null) {
       reporter.interrupt();
@@ -146,25 +166,52 @@ public final class AppenderRun {
     long dropped = target.droppedCount();
     long accepted = records - dropped;
     long failed = target.failedCount();
-    String lastProblem = m.getLastError() != null ? m.getLastError()
-        : dropped > 0 ? dropped + " events dropped: the appender's buffer was full" : null;
-    WorkloadRunner.Result result = new WorkloadRunner.Result(delivered, failed, dropped, 0, (end - start) / 1e9,
-        records == 0 ? 0 : rawBytes.sum() * accepted / records, m.getWireBytesSent(), received,
-        m.getPeakBufferedBytes(), lastProblem);
-    System.err.printf(Locale.ROOT, "%s%npeak buffered %,d bytes of %,d; appender: dropped %,d, failed %,d%s%n", m,
-        m.getPeakBufferedBytes(), producer.getConfig().getTotalSizeInBytes(), dropped, failed,
-        receiver == null ? "" : String.format(Locale.ROOT, "; receiver counted %,d records in %,d requests",
-            receiver.acceptedRecords(), receiver.acceptedRequests()));
+    String lastProblem =
+        m.getLastError() != null
+            ? m.getLastError()
+            : dropped > 0 ? dropped + " events dropped: the appender's buffer was full" : null;
+    WorkloadRunner.Result result =
+        new WorkloadRunner.Result(
+            delivered,
+            failed,
+            dropped,
+            0,
+            (end - start) / 1e9,
+            records == 0 ? 0 : rawBytes.sum() * accepted / records,
+            m.getWireBytesSent(),
+            received,
+            m.getPeakBufferedBytes(),
+            lastProblem);
+    System.err.printf(
+        Locale.ROOT,
+        "%s%npeak buffered %,d bytes of %,d; appender: dropped %,d, failed %,d%s%n",
+        m,
+        m.getPeakBufferedBytes(),
+        producer.getConfig().getTotalSizeInBytes(),
+        dropped,
+        failed,
+        receiver == null
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                "; receiver counted %,d records in %,d requests",
+                receiver.acceptedRecords(),
+                receiver.acceptedRequests()));
     System.out.println(result.summary());
     boolean verified = receiver == null || m.getRecordsSent() == received;
     if (!verified) {
-      System.err.printf(Locale.ROOT, "MISMATCH: producer reports %d delivered, receiver counted %d%n",
-          m.getRecordsSent(), received);
+      System.err.printf(
+          Locale.ROOT,
+          "MISMATCH: producer reports %d delivered, receiver counted %d%n",
+          m.getRecordsSent(),
+          received);
     }
-    return result.report(records, endpoint, producer.getConfig().getDeliveryTimeoutMillis(), verified, System.err);
+    return result.report(
+        records, endpoint, producer.getConfig().getDeliveryTimeoutMillis(), verified, System.err);
   }
 
-  private static void progress(Producer producer, Target target, OtlpReceiver receiver, long start) {
+  private static void progress(
+      Producer producer, Target target, OtlpReceiver receiver, long start) {
     while (true) {
       try {
         TimeUnit.SECONDS.sleep(1); // paces the progress lines
@@ -172,9 +219,15 @@ public final class AppenderRun {
         return;
       }
       ProducerMetrics m = producer.getMetrics();
-      System.err.printf(Locale.ROOT, "[%5.1fs] accepted=%d delivered=%d dropped=%d buffered=%.1fMB%s%n",
-          (System.nanoTime() - start) / 1e9, m.getRecordsAccepted(), m.getRecordsSent(), target.droppedCount(),
-          m.getBufferedBytes() / 1e6, receiver == null ? "" : " receiver=" + receiver.acceptedRecords());
+      System.err.printf(
+          Locale.ROOT,
+          "[%5.1fs] accepted=%d delivered=%d dropped=%d buffered=%.1fMB%s%n",
+          (System.nanoTime() - start) / 1e9,
+          m.getRecordsAccepted(),
+          m.getRecordsSent(),
+          target.droppedCount(),
+          m.getBufferedBytes() / 1e6,
+          receiver == null ? "" : " receiver=" + receiver.acceptedRecords());
     }
   }
 }

@@ -23,7 +23,8 @@ public interface Command {
    * Runs it.
    *
    * @return the process exit code: 0 when every record was delivered
-   * @throws IllegalArgumentException for an option value it cannot use, or a configuration the producer refuses
+   * @throws IllegalArgumentException for an option value it cannot use, or a configuration the
+   *     producer refuses
    */
   int run(Options options) throws Exception;
 }

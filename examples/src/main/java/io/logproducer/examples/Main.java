@@ -6,23 +6,32 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The examples jar: {@code java -jar logproducer-examples.jar [otlp|…] [options]}. The default sub-command is
- * {@code otlp}, the quick start: the reference workload through the producer to an embedded OTLP/HTTP receiver,
- * or to {@code --endpoint URL}. {@code --help} (or {@code -h}) anywhere prints the usage to stdout; a usage error
- * prints {@code error: …} and the usage to stderr and exits with 2.
+ * The examples jar: {@code java -jar logproducer-examples.jar [otlp|…] [options]}. The default
+ * sub-command is {@code otlp}, the quick start: the reference workload through the producer to an
+ * embedded OTLP/HTTP receiver, or to {@code --endpoint URL}. {@code --help} (or {@code -h})
+ * anywhere prints the usage to stdout; a usage error prints {@code error: …} and the usage to
+ * stderr and exits with 2.
  */
 public final class Main {
 
-  /** Exit code of a usage error (unknown sub-command or option, bad value, a configuration the producer refuses). */
+  /**
+   * Exit code of a usage error (unknown sub-command or option, bad value, a configuration the
+   * producer refuses).
+   */
   static final int USAGE_ERROR = 2;
 
-  private Main() {
-  }
+  private Main() {}
 
   static Map<String, Command> commands() {
     Map<String, Command> commands = new LinkedHashMap<>();
-    for (Command c : new Command[] {new OtlpCommand(), new io.logproducer.examples.gse.GseCommand(),
-        new io.logproducer.examples.kafka.KafkaCommand(), new io.logproducer.examples.logback.LogbackCommand(), new io.logproducer.examples.log4j2.Log4j2Command()}) {
+    for (Command c :
+        new Command[] {
+          new OtlpCommand(),
+          new io.logproducer.examples.gse.GseCommand(),
+          new io.logproducer.examples.kafka.KafkaCommand(),
+          new io.logproducer.examples.logback.LogbackCommand(),
+          new io.logproducer.examples.log4j2.Log4j2Command()
+        }) {
       commands.put(c.name(), c);
     }
     return commands;
@@ -62,8 +71,10 @@ public final class Main {
 
   /** The usage: of {@code only} when given, else of every sub-command; then the common options. */
   private static void usage(PrintStream out, Map<String, Command> commands, Command only) {
-    out.println("usage: java -jar logproducer-examples.jar [" + String.join("|", commands.keySet())
-        + "] [options]\n");
+    out.println(
+        "usage: java -jar logproducer-examples.jar ["
+            + String.join("|", commands.keySet())
+            + "] [options]\n");
     for (Command c : commands.values()) {
       if (only != null && c != only) {
         continue;

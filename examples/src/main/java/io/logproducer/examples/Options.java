@@ -10,47 +10,87 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Parsed command-line options: {@code --name VALUE} (or {@code --name=VALUE}) for options that take a value, and
- * bare {@code --flag}s. Only options the sub-command declares are accepted; anything else fails with a message
- * naming it. The common options every sub-command shares are declared and read here, so that {@code otlp} and
- * {@code gse} behave alike.
+ * Parsed command-line options: {@code --name VALUE} (or {@code --name=VALUE}) for options that take
+ * a value, and bare {@code --flag}s. Only options the sub-command declares are accepted; anything
+ * else fails with a message naming it. The common options every sub-command shares are declared and
+ * read here, so that {@code otlp} and {@code gse} behave alike.
  */
 public final class Options {
 
   /** Options every sub-command accepts. */
-  public static final List<OptionSpec> COMMON = List.of(
-      OptionSpec.value("records", "N", "records to send in all", 1_000_000),
-      OptionSpec.value("threads", "T", "application threads calling send()", 10),
-      OptionSpec.producer("compression", "C", ProducerConfigDef.COMPRESSION, "none|gzip|lz4|zstd", "the exporter's"),
-      OptionSpec.producer("compression-level", "L", ProducerConfigDef.COMPRESSION_LEVEL,
-          "0 for the codec's default, gzip 1-9, zstd 1-22", null),
-      OptionSpec.producer("send-threads", "S", ProducerConfigDef.SEND_THREADS, "producer send threads", null),
-      OptionSpec.producer("batch-size-bytes", "B", ProducerConfigDef.BATCH_SIZE_IN_BYTES, "batchSizeInBytes", null),
-      OptionSpec.producer("total-size-bytes", "M", ProducerConfigDef.TOTAL_SIZE_IN_BYTES,
-          "totalSizeInBytes: the producer's buffer", null),
-      OptionSpec.producer("linger-ms", "MS", ProducerConfigDef.LINGER_MILLIS, "lingerMillis", null),
-      OptionSpec.producer("delivery-timeout-ms", "MS", ProducerConfigDef.DELIVERY_TIMEOUT_MILLIS,
-          "deliveryTimeoutMillis: how long a record may take to be delivered, retries included; at least "
-          + "--linger-ms plus --request-timeout-ms", null),
-      OptionSpec.value("request-timeout-ms", "MS", "the exporter's timeout per attempt: otlp timeoutMillis "
-          + "(default " + OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS + " or OTEL_EXPORTER_OTLP_TIMEOUT), gse "
-          + "writeTimeoutMillis (default " + GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS + "), kafka the client's "
-          + "request.timeout.ms, delivery.timeout.ms and max.block.ms", null),
-      OptionSpec.producer("max-block-ms", "MS", ProducerConfigDef.MAX_BLOCK_MILLIS, "maxBlockMillis: how long "
-          + "send() waits for buffer space before it refuses a record", null),
-      OptionSpec.flag("quiet", "no progress lines"));
+  public static final List<OptionSpec> COMMON =
+      List.of(
+          OptionSpec.value("records", "N", "records to send in all", 1_000_000),
+          OptionSpec.value("threads", "T", "application threads calling send()", 10),
+          OptionSpec.producer(
+              "compression",
+              "C",
+              ProducerConfigDef.COMPRESSION,
+              "none|gzip|lz4|zstd",
+              "the exporter's"),
+          OptionSpec.producer(
+              "compression-level",
+              "L",
+              ProducerConfigDef.COMPRESSION_LEVEL,
+              "0 for the codec's default, gzip 1-9, zstd 1-22",
+              null),
+          OptionSpec.producer(
+              "send-threads", "S", ProducerConfigDef.SEND_THREADS, "producer send threads", null),
+          OptionSpec.producer(
+              "batch-size-bytes",
+              "B",
+              ProducerConfigDef.BATCH_SIZE_IN_BYTES,
+              "batchSizeInBytes",
+              null),
+          OptionSpec.producer(
+              "total-size-bytes",
+              "M",
+              ProducerConfigDef.TOTAL_SIZE_IN_BYTES,
+              "totalSizeInBytes: the producer's buffer",
+              null),
+          OptionSpec.producer(
+              "linger-ms", "MS", ProducerConfigDef.LINGER_MILLIS, "lingerMillis", null),
+          OptionSpec.producer(
+              "delivery-timeout-ms",
+              "MS",
+              ProducerConfigDef.DELIVERY_TIMEOUT_MILLIS,
+              "deliveryTimeoutMillis: how long a record may take to be delivered, retries included; at least "
+                  + "--linger-ms plus --request-timeout-ms",
+              null),
+          OptionSpec.value(
+              "request-timeout-ms",
+              "MS",
+              "the exporter's timeout per attempt: otlp timeoutMillis "
+                  + "(default "
+                  + OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS
+                  + " or OTEL_EXPORTER_OTLP_TIMEOUT), gse "
+                  + "writeTimeoutMillis (default "
+                  + GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS
+                  + "), kafka the client's "
+                  + "request.timeout.ms, delivery.timeout.ms and max.block.ms",
+              null),
+          OptionSpec.producer(
+              "max-block-ms",
+              "MS",
+              ProducerConfigDef.MAX_BLOCK_MILLIS,
+              "maxBlockMillis: how long "
+                  + "send() waits for buffer space before it refuses a record",
+              null),
+          OptionSpec.flag("quiet", "no progress lines"));
 
   /** How the final line accounts for every record, for the usage text. */
-  public static final String SUMMARY_USAGE = String.join("\n",
-      "The last line (stdout) accounts for every record: delivered + failed + refused + not_sent = --records.",
-      "  delivered  the receiver accepted them",
-      "  failed     send() accepted them but they were not delivered (receiver unreachable or refusing them,",
-      "             deliveryTimeoutMillis passed, ...)",
-      "  refused    send() did not accept them (no buffer space within --max-block-ms, record too large, ...)",
-      "  not_sent   never passed to send(): a thread stops at the first record refused for want of buffer",
-      "             space, as waiting --max-block-ms for each further record would not help",
-      "Exit code: 0 when every record was delivered (and the embedded receiver, agent or broker counted them all),",
-      "1 when not, 2 for a usage error.");
+  public static final String SUMMARY_USAGE =
+      String.join(
+          "\n",
+          "The last line (stdout) accounts for every record: delivered + failed + refused + not_sent = --records.",
+          "  delivered  the receiver accepted them",
+          "  failed     send() accepted them but they were not delivered (receiver unreachable or refusing them,",
+          "             deliveryTimeoutMillis passed, ...)",
+          "  refused    send() did not accept them (no buffer space within --max-block-ms, record too large, ...)",
+          "  not_sent   never passed to send(): a thread stops at the first record refused for want of buffer",
+          "             space, as waiting --max-block-ms for each further record would not help",
+          "Exit code: 0 when every record was delivered (and the embedded receiver, agent or broker counted them all),",
+          "1 when not, 2 for a usage error.");
 
   private final Map<String, String> values;
 
@@ -58,7 +98,10 @@ public final class Options {
     this.values = values;
   }
 
-  /** Parses {@code args[from..]} knowing only the {@link #COMMON} options (the {@code otlp} sub-command's set). */
+  /**
+   * Parses {@code args[from..]} knowing only the {@link #COMMON} options (the {@code otlp}
+   * sub-command's set).
+   */
   public static Options parse(String[] args, int from) {
     return parse(args, from, "otlp", List.of());
   }
@@ -68,10 +111,11 @@ public final class Options {
    *
    * @param command the sub-command's name, for messages
    * @param commandOptions the sub-command's own options, besides the {@link #COMMON} ones
-   * @throws IllegalArgumentException naming the option, if one is unknown, lacks its value, or is a flag given a
-   *     value, or if an argument is not an option
+   * @throws IllegalArgumentException naming the option, if one is unknown, lacks its value, or is a
+   *     flag given a value, or if an argument is not an option
    */
-  public static Options parse(String[] args, int from, String command, List<OptionSpec> commandOptions) {
+  public static Options parse(
+      String[] args, int from, String command, List<OptionSpec> commandOptions) {
     Map<String, OptionSpec> known = new LinkedHashMap<>();
     List<OptionSpec> all = new ArrayList<>(COMMON);
     all.addAll(commandOptions);
@@ -97,14 +141,16 @@ public final class Options {
       }
       if (spec.isFlag()) {
         if (value != null) {
-          throw new IllegalArgumentException("--" + name + " takes no value (" + spec.description() + ")");
+          throw new IllegalArgumentException(
+              "--" + name + " takes no value (" + spec.description() + ")");
         }
         value = "true";
       } else if (value == null && i + 1 < args.length && !args[i + 1].startsWith("--")) {
         value = args[++i];
       }
       if (value == null || value.isEmpty()) {
-        throw new IllegalArgumentException("--" + name + " needs a value (" + spec.description() + ")");
+        throw new IllegalArgumentException(
+            "--" + name + " needs a value (" + spec.description() + ")");
       }
       values.put(name, value);
     }
@@ -131,7 +177,8 @@ public final class Options {
       throw new IllegalArgumentException("--" + name + " must be a whole number, was '" + v + "'");
     }
     if (n < min || n > max) {
-      throw new IllegalArgumentException("--" + name + " must be in [" + min + ", " + max + "], was " + n);
+      throw new IllegalArgumentException(
+          "--" + name + " must be in [" + min + ", " + max + "], was " + n);
     }
     return n;
   }
@@ -155,19 +202,20 @@ public final class Options {
   }
 
   /**
-   * The exporter's timeout per attempt ({@code --request-timeout-ms}), or {@code defaultValue} when not given.
-   * Each sub-command applies it to its exporter.
+   * The exporter's timeout per attempt ({@code --request-timeout-ms}), or {@code defaultValue} when
+   * not given. Each sub-command applies it to its exporter.
    */
   public long requestTimeoutMillis(long defaultValue) {
     return longValue("request-timeout-ms", defaultValue, 1, 3_600_000);
   }
 
   /**
-   * The producer configuration the common options describe: each option given is parsed and validated by the
-   * setting it is declared for ({@link ProducerConfigDef}); the others keep the producer's defaults.
+   * The producer configuration the common options describe: each option given is parsed and
+   * validated by the setting it is declared for ({@link ProducerConfigDef}); the others keep the
+   * producer's defaults.
    *
-   * @throws IllegalArgumentException naming the option and the setting, if a value does not parse or is out of
-   *     bounds
+   * @throws IllegalArgumentException naming the option and the setting, if a value does not parse
+   *     or is out of bounds
    */
   public ProducerConfig.Builder producerConfig() {
     ProducerConfig.Builder b = ProducerConfig.builder();

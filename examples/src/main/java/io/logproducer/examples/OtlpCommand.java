@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The quick start: the reference workload over OTLP/HTTP, to an embedded receiver that decodes and counts every
- * record (default) or to {@code --endpoint URL}.
+ * The quick start: the reference workload over OTLP/HTTP, to an embedded receiver that decodes and
+ * counts every record (default) or to {@code --endpoint URL}.
  */
 final class OtlpCommand implements Command {
 
@@ -28,7 +28,8 @@ final class OtlpCommand implements Command {
   @Override
   public List<OptionSpec> options() {
     return List.of(
-        OptionSpec.value("endpoint", "URL", "send there (e.g. http://127.0.0.1:4318)", "an embedded receiver"),
+        OptionSpec.value(
+            "endpoint", "URL", "send there (e.g. http://127.0.0.1:4318)", "an embedded receiver"),
         OptionSpec.value("encoding", "E", "proto|json", "proto"),
         OptionSpec.value("header", "K=V", "an extra request header (e.g. X-BK-TOKEN=...)", null));
   }
@@ -39,11 +40,14 @@ final class OtlpCommand implements Command {
     String encoding = options.string("encoding", "proto");
     String header = options.string("header", null);
     ProducerConfig config = options.producerConfig().setClientId("quickstart").build();
-    OtlpHttpExporterBuilder exporter = OtlpHttpExporter.builder().setServiceName("logproducer-quickstart");
+    OtlpHttpExporterBuilder exporter =
+        OtlpHttpExporter.builder().setServiceName("logproducer-quickstart");
     switch (encoding.toLowerCase(Locale.ROOT)) {
       case "proto", "protobuf" -> exporter.setEncoding(OtlpEncoding.PROTOBUF);
       case "json" -> exporter.setEncoding(OtlpEncoding.JSON);
-      default -> throw new IllegalArgumentException("--encoding must be proto or json, was '" + encoding + "'");
+      default ->
+          throw new IllegalArgumentException(
+              "--encoding must be proto or json, was '" + encoding + "'");
     }
     if (header != null) {
       int eq = header.indexOf('=');
@@ -53,7 +57,8 @@ final class OtlpCommand implements Command {
       exporter.addHeader(header.substring(0, eq), header.substring(eq + 1));
     }
     if (options.has("request-timeout-ms")) {
-      exporter.setTimeoutMillis(options.requestTimeoutMillis(OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS));
+      exporter.setTimeoutMillis(
+          options.requestTimeoutMillis(OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS));
     }
     OtlpReceiver receiver = null;
     if (endpoint == null) {
@@ -65,21 +70,43 @@ final class OtlpCommand implements Command {
       WorkloadRunner runner = new WorkloadRunner(options);
       OtlpHttpExporter built = exporter.build();
       Producer producer = WorkloadRunner.newProducer(config, built);
-      System.err.printf(Locale.ROOT, "sending %,d records from %d threads to %s%s (%s)%n", options.records(),
-          options.threads(), endpoint, receiver != null ? " (embedded receiver)" : "", producer.getConfig());
+      System.err.printf(
+          Locale.ROOT,
+          "sending %,d records from %d threads to %s%s (%s)%n",
+          options.records(),
+          options.threads(),
+          endpoint,
+          receiver != null ? " (embedded receiver)" : "",
+          producer.getConfig());
       OtlpReceiver r = receiver;
       WorkloadRunner.Result result = runner.run(producer, r == null ? null : r::acceptedRecords);
-      System.err.printf(Locale.ROOT, "%s%npeak buffered %,d bytes of %,d%s%n", producer.getMetrics(),
-          result.peakBufferedBytes(), producer.getConfig().getTotalSizeInBytes(),
-          r == null ? "" : String.format(Locale.ROOT, "; receiver counted %,d records in %,d requests",
-              r.acceptedRecords(), r.acceptedRequests()));
+      System.err.printf(
+          Locale.ROOT,
+          "%s%npeak buffered %,d bytes of %,d%s%n",
+          producer.getMetrics(),
+          result.peakBufferedBytes(),
+          producer.getConfig().getTotalSizeInBytes(),
+          r == null
+              ? ""
+              : String.format(
+                  Locale.ROOT,
+                  "; receiver counted %,d records in %,d requests",
+                  r.acceptedRecords(),
+                  r.acceptedRequests()));
       System.out.println(result.summary());
       boolean verified = r == null || r.acceptedRecords() == result.delivered();
       if (!verified) {
-        System.err.printf(Locale.ROOT, "MISMATCH: producer reports %d delivered, receiver counted %d%n",
-            result.delivered(), r.acceptedRecords());
+        System.err.printf(
+            Locale.ROOT,
+            "MISMATCH: producer reports %d delivered, receiver counted %d%n",
+            result.delivered(),
+            r.acceptedRecords());
       }
-      return result.report(options.records(), built.describe(), config.getDeliveryTimeoutMillis(), verified,
+      return result.report(
+          options.records(),
+          built.describe(),
+          config.getDeliveryTimeoutMillis(),
+          verified,
           System.err);
     } finally {
       if (receiver != null) {

@@ -18,10 +18,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The shaded examples jar run as users run it, {@code java -jar} on this JDK (failsafe, in {@code verify}, after
- * {@code package}): every sub-command delivers a small workload to its embedded receiver, and {@code kafka} starts
- * its broker from the jar itself (the jar holds Kafka 4.3.1 and no {@code broker.classpath} naming the build
- * machine's Maven repository).
+ * The shaded examples jar run as users run it, {@code java -jar} on this JDK (failsafe, in {@code
+ * verify}, after {@code package}): every sub-command delivers a small workload to its embedded
+ * receiver, and {@code kafka} starts its broker from the jar itself (the jar holds Kafka 4.3.1 and
+ * no {@code broker.classpath} naming the build machine's Maven repository).
  */
 @Timeout(180)
 class ExamplesJarIT {
@@ -34,14 +34,24 @@ class ExamplesJarIT {
     return jar;
   }
 
-  /** Runs {@code java -jar <the jar> args} with a small heap, at most 150 s; returns its stdout and stderr. */
+  /**
+   * Runs {@code java -jar <the jar> args} with a small heap, at most 150 s; returns its stdout and
+   * stderr.
+   */
   private static String runJar(String... args) throws Exception {
     Path output = Files.createTempFile("examples-jar-it", ".log");
     try {
-      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-          .toString(), "-Xmx512m", "-XX:+UseSerialGC", "-jar", jar().toAbsolutePath().toString()));
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xmx512m",
+                  "-XX:+UseSerialGC",
+                  "-jar",
+                  jar().toAbsolutePath().toString()));
       command.addAll(List.of(args));
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+      ProcessBuilder builder =
+          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
       builder.environment().remove("JAVA_TOOL_OPTIONS");
       Process p = builder.start();
       boolean ended = p.waitFor(150, TimeUnit.SECONDS);
@@ -65,14 +75,18 @@ class ExamplesJarIT {
   @Test
   void kafkaRunsTheEmbeddedBrokerFromTheJarAndCountsEveryRecordBack() throws Exception {
     try (JarFile j = new JarFile(jar().toFile())) {
-      assertNull(j.getEntry("io/logproducer/kafka/embedded/broker.classpath"), "broker.classpath is left out");
+      assertNull(
+          j.getEntry("io/logproducer/kafka/embedded/broker.classpath"),
+          "broker.classpath is left out");
       assertTrue(j.getEntry("kafka/Kafka.class") != null, "the jar holds the broker");
     }
     String text = runJar("kafka", "--records", "20000", "--quiet");
     assertTrue(lastLine(text).startsWith(ALL_DELIVERED), text);
     assertTrue(text.contains(" with kafka-clients 4.3.1 "), text);
     assertTrue(text.contains("read back topic otlp_logs (3 partitions): 20,000 records in "), text);
-    assertFalse(text.contains("INFO org.apache.kafka"), "the Kafka clients' INFO lines are silenced:\n" + text);
+    assertFalse(
+        text.contains("INFO org.apache.kafka"),
+        "the Kafka clients' INFO lines are silenced:\n" + text);
     assertFalse(text.contains("SLF4J("), "SLF4J finds one provider, slf4j-simple:\n" + text);
   }
 

@@ -12,9 +12,9 @@ import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the release ships for every library module (run by failsafe in {@code verify}; the reactor has packaged the
- * libraries before this module): the jar with its {@code Automatic-Module-Name}, the sources jar and the Javadoc
- * jar.
+ * What the release ships for every library module (run by failsafe in {@code verify}; the reactor
+ * has packaged the libraries before this module): the jar with its {@code Automatic-Module-Name},
+ * the sources jar and the Javadoc jar.
  */
 class LibraryJarsIT {
 
@@ -33,7 +33,8 @@ class LibraryJarsIT {
 
   private static Path root() {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
-      if (Files.isDirectory(d.resolve("producer-core")) && Files.isRegularFile(d.resolve("pom.xml"))) {
+      if (Files.isDirectory(d.resolve("producer-core"))
+          && Files.isRegularFile(d.resolve("pom.xml"))) {
         return d;
       }
     }
@@ -48,12 +49,15 @@ class LibraryJarsIT {
       Path jar = target.resolve(m.getKey() + "-" + version + ".jar");
       assertTrue(Files.isRegularFile(jar), "missing " + jar);
       try (JarFile j = new JarFile(jar.toFile())) {
-        assertEquals(m.getValue(), j.getManifest().getMainAttributes().getValue("Automatic-Module-Name"),
+        assertEquals(
+            m.getValue(),
+            j.getManifest().getMainAttributes().getValue("Automatic-Module-Name"),
             jar.toString());
       }
       for (String classifier : new String[] {"sources", "javadoc"}) {
         Path extra = target.resolve(m.getKey() + "-" + version + "-" + classifier + ".jar");
-        assertTrue(Files.isRegularFile(extra) && Files.size(extra) > 1_000, "missing or empty " + extra);
+        assertTrue(
+            Files.isRegularFile(extra) && Files.size(extra) > 1_000, "missing or empty " + extra);
       }
     }
   }

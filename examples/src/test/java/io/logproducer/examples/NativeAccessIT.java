@@ -21,10 +21,11 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shaded examples jar (run by failsafe in {@code verify}, after {@code package}): its manifest enables native
- * access, so that on JDK 24+ {@code java -jar} prints no "restricted method" warning when zstd-jni or lz4-java load
- * their JNI libraries. The warning check needs a JDK 24+: {@code -Dit.jdk24.home=...}, this JVM if it is one, or the
- * newest in {@code /usr/lib/jvm}; without one it is skipped with a line on stderr.
+ * The shaded examples jar (run by failsafe in {@code verify}, after {@code package}): its manifest
+ * enables native access, so that on JDK 24+ {@code java -jar} prints no "restricted method" warning
+ * when zstd-jni or lz4-java load their JNI libraries. The warning check needs a JDK 24+: {@code
+ * -Dit.jdk24.home=...}, this JVM if it is one, or the newest in {@code /usr/lib/jvm}; without one
+ * it is skipped with a line on stderr.
  */
 class NativeAccessIT {
 
@@ -53,21 +54,37 @@ class NativeAccessIT {
       Assumptions.abort("no JDK 24+ found (set -Dit.jdk24.home=...)");
     }
     for (String compression : List.of("zstd", "lz4")) {
-      String text = runJar(jdk.get(), "--records", "20000", "--compression", compression, "--quiet");
-      assertTrue(text.lines().noneMatch(l -> l.contains("WARNING: A restricted method")), compression + ":\n" + text);
-      assertTrue(text.lines().anyMatch(l -> l.startsWith("delivered=20000 failed=0 refused=0 not_sent=0 ")),
+      String text =
+          runJar(jdk.get(), "--records", "20000", "--compression", compression, "--quiet");
+      assertTrue(
+          text.lines().noneMatch(l -> l.contains("WARNING: A restricted method")),
+          compression + ":\n" + text);
+      assertTrue(
+          text.lines()
+              .anyMatch(l -> l.startsWith("delivered=20000 failed=0 refused=0 not_sent=0 ")),
           compression + ":\n" + text);
     }
   }
 
-  /** Runs {@code java -jar <the jar> args} on {@code jdk}, at most 60 s; returns its stdout and stderr. */
+  /**
+   * Runs {@code java -jar <the jar> args} on {@code jdk}, at most 60 s; returns its stdout and
+   * stderr.
+   */
   private static String runJar(Path jdk, String... args) throws Exception {
     Path output = Files.createTempFile("native-access-it", ".log");
     try {
-      List<String> command = new ArrayList<>(List.of(jdk.resolve("bin").resolve("java").toString(), "-jar",
-          jar().toAbsolutePath().toString()));
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  jdk.resolve("bin").resolve("java").toString(),
+                  "-jar",
+                  jar().toAbsolutePath().toString()));
       command.addAll(List.of(args));
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+      Process p =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
       boolean ended = p.waitFor(60, TimeUnit.SECONDS);
       if (!ended) {
         p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -98,16 +115,19 @@ class NativeAccessIT {
     }
     List<Path> candidates = new ArrayList<>();
     try (Stream<Path> dirs = Files.list(jvms)) {
-      dirs.filter(d -> Files.isExecutable(d.resolve("bin").resolve("java"))).forEach(candidates::add);
+      dirs.filter(d -> Files.isExecutable(d.resolve("bin").resolve("java")))
+          .forEach(candidates::add);
     }
-    return candidates.stream().filter(d -> featureVersion(d) >= 24)
+    return candidates.stream()
+        .filter(d -> featureVersion(d) >= 24)
         .max(Comparator.comparingInt(NativeAccessIT::featureVersion).thenComparing(Path::toString));
   }
 
   /** The feature version in {@code home/release}, or 0 when it cannot be read. */
   private static int featureVersion(Path home) {
     try {
-      Matcher m = JAVA_VERSION.matcher(Files.readString(home.resolve("release"), StandardCharsets.UTF_8));
+      Matcher m =
+          JAVA_VERSION.matcher(Files.readString(home.resolve("release"), StandardCharsets.UTF_8));
       return m.find() ? Integer.parseInt(m.group(1)) : 0;
     } catch (IOException e) {
       return 0;

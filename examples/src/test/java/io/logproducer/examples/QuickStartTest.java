@@ -24,20 +24,34 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(120)
 class QuickStartTest {
 
-  private static final Pattern SUMMARY = Pattern.compile(
-      "delivered=(\\d+) failed=(\\d+) refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
-      + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
+  private static final Pattern SUMMARY =
+      Pattern.compile(
+          "delivered=(\\d+) failed=(\\d+) refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
+              + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
 
   @ParameterizedTest
   @CsvSource({"none,proto", "lz4,proto", "zstd,json", "gzip,json"})
-  void quickStartDeliversEveryRecordToTheEmbeddedReceiver(String compression, String encoding) throws Exception {
+  void quickStartDeliversEveryRecordToTheEmbeddedReceiver(String compression, String encoding)
+      throws Exception {
     PrintStream out = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     int code;
     try {
       System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      code = Main.run(new String[] {"otlp", "--records", "20000", "--threads", "4", "--compression", compression,
-          "--encoding", encoding, "--quiet"});
+      code =
+          Main.run(
+              new String[] {
+                "otlp",
+                "--records",
+                "20000",
+                "--threads",
+                "4",
+                "--compression",
+                compression,
+                "--encoding",
+                encoding,
+                "--quiet"
+              });
     } finally {
       System.setOut(out);
     }
@@ -55,9 +69,17 @@ class QuickStartTest {
   @Test
   void receiverCountsWhatTheProducerDelivers() throws Exception {
     try (OtlpReceiver receiver = OtlpReceiver.startCounting();
-        Producer p = new Producer(ProducerConfig.builder().setCompression(Compression.ZSTD).setJmxEnabled(false)
-            .setBatchSizeInBytes(64 * 1024).build(),
-            OtlpHttpExporter.builder().setEndpoint(receiver.endpoint()).setEncoding(OtlpEncoding.PROTOBUF).build())) {
+        Producer p =
+            new Producer(
+                ProducerConfig.builder()
+                    .setCompression(Compression.ZSTD)
+                    .setJmxEnabled(false)
+                    .setBatchSizeInBytes(64 * 1024)
+                    .build(),
+                OtlpHttpExporter.builder()
+                    .setEndpoint(receiver.endpoint())
+                    .setEncoding(OtlpEncoding.PROTOBUF)
+                    .build())) {
       ReferenceWorkload w = new ReferenceWorkload();
       for (int i = 0; i < 5000; i++) {
         LogRecord r = w.next(i);

@@ -18,25 +18,46 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The CLI against a receiver that is not there (a closed port on 127.0.0.1): it ends promptly, accounts for every
- * record in its final line, exits non-zero, and says in one sentence why nothing was delivered.
+ * The CLI against a receiver that is not there (a closed port on 127.0.0.1): it ends promptly,
+ * accounts for every record in its final line, exits non-zero, and says in one sentence why nothing
+ * was delivered.
  */
 class UnreachableReceiverTest {
 
-  private static final Pattern SUMMARY = Pattern.compile("delivered=(\\d+) failed=(\\d+) refused=(\\d+) "
-      + "not_sent=(\\d+) records_per_sec=0 raw_mb_per_sec=0\\.0 wire_mb_per_sec=0\\.0");
+  private static final Pattern SUMMARY =
+      Pattern.compile(
+          "delivered=(\\d+) failed=(\\d+) refused=(\\d+) "
+              + "not_sent=(\\d+) records_per_sec=0 raw_mb_per_sec=0\\.0 wire_mb_per_sec=0\\.0");
 
   @ParameterizedTest
   @ValueSource(strings = {"otlp", "gse"})
   @Timeout(60)
   void nothingDeliveredIsAccountedForAndExplainedInOneSentence(String command) throws Exception {
     int port = closedPort();
-    String destination = command.equals("otlp") ? "http://127.0.0.1:" + port + "/v1/logs"
-        : "the GSE agent at tcp:127.0.0.1:" + port;
-    List<String> args = List.of(command, command.equals("otlp") ? "--endpoint" : "--tcp",
-        command.equals("otlp") ? "http://127.0.0.1:" + port : "127.0.0.1:" + port,
-        "--records", "20000", "--threads", "2", "--delivery-timeout-ms", "1500", "--request-timeout-ms", "500",
-        "--linger-ms", "100", "--max-block-ms", "500", "--total-size-bytes", "1048576", "--quiet");
+    String destination =
+        command.equals("otlp")
+            ? "http://127.0.0.1:" + port + "/v1/logs"
+            : "the GSE agent at tcp:127.0.0.1:" + port;
+    List<String> args =
+        List.of(
+            command,
+            command.equals("otlp") ? "--endpoint" : "--tcp",
+            command.equals("otlp") ? "http://127.0.0.1:" + port : "127.0.0.1:" + port,
+            "--records",
+            "20000",
+            "--threads",
+            "2",
+            "--delivery-timeout-ms",
+            "1500",
+            "--request-timeout-ms",
+            "500",
+            "--linger-ms",
+            "100",
+            "--max-block-ms",
+            "500",
+            "--total-size-bytes",
+            "1048576",
+            "--quiet");
 
     PrintStream out = System.out;
     PrintStream err = System.err;
@@ -68,9 +89,13 @@ class UnreachableReceiverTest {
     assertEquals(20000, failed + refused + notSent, all);
     assertTrue(failed > 0, "the records that fit in the buffer were accepted, then failed\n" + all);
 
-    List<String> errors = Arrays.stream(stderr.split("\n")).filter(l -> l.startsWith("error: ")).toList();
+    List<String> errors =
+        Arrays.stream(stderr.split("\n")).filter(l -> l.startsWith("error: ")).toList();
     assertEquals(1, errors.size(), all);
-    String prefix = "error: no record could be delivered to " + destination + " within deliveryTimeoutMillis=1500: ";
+    String prefix =
+        "error: no record could be delivered to "
+            + destination
+            + " within deliveryTimeoutMillis=1500: ";
     assertTrue(errors.get(0).startsWith(prefix), all);
     assertTrue(errors.get(0).endsWith("Connection refused"), all);
   }

@@ -14,42 +14,46 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
- * The producer behind one logging appender, and the rules that keep it from hurting the application:
+ * The producer behind one logging appender, and the rules that keep it from hurting the
+ * application:
  *
  * <ul>
- *   <li><b>No recursion.</b> {@link #enter(String)} refuses events logged on the producer's own threads (send
- *       threads, the linger thread, exporter I/O threads: every thread named {@code <clientId>-…}, which is where
- *       httpclient5 and the exporters log, and the Kafka client's {@code … | <clientId>} threads), events of the {@code io.logproducer} loggers, and events logged while
- *       this thread is already inside the appender. Such events are not counted as dropped: they never were
- *       application events.</li>
+ *   <li><b>No recursion.</b> {@link #enter(String)} refuses events logged on the producer's own
+ *       threads (send threads, the linger thread, exporter I/O threads: every thread named {@code
+ *       <clientId>-…}, which is where httpclient5 and the exporters log, and the Kafka client's
+ *       {@code … | <clientId>} threads), events of the {@code io.logproducer} loggers, and events
+ *       logged while this thread is already inside the appender. Such events are not counted as
+ *       dropped: they never were application events.
  *   <li><b>Never blocking, never throwing.</b> {@link #send(LogRecord)} under the appender default
- *       {@code bufferFullPolicy=DROP} never waits; with {@code BLOCK} it waits at most {@code maxBlockMillis}. A record
- *       refused for any reason (full buffer, too large, producer closed) is counted, never thrown into the logging
- *       call.</li>
- *   <li><b>Visible losses.</b> Dropped and failed events are reported through {@code status} (the framework's own
- *       status channel) at most once per {@code reportIntervalMillis}, with counts since the last report and the
- *       last cause.</li>
+ *       {@code bufferFullPolicy=DROP} never waits; with {@code BLOCK} it waits at most {@code
+ *       maxBlockMillis}. A record refused for any reason (full buffer, too large, producer closed)
+ *       is counted, never thrown into the logging call.
+ *   <li><b>Visible losses.</b> Dropped and failed events are reported through {@code status} (the
+ *       framework's own status channel) at most once per {@code reportIntervalMillis}, with counts
+ *       since the last report and the last cause.
  *   <li><b>Bounded stop.</b> {@link #stop()} ships what is buffered and closes the producer within
- *       {@code stopTimeoutMillis} (+ 1 s); afterwards no producer thread runs.</li>
+ *       {@code stopTimeoutMillis} (+ 1 s); afterwards no producer thread runs.
  * </ul>
  *
- * <p>Thread-safe: {@link #enter}, {@link #send} and {@link #exit} are called concurrently by logging threads;
- * {@link #start} and {@link #stop} by the framework's lifecycle.
+ * <p>Thread-safe: {@link #enter}, {@link #send} and {@link #exit} are called concurrently by
+ * logging threads; {@link #start} and {@link #stop} by the framework's lifecycle.
  */
 public final class AppenderProducer {
 
-  private static final ThreadLocal<boolean[]> APPENDING = new ThreadLocal<boolean[]>() {
-    @Override
-    protected boolean[] initialValue() {
-      return new boolean[1];
-    }
-  };
+  private static final ThreadLocal<boolean[]> APPENDING =
+      new ThreadLocal<boolean[]>() {
+        @Override
+        protected boolean[] initialValue() {
+          return new boolean[1];
+        }
+      };
 
   private final String appenderName;
   private final long stopTimeoutMillis;
   private final long reportIntervalNanos;
   private final Consumer<String> status;
-  // Counted by every logging thread during a flood of drops: striped counters, not one contended word.
+  // Counted by every logging thread during a flood of drops: striped counters, not one contended
+  // word.
   private final LongAdder dropped = new LongAdder();
   private final LongAdder failed = new LongAdder();
   private final AtomicLong reportedDropped = new AtomicLong();
@@ -64,18 +68,25 @@ public final class AppenderProducer {
   /**
    * @param appenderName the appender's name (in reports and the default client id)
    * @param stopTimeoutMillis how long {@link #stop()} lets buffered events ship, at least 0
-   * @param reportIntervalMillis least time between two reports of dropped or failed events, at least 1
-   * @param status receives the reports; the framework's status channel (logback {@code addWarn}, log4j2
-   *     {@code StatusLogger}), which never re-enters the appender; called on logging and producer threads
+   * @param reportIntervalMillis least time between two reports of dropped or failed events, at
+   *     least 1
+   * @param status receives the reports; the framework's status channel (logback {@code addWarn},
+   *     log4j2 {@code StatusLogger}), which never re-enters the appender; called on logging and
+   *     producer threads
    * @throws IllegalArgumentException if a bound is out of range or {@code status} is null
    */
-  public AppenderProducer(String appenderName, long stopTimeoutMillis, long reportIntervalMillis,
+  public AppenderProducer(
+      String appenderName,
+      long stopTimeoutMillis,
+      long reportIntervalMillis,
       Consumer<String> status) {
     if (stopTimeoutMillis < 0) {
-      throw new IllegalArgumentException("stopTimeoutMillis must be >= 0, was " + stopTimeoutMillis);
+      throw new IllegalArgumentException(
+          "stopTimeoutMillis must be >= 0, was " + stopTimeoutMillis);
     }
     if (reportIntervalMillis < 1) {
-      throw new IllegalArgumentException("reportIntervalMillis must be >= 1, was " + reportIntervalMillis);
+      throw new IllegalArgumentException(
+          "reportIntervalMillis must be >= 1, was " + reportIntervalMillis);
     }
     if (status == null) {
       throw new IllegalArgumentException("status must not be null");
@@ -96,10 +107,16 @@ public final class AppenderProducer {
    * @param scopeName the OTLP {@code InstrumentationScope} name of records without one
    * @param scopeFromRecords whether OTLP writes each record's scope name (the logger name) as its
    *     {@code InstrumentationScope} ({@link MappingSettings#scopeFromLogger()})
-   * @throws IllegalArgumentException if both exporters are configured or a setting is invalid (the message names it)
-   * @throws IllegalStateException if the exporter cannot run here (a codec that cannot load, no Unix sockets)
+   * @throws IllegalArgumentException if both exporters are configured or a setting is invalid (the
+   *     message names it)
+   * @throws IllegalStateException if the exporter cannot run here (a codec that cannot load, no
+   *     Unix sockets)
    */
-  public void start(ProducerSettings settings, OtlpSettings otlp, GseSettings gse, String scopeName,
+  public void start(
+      ProducerSettings settings,
+      OtlpSettings otlp,
+      GseSettings gse,
+      String scopeName,
       boolean scopeFromRecords) {
     start(settings, otlp, gse, null, scopeName, scopeFromRecords);
   }
@@ -110,26 +127,40 @@ public final class AppenderProducer {
    * @param settings the producer settings
    * @param otlp the OTLP exporter's settings, or null
    * @param gse the GSE exporter's settings, or null
-   * @param kafka the Kafka exporter's settings, or null; when all three are null, OTLP from the environment
-   *     ({@code OTEL_EXPORTER_OTLP_*}, default {@code http://localhost:4318})
+   * @param kafka the Kafka exporter's settings, or null; when all three are null, OTLP from the
+   *     environment ({@code OTEL_EXPORTER_OTLP_*}, default {@code http://localhost:4318})
    * @param scopeName the OTLP {@code InstrumentationScope} name of records without one
    * @param scopeFromRecords whether OTLP writes each record's scope name (the logger name) as its
    *     {@code InstrumentationScope} ({@link MappingSettings#scopeFromLogger()})
-   * @throws IllegalArgumentException if more than one exporter is configured or a setting is invalid (the message
-   *     names it)
-   * @throws IllegalStateException if the exporter cannot run here (a codec that cannot load, no Unix sockets)
+   * @throws IllegalArgumentException if more than one exporter is configured or a setting is
+   *     invalid (the message names it)
+   * @throws IllegalStateException if the exporter cannot run here (a codec that cannot load, no
+   *     Unix sockets)
    */
-  public void start(ProducerSettings settings, OtlpSettings otlp, GseSettings gse, KafkaSettings kafka,
-      String scopeName, boolean scopeFromRecords) {
+  public void start(
+      ProducerSettings settings,
+      OtlpSettings otlp,
+      GseSettings gse,
+      KafkaSettings kafka,
+      String scopeName,
+      boolean scopeFromRecords) {
     if ((otlp != null ? 1 : 0) + (gse != null ? 1 : 0) + (kafka != null ? 1 : 0) > 1) {
-      throw new IllegalArgumentException("appender '" + appenderName + "' configures more than one exporter (OTLP,"
-          + " GSE, Kafka); choose one");
+      throw new IllegalArgumentException(
+          "appender '"
+              + appenderName
+              + "' configures more than one exporter (OTLP,"
+              + " GSE, Kafka); choose one");
     }
     ProducerConfig config = settings.toConfig(appenderName);
-    Exporter exporter = gse != null ? gse.build() : kafka != null ? kafka.build(scopeName, scopeFromRecords)
-        : (otlp != null ? otlp : new OtlpSettings()).build(scopeName, scopeFromRecords);
+    Exporter exporter =
+        gse != null
+            ? gse.build()
+            : kafka != null
+                ? kafka.build(scopeName, scopeFromRecords)
+                : (otlp != null ? otlp : new OtlpSettings()).build(scopeName, scopeFromRecords);
     threadPrefix = config.getClientId() + "-";
-    // The Kafka client's threads: "kafka-producer-network-thread | <clientId>", its admin "… | <clientId>-admin".
+    // The Kafka client's threads: "kafka-producer-network-thread | <clientId>", its admin "… |
+    // <clientId>-admin".
     kafkaThreadMark = kafka != null ? " | " + config.getClientId() : null;
     producer = new Producer(config, exporter);
   }
@@ -139,9 +170,10 @@ public final class AppenderProducer {
   }
 
   /**
-   * Whether a thread of this name is one of the producer's: its own threads ({@code <clientId>-…}), or the Kafka
-   * client's threads it started ({@code … | <clientId>}, {@code … | <clientId>-admin}). For appenders whose events
-   * are appended on another thread than the one that logged them (log4j2's async loggers).
+   * Whether a thread of this name is one of the producer's: its own threads ({@code <clientId>-…}),
+   * or the Kafka client's threads it started ({@code … | <clientId>}, {@code … |
+   * <clientId>-admin}). For appenders whose events are appended on another thread than the one that
+   * logged them (log4j2's async loggers).
    *
    * @param name a thread's name, not null
    * @return true if events logged on it must not re-enter the producer
@@ -155,12 +187,13 @@ public final class AppenderProducer {
   }
 
   /**
-   * Whether an event may enter the appender on this thread; when true, the caller must call {@link #exit()} in a
-   * {@code finally} block.
+   * Whether an event may enter the appender on this thread; when true, the caller must call {@link
+   * #exit()} in a {@code finally} block.
    *
    * @param loggerName the event's logger name, or null
-   * @return false for events of the producer's own threads, of the {@code io.logproducer} loggers, of a nested
-   *     call on a thread already inside the appender, or when the appender is not started
+   * @return false for events of the producer's own threads, of the {@code io.logproducer} loggers,
+   *     of a nested call on a thread already inside the appender, or when the appender is not
+   *     started
    */
   public boolean enter(String loggerName) {
     if (producer == null || (loggerName != null && loggerName.startsWith("io.logproducer."))) {
@@ -175,15 +208,16 @@ public final class AppenderProducer {
   }
 
   /**
-   * The checks of {@link #enter(String)} without the per-thread nesting guard, for an appender that only hands the
-   * event to its worker on this thread (nothing it does here can log back into it).
+   * The checks of {@link #enter(String)} without the per-thread nesting guard, for an appender that
+   * only hands the event to its worker on this thread (nothing it does here can log back into it).
    *
    * @param loggerName the event's logger name, or null
-   * @return false for events of the producer's own threads, of the {@code io.logproducer} loggers, or when the
-   *     appender is not started
+   * @return false for events of the producer's own threads, of the {@code io.logproducer} loggers,
+   *     or when the appender is not started
    */
   public boolean admits(String loggerName) {
-    return producer != null && (loggerName == null || !loggerName.startsWith("io.logproducer."))
+    return producer != null
+        && (loggerName == null || !loggerName.startsWith("io.logproducer."))
         && !producerThread();
   }
 
@@ -193,7 +227,8 @@ public final class AppenderProducer {
   }
 
   /**
-   * Sends {@code record}; never throws and, under {@code DROP}, never waits. A refused record is counted as dropped.
+   * Sends {@code record}; never throws and, under {@code DROP}, never waits. A refused record is
+   * counted as dropped.
    *
    * @param record the mapped event
    */
@@ -207,7 +242,8 @@ public final class AppenderProducer {
       p.send(record, outcomes);
     } catch (BufferExhaustedException e) {
       countDropped("the buffer stayed full for maxBlockMillis");
-    } catch (RuntimeException e) { // too large, closed, interrupted, a record the exporter cannot encode
+    } catch (
+        RuntimeException e) { // too large, closed, interrupted, a record the exporter cannot encode
       countDropped(e.toString());
     }
   }
@@ -221,20 +257,24 @@ public final class AppenderProducer {
         return;
       default:
         failed.increment();
-        lastCause = result.getStatus() + ": " + (result.getMessage() != null ? result.getMessage() : result.getError());
+        lastCause =
+            result.getStatus()
+                + ": "
+                + (result.getMessage() != null ? result.getMessage() : result.getError());
         maybeReport();
     }
   }
 
   /**
-   * Counts one event as dropped without sending it (an event the appender could not map), and reports it with the
-   * others. Never throws.
+   * Counts one event as dropped without sending it (an event the appender could not map), and
+   * reports it with the others. Never throws.
    *
    * @param cause why it was dropped (in the next report)
    */
   public void countDropped(String cause) {
     dropped.increment();
-    if (lastCause != cause) { // the same constant cause in a flood: no write to a shared line per event
+    if (lastCause
+        != cause) { // the same constant cause in a flood: no write to a shared line per event
       lastCause = cause;
     }
     maybeReport();
@@ -252,9 +292,17 @@ public final class AppenderProducer {
     long newDropped = d - reportedDropped.getAndSet(d);
     long newFailed = f - reportedFailed.getAndSet(f);
     if (newDropped > 0 || newFailed > 0) {
-      status.accept(String.format(Locale.ROOT, "logproducer appender '%s': %,d events dropped and %,d failed since"
-          + " the last report (%,d and %,d in all); last cause: %s", appenderName, newDropped, newFailed, d, f,
-          lastCause));
+      status.accept(
+          String.format(
+              Locale.ROOT,
+              "logproducer appender '%s': %,d events dropped and %,d failed since"
+                  + " the last report (%,d and %,d in all); last cause: %s",
+              appenderName,
+              newDropped,
+              newFailed,
+              d,
+              f,
+              lastCause));
     }
   }
 
@@ -263,7 +311,9 @@ public final class AppenderProducer {
     return stopTimeoutMillis;
   }
 
-  /** {@return events dropped since start: refused by the producer, or logged while it was stopped} */
+  /**
+   * {@return events dropped since start: refused by the producer, or logged while it was stopped}
+   */
   public long droppedCount() {
     return dropped.sum();
   }
@@ -279,16 +329,16 @@ public final class AppenderProducer {
   }
 
   /**
-   * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (+ 1 s); then reports any
-   * drops and failures not yet reported. Idempotent.
+   * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (+ 1 s); then
+   * reports any drops and failures not yet reported. Idempotent.
    */
   public void stop() {
     stop(stopTimeoutMillis);
   }
 
   /**
-   * Like {@link #stop()} with another grace period (what is left of {@code stopTimeoutMillis} after the appender's
-   * own hand-off queue drained).
+   * Like {@link #stop()} with another grace period (what is left of {@code stopTimeoutMillis} after
+   * the appender's own hand-off queue drained).
    *
    * @param timeoutMillis how long buffered events may ship, at least 0
    */

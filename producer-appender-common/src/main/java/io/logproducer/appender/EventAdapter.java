@@ -5,18 +5,19 @@ import io.logproducer.Severity;
 import java.util.List;
 
 /**
- * What {@link EventMapper} reads from one logging framework's event type: one small implementation per framework
- * (logback's {@code ILoggingEvent}, log4j2's {@code LogEvent}), which only reads fields and never decides how they
- * map. Implementations are called concurrently by logging threads and must be thread-safe; they read the event only
- * during the call (log4j2's async loggers reuse the event afterwards).
+ * What {@link EventMapper} reads from one logging framework's event type: one small implementation
+ * per framework (logback's {@code ILoggingEvent}, log4j2's {@code LogEvent}), which only reads
+ * fields and never decides how they map. Implementations are called concurrently by logging threads
+ * and must be thread-safe; they read the event only during the call (log4j2's async loggers reuse
+ * the event afterwards).
  *
  * @param <E> the framework's event type
  */
 public interface EventAdapter<E> {
 
   /**
-   * Receives one context or key-value entry; non-capturing implementations let a mapper visit entries without
-   * allocating.
+   * Receives one context or key-value entry; non-capturing implementations let a mapper visit
+   * entries without allocating.
    */
   interface EntryVisitor {
     /**
@@ -62,8 +63,8 @@ public interface EventAdapter<E> {
   String loggerName(E event);
 
   /**
-   * The message as the body (the formatted message; for a log4j2 {@code MapMessage} without a format, its
-   * {@value EventMapper#MAP_MESSAGE_BODY_KEY} entry).
+   * The message as the body (the formatted message; for a log4j2 {@code MapMessage} without a
+   * format, its {@value EventMapper#MAP_MESSAGE_BODY_KEY} entry).
    *
    * @param event the event
    * @return the text, or null for no body
@@ -71,12 +72,13 @@ public interface EventAdapter<E> {
   String message(E event);
 
   /**
-   * The framework's layout (or encoder) output for the event, as the layout wrote it: the mapper removes a trailing
-   * line separator.
+   * The framework's layout (or encoder) output for the event, as the layout wrote it: the mapper
+   * removes a trailing line separator.
    *
    * @param event the event
    * @return the text, or null when there is none
-   * @throws IllegalStateException if the appender has no layout (the appender refuses to start then)
+   * @throws IllegalStateException if the appender has no layout (the appender refuses to start
+   *     then)
    */
   String layout(E event);
 
@@ -92,7 +94,8 @@ public interface EventAdapter<E> {
    * The id of the thread that logged the event.
    *
    * @param event the event
-   * @return the id, or -1 when the framework does not know it (logback, when appending on another thread)
+   * @return the id, or -1 when the framework does not know it (logback, when appending on another
+   *     thread)
    */
   long threadId(E event);
 
@@ -132,19 +135,20 @@ public interface EventAdapter<E> {
    * @param visitor called once per pair
    * @param builder passed to the visitor
    */
-  void forEachKeyValue(E event, boolean bodyFromLayout, EntryVisitor visitor, LogRecord.Builder builder);
+  void forEachKeyValue(
+      E event, boolean bodyFromLayout, EntryVisitor visitor, LogRecord.Builder builder);
 
   /**
-   * The attribute key of the event's markers: {@value SemanticAttributes#LOGBACK_MARKER} or
-   * {@value SemanticAttributes#LOG4J_MARKER}.
+   * The attribute key of the event's markers: {@value SemanticAttributes#LOGBACK_MARKER} or {@value
+   * SemanticAttributes#LOG4J_MARKER}.
    *
    * @return the key
    */
   String markerKey();
 
   /**
-   * Whether markers are written as an array of strings (logback, several markers) or as one string (log4j2, one
-   * marker).
+   * Whether markers are written as an array of strings (logback, several markers) or as one string
+   * (log4j2, one marker).
    *
    * @return true for an array
    */
@@ -168,11 +172,12 @@ public interface EventAdapter<E> {
   Throwable thrown(E event);
 
   /**
-   * An exception the framework kept as text only (a logback event deserialized from elsewhere): type, message and
-   * stack trace.
+   * An exception the framework kept as text only (a logback event deserialized from elsewhere):
+   * type, message and stack trace.
    *
    * @param event the event, whose {@link #thrown} is null
-   * @return {@code {type, message, stacktrace}} (each possibly null), or null when the event has no exception
+   * @return {@code {type, message, stacktrace}} (each possibly null), or null when the event has no
+   *     exception
    */
   String[] thrownText(E event);
 

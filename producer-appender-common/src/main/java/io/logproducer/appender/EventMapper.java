@@ -7,32 +7,42 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A logging event as an OpenTelemetry log record, the one mapping both appenders use (OpenTelemetry's log data model
- * and semantic conventions, as its logback and log4j appenders map events; the table is in docs/appenders.md). The
- * framework's fields come through an {@link EventAdapter}; this class decides what they become:
+ * A logging event as an OpenTelemetry log record, the one mapping both appenders use
+ * (OpenTelemetry's log data model and semantic conventions, as its logback and log4j appenders map
+ * events; the table is in docs/appenders.md). The framework's fields come through an {@link
+ * EventAdapter}; this class decides what they become:
  *
  * <ul>
- *   <li>time → {@code time_unix_nano} (the observed time is when the record is built); level → severity number and
- *       text; message (or the layout's output, its trailing line separator removed) → body; logger name →
- *       instrumentation scope name ({@code scopeFromLogger});</li>
- *   <li>MDC / ThreadContext: valid {@code trace_id} / {@code span_id} / {@code trace_flags} → the record's trace
- *       context (those keys are then not attributes), {@value #EVENT_NAME_KEY} → event name, every other entry
- *       passing {@code mdcInclude} / {@code mdcExclude} → a string attribute;</li>
- *   <li>key-value pairs ({@code captureKeyValues}) → typed attributes, {@value #EVENT_NAME_KEY} → event name (it
- *       wins over the MDC's); markers ({@code captureMarkers}); thread name and id ({@code captureThread});
- *       exception → {@code exception.*}; caller ({@code captureCode}) → {@code code.*}.</li>
+ *   <li>time → {@code time_unix_nano} (the observed time is when the record is built); level →
+ *       severity number and text; message (or the layout's output, its trailing line separator
+ *       removed) → body; logger name → instrumentation scope name ({@code scopeFromLogger});
+ *   <li>MDC / ThreadContext: valid {@code trace_id} / {@code span_id} / {@code trace_flags} → the
+ *       record's trace context (those keys are then not attributes), {@value #EVENT_NAME_KEY} →
+ *       event name, every other entry passing {@code mdcInclude} / {@code mdcExclude} → a string
+ *       attribute;
+ *   <li>key-value pairs ({@code captureKeyValues}) → typed attributes, {@value #EVENT_NAME_KEY} →
+ *       event name (it wins over the MDC's); markers ({@code captureMarkers}); thread name and id
+ *       ({@code captureThread}); exception → {@code exception.*}; caller ({@code captureCode}) →
+ *       {@code code.*}.
  * </ul>
  *
- * <p>Immutable and thread-safe; reads the event only during {@link #map}. Entries are visited with non-capturing
- * visitors, so the mapping allocates little besides the record and its values.
+ * <p>Immutable and thread-safe; reads the event only during {@link #map}. Entries are visited with
+ * non-capturing visitors, so the mapping allocates little besides the record and its values.
  *
  * @param <E> the framework's event type
  */
 public final class EventMapper<E> {
 
-  /** MDC / context / key-value key whose value is the record's event name, not an attribute (OpenTelemetry). */
+  /**
+   * MDC / context / key-value key whose value is the record's event name, not an attribute
+   * (OpenTelemetry).
+   */
   public static final String EVENT_NAME_KEY = "otel.event.name";
-  /** log4j2 {@code MapMessage} key whose value is the body when the message has no format (OpenTelemetry). */
+
+  /**
+   * log4j2 {@code MapMessage} key whose value is the body when the message has no format
+   * (OpenTelemetry).
+   */
   public static final String MAP_MESSAGE_BODY_KEY = "message";
 
   private final EventAdapter<E> adapter;
@@ -51,7 +61,8 @@ public final class EventMapper<E> {
   private static final EventAdapter.EntryVisitor KEY_VALUE = EventMapper::keyValue;
 
   /**
-   * Creates a mapper with the settings as they are now (later changes to {@code mapping} are not seen).
+   * Creates a mapper with the settings as they are now (later changes to {@code mapping} are not
+   * seen).
    *
    * @param mapping the mapping settings, not null
    * @param adapter the framework's adapter, not null
@@ -74,7 +85,8 @@ public final class EventMapper<E> {
    *
    * @param event the event, read only during this call
    * @return the record
-   * @throws RuntimeException if the framework fails while the event is read (the appender counts it as dropped)
+   * @throws RuntimeException if the framework fails while the event is read (the appender counts it
+   *     as dropped)
    */
   public LogRecord map(E event) {
     LogRecord.Builder b = LogRecord.builder();
@@ -107,7 +119,9 @@ public final class EventMapper<E> {
     }
     Object eventName = adapter.keyValue(event, EVENT_NAME_KEY);
     if (eventName != null) {
-      b.setEventName(String.valueOf(eventName)); // after the context's: a key-value pair wins, as in OpenTelemetry
+      b.setEventName(
+          String.valueOf(
+              eventName)); // after the context's: a key-value pair wins, as in OpenTelemetry
     }
     if (captureKeyValues) {
       adapter.forEachKeyValue(event, useLayout, KEY_VALUE, b);
@@ -120,9 +134,12 @@ public final class EventMapper<E> {
   }
 
   private void addContext(LogRecord.Builder b, E event) {
-    boolean traced = TraceContext.apply(b, adapter.contextValue(event, SemanticAttributes.MDC_TRACE_ID),
-        adapter.contextValue(event, SemanticAttributes.MDC_SPAN_ID),
-        adapter.contextValue(event, SemanticAttributes.MDC_TRACE_FLAGS));
+    boolean traced =
+        TraceContext.apply(
+            b,
+            adapter.contextValue(event, SemanticAttributes.MDC_TRACE_ID),
+            adapter.contextValue(event, SemanticAttributes.MDC_SPAN_ID),
+            adapter.contextValue(event, SemanticAttributes.MDC_TRACE_FLAGS));
     String eventName = adapter.contextValue(event, EVENT_NAME_KEY);
     if (eventName != null) {
       b.setEventName(eventName);
@@ -136,8 +153,10 @@ public final class EventMapper<E> {
     if (EVENT_NAME_KEY.equals(key)) {
       return;
     }
-    if (skipTrace && (SemanticAttributes.MDC_TRACE_ID.equals(key) || SemanticAttributes.MDC_SPAN_ID.equals(key)
-        || SemanticAttributes.MDC_TRACE_FLAGS.equals(key))) {
+    if (skipTrace
+        && (SemanticAttributes.MDC_TRACE_ID.equals(key)
+            || SemanticAttributes.MDC_SPAN_ID.equals(key)
+            || SemanticAttributes.MDC_TRACE_FLAGS.equals(key))) {
       return;
     }
     if (mdcFilter.accepts(key)) {
@@ -145,12 +164,18 @@ public final class EventMapper<E> {
     }
   }
 
-  /** A key-value pair as a typed attribute: integers → int, Double/Float → double, Boolean, byte[], else text. */
+  /**
+   * A key-value pair as a typed attribute: integers → int, Double/Float → double, Boolean, byte[],
+   * else text.
+   */
   private static void keyValue(String key, Object value, LogRecord.Builder b) {
     if (EVENT_NAME_KEY.equals(key)) {
       return;
     }
-    if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+    if (value instanceof Long
+        || value instanceof Integer
+        || value instanceof Short
+        || value instanceof Byte) {
       b.setAttribute(key, ((Number) value).longValue());
     } else if (value instanceof Double || value instanceof Float) {
       b.setAttribute(key, ((Number) value).doubleValue());
@@ -203,7 +228,9 @@ public final class EventMapper<E> {
     if (caller == null) {
       return;
     }
-    b.setAttribute(SemanticAttributes.CODE_FUNCTION_NAME, caller.getClassName() + "." + caller.getMethodName());
+    b.setAttribute(
+        SemanticAttributes.CODE_FUNCTION_NAME,
+        caller.getClassName() + "." + caller.getMethodName());
     if (caller.getFileName() != null) {
       b.setAttribute(SemanticAttributes.CODE_FILE_PATH, caller.getFileName());
     }
@@ -213,7 +240,8 @@ public final class EventMapper<E> {
   }
 
   /**
-   * {@code text} without its trailing line separators ({@code \n}, {@code \r\n}), as a layout ends each event.
+   * {@code text} without its trailing line separators ({@code \n}, {@code \r\n}), as a layout ends
+   * each event.
    *
    * @param text the layout's output, or null
    * @return the text without them, or null

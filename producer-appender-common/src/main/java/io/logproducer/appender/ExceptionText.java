@@ -5,23 +5,23 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
- * An exception as OpenTelemetry's semantic conventions record it on a log record: {@code exception.type},
- * {@code exception.message} and {@code exception.stacktrace}, the trace as {@link Throwable#printStackTrace()} writes
- * it (causes as {@code Caused by:}, suppressed as {@code Suppressed:}, repeated frames as {@code ... n more}), with
- * at most {@code maxFrames} frames in all. Stateless; thread-safe.
+ * An exception as OpenTelemetry's semantic conventions record it on a log record: {@code
+ * exception.type}, {@code exception.message} and {@code exception.stacktrace}, the trace as {@link
+ * Throwable#printStackTrace()} writes it (causes as {@code Caused by:}, suppressed as {@code
+ * Suppressed:}, repeated frames as {@code ... n more}), with at most {@code maxFrames} frames in
+ * all. Stateless; thread-safe.
  */
 public final class ExceptionText {
 
-  private ExceptionText() {
-  }
+  private ExceptionText() {}
 
   /**
    * Sets the three exception attributes on {@code builder}.
    *
    * @param builder the record being built
    * @param t the exception; nothing is set when null
-   * @param maxFrames most stack frames written in all, causes included; 0 for no {@code exception.stacktrace},
-   *     negative for no limit
+   * @param maxFrames most stack frames written in all, causes included; 0 for no {@code
+   *     exception.stacktrace}, negative for no limit
    */
   public static void addTo(LogRecord.Builder builder, Throwable t, int maxFrames) {
     if (t == null) {
@@ -40,8 +40,8 @@ public final class ExceptionText {
    * The stack trace text.
    *
    * @param t the exception, not null
-   * @param maxFrames most frames written in all; negative for no limit. When frames are left out the text ends with
-   *     {@code \t... n frames omitted (limit m)}
+   * @param maxFrames most frames written in all; negative for no limit. When frames are left out
+   *     the text ends with {@code \t... n frames omitted (limit m)}
    * @return the text, lines separated by {@code \n}
    */
   public static String stackTrace(Throwable t, int maxFrames) {
@@ -50,13 +50,24 @@ public final class ExceptionText {
     int[] omitted = {0};
     write(sb, t, null, "", "", budget, omitted, new IdentityHashMap<Throwable, Boolean>());
     if (omitted[0] > 0) {
-      sb.append("\t... ").append(omitted[0]).append(" frames omitted (limit ").append(maxFrames).append(")\n");
+      sb.append("\t... ")
+          .append(omitted[0])
+          .append(" frames omitted (limit ")
+          .append(maxFrames)
+          .append(")\n");
     }
     return sb.toString();
   }
 
-  private static void write(StringBuilder sb, Throwable t, StackTraceElement[] enclosing, String caption,
-      String prefix, int[] budget, int[] omitted, Map<Throwable, Boolean> seen) {
+  private static void write(
+      StringBuilder sb,
+      Throwable t,
+      StackTraceElement[] enclosing,
+      String caption,
+      String prefix,
+      int[] budget,
+      int[] omitted,
+      Map<Throwable, Boolean> seen) {
     if (seen.put(t, Boolean.TRUE) != null) {
       sb.append(prefix).append(caption).append("[CIRCULAR REFERENCE: ").append(t).append("]\n");
       return;

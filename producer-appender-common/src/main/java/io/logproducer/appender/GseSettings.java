@@ -5,19 +5,19 @@ import io.logproducer.gse.GseExporterBuilder;
 import java.util.Map;
 
 /**
- * The BlueKing GSE agent exporter's settings as a logging framework's XML sets them. Each setter validates at once
- * and throws {@link IllegalArgumentException} naming the setting. Not thread-safe: filled once, before the appender
- * starts.
+ * The BlueKing GSE agent exporter's settings as a logging framework's XML sets them. Each setter
+ * validates at once and throws {@link IllegalArgumentException} naming the setting. Not
+ * thread-safe: filled once, before the appender starts.
  */
 public final class GseSettings {
 
   private final GseExporterBuilder builder = GseExporter.builder();
 
   /**
-   * Creates settings with the exporter's defaults (Unix socket {@value GseExporter#DEFAULT_UNIX_SOCKET_PATH}).
+   * Creates settings with the exporter's defaults (Unix socket {@value
+   * GseExporter#DEFAULT_UNIX_SOCKET_PATH}).
    */
-  public GseSettings() {
-  }
+  public GseSettings() {}
 
   /**
    * See {@link GseExporterBuilder#setUnixSocketPath(String)}.
@@ -37,13 +37,15 @@ public final class GseSettings {
   public void setTcpEndpoint(String hostAndPort) {
     int colon = hostAndPort == null ? -1 : hostAndPort.lastIndexOf(':');
     if (colon <= 0) {
-      throw new IllegalArgumentException("tcpEndpoint must be host:port, was '" + hostAndPort + "'");
+      throw new IllegalArgumentException(
+          "tcpEndpoint must be host:port, was '" + hostAndPort + "'");
     }
     int port;
     try {
       port = Integer.parseInt(hostAndPort.substring(colon + 1).trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("tcpEndpoint must be host:port, was '" + hostAndPort + "'", e);
+      throw new IllegalArgumentException(
+          "tcpEndpoint must be host:port, was '" + hostAndPort + "'", e);
     }
     builder.setTcpEndpoint(hostAndPort.substring(0, colon).trim(), port);
   }
@@ -68,7 +70,8 @@ public final class GseSettings {
   }
 
   /**
-   * {@code record_json} (the default: bk-collector's record JSON) or {@code body} (the formatted line only).
+   * {@code record_json} (the default: bk-collector's record JSON) or {@code body} (the formatted
+   * line only).
    *
    * @param itemFormat the name, any case
    * @throws IllegalArgumentException if unknown
@@ -105,7 +108,8 @@ public final class GseSettings {
    * @throws IllegalArgumentException if an item is not {@code key=value}
    */
   public void setResourceAttributes(String attributes) {
-    for (Map.Entry<String, String> e : Text.keyValues("resourceAttributes", attributes).entrySet()) {
+    for (Map.Entry<String, String> e :
+        Text.keyValues("resourceAttributes", attributes).entrySet()) {
       builder.setResourceAttribute(e.getKey(), e.getValue());
     }
   }
@@ -115,7 +119,8 @@ public final class GseSettings {
    *
    * @return a new exporter
    * @throws IllegalArgumentException if the settings are invalid
-   * @throws IllegalStateException if Unix sockets are not available here (Java 8–15 without junixsocket)
+   * @throws IllegalStateException if Unix sockets are not available here (Java 8–15 without
+   *     junixsocket)
    */
   public GseExporter build() {
     return builder.build();

@@ -7,50 +7,70 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * The appender's optional hand-off ({@code queueSize} &gt; 0): logging threads put events into a bounded lock-free
- * queue and return; one worker thread maps and sends them. It moves mapping and encoding off the logging thread, as
- * logback's {@code AsyncAppender} or OpenTelemetry's batch processor do, but a full queue is never silent: the event
- * is counted as dropped by the caller (and reported with the appender's other drops).
+ * The appender's optional hand-off ({@code queueSize} &gt; 0): logging threads put events into a
+ * bounded lock-free queue and return; one worker thread maps and sends them. It moves mapping and
+ * encoding off the logging thread, as logback's {@code AsyncAppender} or OpenTelemetry's batch
+ * processor do, but a full queue is never silent: the event is counted as dropped by the caller
+ * (and reported with the appender's other drops).
  *
- * <p>The queue is a multi-producer, single-consumer ring of {@code capacity} slots (a power of two): producers claim a
- * slot with one compare-and-set and publish the event into it; the worker takes slots in order. When the queue runs
- * empty the worker naps for 1 ms at a time, so that steady traffic never makes a logging thread wake it (an unpark
- * is a system call); after 20 ms without an event it parks without a timeout and the next offer wakes it, so an idle
- * appender uses no CPU. Memory: up to {@code capacity} events are held outside the producer's
- * {@code totalSizeInBytes}.
+ * <p>The queue is a multi-producer, single-consumer ring of {@code capacity} slots (a power of
+ * two): producers claim a slot with one compare-and-set and publish the event into it; the worker
+ * takes slots in order. When the queue runs empty the worker naps for 1 ms at a time, so that
+ * steady traffic never makes a logging thread wake it (an unpark is a system call); after 20 ms
+ * without an event it parks without a timeout and the next offer wakes it, so an idle appender uses
+ * no CPU. Memory: up to {@code capacity} events are held outside the producer's {@code
+ * totalSizeInBytes}.
  *
- * <p>Thread-safe: {@link #offer} from any number of threads; {@link #stop} once, from the framework's lifecycle.
+ * <p>Thread-safe: {@link #offer} from any number of threads; {@link #stop} once, from the
+ * framework's lifecycle.
  *
  * @param <E> the framework's event type, already safe to read on another thread (logback: after
  *     {@code prepareForDeferredProcessing()}; log4j2: an immutable copy)
  */
 public final class HandOff<E> {
 
-  /** How long an idle worker naps before it looks again: the most an event waits while events keep coming. */
+  /**
+   * How long an idle worker naps before it looks again: the most an event waits while events keep
+   * coming.
+   */
   static final long NAP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-  /** Naps without an event before the worker sleeps until woken (20 ms): then an idle appender costs no CPU. */
+
+  /**
+   * Naps without an event before the worker sleeps until woken (20 ms): then an idle appender costs
+   * no CPU.
+   */
   static final int NAPS_BEFORE_SLEEP = 20;
 
   private final AtomicReferenceArray<E> slots;
   private final int mask;
+
   /** Next slot to claim; written by producers (its own cache line: see {@link PaddedLong}). */
   private final PaddedLong tail = new PaddedLong();
+
   /** Next slot to take; written by the worker only. */
   private final PaddedLong head = new PaddedLong();
+
   /**
-   * Producers' cached bound: slots below it are known free (head + capacity as last read). Refreshed from
-   * {@link #head} only when a claim reaches it, so producers do not read the worker's counter on every offer.
+   * Producers' cached bound: slots below it are known free (head + capacity as last read).
+   * Refreshed from {@link #head} only when a claim reaches it, so producers do not read the
+   * worker's counter on every offer.
    */
   private final PaddedLong limit = new PaddedLong();
+
   private volatile boolean sleeping;
+
   /** Times a producer had to wake the worker (for tests: steady traffic should not need it). */
   private final AtomicLong wakeUps = new AtomicLong();
+
   private volatile boolean stopping;
   private volatile boolean abandoned;
   private final Consumer<E> consumer;
   private final Thread worker;
 
-  /** A counter alone on its cache line, so that the producers' and the worker's writes do not contend. */
+  /**
+   * A counter alone on its cache line, so that the producers' and the worker's writes do not
+   * contend.
+   */
   @SuppressWarnings("unused")
   static final class PaddedLong extends AtomicLong {
     private static final long serialVersionUID = 1L;
@@ -66,11 +86,12 @@ public final class HandOff<E> {
   /**
    * Starts the worker.
    *
-   * @param threadName the worker's name; give it the producer's {@code <clientId>-} prefix so that events it logs
-   *     itself are kept out of the appender (see {@link AppenderProducer#enter(String)})
+   * @param threadName the worker's name; give it the producer's {@code <clientId>-} prefix so that
+   *     events it logs itself are kept out of the appender (see {@link
+   *     AppenderProducer#enter(String)})
    * @param capacity the most events waiting, rounded up to a power of two; at least 1, at most 2^20
-   * @param consumer maps and sends one event; runs on the worker; must not throw (a throw is caught and the event
-   *     lost)
+   * @param consumer maps and sends one event; runs on the worker; must not throw (a throw is caught
+   *     and the event lost)
    * @throws IllegalArgumentException if {@code capacity} is out of range
    */
   public HandOff(String threadName, int capacity, Consumer<E> consumer) {
@@ -94,8 +115,9 @@ public final class HandOff<E> {
   }
 
   /**
-   * Whether an {@link #offer} now would find the queue full: a hint (it may change at once), for a caller that can
-   * skip costly preparation of an event that would be dropped anyway. Reads what {@link #offer} reads; never writes.
+   * Whether an {@link #offer} now would find the queue full: a hint (it may change at once), for a
+   * caller that can skip costly preparation of an event that would be dropped anyway. Reads what
+   * {@link #offer} reads; never writes.
    *
    * @return true if the queue is full
    */
@@ -122,7 +144,8 @@ public final class HandOff<E> {
         if (t >= fresh) {
           return false; // full
         }
-        limit.lazySet(fresh); // racing producers may write an older bound: only costs an extra refresh
+        limit.lazySet(
+            fresh); // racing producers may write an older bound: only costs an extra refresh
       }
     } while (!tail.compareAndSet(t, t + 1));
     slots.set((int) t & mask, event); // a volatile write: ordered before the read of sleeping below
@@ -162,7 +185,8 @@ public final class HandOff<E> {
         return;
       }
       if (naps < NAPS_BEFORE_SLEEP) {
-        // Short naps while events keep coming: producers then need not wake the worker (an unpark is a system call
+        // Short naps while events keep coming: producers then need not wake the worker (an unpark
+        // is a system call
         // on the logging thread); an event waits at most NAP_NANOS.
         naps++;
         LockSupport.parkNanos(this, NAP_NANOS);
@@ -189,8 +213,8 @@ public final class HandOff<E> {
   }
 
   /**
-   * Stops accepting, lets the worker send what is queued for up to {@code timeoutMillis}, and ends it (returns
-   * within {@code timeoutMillis} + 1 s).
+   * Stops accepting, lets the worker send what is queued for up to {@code timeoutMillis}, and ends
+   * it (returns within {@code timeoutMillis} + 1 s).
    *
    * @param timeoutMillis how long to wait for the queue to drain, at least 0
    * @return the events still queued when the time ran out (lost; the caller counts them as dropped)

@@ -6,20 +6,21 @@ import io.logproducer.kafka.KafkaExporterBuilder;
 import java.util.Map;
 
 /**
- * The Apache Kafka exporter's settings as a logging framework's XML sets them ({@code producer-kafka}, which the
- * application adds: this module declares it optional). Each setter validates at once and throws
- * {@link IllegalArgumentException} naming the setting. Not thread-safe: filled once, before the appender starts.
+ * The Apache Kafka exporter's settings as a logging framework's XML sets them ({@code
+ * producer-kafka}, which the application adds: this module declares it optional). Each setter
+ * validates at once and throws {@link IllegalArgumentException} naming the setting. Not
+ * thread-safe: filled once, before the appender starts.
  */
 public final class KafkaSettings {
 
   private final KafkaExporterBuilder builder = KafkaExporter.builder();
 
   /**
-   * Creates settings with the exporter's defaults (bootstrap {@value KafkaExporter#DEFAULT_BOOTSTRAP_SERVERS}, topic
-   * {@value KafkaExporter#DEFAULT_TOPIC}, {@code otlp_proto}).
+   * Creates settings with the exporter's defaults (bootstrap {@value
+   * KafkaExporter#DEFAULT_BOOTSTRAP_SERVERS}, topic {@value KafkaExporter#DEFAULT_TOPIC}, {@code
+   * otlp_proto}).
    */
-  public KafkaSettings() {
-  }
+  public KafkaSettings() {}
 
   /**
    * See {@link KafkaExporterBuilder#setBootstrapServers(String)}.
@@ -40,7 +41,8 @@ public final class KafkaSettings {
   }
 
   /**
-   * {@code otlp_proto} (the default), {@code otlp_json} or {@code raw} (the formatted message as the value).
+   * {@code otlp_proto} (the default), {@code otlp_json} or {@code raw} (the formatted message as
+   * the value).
    *
    * @param encoding the name
    * @throws IllegalArgumentException if unknown
@@ -50,8 +52,8 @@ public final class KafkaSettings {
   }
 
   /**
-   * See {@link KafkaExporterBuilder#setKeyAttribute(String)}: e.g. an MDC key, which the appender maps to an
-   * attribute of the same name.
+   * See {@link KafkaExporterBuilder#setKeyAttribute(String)}: e.g. an MDC key, which the appender
+   * maps to an attribute of the same name.
    *
    * @param attributeKey the attribute whose value keys the messages
    */
@@ -71,18 +73,20 @@ public final class KafkaSettings {
   /**
    * Several string resource attributes.
    *
-   * @param attributes {@code key=value} items separated by commas, as {@code OTEL_RESOURCE_ATTRIBUTES}
+   * @param attributes {@code key=value} items separated by commas, as {@code
+   *     OTEL_RESOURCE_ATTRIBUTES}
    * @throws IllegalArgumentException if an item is not {@code key=value}
    */
   public void setResourceAttributes(String attributes) {
-    for (Map.Entry<String, String> e : Text.keyValues("resourceAttributes", attributes).entrySet()) {
+    for (Map.Entry<String, String> e :
+        Text.keyValues("resourceAttributes", attributes).entrySet()) {
       builder.setResourceAttribute(e.getKey(), e.getValue());
     }
   }
 
   /**
-   * One Kafka producer property (security, SASL, TLS, {@code acks}, …; see
-   * {@link KafkaExporterBuilder#setProperty(String, Object)}).
+   * One Kafka producer property (security, SASL, TLS, {@code acks}, …; see {@link
+   * KafkaExporterBuilder#setProperty(String, Object)}).
    *
    * @param property {@code name=value}
    * @throws IllegalArgumentException if not {@code name=value} or the exporter refuses it
@@ -99,7 +103,8 @@ public final class KafkaSettings {
    * Several Kafka producer properties.
    *
    * @param properties {@code name=value} items separated by commas or new lines
-   * @throws IllegalArgumentException if an item is not {@code name=value} or the exporter refuses it
+   * @throws IllegalArgumentException if an item is not {@code name=value} or the exporter refuses
+   *     it
    */
   public void setProperties(String properties) {
     if (properties == null) {
@@ -116,12 +121,15 @@ public final class KafkaSettings {
    * Builds the exporter.
    *
    * @param scopeName the {@code InstrumentationScope} name of records without a logger name
-   * @param scopeFromRecords whether each record's scope name (the logger name) becomes its
-   *     {@code InstrumentationScope}
+   * @param scopeFromRecords whether each record's scope name (the logger name) becomes its {@code
+   *     InstrumentationScope}
    * @return a new exporter
    * @throws IllegalArgumentException if the settings are invalid
    */
   public KafkaExporter build(String scopeName, boolean scopeFromRecords) {
-    return builder.setScope(scopeName, null).setInstrumentationScopeFromRecords(scopeFromRecords).build();
+    return builder
+        .setScope(scopeName, null)
+        .setInstrumentationScopeFromRecords(scopeFromRecords)
+        .build();
   }
 }

@@ -5,8 +5,9 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * Which context keys (MDC, ThreadContext, key-value pairs) become attributes: all ({@code *}, the default), none
- * (an empty include list), or an include list, less an exclude list. Immutable; thread-safe.
+ * Which context keys (MDC, ThreadContext, key-value pairs) become attributes: all ({@code *}, the
+ * default), none (an empty include list), or an include list, less an exclude list. Immutable;
+ * thread-safe.
  */
 public final class KeyFilter {
 
@@ -53,7 +54,10 @@ public final class KeyFilter {
     return (include == null || include.contains(key)) && !exclude.contains(key);
   }
 
-  /** {@return true if no key can pass (an empty include list)} Lets callers skip reading the context. */
+  /**
+   * {@return true if no key can pass (an empty include list)} Lets callers skip reading the
+   * context.
+   */
   public boolean acceptsNone() {
     return include != null && include.isEmpty();
   }

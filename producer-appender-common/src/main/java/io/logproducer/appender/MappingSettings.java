@@ -1,12 +1,13 @@
 package io.logproducer.appender;
 
 /**
- * How a logging event becomes a {@code LogRecord}, as the XML sets it. The defaults follow OpenTelemetry's logback and
- * log4j appenders: the formatted message as body, the logger name as {@code InstrumentationScope}, thread name and
- * id, every MDC / ThreadContext entry, key-value pairs and markers as attributes, exceptions as
- * {@code exception.*}, trace context from the MDC keys {@code trace_id} / {@code span_id} / {@code trace_flags};
- * caller data ({@code code.*}) off because it is costly. Not thread-safe: filled once, before the appender starts;
- * read-only afterwards.
+ * How a logging event becomes a {@code LogRecord}, as the XML sets it. The defaults follow
+ * OpenTelemetry's logback and log4j appenders: the formatted message as body, the logger name as
+ * {@code InstrumentationScope}, thread name and id, every MDC / ThreadContext entry, key-value
+ * pairs and markers as attributes, exceptions as {@code exception.*}, trace context from the MDC
+ * keys {@code trace_id} / {@code span_id} / {@code trace_flags}; caller data ({@code code.*}) off
+ * because it is costly. Not thread-safe: filled once, before the appender starts; read-only
+ * afterwards.
  */
 public final class MappingSettings {
 
@@ -21,11 +22,8 @@ public final class MappingSettings {
   private boolean scopeFromLogger = true;
   private int exceptionMaxFrames = 200;
 
-  /**
-   * Creates the default mapping.
-   */
-  public MappingSettings() {
-  }
+  /** Creates the default mapping. */
+  public MappingSettings() {}
 
   /**
    * MDC / ThreadContext keys to copy as attributes.
@@ -53,7 +51,8 @@ public final class MappingSettings {
   }
 
   /**
-   * Whether key-value pairs (logback 1.3+ {@code addKeyValue}, log4j2 {@code MapMessage}) become attributes.
+   * Whether key-value pairs (logback 1.3+ {@code addKeyValue}, log4j2 {@code MapMessage}) become
+   * attributes.
    *
    * @param capture default true
    */
@@ -95,8 +94,8 @@ public final class MappingSettings {
   }
 
   /**
-   * Whether caller data becomes {@code code.function.name}, {@code code.file.path}, {@code code.line.number}. Costly:
-   * the framework walks the stack for every event.
+   * Whether caller data becomes {@code code.function.name}, {@code code.file.path}, {@code
+   * code.line.number}. Costly: the framework walks the stack for every event.
    *
    * @param capture default false
    */
@@ -124,8 +123,9 @@ public final class MappingSettings {
   }
 
   /**
-   * Whether the logger name becomes the record's {@code InstrumentationScope} name (OTLP writes each record in a
-   * {@code ScopeLogs} of its own then); when false, the appender's scope is used for all.
+   * Whether the logger name becomes the record's {@code InstrumentationScope} name (OTLP writes
+   * each record in a {@code ScopeLogs} of its own then); when false, the appender's scope is used
+   * for all.
    *
    * @param scopeFromLogger default true
    */

@@ -7,23 +7,23 @@ import io.logproducer.otlp.OtlpHttpExporterBuilder;
 import java.util.Map;
 
 /**
- * The OTLP/HTTP exporter's settings as a logging framework's XML sets them. Starts from the standard OpenTelemetry
- * environment variables ({@code OTEL_EXPORTER_OTLP_*}, {@code OTEL_SERVICE_NAME}, {@code OTEL_RESOURCE_ATTRIBUTES},
- * read by {@link OtlpHttpExporter#builder()}); what the XML sets wins. Each setter validates at once and throws
- * {@link IllegalArgumentException} naming the setting. Not thread-safe: filled once, before the appender starts.
+ * The OTLP/HTTP exporter's settings as a logging framework's XML sets them. Starts from the
+ * standard OpenTelemetry environment variables ({@code OTEL_EXPORTER_OTLP_*}, {@code
+ * OTEL_SERVICE_NAME}, {@code OTEL_RESOURCE_ATTRIBUTES}, read by {@link
+ * OtlpHttpExporter#builder()}); what the XML sets wins. Each setter validates at once and throws
+ * {@link IllegalArgumentException} naming the setting. Not thread-safe: filled once, before the
+ * appender starts.
  */
 public final class OtlpSettings {
 
   private final OtlpHttpExporterBuilder builder = OtlpHttpExporter.builder();
 
-  /**
-   * Creates settings from the environment.
-   */
-  public OtlpSettings() {
-  }
+  /** Creates settings from the environment. */
+  public OtlpSettings() {}
 
   /**
-   * See {@link OtlpHttpExporterBuilder#setEndpoint(String)}: a URL without a path gets {@code /v1/logs}.
+   * See {@link OtlpHttpExporterBuilder#setEndpoint(String)}: a URL without a path gets {@code
+   * /v1/logs}.
    *
    * @param url e.g. {@code http://127.0.0.1:4318}
    */
@@ -46,7 +46,8 @@ public final class OtlpSettings {
   /**
    * Several request headers.
    *
-   * @param headers {@code name=value} items separated by commas, as {@code OTEL_EXPORTER_OTLP_HEADERS}
+   * @param headers {@code name=value} items separated by commas, as {@code
+   *     OTEL_EXPORTER_OTLP_HEADERS}
    * @throws IllegalArgumentException if an item is not {@code name=value}
    */
   public void setHeaders(String headers) {
@@ -62,8 +63,10 @@ public final class OtlpSettings {
    * @throws IllegalArgumentException if unknown
    */
   public void setEncoding(String encoding) {
-    builder.setEncoding("proto".equalsIgnoreCase(encoding == null ? null : encoding.trim()) ? OtlpEncoding.PROTOBUF
-        : Text.enumValue(OtlpEncoding.class, "encoding", encoding));
+    builder.setEncoding(
+        "proto".equalsIgnoreCase(encoding == null ? null : encoding.trim())
+            ? OtlpEncoding.PROTOBUF
+            : Text.enumValue(OtlpEncoding.class, "encoding", encoding));
   }
 
   /**
@@ -109,11 +112,13 @@ public final class OtlpSettings {
   /**
    * Several string resource attributes.
    *
-   * @param attributes {@code key=value} items separated by commas, as {@code OTEL_RESOURCE_ATTRIBUTES}
+   * @param attributes {@code key=value} items separated by commas, as {@code
+   *     OTEL_RESOURCE_ATTRIBUTES}
    * @throws IllegalArgumentException if an item is not {@code key=value}
    */
   public void setResourceAttributes(String attributes) {
-    for (Map.Entry<String, String> e : Text.keyValues("resourceAttributes", attributes).entrySet()) {
+    for (Map.Entry<String, String> e :
+        Text.keyValues("resourceAttributes", attributes).entrySet()) {
       builder.setResourceAttribute(e.getKey(), e.getValue());
     }
   }
@@ -131,12 +136,16 @@ public final class OtlpSettings {
    * Builds the exporter.
    *
    * @param scopeName the {@code InstrumentationScope} name of records without a logger name
-   * @param scopeFromRecords whether each record's scope name (the logger name) becomes its
-   *     {@code InstrumentationScope} ({@link OtlpHttpExporterBuilder#setInstrumentationScopeFromRecords(boolean)})
+   * @param scopeFromRecords whether each record's scope name (the logger name) becomes its {@code
+   *     InstrumentationScope} ({@link
+   *     OtlpHttpExporterBuilder#setInstrumentationScopeFromRecords(boolean)})
    * @return a new exporter
    * @throws IllegalArgumentException if the settings are invalid
    */
   public OtlpHttpExporter build(String scopeName, boolean scopeFromRecords) {
-    return builder.setScope(scopeName, null).setInstrumentationScopeFromRecords(scopeFromRecords).build();
+    return builder
+        .setScope(scopeName, null)
+        .setInstrumentationScopeFromRecords(scopeFromRecords)
+        .build();
   }
 }

@@ -6,24 +6,21 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerConfigDef;
 
 /**
- * The producer's settings as a logging framework's XML sets them (one setter per setting declared in
- * {@link ProducerConfigDef}, the same names, checked by a test; or {@link #set(String, String)} by name), with the
- * appender defaults: {@link BufferFullPolicy#DROP} (the logging thread never waits) and a
- * client id derived from the appender's name. Every other default is the producer's. Each setter validates at once
- * and throws {@link IllegalArgumentException} naming the setting, as {@link ProducerConfig.Builder} does. Not
- * thread-safe: filled once, before the appender starts.
+ * The producer's settings as a logging framework's XML sets them (one setter per setting declared
+ * in {@link ProducerConfigDef}, the same names, checked by a test; or {@link #set(String, String)}
+ * by name), with the appender defaults: {@link BufferFullPolicy#DROP} (the logging thread never
+ * waits) and a client id derived from the appender's name. Every other default is the producer's.
+ * Each setter validates at once and throws {@link IllegalArgumentException} naming the setting, as
+ * {@link ProducerConfig.Builder} does. Not thread-safe: filled once, before the appender starts.
  */
 public final class ProducerSettings {
 
-  private final ProducerConfig.Builder builder = ProducerConfig.builder()
-      .setBufferFullPolicy(BufferFullPolicy.DROP);
+  private final ProducerConfig.Builder builder =
+      ProducerConfig.builder().setBufferFullPolicy(BufferFullPolicy.DROP);
   private boolean clientIdSet;
 
-  /**
-   * Creates settings with the appender defaults.
-   */
-  public ProducerSettings() {
-  }
+  /** Creates settings with the appender defaults. */
+  public ProducerSettings() {}
 
   /**
    * See {@link ProducerConfig.Builder#setTotalSizeInBytes(long)}.
@@ -35,7 +32,8 @@ public final class ProducerSettings {
   }
 
   /**
-   * See {@link ProducerConfig.Builder#setMaxBlockMillis(long)}; used only with {@code bufferFullPolicy=BLOCK}.
+   * See {@link ProducerConfig.Builder#setMaxBlockMillis(long)}; used only with {@code
+   * bufferFullPolicy=BLOCK}.
    *
    * @param millis how long a logging call may wait for buffer space
    */
@@ -44,8 +42,8 @@ public final class ProducerSettings {
   }
 
   /**
-   * {@code DROP} (the appender default: a full buffer drops the event, counts and reports it) or {@code BLOCK} (the
-   * logging call waits up to {@code maxBlockMillis}).
+   * {@code DROP} (the appender default: a full buffer drops the event, counts and reports it) or
+   * {@code BLOCK} (the logging call waits up to {@code maxBlockMillis}).
    *
    * @param policy {@code DROP} or {@code BLOCK}, any case
    * @throws IllegalArgumentException if neither
@@ -146,7 +144,8 @@ public final class ProducerSettings {
   }
 
   /**
-   * See {@link ProducerConfig.Builder#setClientId(String)}; default {@code logproducer-<appender name>}.
+   * See {@link ProducerConfig.Builder#setClientId(String)}; default {@code logproducer-<appender
+   * name>}.
    *
    * @param clientId names the producer's threads and its JMX bean
    */
@@ -165,8 +164,8 @@ public final class ProducerSettings {
   }
 
   /**
-   * See {@link ProducerConfig.Builder#setShutdownHookEnabled(boolean)}: the producer's own hook, a safety net when
-   * the logging framework is not stopped at exit.
+   * See {@link ProducerConfig.Builder#setShutdownHookEnabled(boolean)}: the producer's own hook, a
+   * safety net when the logging framework is not stopped at exit.
    *
    * @param enabled whether to register the producer's JVM shutdown hook
    */
@@ -184,13 +183,13 @@ public final class ProducerSettings {
   }
 
   /**
-   * Sets the setting named {@code name} from its text, as {@link ProducerConfigDef.Setting#apply} parses it (for
-   * frameworks whose XML gives every value as text, e.g. log4j2's attributes).
+   * Sets the setting named {@code name} from its text, as {@link ProducerConfigDef.Setting#apply}
+   * parses it (for frameworks whose XML gives every value as text, e.g. log4j2's attributes).
    *
    * @param name a setting's name, as declared in {@link ProducerConfigDef}
    * @param value its value as text
-   * @throws IllegalArgumentException naming the setting, if there is no such setting, the text does not parse or the
-   *     value is out of bounds
+   * @throws IllegalArgumentException naming the setting, if there is no such setting, the text does
+   *     not parse or the value is out of bounds
    */
   public void set(String name, String value) {
     ProducerConfigDef.setting(name).apply(builder, value);

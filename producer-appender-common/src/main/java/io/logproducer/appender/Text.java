@@ -7,10 +7,12 @@ import java.util.Map;
 /** Parsing of the text values logging frameworks' XML gives: enum names, {@code k=v} lists. */
 final class Text {
 
-  private Text() {
-  }
+  private Text() {}
 
-  /** The constant of {@code type} named {@code value}, any case; IllegalArgumentException naming {@code setting}. */
+  /**
+   * The constant of {@code type} named {@code value}, any case; IllegalArgumentException naming
+   * {@code setting}.
+   */
   static <E extends Enum<E>> E enumValue(Class<E> type, String setting, String value) {
     if (value != null) {
       for (E e : type.getEnumConstants()) {
@@ -23,7 +25,8 @@ final class Text {
     for (E e : type.getEnumConstants()) {
       names.append(names.length() == 0 ? "" : ", ").append(e.name());
     }
-    throw new IllegalArgumentException(setting + " must be one of " + names + ", was '" + value + "'");
+    throw new IllegalArgumentException(
+        setting + " must be one of " + names + ", was '" + value + "'");
   }
 
   /**
@@ -42,8 +45,8 @@ final class Text {
       }
       int eq = item.indexOf('=');
       if (eq <= 0 || item.substring(0, eq).trim().isEmpty()) {
-        throw new IllegalArgumentException(setting + " must be key=value items separated by commas, was '" + list
-            + "'");
+        throw new IllegalArgumentException(
+            setting + " must be key=value items separated by commas, was '" + list + "'");
       }
       out.put(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
     }
@@ -58,7 +61,8 @@ final class Text {
     StringBuilder sb = new StringBuilder(name.length());
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
-      sb.append(c < 128 && (Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.') ? c : '_');
+      sb.append(
+          c < 128 && (Character.isLetterOrDigit(c) || c == '-' || c == '_' || c == '.') ? c : '_');
     }
     return sb.toString().toLowerCase(Locale.ROOT);
   }

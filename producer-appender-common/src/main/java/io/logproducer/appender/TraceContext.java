@@ -4,17 +4,16 @@ import io.logproducer.LogRecord;
 
 /**
  * Trace context from the MDC / ThreadContext entries OpenTelemetry's MDC instrumentations write
- * ({@value SemanticAttributes#MDC_TRACE_ID}, {@value SemanticAttributes#MDC_SPAN_ID},
- * {@value SemanticAttributes#MDC_TRACE_FLAGS}). Stateless; thread-safe.
+ * ({@value SemanticAttributes#MDC_TRACE_ID}, {@value SemanticAttributes#MDC_SPAN_ID}, {@value
+ * SemanticAttributes#MDC_TRACE_FLAGS}). Stateless; thread-safe.
  */
 public final class TraceContext {
 
-  private TraceContext() {
-  }
+  private TraceContext() {}
 
   /**
-   * Sets trace id, span id and flags on {@code builder} when {@code traceId} and {@code spanId} are valid hex ids of
-   * 32 and 16 digits (and not all zero).
+   * Sets trace id, span id and flags on {@code builder} when {@code traceId} and {@code spanId} are
+   * valid hex ids of 32 and 16 digits (and not all zero).
    *
    * @param builder the record being built
    * @param traceId the MDC's trace id, or null
@@ -22,7 +21,8 @@ public final class TraceContext {
    * @param flags the MDC's trace flags (hex), or null
    * @return true if the ids were set (the caller then leaves those MDC keys out of the attributes)
    */
-  public static boolean apply(LogRecord.Builder builder, String traceId, String spanId, String flags) {
+  public static boolean apply(
+      LogRecord.Builder builder, String traceId, String spanId, String flags) {
     if (!isHex(traceId, 32) || !isHex(spanId, 16)) {
       return false;
     }

@@ -34,7 +34,8 @@ class AppenderProducerTest {
     started.forEach(AppenderProducer::stop);
   }
 
-  private AppenderProducer start(String name, ProducerSettings producer, OtlpSettings otlp, long reportMillis) {
+  private AppenderProducer start(
+      String name, ProducerSettings producer, OtlpSettings otlp, long reportMillis) {
     AppenderProducer ap = new AppenderProducer(name, 2_000, reportMillis, status::add);
     producer.setJmxEnabled(false);
     producer.setShutdownHookEnabled(false);
@@ -61,8 +62,8 @@ class AppenderProducerTest {
   }
 
   /**
-   * The scope name of each ScopeLogs of a protobuf ExportLogsServiceRequest, in wire order (the kit's decoded records
-   * carry their scope's name but not how records are grouped into ScopeLogs).
+   * The scope name of each ScopeLogs of a protobuf ExportLogsServiceRequest, in wire order (the
+   * kit's decoded records carry their scope's name but not how records are grouped into ScopeLogs).
    */
   private static List<String> scopeLogsNames(byte[] request) {
     List<String> names = new ArrayList<>();
@@ -108,22 +109,29 @@ class AppenderProducerTest {
   @Test
   void eventsAreDeliveredAndStopLeavesNoProducerThread() throws Exception {
     try (OtlpReceiver server = OtlpReceiver.start()) {
-      AppenderProducer ap = start("Ship It", new ProducerSettings(), otlp(server.endpoint()), 10_000);
+      AppenderProducer ap =
+          start("Ship It", new ProducerSettings(), otlp(server.endpoint()), 10_000);
       assertEquals("logproducer-ship_it", ap.producer().getConfig().getClientId());
       for (int i = 0; i < 3; i++) {
         assertTrue(ap.enter("com.example.Orders"));
         try {
-          ap.send(LogRecord.builder().setBody("event " + i).setInstrumentationScopeName("com.example.Orders").build());
+          ap.send(
+              LogRecord.builder()
+                  .setBody("event " + i)
+                  .setInstrumentationScopeName("com.example.Orders")
+                  .build());
         } finally {
           ap.exit();
         }
       }
       ap.stop();
       assertEquals(List.of("event 0", "event 1", "event 2"), server.deliveredBodies());
-      assertEquals(List.of("com.example.Orders", "com.example.Orders", "com.example.Orders"),
+      assertEquals(
+          List.of("com.example.Orders", "com.example.Orders", "com.example.Orders"),
           server.requests().stream().flatMap(r -> scopeLogsNames(r.body()).stream()).toList(),
           "each record in a ScopeLogs named after its logger");
-      assertEquals(List.of("com.example.Orders", "com.example.Orders", "com.example.Orders"),
+      assertEquals(
+          List.of("com.example.Orders", "com.example.Orders", "com.example.Orders"),
           server.deliveredRecords().stream().map(ReceivedLogRecord::scopeName).toList());
       assertEquals(List.of(), threadsNamed("logproducer-ship_it-"));
       assertNull(ap.producer());
@@ -146,11 +154,15 @@ class AppenderProducerTest {
       assertTrue(ap.enter("com.example.Again"), "after exit the thread may enter again");
       ap.exit();
       AtomicBoolean onProducerThread = new AtomicBoolean(true);
-      Thread t = new Thread(() -> onProducerThread.set(ap.enter("org.apache.hc.client5.http.wire")),
-          "logproducer-guard-sender-9");
+      Thread t =
+          new Thread(
+              () -> onProducerThread.set(ap.enter("org.apache.hc.client5.http.wire")),
+              "logproducer-guard-sender-9");
       t.start();
       t.join(10_000);
-      assertFalse(onProducerThread.get(), "events logged on the producer's threads (httpclient5 DEBUG) stay out");
+      assertFalse(
+          onProducerThread.get(),
+          "events logged on the producer's threads (httpclient5 DEBUG) stay out");
     }
   }
 
@@ -161,8 +173,13 @@ class AppenderProducerTest {
     ap.send(LogRecord.builder().setBody("x").build());
     assertEquals(1, ap.droppedCount());
     ap.stop();
-    assertTrue(status.get(0).startsWith("logproducer appender 'idle': 1 events dropped and 0 failed since the last"
-        + " report (1 and 0 in all); last cause: the appender is stopped"), status.toString());
+    assertTrue(
+        status
+            .get(0)
+            .startsWith(
+                "logproducer appender 'idle': 1 events dropped and 0 failed since the last"
+                    + " report (1 and 0 in all); last cause: the appender is stopped"),
+        status.toString());
   }
 
   @Test
@@ -192,33 +209,57 @@ class AppenderProducerTest {
     }
     Producer p = ap.producer();
     long accepted = p.getMetrics().getRecordsAccepted();
-    assertEquals(events, accepted + ap.droppedCount(), "every event accepted or counted as dropped");
-    assertTrue(ap.droppedCount() > events / 2, "a 1 MiB buffer cannot hold 20 MB: " + ap.droppedCount());
-    assertTrue(p.getMetrics().getPeakBufferedBytes() <= 1 << 20, "" + p.getMetrics().getPeakBufferedBytes());
-    assertTrue(slowestNanos < 1_000_000_000L, "DROP never waits for maxBlockMillis (60 s): slowest call "
-        + slowestNanos / 1_000_000 + " ms");
-    assertTrue(status.stream().anyMatch(m -> m.startsWith("logproducer appender 'full': ")
-        && m.contains("last cause: the buffer was full (the receiver is slow or down)")), status.toString());
+    assertEquals(
+        events, accepted + ap.droppedCount(), "every event accepted or counted as dropped");
+    assertTrue(
+        ap.droppedCount() > events / 2, "a 1 MiB buffer cannot hold 20 MB: " + ap.droppedCount());
+    assertTrue(
+        p.getMetrics().getPeakBufferedBytes() <= 1 << 20,
+        "" + p.getMetrics().getPeakBufferedBytes());
+    assertTrue(
+        slowestNanos < 1_000_000_000L,
+        "DROP never waits for maxBlockMillis (60 s): slowest call "
+            + slowestNanos / 1_000_000
+            + " ms");
+    assertTrue(
+        status.stream()
+            .anyMatch(
+                m ->
+                    m.startsWith("logproducer appender 'full': ")
+                        && m.contains(
+                            "last cause: the buffer was full (the receiver is slow or down)")),
+        status.toString());
   }
 
   @Test
   void twoExportersAreRefusedNamingTheAppender() {
     AppenderProducer ap = new AppenderProducer("both", 0, 1_000, status::add);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ap.start(new ProducerSettings(), new OtlpSettings(), new GseSettings(), "s", true));
-    assertEquals("appender 'both' configures more than one exporter (OTLP, GSE, Kafka); choose one", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ap.start(new ProducerSettings(), new OtlpSettings(), new GseSettings(), "s", true));
+    assertEquals(
+        "appender 'both' configures more than one exporter (OTLP, GSE, Kafka); choose one",
+        e.getMessage());
   }
 
   @Test
   void settingsNameTheBadValue() {
     ProducerSettings p = new ProducerSettings();
-    assertEquals("bufferFullPolicy must be one of BLOCK, DROP, was 'wait'",
-        assertThrows(IllegalArgumentException.class, () -> p.setBufferFullPolicy("wait")).getMessage());
+    assertEquals(
+        "bufferFullPolicy must be one of BLOCK, DROP, was 'wait'",
+        assertThrows(IllegalArgumentException.class, () -> p.setBufferFullPolicy("wait"))
+            .getMessage());
     p.setBufferFullPolicy("block");
-    assertEquals("headers must be key=value items separated by commas, was 'nope'",
-        assertThrows(IllegalArgumentException.class, () -> new OtlpSettings().setHeaders("nope")).getMessage());
-    assertEquals("tcpEndpoint must be host:port, was '127.0.0.1'",
-        assertThrows(IllegalArgumentException.class, () -> new GseSettings().setTcpEndpoint("127.0.0.1"))
+    assertEquals(
+        "headers must be key=value items separated by commas, was 'nope'",
+        assertThrows(IllegalArgumentException.class, () -> new OtlpSettings().setHeaders("nope"))
+            .getMessage());
+    assertEquals(
+        "tcpEndpoint must be host:port, was '127.0.0.1'",
+        assertThrows(
+                IllegalArgumentException.class, () -> new GseSettings().setTcpEndpoint("127.0.0.1"))
             .getMessage());
   }
 
@@ -228,17 +269,22 @@ class AppenderProducerTest {
     CountDownLatch done = new CountDownLatch(4);
     AtomicReference<Throwable> error = new AtomicReference<>();
     for (int t = 0; t < 4; t++) {
-      new Thread(() -> {
-        try {
-          for (int i = 0; i < 1_000; i++) {
-            ap.send(LogRecord.builder().setBody("x").build()); // not started: every send is a drop
-          }
-        } catch (Throwable e) {
-          error.set(e);
-        } finally {
-          done.countDown();
-        }
-      }).start();
+      new Thread(
+              () -> {
+                try {
+                  for (int i = 0; i < 1_000; i++) {
+                    ap.send(
+                        LogRecord.builder()
+                            .setBody("x")
+                            .build()); // not started: every send is a drop
+                  }
+                } catch (Throwable e) {
+                  error.set(e);
+                } finally {
+                  done.countDown();
+                }
+              })
+          .start();
     }
     done.await();
     assertNull(error.get());
@@ -246,7 +292,10 @@ class AppenderProducerTest {
     assertEquals(1, status.size(), "one report in the first interval: " + status);
     ap.stop(); // reports the rest
     assertEquals(2, status.size(), status.toString());
-    assertTrue(status.get(1).contains("events dropped and 0 failed since the last report (4,000 and 0 in all)"),
+    assertTrue(
+        status
+            .get(1)
+            .contains("events dropped and 0 failed since the last report (4,000 and 0 in all)"),
         status.toString());
   }
 }

@@ -41,22 +41,30 @@ class HandOffTest {
     int perThread = 50_000;
     ConcurrentHashMap<Integer, List<Integer>> seen = new ConcurrentHashMap<>();
     AtomicInteger consumed = new AtomicInteger();
-    HandOff<int[]> h = new HandOff<>("handoff-order", 1024, e -> {
-      seen.computeIfAbsent(e[0], k -> new ArrayList<>()).add(e[1]); // one consumer thread: lists are not shared
-      consumed.incrementAndGet();
-    });
+    HandOff<int[]> h =
+        new HandOff<>(
+            "handoff-order",
+            1024,
+            e -> {
+              seen.computeIfAbsent(e[0], k -> new ArrayList<>())
+                  .add(e[1]); // one consumer thread: lists are not shared
+              consumed.incrementAndGet();
+            });
     AtomicInteger refused = new AtomicInteger();
     Thread[] producers = new Thread[threads];
     for (int t = 0; t < threads; t++) {
       int id = t;
-      producers[t] = new Thread(() -> {
-        for (int i = 0; i < perThread; i++) {
-          while (!h.offer(new int[] {id, i})) { // full: this test wants every event, so it retries
-            refused.incrementAndGet();
-            Thread.yield();
-          }
-        }
-      });
+      producers[t] =
+          new Thread(
+              () -> {
+                for (int i = 0; i < perThread; i++) {
+                  while (!h.offer(
+                      new int[] {id, i})) { // full: this test wants every event, so it retries
+                    refused.incrementAndGet();
+                    Thread.yield();
+                  }
+                }
+              });
       producers[t].start();
     }
     for (Thread p : producers) {
@@ -79,15 +87,19 @@ class HandOffTest {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch first = new CountDownLatch(1);
     AtomicInteger consumed = new AtomicInteger();
-    HandOff<Integer> h = new HandOff<>("handoff-full", 5, e -> {
-      first.countDown();
-      try {
-        release.await();
-      } catch (InterruptedException ex) {
-        Thread.currentThread().interrupt();
-      }
-      consumed.incrementAndGet();
-    });
+    HandOff<Integer> h =
+        new HandOff<>(
+            "handoff-full",
+            5,
+            e -> {
+              first.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+              }
+              consumed.incrementAndGet();
+            });
     assertEquals(8, h.capacity());
     assertTrue(h.offer(0));
     first.await(); // the worker holds event 0: the queue has 8 free slots
@@ -106,13 +118,17 @@ class HandOffTest {
   @Test
   void stopGivesUpAfterItsTimeoutAndSaysWhatIsLeft() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    HandOff<Integer> h = new HandOff<>("handoff-stuck", 16, e -> {
-      try {
-        release.await();
-      } catch (InterruptedException ex) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    HandOff<Integer> h =
+        new HandOff<>(
+            "handoff-stuck",
+            16,
+            e -> {
+              try {
+                release.await();
+              } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+              }
+            });
     for (int i = 0; i < 5; i++) {
       assertTrue(h.offer(i));
     }
@@ -149,20 +165,26 @@ class HandOffTest {
   void steadyTrafficDoesNotMakeTheLoggingThreadWakeTheWorker() throws Exception {
     AtomicInteger consumed = new AtomicInteger();
     HandOff<Integer> h = new HandOff<>("handoff-steady", 64, e -> consumed.incrementAndGet());
-    awaitState(worker("handoff-steady"), Thread.State.WAITING); // asleep: the first offer must wake it
+    awaitState(
+        worker("handoff-steady"), Thread.State.WAITING); // asleep: the first offer must wake it
     for (int i = 0; i < 500; i++) {
       assertTrue(h.offer(i));
       LockSupport.parkNanos(200_000L); // an event every ~0.2 ms: the worker naps between them
     }
     assertEquals(0, h.stop(10_000));
     assertEquals(500, consumed.get());
-    assertTrue(h.wakeUps() >= 1 && h.wakeUps() <= 10, "wake-ups by producers: " + h.wakeUps()
-        + " (1 expected: the first event; a few more only if the machine stalls a thread for over 20 ms)");
+    assertTrue(
+        h.wakeUps() >= 1 && h.wakeUps() <= 10,
+        "wake-ups by producers: "
+            + h.wakeUps()
+            + " (1 expected: the first event; a few more only if the machine stalls a thread for over 20 ms)");
   }
 
   @Test
   void badCapacityIsRefused() {
-    assertEquals("queueSize must be in [1, 1048576], was 0",
-        assertThrows(IllegalArgumentException.class, () -> new HandOff<Integer>("x", 0, e -> { })).getMessage());
+    assertEquals(
+        "queueSize must be in [1, 1048576], was 0",
+        assertThrows(IllegalArgumentException.class, () -> new HandOff<Integer>("x", 0, e -> {}))
+            .getMessage());
   }
 }

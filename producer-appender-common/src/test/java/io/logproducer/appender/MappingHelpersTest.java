@@ -35,7 +35,8 @@ class MappingHelpersTest {
     Exception e = nested();
     StringWriter expected = new StringWriter();
     e.printStackTrace(new PrintWriter(expected));
-    assertEquals(expected.toString().replace(System.lineSeparator(), "\n"), ExceptionText.stackTrace(e, -1));
+    assertEquals(
+        expected.toString().replace(System.lineSeparator(), "\n"), ExceptionText.stackTrace(e, -1));
   }
 
   @Test
@@ -76,13 +77,20 @@ class MappingHelpersTest {
     assertTrue(TraceContext.apply(b, "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331", "01"));
     LogRecord r = b.build();
     assertEquals(0x0a, r.getTraceId()[0] & 0xff);
-    assertArrayEquals(new byte[] {(byte) 0xb7, (byte) 0xad, 0x6b, 0x71, 0x69, 0x20, 0x33, 0x31}, r.getSpanId());
+    assertArrayEquals(
+        new byte[] {(byte) 0xb7, (byte) 0xad, 0x6b, 0x71, 0x69, 0x20, 0x33, 0x31}, r.getSpanId());
     assertEquals(1, r.getFlags());
-    assertFalse(TraceContext.apply(LogRecord.builder(), "00000000000000000000000000000000", "b7ad6b7169203331",
-        null), "the invalid all-zero trace id");
-    assertFalse(TraceContext.apply(LogRecord.builder(), "0af7651916cd43dd8448eb211c80319", "b7ad6b7169203331",
-        null), "31 digits");
-    assertFalse(TraceContext.apply(LogRecord.builder(), "0af7651916cd43dd8448eb211c80319c", "b7ad6b716920333g",
-        null), "not hex");
+    assertFalse(
+        TraceContext.apply(
+            LogRecord.builder(), "00000000000000000000000000000000", "b7ad6b7169203331", null),
+        "the invalid all-zero trace id");
+    assertFalse(
+        TraceContext.apply(
+            LogRecord.builder(), "0af7651916cd43dd8448eb211c80319", "b7ad6b7169203331", null),
+        "31 digits");
+    assertFalse(
+        TraceContext.apply(
+            LogRecord.builder(), "0af7651916cd43dd8448eb211c80319c", "b7ad6b716920333g", null),
+        "not hex");
   }
 }

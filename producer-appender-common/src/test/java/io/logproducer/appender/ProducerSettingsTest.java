@@ -17,9 +17,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The appenders' producer settings are exactly the declared ones ({@link ProducerConfigDef}): a setting added there
- * fails here until {@link ProducerSettings} (logback's {@code <producer>}) has its setter, and in log4j2's
- * {@code ProducerSettingsElementTest} until {@code <ProducerSettings>} has its attribute.
+ * The appenders' producer settings are exactly the declared ones ({@link ProducerConfigDef}): a
+ * setting added there fails here until {@link ProducerSettings} (logback's {@code <producer>}) has
+ * its setter, and in log4j2's {@code ProducerSettingsElementTest} until {@code <ProducerSettings>}
+ * has its attribute.
  */
 public class ProducerSettingsTest {
 
@@ -62,25 +63,36 @@ public class ProducerSettingsTest {
 
   @Test
   void everyDeclaredSettingHasASampleAndATypedSetter() {
-    assertEquals(ProducerConfigDef.all().stream().map(Setting::name).toList(), List.copyOf(SAMPLES.keySet()),
+    assertEquals(
+        ProducerConfigDef.all().stream().map(Setting::name).toList(),
+        List.copyOf(SAMPLES.keySet()),
         "a sample per declared setting");
     Map<String, Class<?>> setters = new TreeMap<>();
     for (Method m : ProducerSettings.class.getDeclaredMethods()) {
-      if (Modifier.isPublic(m.getModifiers()) && m.getName().startsWith("set") && m.getName().length() > 3
+      if (Modifier.isPublic(m.getModifiers())
+          && m.getName().startsWith("set")
+          && m.getName().length() > 3
           && m.getParameterCount() == 1) {
-        setters.put(Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4), m.getParameterTypes()[0]);
+        setters.put(
+            Character.toLowerCase(m.getName().charAt(3)) + m.getName().substring(4),
+            m.getParameterTypes()[0]);
       }
     }
     Map<String, Class<?>> expected = new TreeMap<>();
     for (Setting s : ProducerConfigDef.all()) {
-      expected.put(s.name(), switch (s.type()) {
-        case LONG -> long.class;
-        case INT -> int.class;
-        case BOOLEAN -> boolean.class;
-        default -> String.class;
-      });
+      expected.put(
+          s.name(),
+          switch (s.type()) {
+            case LONG -> long.class;
+            case INT -> int.class;
+            case BOOLEAN -> boolean.class;
+            default -> String.class;
+          });
     }
-    assertEquals(expected, setters, "ProducerSettings' setters: one per declared setting, typed as declared");
+    assertEquals(
+        expected,
+        setters,
+        "ProducerSettings' setters: one per declared setting, typed as declared");
   }
 
   @Test
@@ -100,8 +112,13 @@ public class ProducerSettingsTest {
         }
       }
       Class<?> t = setter.getParameterTypes()[0];
-      setter.invoke(bySetter, t == long.class ? (Object) Long.parseLong(sample) : t == int.class
-          ? (Object) Integer.parseInt(sample) : t == boolean.class ? (Object) Boolean.parseBoolean(sample) : sample);
+      setter.invoke(
+          bySetter,
+          t == long.class
+              ? (Object) Long.parseLong(sample)
+              : t == int.class
+                  ? (Object) Integer.parseInt(sample)
+                  : t == boolean.class ? (Object) Boolean.parseBoolean(sample) : sample);
       assertTrue(sample.equalsIgnoreCase(valueIn(bySetter.toConfig("a"), s)), s.name());
     }
   }
@@ -112,11 +129,17 @@ public class ProducerSettingsTest {
     assertEquals(BufferFullPolicy.DROP, c.getBufferFullPolicy());
     assertEquals("logproducer-my_app", c.getClientId());
     ProducerSettings s = new ProducerSettings();
-    assertEquals("lingerMillis must be in [0, 3600000], was -1",
-        assertThrows(IllegalArgumentException.class, () -> s.set("lingerMillis", "-1")).getMessage());
-    assertEquals("lingerMillis must be an integer, was 'x'",
-        assertThrows(IllegalArgumentException.class, () -> s.set("lingerMillis", "x")).getMessage());
-    assertEquals("bufferFullPolicy must be one of BLOCK, DROP, was 'x'",
-        assertThrows(IllegalArgumentException.class, () -> s.setBufferFullPolicy("x")).getMessage());
+    assertEquals(
+        "lingerMillis must be in [0, 3600000], was -1",
+        assertThrows(IllegalArgumentException.class, () -> s.set("lingerMillis", "-1"))
+            .getMessage());
+    assertEquals(
+        "lingerMillis must be an integer, was 'x'",
+        assertThrows(IllegalArgumentException.class, () -> s.set("lingerMillis", "x"))
+            .getMessage());
+    assertEquals(
+        "bufferFullPolicy must be one of BLOCK, DROP, was 'x'",
+        assertThrows(IllegalArgumentException.class, () -> s.setBufferFullPolicy("x"))
+            .getMessage());
   }
 }

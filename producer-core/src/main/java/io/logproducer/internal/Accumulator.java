@@ -8,16 +8,17 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
- * Holds one open batch per shard and appends encoded records to it. A batch is sealed before a record that would
- * take it past {@code batchSizeInBytes} (so a record larger than that travels alone), as soon as it reaches
- * {@code batchSizeInBytes} or {@code batchCountThreshold}, by the {@link LingerTimer} when it is
- * {@code lingerMillis} old, by {@link #sealAll()} for flush and close, and by {@link #relievePressure()} when open
- * batches hold much of the budget while a sender must wait. Sealing compacts the batch
- * ({@link ProducerBatch#compact}). Sealed batches go to the send queue, outside the shard lock.
+ * Holds one open batch per shard and appends encoded records to it. A batch is sealed before a
+ * record that would take it past {@code batchSizeInBytes} (so a record larger than that travels
+ * alone), as soon as it reaches {@code batchSizeInBytes} or {@code batchCountThreshold}, by the
+ * {@link LingerTimer} when it is {@code lingerMillis} old, by {@link #sealAll()} for flush and
+ * close, and by {@link #relievePressure()} when open batches hold much of the budget while a sender
+ * must wait. Sealing compacts the batch ({@link ProducerBatch#compact}). Sealed batches go to the
+ * send queue, outside the shard lock.
  *
- * <p>Thread-safe: each shard's open batch is guarded by that shard's monitor; the shard map is concurrent. Appends
- * charge the budget only without waiting ({@link MemoryBudget#tryReserve}); a caller told to reserve more waits
- * outside every lock and tries again with the bytes as credit.
+ * <p>Thread-safe: each shard's open batch is guarded by that shard's monitor; the shard map is
+ * concurrent. Appends charge the budget only without waiting ({@link MemoryBudget#tryReserve}); a
+ * caller told to reserve more waits outside every lock and tries again with the bytes as credit.
  */
 final class Accumulator {
 
@@ -37,20 +38,40 @@ final class Accumulator {
   private final IncompleteBatches incomplete;
   private final LingerTimer timer;
   private final Consumer<ProducerBatch> onSealed;
-  /** Set by {@link #closeAndSealAll()}; read under each shard's lock, so no append can follow the final seal. */
-  private volatile boolean closed;
+
   /**
-   * Budget bytes charged to open batches (the sum of their {@link ProducerBatch#charged()}), changed under the shard
-   * lock whenever an append changes an open batch's charge (once per chunk, not per record) and when one is sealed,
-   * so {@link #relievePressure()} reads it without locking every shard on each refused send.
+   * Set by {@link #closeAndSealAll()}; read under each shard's lock, so no append can follow the
+   * final seal.
+   */
+  private volatile boolean closed;
+
+  /**
+   * Budget bytes charged to open batches (the sum of their {@link ProducerBatch#charged()}),
+   * changed under the shard lock whenever an append changes an open batch's charge (once per chunk,
+   * not per record) and when one is sealed, so {@link #relievePressure()} reads it without locking
+   * every shard on each refused send.
    */
   private final LongAdder openCharged = new LongAdder();
-  /** Expected records per batch, from the last batch sealed by size: sizes new batches' offset arrays. */
+
+  /**
+   * Expected records per batch, from the last batch sealed by size: sizes new batches' offset
+   * arrays.
+   */
   private volatile int recordsPerBatchHint = 64;
 
-  /** @param onSealed receives each sealed batch, outside any lock (the send queue) */
-  Accumulator(ChunkPool pool, MemoryBudget budget, int batchSizeInBytes, int batchCountThreshold, long lingerNanos,
-      long deliveryTimeoutNanos, IncompleteBatches incomplete, LingerTimer timer, Consumer<ProducerBatch> onSealed) {
+  /**
+   * @param onSealed receives each sealed batch, outside any lock (the send queue)
+   */
+  Accumulator(
+      ChunkPool pool,
+      MemoryBudget budget,
+      int batchSizeInBytes,
+      int batchCountThreshold,
+      long lingerNanos,
+      long deliveryTimeoutNanos,
+      IncompleteBatches incomplete,
+      LingerTimer timer,
+      Consumer<ProducerBatch> onSealed) {
     this.pool = pool;
     this.budget = budget;
     this.batchSizeInBytes = batchSizeInBytes;
@@ -63,11 +84,13 @@ final class Accumulator {
   }
 
   /**
-   * Appends one encoded record ({@code src[0, len)}) to the open batch of {@code shardKey}, charging the budget
-   * without waiting; {@code credit} bytes the caller already reserved are used first.
+   * Appends one encoded record ({@code src[0, len)}) to the open batch of {@code shardKey},
+   * charging the budget without waiting; {@code credit} bytes the caller already reserved are used
+   * first.
    *
-   * @return 0 if appended (the credit now belongs to the batch); otherwise the bytes still to reserve before
-   *     calling again (the record was not appended and the credit is still the caller's)
+   * @return 0 if appended (the credit now belongs to the batch); otherwise the bytes still to
+   *     reserve before calling again (the record was not appended and the credit is still the
+   *     caller's)
    * @throws IllegalStateException if the accumulator was closed (the credit is still the caller's)
    */
   long append(Object shardKey, byte[] src, int len, Callback callback, long credit) {
@@ -97,8 +120,14 @@ final class Accumulator {
         boolean fresh = b == null;
         if (fresh) {
           // One clock read per batch, not per record.
-          b = new ProducerBatch(shardKey, pool, System.nanoTime(), lingerNanos, deliveryTimeoutNanos,
-              Math.min(batchCountThreshold, recordsPerBatchHint));
+          b =
+              new ProducerBatch(
+                  shardKey,
+                  pool,
+                  System.nanoTime(),
+                  lingerNanos,
+                  deliveryTimeoutNanos,
+                  Math.min(batchCountThreshold, recordsPerBatchHint));
         }
         long chargedBefore = b.charged();
         long shortfall = b.tryAppend(src, len, callback, credit, budget);
@@ -157,8 +186,9 @@ final class Accumulator {
   }
 
   /**
-   * Refuses every later append and seals every open batch. Because appends check the flag under the shard lock
-   * and this seals under the same lock, every record appended before it is in a sealed batch afterwards.
+   * Refuses every later append and seals every open batch. Because appends check the flag under the
+   * shard lock and this seals under the same lock, every record appended before it is in a sealed
+   * batch afterwards.
    */
   int closeAndSealAll() {
     closed = true;
@@ -188,14 +218,15 @@ final class Accumulator {
   }
 
   /**
-   * Called when a sender must wait for budget: if open batches hold a quarter of the budget or more (many shards
-   * each with a partly filled chunk: GSE with many dataids, say), seals them all, which compacts them and lets them
-   * ship, so open batches can never hold the budget hostage.
+   * Called when a sender must wait for budget: if open batches hold a quarter of the budget or more
+   * (many shards each with a partly filled chunk: GSE with many dataids, say), seals them all,
+   * which compacts them and lets them ship, so open batches can never hold the budget hostage.
    *
    * @return true if it sealed
    */
   boolean relievePressure() {
-    if (openCharged.sum() * 4 < budget.total()) { // no shard lock: the refused path stays cheap in a flood
+    if (openCharged.sum() * 4
+        < budget.total()) { // no shard lock: the refused path stays cheap in a flood
       return false;
     }
     return sealAll() > 0;

@@ -3,11 +3,12 @@ package io.logproducer.internal;
 import io.logproducer.SendResult;
 
 /**
- * Turns a batch's final outcome into its effects, once: metrics, the batch's memory released (unless a send thread
- * still holds it), callbacks called, and waiters of {@code flush()}/{@code close()} signalled. The caller must have
- * moved the batch to COMPLETED or TIMED_OUT (a compare-and-set), which is what makes each outcome happen exactly
- * once. Each effect runs even if an earlier one threw (an {@code OutOfMemoryError}, say): waiters are always
- * signalled. Thread-safe.
+ * Turns a batch's final outcome into its effects, once: metrics, the batch's memory released
+ * (unless a send thread still holds it), callbacks called, and waiters of {@code flush()}/{@code
+ * close()} signalled. The caller must have moved the batch to COMPLETED or TIMED_OUT (a
+ * compare-and-set), which is what makes each outcome happen exactly once. Each effect runs even if
+ * an earlier one threw (an {@code OutOfMemoryError}, say): waiters are always signalled.
+ * Thread-safe.
  */
 final class BatchCompleter {
 
@@ -19,7 +20,9 @@ final class BatchCompleter {
   private final IncompleteBatches incomplete;
   private final RateLimitedLog callbackErrors = new RateLimitedLog(log, 10_000);
 
-  /** @param owner the producer whose callbacks these are (see {@link CallbackContext}) */
+  /**
+   * @param owner the producer whose callbacks these are (see {@link CallbackContext})
+   */
   BatchCompleter(Object owner, MemoryBudget budget, Metrics metrics, IncompleteBatches incomplete) {
     this.owner = owner;
     this.budget = budget;
@@ -28,8 +31,9 @@ final class BatchCompleter {
   }
 
   /**
-   * Applies {@code result} to the batch {@code b}, which the caller just moved to COMPLETED ({@code releaseMemory}
-   * true) or TIMED_OUT (false: the send thread holding it releases the memory when it returns).
+   * Applies {@code result} to the batch {@code b}, which the caller just moved to COMPLETED ({@code
+   * releaseMemory} true) or TIMED_OUT (false: the send thread holding it releases the memory when
+   * it returns).
    *
    * @param wireBytes request body bytes of the delivering attempt (0 if not delivered)
    */
@@ -38,7 +42,8 @@ final class BatchCompleter {
       count(b, result, wireBytes);
     } finally {
       try {
-        incomplete.remove(b); // the outcome is decided: the deadline watchdog has nothing more to do with it
+        incomplete.remove(
+            b); // the outcome is decided: the deadline watchdog has nothing more to do with it
         if (releaseMemory) {
           b.releaseMemory(budget);
         }
@@ -46,7 +51,8 @@ final class BatchCompleter {
         try {
           Object previous = CallbackContext.enter(owner);
           try {
-            b.invokeCallbacks(result, t -> callbackErrors.warn("a send callback threw; ignored", t));
+            b.invokeCallbacks(
+                result, t -> callbackErrors.warn("a send callback threw; ignored", t));
           } finally {
             CallbackContext.exit(previous);
           }
@@ -85,14 +91,16 @@ final class BatchCompleter {
     }
   }
 
-  /** Releases the memory of a batch whose outcome was given while a send thread held it (TIMED_OUT). */
+  /**
+   * Releases the memory of a batch whose outcome was given while a send thread held it (TIMED_OUT).
+   */
   void releaseAfterTimeout(ProducerBatch b) {
     b.releaseMemory(budget);
   }
 
   /**
-   * Completes a batch that was split into {@code children} (already charged): its outcome is theirs. The children
-   * take its place among the incomplete batches, so they keep its deadline.
+   * Completes a batch that was split into {@code children} (already charged): its outcome is
+   * theirs. The children take its place among the incomplete batches, so they keep its deadline.
    */
   void completeSplit(ProducerBatch parent, ProducerBatch[] children) {
     parent.setPendingChildren(children.length);

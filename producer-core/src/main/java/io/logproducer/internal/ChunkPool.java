@@ -1,12 +1,13 @@
 package io.logproducer.internal;
 
 /**
- * Recycles the fixed-size byte chunks that open batches store encoded records in, inside the memory budget: a
- * pooled chunk stays charged to the {@link MemoryBudget} (it is memory the producer holds), so taking one moves its
- * charge to the batch and giving one back moves the charge to the pool, without touching the budget. As in Kafka's
- * {@code BufferPool}, a sender waiting for budget is woken when a chunk is pooled and reuses it rather than waiting
- * for bytes; when bytes rather than chunks are short (a bookkeeping array must grow), {@link #drain()} lets the
- * garbage collector have every pooled chunk and releases their charge. Thread-safe; never allocates after
+ * Recycles the fixed-size byte chunks that open batches store encoded records in, inside the memory
+ * budget: a pooled chunk stays charged to the {@link MemoryBudget} (it is memory the producer
+ * holds), so taking one moves its charge to the batch and giving one back moves the charge to the
+ * pool, without touching the budget. As in Kafka's {@code BufferPool}, a sender waiting for budget
+ * is woken when a chunk is pooled and reuses it rather than waiting for bytes; when bytes rather
+ * than chunks are short (a bookkeeping array must grow), {@link #drain()} lets the garbage
+ * collector have every pooled chunk and releases their charge. Thread-safe; never allocates after
  * construction.
  */
 class ChunkPool {
@@ -17,10 +18,13 @@ class ChunkPool {
   private final int chunkSize;
   private final long chunkCost;
   private final MemoryBudget budget;
+
   /** Guarded by this. */
   private final byte[][] free;
+
   /** Guarded by this. */
   private int freeCount;
+
   /** Guarded by this. */
   private boolean closed;
 
@@ -36,9 +40,9 @@ class ChunkPool {
   }
 
   /**
-   * A chunk size for batches of {@code batchSizeInBytes} under a budget of {@code totalSizeInBytes}: a power of two
-   * in [256 B, 64 KiB], at most a sixteenth of the budget, so that partly filled chunks of open batches cannot hold
-   * the budget hostage.
+   * A chunk size for batches of {@code batchSizeInBytes} under a budget of {@code
+   * totalSizeInBytes}: a power of two in [256 B, 64 KiB], at most a sixteenth of the budget, so
+   * that partly filled chunks of open batches cannot hold the budget hostage.
    */
   static int chunkSizeFor(int batchSizeInBytes, long totalSizeInBytes) {
     int size = Integer.highestOneBit(Math.max(1, batchSizeInBytes - 1)) << 1;
@@ -66,9 +70,9 @@ class ChunkPool {
   }
 
   /**
-   * Offers a chunk back with its charge. Returns true if the pool kept it (the charge passed to the pool; a sender
-   * waiting for budget is woken to reuse it); false if not (the wrong size, the pool full or closed): the caller
-   * still holds the charge and lets the chunk go.
+   * Offers a chunk back with its charge. Returns true if the pool kept it (the charge passed to the
+   * pool; a sender waiting for budget is woken to reuse it); false if not (the wrong size, the pool
+   * full or closed): the caller still holds the charge and lets the chunk go.
    */
   boolean give(byte[] chunk) {
     synchronized (this) {
@@ -87,8 +91,9 @@ class ChunkPool {
   }
 
   /**
-   * Offers {@code chunks[0, n)} back under one lock (a completed batch returns all its chunks at once); each slot it
-   * keeps is set to null. Returns how many it kept: their charge passed to the pool.
+   * Offers {@code chunks[0, n)} back under one lock (a completed batch returns all its chunks at
+   * once); each slot it keeps is set to null. Returns how many it kept: their charge passed to the
+   * pool.
    */
   int giveAll(byte[][] chunks, int n) {
     int kept = 0;
@@ -111,7 +116,9 @@ class ChunkPool {
     return kept;
   }
 
-  /** Drops every pooled chunk and releases their charge to the budget; returns the bytes released. */
+  /**
+   * Drops every pooled chunk and releases their charge to the budget; returns the bytes released.
+   */
   long drain() {
     int n;
     synchronized (this) {

@@ -4,19 +4,25 @@ import java.io.OutputStream;
 import java.util.Arrays;
 
 /**
- * A reusable, growable, unsynchronized byte sink whose backing array is exposed: the send threads' request body
- * buffer. Not thread-safe; each send thread owns one.
+ * A reusable, growable, unsynchronized byte sink whose backing array is exposed: the send threads'
+ * request body buffer. Not thread-safe; each send thread owns one.
  */
 final class ChunkWriter extends OutputStream {
 
   private static final int INITIAL_BYTES = 8192;
 
-  /** The most this buffer keeps between uses; it grows no further than that while requests fit in it. */
+  /**
+   * The most this buffer keeps between uses; it grows no further than that while requests fit in
+   * it.
+   */
   private final int keepBytes;
+
   private byte[] buf = new byte[INITIAL_BYTES];
   private int size;
 
-  /** @param keepBytes the most kept between uses, in bytes (see {@link Sender#bodyKeepBytes}) */
+  /**
+   * @param keepBytes the most kept between uses, in bytes (see {@link Sender#bodyKeepBytes})
+   */
   ChunkWriter(int keepBytes) {
     this.keepBytes = Math.max(INITIAL_BYTES, keepBytes);
   }
@@ -71,9 +77,9 @@ final class ChunkWriter extends OutputStream {
   }
 
   /**
-   * The next capacity for {@code need} bytes: doubling, but never past {@code keep} while the need fits in it (so a
-   * buffer that will be kept is not grown beyond what is kept), and exactly {@code need} beyond it (such a buffer is
-   * dropped after use anyway).
+   * The next capacity for {@code need} bytes: doubling, but never past {@code keep} while the need
+   * fits in it (so a buffer that will be kept is not grown beyond what is kept), and exactly {@code
+   * need} beyond it (such a buffer is dropped after use anyway).
    */
   static int capacityFor(int need, int current, int keep) {
     if (need > keep) {

@@ -1,17 +1,20 @@
 package io.logproducer.internal;
 
 /**
- * Every batch created and not yet given its outcome, oldest first. Delivery deadlines are creation time plus one
- * constant, so the oldest batch is always the next to expire: the {@link LingerTimer} looks only at
- * {@link #oldest()} to enforce {@code deliveryTimeoutMillis}, and {@code flush()}/{@code close()} wait on a
- * {@link #snapshot()}. Linked through the batches, so tracking never allocates. Thread-safe.
+ * Every batch created and not yet given its outcome, oldest first. Delivery deadlines are creation
+ * time plus one constant, so the oldest batch is always the next to expire: the {@link LingerTimer}
+ * looks only at {@link #oldest()} to enforce {@code deliveryTimeoutMillis}, and {@code
+ * flush()}/{@code close()} wait on a {@link #snapshot()}. Linked through the batches, so tracking
+ * never allocates. Thread-safe.
  */
 final class IncompleteBatches {
 
   /** Guarded by this. */
   private ProducerBatch head;
+
   /** Guarded by this. */
   private ProducerBatch tail;
+
   /** Guarded by this. */
   private int size;
 
@@ -23,7 +26,10 @@ final class IncompleteBatches {
     linkAfter(tail, b);
   }
 
-  /** Adds {@code b} right after {@code anchor} (a split's halves take their parent's place); at the end if absent. */
+  /**
+   * Adds {@code b} right after {@code anchor} (a split's halves take their parent's place); at the
+   * end if absent.
+   */
   synchronized void addAfter(ProducerBatch anchor, ProducerBatch b) {
     if (b.incompleteLinked) {
       return;

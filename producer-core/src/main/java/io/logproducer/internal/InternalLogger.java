@@ -11,13 +11,14 @@ import org.slf4j.helpers.MessageFormatter;
 import org.slf4j.helpers.NOPLoggerFactory;
 
 /**
- * The producer's own logging: SLF4J when the application has an SLF4J provider (binding), else — so that failures
- * are never silent — warnings and errors on {@code System.err}, one line each (errors with their stack trace), after
- * one line saying what to add. An application that chose SLF4J's no-operation provider ({@code slf4j-nop}) stays silent, as
- * does one that sets {@value #STDERR_PROPERTY}{@code =false}. Debug and info messages go to SLF4J only.
+ * The producer's own logging: SLF4J when the application has an SLF4J provider (binding), else — so
+ * that failures are never silent — warnings and errors on {@code System.err}, one line each (errors
+ * with their stack trace), after one line saying what to add. An application that chose SLF4J's
+ * no-operation provider ({@code slf4j-nop}) stays silent, as does one that sets {@value
+ * #STDERR_PROPERTY}{@code =false}. Debug and info messages go to SLF4J only.
  *
- * <p>Messages use SLF4J's {@code {}} placeholders; a last {@link Throwable} argument is the cause. Works with
- * slf4j-api 1.7 and 2.x. Thread-safe.
+ * <p>Messages use SLF4J's {@code {}} placeholders; a last {@link Throwable} argument is the cause.
+ * Works with slf4j-api 1.7 and 2.x. Thread-safe.
  */
 public final class InternalLogger {
 
@@ -96,7 +97,8 @@ public final class InternalLogger {
   /**
    * Whether warnings go to SLF4J (true) or to stderr (false). Decided once per class loader.
    *
-   * @return true when SLF4J has a provider, the application chose slf4j-nop, or the fallback is turned off
+   * @return true when SLF4J has a provider, the application chose slf4j-nop, or the fallback is
+   *     turned off
    */
   public static boolean routesToSlf4j() {
     Boolean routes = slf4jRoutes;
@@ -115,8 +117,10 @@ public final class InternalLogger {
     if (!(factory instanceof NOPLoggerFactory)) {
       return true; // a real provider
     }
-    // No-operation: chosen (slf4j-nop 2.x or 1.7 on the class path) or a fallback because no provider was found.
-    return present("org.slf4j.nop.NOPServiceProvider") || present("org.slf4j.impl.StaticLoggerBinder");
+    // No-operation: chosen (slf4j-nop 2.x or 1.7 on the class path) or a fallback because no
+    // provider was found.
+    return present("org.slf4j.nop.NOPServiceProvider")
+        || present("org.slf4j.impl.StaticLoggerBinder");
   }
 
   private static boolean present(String className) {
@@ -130,18 +134,30 @@ public final class InternalLogger {
 
   private void printToStderr(String level, String format, Object[] args) {
     FormattingTuple t = MessageFormatter.arrayFormat(format, args);
-    StringBuilder line = new StringBuilder(160).append(Instant.now()).append(' ').append(level).append(" [")
-        .append(Thread.currentThread().getName()).append("] ").append(name).append(" - ").append(t.getMessage());
-    boolean trace = "ERROR".equals(level); // warnings stay one line: the cause's text, not its stack
+    StringBuilder line =
+        new StringBuilder(160)
+            .append(Instant.now())
+            .append(' ')
+            .append(level)
+            .append(" [")
+            .append(Thread.currentThread().getName())
+            .append("] ")
+            .append(name)
+            .append(" - ")
+            .append(t.getMessage());
+    boolean trace =
+        "ERROR".equals(level); // warnings stay one line: the cause's text, not its stack
     if (!trace && t.getThrowable() != null) {
       line.append(" (").append(t.getThrowable()).append(')');
     }
     PrintStream err = System.err;
     synchronized (err) {
       if (EXPLAINED.compareAndSet(false, true)) {
-        err.println("logproducer: no SLF4J provider found, so its warnings and errors are printed here. Add one"
-            + " (e.g. org.slf4j:slf4j-simple or ch.qos.logback:logback-classic) to route them to your logs, or set -D"
-            + STDERR_PROPERTY + "=false to silence them.");
+        err.println(
+            "logproducer: no SLF4J provider found, so its warnings and errors are printed here. Add one"
+                + " (e.g. org.slf4j:slf4j-simple or ch.qos.logback:logback-classic) to route them to your logs, or set -D"
+                + STDERR_PROPERTY
+                + "=false to silence them.");
       }
       err.println(line);
       if (trace && t.getThrowable() != null) {

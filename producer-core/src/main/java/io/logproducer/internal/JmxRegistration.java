@@ -8,10 +8,11 @@ import javax.management.ObjectName;
 import javax.management.StandardMBean;
 
 /**
- * A producer's metrics MBean in the platform MBean server, under
- * {@code io.logproducer:type=Producer,clientId="<clientId>"}. A second producer with the same {@code clientId} (or
- * the same default id from another class loader) gets a distinct name with {@code ,instance=2} (3, …) added, and a
- * log line saying so; each producer unregisters exactly its own name at close.
+ * A producer's metrics MBean in the platform MBean server, under {@code
+ * io.logproducer:type=Producer,clientId="<clientId>"}. A second producer with the same {@code
+ * clientId} (or the same default id from another class loader) gets a distinct name with {@code
+ * ,instance=2} (3, …) added, and a log line saying so; each producer unregisters exactly its own
+ * name at close.
  */
 final class JmxRegistration {
 
@@ -35,14 +36,19 @@ final class JmxRegistration {
         try {
           server.registerMBean(bean, name);
           if (instance > 1) {
-            log.info("JMX name for clientId {} is taken by another producer; registered as {}", clientId, name);
+            log.info(
+                "JMX name for clientId {} is taken by another producer; registered as {}",
+                clientId,
+                name);
           }
           return new JmxRegistration(name);
         } catch (InstanceAlreadyExistsException taken) {
           // try the next instance number
         }
       }
-      log.warn("could not register JMX metrics for producer {}: {} producers share its clientId", clientId,
+      log.warn(
+          "could not register JMX metrics for producer {}: {} producers share its clientId",
+          clientId,
           MAX_INSTANCES);
       return null;
     } catch (Exception | LinkageError e) {

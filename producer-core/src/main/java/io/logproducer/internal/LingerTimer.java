@@ -6,29 +6,36 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The producer's one timer thread. It seals open batches when they are {@code lingerMillis} old, hands batches
- * waiting for a retry back to the send queue when their backoff has passed, and enforces
- * {@code deliveryTimeoutMillis}: a batch without an outcome at its deadline is expired, whatever state it is in
- * (queued, waiting to retry, or in flight in a hung export), so every record gets its outcome in time.
+ * The producer's one timer thread. It seals open batches when they are {@code lingerMillis} old,
+ * hands batches waiting for a retry back to the send queue when their backoff has passed, and
+ * enforces {@code deliveryTimeoutMillis}: a batch without an outcome at its deadline is expired,
+ * whatever state it is in (queued, waiting to retry, or in flight in a hung export), so every
+ * record gets its outcome in time.
  *
- * <p>Linger and delivery deadlines are creation time plus a constant, so open batches are kept in creation order in
- * a list linked through the batches (a batch sealed early unlinks itself at once: nothing completed stays
- * referenced here) and only the oldest is examined; the same holds for {@link IncompleteBatches}. Retries are few
- * and kept in a priority queue by due time. When nothing is due the thread parks until the next deadline, or
- * indefinitely when there is none: an idle producer costs no CPU. {@link #runOnce(long)} does one pass at a given
- * time, for tests that step time instead of sleeping.
+ * <p>Linger and delivery deadlines are creation time plus a constant, so open batches are kept in
+ * creation order in a list linked through the batches (a batch sealed early unlinks itself at once:
+ * nothing completed stays referenced here) and only the oldest is examined; the same holds for
+ * {@link IncompleteBatches}. Retries are few and kept in a priority queue by due time. When nothing
+ * is due the thread parks until the next deadline, or indefinitely when there is none: an idle
+ * producer costs no CPU. {@link #runOnce(long)} does one pass at a given time, for tests that step
+ * time instead of sleeping.
  */
 final class LingerTimer implements Runnable {
 
-  /** Pause before looking again at a batch that could not be expired yet (a race with its sender). */
+  /**
+   * Pause before looking again at a batch that could not be expired yet (a race with its sender).
+   */
   private static final long RETRY_EXPIRE_NANOS = 1_000_000L;
 
   /** Open batches in creation order. Guarded by this. */
   private ProducerBatch openHead;
+
   private ProducerBatch openTail;
+
   /** Batches in RETRY_WAIT, by due time. Guarded by this. */
   private final PriorityQueue<ProducerBatch> retries =
       new PriorityQueue<>(16, (a, b) -> Long.compare(a.retryAtNanos - b.retryAtNanos, 0));
+
   private final IncompleteBatches incomplete;
   private final Consumer<ProducerBatch> sealer;
   private final Consumer<ProducerBatch> retryReady;
@@ -41,7 +48,10 @@ final class LingerTimer implements Runnable {
    * @param retryReady receives a batch whose retry is due
    * @param expirer gives a batch at its delivery deadline its outcome; false if it could not (yet)
    */
-  LingerTimer(IncompleteBatches incomplete, Consumer<ProducerBatch> sealer, Consumer<ProducerBatch> retryReady,
+  LingerTimer(
+      IncompleteBatches incomplete,
+      Consumer<ProducerBatch> sealer,
+      Consumer<ProducerBatch> retryReady,
       Predicate<ProducerBatch> expirer) {
     this.incomplete = incomplete;
     this.sealer = sealer;
@@ -110,8 +120,8 @@ final class LingerTimer implements Runnable {
   }
 
   /**
-   * One pass at time {@code nowNanos}: seals due batches, releases due retries, expires batches at their delivery
-   * deadline.
+   * One pass at time {@code nowNanos}: seals due batches, releases due retries, expires batches at
+   * their delivery deadline.
    *
    * @return nanoseconds until the next deadline, or {@code Long.MAX_VALUE} when nothing is pending
    */

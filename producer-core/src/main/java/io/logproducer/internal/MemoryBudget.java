@@ -10,34 +10,43 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
- * The global {@code totalSizeInBytes} budget: a hard bound on the heap the producer's batches hold (open, sealed,
- * in-flight and retrying batches, and pooled chunks), charged by what is allocated ({@link Footprint}).
+ * The global {@code totalSizeInBytes} budget: a hard bound on the heap the producer's batches hold
+ * (open, sealed, in-flight and retrying batches, and pooled chunks), charged by what is allocated
+ * ({@link Footprint}).
  *
- * <p>A caller that finds enough free bytes takes them with a single CAS, without queueing. Callers that do not
- * queue in FIFO order (longest waiter first, as Kafka's {@code BufferPool}); only the head of the queue takes
- * bytes, and it <em>accumulates</em> whatever is released until its reservation is complete, so a large
- * reservation is not starved by a stream of small ones. (Refusing the fast path to newcomers while anyone waits
- * would be stricter, but turns a saturated budget into a convoy: every reservation then needs a lock hand-off and
- * a wake-up, and throughput collapses to the context-switch rate.) Releases signal the head. {@link #close()}
- * wakes every waiter, which then fails with {@link IllegalStateException}. Thread-safe.
+ * <p>A caller that finds enough free bytes takes them with a single CAS, without queueing. Callers
+ * that do not queue in FIFO order (longest waiter first, as Kafka's {@code BufferPool}); only the
+ * head of the queue takes bytes, and it <em>accumulates</em> whatever is released until its
+ * reservation is complete, so a large reservation is not starved by a stream of small ones.
+ * (Refusing the fast path to newcomers while anyone waits would be stricter, but turns a saturated
+ * budget into a convoy: every reservation then needs a lock hand-off and a wake-up, and throughput
+ * collapses to the context-switch rate.) Releases signal the head. {@link #close()} wakes every
+ * waiter, which then fails with {@link IllegalStateException}. Thread-safe.
  */
 public final class MemoryBudget {
 
   private final long total;
   private final AtomicLong used = new AtomicLong();
   private final AtomicLong peak = new AtomicLong();
+
   /** Guards {@link #waiters}. */
   private final ReentrantLock lock = new ReentrantLock();
+
   /** Conditions of waiting threads, head = longest waiter. Guarded by {@link #lock}. */
   private final ArrayDeque<Condition> waiters = new ArrayDeque<>();
+
   /** Number of queued waiters; read without the lock on the fast paths. */
   private volatile int waiterCount;
+
   private volatile boolean closed;
   private final AtomicLong blockedNanos = new AtomicLong();
+
   /** Whether memory charged here but reusable is in reserve (pooled chunks); may be null. */
   private volatile BooleanSupplier reusable;
 
-  /** @param totalBytes the bound, in bytes, at least 1 */
+  /**
+   * @param totalBytes the bound, in bytes, at least 1
+   */
   public MemoryBudget(long totalBytes) {
     if (totalBytes < 1) {
       throw new IllegalArgumentException("totalBytes must be >= 1, was " + totalBytes);
@@ -47,9 +56,9 @@ public final class MemoryBudget {
 
   /**
    * Sets the test for reusable memory in reserve (the chunk pool has chunks): the longest waiter in
-   * {@link #reserve} returns {@code false} when it holds, so the caller reuses that memory instead of waiting for
-   * bytes (as Kafka's {@code BufferPool} hands pooled buffers to waiters). Whoever puts memory in reserve while
-   * callers wait calls {@link #wakeWaiters()}.
+   * {@link #reserve} returns {@code false} when it holds, so the caller reuses that memory instead
+   * of waiting for bytes (as Kafka's {@code BufferPool} hands pooled buffers to waiters). Whoever
+   * puts memory in reserve while callers wait calls {@link #wakeWaiters()}.
    */
   public void setReusable(BooleanSupplier reusable) {
     this.reusable = reusable;
@@ -83,9 +92,9 @@ public final class MemoryBudget {
   }
 
   /**
-   * Reserves {@code bytes} even past the bound (used only where waiting is impossible and the bytes replace ones
-   * about to be released, such as splitting a batch on a send thread): {@link #used()} may exceed {@link #total()}
-   * by that much until the release.
+   * Reserves {@code bytes} even past the bound (used only where waiting is impossible and the bytes
+   * replace ones about to be released, such as splitting a batch on a send thread): {@link #used()}
+   * may exceed {@link #total()} by that much until the release.
    */
   public void forceReserve(long bytes) {
     if (bytes < 0) {
@@ -101,7 +110,8 @@ public final class MemoryBudget {
    * Reserves {@code bytes}, waiting up to {@code maxWaitMillis} in FIFO order.
    *
    * @throws BufferExhaustedException if the bytes could not be reserved in time
-   * @throws ProducerInterruptedException if interrupted while waiting (interrupt status is restored)
+   * @throws ProducerInterruptedException if interrupted while waiting (interrupt status is
+   *     restored)
    * @throws IllegalStateException if the budget is closed
    */
   public boolean reserve(long bytes, long maxWaitMillis) {
@@ -135,18 +145,26 @@ public final class MemoryBudget {
           }
           BooleanSupplier spare = reusable;
           if (spare != null && waiters.peekFirst() == me && spare.getAsBoolean()) {
-            return false; // memory the caller can reuse is in reserve (pooled chunks): it retries with that
+            return false; // memory the caller can reuse is in reserve (pooled chunks): it retries
+            // with that
           }
           if (remaining <= 0) {
-            throw new BufferExhaustedException(String.format(java.util.Locale.ROOT,
-                "failed to reserve %,d bytes within %d ms: budget %,d, in use %,d, waiting threads %d",
-                bytes, maxWaitMillis, total, used.get() - taken, waiters.size()));
+            throw new BufferExhaustedException(
+                String.format(
+                    java.util.Locale.ROOT,
+                    "failed to reserve %,d bytes within %d ms: budget %,d, in use %,d, waiting threads %d",
+                    bytes,
+                    maxWaitMillis,
+                    total,
+                    used.get() - taken,
+                    waiters.size()));
           }
           try {
             remaining = me.awaitNanos(remaining);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ProducerInterruptedException("interrupted while waiting for " + bytes + " bytes of buffer", e);
+            throw new ProducerInterruptedException(
+                "interrupted while waiting for " + bytes + " bytes of buffer", e);
           }
         }
       } finally {
@@ -224,7 +242,8 @@ public final class MemoryBudget {
 
   private void checkSize(long bytes) {
     if (bytes < 0 || bytes > total) {
-      throw new IllegalArgumentException("cannot reserve " + bytes + " bytes from a budget of " + total);
+      throw new IllegalArgumentException(
+          "cannot reserve " + bytes + " bytes from a budget of " + total);
     }
   }
 

@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The producer's live counters. Per-record counters are updated once per batch, not per record, so the
- * {@code send} path touches none of them except {@link #recordsAccepted}. Thread-safe.
+ * The producer's live counters. Per-record counters are updated once per batch, not per record, so
+ * the {@code send} path touches none of them except {@link #recordsAccepted}. Thread-safe.
  */
 public final class Metrics implements ProducerMetricsMXBean {
   final LongAdder recordsAccepted = new LongAdder();
@@ -47,7 +47,8 @@ public final class Metrics implements ProducerMetricsMXBean {
   private volatile String lastError;
 
   /**
-   * Remembers the most recent export failure for {@link #getLastError()}: a retry, a rejection, a failure.
+   * Remembers the most recent export failure for {@link #getLastError()}: a retry, a rejection, a
+   * failure.
    *
    * @param source the exporter's description
    * @param message what went wrong
@@ -73,10 +74,26 @@ public final class Metrics implements ProducerMetricsMXBean {
 
   /** A consistent-enough snapshot (each counter read once). */
   public ProducerMetrics snapshot() {
-    return new ProducerMetrics(recordsAccepted.sum(), recordsSent.sum(), bytesSent.sum(), wireBytesSent.sum(),
-        recordsRejected.sum(), recordsFailed.sum(), recordsDropped.sum(), batchesSent.sum(), batchesFailed.sum(),
-        retries.sum(), bufferedBytes(), budget.peak(), budget.total(), budget.waitingThreads(), budget.blockedNanos(),
-        requests.sum(), requestLatencyNanos.sum(), requestLatencyMax.get(), lastError);
+    return new ProducerMetrics(
+        recordsAccepted.sum(),
+        recordsSent.sum(),
+        bytesSent.sum(),
+        wireBytesSent.sum(),
+        recordsRejected.sum(),
+        recordsFailed.sum(),
+        recordsDropped.sum(),
+        batchesSent.sum(),
+        batchesFailed.sum(),
+        retries.sum(),
+        bufferedBytes(),
+        budget.peak(),
+        budget.total(),
+        budget.waitingThreads(),
+        budget.blockedNanos(),
+        requests.sum(),
+        requestLatencyNanos.sum(),
+        requestLatencyMax.get(),
+        lastError);
   }
 
   @Override

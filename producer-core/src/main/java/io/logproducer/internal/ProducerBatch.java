@@ -11,21 +11,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The encoded records of one shard, stored back to back in chunks, the callbacks owed for them, and the share of
- * the memory budget they are charged.
+ * The encoded records of one shard, stored back to back in chunks, the callbacks owed for them, and
+ * the share of the memory budget they are charged.
  *
- * <p><b>States.</b> {@code OPEN → SEALED → IN_FLIGHT → (RETRY_WAIT → IN_FLIGHT)* → COMPLETED}; a batch whose
- * delivery deadline or close comes while a send thread holds it goes {@code IN_FLIGHT → TIMED_OUT → COMPLETED}:
- * its outcome is given at once, its memory is released when the send thread lets go of it. Every transition is a
- * compare-and-set and an illegal one throws {@link IllegalStateException}, so completing twice is caught. While
- * OPEN, contents are guarded by the owning shard's lock; from SEALED on they are immutable and read by one send
- * thread at a time.
+ * <p><b>States.</b> {@code OPEN → SEALED → IN_FLIGHT → (RETRY_WAIT → IN_FLIGHT)* → COMPLETED}; a
+ * batch whose delivery deadline or close comes while a send thread holds it goes {@code IN_FLIGHT →
+ * TIMED_OUT → COMPLETED}: its outcome is given at once, its memory is released when the send thread
+ * lets go of it. Every transition is a compare-and-set and an illegal one throws {@link
+ * IllegalStateException}, so completing twice is caught. While OPEN, contents are guarded by the
+ * owning shard's lock; from SEALED on they are immutable and read by one send thread at a time.
  *
- * <p><b>Memory.</b> The batch is charged for what it allocates ({@link Footprint}): whole chunks, its bookkeeping
- * arrays and a fixed {@link Footprint#BATCH_BYTES}. {@link #tryAppend} works in two phases: it allocates and
- * reserves everything an append needs, and only then changes the batch, so an exception (an
- * {@code OutOfMemoryError} included) leaves the batch and the budget as they were. Sealing copies a mostly empty
- * last chunk to an array of its exact size and refunds the difference.
+ * <p><b>Memory.</b> The batch is charged for what it allocates ({@link Footprint}): whole chunks,
+ * its bookkeeping arrays and a fixed {@link Footprint#BATCH_BYTES}. {@link #tryAppend} works in two
+ * phases: it allocates and reserves everything an append needs, and only then changes the batch, so
+ * an exception (an {@code OutOfMemoryError} included) leaves the batch and the budget as they were.
+ * Sealing copies a mostly empty last chunk to an array of its exact size and refunds the
+ * difference.
  */
 final class ProducerBatch implements Batch {
 
@@ -35,24 +36,31 @@ final class ProducerBatch implements Batch {
   static final int RETRY_WAIT = 3;
   static final int TIMED_OUT = 4;
   static final int COMPLETED = 5;
-  private static final String[] STATE_NAMES = {"OPEN", "SEALED", "IN_FLIGHT", "RETRY_WAIT", "TIMED_OUT",
-      "COMPLETED"};
+  private static final String[] STATE_NAMES = {
+    "OPEN", "SEALED", "IN_FLIGHT", "RETRY_WAIT", "TIMED_OUT", "COMPLETED"
+  };
 
   private final Object shardKey;
   private final ChunkPool pool;
+
   /** Bytes per chunk: the pool's, or the whole content for a batch built by {@link #copyRange}. */
   private final int chunkSize;
+
   /** {@code System.nanoTime()} at creation. */
   final long createdNanos;
+
   /** Sealed by the linger timer at this {@code nanoTime}. */
   final long lingerDeadlineNanos;
+
   /** Fails with FAILED when not delivered by this {@code nanoTime}. */
   final long deliveryDeadlineNanos;
 
   private final AtomicInteger state = new AtomicInteger(OPEN);
   private final CountDownLatch done = new CountDownLatch(1);
+
   /** Set when this batch is half of a split one; its completion counts toward the parent's. */
   volatile ProducerBatch parent;
+
   private final AtomicInteger pendingChildren = new AtomicInteger();
 
   // Contents: written under the shard lock while OPEN; immutable afterwards.
@@ -66,41 +74,74 @@ final class ProducerBatch implements Batch {
   private int[] callbackRecords;
   private int callbackCount;
 
-  /** Budget bytes this batch holds; guarded by the shard lock while OPEN, then by the thread completing it. */
+  /**
+   * Budget bytes this batch holds; guarded by the shard lock while OPEN, then by the thread
+   * completing it.
+   */
   private long charged;
-  /** Heap bytes this batch has allocated, by {@link Footprint}; {@code charged - allocated} is spare credit. */
+
+  /**
+   * Heap bytes this batch has allocated, by {@link Footprint}; {@code charged - allocated} is spare
+   * credit.
+   */
   private long allocated;
+
   private boolean released;
 
   // Intrusive links, so that tracking a batch never allocates (an OutOfMemoryError cannot lose it):
   /** {@link LingerTimer}'s list of open batches; guarded by the timer. */
   ProducerBatch lingerPrev;
+
   ProducerBatch lingerNext;
   boolean lingerLinked;
+
   /** {@link IncompleteBatches}' list in deadline order; guarded by it. */
   ProducerBatch incompletePrev;
+
   ProducerBatch incompleteNext;
   boolean incompleteLinked;
+
   /** {@link SendQueue}'s link; guarded by it. */
   ProducerBatch queueNext;
+
   boolean queued;
 
   /** Export attempts made; only the send thread holding the batch IN_FLIGHT changes it. */
   private volatile int attempts;
+
   /** When a RETRY_WAIT batch is due again ({@code nanoTime}); set before entering RETRY_WAIT. */
   volatile long retryAtNanos;
+
   /** The last failure's description, for the final outcome. */
   volatile String lastError;
+
   volatile Throwable lastCause;
 
-  ProducerBatch(Object shardKey, ChunkPool pool, long nowNanos, long lingerNanos, long deliveryTimeoutNanos,
+  ProducerBatch(
+      Object shardKey,
+      ChunkPool pool,
+      long nowNanos,
+      long lingerNanos,
+      long deliveryTimeoutNanos,
       int expectedRecords) {
-    this(shardKey, pool, pool.chunkSize(), nowNanos, nowNanos + lingerNanos, nowNanos + deliveryTimeoutNanos,
+    this(
+        shardKey,
+        pool,
+        pool.chunkSize(),
+        nowNanos,
+        nowNanos + lingerNanos,
+        nowNanos + deliveryTimeoutNanos,
         expectedRecords);
   }
 
-  private ProducerBatch(Object shardKey, ChunkPool pool, int chunkSize, long createdNanos, long lingerDeadline,
-      long deliveryDeadline, int expectedRecords) {
+  private ProducerBatch(
+      Object shardKey,
+      ChunkPool pool,
+      int chunkSize,
+      long createdNanos,
+      long lingerDeadline,
+      long deliveryDeadline,
+      int expectedRecords) {
     this.shardKey = shardKey;
     this.pool = pool;
     this.chunkSize = chunkSize;
@@ -108,25 +149,30 @@ final class ProducerBatch implements Batch {
     this.lingerDeadlineNanos = lingerDeadline;
     this.deliveryDeadlineNanos = deliveryDeadline;
     this.recordEnds = new int[Math.max(16, expectedRecords)];
-    this.allocated = Footprint.BATCH_BYTES + Footprint.array(chunks.length, Footprint.REF_BYTES)
-        + Footprint.array(recordEnds.length, 4);
+    this.allocated =
+        Footprint.BATCH_BYTES
+            + Footprint.array(chunks.length, Footprint.REF_BYTES)
+            + Footprint.array(recordEnds.length, 4);
   }
 
   // ---- appending (shard lock held, state OPEN) ----
 
   /**
-   * Appends one encoded record if the budget allows, charging the batch for what the append allocates.
-   * {@code credit} bytes, already reserved by the caller, are used first and become the batch's on success.
+   * Appends one encoded record if the budget allows, charging the batch for what the append
+   * allocates. {@code credit} bytes, already reserved by the caller, are used first and become the
+   * batch's on success.
    *
-   * @return 0 if appended (the credit is consumed); otherwise the further bytes to reserve before trying again
-   *     (nothing changed, the credit is still the caller's)
+   * @return 0 if appended (the credit is consumed); otherwise the further bytes to reserve before
+   *     trying again (nothing changed, the credit is still the caller's)
    * @throws IllegalStateException if the batch is not open (nothing changed)
    */
   long tryAppend(byte[] src, int len, Callback callback, long credit, MemoryBudget budget) {
     if (state.get() != OPEN) {
       throw new IllegalStateException("append to a " + stateName() + " batch");
     }
-    if (chunkCount > 0 && len <= chunkSize - lastChunkUsed && count < recordEnds.length
+    if (chunkCount > 0
+        && len <= chunkSize - lastChunkUsed
+        && count < recordEnds.length
         && (callback == null || (callbacks != null && callbackCount < callbacks.length))) {
       // The common case: the record fits what is already allocated and charged; nothing to reserve.
       charged += credit;
@@ -145,20 +191,31 @@ final class ProducerBatch implements Batch {
     if (callback != null && callbackCount == callbacksLength) {
       callbacksLength = callbacksLength == 0 ? 8 : callbacksLength * 2;
     }
-    long growth = newChunks * chunkCost
-        + Footprint.array(chunksLength, Footprint.REF_BYTES) - Footprint.array(chunks.length, Footprint.REF_BYTES)
-        + Footprint.array(endsLength, 4) - Footprint.array(recordEnds.length, 4)
-        + callbackArraysBytes(callbacksLength) - callbackArraysBytes(callbacks == null ? 0 : callbacks.length);
+    long growth =
+        newChunks * chunkCost
+            + Footprint.array(chunksLength, Footprint.REF_BYTES)
+            - Footprint.array(chunks.length, Footprint.REF_BYTES)
+            + Footprint.array(endsLength, 4)
+            - Footprint.array(recordEnds.length, 4)
+            + callbackArraysBytes(callbacksLength)
+            - callbackArraysBytes(callbacks == null ? 0 : callbacks.length);
 
     // Phase 1: allocate and reserve; nothing of the batch changes.
-    byte[][] newChunksArray = chunksLength == chunks.length ? chunks : Arrays.copyOf(chunks, chunksLength);
-    int[] newEnds = endsLength == recordEnds.length ? recordEnds : Arrays.copyOf(recordEnds, endsLength);
+    byte[][] newChunksArray =
+        chunksLength == chunks.length ? chunks : Arrays.copyOf(chunks, chunksLength);
+    int[] newEnds =
+        endsLength == recordEnds.length ? recordEnds : Arrays.copyOf(recordEnds, endsLength);
     Callback[] newCallbacks = callbacks;
     int[] newCallbackRecords = callbackRecords;
     if (callback != null && callbacksLength != (callbacks == null ? 0 : callbacks.length)) {
-      newCallbacks = callbacks == null ? new Callback[callbacksLength] : Arrays.copyOf(callbacks, callbacksLength);
-      newCallbackRecords = callbacks == null ? new int[callbacksLength]
-          : Arrays.copyOf(callbackRecords, callbacksLength);
+      newCallbacks =
+          callbacks == null
+              ? new Callback[callbacksLength]
+              : Arrays.copyOf(callbacks, callbacksLength);
+      newCallbackRecords =
+          callbacks == null
+              ? new int[callbacksLength]
+              : Arrays.copyOf(callbackRecords, callbacksLength);
     }
     int pooled = 0;
     long reserved = 0;
@@ -203,8 +260,9 @@ final class ProducerBatch implements Batch {
   }
 
   /**
-   * Copies a record into the chunks (moving into the next one whenever the last is full) and records its end and
-   * callback. Allocates nothing: the caller made sure the chunks and arrays have room.
+   * Copies a record into the chunks (moving into the next one whenever the last is full) and
+   * records its end and callback. Allocates nothing: the caller made sure the chunks and arrays
+   * have room.
    */
   private void store(byte[] src, int len, Callback callback) {
     int off = 0;
@@ -231,10 +289,15 @@ final class ProducerBatch implements Batch {
   }
 
   private static long callbackArraysBytes(int length) {
-    return length == 0 ? 0 : Footprint.array(length, Footprint.REF_BYTES) + Footprint.array(length, 4);
+    return length == 0
+        ? 0
+        : Footprint.array(length, Footprint.REF_BYTES) + Footprint.array(length, 4);
   }
 
-  /** Undoes phase 1: staged pooled chunks go back (or their charge is released), fresh ones are dropped. */
+  /**
+   * Undoes phase 1: staged pooled chunks go back (or their charge is released), fresh ones are
+   * dropped.
+   */
   private void unstage(byte[][] staged, int pooled, int fresh, MemoryBudget budget) {
     for (int i = 0; i < pooled; i++) {
       byte[] c = staged[chunkCount + i];
@@ -254,14 +317,17 @@ final class ProducerBatch implements Batch {
   }
 
   /**
-   * After sealing (shard lock held): copies a last chunk less than half full into an array of its exact size, gives
-   * the chunk back to the pool, and releases the spare credit to the budget. Skips the copy if memory is short.
+   * After sealing (shard lock held): copies a last chunk less than half full into an array of its
+   * exact size, gives the chunk back to the pool, and releases the spare credit to the budget.
+   * Skips the copy if memory is short.
    *
    * @return the bytes of charge this batch gave up
    */
   long compact(MemoryBudget budget) {
     long before = charged;
-    if (chunkCount > 0 && lastChunkUsed <= chunkSize / 2 && chunks[chunkCount - 1].length == chunkSize
+    if (chunkCount > 0
+        && lastChunkUsed <= chunkSize / 2
+        && chunks[chunkCount - 1].length == chunkSize
         && chunkSize == pool.chunkSize()) {
       byte[] exact = null;
       try {
@@ -274,7 +340,8 @@ final class ProducerBatch implements Batch {
         chunks[chunkCount - 1] = exact;
         long exactBytes = Footprint.bytes(lastChunkUsed);
         allocated += exactBytes - pool.chunkCost();
-        // Pool the chunk (its charge goes with it) if the exact copy can be charged without waiting; else let the
+        // Pool the chunk (its charge goes with it) if the exact copy can be charged without
+        // waiting; else let the
         // garbage collector have it, and its charge pays for the copy.
         if (budget.tryReserve(exactBytes)) {
           charged += exactBytes;
@@ -330,19 +397,24 @@ final class ProducerBatch implements Batch {
     return state.compareAndSet(IN_FLIGHT, RETRY_WAIT);
   }
 
-  /** IN_FLIGHT → COMPLETED by the send thread; false if its deadline or close took it meanwhile (TIMED_OUT). */
+  /**
+   * IN_FLIGHT → COMPLETED by the send thread; false if its deadline or close took it meanwhile
+   * (TIMED_OUT).
+   */
   boolean tryComplete() {
     return state.compareAndSet(IN_FLIGHT, COMPLETED);
   }
 
-  /** IN_FLIGHT → COMPLETED. @throws IllegalStateException if not in flight (e.g. completed twice) */
+  /**
+   * IN_FLIGHT → COMPLETED. @throws IllegalStateException if not in flight (e.g. completed twice)
+   */
   void markCompleted() {
     transition(IN_FLIGHT, COMPLETED);
   }
 
   /**
-   * SEALED or RETRY_WAIT → COMPLETED (deadline or close while queued or waiting to retry): the caller gives the
-   * outcome and releases the memory.
+   * SEALED or RETRY_WAIT → COMPLETED (deadline or close while queued or waiting to retry): the
+   * caller gives the outcome and releases the memory.
    *
    * @return false if the batch is in flight, open or already completed
    */
@@ -351,8 +423,8 @@ final class ProducerBatch implements Batch {
   }
 
   /**
-   * IN_FLIGHT → TIMED_OUT (deadline or close while a send thread holds it): the caller gives the outcome; the send
-   * thread releases the memory when it returns ({@link #tryFinishTimedOut}).
+   * IN_FLIGHT → TIMED_OUT (deadline or close while a send thread holds it): the caller gives the
+   * outcome; the send thread releases the memory when it returns ({@link #tryFinishTimedOut}).
    */
   boolean tryTimeOutInFlight() {
     return state.compareAndSet(IN_FLIGHT, TIMED_OUT);
@@ -365,8 +437,14 @@ final class ProducerBatch implements Batch {
 
   private void transition(int from, int to) {
     if (!state.compareAndSet(from, to)) {
-      throw new IllegalStateException("illegal batch transition " + STATE_NAMES[state.get()] + " -> "
-          + STATE_NAMES[to] + " (expected " + STATE_NAMES[from] + ")");
+      throw new IllegalStateException(
+          "illegal batch transition "
+              + STATE_NAMES[state.get()]
+              + " -> "
+              + STATE_NAMES[to]
+              + " (expected "
+              + STATE_NAMES[from]
+              + ")");
     }
   }
 
@@ -406,8 +484,8 @@ final class ProducerBatch implements Batch {
   }
 
   /**
-   * Gives the chunks back to the pool (their charge with them) and releases the rest of the charge. Idempotent;
-   * call after completion, by the thread that last held the batch.
+   * Gives the chunks back to the pool (their charge with them) and releases the rest of the charge.
+   * Idempotent; call after completion, by the thread that last held the batch.
    *
    * @return the bytes released to the budget and the pool
    */
@@ -455,15 +533,23 @@ final class ProducerBatch implements Batch {
   }
 
   /**
-   * Copies records [from, to) into a new SEALED batch with the same deadlines and their callbacks, stored in one
-   * array of the exact size, and charges it to the budget without waiting (a split must not block a send thread;
-   * the parent's charge, released right after, covers it). Its attempt count starts at 0: splitting is not a retry.
+   * Copies records [from, to) into a new SEALED batch with the same deadlines and their callbacks,
+   * stored in one array of the exact size, and charges it to the budget without waiting (a split
+   * must not block a send thread; the parent's charge, released right after, covers it). Its
+   * attempt count starts at 0: splitting is not a retry.
    */
   ProducerBatch copyRange(int from, int to, MemoryBudget budget) {
     int start = from == 0 ? 0 : recordEnds[from - 1];
     int bytes = recordEnds[to - 1] - start;
-    ProducerBatch b = new ProducerBatch(shardKey, pool, Math.max(1, bytes), createdNanos, createdNanos,
-        deliveryDeadlineNanos, to - from);
+    ProducerBatch b =
+        new ProducerBatch(
+            shardKey,
+            pool,
+            Math.max(1, bytes),
+            createdNanos,
+            createdNanos,
+            deliveryDeadlineNanos,
+            to - from);
     byte[] content = new byte[bytes];
     ArrayWriter w = new ArrayWriter(content);
     try {
@@ -485,7 +571,8 @@ final class ProducerBatch implements Batch {
         b.addCallbackFor(r - from, callbacks[i]);
       }
     }
-    b.allocated += Footprint.bytes(bytes) + callbackArraysBytes(b.callbacks == null ? 0 : b.callbacks.length);
+    b.allocated +=
+        Footprint.bytes(bytes) + callbackArraysBytes(b.callbacks == null ? 0 : b.callbacks.length);
     budget.forceReserve(b.allocated);
     b.charged = b.allocated;
     b.seal();
@@ -578,8 +665,17 @@ final class ProducerBatch implements Batch {
 
   @Override
   public String toString() {
-    return "ProducerBatch{shard=" + shardKey + ", records=" + count + ", bytes=" + size + ", state=" + stateName()
-        + ", attempts=" + attempts + "}";
+    return "ProducerBatch{shard="
+        + shardKey
+        + ", records="
+        + count
+        + ", bytes="
+        + size
+        + ", state="
+        + stateName()
+        + ", attempts="
+        + attempts
+        + "}";
   }
 
   /** Receives exceptions thrown by user callbacks. */

@@ -23,27 +23,41 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The producer's machinery behind {@link io.logproducer.Producer}: wires the budget, accumulator, linger timer,
- * send pool and completer around one exporter, and implements send, flush and close. Internal: use
- * {@code Producer}.
+ * The producer's machinery behind {@link io.logproducer.Producer}: wires the budget, accumulator,
+ * linger timer, send pool and completer around one exporter, and implements send, flush and close.
+ * Internal: use {@code Producer}.
  */
 public final class ProducerEngine {
 
   private static final InternalLogger log = InternalLogger.get(ProducerEngine.class);
+
   /** How long close waits for its threads after the outcomes are given, in ms. */
   static final long THREAD_STOP_MILLIS = 200;
-  /** What close may take beyond its grace period, in ms (stated in the Javadoc of {@code Producer.close}). */
+
+  /**
+   * What close may take beyond its grace period, in ms (stated in the Javadoc of {@code
+   * Producer.close}).
+   */
   public static final long CLOSE_SLACK_MILLIS = 1_000;
+
   private static final int SCRATCH_INITIAL_BYTES = 4096;
   private static final int SCRATCH_KEEP_BYTES = 1024 * 1024;
+
   /**
-   * Per application thread, the buffer a record is encoded into. Weakly held, and a plain {@code ThreadLocal} of a
-   * JDK type: an application thread keeps no strong reference to the library (nothing pins its class loader after
-   * close), and a buffer grown for a large record is collected at the next GC.
+   * Per application thread, the buffer a record is encoded into. Weakly held, and a plain {@code
+   * ThreadLocal} of a JDK type: an application thread keeps no strong reference to the library
+   * (nothing pins its class loader after close), and a buffer grown for a large record is collected
+   * at the next GC.
    */
   private static final ThreadLocal<WeakReference<Scratch>> SCRATCH = new ThreadLocal<>();
+
   private static final SendResult DROPPED =
-      new SendResult(SendResult.Status.DROPPED, 0, 1, 0, "buffer full (totalSizeInBytes exhausted); record dropped",
+      new SendResult(
+          SendResult.Status.DROPPED,
+          0,
+          1,
+          0,
+          "buffer full (totalSizeInBytes exhausted); record dropped",
           null);
 
   private final ProducerConfig config;
@@ -66,6 +80,7 @@ public final class ProducerEngine {
   private final JmxRegistration jmx;
   private final Thread shutdownHook;
   private volatile boolean closed;
+
   /** The thread that closes; joined by {@code close} so that it does not outlive it. */
   private volatile Thread closer;
 
@@ -83,29 +98,17 @@ public final class ProducerEngine {
     this.exporter = exporter;
     ExporterCapabilities capabilities = exporter.capabilities();
     if (capabilities == null) {
-      throw new IllegalArgumentException("exporter " + exporter.describe() + " declared null capabilities");
+      throw new IllegalArgumentException(
+          "exporter " + exporter.describe() + " declared null capabilities");
     }
-    Compression compression = config.getCompression() != null ? config.getCompression()
-        : capabilities.defaultCompression();
-    if (!capabilities.supports(compression)) {
-      throw new IllegalArgumentException("compression " + compression + " is not supported by " + exporter.describe());
-    }
-    ProducerConfig.checkCompressionLevel(compression, config.getCompressionLevel());
-    int batchSize = config.getBatchSizeInBytes();
-    if (batchSize > capabilities.maxBatchSizeInBytes()) {
-      batchSize = capabilities.maxBatchSizeInBytes();
-      log.info("batchSizeInBytes {} is above what one request to {} may carry; batches are sealed at {} bytes",
-          config.getBatchSizeInBytes(), exporter.describe(), batchSize);
-    }
-    long requestTimeout = capabilities.requestTimeoutMillis();
-    if (requestTimeout > 0 && config.getDeliveryTimeoutMillis() < config.getLingerMillis() + requestTimeout) {
-      throw new IllegalArgumentException("deliveryTimeoutMillis (" + config.getDeliveryTimeoutMillis()
-          + ") must be at least lingerMillis (" + config.getLingerMillis() + ") + the exporter's request timeout ("
-          + requestTimeout + " ms, " + exporter.describe() + "), so that a batch gets at least one whole attempt");
-    }
+    Compression compression = compression(config, capabilities, exporter);
+    int batchSize = batchSize(config, capabilities, exporter);
+    checkDeliveryTimeout(config, capabilities, exporter);
     // An exporter whose transport compresses (Kafka's record batches) gets uncompressed bodies.
-    Codec codec = Codec.loaded(capabilities.compressesItself() ? Compression.NONE : compression,
-        config.getCompressionLevel());
+    Codec codec =
+        Codec.loaded(
+            capabilities.compressesItself() ? Compression.NONE : compression,
+            config.getCompressionLevel());
     this.encoder = exporter.encoder();
     long total = config.getTotalSizeInBytes();
     this.maxRecordSize = maxRecordSize(capabilities.maxBatchSizeInBytes(), total);
@@ -114,20 +117,105 @@ public final class ProducerEngine {
     budget.setReusable(pool::hasFree);
     this.metrics = new Metrics(budget, pool);
     this.completer = new BatchCompleter(this, budget, metrics, incomplete);
-    RetryPolicy retryPolicy = new RetryPolicy(config.getRetries(), config.getInitialRetryBackoffMillis(),
-        config.getMaxRetryBackoffMillis());
+    RetryPolicy retryPolicy =
+        new RetryPolicy(
+            config.getRetries(),
+            config.getInitialRetryBackoffMillis(),
+            config.getMaxRetryBackoffMillis());
     SendQueue queue = new SendQueue();
     this.timer = new LingerTimer(incomplete, this::sealForLinger, queue::add, this::expire);
-    this.sender = new Sender(queue, exporter, codec, retryPolicy, completer, timer, metrics, budget, batchSize);
-    this.accumulator = new Accumulator(pool, budget, batchSize, config.getBatchCountThreshold(),
-        TimeUnit.MILLISECONDS.toNanos(config.getLingerMillis()),
-        TimeUnit.MILLISECONDS.toNanos(config.getDeliveryTimeoutMillis()), incomplete, timer, sender::enqueue);
+    this.sender =
+        new Sender(
+            queue, exporter, codec, retryPolicy, completer, timer, metrics, budget, batchSize);
+    this.accumulator =
+        new Accumulator(
+            pool,
+            budget,
+            batchSize,
+            config.getBatchCountThreshold(),
+            TimeUnit.MILLISECONDS.toNanos(config.getLingerMillis()),
+            TimeUnit.MILLISECONDS.toNanos(config.getDeliveryTimeoutMillis()),
+            incomplete,
+            timer,
+            sender::enqueue);
 
     exporter.start(config);
     String id = config.getClientId();
+    startThreads(id, config.getSendThreads());
+    this.jmx = config.isJmxEnabled() ? JmxRegistration.register(id, metrics) : null;
+    this.shutdownHook = config.isShutdownHookEnabled() ? registerShutdownHook(id) : null;
+    log.info(
+        "producer {} started: {} -> {}, compression {}{}",
+        id,
+        config,
+        exporter.describe(),
+        compression,
+        config.getCompressionLevel() == 0 ? "" : " level " + config.getCompressionLevel());
+  }
+
+  /**
+   * The compression requests use: the configured one, else the exporter's default; checked against
+   * both.
+   */
+  private static Compression compression(
+      ProducerConfig config, ExporterCapabilities capabilities, Exporter exporter) {
+    Compression compression =
+        config.getCompression() != null
+            ? config.getCompression()
+            : capabilities.defaultCompression();
+    if (!capabilities.supports(compression)) {
+      throw new IllegalArgumentException(
+          "compression " + compression + " is not supported by " + exporter.describe());
+    }
+    ProducerConfig.checkCompressionLevel(compression, config.getCompressionLevel());
+    return compression;
+  }
+
+  /**
+   * {@code batchSizeInBytes}, lowered (and logged once) to what one request of the exporter may
+   * carry.
+   */
+  private static int batchSize(
+      ProducerConfig config, ExporterCapabilities capabilities, Exporter exporter) {
+    int batchSize = config.getBatchSizeInBytes();
+    if (batchSize > capabilities.maxBatchSizeInBytes()) {
+      batchSize = capabilities.maxBatchSizeInBytes();
+      log.info(
+          "batchSizeInBytes {} is above what one request to {} may carry; batches are sealed at {} bytes",
+          config.getBatchSizeInBytes(),
+          exporter.describe(),
+          batchSize);
+    }
+    return batchSize;
+  }
+
+  /** Refuses a delivery timeout that leaves a batch no whole attempt (as Kafka refuses one). */
+  private static void checkDeliveryTimeout(
+      ProducerConfig config, ExporterCapabilities capabilities, Exporter exporter) {
+    long requestTimeout = capabilities.requestTimeoutMillis();
+    if (requestTimeout > 0
+        && config.getDeliveryTimeoutMillis() < config.getLingerMillis() + requestTimeout) {
+      throw new IllegalArgumentException(
+          "deliveryTimeoutMillis ("
+              + config.getDeliveryTimeoutMillis()
+              + ") must be at least lingerMillis ("
+              + config.getLingerMillis()
+              + ") + the exporter's request timeout ("
+              + requestTimeout
+              + " ms, "
+              + exporter.describe()
+              + "), so that a batch gets at least one whole attempt");
+    }
+  }
+
+  /**
+   * Starts the linger thread and the send threads; if one cannot start, stops what started and
+   * rethrows.
+   */
+  private void startThreads(String id, int sendThreads) {
     try {
       startThread(id + "-linger", timer);
-      for (int i = 1; i <= config.getSendThreads(); i++) {
+      for (int i = 1; i <= sendThreads; i++) {
         startThread(id + "-sender-" + i, sender::runLoop);
       }
     } catch (Throwable t) { // e.g. OutOfMemoryError: unable to create native thread
@@ -140,19 +228,17 @@ public final class ProducerEngine {
       }
       throw t;
     }
-    this.jmx = config.isJmxEnabled() ? JmxRegistration.register(id, metrics) : null;
-    this.shutdownHook = config.isShutdownHookEnabled() ? registerShutdownHook(id) : null;
-    log.info("producer {} started: {} -> {}, compression {}{}", id, config, exporter.describe(), compression,
-        config.getCompressionLevel() == 0 ? "" : " level " + config.getCompressionLevel());
   }
 
   /**
-   * The largest encoded record accepted, in bytes: the exporter's maximum batch size, and below the budget by room
-   * for the batch's bookkeeping and chunk rounding (at most half the budget or 64 KiB + 1/64 of it).
+   * The largest encoded record accepted, in bytes: the exporter's maximum batch size, and below the
+   * budget by room for the batch's bookkeeping and chunk rounding (at most half the budget or 64
+   * KiB + 1/64 of it).
    */
   static int maxRecordSize(int exporterMax, long total) {
     long allowance = Math.min(total / 2, 65_536 + total / 64);
-    return (int) Math.max(16, Math.min(Math.min(exporterMax, total - allowance), EncodeBuffer.MAX_LIMIT));
+    return (int)
+        Math.max(16, Math.min(Math.min(exporterMax, total - allowance), EncodeBuffer.MAX_LIMIT));
   }
 
   private void startThread(String name, Runnable task) {
@@ -163,7 +249,10 @@ public final class ProducerEngine {
     t.start();
   }
 
-  /** A producer thread's task threw (the loops catch everything, so this is a last resort): replace it. */
+  /**
+   * A producer thread's task threw (the loops catch everything, so this is a last resort): replace
+   * it.
+   */
   private void onThreadDeath(ProducerThread dead, Throwable cause) {
     try {
       log.error("producer thread {} died: {}", dead.getName(), cause.toString(), cause);
@@ -196,8 +285,12 @@ public final class ProducerEngine {
     }
     int pending = incomplete.size();
     if (pending > 0) {
-      log.warn("producer {} was not closed before the JVM exits; closing it now (up to {} ms) to ship {} pending "
-          + "batch(es)", config.getClientId(), config.getShutdownHookTimeoutMillis(), pending);
+      log.warn(
+          "producer {} was not closed before the JVM exits; closing it now (up to {} ms) to ship {} pending "
+              + "batch(es)",
+          config.getClientId(),
+          config.getShutdownHookTimeoutMillis(),
+          pending);
     }
     close(config.getShutdownHookTimeoutMillis());
   }
@@ -206,7 +299,10 @@ public final class ProducerEngine {
     accumulator.sealIfOpen(b);
   }
 
-  /** The linger timer's call at a batch's delivery deadline: gives it FAILED whatever state it is in. */
+  /**
+   * The linger timer's call at a batch's delivery deadline: gives it FAILED whatever state it is
+   * in.
+   */
   private boolean expire(ProducerBatch b) {
     if (b.state() == ProducerBatch.OPEN) {
       accumulator.sealIfOpen(b);
@@ -220,11 +316,22 @@ public final class ProducerEngine {
         where = "while waiting to retry, after " + b.attempt() + " attempt(s)";
         break;
       default:
-        where = b.attempt() == 0 ? "before it could be sent" : "after " + b.attempt() + " attempt(s)";
+        where =
+            b.attempt() == 0 ? "before it could be sent" : "after " + b.attempt() + " attempt(s)";
     }
     String last = b.lastError == null ? "" : "; last error: " + b.lastError;
-    SendResult r = new SendResult(SendResult.Status.FAILED, b.attempt(), b.recordCount(), 0,
-        "deliveryTimeoutMillis (" + config.getDeliveryTimeoutMillis() + " ms) expired " + where + last, b.lastCause);
+    SendResult r =
+        new SendResult(
+            SendResult.Status.FAILED,
+            b.attempt(),
+            b.recordCount(),
+            0,
+            "deliveryTimeoutMillis ("
+                + config.getDeliveryTimeoutMillis()
+                + " ms) expired "
+                + where
+                + last,
+            b.lastCause);
     if (b.tryAbort()) {
       completer.complete(b, r, 0, true);
       return true;
@@ -250,7 +357,8 @@ public final class ProducerEngine {
     try {
       buf.reset();
       buf.setLimit(maxRecordSize);
-      encoder.encode(record, buf); // throws RecordTooLargeException before growing past maxRecordSize
+      encoder.encode(
+          record, buf); // throws RecordTooLargeException before growing past maxRecordSize
       int size = buf.size();
       if (size > maxRecordSize) {
         throw new RecordTooLargeException(size, maxRecordSize);
@@ -276,7 +384,10 @@ public final class ProducerEngine {
     return s;
   }
 
-  /** Appends under the budget: waits for bytes outside every lock, then tries again with them as credit. */
+  /**
+   * Appends under the budget: waits for bytes outside every lock, then tries again with them as
+   * credit.
+   */
   private void append(Object shardKey, byte[] src, int size, Callback callback) {
     long credit = 0;
     boolean relieved = false;
@@ -293,13 +404,22 @@ public final class ProducerEngine {
           return;
         }
         if (need + credit > budget.total()) {
-          throw new RecordTooLargeException("record of " + size + " encoded bytes needs " + (need + credit)
-              + " bytes of buffer with its batch, more than totalSizeInBytes (" + budget.total() + ")", size,
+          throw new RecordTooLargeException(
+              "record of "
+                  + size
+                  + " encoded bytes needs "
+                  + (need + credit)
+                  + " bytes of buffer with its batch, more than totalSizeInBytes ("
+                  + budget.total()
+                  + ")",
+              size,
               maxRecordSize);
         }
         if (pool.hasFree() && pool.drain() > 0) {
-          // The append took what pooled chunks it could use and still falls short (it needs bytes, e.g. for a new
-          // batch's bookkeeping): release the rest of the pool as bytes and try again. Terminates: the pool only
+          // The append took what pooled chunks it could use and still falls short (it needs bytes,
+          // e.g. for a new
+          // batch's bookkeeping): release the rest of the pool as bytes and try again. Terminates:
+          // the pool only
           // refills when batches complete.
           continue;
         }
@@ -320,13 +440,15 @@ public final class ProducerEngine {
           drop(callback);
           return;
         }
-        // From our own thread or a callback we must not wait: the budget is freed by our own threads.
+        // From our own thread or a callback we must not wait: the budget is freed by our own
+        // threads.
         long maxBlock = CallbackContext.isOwnedBy(this) ? 0 : config.getMaxBlockMillis();
         if (!waited) {
           waited = true;
           deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxBlock);
         }
-        long remaining = Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000); // ms, rounded up
+        long remaining =
+            Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000); // ms, rounded up
         if (budget.reserve(need, remaining)) {
           credit += need;
         } // else chunks were pooled meanwhile: try again with them
@@ -343,7 +465,8 @@ public final class ProducerEngine {
 
   private void drop(Callback callback) {
     metrics.recordsDropped.increment();
-    dropLog.warn(() -> "buffer full (totalSizeInBytes " + budget.total() + "); dropping records", null);
+    dropLog.warn(
+        () -> "buffer full (totalSizeInBytes " + budget.total() + "); dropping records", null);
     if (callback != null) {
       Object previous = CallbackContext.enter(this);
       try {
@@ -380,10 +503,13 @@ public final class ProducerEngine {
     }
     long grace = Math.min(timeoutMillis, Long.MAX_VALUE / 4_000_000L);
     if (CallbackContext.isOwnedBy(this)) {
-      // From a callback: we cannot wait for our own threads or callbacks. Close with no grace, on a closer thread.
+      // From a callback: we cannot wait for our own threads or callbacks. Close with no grace, on a
+      // closer thread.
       if (startClose(0)) {
-        log.warn("producer {} closed from a callback: closing without a grace period; undelivered records fail "
-            + "at close", config.getClientId());
+        log.warn(
+            "producer {} closed from a callback: closing without a grace period; undelivered records fail "
+                + "at close",
+            config.getClientId());
       }
       return;
     }
@@ -397,8 +523,9 @@ public final class ProducerEngine {
       return false;
     }
     closed = true;
-    ProducerThread closer = new ProducerThread(this, config.getClientId() + "-closer", () -> doClose(graceMillis),
-        null);
+    ProducerThread closer =
+        new ProducerThread(
+            this, config.getClientId() + "-closer", () -> doClose(graceMillis), null);
     this.closer = closer;
     try {
       closer.start();
@@ -408,7 +535,10 @@ public final class ProducerEngine {
     return true;
   }
 
-  /** Waits for the close to end, up to {@code millis}, ignoring interrupts (the interrupt status is kept). */
+  /**
+   * Waits for the close to end, up to {@code millis}, ignoring interrupts (the interrupt status is
+   * kept).
+   */
   private void awaitTermination(long millis) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     boolean interrupted = false;
@@ -416,7 +546,8 @@ public final class ProducerEngine {
       while (true) {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0) {
-          log.warn("producer {}: close did not finish in time (a callback may be blocking); returning",
+          log.warn(
+              "producer {}: close did not finish in time (a callback may be blocking); returning",
               config.getClientId());
           return;
         }
@@ -459,8 +590,11 @@ public final class ProducerEngine {
             closeExporter(); // make in-flight requests fail fast
             interruptThreads();
             if (!joinThreads(THREAD_STOP_MILLIS)) {
-              log.warn("producer {}: some threads did not stop within {} ms of close (a callback or the exporter "
-                  + "is blocking); they end when it returns", config.getClientId(), 2 * THREAD_STOP_MILLIS);
+              log.warn(
+                  "producer {}: some threads did not stop within {} ms of close (a callback or the exporter "
+                      + "is blocking); they end when it returns",
+                  config.getClientId(),
+                  2 * THREAD_STOP_MILLIS);
             }
           }
           abortIncomplete();
@@ -496,14 +630,25 @@ public final class ProducerEngine {
     }
   }
 
-  /** Gives every batch still without an outcome FAILED_AT_CLOSE (those in flight keep their memory until return). */
+  /**
+   * Gives every batch still without an outcome FAILED_AT_CLOSE (those in flight keep their memory
+   * until return).
+   */
   private void abortIncomplete() {
     timer.drainRetries();
     for (ProducerBatch b : incomplete.snapshot()) {
       String last = b.lastError == null ? "" : "; last error: " + b.lastError;
-      SendResult r = new SendResult(SendResult.Status.FAILED_AT_CLOSE, b.attempt(), b.recordCount(), 0,
-          (b.state() == ProducerBatch.IN_FLIGHT ? "producer closed while the batch was in flight"
-              : "producer closed before the batch was delivered") + last, b.lastCause);
+      SendResult r =
+          new SendResult(
+              SendResult.Status.FAILED_AT_CLOSE,
+              b.attempt(),
+              b.recordCount(),
+              0,
+              (b.state() == ProducerBatch.IN_FLIGHT
+                      ? "producer closed while the batch was in flight"
+                      : "producer closed before the batch was delivered")
+                  + last,
+              b.lastCause);
       if (b.tryAbort()) {
         completer.complete(b, r, 0, true);
       } else if (b.tryTimeOutInFlight()) {

@@ -1,9 +1,9 @@
 package io.logproducer.internal;
 
 /**
- * A daemon thread owned by one producer, so the producer can recognise calls made from its own threads (from a
- * callback) and never wait for itself. If its task ends by throwing (it should not: the loops catch everything),
- * {@code onDeath} is told, so the producer can replace it.
+ * A daemon thread owned by one producer, so the producer can recognise calls made from its own
+ * threads (from a callback) and never wait for itself. If its task ends by throwing (it should not:
+ * the loops catch everything), {@code onDeath} is told, so the producer can replace it.
  */
 final class ProducerThread extends Thread {
 

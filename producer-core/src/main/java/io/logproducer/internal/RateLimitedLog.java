@@ -3,8 +3,9 @@ package io.logproducer.internal;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Logs a recurring warning at most once per interval, counting what it held back ("… (37 similar messages
- * suppressed)"). Used by the producer's own threads and by exporters (the GSE transport). Thread-safe.
+ * Logs a recurring warning at most once per interval, counting what it held back ("… (37 similar
+ * messages suppressed)"). Used by the producer's own threads and by exporters (the GSE transport).
+ * Thread-safe.
  */
 public final class RateLimitedLog {
 
@@ -35,8 +36,8 @@ public final class RateLimitedLog {
   }
 
   /**
-   * Logs {@code message} at WARN if the interval since the last logged one has passed, else counts it as suppressed
-   * (the count is appended to the next logged message).
+   * Logs {@code message} at WARN if the interval since the last logged one has passed, else counts
+   * it as suppressed (the count is appended to the next logged message).
    *
    * @param message the message
    * @param t the cause to log with it, or null
@@ -51,7 +52,8 @@ public final class RateLimitedLog {
   private boolean due() {
     long now = System.nanoTime();
     long next = nextNanos.get();
-    if ((next == Long.MIN_VALUE || now - next >= 0) && nextNanos.compareAndSet(next, now + intervalNanos)) {
+    if ((next == Long.MIN_VALUE || now - next >= 0)
+        && nextNanos.compareAndSet(next, now + intervalNanos)) {
       return true;
     }
     suppressed.incrementAndGet();

@@ -3,10 +3,11 @@ package io.logproducer.internal;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Backoff arithmetic: exponential from {@code initialRetryBackoffMillis}, doubling per failed attempt, capped at
- * {@code maxRetryBackoffMillis}, with ±{@value #JITTER_PERCENT} % jitter so that many producers do not retry in
- * step; a receiver's {@code Retry-After} is a floor (we never retry sooner than asked). Used by the send loop for
- * batches and by exporters for their own reconnection (the GSE transport). Stateless, thread-safe.
+ * Backoff arithmetic: exponential from {@code initialRetryBackoffMillis}, doubling per failed
+ * attempt, capped at {@code maxRetryBackoffMillis}, with ±{@value #JITTER_PERCENT} % jitter so that
+ * many producers do not retry in step; a receiver's {@code Retry-After} is a floor (we never retry
+ * sooner than asked). Used by the send loop for batches and by exporters for their own reconnection
+ * (the GSE transport). Stateless, thread-safe.
  */
 public final class RetryPolicy {
 
@@ -28,7 +29,9 @@ public final class RetryPolicy {
     this.maxMillis = Math.max(initialMillis, maxMillis);
   }
 
-  /** Whether a batch whose attempt number {@code attempt} (1-based) just failed may be sent again. */
+  /**
+   * Whether a batch whose attempt number {@code attempt} (1-based) just failed may be sent again.
+   */
   boolean mayRetry(int attempt) {
     return attempt - 1 < retries;
   }

@@ -1,18 +1,22 @@
 package io.logproducer.internal;
 
 /**
- * The queue of sealed (and retry-due) batches the send threads take from: FIFO, blocking, linked through the
- * batches themselves so that adding never allocates (an {@code OutOfMemoryError} cannot lose a batch between the
- * accumulator and the send threads). Idle send threads block in {@link #take()} instead of polling. Thread-safe.
+ * The queue of sealed (and retry-due) batches the send threads take from: FIFO, blocking, linked
+ * through the batches themselves so that adding never allocates (an {@code OutOfMemoryError} cannot
+ * lose a batch between the accumulator and the send threads). Idle send threads block in {@link
+ * #take()} instead of polling. Thread-safe.
  */
 final class SendQueue {
 
   /** Guarded by this. */
   private ProducerBatch head;
+
   /** Guarded by this. */
   private ProducerBatch tail;
+
   /** Guarded by this. */
   private int size;
+
   /** Guarded by this. */
   private boolean stopped;
 
@@ -34,8 +38,8 @@ final class SendQueue {
   }
 
   /**
-   * The oldest batch, waiting for one while the queue is running; null once {@link #stop()} was called and the
-   * queue is empty.
+   * The oldest batch, waiting for one while the queue is running; null once {@link #stop()} was
+   * called and the queue is empty.
    *
    * @throws InterruptedException if interrupted while waiting
    */

@@ -10,15 +10,16 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The send pool: {@code sendThreads} threads take sealed batches from the {@link SendQueue}, frame and compress each
- * into the thread's reusable body buffer, export it, and act on the answer: complete it, split it (too large), or
- * schedule a retry with backoff on the {@link LingerTimer}. After {@link #abort()} (close) nothing is retried:
- * batches still pending complete as {@code FAILED_AT_CLOSE}.
+ * The send pool: {@code sendThreads} threads take sealed batches from the {@link SendQueue}, frame
+ * and compress each into the thread's reusable body buffer, export it, and act on the answer:
+ * complete it, split it (too large), or schedule a retry with backoff on the {@link LingerTimer}.
+ * After {@link #abort()} (close) nothing is retried: batches still pending complete as {@code
+ * FAILED_AT_CLOSE}.
  *
- * <p>Nothing a batch meets kills a send thread: whatever the exporter, the codec or the JVM throws (an
- * {@code OutOfMemoryError}, a {@code NoClassDefFoundError}) fails that batch with the error as its cause, and the
- * thread goes on. A batch whose deadline or close came while it was in flight already has its outcome
- * ({@code TIMED_OUT}); its answer is then dropped and its memory released.
+ * <p>Nothing a batch meets kills a send thread: whatever the exporter, the codec or the JVM throws
+ * (an {@code OutOfMemoryError}, a {@code NoClassDefFoundError}) fails that batch with the error as
+ * its cause, and the thread goes on. A batch whose deadline or close came while it was in flight
+ * already has its outcome ({@code TIMED_OUT}); its answer is then dropped and its memory released.
  */
 final class Sender {
 
@@ -33,17 +34,33 @@ final class Sender {
   private final LingerTimer timer;
   private final Metrics metrics;
   private final MemoryBudget budget;
-  /** A body buffer above this is dropped after use: the largest body a full batch makes, with slack. */
+
+  /**
+   * A body buffer above this is dropped after use: the largest body a full batch makes, with slack.
+   */
   private final int bodyKeepBytes;
+
   /** Final outcomes other than delivered (rejected, failed), at most one line per 5 s. */
   private final RateLimitedLog failures = new RateLimitedLog(log, 5_000);
-  /** Attempts that will be retried, at most one line per 5 s (so they never hide a final failure). */
+
+  /**
+   * Attempts that will be retried, at most one line per 5 s (so they never hide a final failure).
+   */
   private final RateLimitedLog retrying = new RateLimitedLog(log, 5_000);
+
   private final RateLimitedLog errors = new RateLimitedLog(log, 5_000);
   private volatile boolean aborting;
 
-  Sender(SendQueue queue, Exporter exporter, Codec codec, RetryPolicy retryPolicy, BatchCompleter completer,
-      LingerTimer timer, Metrics metrics, MemoryBudget budget, int batchSizeInBytes) {
+  Sender(
+      SendQueue queue,
+      Exporter exporter,
+      Codec codec,
+      RetryPolicy retryPolicy,
+      BatchCompleter completer,
+      LingerTimer timer,
+      Metrics metrics,
+      MemoryBudget budget,
+      int batchSizeInBytes) {
     this.queue = queue;
     this.exporter = exporter;
     this.codec = codec;
@@ -56,9 +73,13 @@ final class Sender {
     this.bodyKeepBytes = bodyKeepBytes(batchSizeInBytes);
   }
 
-  /** The most a send thread keeps of its body buffer between batches, in bytes: batch size + 1/8 + 64 KiB. */
+  /**
+   * The most a send thread keeps of its body buffer between batches, in bytes: batch size + 1/8 +
+   * 64 KiB.
+   */
   static int bodyKeepBytes(int batchSizeInBytes) {
-    return (int) Math.min(Integer.MAX_VALUE - 8, batchSizeInBytes + (batchSizeInBytes >> 3) + 65_536L);
+    return (int)
+        Math.min(Integer.MAX_VALUE - 8, batchSizeInBytes + (batchSizeInBytes >> 3) + 65_536L);
   }
 
   /** Queues a sealed (or retry-due) batch. Never allocates. */
@@ -94,23 +115,34 @@ final class Sender {
   }
 
   /**
-   * The cause to log with its stack trace, or null: I/O failures (connection refused, timeouts, resets) are expected
-   * when a receiver is down and their text is already in the message; anything else is worth a trace.
+   * The cause to log with its stack trace, or null: I/O failures (connection refused, timeouts,
+   * resets) are expected when a receiver is down and their text is already in the message; anything
+   * else is worth a trace.
    */
   private static Throwable traceWorthy(Throwable error) {
     return error instanceof java.io.IOException ? null : error;
   }
 
-  /** Gives a batch whose processing threw its outcome (FAILED), whatever state the throw left it in. */
+  /**
+   * Gives a batch whose processing threw its outcome (FAILED), whatever state the throw left it in.
+   */
   private void failInFlight(ProducerBatch b, Throwable t) {
     try {
       metrics.noteError(exporter.describe(), "the send thread failed: " + t);
-      errors.warn(() -> "send thread " + Thread.currentThread().getName() + " failed on " + b + ": " + t, t);
+      errors.warn(
+          () -> "send thread " + Thread.currentThread().getName() + " failed on " + b + ": " + t,
+          t);
     } catch (Throwable ignored) {
       // logging must not stop the outcome
     }
-    SendResult r = new SendResult(aborting ? SendResult.Status.FAILED_AT_CLOSE : SendResult.Status.FAILED,
-        b.attempt(), b.recordCount(), 0, "the send thread failed: " + t, t);
+    SendResult r =
+        new SendResult(
+            aborting ? SendResult.Status.FAILED_AT_CLOSE : SendResult.Status.FAILED,
+            b.attempt(),
+            b.recordCount(),
+            0,
+            "the send thread failed: " + t,
+            t);
     if (b.state() == ProducerBatch.IN_FLIGHT || b.state() == ProducerBatch.TIMED_OUT) {
       finish(b, r, 0);
     } else if (b.tryAbort()) {
@@ -124,13 +156,32 @@ final class Sender {
       return; // completed meanwhile (deadline or close)
     }
     if (aborting) {
-      finish(b, new SendResult(SendResult.Status.FAILED_AT_CLOSE, b.attempt(), b.recordCount(), 0,
-          "producer closed before the batch was sent" + lastErrorSuffix(b), b.lastCause), 0);
+      finish(
+          b,
+          new SendResult(
+              SendResult.Status.FAILED_AT_CLOSE,
+              b.attempt(),
+              b.recordCount(),
+              0,
+              "producer closed before the batch was sent" + lastErrorSuffix(b),
+              b.lastCause),
+          0);
       return;
     }
     if (nowNanos - b.deliveryDeadlineNanos >= 0) {
-      finish(b, new SendResult(SendResult.Status.FAILED, b.attempt(), b.recordCount(), 0,
-          "deliveryTimeoutMillis expired after " + b.attempt() + " attempt(s)" + lastErrorSuffix(b), b.lastCause), 0);
+      finish(
+          b,
+          new SendResult(
+              SendResult.Status.FAILED,
+              b.attempt(),
+              b.recordCount(),
+              0,
+              "deliveryTimeoutMillis expired after "
+                  + b.attempt()
+                  + " attempt(s)"
+                  + lastErrorSuffix(b),
+              b.lastCause),
+          0);
       return;
     }
     b.countAttempt();
@@ -148,8 +199,16 @@ final class Sender {
       o.close();
       length = body.size();
     } catch (Exception | LinkageError e) {
-      finish(b, new SendResult(SendResult.Status.FAILED, b.attempt(), b.recordCount(), 0,
-          "could not build the request: " + e, e), 0);
+      finish(
+          b,
+          new SendResult(
+              SendResult.Status.FAILED,
+              b.attempt(),
+              b.recordCount(),
+              0,
+              "could not build the request: " + e,
+              e),
+          0);
       return;
     } finally {
       if (out != null) {
@@ -185,44 +244,127 @@ final class Sender {
     }
     switch (r.kind()) {
       case SUCCESS:
-        finish(b, new SendResult(SendResult.Status.DELIVERED, b.attempt(), b.recordCount(), 0, null, null),
+        finish(
+            b,
+            new SendResult(
+                SendResult.Status.DELIVERED, b.attempt(), b.recordCount(), 0, null, null),
             wireBytes);
         return;
       case PARTIAL_SUCCESS:
-        metrics.noteError(exporter.describe(), "rejected " + r.rejectedCount() + " of " + b.recordCount()
-            + " records: " + r.message());
-        failures.warn(() -> String.format(Locale.ROOT, "%s rejected %,d of %,d records: %s", exporter.describe(),
-            r.rejectedCount(), b.recordCount(), r.message()), null);
-        finish(b, new SendResult(SendResult.Status.PARTIALLY_REJECTED, b.attempt(), b.recordCount(),
-            r.rejectedCount(), r.message(), null), wireBytes);
+        partiallyRejected(b, r, wireBytes);
         return;
       case REJECTED:
-        metrics.noteError(exporter.describe(), "rejected " + b.recordCount() + " records: " + r.message());
-        failures.warn(() -> String.format(Locale.ROOT, "%s rejected %,d records (%,d bytes): %s", exporter.describe(),
-            b.recordCount(), b.sizeInBytes(), r.message()), null);
-        finish(b, new SendResult(SendResult.Status.REJECTED, b.attempt(), b.recordCount(), b.recordCount(),
-            r.message(), r.error()), 0);
+        rejected(b, r);
         return;
       case TOO_LARGE:
-        if (b.recordCount() > 1 && !aborting) {
-          split(b);
-          return;
-        }
-        finish(b, new SendResult(aborting ? SendResult.Status.FAILED_AT_CLOSE : SendResult.Status.REJECTED,
-            b.attempt(), b.recordCount(), b.recordCount(), "request too large for the receiver: " + r.message(),
-            r.error()), 0);
+        tooLarge(b, r);
         return;
       case RETRYABLE:
         retryOrFail(b, r, nowNanos);
         return;
       case FAILED:
       default:
-        metrics.noteError(exporter.describe(), "failed: " + r.message());
-        failures.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s",
-            b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message()), traceWorthy(r.error()));
-        finish(b, new SendResult(aborting ? SendResult.Status.FAILED_AT_CLOSE : SendResult.Status.FAILED,
-            b.attempt(), b.recordCount(), 0, r.message(), r.error()), 0);
+        failed(b, r);
     }
+  }
+
+  /** The receiver took the request but refused some of its records (OTLP partial success). */
+  private void partiallyRejected(ProducerBatch b, ExportResult r, int wireBytes) {
+    metrics.noteError(
+        exporter.describe(),
+        "rejected " + r.rejectedCount() + " of " + b.recordCount() + " records: " + r.message());
+    failures.warn(
+        () ->
+            String.format(
+                Locale.ROOT,
+                "%s rejected %,d of %,d records: %s",
+                exporter.describe(),
+                r.rejectedCount(),
+                b.recordCount(),
+                r.message()),
+        null);
+    finish(
+        b,
+        new SendResult(
+            SendResult.Status.PARTIALLY_REJECTED,
+            b.attempt(),
+            b.recordCount(),
+            r.rejectedCount(),
+            r.message(),
+            null),
+        wireBytes);
+  }
+
+  /** The receiver refused the whole request for good. */
+  private void rejected(ProducerBatch b, ExportResult r) {
+    metrics.noteError(
+        exporter.describe(), "rejected " + b.recordCount() + " records: " + r.message());
+    failures.warn(
+        () ->
+            String.format(
+                Locale.ROOT,
+                "%s rejected %,d records (%,d bytes): %s",
+                exporter.describe(),
+                b.recordCount(),
+                b.sizeInBytes(),
+                r.message()),
+        null);
+    finish(
+        b,
+        new SendResult(
+            SendResult.Status.REJECTED,
+            b.attempt(),
+            b.recordCount(),
+            b.recordCount(),
+            r.message(),
+            r.error()),
+        0);
+  }
+
+  /**
+   * The request was too large for the receiver: split in halves, or refused when one record or
+   * closing.
+   */
+  private void tooLarge(ProducerBatch b, ExportResult r) {
+    if (b.recordCount() > 1 && !aborting) {
+      split(b);
+      return;
+    }
+    finish(
+        b,
+        new SendResult(
+            aborting ? SendResult.Status.FAILED_AT_CLOSE : SendResult.Status.REJECTED,
+            b.attempt(),
+            b.recordCount(),
+            b.recordCount(),
+            "request too large for the receiver: " + r.message(),
+            r.error()),
+        0);
+  }
+
+  /** A final local or transport failure. */
+  private void failed(ProducerBatch b, ExportResult r) {
+    metrics.noteError(exporter.describe(), "failed: " + r.message());
+    failures.warn(
+        () ->
+            String.format(
+                Locale.ROOT,
+                "failed to send %,d records (%,d bytes) to %s: %s",
+                b.recordCount(),
+                b.sizeInBytes(),
+                exporter.describe(),
+                r.message()),
+        traceWorthy(r.error()));
+    finish(
+        b,
+        new SendResult(
+            aborting ? SendResult.Status.FAILED_AT_CLOSE : SendResult.Status.FAILED,
+            b.attempt(),
+            b.recordCount(),
+            0,
+            r.message(),
+            r.error()),
+        0);
   }
 
   private void retryOrFail(ProducerBatch b, ExportResult r, long nowNanos) {
@@ -230,34 +372,93 @@ final class Sender {
     b.lastCause = r.error();
     int attempt = b.attempt();
     if (aborting) {
-      finish(b, new SendResult(SendResult.Status.FAILED_AT_CLOSE, attempt, b.recordCount(), 0,
-          "producer closed while retrying" + lastErrorSuffix(b), r.error()), 0);
+      finish(
+          b,
+          new SendResult(
+              SendResult.Status.FAILED_AT_CLOSE,
+              attempt,
+              b.recordCount(),
+              0,
+              "producer closed while retrying" + lastErrorSuffix(b),
+              r.error()),
+          0);
       return;
     }
     if (!retryPolicy.mayRetry(attempt)) {
-      metrics.noteError(exporter.describe(), r.message() + "; retries exhausted after " + attempt + " attempt(s)");
-      failures.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s after %d attempt(s): %s",
-          b.recordCount(), b.sizeInBytes(), exporter.describe(), attempt, r.message()), traceWorthy(r.error()));
-      finish(b, new SendResult(SendResult.Status.FAILED, attempt, b.recordCount(), 0,
-          "retries exhausted after " + attempt + " attempt(s)" + lastErrorSuffix(b), r.error()), 0);
+      metrics.noteError(
+          exporter.describe(),
+          r.message() + "; retries exhausted after " + attempt + " attempt(s)");
+      failures.warn(
+          () ->
+              String.format(
+                  Locale.ROOT,
+                  "failed to send %,d records (%,d bytes) to %s after %d attempt(s): %s",
+                  b.recordCount(),
+                  b.sizeInBytes(),
+                  exporter.describe(),
+                  attempt,
+                  r.message()),
+          traceWorthy(r.error()));
+      finish(
+          b,
+          new SendResult(
+              SendResult.Status.FAILED,
+              attempt,
+              b.recordCount(),
+              0,
+              "retries exhausted after " + attempt + " attempt(s)" + lastErrorSuffix(b),
+              r.error()),
+          0);
       return;
     }
     long backoffMillis = retryPolicy.backoffMillis(attempt, r.retryAfterMillis());
     long retryAt = nowNanos + TimeUnit.MILLISECONDS.toNanos(backoffMillis);
     if (retryAt - b.deliveryDeadlineNanos >= 0) {
-      metrics.noteError(exporter.describe(), r.message() + "; deliveryTimeoutMillis would expire before the next retry");
-      failures.warn(() -> String.format(Locale.ROOT,
-          "failed to send %,d records (%,d bytes) to %s: %s; next retry in %d ms would pass deliveryTimeoutMillis",
-          b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message(), backoffMillis), traceWorthy(r.error()));
-      finish(b, new SendResult(SendResult.Status.FAILED, attempt, b.recordCount(), 0,
-          "deliveryTimeoutMillis would expire before the next retry (in " + backoffMillis + " ms)"
-              + lastErrorSuffix(b), r.error()), 0);
+      metrics.noteError(
+          exporter.describe(),
+          r.message() + "; deliveryTimeoutMillis would expire before the next retry");
+      failures.warn(
+          () ->
+              String.format(
+                  Locale.ROOT,
+                  "failed to send %,d records (%,d bytes) to %s: %s; next retry in %d ms would pass deliveryTimeoutMillis",
+                  b.recordCount(),
+                  b.sizeInBytes(),
+                  exporter.describe(),
+                  r.message(),
+                  backoffMillis),
+          traceWorthy(r.error()));
+      finish(
+          b,
+          new SendResult(
+              SendResult.Status.FAILED,
+              attempt,
+              b.recordCount(),
+              0,
+              "deliveryTimeoutMillis would expire before the next retry (in "
+                  + backoffMillis
+                  + " ms)"
+                  + lastErrorSuffix(b),
+              r.error()),
+          0);
       return;
     }
     String retries = retryPolicy.retries() == Integer.MAX_VALUE ? "" : "/" + retryPolicy.retries();
-    metrics.noteError(exporter.describe(), r.message() + ", retry " + attempt + retries + " in " + backoffMillis + " ms");
-    retrying.warn(() -> String.format(Locale.ROOT, "failed to send %,d records (%,d bytes) to %s: %s, retry %d%s in %d ms",
-        b.recordCount(), b.sizeInBytes(), exporter.describe(), r.message(), attempt, retries, backoffMillis),
+    metrics.noteError(
+        exporter.describe(),
+        r.message() + ", retry " + attempt + retries + " in " + backoffMillis + " ms");
+    retrying.warn(
+        () ->
+            String.format(
+                Locale.ROOT,
+                "failed to send %,d records (%,d bytes) to %s: %s, retry %d%s in %d ms",
+                b.recordCount(),
+                b.sizeInBytes(),
+                exporter.describe(),
+                r.message(),
+                attempt,
+                retries,
+                backoffMillis),
         null);
     if (!b.tryAwaitRetry(retryAt)) {
       finish(b, null, 0); // timed out meanwhile: it has its outcome
@@ -285,16 +486,19 @@ final class Sender {
       return;
     }
     completer.completeSplit(b, halves);
-    log.debug("{} answered 'too large' for {} records ({} bytes); sending them as two batches",
-        exporter.describe(), b.recordCount(), b.sizeInBytes());
+    log.debug(
+        "{} answered 'too large' for {} records ({} bytes); sending them as two batches",
+        exporter.describe(),
+        b.recordCount(),
+        b.sizeInBytes());
     for (ProducerBatch h : halves) {
       enqueue(h);
     }
   }
 
   /**
-   * Ends the send thread's hold on an IN_FLIGHT batch: gives it {@code result} if it has no outcome yet, or, if its
-   * deadline or close gave it one meanwhile (TIMED_OUT), only releases its memory.
+   * Ends the send thread's hold on an IN_FLIGHT batch: gives it {@code result} if it has no outcome
+   * yet, or, if its deadline or close gave it one meanwhile (TIMED_OUT), only releases its memory.
    */
   private void finish(ProducerBatch b, SendResult result, long wireBytes) {
     if (result != null && b.tryComplete()) {
@@ -306,7 +510,8 @@ final class Sender {
       return;
     }
     if (result == null) {
-      // cannot happen; the batch is still IN_FLIGHT, and the send loop's failInFlight gives it FAILED
+      // cannot happen; the batch is still IN_FLIGHT, and the send loop's failInFlight gives it
+      // FAILED
       throw new IllegalStateException("expected a timed-out batch: " + b);
     }
   }

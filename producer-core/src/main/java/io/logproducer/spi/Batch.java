@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * A sealed batch as an exporter sees it: the encoded records of one shard, in append order. Read-only; valid
- * only during the {@link Exporter} call it is passed to.
+ * A sealed batch as an exporter sees it: the encoded records of one shard, in append order.
+ * Read-only; valid only during the {@link Exporter} call it is passed to.
  */
 public interface Batch {
 
@@ -28,7 +28,8 @@ public interface Batch {
   int recordSize(int index);
 
   /**
-   * Writes all records' encoded bytes, back to back, in append order, to {@code out}: {@link #sizeInBytes()} bytes.
+   * Writes all records' encoded bytes, back to back, in append order, to {@code out}: {@link
+   * #sizeInBytes()} bytes.
    *
    * @param out the destination; not closed
    * @throws IOException if {@code out} throws it
@@ -36,7 +37,8 @@ public interface Batch {
   void writeTo(OutputStream out) throws IOException;
 
   /**
-   * Writes the encoded bytes of one record to {@code out}: {@link #recordSize(int) recordSize(index)} bytes.
+   * Writes the encoded bytes of one record to {@code out}: {@link #recordSize(int)
+   * recordSize(index)} bytes.
    *
    * @param index the record's 0-based index, below {@link #recordCount()}
    * @param out the destination; not closed
@@ -45,6 +47,8 @@ public interface Batch {
    */
   void writeRecord(int index, OutputStream out) throws IOException;
 
-  /** {@return the 1-based attempt this call is: 1 for the first export, 2 for the first retry, …} */
+  /**
+   * {@return the 1-based attempt this call is: 1 for the first export, 2 for the first retry, …}
+   */
   int attempt();
 }

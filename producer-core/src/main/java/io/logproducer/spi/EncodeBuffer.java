@@ -4,38 +4,43 @@ import io.logproducer.RecordTooLargeException;
 import java.util.Arrays;
 
 /**
- * A growable byte array that {@link RecordEncoder}s write one record into, with the primitive writers wire formats
- * need: bytes, unsigned varints (LEB128, as protobuf and Kafka's record format write them), big-endian ints, ASCII,
- * and allocation-free UTF-8 of any {@link CharSequence}.
+ * A growable byte array that {@link RecordEncoder}s write one record into, with the primitive
+ * writers wire formats need: bytes, unsigned varints (LEB128, as protobuf and Kafka's record format
+ * write them), big-endian ints, ASCII, and allocation-free UTF-8 of any {@link CharSequence}.
  *
- * <p>Strings are encoded as {@link String#getBytes(java.nio.charset.Charset) UTF-8} does: an unpaired surrogate
- * becomes {@code '?'}; {@link #utf8Length(CharSequence)} agrees with {@link #writeUtf8(CharSequence)} byte for
- * byte. Strings are encoded in one pass: a {@link String} of more than a few dozen chars has its chars copied out in
- * bulk, a slice at a time, into a scratch array owned by the buffer, where runs of ASCII chars are written by a
- * tight loop; shorter strings and other {@link CharSequence}s are read with {@code charAt}.
+ * <p>Strings are encoded as {@link String#getBytes(java.nio.charset.Charset) UTF-8} does: an
+ * unpaired surrogate becomes {@code '?'}; {@link #utf8Length(CharSequence)} agrees with {@link
+ * #writeUtf8(CharSequence)} byte for byte. Strings are encoded in one pass: a {@link String} of
+ * more than a few dozen chars has its chars copied out in bulk, a slice at a time, into a scratch
+ * array owned by the buffer, where runs of ASCII chars are written by a tight loop; shorter strings
+ * and other {@link CharSequence}s are read with {@code charAt}.
  *
- * <p>An encoder with its own writers (the OTLP protobuf encoder's live in its internal package) writes directly
- * into {@link #array()} from {@link #size()} on, after {@link #ensure(int)}, and commits the bytes with
- * {@link #setSize(int)}.
+ * <p>An encoder with its own writers (the OTLP protobuf encoder's live in its internal package)
+ * writes directly into {@link #array()} from {@link #size()} on, after {@link #ensure(int)}, and
+ * commits the bytes with {@link #setSize(int)}.
  *
- * <p>A buffer has a {@link #limit()}: the producer sets it to the largest record it accepts, and a write that would
- * take the buffer past it throws {@link RecordTooLargeException} before anything of that size is allocated (so a
- * huge record is refused without the memory it would need). Not thread-safe: the producer gives each calling
- * thread its own buffer.
+ * <p>A buffer has a {@link #limit()}: the producer sets it to the largest record it accepts, and a
+ * write that would take the buffer past it throws {@link RecordTooLargeException} before anything
+ * of that size is allocated (so a huge record is refused without the memory it would need). Not
+ * thread-safe: the producer gives each calling thread its own buffer.
  */
 public final class EncodeBuffer {
 
   /** The largest limit: the largest array a JVM allocates, in bytes. */
   public static final int MAX_LIMIT = Integer.MAX_VALUE - 8;
 
-  /** Strings of at most this many chars are read with {@code charAt} rather than copied out in bulk. */
+  /**
+   * Strings of at most this many chars are read with {@code charAt} rather than copied out in bulk.
+   */
   private static final int SHORT_STRING = 42;
+
   /** Chars of a {@link String} copied out per slice: the size of {@link #chars}. */
   private static final int SLICE = 1024;
 
   private byte[] buf;
   private int pos;
   private int limit = MAX_LIMIT;
+
   /** Scratch for the chars of a string being encoded; made on first use. */
   private char[] chars;
 
@@ -58,7 +63,10 @@ public final class EncodeBuffer {
     return pos;
   }
 
-  /** {@return the backing array; valid bytes are {@code [0, size())}} It is replaced when the buffer grows. */
+  /**
+   * {@return the backing array; valid bytes are {@code [0, size())}} It is replaced when the buffer
+   * grows.
+   */
   public byte[] array() {
     return buf;
   }
@@ -69,8 +77,8 @@ public final class EncodeBuffer {
   }
 
   /**
-   * {@return the most bytes this buffer may hold} Writes past it throw {@link RecordTooLargeException}. Default
-   * {@link #MAX_LIMIT}.
+   * {@return the most bytes this buffer may hold} Writes past it throw {@link
+   * RecordTooLargeException}. Default {@link #MAX_LIMIT}.
    */
   public int limit() {
     return limit;
@@ -90,8 +98,8 @@ public final class EncodeBuffer {
   }
 
   /**
-   * Empties the buffer and, if its backing array is larger than {@code capacity}, replaces it with one of
-   * {@code capacity} bytes (to let a buffer that grew for one huge record go).
+   * Empties the buffer and, if its backing array is larger than {@code capacity}, replaces it with
+   * one of {@code capacity} bytes (to let a buffer that grew for one huge record go).
    *
    * @param capacity bytes
    */
@@ -106,7 +114,8 @@ public final class EncodeBuffer {
    * Makes room for {@code n} more bytes.
    *
    * @param n bytes about to be written
-   * @throws RecordTooLargeException if that would take the buffer past {@link #limit()} (nothing is allocated)
+   * @throws RecordTooLargeException if that would take the buffer past {@link #limit()} (nothing is
+   *     allocated)
    */
   public void ensure(int n) {
     long need = (long) pos + n;
@@ -117,8 +126,14 @@ public final class EncodeBuffer {
 
   private void grow(long need) {
     if (need > limit) {
-      throw new RecordTooLargeException("record of at least " + need + " encoded bytes exceeds the largest allowed of "
-          + limit + " bytes", need, limit);
+      throw new RecordTooLargeException(
+          "record of at least "
+              + need
+              + " encoded bytes exceeds the largest allowed of "
+              + limit
+              + " bytes",
+          need,
+          limit);
     }
     long doubled = Math.max(need, (long) buf.length << 1);
     buf = Arrays.copyOf(buf, (int) Math.min(doubled, limit));
@@ -161,7 +176,8 @@ public final class EncodeBuffer {
   }
 
   /**
-   * Writes {@code value} as an unsigned protobuf varint (1–5 bytes; see {@link #varintSize32(int)}).
+   * Writes {@code value} as an unsigned protobuf varint (1–5 bytes; see {@link
+   * #varintSize32(int)}).
    *
    * @param value the value, taken as unsigned 32 bits
    * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
@@ -171,7 +187,10 @@ public final class EncodeBuffer {
     pos = putVarint32(buf, pos, value);
   }
 
-  /** Puts {@code value} as an unsigned varint at {@code b[p]}, which has room; returns the index after it. */
+  /**
+   * Puts {@code value} as an unsigned varint at {@code b[p]}, which has room; returns the index
+   * after it.
+   */
   private static int putVarint32(byte[] b, int p, int value) {
     while ((value & ~0x7F) != 0) {
       b[p++] = (byte) ((value & 0x7F) | 0x80);
@@ -182,8 +201,8 @@ public final class EncodeBuffer {
   }
 
   /**
-   * Writes {@code value} as an unsigned protobuf varint (1–10 bytes; see {@link #varintSize64(long)}); negative
-   * int64 values take 10 bytes.
+   * Writes {@code value} as an unsigned protobuf varint (1–10 bytes; see {@link
+   * #varintSize64(long)}); negative int64 values take 10 bytes.
    *
    * @param value the value, taken as unsigned 64 bits
    * @throws RecordTooLargeException if the buffer would have to grow past {@link #limit()}
@@ -235,9 +254,10 @@ public final class EncodeBuffer {
   }
 
   /**
-   * Sets {@link #size()}: after writing bytes directly into {@link #array()} from {@code size()} on, into room made
-   * with {@link #ensure(int)}, commits them (how an encoder writes a run of small fields with a local index, checking
-   * for room once instead of once a field); a smaller value drops bytes written last.
+   * Sets {@link #size()}: after writing bytes directly into {@link #array()} from {@code size()}
+   * on, into room made with {@link #ensure(int)}, commits them (how an encoder writes a run of
+   * small fields with a local index, checking for room once instead of once a field); a smaller
+   * value drops bytes written last.
    *
    * @param size the new size in bytes, in [0, {@link #capacity()}]
    * @throws IndexOutOfBoundsException if {@code size} is negative or exceeds {@link #capacity()}
@@ -249,7 +269,10 @@ public final class EncodeBuffer {
     pos = size;
   }
 
-  /** Out of line, so that {@link #setSize(int)} stays small enough for the JIT to inline at every call site. */
+  /**
+   * Out of line, so that {@link #setSize(int)} stays small enough for the JIT to inline at every
+   * call site.
+   */
   private IndexOutOfBoundsException sizeOutOfRange(int size) {
     return new IndexOutOfBoundsException("size " + size + ", capacity " + buf.length);
   }
@@ -274,8 +297,9 @@ public final class EncodeBuffer {
   }
 
   /**
-   * Writes a string a slice at a time: its chars are copied into {@link #chars} ({@link String#getChars}, a bulk
-   * copy) and encoded from there. A slice never ends between the two chars of a surrogate pair.
+   * Writes a string a slice at a time: its chars are copied into {@link #chars} ({@link
+   * String#getChars}, a bulk copy) and encoded from there. A slice never ends between the two chars
+   * of a surrogate pair.
    */
   private void writeUtf8Slices(String s, int n) {
     char[] cs = chars;
@@ -301,9 +325,10 @@ public final class EncodeBuffer {
   }
 
   /**
-   * Makes room for the UTF-8 of {@code s}'s chars from {@code from} on, {@code count} of them next: for their worst
-   * case (3 bytes a char) when that is within the limit, else for the exact UTF-8 length of all of the rest of
-   * {@code s}, which throws if it does not fit (so that a huge string is refused before a buffer of its size exists).
+   * Makes room for the UTF-8 of {@code s}'s chars from {@code from} on, {@code count} of them next:
+   * for their worst case (3 bytes a char) when that is within the limit, else for the exact UTF-8
+   * length of all of the rest of {@code s}, which throws if it does not fit (so that a huge string
+   * is refused before a buffer of its size exists).
    *
    * @return whether there is room for all of the rest of {@code s}
    */
@@ -324,8 +349,8 @@ public final class EncodeBuffer {
   }
 
   /**
-   * Encodes {@code cs[0, n)} at {@code b[p]}, which has room for it; returns the index after the last byte. A high
-   * surrogate at {@code n - 1} is unpaired.
+   * Encodes {@code cs[0, n)} at {@code b[p]}, which has room for it; returns the index after the
+   * last byte. A high surrogate at {@code n - 1} is unpaired.
    */
   private static int encodeUtf8(char[] cs, int n, byte[] b, int p) {
     int i = 0;
@@ -353,7 +378,10 @@ public final class EncodeBuffer {
     return p;
   }
 
-  /** {@link #encodeUtf8(char[], int, byte[], int)} for any {@link CharSequence}, from char {@code i}, char by char. */
+  /**
+   * {@link #encodeUtf8(char[], int, byte[], int)} for any {@link CharSequence}, from char {@code
+   * i}, char by char.
+   */
   private static int encodeUtf8(CharSequence s, int i, int n, byte[] b, int p) {
     while (i < n) {
       char c = s.charAt(i++);
@@ -385,7 +413,8 @@ public final class EncodeBuffer {
   }
 
   /**
-   * Overwrites one byte already written (e.g. to patch a length or flag written before the data it describes).
+   * Overwrites one byte already written (e.g. to patch a length or flag written before the data it
+   * describes).
    *
    * @param index the absolute index, below {@link #size()}
    * @param value the byte, in its low 8 bits
@@ -408,7 +437,10 @@ public final class EncodeBuffer {
     return utf8Length(s, 0);
   }
 
-  /** The UTF-8 length of {@code s}'s chars from {@code from} on ({@code from} not inside a surrogate pair). */
+  /**
+   * The UTF-8 length of {@code s}'s chars from {@code from} on ({@code from} not inside a surrogate
+   * pair).
+   */
   private static int utf8Length(CharSequence s, int from) {
     int n = s.length();
     int len = n - from;
@@ -421,7 +453,9 @@ public final class EncodeBuffer {
         len += 1;
       } else if (!Character.isSurrogate(c)) {
         len += 2;
-      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < n
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
         len += 2; // 4 bytes for 2 chars
         i++;
       }
@@ -437,7 +471,8 @@ public final class EncodeBuffer {
    * @return the bytes {@link #writeVarint32(int)} writes for it: 1–5
    */
   public static int varintSize32(int value) {
-    // 7 bits a byte: 1 + (bits - 1) / 7 for the bits up to the highest set one (at least 1), without branches
+    // 7 bits a byte: 1 + (bits - 1) / 7 for the bits up to the highest set one (at least 1),
+    // without branches
     return (352 - Integer.numberOfLeadingZeros(value) * 9) >>> 6;
   }
 

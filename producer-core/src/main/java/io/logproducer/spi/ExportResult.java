@@ -4,14 +4,17 @@ package io.logproducer.spi;
  * What an {@link Exporter} reports for one export attempt of a batch. Immutable.
  *
  * <ul>
- *   <li>{@link #success()} — accepted;</li>
- *   <li>{@link #partialSuccess(long, String)} — accepted, but the receiver rejected some records (not retried);</li>
- *   <li>{@link #retryable(String, Throwable, long)} — a transient failure (connection error, timeout, HTTP
- *       429/502/503/504): retried with backoff, honouring {@code retryAfterMillis} when the receiver gave one;</li>
- *   <li>{@link #rejected(String)} — the receiver refused the request for good (HTTP 400, 401, …);</li>
- *   <li>{@link #failed(String, Throwable)} — a final, non-retryable local failure;</li>
- *   <li>{@link #tooLarge(String)} — the receiver refused the request as too large (HTTP 413): the producer splits
- *       the batch in halves and exports each (a single record that is too large is rejected).</li>
+ *   <li>{@link #success()} — accepted;
+ *   <li>{@link #partialSuccess(long, String)} — accepted, but the receiver rejected some records
+ *       (not retried);
+ *   <li>{@link #retryable(String, Throwable, long)} — a transient failure (connection error,
+ *       timeout, HTTP 429/502/503/504): retried with backoff, honouring {@code retryAfterMillis}
+ *       when the receiver gave one;
+ *   <li>{@link #rejected(String)} — the receiver refused the request for good (HTTP 400, 401, …);
+ *   <li>{@link #failed(String, Throwable)} — a final, non-retryable local failure;
+ *   <li>{@link #tooLarge(String)} — the receiver refused the request as too large (HTTP 413): the
+ *       producer splits the batch in halves and exports each (a single record that is too large is
+ *       rejected).
  * </ul>
  */
 public final class ExportResult {
@@ -21,19 +24,28 @@ public final class ExportResult {
     /** Accepted: the batch's records are {@link io.logproducer.SendResult.Status#DELIVERED}. */
     SUCCESS,
     /**
-     * Accepted with {@link #rejectedCount()} records rejected: the batch's records are
-     * {@link io.logproducer.SendResult.Status#PARTIALLY_REJECTED}; not retried.
+     * Accepted with {@link #rejectedCount()} records rejected: the batch's records are {@link
+     * io.logproducer.SendResult.Status#PARTIALLY_REJECTED}; not retried.
      */
     PARTIAL_SUCCESS,
-    /** A transient failure: the batch is retried with backoff within {@code retries} and the delivery timeout. */
+    /**
+     * A transient failure: the batch is retried with backoff within {@code retries} and the
+     * delivery timeout.
+     */
     RETRYABLE,
-    /** Refused for good by the receiver: the batch's records are {@link io.logproducer.SendResult.Status#REJECTED}. */
+    /**
+     * Refused for good by the receiver: the batch's records are {@link
+     * io.logproducer.SendResult.Status#REJECTED}.
+     */
     REJECTED,
-    /** A final local failure: the batch's records are {@link io.logproducer.SendResult.Status#FAILED}. */
+    /**
+     * A final local failure: the batch's records are {@link
+     * io.logproducer.SendResult.Status#FAILED}.
+     */
     FAILED,
     /**
-     * Refused as too large: a batch of more than one record is split in halves, each exported anew; a single record
-     * is {@link io.logproducer.SendResult.Status#REJECTED}.
+     * Refused as too large: a batch of more than one record is split in halves, each exported anew;
+     * a single record is {@link io.logproducer.SendResult.Status#REJECTED}.
      */
     TOO_LARGE
   }
@@ -46,7 +58,8 @@ public final class ExportResult {
   private final Throwable error;
   private final long retryAfterMillis;
 
-  private ExportResult(Kind kind, long rejectedCount, String message, Throwable error, long retryAfterMillis) {
+  private ExportResult(
+      Kind kind, long rejectedCount, String message, Throwable error, long retryAfterMillis) {
     this.kind = kind;
     this.rejectedCount = rejectedCount;
     this.message = message;
@@ -76,8 +89,8 @@ public final class ExportResult {
    *
    * @param message what happened, e.g. "HTTP 503 Service Unavailable"
    * @param error the exception behind it, or null
-   * @param retryAfterMillis the receiver's requested delay in ms (e.g. from {@code Retry-After}), or -1 when it gave
-   *     none
+   * @param retryAfterMillis the receiver's requested delay in ms (e.g. from {@code Retry-After}),
+   *     or -1 when it gave none
    * @return a {@link Kind#RETRYABLE} answer
    */
   public static ExportResult retryable(String message, Throwable error, long retryAfterMillis) {
@@ -106,7 +119,8 @@ public final class ExportResult {
   }
 
   /**
-   * The answer for a request refused as too large (e.g. HTTP 413), which makes the producer split the batch.
+   * The answer for a request refused as too large (e.g. HTTP 413), which makes the producer split
+   * the batch.
    *
    * @param message the receiver's explanation
    * @return a {@link Kind#TOO_LARGE} answer
@@ -120,7 +134,9 @@ public final class ExportResult {
     return kind;
   }
 
-  /** {@return the number of records the receiver rejected, for {@link Kind#PARTIAL_SUCCESS}; else 0} */
+  /**
+   * {@return the number of records the receiver rejected, for {@link Kind#PARTIAL_SUCCESS}; else 0}
+   */
   public long rejectedCount() {
     return rejectedCount;
   }
@@ -142,6 +158,8 @@ public final class ExportResult {
 
   @Override
   public String toString() {
-    return kind + (message != null ? ": " + message : "") + (error != null ? " (" + error + ")" : "");
+    return kind
+        + (message != null ? ": " + message : "")
+        + (error != null ? " (" + error + ")" : "");
   }
 }

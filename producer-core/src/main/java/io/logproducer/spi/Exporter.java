@@ -7,67 +7,77 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * The plug-in a {@link io.logproducer.Producer} ships through: it encodes records, decides shards, frames a batch
- * into a request, and transports it; what it may declare about its transport (compressions, largest batch, request
- * timeout) is one immutable {@link ExporterCapabilities} value. The producer owns the data path around it (budget,
- * batching, linger, compression, retries, callbacks) and calls it from these threads:
+ * The plug-in a {@link io.logproducer.Producer} ships through: it encodes records, decides shards,
+ * frames a batch into a request, and transports it; what it may declare about its transport
+ * (compressions, largest batch, request timeout) is one immutable {@link ExporterCapabilities}
+ * value. The producer owns the data path around it (budget, batching, linger, compression, retries,
+ * callbacks) and calls it from these threads:
  *
  * <ul>
- *   <li>{@link #capabilities()} and {@link #encoder()} once each, then {@link #start} once — the thread that
- *       constructs the producer;</li>
- *   <li>{@link #encoder()}'s encoder and {@link #shardKey} — application threads, concurrently;</li>
- *   <li>{@link #writeRequest} and {@link #export} — the {@code sendThreads} send threads, concurrently, one batch
- *       per call;</li>
- *   <li>{@link #close} once, after the last export has returned (by the thread that closes the producer).</li>
+ *   <li>{@link #capabilities()} and {@link #encoder()} once each, then {@link #start} once — the
+ *       thread that constructs the producer;
+ *   <li>{@link #encoder()}'s encoder and {@link #shardKey} — application threads, concurrently;
+ *   <li>{@link #writeRequest} and {@link #export} — the {@code sendThreads} send threads,
+ *       concurrently, one batch per call;
+ *   <li>{@link #close} once, after the last export has returned (by the thread that closes the
+ *       producer).
  * </ul>
- * An exporter must never throw from {@link #export}: it reports failures as an {@link ExportResult}. (A throw is
- * treated as a final failure of the batch and logged.)
+ *
+ * An exporter must never throw from {@link #export}: it reports failures as an {@link
+ * ExportResult}. (A throw is treated as a final failure of the batch and logged.)
  */
 public interface Exporter extends AutoCloseable {
 
   /**
-   * Called once, by the producer's constructor, before any record is encoded or exported, with the producer's
-   * configuration (e.g. to size a connection pool to {@link ProducerConfig#getSendThreads()}).
+   * Called once, by the producer's constructor, before any record is encoded or exported, with the
+   * producer's configuration (e.g. to size a connection pool to {@link
+   * ProducerConfig#getSendThreads()}).
    *
    * @param config the producer's configuration
    */
   void start(ProducerConfig config);
 
   /**
-   * {@return what the transport declares: default and supported compressions, whether it compresses itself, the
-   * largest batch in bytes, the request timeout in ms; not null} Read once, by the producer's constructor, before
-   * {@link #start}; an exporter computes it when it is built (from its own settings, not from the producer's).
+   * {@return what the transport declares: default and supported compressions, whether it compresses
+   * itself, the largest batch in bytes, the request timeout in ms; not null} Read once, by the
+   * producer's constructor, before {@link #start}; an exporter computes it when it is built (from
+   * its own settings, not from the producer's).
    */
   ExporterCapabilities capabilities();
 
-  /** {@return the record encoder, thread-safe} The producer asks for it once, in its constructor. */
+  /**
+   * {@return the record encoder, thread-safe} The producer asks for it once, in its constructor.
+   */
   RecordEncoder encoder();
 
   /**
-   * The shard a record belongs to: records of one shard share batches, and a batch never mixes shards (OTLP: a
-   * stripe chosen from the calling thread; GSE: the dataid; Kafka: the topic-partition). Must be fast, thread-safe
-   * and, for the same shard, return an equal key with a stable hash; should not allocate.
+   * The shard a record belongs to: records of one shard share batches, and a batch never mixes
+   * shards (OTLP: a stripe chosen from the calling thread; GSE: the dataid; Kafka: the
+   * topic-partition). Must be fast, thread-safe and, for the same shard, return an equal key with a
+   * stable hash; should not allocate.
    *
    * @param record the record being sent
    * @return the shard key, not null
-   * @throws IllegalArgumentException if the record cannot be routed (e.g. an invalid destination); the send is
-   *     refused
+   * @throws IllegalArgumentException if the record cannot be routed (e.g. an invalid destination);
+   *     the send is refused
    */
   Object shardKey(LogRecord record);
 
   /**
-   * Writes the uncompressed request body for {@code batch} (framing around its records) to {@code out}. Called
-   * once per attempt; the producer compresses what is written and passes the result to {@link #export}.
+   * Writes the uncompressed request body for {@code batch} (framing around its records) to {@code
+   * out}. Called once per attempt; the producer compresses what is written and passes the result to
+   * {@link #export}.
    *
    * @param batch the sealed batch
    * @param out the compressing stream of the request's codec; not to be closed
-   * @throws IOException if {@code out} throws it; the batch then fails ({@code FAILED}), as on any exception here
+   * @throws IOException if {@code out} throws it; the batch then fails ({@code FAILED}), as on any
+   *     exception here
    */
   void writeRequest(Batch batch, OutputStream out) throws IOException;
 
   /**
-   * Ships one request and reports the answer. Blocks the calling send thread until the receiver answered or the
-   * transport's timeout passed.
+   * Ships one request and reports the answer. Blocks the calling send thread until the receiver
+   * answered or the transport's timeout passed.
    *
    * @param batch the batch the body was written from
    * @param body the request body, {@code [0, length)}, compressed with {@code compression}
@@ -77,10 +87,15 @@ public interface Exporter extends AutoCloseable {
    */
   ExportResult export(Batch batch, byte[] body, int length, Compression compression);
 
-  /** {@return where requests go, for log and error messages (e.g. "http://127.0.0.1:4318/v1/logs")} */
+  /**
+   * {@return where requests go, for log and error messages (e.g. "http://127.0.0.1:4318/v1/logs")}
+   */
   String describe();
 
-  /** Releases connections and threads; in-flight {@link #export} calls should fail promptly. Idempotent. */
+  /**
+   * Releases connections and threads; in-flight {@link #export} calls should fail promptly.
+   * Idempotent.
+   */
   @Override
   void close();
 }

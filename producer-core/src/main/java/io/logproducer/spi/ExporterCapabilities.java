@@ -7,13 +7,15 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * What an {@link Exporter} declares about its transport, as one immutable value the producer's constructor reads
- * once (through {@link Exporter#capabilities()}) to size batches, pick and check the compression, and check the
- * delivery timeout: the compression used when none is configured, the compressions its receiver accepts, whether the
- * transport compresses by itself, the most record bytes one request may carry, and how long one export may take.
+ * What an {@link Exporter} declares about its transport, as one immutable value the producer's
+ * constructor reads once (through {@link Exporter#capabilities()}) to size batches, pick and check
+ * the compression, and check the delivery timeout: the compression used when none is configured,
+ * the compressions its receiver accepts, whether the transport compresses by itself, the most
+ * record bytes one request may carry, and how long one export may take.
  *
- * <p>Built with {@link #builder(int)}; the builder validates every value, and {@link Builder#build()} checks that the
- * default compression is one of the supported ones. Immutable and thread-safe.
+ * <p>Built with {@link #builder(int)}; the builder validates every value, and {@link
+ * Builder#build()} checks that the default compression is one of the supported ones. Immutable and
+ * thread-safe.
  */
 public final class ExporterCapabilities {
 
@@ -25,15 +27,16 @@ public final class ExporterCapabilities {
 
   private ExporterCapabilities(Builder b) {
     this.defaultCompression = b.defaultCompression;
-    this.supportedCompressions = Collections.unmodifiableSet(EnumSet.copyOf(b.supportedCompressions));
+    this.supportedCompressions =
+        Collections.unmodifiableSet(EnumSet.copyOf(b.supportedCompressions));
     this.compressesItself = b.compressesItself;
     this.maxBatchSizeInBytes = b.maxBatchSizeInBytes;
     this.requestTimeoutMillis = b.requestTimeoutMillis;
   }
 
   /**
-   * A builder with: default compression {@link Compression#NONE}, every compression supported, not compressing
-   * itself, no request timeout declared (0).
+   * A builder with: default compression {@link Compression#NONE}, every compression supported, not
+   * compressing itself, no request timeout declared (0).
    *
    * @param maxBatchSizeInBytes see {@link #maxBatchSizeInBytes()}, in bytes, at least 1
    * @return a new builder, not thread-safe
@@ -43,14 +46,17 @@ public final class ExporterCapabilities {
     return new Builder().setMaxBatchSizeInBytes(maxBatchSizeInBytes);
   }
 
-  /** {@return the compression used when {@link ProducerConfig#getCompression()} is null, not null} */
+  /**
+   * {@return the compression used when {@link ProducerConfig#getCompression()} is null, not null}
+   */
   public Compression defaultCompression() {
     return defaultCompression;
   }
 
   /**
-   * {@return the compressions request bodies may be compressed with, unmodifiable, not empty} (A GSE agent accepts
-   * none, for example.) The producer's constructor refuses a configured compression outside it.
+   * {@return the compressions request bodies may be compressed with, unmodifiable, not empty} (A
+   * GSE agent accepts none, for example.) The producer's constructor refuses a configured
+   * compression outside it.
    */
   public Set<Compression> supportedCompressions() {
     return supportedCompressions;
@@ -67,11 +73,12 @@ public final class ExporterCapabilities {
   }
 
   /**
-   * Whether the transport compresses requests itself, as the Kafka client compresses its record batches. Then the
-   * producer does not compress request bodies: {@link Exporter#export} always gets {@link Compression#NONE} bodies,
-   * and the exporter applies the configured compression ({@link ProducerConfig#getCompression()}, or
-   * {@link #defaultCompression()} when null, with {@link ProducerConfig#getCompressionLevel()}) in its transport, as
-   * read in {@link Exporter#start}.
+   * Whether the transport compresses requests itself, as the Kafka client compresses its record
+   * batches. Then the producer does not compress request bodies: {@link Exporter#export} always
+   * gets {@link Compression#NONE} bodies, and the exporter applies the configured compression
+   * ({@link ProducerConfig#getCompression()}, or {@link #defaultCompression()} when null, with
+   * {@link ProducerConfig#getCompressionLevel()}) in its transport, as read in {@link
+   * Exporter#start}.
    *
    * @return true if the producer must leave request bodies uncompressed; default false
    */
@@ -80,20 +87,21 @@ public final class ExporterCapabilities {
   }
 
   /**
-   * {@return the largest sum of encoded record bytes one request may carry, in bytes, at least 1} For example the
-   * OTLP maximum request size minus framing, or Kafka's {@code max.request.size} minus the message overhead. Batches
-   * are sealed below it; a larger record is refused at {@code send}; a {@code batchSizeInBytes} above it is lowered
-   * to it (and logged once at INFO by the producer's constructor).
+   * {@return the largest sum of encoded record bytes one request may carry, in bytes, at least 1}
+   * For example the OTLP maximum request size minus framing, or Kafka's {@code max.request.size}
+   * minus the message overhead. Batches are sealed below it; a larger record is refused at {@code
+   * send}; a {@code batchSizeInBytes} above it is lowered to it (and logged once at INFO by the
+   * producer's constructor).
    */
   public int maxBatchSizeInBytes() {
     return maxBatchSizeInBytes;
   }
 
   /**
-   * {@return how long one {@link Exporter#export} call may take at most, in ms, or 0 if the exporter does not say}
-   * The producer refuses a {@code deliveryTimeoutMillis} below {@code lingerMillis} plus this, as Kafka refuses
-   * {@code delivery.timeout.ms} below {@code linger.ms + request.timeout.ms}: a batch would never get a whole
-   * attempt. Default 0.
+   * {@return how long one {@link Exporter#export} call may take at most, in ms, or 0 if the
+   * exporter does not say} The producer refuses a {@code deliveryTimeoutMillis} below {@code
+   * lingerMillis} plus this, as Kafka refuses {@code delivery.timeout.ms} below {@code linger.ms +
+   * request.timeout.ms}: a batch would never get a whole attempt. Default 0.
    */
   public long requestTimeoutMillis() {
     return requestTimeoutMillis;
@@ -105,8 +113,10 @@ public final class ExporterCapabilities {
       return false;
     }
     ExporterCapabilities c = (ExporterCapabilities) o;
-    return defaultCompression == c.defaultCompression && supportedCompressions.equals(c.supportedCompressions)
-        && compressesItself == c.compressesItself && maxBatchSizeInBytes == c.maxBatchSizeInBytes
+    return defaultCompression == c.defaultCompression
+        && supportedCompressions.equals(c.supportedCompressions)
+        && compressesItself == c.compressesItself
+        && maxBatchSizeInBytes == c.maxBatchSizeInBytes
         && requestTimeoutMillis == c.requestTimeoutMillis;
   }
 
@@ -119,17 +129,28 @@ public final class ExporterCapabilities {
     return 31 * h + Long.hashCode(requestTimeoutMillis);
   }
 
-  /** {@return the values, e.g. for a log line, in the form {@code ExporterCapabilities{defaultCompression=...}}} */
+  /**
+   * {@return the values, e.g. for a log line, in the form {@code
+   * ExporterCapabilities{defaultCompression=...}}}
+   */
   @Override
   public String toString() {
-    return "ExporterCapabilities{defaultCompression=" + defaultCompression + ", supportedCompressions="
-        + supportedCompressions + ", compressesItself=" + compressesItself + ", maxBatchSizeInBytes="
-        + maxBatchSizeInBytes + ", requestTimeoutMillis=" + requestTimeoutMillis + "}";
+    return "ExporterCapabilities{defaultCompression="
+        + defaultCompression
+        + ", supportedCompressions="
+        + supportedCompressions
+        + ", compressesItself="
+        + compressesItself
+        + ", maxBatchSizeInBytes="
+        + maxBatchSizeInBytes
+        + ", requestTimeoutMillis="
+        + requestTimeoutMillis
+        + "}";
   }
 
   /**
-   * Builds an {@link ExporterCapabilities}; each setter validates its value and names the parameter in its
-   * exception. Not thread-safe.
+   * Builds an {@link ExporterCapabilities}; each setter validates its value and names the parameter
+   * in its exception. Not thread-safe.
    */
   public static final class Builder {
 
@@ -139,8 +160,7 @@ public final class ExporterCapabilities {
     private int maxBatchSizeInBytes;
     private long requestTimeoutMillis;
 
-    private Builder() {
-    }
+    private Builder() {}
 
     /**
      * Sets {@link ExporterCapabilities#defaultCompression()}; default {@link Compression#NONE}.
@@ -158,7 +178,8 @@ public final class ExporterCapabilities {
     }
 
     /**
-     * Sets {@link ExporterCapabilities#supportedCompressions()}; default all of {@link Compression}.
+     * Sets {@link ExporterCapabilities#supportedCompressions()}; default all of {@link
+     * Compression}.
      *
      * @param first a supported compression, not null
      * @param rest more supported compressions, none null
@@ -200,7 +221,8 @@ public final class ExporterCapabilities {
      */
     public Builder setMaxBatchSizeInBytes(int maxBatchSizeInBytes) {
       if (maxBatchSizeInBytes < 1) {
-        throw new IllegalArgumentException("maxBatchSizeInBytes must be at least 1, was " + maxBatchSizeInBytes);
+        throw new IllegalArgumentException(
+            "maxBatchSizeInBytes must be at least 1, was " + maxBatchSizeInBytes);
       }
       this.maxBatchSizeInBytes = maxBatchSizeInBytes;
       return this;
@@ -215,7 +237,8 @@ public final class ExporterCapabilities {
      */
     public Builder setRequestTimeoutMillis(long requestTimeoutMillis) {
       if (requestTimeoutMillis < 0) {
-        throw new IllegalArgumentException("requestTimeoutMillis must be at least 0, was " + requestTimeoutMillis);
+        throw new IllegalArgumentException(
+            "requestTimeoutMillis must be at least 0, was " + requestTimeoutMillis);
       }
       this.requestTimeoutMillis = requestTimeoutMillis;
       return this;
@@ -224,12 +247,16 @@ public final class ExporterCapabilities {
     /**
      * {@return the capabilities, immutable}
      *
-     * @throws IllegalArgumentException if the default compression is not one of the supported compressions
+     * @throws IllegalArgumentException if the default compression is not one of the supported
+     *     compressions
      */
     public ExporterCapabilities build() {
       if (!supportedCompressions.contains(defaultCompression)) {
-        throw new IllegalArgumentException("defaultCompression " + defaultCompression
-            + " must be one of supportedCompressions " + supportedCompressions);
+        throw new IllegalArgumentException(
+            "defaultCompression "
+                + defaultCompression
+                + " must be one of supportedCompressions "
+                + supportedCompressions);
       }
       return new ExporterCapabilities(this);
     }

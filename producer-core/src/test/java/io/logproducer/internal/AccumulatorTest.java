@@ -9,8 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The accumulator's count of budget held by open batches, which {@link Accumulator#relievePressure()} reads instead
- * of locking every shard: it must equal what the open batches hold through appends, growth and every kind of seal.
+ * The accumulator's count of budget held by open batches, which {@link
+ * Accumulator#relievePressure()} reads instead of locking every shard: it must equal what the open
+ * batches hold through appends, growth and every kind of seal.
  */
 class AccumulatorTest {
 
@@ -20,9 +21,18 @@ class AccumulatorTest {
   private final ChunkPool pool = new ChunkPool(4096, budget);
   private final IncompleteBatches incomplete = new IncompleteBatches();
   private final List<ProducerBatch> sealed = new ArrayList<>();
-  private final LingerTimer timer = new LingerTimer(incomplete, b -> { }, b -> { }, b -> false);
-  private final Accumulator acc = new Accumulator(pool, budget, BATCH, 1_000_000, 60_000_000_000L,
-      120_000_000_000L, incomplete, timer, sealed::add);
+  private final LingerTimer timer = new LingerTimer(incomplete, b -> {}, b -> {}, b -> false);
+  private final Accumulator acc =
+      new Accumulator(
+          pool,
+          budget,
+          BATCH,
+          1_000_000,
+          60_000_000_000L,
+          120_000_000_000L,
+          incomplete,
+          timer,
+          sealed::add);
 
   /** Appends, reserving whatever the accumulator asks for first, as the producer does. */
   private void append(Object shard, int len) {
@@ -49,8 +59,13 @@ class AccumulatorTest {
   void openChargeFollowsAppendsAndSeals() {
     assertEquals(0, acc.openCharged());
     for (int i = 0; i < 200; i++) {
-      append("s" + (i % 7), 100 + (i * 37) % 3000); // several shards, batches sealed by size along the way
-      assertEquals(budget.used() - pool.pooledBytes() - heldBySealed(), acc.openCharged(), "after append " + i);
+      append(
+          "s" + (i % 7),
+          100 + (i * 37) % 3000); // several shards, batches sealed by size along the way
+      assertEquals(
+          budget.used() - pool.pooledBytes() - heldBySealed(),
+          acc.openCharged(),
+          "after append " + i);
     }
     assertTrue(acc.openCharged() > 0);
     assertTrue(!sealed.isEmpty(), "some batches were sealed by size");

@@ -16,20 +16,25 @@ class LingerTimerTest {
   private final List<ProducerBatch> sealed = new ArrayList<>();
   private final List<ProducerBatch> retried = new ArrayList<>();
   private final List<String> expired = new ArrayList<>();
-  private final LingerTimer timer = new LingerTimer(incomplete, b -> {
-    if (b.state() == ProducerBatch.OPEN) {
-      b.seal();
-      sealed.add(b);
-    }
-  }, retried::add, b -> {
-    String state = b.stateName();
-    if (b.tryAbort() || b.tryTimeOutInFlight()) {
-      incomplete.remove(b);
-      expired.add(state);
-      return true;
-    }
-    return false;
-  });
+  private final LingerTimer timer =
+      new LingerTimer(
+          incomplete,
+          b -> {
+            if (b.state() == ProducerBatch.OPEN) {
+              b.seal();
+              sealed.add(b);
+            }
+          },
+          retried::add,
+          b -> {
+            String state = b.stateName();
+            if (b.tryAbort() || b.tryTimeOutInFlight()) {
+              incomplete.remove(b);
+              expired.add(state);
+              return true;
+            }
+            return false;
+          });
 
   private ProducerBatch open(long createdNanos, long lingerNanos) {
     return open(createdNanos, lingerNanos, 1_000_000);

@@ -42,7 +42,8 @@ class MemoryBudgetTest {
   @Test
   void reservingMoreThanTheWholeBudgetIsRefused() {
     MemoryBudget budget = new MemoryBudget(100);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> budget.reserve(101, 0));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> budget.reserve(101, 0));
     assertEquals("cannot reserve 101 bytes from a budget of 100", e.getMessage());
   }
 
@@ -51,9 +52,11 @@ class MemoryBudgetTest {
     MemoryBudget budget = new MemoryBudget(2000);
     budget.tryReserve(1500);
     long start = System.nanoTime();
-    BufferExhaustedException e = assertThrows(BufferExhaustedException.class, () -> budget.reserve(600, 200));
+    BufferExhaustedException e =
+        assertThrows(BufferExhaustedException.class, () -> budget.reserve(600, 200));
     assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(200));
-    assertEquals("failed to reserve 600 bytes within 200 ms: budget 2,000, in use 1,500, waiting threads 1",
+    assertEquals(
+        "failed to reserve 600 bytes within 200 ms: budget 2,000, in use 1,500, waiting threads 1",
         e.getMessage());
     assertEquals(1500, budget.used());
     assertEquals(0, budget.waitingThreads());
@@ -65,23 +68,29 @@ class MemoryBudgetTest {
     MemoryBudget budget = new MemoryBudget(1000);
     budget.tryReserve(1000);
     List<String> order = new CopyOnWriteArrayList<>();
-    Thread big = new Thread(() -> {
-      budget.reserve(800, 10_000);
-      order.add("big");
-    });
+    Thread big =
+        new Thread(
+            () -> {
+              budget.reserve(800, 10_000);
+              order.add("big");
+            });
     big.start();
     awaitWaiters(budget, 1);
-    Thread small = new Thread(() -> {
-      budget.reserve(100, 10_000);
-      order.add("small");
-    });
+    Thread small =
+        new Thread(
+            () -> {
+              budget.reserve(100, 10_000);
+              order.add("small");
+            });
     small.start();
     awaitWaiters(budget, 2);
-    // 300 free would fit the small one, but the big one waits longer: small must not jump the queue.
+    // 300 free would fit the small one, but the big one waits longer: small must not jump the
+    // queue.
     budget.release(300);
     assertEquals(List.of(), order);
     assertEquals(2, budget.waitingThreads());
-    budget.release(600); // 900 free: the head (big) completes first, then small fits in the remaining 100
+    budget.release(
+        600); // 900 free: the head (big) completes first, then small fits in the remaining 100
     big.join(5000);
     small.join(5000);
     assertEquals(java.util.Set.of("big", "small"), java.util.Set.copyOf(order));
@@ -94,14 +103,16 @@ class MemoryBudgetTest {
     budget.tryReserve(100);
     AtomicReference<Throwable> thrown = new AtomicReference<>();
     AtomicReference<Boolean> flag = new AtomicReference<>();
-    Thread t = new Thread(() -> {
-      try {
-        budget.reserve(50, 60_000);
-      } catch (Throwable e) {
-        thrown.set(e);
-        flag.set(Thread.currentThread().isInterrupted());
-      }
-    });
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                budget.reserve(50, 60_000);
+              } catch (Throwable e) {
+                thrown.set(e);
+                flag.set(Thread.currentThread().isInterrupted());
+              }
+            });
     t.start();
     awaitWaiters(budget, 1);
     t.interrupt();
@@ -120,13 +131,15 @@ class MemoryBudgetTest {
     budget.tryReserve(100);
     CountDownLatch failed = new CountDownLatch(3);
     for (int i = 0; i < 3; i++) {
-      new Thread(() -> {
-        try {
-          budget.reserve(10, 60_000);
-        } catch (IllegalStateException e) {
-          failed.countDown();
-        }
-      }).start();
+      new Thread(
+              () -> {
+                try {
+                  budget.reserve(10, 60_000);
+                } catch (IllegalStateException e) {
+                  failed.countDown();
+                }
+              })
+          .start();
     }
     awaitWaiters(budget, 3);
     budget.close();
@@ -140,12 +153,14 @@ class MemoryBudgetTest {
     Thread[] threads = new Thread[8];
     for (int i = 0; i < threads.length; i++) {
       int size = 100 + i * 300;
-      threads[i] = new Thread(() -> {
-        for (int j = 0; j < 20_000; j++) {
-          budget.reserve(size, 10_000);
-          budget.release(size);
-        }
-      });
+      threads[i] =
+          new Thread(
+              () -> {
+                for (int j = 0; j < 20_000; j++) {
+                  budget.reserve(size, 10_000);
+                  budget.release(size);
+                }
+              });
       threads[i].start();
     }
     for (Thread t : threads) {

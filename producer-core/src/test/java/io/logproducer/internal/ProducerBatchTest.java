@@ -35,13 +35,15 @@ class ProducerBatchTest {
     b.seal();
     IllegalStateException e = assertThrows(IllegalStateException.class, b::seal);
     assertEquals("illegal batch transition SEALED -> SEALED (expected OPEN)", e.getMessage());
-    assertThrows(IllegalStateException.class, () -> b.tryAppend(new byte[] {1}, 1, null, 0, budget));
+    assertThrows(
+        IllegalStateException.class, () -> b.tryAppend(new byte[] {1}, 1, null, 0, budget));
     assertTrue(b.tryStartAttempt());
     assertTrue(b.tryAwaitRetry(5));
     assertTrue(b.tryStartAttempt());
     b.markCompleted();
     e = assertThrows(IllegalStateException.class, b::markCompleted);
-    assertEquals("illegal batch transition COMPLETED -> COMPLETED (expected IN_FLIGHT)", e.getMessage());
+    assertEquals(
+        "illegal batch transition COMPLETED -> COMPLETED (expected IN_FLIGHT)", e.getMessage());
     assertFalse(b.tryStartAttempt(), "a completed batch is never sent");
     assertFalse(b.tryAbort());
     assertFalse(b.tryTimeOutInFlight());
@@ -115,13 +117,23 @@ class ProducerBatchTest {
     ProducerBatch b = batch();
     append(b, new byte[100], 100, null);
     long chunk = Footprint.bytes(4096);
-    long bookkeeping = Footprint.BATCH_BYTES + Footprint.array(4, Footprint.REF_BYTES) + Footprint.array(16, 4);
-    assertEquals(chunk + bookkeeping, b.charged(), "a whole chunk and the bookkeeping, not 100 bytes");
+    long bookkeeping =
+        Footprint.BATCH_BYTES + Footprint.array(4, Footprint.REF_BYTES) + Footprint.array(16, 4);
+    assertEquals(
+        chunk + bookkeeping, b.charged(), "a whole chunk and the bookkeeping, not 100 bytes");
     assertEquals(b.charged(), budget.used());
     for (int i = 0; i < 39; i++) {
-      append(b, new byte[100], 100, null); // 4,000 bytes: still one chunk, but the offsets array doubles
+      append(
+          b,
+          new byte[100],
+          100,
+          null); // 4,000 bytes: still one chunk, but the offsets array doubles
     }
-    long grown = chunk + Footprint.BATCH_BYTES + Footprint.array(4, Footprint.REF_BYTES) + Footprint.array(64, 4);
+    long grown =
+        chunk
+            + Footprint.BATCH_BYTES
+            + Footprint.array(4, Footprint.REF_BYTES)
+            + Footprint.array(64, 4);
     assertEquals(grown, b.charged());
     assertEquals(grown, budget.used());
     append(b, new byte[200], 200, null); // crosses into a second chunk
@@ -130,7 +142,10 @@ class ProducerBatchTest {
     b.seal();
     long refunded = b.compact(budget);
     long exact = Footprint.bytes(4200 - 4096);
-    assertEquals(chunk - exact, refunded, "the last chunk (104 of 4096 bytes used) is copied to its exact size");
+    assertEquals(
+        chunk - exact,
+        refunded,
+        "the last chunk (104 of 4096 bytes used) is copied to its exact size");
     assertEquals(1, pool.freeCount(), "and the chunk is pooled, still charged");
     assertEquals(b.charged() + pool.pooledBytes(), budget.used());
 
@@ -152,11 +167,16 @@ class ProducerBatchTest {
     assertEquals(0, b.tryAppend(new byte[10], 10, null, 0, tiny));
     long used = tiny.used();
     long need = b.tryAppend(new byte[5000], 5000, null, 0, tiny);
-    assertEquals(Footprint.bytes(4096), need, "one more chunk: the record fills the first one's 4,086 free bytes");
+    assertEquals(
+        Footprint.bytes(4096),
+        need,
+        "one more chunk: the record fills the first one's 4,086 free bytes");
     assertEquals(used, tiny.used(), "nothing reserved");
     assertEquals(1, b.recordCount());
     assertEquals(10, b.sizeInBytes());
-    assertEquals(0, b.tryAppend(new byte[5000], 5000, null, need, new MemoryBudget(1 << 20)),
+    assertEquals(
+        0,
+        b.tryAppend(new byte[5000], 5000, null, need, new MemoryBudget(1 << 20)),
         "succeeds with the shortfall as credit");
     assertEquals(2, b.recordCount());
   }
@@ -164,23 +184,26 @@ class ProducerBatchTest {
   @Test
   void anOutOfMemoryErrorMidAppendLeavesBatchAndBudgetAsTheyWere() throws Exception {
     MemoryBudget budget2 = new MemoryBudget(1 << 20);
-    ChunkPool failing = new ChunkPool(4096, budget2) {
-      int calls;
+    ChunkPool failing =
+        new ChunkPool(4096, budget2) {
+          int calls;
 
-      @Override
-      synchronized byte[] take() {
-        if (++calls == 2) {
-          throw new OutOfMemoryError("injected");
-        }
-        return super.take();
-      }
-    };
+          @Override
+          synchronized byte[] take() {
+            if (++calls == 2) {
+              throw new OutOfMemoryError("injected");
+            }
+            return super.take();
+          }
+        };
     byte[] warm = new byte[4096];
     ProducerBatch b = new ProducerBatch("s", failing, 0, 1_000, 10_000, 16);
     assertEquals(0, b.tryAppend(new byte[] {7}, 1, null, 0, budget2)); // take #1 (empty pool)
     long used = budget2.used();
     byte[] big = new byte[3 * 4096];
-    assertThrows(OutOfMemoryError.class, () -> b.tryAppend(big, big.length, null, 0, budget2)); // take #2 throws
+    assertThrows(
+        OutOfMemoryError.class,
+        () -> b.tryAppend(big, big.length, null, 0, budget2)); // take #2 throws
     assertEquals(used, budget2.used(), "nothing reserved stays reserved");
     assertEquals(1, b.recordCount());
     assertEquals(1, b.sizeInBytes());
@@ -218,8 +241,8 @@ class ProducerBatchTest {
     assertEquals(2, second.callbackCount());
     second.tryStartAttempt();
     second.markCompleted();
-    second.invokeCallbacks(new SendResult(SendResult.Status.DELIVERED, 2, 3, 0, null, null), t -> {
-    });
+    second.invokeCallbacks(
+        new SendResult(SendResult.Status.DELIVERED, 2, 3, 0, null, null), t -> {});
     assertEquals(List.of("cb2", "cb4"), called);
     second.releaseMemory(budget);
     assertEquals(before, budget.used());

@@ -36,7 +36,8 @@ class RetryPolicyTest {
   @Test
   void retryAfterIsAFloor() {
     assertEquals(2_000, policy.backoffMillis(1, 2_000, 0.5));
-    assertEquals(400, policy.backoffMillis(3, 0, 0.5), "Retry-After: 0 does not shorten the backoff");
+    assertEquals(
+        400, policy.backoffMillis(3, 0, 0.5), "Retry-After: 0 does not shorten the backoff");
     assertEquals(30_000, policy.backoffMillis(1, 30_000, 0.5), "the server's wish beats our cap");
   }
 

@@ -23,7 +23,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Steps the send path directly: what happens to codec streams and outcomes when building a request fails. */
+/**
+ * Steps the send path directly: what happens to codec streams and outcomes when building a request
+ * fails.
+ */
 class SenderTest {
 
   private final MemoryBudget budget = new MemoryBudget(1 << 20);
@@ -32,36 +35,41 @@ class SenderTest {
   private final IncompleteBatches incomplete = new IncompleteBatches();
   private final BatchCompleter completer = new BatchCompleter(this, budget, metrics, incomplete);
   private final SendQueue queue = new SendQueue();
-  private final LingerTimer timer = new LingerTimer(incomplete, b -> { }, queue::add, b -> false);
+  private final LingerTimer timer = new LingerTimer(incomplete, b -> {}, queue::add, b -> false);
   private final AtomicInteger opened = new AtomicInteger();
   private final AtomicInteger closed = new AtomicInteger();
 
-  /** A codec whose streams count their closing, as zstd's and deflate's must be closed to free native memory. */
-  private final Codec codec = new Codec() {
-    @Override
-    public Compression compression() {
-      return Compression.ZSTD;
-    }
-
-    @Override
-    public OutputStream compress(OutputStream sink) {
-      opened.incrementAndGet();
-      return new FilterOutputStream(sink) {
+  /**
+   * A codec whose streams count their closing, as zstd's and deflate's must be closed to free
+   * native memory.
+   */
+  private final Codec codec =
+      new Codec() {
         @Override
-        public void close() {
-          closed.incrementAndGet();
+        public Compression compression() {
+          return Compression.ZSTD;
+        }
+
+        @Override
+        public OutputStream compress(OutputStream sink) {
+          opened.incrementAndGet();
+          return new FilterOutputStream(sink) {
+            @Override
+            public void close() {
+              closed.incrementAndGet();
+            }
+          };
+        }
+
+        @Override
+        public InputStream decompress(InputStream source) {
+          return source;
         }
       };
-    }
-
-    @Override
-    public InputStream decompress(InputStream source) {
-      return source;
-    }
-  };
 
   private Sender sender(Exporter exporter) {
-    return new Sender(queue, exporter, codec, new RetryPolicy(0, 1, 1), completer, timer, metrics, budget, 4096);
+    return new Sender(
+        queue, exporter, codec, new RetryPolicy(0, 1, 1), completer, timer, metrics, budget, 4096);
   }
 
   private ProducerBatch sealedBatch(List<SendResult> outcomes) {
@@ -89,7 +97,9 @@ class SenderTest {
     assertEquals(3, outcomes.size());
     for (int i = 0; i < 3; i++) {
       assertEquals(SendResult.Status.FAILED, outcomes.get(i).getStatus());
-      assertTrue(outcomes.get(i).getMessage().startsWith("could not build the request: "), outcomes.get(i).toString());
+      assertTrue(
+          outcomes.get(i).getMessage().startsWith("could not build the request: "),
+          outcomes.get(i).toString());
     }
     assertInstanceOf(NoClassDefFoundError.class, outcomes.get(1).getError());
     assertEquals(pool.pooledBytes(), budget.used(), "every batch's memory was released");
@@ -101,10 +111,12 @@ class SenderTest {
     int batch = 2 << 20;
     int keep = Sender.bodyKeepBytes(batch);
     assertEquals(batch + batch / 8 + 65_536, keep);
-    // growing for a full uncompressed batch (2 MiB + framing) stops at what is kept: no reallocation per batch
+    // growing for a full uncompressed batch (2 MiB + framing) stops at what is kept: no
+    // reallocation per batch
     assertEquals(keep, ChunkWriter.capacityFor(batch + 200, batch, keep));
     assertEquals(8192 * 2, ChunkWriter.capacityFor(8193, 8192, keep), "doubling below it");
-    // a larger request gets an exact buffer, dropped after use (the first version kept up to 32 MiB per thread)
+    // a larger request gets an exact buffer, dropped after use (the first version kept up to 32 MiB
+    // per thread)
     assertEquals(keep + 1, ChunkWriter.capacityFor(keep + 1, batch, keep));
     ChunkWriter w = new ChunkWriter(keep);
     w.write(new byte[keep + 1], 0, keep + 1);
@@ -121,8 +133,7 @@ class SenderTest {
     }
 
     @Override
-    public void start(ProducerConfig config) {
-    }
+    public void start(ProducerConfig config) {}
 
     @Override
     public ExporterCapabilities capabilities() {
@@ -163,7 +174,6 @@ class SenderTest {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
   }
 }

@@ -14,16 +14,25 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The general writers of {@link EncodeBuffer}. The OTLP protobuf encoder's own writers (length-delimited strings,
- * reserved and filled lengths, fixed ints, raw puts) are tested by {@code ProtoWriterTest} in producer-otlp-encoding,
- * which also uses {@link #boundaryStrings()}.
+ * The general writers of {@link EncodeBuffer}. The OTLP protobuf encoder's own writers
+ * (length-delimited strings, reserved and filled lengths, fixed ints, raw puts) are tested by
+ * {@code ProtoWriterTest} in producer-otlp-encoding, which also uses {@link #boundaryStrings()}.
  */
 public class EncodeBufferTest {
 
   @Test
   void utf8MatchesTheJdkIncludingSurrogates() {
-    String[] samples = {"", "ascii", "测试日志_____abc", "é", "😀 emoji", "\uD83D", "x\uDE00y", "\uD83D\uD83D\uDE00",
-        "\u0000\u007f\u0080\u07ff\u0800\uffff"};
+    String[] samples = {
+      "",
+      "ascii",
+      "测试日志_____abc",
+      "é",
+      "😀 emoji",
+      "\uD83D",
+      "x\uDE00y",
+      "\uD83D\uD83D\uDE00",
+      "\u0000\u007f\u0080\u07ff\u0800\uffff"
+    };
     for (String s : samples) {
       check(s);
     }
@@ -67,7 +76,8 @@ public class EncodeBufferTest {
     b.writeByte(0x77);
     assertArrayEquals(new byte[] {0x55, 1, 0x77}, Arrays.copyOf(b.array(), b.size()));
 
-    IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> b.setSize(-1));
+    IndexOutOfBoundsException e =
+        assertThrows(IndexOutOfBoundsException.class, () -> b.setSize(-1));
     assertEquals("size -1, capacity 16", e.getMessage());
     assertThrows(IndexOutOfBoundsException.class, () -> b.setSize(b.capacity() + 1));
     b.setSize(b.capacity()); // up to the capacity is allowed
@@ -83,9 +93,31 @@ public class EncodeBufferTest {
     b.writeVarint32(-1);
     b.writeVarint64(-1L);
     b.writeIntBigEndian(0x0A0B0C0D);
-    byte[] expected = {0x00, 0x7f, (byte) 0xac, 0x02, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f,
-        (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff,
-        (byte) 0xff, 0x01, 0x0A, 0x0B, 0x0C, 0x0D};
+    byte[] expected = {
+      0x00,
+      0x7f,
+      (byte) 0xac,
+      0x02,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      0x0f,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      0x01,
+      0x0A,
+      0x0B,
+      0x0C,
+      0x0D
+    };
     assertArrayEquals(expected, Arrays.copyOf(b.array(), b.size()));
     assertEquals(1, EncodeBuffer.varintSize32(127));
     assertEquals(2, EncodeBuffer.varintSize32(128));
@@ -99,7 +131,9 @@ public class EncodeBufferTest {
     for (int initialCapacity : new int[] {1, 3 * s.length() + 8}) { // growing as it writes, and not
       EncodeBuffer plain = new EncodeBuffer(initialCapacity);
       plain.writeUtf8(s);
-      assertArrayEquals(string.getBytes(StandardCharsets.UTF_8), Arrays.copyOf(plain.array(), plain.size()),
+      assertArrayEquals(
+          string.getBytes(StandardCharsets.UTF_8),
+          Arrays.copyOf(plain.array(), plain.size()),
           () -> describe(string));
     }
   }
@@ -109,16 +143,19 @@ public class EncodeBufferTest {
   }
 
   /**
-   * Strings whose UTF-8 length, or char count, is at or next to where a length's varint takes another byte, and
-   * strings with a surrogate pair or a lone surrogate where {@link EncodeBuffer#writeUtf8} copies out its next 1,024
-   * chars.
+   * Strings whose UTF-8 length, or char count, is at or next to where a length's varint takes
+   * another byte, and strings with a surrogate pair or a lone surrogate where {@link
+   * EncodeBuffer#writeUtf8} copies out its next 1,024 chars.
    *
    * @return new strings, up to 2,097,152 chars long
    */
   public static List<String> boundaryStrings() {
     List<String> strings = new ArrayList<>();
-    for (int bytes : new int[] {0, 1, 41, 42, 43, 126, 127, 128, 129, 1023, 1024, 1025, 2047, 2048, 2049, 16_383,
-        16_384, 16_385, 2_097_151, 2_097_152}) {
+    for (int bytes :
+        new int[] {
+          0, 1, 41, 42, 43, 126, 127, 128, 129, 1023, 1024, 1025, 2047, 2048, 2049, 16_383, 16_384,
+          16_385, 2_097_151, 2_097_152
+        }) {
       strings.add(repeat("x", bytes)); // ASCII: as many chars as bytes
       if (bytes >= 2) {
         strings.add(repeat("x", bytes - 2) + "\u00e9"); // a 2-byte char at the end
@@ -129,10 +166,12 @@ public class EncodeBufferTest {
         strings.add("\u65e5" + repeat("x", bytes - 3));
       }
       if (bytes >= 4) {
-        strings.add(repeat("\ud83d\ude00", bytes / 4) + repeat("x", bytes % 4)); // pairs: 2 chars, 4 bytes
+        strings.add(
+            repeat("\ud83d\ude00", bytes / 4) + repeat("x", bytes % 4)); // pairs: 2 chars, 4 bytes
       }
     }
-    // the chars of a String are copied out 1,024 at a time: a pair (or a lone surrogate) at the seam
+    // the chars of a String are copied out 1,024 at a time: a pair (or a lone surrogate) at the
+    // seam
     for (int at : new int[] {1022, 1023, 1024, 2047}) {
       strings.add(repeat("a", at) + "\ud83d\ude00" + repeat("b", 1500));
       strings.add(repeat("a", at) + "\ud83d" + repeat("b", 1500)); // unpaired high surrogate
@@ -167,9 +206,16 @@ public class EncodeBufferTest {
       int kind = random.nextInt(4);
       for (int j = 0; j < cs.length; j++) {
         int r = random.nextInt(100);
-        cs[j] = (char) (kind == 0 || r < 70 ? random.nextInt(0x80) // mostly ASCII, as logs are
-            : r < 80 ? 0x80 + random.nextInt(0x780) : r < 95 ? 0x800 + random.nextInt(0xF800)
-            : 0xD800 + random.nextInt(0x800)); // surrogates, paired by chance or not
+        cs[j] =
+            (char)
+                (kind == 0 || r < 70
+                    ? random.nextInt(0x80) // mostly ASCII, as logs are
+                    : r < 80
+                        ? 0x80 + random.nextInt(0x780)
+                        : r < 95
+                            ? 0x800 + random.nextInt(0xF800)
+                            : 0xD800
+                                + random.nextInt(0x800)); // surrogates, paired by chance or not
       }
       checkPlain(new String(cs));
     }
@@ -182,7 +228,8 @@ public class EncodeBufferTest {
       int utf8 = s.getBytes(StandardCharsets.UTF_8).length;
       EncodeBuffer plain = new EncodeBuffer(64);
       plain.setLimit(limit);
-      RecordTooLargeException e = assertThrows(RecordTooLargeException.class, () -> plain.writeUtf8(s));
+      RecordTooLargeException e =
+          assertThrows(RecordTooLargeException.class, () -> plain.writeUtf8(s));
       assertEquals(utf8, e.getRecordSizeInBytes());
       assertEquals(limit, e.getMaxRecordSizeInBytes());
       assertTrue(plain.capacity() <= limit, "grew to " + plain.capacity());

@@ -14,9 +14,10 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Builds a {@link GseExporter}. Every setter validates at once and throws {@link IllegalArgumentException} naming the
- * parameter, its bounds and the rejected value, e.g. "maxFrameBodyBytes must be in [1024, 67108864], was 5". Not
- * thread-safe; {@link #build()} may be called more than once.
+ * Builds a {@link GseExporter}. Every setter validates at once and throws {@link
+ * IllegalArgumentException} naming the parameter, its bounds and the rejected value, e.g.
+ * "maxFrameBodyBytes must be in [1024, 67108864], was 5". Not thread-safe; {@link #build()} may be
+ * called more than once.
  *
  * <pre>{@code
  * GseExporter exporter = GseExporter.builder()
@@ -56,14 +57,14 @@ public final class GseExporterBuilder {
   ZoneId zone;
   Endpoint.UnixImpl unixImpl;
 
-  GseExporterBuilder() {
-  }
+  GseExporterBuilder() {}
 
   /**
-   * Connect to the agent's Unix-domain stream socket at {@code path} (and not over TCP). The path varies per
-   * install: {@value GseExporter#DEFAULT_UNIX_SOCKET_PATH} (bk-collector and bkunifylogbeat docs, the default here),
-   * {@code /usr/local/gse/gseagent/ipc.state.report}, {@code /var/run/gse2/agent/ipc.state.report},
-   * {@code /data/ipc/ipc.state.report} (containers). Not {@code ipc.state.message}, which is for plugin messages.
+   * Connect to the agent's Unix-domain stream socket at {@code path} (and not over TCP). The path
+   * varies per install: {@value GseExporter#DEFAULT_UNIX_SOCKET_PATH} (bk-collector and
+   * bkunifylogbeat docs, the default here), {@code /usr/local/gse/gseagent/ipc.state.report},
+   * {@code /var/run/gse2/agent/ipc.state.report}, {@code /data/ipc/ipc.state.report} (containers).
+   * Not {@code ipc.state.message}, which is for plugin messages.
    *
    * @param path the socket file's path
    * @return this builder
@@ -79,8 +80,9 @@ public final class GseExporterBuilder {
   }
 
   /**
-   * Connect over TCP to {@code host:port} (and not to a Unix socket): the agent's transport on Windows, by default
-   * {@value GseExporter#DEFAULT_TCP_HOST}:{@value GseExporter#DEFAULT_TCP_PORT}.
+   * Connect over TCP to {@code host:port} (and not to a Unix socket): the agent's transport on
+   * Windows, by default {@value GseExporter#DEFAULT_TCP_HOST}:{@value
+   * GseExporter#DEFAULT_TCP_PORT}.
    *
    * @param host the agent's host name or IP address
    * @param port the agent's TCP port, in [1, 65535]
@@ -99,8 +101,9 @@ public final class GseExporterBuilder {
   }
 
   /**
-   * The dataid of records whose {@link io.logproducer.LogRecord#getDestination() destination} is null: the GSE
-   * channel the agent routes their frames by. No default: without it, every record must carry a destination.
+   * The dataid of records whose {@link io.logproducer.LogRecord#getDestination() destination} is
+   * null: the GSE channel the agent routes their frames by. No default: without it, every record
+   * must carry a destination.
    *
    * @param dataId in [1, 2147483647] (libgse refuses dataids &lt;= 0 and carries them as int32)
    * @return this builder
@@ -114,7 +117,8 @@ public final class GseExporterBuilder {
   /**
    * The frame type.
    *
-   * @param frameType the frame type; default {@link GseExporter.FrameType#DYNAMIC}, what bk-collector sends
+   * @param frameType the frame type; default {@link GseExporter.FrameType#DYNAMIC}, what
+   *     bk-collector sends
    * @return this builder
    * @throws IllegalArgumentException if null
    */
@@ -127,14 +131,16 @@ public final class GseExporterBuilder {
   }
 
   /**
-   * Adds a meta entry to every dynamic frame (the GSE server extracts and strips the one named {@code tag}). Entries
-   * take {@code 8 + key bytes + value bytes} (UTF-8) each, in a meta area of {@value GseProtocol#META_MAX_LEN}
-   * bytes. Only for {@link GseExporter.FrameType#DYNAMIC} frames (checked by {@link #build()}).
+   * Adds a meta entry to every dynamic frame (the GSE server extracts and strips the one named
+   * {@code tag}). Entries take {@code 8 + key bytes + value bytes} (UTF-8) each, in a meta area of
+   * {@value GseProtocol#META_MAX_LEN} bytes. Only for {@link GseExporter.FrameType#DYNAMIC} frames
+   * (checked by {@link #build()}).
    *
    * @param key the entry's name, non-empty
    * @param value the entry's value, not null
    * @return this builder
-   * @throws IllegalArgumentException if the key is empty, the value null, or the entries no longer fit
+   * @throws IllegalArgumentException if the key is empty, the value null, or the entries no longer
+   *     fit
    */
   public GseExporterBuilder addMeta(String key, String value) {
     if (key == null || key.isEmpty()) {
@@ -147,8 +153,11 @@ public final class GseExporterBuilder {
     next.add(new AbstractMap.SimpleImmutableEntry<>(key, value));
     int need = GseProtocol.Meta.encodedLength(next);
     if (need > GseProtocol.META_MAX_LEN) {
-      throw new IllegalArgumentException("meta entries must fit metaMaxLen " + GseProtocol.META_MAX_LEN
-          + " bytes (8 + key bytes + value bytes each), was " + need);
+      throw new IllegalArgumentException(
+          "meta entries must fit metaMaxLen "
+              + GseProtocol.META_MAX_LEN
+              + " bytes (8 + key bytes + value bytes each), was "
+              + need);
     }
     meta.add(next.get(next.size() - 1));
     return this;
@@ -170,26 +179,29 @@ public final class GseExporterBuilder {
   }
 
   /**
-   * A frame's JSON body is kept strictly below this many bytes (bk-collector refuses bodies of 10 MiB or more,
-   * {@code max_message_bytes}; the GSE server refuses bodies over 64 MiB). Batches whose frame would be larger are
-   * split by the producer.
+   * A frame's JSON body is kept strictly below this many bytes (bk-collector refuses bodies of 10
+   * MiB or more, {@code max_message_bytes}; the GSE server refuses bodies over 64 MiB). Batches
+   * whose frame would be larger are split by the producer.
    *
-   * @param maxFrameBodyBytes bytes, in [1024, 67108864]; default {@value GseExporter#DEFAULT_MAX_FRAME_BODY_BYTES}
+   * @param maxFrameBodyBytes bytes, in [1024, 67108864]; default {@value
+   *     GseExporter#DEFAULT_MAX_FRAME_BODY_BYTES}
    * @return this builder
    * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setMaxFrameBodyBytes(int maxFrameBodyBytes) {
-    this.maxFrameBodyBytes = (int) checkRange("maxFrameBodyBytes", maxFrameBodyBytes, 1024,
-        GseProtocol.SERVER_MAX_BODY_BYTES);
+    this.maxFrameBodyBytes =
+        (int)
+            checkRange(
+                "maxFrameBodyBytes", maxFrameBodyBytes, 1024, GseProtocol.SERVER_MAX_BODY_BYTES);
     return this;
   }
 
   /**
-   * How long a frame write may make no progress (the agent not reading) before the connection is closed and the
-   * whole frame is re-sent on a new one.
+   * How long a frame write may make no progress (the agent not reading) before the connection is
+   * closed and the whole frame is re-sent on a new one.
    *
-   * @param writeTimeoutMillis milliseconds, in [1, 3600000]; default {@value GseExporter#DEFAULT_WRITE_TIMEOUT_MILLIS}
-   *     (libgse's write timeout)
+   * @param writeTimeoutMillis milliseconds, in [1, 3600000]; default {@value
+   *     GseExporter#DEFAULT_WRITE_TIMEOUT_MILLIS} (libgse's write timeout)
    * @return this builder
    * @throws IllegalArgumentException if outside that range
    */
@@ -203,8 +215,8 @@ public final class GseExporterBuilder {
    *
    * @param writeTimeout the timeout, truncated to whole milliseconds; not null
    * @return this builder
-   * @throws IllegalArgumentException if {@code writeTimeout} is null or outside the range of
-   *     {@link #setWriteTimeoutMillis(long)}
+   * @throws IllegalArgumentException if {@code writeTimeout} is null or outside the range of {@link
+   *     #setWriteTimeoutMillis(long)}
    */
   public GseExporterBuilder setWriteTimeout(Duration writeTimeout) {
     if (writeTimeout == null) {
@@ -216,62 +228,69 @@ public final class GseExporterBuilder {
   /**
    * How long one connection attempt may take.
    *
-   * @param connectTimeoutMillis milliseconds, in [1, 600000]; default
-   *     {@value GseExporter#DEFAULT_CONNECT_TIMEOUT_MILLIS}
+   * @param connectTimeoutMillis milliseconds, in [1, 600000]; default {@value
+   *     GseExporter#DEFAULT_CONNECT_TIMEOUT_MILLIS}
    * @return this builder
    * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setConnectTimeoutMillis(long connectTimeoutMillis) {
-    this.connectTimeoutMillis = checkRange("connectTimeoutMillis", connectTimeoutMillis, 1, 600_000);
+    this.connectTimeoutMillis =
+        checkRange("connectTimeoutMillis", connectTimeoutMillis, 1, 600_000);
     return this;
   }
 
   /**
    * How often the agent-info request is re-sent on a live connection (it also probes an idle one).
    *
-   * @param agentInfoIntervalMillis milliseconds, in [1000, 86400000]; default
-   *     {@value GseExporter#DEFAULT_AGENT_INFO_INTERVAL_MILLIS} (libgse's interval)
+   * @param agentInfoIntervalMillis milliseconds, in [1000, 86400000]; default {@value
+   *     GseExporter#DEFAULT_AGENT_INFO_INTERVAL_MILLIS} (libgse's interval)
    * @return this builder
    * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setAgentInfoIntervalMillis(long agentInfoIntervalMillis) {
-    this.agentInfoIntervalMillis = checkRange("agentInfoIntervalMillis", agentInfoIntervalMillis, 1000, 86_400_000);
+    this.agentInfoIntervalMillis =
+        checkRange("agentInfoIntervalMillis", agentInfoIntervalMillis, 1000, 86_400_000);
     return this;
   }
 
   /**
-   * How long the first data frame waits for the agent's first agent-info reply, so that its attach fields are
-   * filled; frames go out with what is known after that. Not waited for when every attach field is configured.
+   * How long the first data frame waits for the agent's first agent-info reply, so that its attach
+   * fields are filled; frames go out with what is known after that. Not waited for when every
+   * attach field is configured.
    *
-   * @param agentInfoTimeoutMillis milliseconds, in [0, 600000]; default
-   *     {@value GseExporter#DEFAULT_AGENT_INFO_TIMEOUT_MILLIS}
+   * @param agentInfoTimeoutMillis milliseconds, in [0, 600000]; default {@value
+   *     GseExporter#DEFAULT_AGENT_INFO_TIMEOUT_MILLIS}
    * @return this builder
    * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setAgentInfoTimeoutMillis(long agentInfoTimeoutMillis) {
-    this.agentInfoTimeoutMillis = checkRange("agentInfoTimeoutMillis", agentInfoTimeoutMillis, 0, 600_000);
+    this.agentInfoTimeoutMillis =
+        checkRange("agentInfoTimeoutMillis", agentInfoTimeoutMillis, 0, 600_000);
     return this;
   }
 
   /**
-   * The socket's send buffer (SO_SNDBUF), 0 for the system default. Bytes written to the socket count as delivered;
-   * if the agent dies, what it had not read yet is lost, so a smaller buffer loses less, at some cost in throughput.
+   * The socket's send buffer (SO_SNDBUF), 0 for the system default. Bytes written to the socket
+   * count as delivered; if the agent dies, what it had not read yet is lost, so a smaller buffer
+   * loses less, at some cost in throughput.
    *
-   * @param socketSendBufferBytes bytes, in [0, 67108864]; default
-   *     {@value GseExporter#DEFAULT_SOCKET_SEND_BUFFER_BYTES}
+   * @param socketSendBufferBytes bytes, in [0, 67108864]; default {@value
+   *     GseExporter#DEFAULT_SOCKET_SEND_BUFFER_BYTES}
    * @return this builder
    * @throws IllegalArgumentException if outside that range
    */
   public GseExporterBuilder setSocketSendBufferBytes(int socketSendBufferBytes) {
-    this.socketSendBufferBytes = (int) checkRange("socketSendBufferBytes", socketSendBufferBytes, 0, 64 << 20);
+    this.socketSendBufferBytes =
+        (int) checkRange("socketSendBufferBytes", socketSendBufferBytes, 0, 64 << 20);
     return this;
   }
 
   /**
-   * Shards (open batches) per dataid, chosen by the calling thread's id. With 1 (the default) each dataid is one shard:
-   * all threads sending to it append under one lock, into one open batch, giving the fewest and fullest frames. More
-   * stripes spread many application threads on many cores over more locks; every frame still carries one dataid. (On
-   * the 2-core test machine, 10 threads made no measurable difference between 1, 2 and 8.)
+   * Shards (open batches) per dataid, chosen by the calling thread's id. With 1 (the default) each
+   * dataid is one shard: all threads sending to it append under one lock, into one open batch,
+   * giving the fewest and fullest frames. More stripes spread many application threads on many
+   * cores over more locks; every frame still carries one dataid. (On the 2-core test machine, 10
+   * threads made no measurable difference between 1, 2 and 8.)
    *
    * @param stripesPerDataId in [1, 1024]; default {@value GseExporter#DEFAULT_STRIPES_PER_DATA_ID}
    * @return this builder
@@ -339,7 +358,8 @@ public final class GseExporterBuilder {
   }
 
   /**
-   * Attach field {@code hostname} of every frame's body; overrides the agent's and the local host name.
+   * Attach field {@code hostname} of every frame's body; overrides the agent's and the local host
+   * name.
    *
    * @param hostname the value, at most 255 characters
    * @return this builder
@@ -363,8 +383,9 @@ public final class GseExporterBuilder {
   }
 
   /**
-   * A resource attribute, written into every record's {@code resource} object
-   * ({@link GseExporter.ItemFormat#RECORD_JSON} only), e.g. {@code service.name}; replaces one with the same key.
+   * A resource attribute, written into every record's {@code resource} object ({@link
+   * GseExporter.ItemFormat#RECORD_JSON} only), e.g. {@code service.name}; replaces one with the
+   * same key.
    *
    * @param key the attribute key
    * @param value the value
@@ -420,11 +441,13 @@ public final class GseExporterBuilder {
    *
    * @return the exporter, for one producer
    * @throws IllegalArgumentException if meta entries are set for common frames
-   * @throws IllegalStateException if a Unix socket is to be used but neither Java 16+ nor junixsocket is available
+   * @throws IllegalStateException if a Unix socket is to be used but neither Java 16+ nor
+   *     junixsocket is available
    */
   public GseExporter build() {
     if (frameType == GseExporter.FrameType.COMMON && !meta.isEmpty()) {
-      throw new IllegalArgumentException("meta entries need frameType DYNAMIC; common frames have no meta area");
+      throw new IllegalArgumentException(
+          "meta entries need frameType DYNAMIC; common frames have no meta area");
     }
     Endpoint endpoint;
     if (tcpHost != null) {
@@ -450,7 +473,8 @@ public final class GseExporterBuilder {
     try {
       return Endpoint.UnixImpl.valueOf(forced.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(UNIX_IMPL_PROPERTY + " must be jdk or junixsocket, was '" + forced + "'");
+      throw new IllegalArgumentException(
+          UNIX_IMPL_PROPERTY + " must be jdk or junixsocket, was '" + forced + "'");
     }
   }
 
@@ -460,7 +484,8 @@ public final class GseExporterBuilder {
 
   private static long checkRange(String name, long value, long min, long max) {
     if (value < min || value > max) {
-      throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "], was " + value);
+      throw new IllegalArgumentException(
+          name + " must be in [" + min + ", " + max + "], was " + value);
     }
     return value;
   }
@@ -470,7 +495,8 @@ public final class GseExporterBuilder {
       throw new IllegalArgumentException(name + " must not be null");
     }
     if (value.length() > 255) {
-      throw new IllegalArgumentException(name + " must be at most 255 characters, was " + value.length());
+      throw new IllegalArgumentException(
+          name + " must be at most 255 characters, was " + value.length());
     }
     return value;
   }

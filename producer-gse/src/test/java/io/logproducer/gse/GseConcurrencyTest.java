@@ -22,8 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Many application threads, many dataids, four send threads, one connection. */
 class GseConcurrencyTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private GseAgent agent;
   private Producer producer;
@@ -53,28 +52,43 @@ class GseConcurrencyTest {
     int threads = 8;
     int perThread = 5_000;
     int dataIds = 16;
-    producer = new Producer(Support.config().setSendThreads(4).setBatchCountThreshold(200).setLingerMillis(10)
-        .build(), GseExporter.builder().setUnixSocketPath(dir.resolve("gse.sock").toString())
-        .setStripesPerDataId(stripes).build());
+    producer =
+        new Producer(
+            Support.config()
+                .setSendThreads(4)
+                .setBatchCountThreshold(200)
+                .setLingerMillis(10)
+                .build(),
+            GseExporter.builder()
+                .setUnixSocketPath(dir.resolve("gse.sock").toString())
+                .setStripesPerDataId(stripes)
+                .build());
     Support.Outcomes outcomes = new Support.Outcomes();
     CountDownLatch go = new CountDownLatch(1);
     List<Thread> senders = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int thread = t;
-      Thread th = new Thread(() -> {
-        try {
-          go.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int i = 0; i < perThread; i++) {
-          long seq = (long) thread * perThread + i;
-          int dataId = 1000 + (int) (seq % dataIds);
-          producer.send(LogRecord.builder().setBody("r" + seq).setAttribute("seq", seq)
-              .setAttribute("dataid", (long) dataId).setDestination(Integer.toString(dataId)).build(),
-              outcomes.forSeq(seq));
-        }
-      });
+      Thread th =
+          new Thread(
+              () -> {
+                try {
+                  go.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                for (int i = 0; i < perThread; i++) {
+                  long seq = (long) thread * perThread + i;
+                  int dataId = 1000 + (int) (seq % dataIds);
+                  producer.send(
+                      LogRecord.builder()
+                          .setBody("r" + seq)
+                          .setAttribute("seq", seq)
+                          .setAttribute("dataid", (long) dataId)
+                          .setDestination(Integer.toString(dataId))
+                          .build(),
+                      outcomes.forSeq(seq));
+                }
+              });
       senders.add(th);
       th.start();
     }
@@ -95,13 +109,19 @@ class GseConcurrencyTest {
     for (GseFrame f : agent.frames()) {
       long gseIndex = Support.json(f).get("gseindex").getAsLong();
       long previous = lastGseIndex.getOrDefault(f.dataId(), 0L);
-      assertEquals(previous + 1, gseIndex, "gseindex of dataid " + f.dataId() + " counts its frames in order");
+      assertEquals(
+          previous + 1,
+          gseIndex,
+          "gseindex of dataid " + f.dataId() + " counts its frames in order");
       lastGseIndex.put(f.dataId(), gseIndex);
       for (String d : f.data()) {
         JsonObject r = Support.inner(d);
         JsonObject attributes = r.getAsJsonObject("attributes");
         long seq = attributes.get("seq").getAsLong();
-        assertEquals(f.dataId(), attributes.get("dataid").getAsInt(), "record " + seq + " in a foreign frame");
+        assertEquals(
+            f.dataId(),
+            attributes.get("dataid").getAsInt(),
+            "record " + seq + " in a foreign frame");
         assertEquals("r" + seq, r.get("body").getAsString());
         assertTrue(!seen[(int) seq], "record " + seq + " arrived twice");
         seen[(int) seq] = true;

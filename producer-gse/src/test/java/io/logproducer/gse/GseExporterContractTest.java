@@ -2,10 +2,10 @@ package io.logproducer.gse;
 
 import io.logproducer.spi.Exporter;
 import io.logproducer.testing.ExporterContract;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import io.logproducer.testing.gse.GseAgent;
 import io.logproducer.testing.gse.GseFrame;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +23,10 @@ class GseExporterContractTest extends ExporterContract {
 
       @Override
       public Exporter newExporter() {
-        return GseExporter.builder().setUnixSocketPath(agent.socketPath().toString()).setDataId(1500001).build();
+        return GseExporter.builder()
+            .setUnixSocketPath(agent.socketPath().toString())
+            .setDataId(1500001)
+            .build();
       }
 
       @Override

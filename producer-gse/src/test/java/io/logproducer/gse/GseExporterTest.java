@@ -36,14 +36,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** End-to-end: a producer with a GseExporter against a strict test agent on a real Unix (or TCP) socket. */
+/**
+ * End-to-end: a producer with a GseExporter against a strict test agent on a real Unix (or TCP)
+ * socket.
+ */
 class GseExporterTest {
 
   private static final int DATA_ID = 1500001;
-  private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+  private static final DateTimeFormatter FORMAT =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private GseAgent agent;
   private Producer producer;
@@ -59,7 +62,9 @@ class GseExporterTest {
   }
 
   private GseExporterBuilder exporter() {
-    return GseExporter.builder().setUnixSocketPath(dir.resolve("gse.sock").toString()).setDataId(DATA_ID);
+    return GseExporter.builder()
+        .setUnixSocketPath(dir.resolve("gse.sock").toString())
+        .setDataId(DATA_ID);
   }
 
   private void sendAll(int n, Support.Outcomes outcomes) {
@@ -71,8 +76,10 @@ class GseExporterTest {
   @Test
   void deliversEveryRecordInFramesWithTheAgentsAttachFields() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
-    producer = new Producer(Support.config().setBatchCountThreshold(500).setLingerMillis(5_000).build(),
-        exporter().build());
+    producer =
+        new Producer(
+            Support.config().setBatchCountThreshold(500).setLingerMillis(5_000).build(),
+            exporter().build());
     Support.Outcomes outcomes = new Support.Outcomes();
     int n = 5_000;
     sendAll(n, outcomes);
@@ -102,11 +109,16 @@ class GseExporterTest {
       assertEquals("0100005254008ed86116666614661851", j.get("bk_agent_id").getAsString());
       assertEquals(77, j.get("bk_host_id").getAsInt());
       assertEquals(LocalHost.name(), j.get("hostname").getAsString());
-      assertEquals(++gseIndex, j.get("gseindex").getAsLong(), "gseindex counts frames of the dataid from 1");
+      assertEquals(
+          ++gseIndex, j.get("gseindex").getAsLong(), "gseindex counts frames of the dataid from 1");
       long time = j.get("time").getAsLong();
       assertEquals(f.utcTime(), time);
-      assertEquals(FORMAT.format(LocalDateTime.ofEpochSecond(time, 0, ZoneOffset.UTC)), j.get("utctime").getAsString());
-      assertEquals(FORMAT.format(LocalDateTime.ofInstant(Instant.ofEpochSecond(time), ZoneId.systemDefault())),
+      assertEquals(
+          FORMAT.format(LocalDateTime.ofEpochSecond(time, 0, ZoneOffset.UTC)),
+          j.get("utctime").getAsString());
+      assertEquals(
+          FORMAT.format(
+              LocalDateTime.ofInstant(Instant.ofEpochSecond(time), ZoneId.systemDefault())),
           j.get("datetime").getAsString());
       assertEquals(500, f.data().size());
     }
@@ -119,8 +131,18 @@ class GseExporterTest {
         }
       }
     }
-    assertEquals(List.of("attributes", "body", "flags", "resource", "severity_number", "severity_text", "span_id",
-        "time_unix", "trace_id"), new ArrayList<>(r.keySet()));
+    assertEquals(
+        List.of(
+            "attributes",
+            "body",
+            "flags",
+            "resource",
+            "severity_number",
+            "severity_text",
+            "span_id",
+            "time_unix",
+            "trace_id"),
+        new ArrayList<>(r.keySet()));
     assertEquals("message 7 with \"quotes\", <html> & 中文", r.get("body").getAsString());
     assertEquals(7, r.getAsJsonObject("attributes").get("seq").getAsLong());
     assertEquals("pool-1-thread-2_7", r.getAsJsonObject("attributes").get("thread").getAsString());
@@ -142,11 +164,18 @@ class GseExporterTest {
   @Test
   void configuredAttachFieldsWinOverTheAgentsAndCloudIdIsReadInBothSpellings() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
-    agent.setAgentInfoJson("{\"bizid\":\"21\",\"bk_biz_id\":22,\"cloud_id\":23,\"ip\":\"10.1.1.1\","
-        + "\"bk_agent_id\":\"agent-x\",\"bk_host_id\":24,\"extra\":{\"nested\":[1,2,{\"a\":null}]}}");
-    producer = new Producer(Support.config().build(), exporter()
-        .setBizId(-5).setIp("192.168.0.9").setHostname("configured-host")
-        .setResourceAttribute("service.name", "checkout").build());
+    agent.setAgentInfoJson(
+        "{\"bizid\":\"21\",\"bk_biz_id\":22,\"cloud_id\":23,\"ip\":\"10.1.1.1\","
+            + "\"bk_agent_id\":\"agent-x\",\"bk_host_id\":24,\"extra\":{\"nested\":[1,2,{\"a\":null}]}}");
+    producer =
+        new Producer(
+            Support.config().build(),
+            exporter()
+                .setBizId(-5)
+                .setIp("192.168.0.9")
+                .setHostname("configured-host")
+                .setResourceAttribute("service.name", "checkout")
+                .build());
     Support.Outcomes outcomes = new Support.Outcomes();
     sendAll(3, outcomes);
     producer.flush();
@@ -169,8 +198,10 @@ class GseExporterTest {
   @Test
   void commonFramesCarryNoExtension() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
-    producer = new Producer(Support.config().build(),
-        exporter().setFrameType(GseExporter.FrameType.COMMON).build());
+    producer =
+        new Producer(
+            Support.config().build(),
+            exporter().setFrameType(GseExporter.FrameType.COMMON).build());
     Support.Outcomes outcomes = new Support.Outcomes();
     sendAll(20, outcomes);
     producer.flush();
@@ -188,7 +219,9 @@ class GseExporterTest {
   @Test
   void dynamicFramesCarryTheConfiguredMetaEntries() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
-    producer = new Producer(Support.config().build(), exporter().addMeta("tag", "v1").addMeta("k2", "值").build());
+    producer =
+        new Producer(
+            Support.config().build(), exporter().addMeta("tag", "v1").addMeta("k2", "值").build());
     Support.Outcomes outcomes = new Support.Outcomes();
     sendAll(5, outcomes);
     producer.flush();
@@ -204,7 +237,10 @@ class GseExporterTest {
   @Test
   void bodyItemsCarryTheBodyLine() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
-    producer = new Producer(Support.config().build(), exporter().setItemFormat(GseExporter.ItemFormat.BODY).build());
+    producer =
+        new Producer(
+            Support.config().build(),
+            exporter().setItemFormat(GseExporter.ItemFormat.BODY).build());
     String line = "2026-11-21 10:00:00 ERROR \"quoted\" \\ back\tslash <tag> & 中文 \u2028 😀";
     producer.send(LogRecord.builder().setBody(line).build());
     producer.send(LogRecord.builder().setBody(AnyValue.of(42L)).build());
@@ -226,12 +262,14 @@ class GseExporterTest {
     for (int i = 0; i < n; i++) {
       producer.send(Support.record(i, ids[i % 3]), outcomes.forSeq(i));
     }
-    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
-        () -> producer.send(Support.record(n, "15x")));
-    assertEquals("destination (GSE dataid) must be a decimal integer in [1, 2147483647], was '15x'",
+    IllegalArgumentException bad =
+        assertThrows(IllegalArgumentException.class, () -> producer.send(Support.record(n, "15x")));
+    assertEquals(
+        "destination (GSE dataid) must be a decimal integer in [1, 2147483647], was '15x'",
         bad.getMessage());
     assertThrows(IllegalArgumentException.class, () -> producer.send(Support.record(n, "0")));
-    assertThrows(IllegalArgumentException.class, () -> producer.send(Support.record(n, "2147483648")));
+    assertThrows(
+        IllegalArgumentException.class, () -> producer.send(Support.record(n, "2147483648")));
     producer.flush();
     outcomes.await(n, 10_000);
     agent.awaitRecords(n, 10_000);
@@ -242,7 +280,8 @@ class GseExporterTest {
     for (GseFrame f : agent.frames()) {
       for (String d : f.data()) {
         long seq = Support.seqOf(d);
-        int expected = ids[(int) (seq % 3)] == null ? DATA_ID : Integer.parseInt(ids[(int) (seq % 3)]);
+        int expected =
+            ids[(int) (seq % 3)] == null ? DATA_ID : Integer.parseInt(ids[(int) (seq % 3)]);
         assertEquals(expected, f.dataId(), "record " + seq + " in a frame of another dataid");
         perDataId.merge(f.dataId(), 1, Integer::sum);
       }
@@ -253,10 +292,14 @@ class GseExporterTest {
   @Test
   void recordsWithoutDestinationNeedADefaultDataId() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
-    producer = new Producer(Support.config().build(),
-        GseExporter.builder().setUnixSocketPath(dir.resolve("gse.sock").toString()).build());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> producer.send(LogRecord.builder().setBody("x").build()));
+    producer =
+        new Producer(
+            Support.config().build(),
+            GseExporter.builder().setUnixSocketPath(dir.resolve("gse.sock").toString()).build());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> producer.send(LogRecord.builder().setBody("x").build()));
     assertTrue(e.getMessage().startsWith("the record has no destination (dataid)"), e.getMessage());
     producer.send(Support.record(1, "42"));
     producer.flush();
@@ -270,8 +313,13 @@ class GseExporterTest {
     int max = 64 * 1024;
     GseExporter exporter = exporter().setMaxFrameBodyBytes(max).build();
     assertEquals(max - 1 - 2048 - 29, exporter.maxBatchSizeInBytes());
-    producer = new Producer(Support.config().setBatchSizeInBytes(exporter.maxBatchSizeInBytes())
-        .setLingerMillis(5_000).build(), exporter);
+    producer =
+        new Producer(
+            Support.config()
+                .setBatchSizeInBytes(exporter.maxBatchSizeInBytes())
+                .setLingerMillis(5_000)
+                .build(),
+            exporter);
     Support.Outcomes outcomes = new Support.Outcomes();
     int n = 3_000;
     sendAll(n, outcomes);
@@ -291,8 +339,11 @@ class GseExporterTest {
         split++;
       }
     }
-    assertTrue(split >= 2, "full batches (records ~" + (exporter.maxBatchSizeInBytes() / 250)
-        + " per batch) need their ~30 bytes per item of framing and are split in halves");
+    assertTrue(
+        split >= 2,
+        "full batches (records ~"
+            + (exporter.maxBatchSizeInBytes() / 250)
+            + " per batch) need their ~30 bytes per item of framing and are split in halves");
   }
 
   @Test
@@ -302,7 +353,8 @@ class GseExporterTest {
     producer = new Producer(Support.config().build(), exporter);
     agent.awaitInfoRequests(1, 5_000);
     awaitTrue("first agent info", () -> "10.0.0.5".equals(exporter.agentInfo().ip), 5_000);
-    agent.setAgentInfoJson("{\"bizid\":9,\"cloudid\":8,\"ip\":\"10.9.9.9\",\"bk_agent_id\":\"new\"}");
+    agent.setAgentInfoJson(
+        "{\"bizid\":9,\"cloudid\":8,\"ip\":\"10.9.9.9\",\"bk_agent_id\":\"new\"}");
     agent.awaitInfoRequests(3, 10_000);
     awaitTrue("refreshed agent info", () -> "10.9.9.9".equals(exporter.agentInfo().ip), 5_000);
     producer.send(Support.record(1));
@@ -320,7 +372,8 @@ class GseExporterTest {
   void anAgentThatNeverAnswersTheInfoRequestDelaysOnlyTheFirstFrame() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
     agent.setAnswerAgentInfo(false);
-    producer = new Producer(Support.config().build(), exporter().setAgentInfoTimeoutMillis(300).build());
+    producer =
+        new Producer(Support.config().build(), exporter().setAgentInfoTimeoutMillis(300).build());
     Support.Outcomes outcomes = new Support.Outcomes();
     long start = System.nanoTime();
     sendAll(10, outcomes);
@@ -340,7 +393,9 @@ class GseExporterTest {
   void junixsocketImplementationDeliversTheSameFrames() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
     GseExporter exporter = exporter().setUnixImpl(Endpoint.UnixImpl.JUNIXSOCKET).build();
-    producer = new Producer(Support.config().setBatchCountThreshold(100).setLingerMillis(5_000).build(), exporter);
+    producer =
+        new Producer(
+            Support.config().setBatchCountThreshold(100).setLingerMillis(5_000).build(), exporter);
     Support.Outcomes outcomes = new Support.Outcomes();
     int n = 2_000;
     sendAll(n, outcomes);
@@ -350,15 +405,23 @@ class GseExporterTest {
     assertEquals(List.of(), agent.violations());
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
     assertEquals(n, new HashSet<>(Support.receivedSeqs(agent)).size());
-    assertEquals(2, Support.json(agent.frames().get(0)).get("bizid").getAsInt(), "agent info read via junixsocket");
+    assertEquals(
+        2,
+        Support.json(agent.frames().get(0)).get("bizid").getAsInt(),
+        "agent info read via junixsocket");
     assertEquals(20, agent.frames().size());
   }
 
   @Test
   void tcpTransportToALocalAgent() throws Exception {
     agent = GseAgent.tcp();
-    producer = new Producer(Support.config().setBatchCountThreshold(250).setLingerMillis(5_000).build(),
-        GseExporter.builder().setTcpEndpoint("127.0.0.1", agent.tcpPort()).setDataId(DATA_ID).build());
+    producer =
+        new Producer(
+            Support.config().setBatchCountThreshold(250).setLingerMillis(5_000).build(),
+            GseExporter.builder()
+                .setTcpEndpoint("127.0.0.1", agent.tcpPort())
+                .setDataId(DATA_ID)
+                .build());
     Support.Outcomes outcomes = new Support.Outcomes();
     int n = 1_000;
     sendAll(n, outcomes);
@@ -376,9 +439,13 @@ class GseExporterTest {
   void compressionIsRefusedAndCloseStopsTheIoThread() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
     GseExporter refused = exporter().build();
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new Producer(Support.config().setCompression(Compression.GZIP).build(), refused));
-    assertTrue(e.getMessage().startsWith("compression GZIP is not supported by GSE agent unix:"), e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new Producer(Support.config().setCompression(Compression.GZIP).build(), refused));
+    assertTrue(
+        e.getMessage().startsWith("compression GZIP is not supported by GSE agent unix:"),
+        e.getMessage());
 
     GseExporter exporter = exporter().build();
     producer = new Producer(Support.config().setClientId("gse-close-test").build(), exporter);
@@ -397,9 +464,16 @@ class GseExporterTest {
   void severityTraceAndSpanIdsAreWrittenAsBkCollectorDoes() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
     producer = new Producer(Support.config().build(), exporter().build());
-    producer.send(LogRecord.builder().setSeverity(Severity.ERROR).setSeverityText("boom")
-        .setTraceId("0102030405060708090a0b0c0d0e0f10").setSpanId("a1a2a3a4a5a6a7a8").setFlags(1)
-        .setObservedTimeUnixNano(1_234_567_890_123L).setBody("x").build());
+    producer.send(
+        LogRecord.builder()
+            .setSeverity(Severity.ERROR)
+            .setSeverityText("boom")
+            .setTraceId("0102030405060708090a0b0c0d0e0f10")
+            .setSpanId("a1a2a3a4a5a6a7a8")
+            .setFlags(1)
+            .setObservedTimeUnixNano(1_234_567_890_123L)
+            .setBody("x")
+            .build());
     producer.flush();
     agent.awaitRecords(1, 10_000);
     JsonObject r = Support.inner(agent.frames().get(0).data().get(0));
@@ -408,7 +482,8 @@ class GseExporterTest {
     assertEquals(1, r.get("flags").getAsInt());
     assertEquals(17, r.get("severity_number").getAsInt());
     assertEquals("boom", r.get("severity_text").getAsString());
-    assertEquals(1_234_567_890L, r.get("time_unix").getAsLong(), "observed time, in µs, when time is 0");
+    assertEquals(
+        1_234_567_890L, r.get("time_unix").getAsLong(), "observed time, in µs, when time is 0");
   }
 
   static boolean threadAlive(String name) {

@@ -4,7 +4,6 @@ import static io.logproducer.gse.GseExporterTest.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.BufferExhaustedException;
@@ -27,15 +26,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The agent dies, is slow, is missing: no record is lost silently, duplicated, or sent as a corrupt frame. */
+/**
+ * The agent dies, is slow, is missing: no record is lost silently, duplicated, or sent as a corrupt
+ * frame.
+ */
 class GseFailureTest {
 
   private static final int DATA_ID = 1500001;
+
   /** ~1 KiB of padding per record, so that frames are far larger than the socket buffer. */
   private static final String PADDING = "x".repeat(1000);
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private GseAgent agent;
   private Producer producer;
@@ -59,34 +61,45 @@ class GseFailureTest {
   }
 
   private static LogRecord bigRecord(long seq) {
-    return LogRecord.builder().setSeverity(Severity.INFO).setBody(PADDING).setAttribute("seq", seq).build();
+    return LogRecord.builder()
+        .setSeverity(Severity.INFO)
+        .setBody(PADDING)
+        .setAttribute("seq", seq)
+        .build();
   }
 
   @Test
-  void agentKilledAndRestartedMidStreamLosesAtMostTheFrameInFlightAndDuplicatesNothing() throws Exception {
+  void agentKilledAndRestartedMidStreamLosesAtMostTheFrameInFlightAndDuplicatesNothing()
+      throws Exception {
     agent = GseAgent.unix(socket());
     agent.killAfterFrames(5, 100); // dies 100 bytes into the 6th data frame
-    producer = new Producer(Support.config().setBatchCountThreshold(100).setSendThreads(2).build(),
-        exporter().setSocketSendBufferBytes(8192).build());
+    producer =
+        new Producer(
+            Support.config().setBatchCountThreshold(100).setSendThreads(2).build(),
+            exporter().setSocketSendBufferBytes(8192).build());
     Support.Outcomes outcomes = new Support.Outcomes();
     int n = 3_000;
-    Thread sender = new Thread(() -> {
-      for (int i = 0; i < n; i++) {
-        producer.send(bigRecord(i), outcomes.forSeq(i));
-      }
-    });
+    Thread sender =
+        new Thread(
+            () -> {
+              for (int i = 0; i < n; i++) {
+                producer.send(bigRecord(i), outcomes.forSeq(i));
+              }
+            });
     sender.start();
     agent.await("the agent to die", () -> agent.truncatedFrames() == 1, 10_000);
     agent.start(); // a new agent process on the same path
     sender.join(20_000);
     producer.flush();
     outcomes.await(n, 30_000);
-    producer.close(5_000); // ends the connection: the agent reads what was written, then sees the end
+    producer.close(
+        5_000); // ends the connection: the agent reads what was written, then sees the end
     agent.awaitAllConnectionsEnded(10_000);
 
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED), outcomes.toString());
     assertEquals(List.of(), agent.violations());
-    assertEquals(1, agent.truncatedFrames(), "only the frame the agent was reading when it died is cut");
+    assertEquals(
+        1, agent.truncatedFrames(), "only the frame the agent was reading when it died is cut");
     List<Long> received = Support.receivedSeqs(agent);
     Set<Long> unique = new HashSet<>(received);
     assertEquals(received.size(), unique.size(), "no record received twice");
@@ -96,13 +109,19 @@ class GseFailureTest {
         missing.add(i);
       }
     }
-    System.out.println("agent kill: " + missing.size() + " record(s) lost with the frame in flight, "
-        + producer.getMetrics().getRetries() + " retries");
+    System.out.println(
+        "agent kill: "
+            + missing.size()
+            + " record(s) lost with the frame in flight, "
+            + producer.getMetrics().getRetries()
+            + " retries");
     if (!missing.isEmpty()) {
-      // Written whole into the socket (so reported delivered), but the agent died before reading it: one frame.
+      // Written whole into the socket (so reported delivered), but the agent died before reading
+      // it: one frame.
       SendResult lost = outcomes.bySeq.get(missing.first());
       for (long s : missing) {
-        assertSame(lost, outcomes.bySeq.get(s), "missing records all belong to the one frame in flight");
+        assertSame(
+            lost, outcomes.bySeq.get(s), "missing records all belong to the one frame in flight");
       }
       assertEquals(lost.getBatchRecordCount(), missing.size());
     }
@@ -114,8 +133,11 @@ class GseFailureTest {
   @Test
   void aStalledWriteClosesTheConnectionAndTheWholeFrameIsResentOnANewOne() throws Exception {
     agent = GseAgent.unix(socket());
-    GseExporter exporter = exporter().setSocketSendBufferBytes(8192).setWriteTimeoutMillis(300).build();
-    producer = new Producer(Support.config().setBatchCountThreshold(200).setLingerMillis(5_000).build(), exporter);
+    GseExporter exporter =
+        exporter().setSocketSendBufferBytes(8192).setWriteTimeoutMillis(300).build();
+    producer =
+        new Producer(
+            Support.config().setBatchCountThreshold(200).setLingerMillis(5_000).build(), exporter);
     agent.awaitInfoRequests(1, 5_000);
     awaitTrue("agent info", () -> exporter.agentInfo().ip != null, 5_000);
     agent.pauseReading();
@@ -124,13 +146,17 @@ class GseFailureTest {
     for (int i = 0; i < n; i++) {
       producer.send(bigRecord(i), outcomes.forSeq(i));
     }
-    awaitTrue("a stalled write", () -> exporter.transport().counters().writeFailures() >= 1, 10_000);
+    awaitTrue(
+        "a stalled write", () -> exporter.transport().counters().writeFailures() >= 1, 10_000);
     agent.resumeReading();
     outcomes.await(n, 20_000);
     agent.awaitRecords(n, 10_000);
 
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
-    assertEquals(List.of(), agent.violations(), "the partial frame never reached a parser that kept reading");
+    assertEquals(
+        List.of(),
+        agent.violations(),
+        "the partial frame never reached a parser that kept reading");
     assertTrue(agent.truncatedFrames() >= 1, "the stalled connection ended inside the frame");
     List<Long> received = Support.receivedSeqs(agent);
     assertEquals(n, received.size());
@@ -150,7 +176,10 @@ class GseFailureTest {
     for (int i = 0; i < n; i++) {
       producer.send(Support.record(i), outcomes.forSeq(i));
     }
-    awaitTrue("failed connection attempts", () -> exporter.transport().counters().connectsFailed() >= 3, 10_000);
+    awaitTrue(
+        "failed connection attempts",
+        () -> exporter.transport().counters().connectsFailed() >= 3,
+        10_000);
     assertEquals(0, outcomes.total(), "nothing completes while the agent is absent");
     agent.start();
     outcomes.await(n, 20_000);
@@ -161,13 +190,18 @@ class GseFailureTest {
     List<Long> received = Support.receivedSeqs(agent);
     assertEquals(n, received.size());
     assertEquals(n, new HashSet<>(received).size());
-    assertEquals(2, Support.json(agent.frames().get(0)).get("bizid").getAsInt(), "attach fields from the late agent");
+    assertEquals(
+        2,
+        Support.json(agent.frames().get(0)).get("bizid").getAsInt(),
+        "attach fields from the late agent");
   }
 
   @Test
   void agentThatNeverAppearsFailsEveryRecordAfterDeliveryTimeout() throws Exception {
-    producer = new Producer(Support.config().setBatchCountThreshold(10).setDeliveryTimeoutMillis(1_000).build(),
-        exporter().build());
+    producer =
+        new Producer(
+            Support.config().setBatchCountThreshold(10).setDeliveryTimeoutMillis(1_000).build(),
+            exporter().build());
     Support.Outcomes outcomes = new Support.Outcomes();
     int n = 100;
     long start = System.nanoTime();
@@ -195,8 +229,14 @@ class GseFailureTest {
     agent = GseAgent.unix(socket());
     long total = 256 * 1024;
     GseExporter exporter = exporter().setWriteTimeoutMillis(60_000).build();
-    producer = new Producer(Support.config().setTotalSizeInBytes(total).setBatchSizeInBytes(16 * 1024)
-        .setMaxBlockMillis(300).build(), exporter);
+    producer =
+        new Producer(
+            Support.config()
+                .setTotalSizeInBytes(total)
+                .setBatchSizeInBytes(16 * 1024)
+                .setMaxBlockMillis(300)
+                .build(),
+            exporter);
     agent.awaitInfoRequests(1, 5_000);
     awaitTrue("agent info", () -> exporter.agentInfo().ip != null, 5_000);
     agent.pauseReading();
@@ -214,7 +254,8 @@ class GseFailureTest {
         break;
       }
     }
-    assertTrue(blockedMillis >= 280, "send blocked for maxBlockMillis before throwing: " + blockedMillis);
+    assertTrue(
+        blockedMillis >= 280, "send blocked for maxBlockMillis before throwing: " + blockedMillis);
     ProducerMetrics m = producer.getMetrics();
     assertTrue(m.getPeakBufferedBytes() <= total, m.toString());
     assertTrue(m.getBufferedBytes() > total / 2, "the budget filled up: " + m);
@@ -234,8 +275,14 @@ class GseFailureTest {
     agent = GseAgent.unix(socket());
     long total = 256 * 1024;
     GseExporter exporter = exporter().setWriteTimeoutMillis(60_000).build();
-    producer = new Producer(Support.config().setTotalSizeInBytes(total).setBatchSizeInBytes(16 * 1024)
-        .setBufferFullPolicy(BufferFullPolicy.DROP).build(), exporter);
+    producer =
+        new Producer(
+            Support.config()
+                .setTotalSizeInBytes(total)
+                .setBatchSizeInBytes(16 * 1024)
+                .setBufferFullPolicy(BufferFullPolicy.DROP)
+                .build(),
+            exporter);
     agent.awaitInfoRequests(1, 5_000);
     awaitTrue("agent info", () -> exporter.agentInfo().ip != null, 5_000);
     agent.pauseReading();
@@ -268,18 +315,26 @@ class GseFailureTest {
     agent = GseAgent.unix(socket());
     agent.setReadBytesPerSecond(4L * 1024 * 1024);
     long total = 512 * 1024;
-    producer = new Producer(Support.config().setTotalSizeInBytes(total).setBatchSizeInBytes(64 * 1024)
-        .setMaxBlockMillis(30_000).build(), exporter().build());
+    producer =
+        new Producer(
+            Support.config()
+                .setTotalSizeInBytes(total)
+                .setBatchSizeInBytes(64 * 1024)
+                .setMaxBlockMillis(30_000)
+                .build(),
+            exporter().build());
     Support.Outcomes outcomes = new Support.Outcomes();
     int n = 6_000; // ~6 MB at 4 MB/s
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < 3; t++) {
       int first = t * (n / 3);
-      Thread th = new Thread(() -> {
-        for (int i = first; i < first + n / 3; i++) {
-          producer.send(bigRecord(i), outcomes.forSeq(i));
-        }
-      });
+      Thread th =
+          new Thread(
+              () -> {
+                for (int i = first; i < first + n / 3; i++) {
+                  producer.send(bigRecord(i), outcomes.forSeq(i));
+                }
+              });
       threads.add(th);
       th.start();
     }
@@ -301,8 +356,14 @@ class GseFailureTest {
   void closeDoesNotHangOnAStuckAgentAndFailsWhatIsLeft() throws Exception {
     agent = GseAgent.unix(socket());
     GseExporter exporter = exporter().setWriteTimeoutMillis(60_000).build();
-    producer = new Producer(Support.config().setClientId("gse-stuck").setBatchCountThreshold(100)
-        .setSendThreads(2).build(), exporter);
+    producer =
+        new Producer(
+            Support.config()
+                .setClientId("gse-stuck")
+                .setBatchCountThreshold(100)
+                .setSendThreads(2)
+                .build(),
+            exporter);
     agent.awaitInfoRequests(1, 5_000);
     GseExporterTest.awaitTrue("agent info", () -> exporter.agentInfo().ip != null, 5_000);
     agent.pauseReading();
@@ -311,22 +372,30 @@ class GseFailureTest {
     for (int i = 0; i < n; i++) {
       producer.send(bigRecord(i), outcomes.forSeq(i));
     }
-    GseExporterTest.awaitTrue("a write stuck on the full socket",
-        () -> exporter.transport().counters().framesStarted()
-            > exporter.transport().counters().framesWritten() + exporter.transport().counters().writeFailures(),
+    GseExporterTest.awaitTrue(
+        "a write stuck on the full socket",
+        () ->
+            exporter.transport().counters().framesStarted()
+                > exporter.transport().counters().framesWritten()
+                    + exporter.transport().counters().writeFailures(),
         10_000);
     long start = System.nanoTime();
     producer.close(300);
     long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     assertTrue(tookMillis < 5_000, "close(300) returned after " + tookMillis + " ms");
     outcomes.await(n, 5_000);
-    assertEquals(n, outcomes.count(SendResult.Status.DELIVERED) + outcomes.count(SendResult.Status.FAILED_AT_CLOSE),
+    assertEquals(
+        n,
+        outcomes.count(SendResult.Status.DELIVERED)
+            + outcomes.count(SendResult.Status.FAILED_AT_CLOSE),
         outcomes.toString());
     assertTrue(outcomes.count(SendResult.Status.FAILED_AT_CLOSE) > 0, outcomes.toString());
     assertTrue(!GseExporterTest.threadAlive("gse-stuck-gse-io"), "no thread outlives close");
     agent.resumeReading();
     agent.awaitAllConnectionsEnded(10_000);
-    assertEquals(outcomes.count(SendResult.Status.DELIVERED), agent.records(),
+    assertEquals(
+        outcomes.count(SendResult.Status.DELIVERED),
+        agent.records(),
         "exactly the records reported delivered were received");
     assertEquals(List.of(), agent.violations());
   }
@@ -334,8 +403,10 @@ class GseFailureTest {
   @Test
   void aBatchSizeAboveTheFrameLimitIsLoweredToIt() throws Exception {
     agent = GseAgent.unix(socket());
-    // 4096-byte frame bodies leave 2018 bytes of records; the default batch size (1 MiB) is lowered to that.
-    producer = new Producer(Support.config().build(), exporter().setMaxFrameBodyBytes(4096).build());
+    // 4096-byte frame bodies leave 2018 bytes of records; the default batch size (1 MiB) is lowered
+    // to that.
+    producer =
+        new Producer(Support.config().build(), exporter().setMaxFrameBodyBytes(4096).build());
     Support.Outcomes outcomes = new Support.Outcomes();
     int n = 200;
     for (int i = 0; i < n; i++) {

@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An agent that stops reading (real Unix-domain socket, {@link GseAgent#pauseReading()}) cannot hold a send thread:
- * the export of a frame far larger than the socket buffers returns a retryable failure within
- * {@code writeTimeoutMillis} plus slack, and the next export after the agent reads again succeeds on a new
- * connection.
+ * An agent that stops reading (real Unix-domain socket, {@link GseAgent#pauseReading()}) cannot
+ * hold a send thread: the export of a frame far larger than the socket buffers returns a retryable
+ * failure within {@code writeTimeoutMillis} plus slack, and the next export after the agent reads
+ * again succeeds on a new connection.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class GseStalledAgentTest {
@@ -36,8 +36,7 @@ class GseStalledAgentTest {
   private static final long WRITE_TIMEOUT_MILLIS = 1_000;
   private static final long BOUND_MILLIS = 5_000;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private GseAgent agent;
   private GseExporter exporter;
@@ -58,8 +57,13 @@ class GseStalledAgentTest {
   @Test
   void anAgentThatStopsReadingMakesTheExportFailRetryableWithinTheWriteTimeout() throws Exception {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
-    exporter = GseExporter.builder().setUnixSocketPath(agent.socketPath().toString()).setDataId(1500001)
-        .setSocketSendBufferBytes(8192).setWriteTimeoutMillis(WRITE_TIMEOUT_MILLIS).build();
+    exporter =
+        GseExporter.builder()
+            .setUnixSocketPath(agent.socketPath().toString())
+            .setDataId(1500001)
+            .setSocketSendBufferBytes(8192)
+            .setWriteTimeoutMillis(WRITE_TIMEOUT_MILLIS)
+            .build();
     exporter.start(Support.config().build());
     agent.awaitInfoRequests(1, 5_000);
     awaitTrue("agent info", () -> exporter.agentInfo().ip != null, 5_000);
@@ -75,8 +79,11 @@ class GseStalledAgentTest {
 
     assertEquals(ExportResult.Kind.RETRYABLE, r.kind(), r.toString());
     assertTrue(r.message().contains("write stalled for 1000 ms (writeTimeoutMillis)"), r.message());
-    assertTrue(r.message().contains("connection closed; the whole frame will be re-sent"), r.message());
-    assertTrue(tookMillis >= WRITE_TIMEOUT_MILLIS - 50 && tookMillis < BOUND_MILLIS, "took " + tookMillis + " ms");
+    assertTrue(
+        r.message().contains("connection closed; the whole frame will be re-sent"), r.message());
+    assertTrue(
+        tookMillis >= WRITE_TIMEOUT_MILLIS - 50 && tookMillis < BOUND_MILLIS,
+        "took " + tookMillis + " ms");
     assertEquals(1, exporter.transport().counters().writeFailures());
 
     agent.resumeReading();
@@ -92,12 +99,19 @@ class GseStalledAgentTest {
     String padding = "x".repeat(1000);
     List<LogRecord> list = new ArrayList<>();
     for (int i = 0; i < records; i++) {
-      list.add(LogRecord.builder().setSeverity(Severity.INFO).setBody(padding).setAttribute("seq", (long) i).build());
+      list.add(
+          LogRecord.builder()
+              .setSeverity(Severity.INFO)
+              .setBody(padding)
+              .setAttribute("seq", (long) i)
+              .build());
     }
     return new RecordBatch(list);
   }
 
-  /** The records as the producer would hold them: encoded by the exporter's encoder, in one shard. */
+  /**
+   * The records as the producer would hold them: encoded by the exporter's encoder, in one shard.
+   */
   private static final class RecordBatch implements Batch {
     private final List<LogRecord> records;
     private final List<byte[]> encoded = new ArrayList<>();

@@ -25,8 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /** Helpers shared by the GSE exporter tests. */
 final class Support {
 
-  private Support() {
-  }
+  private Support() {}
 
   /** A producer configuration for tests: no JMX, short linger and backoffs. */
   static ProducerConfig.Builder config() {
@@ -109,7 +108,8 @@ final class Support {
 
   /** Collects outcomes: per status counts, and the SendResult each sequence number got. */
   static final class Outcomes {
-    private final Map<SendResult.Status, AtomicLong> counts = new EnumMap<>(SendResult.Status.class);
+    private final Map<SendResult.Status, AtomicLong> counts =
+        new EnumMap<>(SendResult.Status.class);
     final Map<Long, SendResult> bySeq = new ConcurrentHashMap<>();
     private final AtomicLong total = new AtomicLong();
 
@@ -146,7 +146,8 @@ final class Support {
       while (total.get() < n) {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0) {
-          throw new AssertionError("timed out waiting for " + n + " outcomes, have " + total.get() + ": " + counts);
+          throw new AssertionError(
+              "timed out waiting for " + n + " outcomes, have " + total.get() + ": " + counts);
         }
         TimeUnit.NANOSECONDS.timedWait(this, remaining);
       }

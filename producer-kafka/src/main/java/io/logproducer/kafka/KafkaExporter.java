@@ -29,82 +29,106 @@ import java.util.Set;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Ships the producer's sealed batches to Apache Kafka with the official client ({@code kafka-clients} 3.9 or 4.x),
- * in the encodings the OpenTelemetry Collector's Kafka receiver reads ({@link KafkaEncoding}): by default one message
- * per batch holding one {@code ExportLogsServiceRequest} ({@code otlp_proto}), to topic
- * {@value #DEFAULT_TOPIC}.
+ * Ships the producer's sealed batches to Apache Kafka with the official client ({@code
+ * kafka-clients} 3.9 or 4.x), in the encodings the OpenTelemetry Collector's Kafka receiver reads
+ * ({@link KafkaEncoding}): by default one message per batch holding one {@code
+ * ExportLogsServiceRequest} ({@code otlp_proto}), to topic {@value #DEFAULT_TOPIC}.
  *
  * <pre>{@code
  * Producer producer = new Producer(ProducerConfig.builder().setCompression(Compression.ZSTD).build(),
  *     KafkaExporter.builder().setBootstrapServers("kafka-1:9092").setServiceName("checkout").build());
  * }</pre>
  *
- * <p><b>Routing.</b> A record's {@link LogRecord#getDestination() destination}, when set, is its topic (validated
- * at {@code send}: an illegal name is an {@link IllegalArgumentException} there); each topic is a shard, so a batch
- * holds one topic's records. Each batch message goes to the topic's next partition, round-robin (sticky per batch);
- * with a {@linkplain KafkaExporterBuilder#setKeyAttribute(String) key attribute}, by key instead.
+ * <p><b>Routing.</b> A record's {@link LogRecord#getDestination() destination}, when set, is its
+ * topic (validated at {@code send}: an illegal name is an {@link IllegalArgumentException} there);
+ * each topic is a shard, so a batch holds one topic's records. Each batch message goes to the
+ * topic's next partition, round-robin (sticky per batch); with a {@linkplain
+ * KafkaExporterBuilder#setKeyAttribute(String) key attribute}, by key instead.
  *
  * <p><b>Size.</b> A message never exceeds the client's {@code max.request.size} (default {@value
- * #DEFAULT_MAX_REQUEST_SIZE_IN_BYTES} bytes): the {@linkplain #capabilities() declared} largest batch is that less
- * the request framing and Kafka's per-message overhead ({@value #KAFKA_MESSAGE_OVERHEAD_BYTES} bytes), the producer
- * seals batches below it (a larger {@code batchSizeInBytes} is lowered to it), and a batch the broker still finds
- * too large ({@code message.max.bytes}) is split in halves; only a single record too large fails.
+ * #DEFAULT_MAX_REQUEST_SIZE_IN_BYTES} bytes): the {@linkplain #capabilities() declared} largest
+ * batch is that less the request framing and Kafka's per-message overhead ({@value
+ * #KAFKA_MESSAGE_OVERHEAD_BYTES} bytes), the producer seals batches below it (a larger {@code
+ * batchSizeInBytes} is lowered to it), and a batch the broker still finds too large ({@code
+ * message.max.bytes}) is split in halves; only a single record too large fails.
  *
- * <p><b>Compression</b> is Kafka's: the producer's {@link ProducerConfig#getCompression() compression} (or this
- * exporter's {@linkplain KafkaExporterBuilder#setCompression default}) becomes the client's {@code compression.type}
- * and {@link ProducerConfig#getCompressionLevel() compressionLevel} its {@code compression.<type>.level}; bodies are
- * not compressed twice (it {@linkplain ExporterCapabilities#compressesItself() compresses itself}).
+ * <p><b>Compression</b> is Kafka's: the producer's {@link ProducerConfig#getCompression()
+ * compression} (or this exporter's {@linkplain KafkaExporterBuilder#setCompression default})
+ * becomes the client's {@code compression.type} and {@link ProducerConfig#getCompressionLevel()
+ * compressionLevel} its {@code compression.<type>.level}; bodies are not compressed twice (it
+ * {@linkplain ExporterCapabilities#compressesItself() compresses itself}).
  *
- * <p><b>Outcomes.</b> A batch's records are delivered when Kafka acknowledges its message(s) (with the defaults:
- * {@code acks=all}, idempotent). The client retries retriable errors itself within its {@code delivery.timeout.ms}
- * (idempotently: no duplicates from those); when it gives up, the producer's retry policy retries the batch as a new
- * message until {@code deliveryTimeoutMillis} (at-least-once: such a retry may duplicate a message whose
- * acknowledgement was lost). Final failures fail the records through their callbacks with Kafka's message:
- * authorization and authentication errors, an invalid topic, a topic the cluster does not have once the metadata
- * wait ({@code max.block.ms}) ran out, a record too large. Only the producer's send threads call the client: the
- * application's {@code send} never waits for Kafka metadata or the client's buffer. {@code flush} returns when every
- * message is acknowledged (the client's buffer is then empty); {@code close} closes the client.
+ * <p><b>Outcomes.</b> A batch's records are delivered when Kafka acknowledges its message(s) (with
+ * the defaults: {@code acks=all}, idempotent). The client retries retriable errors itself within
+ * its {@code delivery.timeout.ms} (idempotently: no duplicates from those); when it gives up, the
+ * producer's retry policy retries the batch as a new message until {@code deliveryTimeoutMillis}
+ * (at-least-once: such a retry may duplicate a message whose acknowledgement was lost). Final
+ * failures fail the records through their callbacks with Kafka's message: authorization and
+ * authentication errors, an invalid topic, a topic the cluster does not have once the metadata wait
+ * ({@code max.block.ms}) ran out, a record too large. Only the producer's send threads call the
+ * client: the application's {@code send} never waits for Kafka metadata or the client's buffer.
+ * {@code flush} returns when every message is acknowledged (the client's buffer is then empty);
+ * {@code close} closes the client.
  *
- * <p><b>Kafka producer properties</b> set by the exporter (any can be overridden with
- * {@link KafkaExporterBuilder#setProperty}): {@code acks=all}, {@code enable.idempotence=true}, {@code linger.ms=0}
- * (the producer already batched), {@code batch.size=262144}, {@code max.block.ms=}{@value #DEFAULT_MAX_BLOCK_MILLIS},
- * {@code request.timeout.ms=}{@value #DEFAULT_KAFKA_REQUEST_TIMEOUT_MILLIS}, {@code delivery.timeout.ms=}{@value
- * #DEFAULT_KAFKA_DELIVERY_TIMEOUT_MILLIS}, {@code client.id=} the producer's {@code clientId} (the client's thread
- * is {@code kafka-producer-network-thread | <clientId>}). One {@link #export} waits at most {@code max.block.ms +
- * delivery.timeout.ms} (its {@linkplain ExporterCapabilities#requestTimeoutMillis() request timeout}); the producer
- * requires {@code deliveryTimeoutMillis} to exceed that plus {@code lingerMillis}.
+ * <p><b>Kafka producer properties</b> set by the exporter (any can be overridden with {@link
+ * KafkaExporterBuilder#setProperty}): {@code acks=all}, {@code enable.idempotence=true}, {@code
+ * linger.ms=0} (the producer already batched), {@code batch.size=262144}, {@code
+ * max.block.ms=}{@value #DEFAULT_MAX_BLOCK_MILLIS}, {@code request.timeout.ms=}{@value
+ * #DEFAULT_KAFKA_REQUEST_TIMEOUT_MILLIS}, {@code delivery.timeout.ms=}{@value
+ * #DEFAULT_KAFKA_DELIVERY_TIMEOUT_MILLIS}, {@code client.id=} the producer's {@code clientId} (the
+ * client's thread is {@code kafka-producer-network-thread | <clientId>}). One {@link #export} waits
+ * at most {@code max.block.ms + delivery.timeout.ms} (its {@linkplain
+ * ExporterCapabilities#requestTimeoutMillis() request timeout}); the producer requires {@code
+ * deliveryTimeoutMillis} to exceed that plus {@code lingerMillis}.
  *
- * <p>Thread-safe. A {@link io.logproducer.Producer} owns its exporter and calls it as {@link Exporter} describes.
+ * <p>Thread-safe. A {@link io.logproducer.Producer} owns its exporter and calls it as {@link
+ * Exporter} describes.
  */
 public final class KafkaExporter implements Exporter {
 
   /** Default bootstrap servers: {@value} (as the OpenTelemetry Collector's Kafka exporter). */
   public static final String DEFAULT_BOOTSTRAP_SERVERS = "localhost:9092";
+
   /** Default topic: {@value} (the OpenTelemetry Collector's default topic for logs). */
   public static final String DEFAULT_TOPIC = "otlp_logs";
+
   /** Kafka's default {@code max.request.size}: {@value} bytes. */
   public static final int DEFAULT_MAX_REQUEST_SIZE_IN_BYTES = 1_000_000;
-  /** Default {@code max.block.ms}, how long a send thread waits for metadata or buffer space: {@value} ms. */
+
+  /**
+   * Default {@code max.block.ms}, how long a send thread waits for metadata or buffer space:
+   * {@value} ms.
+   */
   public static final long DEFAULT_MAX_BLOCK_MILLIS = 10_000L;
+
   /** Default {@code request.timeout.ms}: {@value} ms. */
   public static final long DEFAULT_KAFKA_REQUEST_TIMEOUT_MILLIS = 10_000L;
-  /** Default {@code delivery.timeout.ms}, the client's own retry window per message: {@value} ms. */
+
+  /**
+   * Default {@code delivery.timeout.ms}, the client's own retry window per message: {@value} ms.
+   */
   public static final long DEFAULT_KAFKA_DELIVERY_TIMEOUT_MILLIS = 30_000L;
+
   /** Default key slots per topic for keyed OTLP batches: {@value}. */
   public static final int DEFAULT_KEY_SLOTS = 16;
+
   /**
-   * Bytes Kafka adds to a message's key and value when it checks {@code max.request.size}: {@value} (a v2 record
-   * batch header, 61, plus the largest record overhead, 21; {@code DefaultRecordBatch.estimateBatchSizeUpperBound}).
+   * Bytes Kafka adds to a message's key and value when it checks {@code max.request.size}: {@value}
+   * (a v2 record batch header, 61, plus the largest record overhead, 21; {@code
+   * DefaultRecordBatch.estimateBatchSizeUpperBound}).
    */
   public static final int KAFKA_MESSAGE_OVERHEAD_BYTES = 82;
+
   /** Default {@code InstrumentationScope} name: {@value}. */
   public static final String DEFAULT_SCOPE_NAME = "io.logproducer";
+
   /** Default {@code service.name}: {@value}. */
   public static final String DEFAULT_SERVICE_NAME = "unknown_service:java";
 
   static final String SERVICE_NAME_KEY = "service.name";
-  static final Set<String> SIZING_PROPERTIES = Collections.unmodifiableSet(
-      new HashSet<>(Arrays.asList("max.request.size", "max.block.ms", "delivery.timeout.ms")));
+  static final Set<String> SIZING_PROPERTIES =
+      Collections.unmodifiableSet(
+          new HashSet<>(Arrays.asList("max.request.size", "max.block.ms", "delivery.timeout.ms")));
 
   private final String bootstrapServers;
   private final String topic;
@@ -130,7 +154,9 @@ public final class KafkaExporter implements Exporter {
     Map<String, AnyValue> resource = b.resourceAttributes();
     switch (encoding) {
       case OTLP_JSON:
-        format = new JsonWireFormat(resource, b.scopeName(), b.scopeVersion(), b.instrumentationScopeFromRecords());
+        format =
+            new JsonWireFormat(
+                resource, b.scopeName(), b.scopeVersion(), b.instrumentationScopeFromRecords());
         encoder = format.encoder();
         break;
       case RAW:
@@ -138,22 +164,34 @@ public final class KafkaExporter implements Exporter {
         encoder = new RawRecordEncoder(keyAttribute);
         break;
       default:
-        format = new ProtobufWireFormat(resource, b.scopeName(), b.scopeVersion(), b.instrumentationScopeFromRecords());
+        format =
+            new ProtobufWireFormat(
+                resource, b.scopeName(), b.scopeVersion(), b.instrumentationScopeFromRecords());
         encoder = format.encoder();
     }
-    this.maxRequestSizeInBytes = (int) Math.min(Integer.MAX_VALUE,
-        sizing("max.request.size", DEFAULT_MAX_REQUEST_SIZE_IN_BYTES));
+    this.maxRequestSizeInBytes =
+        (int)
+            Math.min(
+                Integer.MAX_VALUE, sizing("max.request.size", DEFAULT_MAX_REQUEST_SIZE_IN_BYTES));
     int room = maxRequestSizeInBytes - KAFKA_MESSAGE_OVERHEAD_BYTES;
     int maxBatchSizeInBytes = format == null ? room : format.maxBatchSizeInBytes(room);
     if (maxBatchSizeInBytes < 1) {
-      throw new IllegalArgumentException("max.request.size (" + maxRequestSizeInBytes
-          + ") leaves no room for records after the message framing");
+      throw new IllegalArgumentException(
+          "max.request.size ("
+              + maxRequestSizeInBytes
+              + ") leaves no room for records after the message framing");
     }
-    long requestTimeoutMillis = sizing("max.block.ms", DEFAULT_MAX_BLOCK_MILLIS)
-        + sizing("delivery.timeout.ms", DEFAULT_KAFKA_DELIVERY_TIMEOUT_MILLIS);
-    // The Kafka client compresses its record batches (none, gzip, lz4 or zstd): bodies reach export uncompressed.
-    this.capabilities = ExporterCapabilities.builder(maxBatchSizeInBytes).setDefaultCompression(compression)
-        .setCompressesItself(true).setRequestTimeoutMillis(requestTimeoutMillis).build();
+    long requestTimeoutMillis =
+        sizing("max.block.ms", DEFAULT_MAX_BLOCK_MILLIS)
+            + sizing("delivery.timeout.ms", DEFAULT_KAFKA_DELIVERY_TIMEOUT_MILLIS);
+    // The Kafka client compresses its record batches (none, gzip, lz4 or zstd): bodies reach export
+    // uncompressed.
+    this.capabilities =
+        ExporterCapabilities.builder(maxBatchSizeInBytes)
+            .setDefaultCompression(compression)
+            .setCompressesItself(true)
+            .setRequestTimeoutMillis(requestTimeoutMillis)
+            .build();
   }
 
   private long sizing(String name, long defaultValue) {
@@ -161,18 +199,17 @@ public final class KafkaExporter implements Exporter {
     return v == null ? defaultValue : KafkaExporterBuilder.positive(name, v);
   }
 
-  /**
-   * {@return a builder with the defaults}
-   */
+  /** {@return a builder with the defaults} */
   public static KafkaExporterBuilder builder() {
     return new KafkaExporterBuilder();
   }
 
   /**
-   * Creates the Kafka client (it connects on the first send) with the exporter's defaults, the producer's
-   * compression and {@code clientId}, and the properties given to the builder.
+   * Creates the Kafka client (it connects on the first send) with the exporter's defaults, the
+   * producer's compression and {@code clientId}, and the properties given to the builder.
    *
-   * @throws IllegalArgumentException if the Kafka client refuses the properties (its message included)
+   * @throws IllegalArgumentException if the Kafka client refuses the properties (its message
+   *     included)
    */
   @Override
   public void start(ProducerConfig config) {
@@ -182,7 +219,10 @@ public final class KafkaExporter implements Exporter {
     transport = t;
   }
 
-  /** The Kafka producer properties for {@code config}: the exporter's defaults, then the builder's properties. */
+  /**
+   * The Kafka producer properties for {@code config}: the exporter's defaults, then the builder's
+   * properties.
+   */
   Map<String, Object> kafkaProperties(ProducerConfig config) {
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("bootstrap.servers", bootstrapServers);
@@ -205,10 +245,11 @@ public final class KafkaExporter implements Exporter {
   }
 
   /**
-   * {@return the builder's compression as the default, applied by the Kafka client (it compresses itself: every
-   * compression supported, bodies reach {@link #export} uncompressed); {@code max.request.size} less Kafka's message
-   * overhead and, for OTLP, the request framing as the largest batch; {@code max.block.ms + delivery.timeout.ms},
-   * the longest one export waits for Kafka, as the request timeout}
+   * {@return the builder's compression as the default, applied by the Kafka client (it compresses
+   * itself: every compression supported, bodies reach {@link #export} uncompressed); {@code
+   * max.request.size} less Kafka's message overhead and, for OTLP, the request framing as the
+   * largest batch; {@code max.block.ms + delivery.timeout.ms}, the longest one export waits for
+   * Kafka, as the request timeout}
    */
   @Override
   public ExporterCapabilities capabilities() {
@@ -221,8 +262,8 @@ public final class KafkaExporter implements Exporter {
   }
 
   /**
-   * The record's topic (its destination, else the default topic; validated); with a key attribute and an OTLP
-   * encoding, the topic's key slot.
+   * The record's topic (its destination, else the default topic; validated); with a key attribute
+   * and an OTLP encoding, the topic's key slot.
    *
    * @throws IllegalArgumentException if the destination is not a legal Kafka topic name
    */
@@ -251,7 +292,8 @@ public final class KafkaExporter implements Exporter {
   public ExportResult export(Batch batch, byte[] body, int length, Compression bodyCompression) {
     KafkaTransport t = transport;
     Object shard = batch.shardKey();
-    String target = shard instanceof Topics.KeySlot ? ((Topics.KeySlot) shard).topic() : (String) shard;
+    String target =
+        shard instanceof Topics.KeySlot ? ((Topics.KeySlot) shard).topic() : (String) shard;
     try {
       int partitions;
       try {
@@ -259,8 +301,10 @@ public final class KafkaExporter implements Exporter {
       } catch (RuntimeException e) {
         return t.failure(e, target);
       }
-      int partition = shard instanceof Topics.KeySlot ? ((Topics.KeySlot) shard).partition(partitions)
-          : topics.nextPartition(target, partitions);
+      int partition =
+          shard instanceof Topics.KeySlot
+              ? ((Topics.KeySlot) shard).partition(partitions)
+              : topics.nextPartition(target, partitions);
       List<ProducerRecord<byte[], byte[]>> messages;
       if (format != null) {
         byte[] value = body.length == length ? body : Arrays.copyOf(body, length);
@@ -272,13 +316,16 @@ public final class KafkaExporter implements Exporter {
           int size = batch.recordSize(i);
           byte[][] kv = RawRecordEncoder.split(body, offset, size);
           offset += size;
-          // Keyed records: Kafka's partitioner hashes the key; the others stay in the batch's partition.
-          messages.add(new ProducerRecord<>(target, kv[0] != null ? null : partition, kv[0], kv[1]));
+          // Keyed records: Kafka's partitioner hashes the key; the others stay in the batch's
+          // partition.
+          messages.add(
+              new ProducerRecord<>(target, kv[0] != null ? null : partition, kv[0], kv[1]));
         }
       }
       return t.send(messages, target);
     } catch (RuntimeException e) {
-      return ExportResult.failed("sending to Kafka topic " + target + " failed unexpectedly: " + e, e);
+      return ExportResult.failed(
+          "sending to Kafka topic " + target + " failed unexpectedly: " + e, e);
     }
   }
 
@@ -299,10 +346,20 @@ public final class KafkaExporter implements Exporter {
 
   @Override
   public String toString() {
-    return "KafkaExporter{bootstrapServers=" + bootstrapServers + ", topic=" + topic + ", encoding="
-        + encoding.configName() + ", compression=" + compression + (keyAttribute != null ? ", keyAttribute="
-        + keyAttribute : "") + ", maxRequestSizeInBytes=" + maxRequestSizeInBytes + ", properties="
-        + userProperties.keySet() + "}";
+    return "KafkaExporter{bootstrapServers="
+        + bootstrapServers
+        + ", topic="
+        + topic
+        + ", encoding="
+        + encoding.configName()
+        + ", compression="
+        + compression
+        + (keyAttribute != null ? ", keyAttribute=" + keyAttribute : "")
+        + ", maxRequestSizeInBytes="
+        + maxRequestSizeInBytes
+        + ", properties="
+        + userProperties.keySet()
+        + "}";
   }
 
   // For tests.

@@ -7,11 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Builds a {@link KafkaExporter}. Defaults: bootstrap servers {@value KafkaExporter#DEFAULT_BOOTSTRAP_SERVERS}, topic
- * {@value KafkaExporter#DEFAULT_TOPIC}, encoding {@code otlp_proto}, compression none, no key attribute, resource
- * {@code service.name=}{@value KafkaExporter#DEFAULT_SERVICE_NAME}, scope {@value KafkaExporter#DEFAULT_SCOPE_NAME},
- * and the Kafka producer properties of {@link KafkaExporter} (any of which {@link #setProperty} overrides). Not
- * thread-safe; {@link #build()} may be called more than once.
+ * Builds a {@link KafkaExporter}. Defaults: bootstrap servers {@value
+ * KafkaExporter#DEFAULT_BOOTSTRAP_SERVERS}, topic {@value KafkaExporter#DEFAULT_TOPIC}, encoding
+ * {@code otlp_proto}, compression none, no key attribute, resource {@code service.name=}{@value
+ * KafkaExporter#DEFAULT_SERVICE_NAME}, scope {@value KafkaExporter#DEFAULT_SCOPE_NAME}, and the
+ * Kafka producer properties of {@link KafkaExporter} (any of which {@link #setProperty} overrides).
+ * Not thread-safe; {@link #build()} may be called more than once.
  */
 public final class KafkaExporterBuilder {
 
@@ -31,7 +32,8 @@ public final class KafkaExporterBuilder {
   private final Map<String, Object> properties = new LinkedHashMap<>();
 
   KafkaExporterBuilder() {
-    resourceAttributes.put(KafkaExporter.SERVICE_NAME_KEY, AnyValue.of(KafkaExporter.DEFAULT_SERVICE_NAME));
+    resourceAttributes.put(
+        KafkaExporter.SERVICE_NAME_KEY, AnyValue.of(KafkaExporter.DEFAULT_SERVICE_NAME));
   }
 
   /**
@@ -50,10 +52,12 @@ public final class KafkaExporterBuilder {
   }
 
   /**
-   * The topic of records without a {@link io.logproducer.LogRecord#getDestination() destination}; a record's
-   * destination, when set, is its topic (each topic is a shard of its own: a batch holds records of one topic).
+   * The topic of records without a {@link io.logproducer.LogRecord#getDestination() destination}; a
+   * record's destination, when set, is its topic (each topic is a shard of its own: a batch holds
+   * records of one topic).
    *
-   * @param topic a Kafka topic name: 1 to 249 of ASCII letters, digits, {@code .}, {@code _}, {@code -}
+   * @param topic a Kafka topic name: 1 to 249 of ASCII letters, digits, {@code .}, {@code _},
+   *     {@code -}
    * @return this builder
    * @throws IllegalArgumentException if the name breaks Kafka's rules
    */
@@ -78,10 +82,10 @@ public final class KafkaExporterBuilder {
   }
 
   /**
-   * The Kafka {@code compression.type} used when the producer's {@link io.logproducer.ProducerConfig#getCompression()
-   * compression} is not set; default none (Kafka's default). The Kafka client compresses its record batches itself
-   * (and consumers, the Collector's receiver included, decode them), so the producer does not compress bodies for
-   * this exporter.
+   * The Kafka {@code compression.type} used when the producer's {@link
+   * io.logproducer.ProducerConfig#getCompression() compression} is not set; default none (Kafka's
+   * default). The Kafka client compresses its record batches itself (and consumers, the Collector's
+   * receiver included, decode them), so the producer does not compress bodies for this exporter.
    *
    * @param compression not null
    * @return this builder
@@ -96,15 +100,16 @@ public final class KafkaExporterBuilder {
   }
 
   /**
-   * Keys messages by a record attribute, for consumers that need the records of one key in order in one partition.
-   * {@code raw}: the attribute's value (a string as UTF-8, bytes as is, other kinds as their text) is each message's
-   * key, and Kafka's partitioner puts equal keys in one partition (records without it go to their batch's
-   * partition). {@code otlp_proto} / {@code otlp_json}: records are batched by key slot, slot = ({@code
-   * String.hashCode()} of the key's text {@code & 0x7fffffff}) mod {@link #setKeySlots(int) keySlots}, and every batch
-   * of a slot goes to partition slot mod the topic's partition count; the messages have no key. Either way, a key's
-   * records keep their order only with {@code sendThreads = 1} (several send threads ship batches concurrently, as
-   * Kafka needs {@code max.in.flight.requests.per.connection = 1} without idempotence). Default: none (each batch
-   * goes to the next partition, round-robin).
+   * Keys messages by a record attribute, for consumers that need the records of one key in order in
+   * one partition. {@code raw}: the attribute's value (a string as UTF-8, bytes as is, other kinds
+   * as their text) is each message's key, and Kafka's partitioner puts equal keys in one partition
+   * (records without it go to their batch's partition). {@code otlp_proto} / {@code otlp_json}:
+   * records are batched by key slot, slot = ({@code String.hashCode()} of the key's text {@code &
+   * 0x7fffffff}) mod {@link #setKeySlots(int) keySlots}, and every batch of a slot goes to
+   * partition slot mod the topic's partition count; the messages have no key. Either way, a key's
+   * records keep their order only with {@code sendThreads = 1} (several send threads ship batches
+   * concurrently, as Kafka needs {@code max.in.flight.requests.per.connection = 1} without
+   * idempotence). Default: none (each batch goes to the next partition, round-robin).
    *
    * @param attributeKey the attribute's key, or null for none
    * @return this builder
@@ -120,9 +125,9 @@ public final class KafkaExporterBuilder {
 
   /**
    * Key slots per topic for keyed OTLP batches (see {@link #setKeyAttribute(String)}), in [1,
-   * {@value #MAX_KEY_SLOTS}]; default {@value KafkaExporter#DEFAULT_KEY_SLOTS}. Each slot is a shard with its own
-   * open batch: more slots spread keys over more partitions (use at least the partition count) but make smaller
-   * batches.
+   * {@value #MAX_KEY_SLOTS}]; default {@value KafkaExporter#DEFAULT_KEY_SLOTS}. Each slot is a
+   * shard with its own open batch: more slots spread keys over more partitions (use at least the
+   * partition count) but make smaller batches.
    *
    * @param slots the slot count
    * @return this builder
@@ -130,15 +135,16 @@ public final class KafkaExporterBuilder {
    */
   public KafkaExporterBuilder setKeySlots(int slots) {
     if (slots < 1 || slots > MAX_KEY_SLOTS) {
-      throw new IllegalArgumentException("keySlots must be in [1, " + MAX_KEY_SLOTS + "], was " + slots);
+      throw new IllegalArgumentException(
+          "keySlots must be in [1, " + MAX_KEY_SLOTS + "], was " + slots);
     }
     this.keySlots = slots;
     return this;
   }
 
   /**
-   * The {@code service.name} resource attribute of {@code otlp_*} messages; default
-   * {@value KafkaExporter#DEFAULT_SERVICE_NAME}.
+   * The {@code service.name} resource attribute of {@code otlp_*} messages; default {@value
+   * KafkaExporter#DEFAULT_SERVICE_NAME}.
    *
    * @param name not empty
    * @return this builder
@@ -152,8 +158,8 @@ public final class KafkaExporterBuilder {
   }
 
   /**
-   * A {@code Resource} attribute of {@code otlp_*} messages (insertion order kept; a key set twice keeps its first
-   * position and last value).
+   * A {@code Resource} attribute of {@code otlp_*} messages (insertion order kept; a key set twice
+   * keeps its first position and last value).
    *
    * @param key non-empty
    * @param value not null
@@ -187,8 +193,8 @@ public final class KafkaExporterBuilder {
   }
 
   /**
-   * The {@code InstrumentationScope} of {@code otlp_*} messages' records; default name
-   * {@value KafkaExporter#DEFAULT_SCOPE_NAME}, no version.
+   * The {@code InstrumentationScope} of {@code otlp_*} messages' records; default name {@value
+   * KafkaExporter#DEFAULT_SCOPE_NAME}, no version.
    *
    * @param name non-empty
    * @param version may be null
@@ -205,9 +211,10 @@ public final class KafkaExporterBuilder {
   }
 
   /**
-   * Whether each record's {@link io.logproducer.LogRecord#getInstrumentationScopeName() scope name} (the logger
-   * name, from the logging appenders) becomes its {@code InstrumentationScope} in {@code otlp_*} messages, each record
-   * then in a {@code ScopeLogs} of its own; as the OTLP/HTTP exporter's option of the same name. Default false.
+   * Whether each record's {@link io.logproducer.LogRecord#getInstrumentationScopeName() scope name}
+   * (the logger name, from the logging appenders) becomes its {@code InstrumentationScope} in
+   * {@code otlp_*} messages, each record then in a {@code ScopeLogs} of its own; as the OTLP/HTTP
+   * exporter's option of the same name. Default false.
    *
    * @param fromRecords true to scope each record by its own scope name
    * @return this builder
@@ -218,18 +225,20 @@ public final class KafkaExporterBuilder {
   }
 
   /**
-   * A Kafka producer property (see Kafka's producer configuration: security, SASL, TLS, {@code acks},
-   * {@code enable.idempotence}, {@code max.request.size}, {@code compression.type}, {@code linger.ms}, …), passed to
-   * the client as given, over the exporter's defaults. {@code bootstrap.servers} is the same as
-   * {@link #setBootstrapServers}; {@code compression.type} here wins over the producer's compression (e.g. for
-   * {@code snappy}). The client validates the values when the producer starts.
+   * A Kafka producer property (see Kafka's producer configuration: security, SASL, TLS, {@code
+   * acks}, {@code enable.idempotence}, {@code max.request.size}, {@code compression.type}, {@code
+   * linger.ms}, …), passed to the client as given, over the exporter's defaults. {@code
+   * bootstrap.servers} is the same as {@link #setBootstrapServers}; {@code compression.type} here
+   * wins over the producer's compression (e.g. for {@code snappy}). The client validates the values
+   * when the producer starts.
    *
    * @param name the property name
-   * @param value its value (a String, or the type Kafka documents); null removes a property set before
+   * @param value its value (a String, or the type Kafka documents); null removes a property set
+   *     before
    * @return this builder
-   * @throws IllegalArgumentException if the name is empty, names a serializer (the exporter sends bytes), or a
-   *     numeric property this exporter sizes itself by ({@code max.request.size}, {@code max.block.ms},
-   *     {@code delivery.timeout.ms}) is not a positive number
+   * @throws IllegalArgumentException if the name is empty, names a serializer (the exporter sends
+   *     bytes), or a numeric property this exporter sizes itself by ({@code max.request.size},
+   *     {@code max.block.ms}, {@code delivery.timeout.ms}) is not a positive number
    */
   public KafkaExporterBuilder setProperty(String name, Object value) {
     if (name == null || name.trim().isEmpty()) {
@@ -269,12 +278,17 @@ public final class KafkaExporterBuilder {
   static long positive(String name, Object value) {
     long v;
     try {
-      v = value instanceof Number ? ((Number) value).longValue() : Long.parseLong(value.toString().trim());
+      v =
+          value instanceof Number
+              ? ((Number) value).longValue()
+              : Long.parseLong(value.toString().trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Kafka property " + name + " must be a number, was " + value);
+      throw new IllegalArgumentException(
+          "Kafka property " + name + " must be a number, was " + value);
     }
     if (v <= 0) {
-      throw new IllegalArgumentException("Kafka property " + name + " must be positive, was " + value);
+      throw new IllegalArgumentException(
+          "Kafka property " + name + " must be positive, was " + value);
     }
     return v;
   }
@@ -282,7 +296,8 @@ public final class KafkaExporterBuilder {
   /**
    * {@return a new exporter} It creates no connection or thread until the producer starts it.
    *
-   * @throws IllegalArgumentException if {@code max.request.size} leaves no room for records after the framing
+   * @throws IllegalArgumentException if {@code max.request.size} leaves no room for records after
+   *     the framing
    */
   public KafkaExporter build() {
     return new KafkaExporter(this);

@@ -15,12 +15,18 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The exporter's configuration, without a broker: defaults, validation, the Kafka properties it derives. */
+/**
+ * The exporter's configuration, without a broker: defaults, validation, the Kafka properties it
+ * derives.
+ */
 class KafkaExporterBuilderTest {
 
   private static ProducerConfig config(Compression compression, int level) {
-    return ProducerConfig.builder().setClientId("kafka-test").setCompression(compression)
-        .setCompressionLevel(level).build();
+    return ProducerConfig.builder()
+        .setClientId("kafka-test")
+        .setCompression(compression)
+        .setCompressionLevel(level)
+        .build();
   }
 
   @Test
@@ -31,7 +37,10 @@ class KafkaExporterBuilderTest {
     assertEquals("kafka://localhost:9092/otlp_logs (otlp_proto)", e.describe());
     assertEquals(Compression.NONE, e.capabilities().defaultCompression());
     assertTrue(e.capabilities().compressesItself());
-    assertEquals(40_000L, e.capabilities().requestTimeoutMillis(), "max.block.ms 10 s + delivery.timeout.ms 30 s");
+    assertEquals(
+        40_000L,
+        e.capabilities().requestTimeoutMillis(),
+        "max.block.ms 10 s + delivery.timeout.ms 30 s");
     Map<String, Object> expected = new LinkedHashMap<>();
     expected.put("bootstrap.servers", "localhost:9092");
     expected.put("client.id", "kafka-test");
@@ -43,94 +52,136 @@ class KafkaExporterBuilderTest {
     expected.put("request.timeout.ms", "10000");
     expected.put("delivery.timeout.ms", "30000");
     expected.put("compression.type", "none");
-    assertEquals(expected, e.kafkaProperties(ProducerConfig.builder().setClientId("kafka-test").build()));
+    assertEquals(
+        expected, e.kafkaProperties(ProducerConfig.builder().setClientId("kafka-test").build()));
   }
 
   @Test
   void theProducersCompressionAndLevelBecomeKafkas() {
     KafkaExporter e = KafkaExporter.builder().setCompression(Compression.LZ4).build();
-    assertEquals("lz4", e.kafkaProperties(config(null, 0)).get("compression.type"), "the exporter's default");
+    assertEquals(
+        "lz4",
+        e.kafkaProperties(config(null, 0)).get("compression.type"),
+        "the exporter's default");
     Map<String, Object> zstd = e.kafkaProperties(config(Compression.ZSTD, 7));
     assertEquals("zstd", zstd.get("compression.type"));
     assertEquals("7", zstd.get("compression.zstd.level"));
     Map<String, Object> gzip = e.kafkaProperties(config(Compression.GZIP, 0));
     assertEquals("gzip", gzip.get("compression.type"));
     assertFalse(gzip.containsKey("compression.gzip.level"), "level 0: Kafka's default");
-    Map<String, Object> snappy = KafkaExporter.builder().setProperty("compression.type", "snappy").build()
-        .kafkaProperties(config(Compression.GZIP, 0));
+    Map<String, Object> snappy =
+        KafkaExporter.builder()
+            .setProperty("compression.type", "snappy")
+            .build()
+            .kafkaProperties(config(Compression.GZIP, 0));
     assertEquals("snappy", snappy.get("compression.type"), "a property wins");
   }
 
   @Test
   void propertiesOverrideDefaultsAndSizeTheExporter() {
-    KafkaExporter e = KafkaExporter.builder()
-        .setProperty("acks", "1")
-        .setProperty("max.request.size", 100_000)
-        .setProperty("max.block.ms", "2000")
-        .setProperty("delivery.timeout.ms", 15_000L)
-        .setProperty("security.protocol", "SASL_SSL")
-        .setProperty("bootstrap.servers", "a:1,b:2")
-        .build();
+    KafkaExporter e =
+        KafkaExporter.builder()
+            .setProperty("acks", "1")
+            .setProperty("max.request.size", 100_000)
+            .setProperty("max.block.ms", "2000")
+            .setProperty("delivery.timeout.ms", 15_000L)
+            .setProperty("security.protocol", "SASL_SSL")
+            .setProperty("bootstrap.servers", "a:1,b:2")
+            .build();
     Map<String, Object> p = e.kafkaProperties(config(null, 0));
     assertEquals("1", p.get("acks"));
     assertEquals("SASL_SSL", p.get("security.protocol"));
     assertEquals("a:1,b:2", p.get("bootstrap.servers"));
     assertEquals(17_000L, e.capabilities().requestTimeoutMillis());
-    int framing = 100_000 - KafkaExporter.KAFKA_MESSAGE_OVERHEAD_BYTES - e.capabilities().maxBatchSizeInBytes();
+    int framing =
+        100_000
+            - KafkaExporter.KAFKA_MESSAGE_OVERHEAD_BYTES
+            - e.capabilities().maxBatchSizeInBytes();
     assertTrue(framing > 0 && framing < 200, "the request framing: " + framing);
-    KafkaExporter raw = KafkaExporter.builder().setEncoding(KafkaEncoding.RAW).setProperty("max.request.size", "5000")
-        .build();
+    KafkaExporter raw =
+        KafkaExporter.builder()
+            .setEncoding(KafkaEncoding.RAW)
+            .setProperty("max.request.size", "5000")
+            .build();
     assertEquals(5000 - 82, raw.capabilities().maxBatchSizeInBytes());
   }
 
   @Test
   void badInputIsRefusedWithItsReason() {
     KafkaExporterBuilder b = KafkaExporter.builder();
-    assertEquals("Kafka topic 'a b' has an illegal character at index 1; legal are ASCII letters, digits, '.', '_'"
-        + " and '-'", assertThrows(IllegalArgumentException.class, () -> b.setTopic("a b")).getMessage());
+    assertEquals(
+        "Kafka topic 'a b' has an illegal character at index 1; legal are ASCII letters, digits, '.', '_'"
+            + " and '-'",
+        assertThrows(IllegalArgumentException.class, () -> b.setTopic("a b")).getMessage());
     assertThrows(IllegalArgumentException.class, () -> b.setTopic(".."));
-    assertThrows(IllegalArgumentException.class, () -> b.setTopic(new String(new char[250]).replace('\0', 'x')));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> b.setTopic(new String(new char[250]).replace('\0', 'x')));
     b.setTopic(new String(new char[249]).replace('\0', 'x'));
-    assertEquals("key.serializer cannot be set: the exporter sends byte arrays",
-        assertThrows(IllegalArgumentException.class, () -> b.setProperty("key.serializer", "x")).getMessage());
-    assertEquals("Kafka property max.request.size must be a number, was big",
-        assertThrows(IllegalArgumentException.class, () -> b.setProperty("max.request.size", "big")).getMessage());
-    assertEquals("Kafka property delivery.timeout.ms must be positive, was 0",
-        assertThrows(IllegalArgumentException.class, () -> b.setProperty("delivery.timeout.ms", 0)).getMessage());
+    assertEquals(
+        "key.serializer cannot be set: the exporter sends byte arrays",
+        assertThrows(IllegalArgumentException.class, () -> b.setProperty("key.serializer", "x"))
+            .getMessage());
+    assertEquals(
+        "Kafka property max.request.size must be a number, was big",
+        assertThrows(IllegalArgumentException.class, () -> b.setProperty("max.request.size", "big"))
+            .getMessage());
+    assertEquals(
+        "Kafka property delivery.timeout.ms must be positive, was 0",
+        assertThrows(IllegalArgumentException.class, () -> b.setProperty("delivery.timeout.ms", 0))
+            .getMessage());
     assertThrows(IllegalArgumentException.class, () -> b.setBootstrapServers(" "));
     assertThrows(IllegalArgumentException.class, () -> b.setKeySlots(0));
     assertThrows(IllegalArgumentException.class, () -> b.setKeySlots(1025));
     assertThrows(IllegalArgumentException.class, () -> b.setKeyAttribute(""));
-    assertEquals("Kafka encoding must be otlp_proto, otlp_json or raw, was text",
-        assertThrows(IllegalArgumentException.class, () -> KafkaEncoding.fromName("text")).getMessage());
+    assertEquals(
+        "Kafka encoding must be otlp_proto, otlp_json or raw, was text",
+        assertThrows(IllegalArgumentException.class, () -> KafkaEncoding.fromName("text"))
+            .getMessage());
     assertSame(KafkaEncoding.OTLP_JSON, KafkaEncoding.fromName("OTLP_JSON"));
     assertSame(KafkaEncoding.RAW, KafkaEncoding.fromName(" raw "));
-    assertEquals("max.request.size (100) leaves no room for records after the message framing",
-        assertThrows(IllegalArgumentException.class,
-            () -> KafkaExporter.builder().setProperty("max.request.size", 100).build()).getMessage());
+    assertEquals(
+        "max.request.size (100) leaves no room for records after the message framing",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> KafkaExporter.builder().setProperty("max.request.size", 100).build())
+            .getMessage());
   }
 
   @Test
   void aRecordsDestinationIsItsTopicAndAKeyPicksItsSlot() {
     KafkaExporter e = KafkaExporter.builder().setTopic("logs").build();
     assertEquals("logs", e.shardKey(LogRecord.builder().setBody("x").build()));
-    assertEquals("audit", e.shardKey(LogRecord.builder().setBody("x").setDestination("audit").build()));
-    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
-        () -> e.shardKey(LogRecord.builder().setBody("x").setDestination("bad/topic").build()));
-    assertTrue(bad.getMessage().startsWith("Kafka topic 'bad/topic' has an illegal character"), bad.getMessage());
+    assertEquals(
+        "audit", e.shardKey(LogRecord.builder().setBody("x").setDestination("audit").build()));
+    IllegalArgumentException bad =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> e.shardKey(LogRecord.builder().setBody("x").setDestination("bad/topic").build()));
+    assertTrue(
+        bad.getMessage().startsWith("Kafka topic 'bad/topic' has an illegal character"),
+        bad.getMessage());
 
     KafkaExporter keyed = KafkaExporter.builder().setKeyAttribute("user").setKeySlots(4).build();
     Object a1 = keyed.shardKey(LogRecord.builder().setAttribute("user", "alice").build());
-    Object a2 = keyed.shardKey(LogRecord.builder().setAttribute("user", "alice").setBody("other").build());
+    Object a2 =
+        keyed.shardKey(LogRecord.builder().setAttribute("user", "alice").setBody("other").build());
     assertEquals(a1, a2);
     assertEquals(a1.hashCode(), a2.hashCode());
     assertEquals("otlp_logs#slot" + ("alice".hashCode() & 0x7fffffff) % 4, a1.toString());
-    assertEquals("otlp_logs#slot0", keyed.shardKey(LogRecord.builder().setBody("no key").build()).toString());
-    assertNotEquals(a1, keyed.shardKey(LogRecord.builder().setAttribute("user", "bob").build()),
+    assertEquals(
+        "otlp_logs#slot0",
+        keyed.shardKey(LogRecord.builder().setBody("no key").build()).toString());
+    assertNotEquals(
+        a1,
+        keyed.shardKey(LogRecord.builder().setAttribute("user", "bob").build()),
         "alice and bob fall in different slots of 4");
 
-    KafkaExporter rawKeyed = KafkaExporter.builder().setEncoding(KafkaEncoding.RAW).setKeyAttribute("user").build();
-    assertEquals("otlp_logs", rawKeyed.shardKey(LogRecord.builder().setAttribute("user", "alice").build()),
+    KafkaExporter rawKeyed =
+        KafkaExporter.builder().setEncoding(KafkaEncoding.RAW).setKeyAttribute("user").build();
+    assertEquals(
+        "otlp_logs",
+        rawKeyed.shardKey(LogRecord.builder().setAttribute("user", "alice").build()),
         "raw: the key travels with each message; the shard is the topic");
   }
 
@@ -138,18 +189,36 @@ class KafkaExporterBuilderTest {
   void theProducerLowersItsDefaultBatchSizeToWhatAMessageCarriesAndChecksTheDeliveryTimeout() {
     KafkaExporter e = KafkaExporter.builder().setBootstrapServers("127.0.0.1:1").build();
     assertTrue(e.capabilities().maxBatchSizeInBytes() < ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES);
-    try (Producer p = new Producer(ProducerConfig.builder().setClientId("kafka-lowered").build(), e)) {
+    try (Producer p =
+        new Producer(ProducerConfig.builder().setClientId("kafka-lowered").build(), e)) {
       assertTrue(p.getMetrics() != null);
     }
-    IllegalArgumentException tooShort = assertThrows(IllegalArgumentException.class,
-        () -> new Producer(ProducerConfig.builder().setDeliveryTimeoutMillis(30_000).build(),
-            KafkaExporter.builder().setBootstrapServers("127.0.0.1:1").build()));
-    assertTrue(tooShort.getMessage().startsWith("deliveryTimeoutMillis (30000) must be at least lingerMillis (1000)"
-        + " + the exporter's request timeout (40000 ms"), tooShort.getMessage());
-    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-        () -> new Producer(ProducerConfig.defaults(),
-            KafkaExporter.builder().setBootstrapServers("127.0.0.1:1").setProperty("acks", "most").build()));
-    assertTrue(refused.getMessage().startsWith("the Kafka producer configuration was refused: "),
+    IllegalArgumentException tooShort =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new Producer(
+                    ProducerConfig.builder().setDeliveryTimeoutMillis(30_000).build(),
+                    KafkaExporter.builder().setBootstrapServers("127.0.0.1:1").build()));
+    assertTrue(
+        tooShort
+            .getMessage()
+            .startsWith(
+                "deliveryTimeoutMillis (30000) must be at least lingerMillis (1000)"
+                    + " + the exporter's request timeout (40000 ms"),
+        tooShort.getMessage());
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new Producer(
+                    ProducerConfig.defaults(),
+                    KafkaExporter.builder()
+                        .setBootstrapServers("127.0.0.1:1")
+                        .setProperty("acks", "most")
+                        .build()));
+    assertTrue(
+        refused.getMessage().startsWith("the Kafka producer configuration was refused: "),
         refused.getMessage());
   }
 }

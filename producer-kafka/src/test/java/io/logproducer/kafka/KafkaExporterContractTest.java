@@ -12,18 +12,20 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 
 /**
- * The exporter contract for Kafka ({@code otlp_proto}, the default encoding), against a real single-node KRaft
- * broker in a child JVM on 127.0.0.1, read back with the test kit's {@link TopicReader}: bodies decoded from the
- * messages independently of the exporter. One broker for the class, a topic of three partitions per test.
+ * The exporter contract for Kafka ({@code otlp_proto}, the default encoding), against a real
+ * single-node KRaft broker in a child JVM on 127.0.0.1, read back with the test kit's {@link
+ * TopicReader}: bodies decoded from the messages independently of the exporter. One broker for the
+ * class, a topic of three partitions per test.
  *
- * <p>A stalled receiver is the broker {@linkplain EmbeddedKafkaBroker#stop() stopped} (its port refuses connections;
- * {@code resume()} restarts it on the same port with its data), not {@linkplain EmbeddedKafkaBroker#freeze()
- * frozen}: against a frozen broker the exporter's close overruns the producer's close timeout. The idempotent
- * Kafka client's I/O thread waits for a node to become ready for {@code InitProducerId} (up to
- * {@code request.timeout.ms}, 10 s by default) without looking at its close flag, and {@code KafkaProducer.close(
- * Duration.ZERO)} joins that thread; so {@code Producer.close(300)} returns after its 1 s slack with the in-flight
- * batches' bytes still buffered, and the contract's {@code getBufferedBytes() == 0} after close fails (12,936 bytes
- * in the run that found it).
+ * <p>A stalled receiver is the broker {@linkplain EmbeddedKafkaBroker#stop() stopped} (its port
+ * refuses connections; {@code resume()} restarts it on the same port with its data), not
+ * {@linkplain EmbeddedKafkaBroker#freeze() frozen}: against a frozen broker the exporter's close
+ * overruns the producer's close timeout. The idempotent Kafka client's I/O thread waits for a node
+ * to become ready for {@code InitProducerId} (up to {@code request.timeout.ms}, 10 s by default)
+ * without looking at its close flag, and {@code KafkaProducer.close( Duration.ZERO)} joins that
+ * thread; so {@code Producer.close(300)} returns after its 1 s slack with the in-flight batches'
+ * bytes still buffered, and the contract's {@code getBufferedBytes() == 0} after close fails
+ * (12,936 bytes in the run that found it).
  */
 class KafkaExporterContractTest extends ExporterContract {
 
@@ -53,12 +55,18 @@ class KafkaExporterContractTest extends ExporterContract {
 
       @Override
       public Exporter newExporter() {
-        // The Kafka client retries by itself within delivery.timeout.ms (30 s by default): shortened, so that a
-        // refusing broker surfaces as a retriable failure the producer's own retry policy sees, as the contract
+        // The Kafka client retries by itself within delivery.timeout.ms (30 s by default):
+        // shortened, so that a
+        // refusing broker surfaces as a retriable failure the producer's own retry policy sees, as
+        // the contract
         // requires of every exporter, while staying far above a loaded machine's request times.
-        return KafkaExporter.builder().setBootstrapServers(broker.bootstrapServers()).setTopic(topic)
-            .setProperty("max.block.ms", 3_000).setProperty("request.timeout.ms", 3_000)
-            .setProperty("delivery.timeout.ms", 5_000).build();
+        return KafkaExporter.builder()
+            .setBootstrapServers(broker.bootstrapServers())
+            .setTopic(topic)
+            .setProperty("max.block.ms", 3_000)
+            .setProperty("request.timeout.ms", 3_000)
+            .setProperty("delivery.timeout.ms", 5_000)
+            .build();
       }
 
       @Override
@@ -83,7 +91,10 @@ class KafkaExporterContractTest extends ExporterContract {
         }
       }
 
-      /** A stopped broker refuses connections: the client retries until {@link #accept()} restarts it. */
+      /**
+       * A stopped broker refuses connections: the client retries until {@link #accept()} restarts
+       * it.
+       */
       @Override
       public synchronized void refuse() {
         stall();

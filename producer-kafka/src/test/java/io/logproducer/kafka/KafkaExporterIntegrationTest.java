@@ -41,9 +41,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The exporter against a real single-node KRaft broker (4.3.1, a child JVM on 127.0.0.1), read back with a real
- * consumer: exact counts, every OTLP message decoded with the independent {@code opentelemetry-proto} classes and
- * compared field by field, raw values and keys byte for byte, partitions as documented.
+ * The exporter against a real single-node KRaft broker (4.3.1, a child JVM on 127.0.0.1), read back
+ * with a real consumer: exact counts, every OTLP message decoded with the independent {@code
+ * opentelemetry-proto} classes and compared field by field, raw values and keys byte for byte,
+ * partitions as documented.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -70,9 +71,15 @@ class KafkaExporterIntegrationTest {
     return name;
   }
 
-  /** Batches of exactly {@code count} records (a long linger: only the count seals them), one send thread. */
+  /**
+   * Batches of exactly {@code count} records (a long linger: only the count seals them), one send
+   * thread.
+   */
   private static ProducerConfig.Builder config(int count) {
-    return ProducerConfig.builder().setBatchCountThreshold(count).setLingerMillis(5_000).setSendThreads(1);
+    return ProducerConfig.builder()
+        .setBatchCountThreshold(count)
+        .setLingerMillis(5_000)
+        .setSendThreads(1);
   }
 
   private KafkaExporterBuilder exporter(String topic) {
@@ -85,7 +92,9 @@ class KafkaExporterIntegrationTest {
     }
     producer.flush();
     assertTrue(outcomes.await(records.size(), 30_000), "outcomes: " + outcomes.statusCounts());
-    assertEquals(records.size(), outcomes.idsWith(SendResult.Status.DELIVERED).size(),
+    assertEquals(
+        records.size(),
+        outcomes.idsWith(SendResult.Status.DELIVERED).size(),
         "delivered: " + outcomes.statusCounts());
     assertEquals(0, outcomes.duplicates());
   }
@@ -93,12 +102,14 @@ class KafkaExporterIntegrationTest {
   private static List<LogRecord> fullRecords(int n) {
     List<LogRecord> records = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      records.add(i % 2 == 0 ? TestRecords.full("record " + i + " 日志") : TestRecords.simple("record " + i));
+      records.add(
+          i % 2 == 0 ? TestRecords.full("record " + i + " 日志") : TestRecords.simple("record " + i));
     }
     return records;
   }
 
-  private static Map<Integer, Integer> messagesPerPartition(List<ConsumerRecord<byte[], byte[]>> messages) {
+  private static Map<Integer, Integer> messagesPerPartition(
+      List<ConsumerRecord<byte[], byte[]>> messages) {
     Map<Integer, Integer> counts = new TreeMap<>();
     for (ConsumerRecord<byte[], byte[]> m : messages) {
       counts.merge(m.partition(), 1, Integer::sum);
@@ -114,11 +125,15 @@ class KafkaExporterIntegrationTest {
     return m;
   }
 
-  /** Checks every message is one request for resource and scope, and returns their records in message order. */
-  private static List<io.opentelemetry.proto.logs.v1.LogRecord> recordsOf(List<ExportLogsServiceRequest> requests,
-      Map<String, AnyValue> resource) {
-    ExportLogsServiceRequest frame = ExpectedProto.request(resource, KafkaExporter.DEFAULT_SCOPE_NAME, null,
-        Collections.emptyList());
+  /**
+   * Checks every message is one request for resource and scope, and returns their records in
+   * message order.
+   */
+  private static List<io.opentelemetry.proto.logs.v1.LogRecord> recordsOf(
+      List<ExportLogsServiceRequest> requests, Map<String, AnyValue> resource) {
+    ExportLogsServiceRequest frame =
+        ExpectedProto.request(
+            resource, KafkaExporter.DEFAULT_SCOPE_NAME, null, Collections.emptyList());
     List<io.opentelemetry.proto.logs.v1.LogRecord> out = new ArrayList<>();
     for (ExportLogsServiceRequest r : requests) {
       assertEquals(1, r.getResourceLogsCount());
@@ -132,14 +147,16 @@ class KafkaExporterIntegrationTest {
     return out;
   }
 
-  private static void assertSameRecords(List<LogRecord> sent, List<io.opentelemetry.proto.logs.v1.LogRecord> got) {
+  private static void assertSameRecords(
+      List<LogRecord> sent, List<io.opentelemetry.proto.logs.v1.LogRecord> got) {
     assertEquals(sent.size(), got.size());
     Map<String, io.opentelemetry.proto.logs.v1.LogRecord> byBody = new HashMap<>();
     for (io.opentelemetry.proto.logs.v1.LogRecord r : got) {
       assertNull(byBody.put(r.getBody().getStringValue(), r), "received twice: " + r.getBody());
     }
     for (LogRecord r : sent) {
-      assertEquals(ExpectedProto.logRecord(r), byBody.get(r.getBody().asString()), r.getBody().asString());
+      assertEquals(
+          ExpectedProto.logRecord(r), byBody.get(r.getBody().asString()), r.getBody().asString());
     }
   }
 
@@ -148,13 +165,20 @@ class KafkaExporterIntegrationTest {
     String topic = topic("proto");
     List<LogRecord> records = fullRecords(50);
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config(10).build(),
-        exporter(topic).setServiceName("checkout").setResourceAttribute("host.name", "h1").build())) {
+    try (Producer producer =
+        new Producer(
+            config(10).build(),
+            exporter(topic)
+                .setServiceName("checkout")
+                .setResourceAttribute("host.name", "h1")
+                .build())) {
       sendAll(producer, records, outcomes);
     }
-    List<ConsumerRecord<byte[], byte[]>> messages = TopicReader.readAll(broker.bootstrapServers(), topic, 5, 30_000);
+    List<ConsumerRecord<byte[], byte[]>> messages =
+        TopicReader.readAll(broker.bootstrapServers(), topic, 5, 30_000);
     assertEquals(5, messages.size(), "one message per batch of 10");
-    assertEquals(counts(2, 2, 1), messagesPerPartition(messages), "round-robin over the partitions");
+    assertEquals(
+        counts(2, 2, 1), messagesPerPartition(messages), "round-robin over the partitions");
     List<ExportLogsServiceRequest> requests = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> m : messages) {
       assertNull(m.key());
@@ -162,8 +186,13 @@ class KafkaExporterIntegrationTest {
       requests.add(request);
       // The test kit's decoder agrees with protobuf-java.
       List<String> bodies = new ArrayList<>();
-      request.getResourceLogs(0).getScopeLogs(0).getLogRecordsList()
-          .forEach(lr -> bodies.add(lr.getBody().hasStringValue() ? lr.getBody().getStringValue() : null));
+      request
+          .getResourceLogs(0)
+          .getScopeLogs(0)
+          .getLogRecordsList()
+          .forEach(
+              lr ->
+                  bodies.add(lr.getBody().hasStringValue() ? lr.getBody().getStringValue() : null));
       assertEquals(bodies, TopicReader.otlpStringBodies(m.value()));
       assertEquals(10, TopicReader.otlpRecordCount(m.value()));
     }
@@ -182,11 +211,14 @@ class KafkaExporterIntegrationTest {
     String topic = topic("json");
     List<LogRecord> records = fullRecords(30);
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config(10).setCompression(Compression.ZSTD).build(),
-        exporter(topic).setEncoding(KafkaEncoding.OTLP_JSON).build())) {
+    try (Producer producer =
+        new Producer(
+            config(10).setCompression(Compression.ZSTD).build(),
+            exporter(topic).setEncoding(KafkaEncoding.OTLP_JSON).build())) {
       sendAll(producer, records, outcomes);
     }
-    List<ConsumerRecord<byte[], byte[]>> messages = TopicReader.readAll(broker.bootstrapServers(), topic, 3, 30_000);
+    List<ConsumerRecord<byte[], byte[]>> messages =
+        TopicReader.readAll(broker.bootstrapServers(), topic, 3, 30_000);
     assertEquals(counts(1, 1, 1), messagesPerPartition(messages));
     List<ExportLogsServiceRequest> requests = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> m : messages) {
@@ -194,8 +226,8 @@ class KafkaExporterIntegrationTest {
       assertTrue(json.startsWith("{\"resourceLogs\":["), json);
       requests.add(OtlpJson.parseRequest(json));
     }
-    Map<String, AnyValue> resource = Collections.singletonMap("service.name",
-        AnyValue.of(KafkaExporter.DEFAULT_SERVICE_NAME));
+    Map<String, AnyValue> resource =
+        Collections.singletonMap("service.name", AnyValue.of(KafkaExporter.DEFAULT_SERVICE_NAME));
     assertSameRecords(records, recordsOf(requests, resource));
   }
 
@@ -204,18 +236,22 @@ class KafkaExporterIntegrationTest {
     String topic = topic("raw");
     List<LogRecord> records = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
-      LogRecord.Builder b = LogRecord.builder().setBody("line " + i + " ü").setAttribute("seq", (long) i);
+      LogRecord.Builder b =
+          LogRecord.builder().setBody("line " + i + " ü").setAttribute("seq", (long) i);
       if (i % 4 != 0) {
         b.setAttribute("user", "user-" + (i % 5));
       }
       records.add(b.build());
     }
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config(20).setCompression(Compression.LZ4).build(),
-        exporter(topic).setEncoding(KafkaEncoding.RAW).setKeyAttribute("user").build())) {
+    try (Producer producer =
+        new Producer(
+            config(20).setCompression(Compression.LZ4).build(),
+            exporter(topic).setEncoding(KafkaEncoding.RAW).setKeyAttribute("user").build())) {
       sendAll(producer, records, outcomes);
     }
-    List<ConsumerRecord<byte[], byte[]>> messages = TopicReader.readAll(broker.bootstrapServers(), topic, 40, 30_000);
+    List<ConsumerRecord<byte[], byte[]>> messages =
+        TopicReader.readAll(broker.bootstrapServers(), topic, 40, 30_000);
     assertEquals(40, messages.size());
     Map<String, ConsumerRecord<byte[], byte[]>> byValue = new HashMap<>();
     for (ConsumerRecord<byte[], byte[]> m : messages) {
@@ -227,15 +263,23 @@ class KafkaExporterIntegrationTest {
       if (i % 4 == 0) {
         assertNull(m.key());
         Integer prior = unkeyedPartitionOfBatch.putIfAbsent(i / 20, m.partition());
-        assertEquals(prior == null ? m.partition() : prior, m.partition(), "unkeyed records stay in their batch's");
+        assertEquals(
+            prior == null ? m.partition() : prior,
+            m.partition(),
+            "unkeyed records stay in their batch's");
       } else {
         byte[] key = ("user-" + (i % 5)).getBytes(StandardCharsets.UTF_8);
         assertArrayEquals(key, m.key());
-        assertEquals(Utils.toPositive(Utils.murmur2(key)) % PARTITIONS, m.partition(), "Kafka's key partitioning");
+        assertEquals(
+            Utils.toPositive(Utils.murmur2(key)) % PARTITIONS,
+            m.partition(),
+            "Kafka's key partitioning");
       }
     }
     assertEquals(2, unkeyedPartitionOfBatch.size());
-    assertTrue(!unkeyedPartitionOfBatch.get(0).equals(unkeyedPartitionOfBatch.get(1)), "round-robin per batch");
+    assertTrue(
+        !unkeyedPartitionOfBatch.get(0).equals(unkeyedPartitionOfBatch.get(1)),
+        "round-robin per batch");
   }
 
   @Test
@@ -243,18 +287,23 @@ class KafkaExporterIntegrationTest {
     String topic = topic("keyed");
     List<LogRecord> records = new ArrayList<>();
     for (int i = 0; i < 60; i++) {
-      records.add(LogRecord.builder().setBody("k " + i).setAttribute("tenant", "t" + (i % 6)).build());
+      records.add(
+          LogRecord.builder().setBody("k " + i).setAttribute("tenant", "t" + (i % 6)).build());
     }
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config(5).build(),
-        exporter(topic).setKeyAttribute("tenant").setKeySlots(PARTITIONS).build())) {
+    try (Producer producer =
+        new Producer(
+            config(5).build(),
+            exporter(topic).setKeyAttribute("tenant").setKeySlots(PARTITIONS).build())) {
       sendAll(producer, records, outcomes);
     }
-    List<ConsumerRecord<byte[], byte[]>> messages = TopicReader.readAll(broker.bootstrapServers(), topic, 12, 30_000);
+    List<ConsumerRecord<byte[], byte[]>> messages =
+        TopicReader.readAll(broker.bootstrapServers(), topic, 12, 30_000);
     int total = 0;
     for (ConsumerRecord<byte[], byte[]> m : messages) {
       ExportLogsServiceRequest r = ExportLogsServiceRequest.parseFrom(m.value());
-      for (io.opentelemetry.proto.logs.v1.LogRecord lr : r.getResourceLogs(0).getScopeLogs(0).getLogRecordsList()) {
+      for (io.opentelemetry.proto.logs.v1.LogRecord lr :
+          r.getResourceLogs(0).getScopeLogs(0).getLogRecordsList()) {
         String tenant = lr.getAttributes(0).getValue().getStringValue();
         assertEquals((tenant.hashCode() & 0x7fffffff) % PARTITIONS, m.partition(), tenant);
         total++;
@@ -269,11 +318,14 @@ class KafkaExporterIntegrationTest {
     String audit = topic("audit");
     List<LogRecord> records = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
-      records.add(LogRecord.builder().setBody("d " + i).setDestination(i % 3 == 0 ? audit : null).build());
+      records.add(
+          LogRecord.builder().setBody("d " + i).setDestination(i % 3 == 0 ? audit : null).build());
     }
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config(100).setLingerMillis(200).build(),
-        exporter(orders).setEncoding(KafkaEncoding.RAW).build())) {
+    try (Producer producer =
+        new Producer(
+            config(100).setLingerMillis(200).build(),
+            exporter(orders).setEncoding(KafkaEncoding.RAW).build())) {
       sendAll(producer, records, outcomes);
     }
     assertEquals(20, TopicReader.readAll(broker.bootstrapServers(), orders, 20, 30_000).size());
@@ -289,18 +341,28 @@ class KafkaExporterIntegrationTest {
       records.add(LogRecord.builder().setBody(i + " " + padding).build());
     }
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(ProducerConfig.builder().setLingerMillis(200).build(),
-        exporter(topic).setProperty("max.request.size", 100_000).build())) {
+    try (Producer producer =
+        new Producer(
+            ProducerConfig.builder().setLingerMillis(200).build(),
+            exporter(topic).setProperty("max.request.size", 100_000).build())) {
       sendAll(producer, records, outcomes);
     }
-    List<ConsumerRecord<byte[], byte[]>> messages = TopicReader.readAll(broker.bootstrapServers(), topic, 11, 30_000);
+    List<ConsumerRecord<byte[], byte[]>> messages =
+        TopicReader.readAll(broker.bootstrapServers(), topic, 11, 30_000);
     int total = 0;
     for (ConsumerRecord<byte[], byte[]> m : messages) {
-      assertTrue(m.value().length <= 100_000 - KafkaExporter.KAFKA_MESSAGE_OVERHEAD_BYTES, "" + m.value().length);
-      total += ExportLogsServiceRequest.parseFrom(m.value()).getResourceLogs(0).getScopeLogs(0).getLogRecordsCount();
+      assertTrue(
+          m.value().length <= 100_000 - KafkaExporter.KAFKA_MESSAGE_OVERHEAD_BYTES,
+          "" + m.value().length);
+      total +=
+          ExportLogsServiceRequest.parseFrom(m.value())
+              .getResourceLogs(0)
+              .getScopeLogs(0)
+              .getLogRecordsCount();
     }
     assertEquals(1_000, total);
-    assertTrue(messages.size() >= 11, "1 MB of records in messages under 100 kB: " + messages.size());
+    assertTrue(
+        messages.size() >= 11, "1 MB of records in messages under 100 kB: " + messages.size());
   }
 
   @Test
@@ -316,50 +378,67 @@ class KafkaExporterIntegrationTest {
     try (Producer producer = new Producer(config(400).build(), exporter(topic).build())) {
       sendAll(producer, records, outcomes);
     }
-    List<ConsumerRecord<byte[], byte[]>> messages = TopicReader.readAll(broker.bootstrapServers(), topic, 16, 30_000);
+    List<ConsumerRecord<byte[], byte[]>> messages =
+        TopicReader.readAll(broker.bootstrapServers(), topic, 16, 30_000);
     int total = 0;
     for (ConsumerRecord<byte[], byte[]> m : messages) {
       assertTrue(m.value().length <= 20_000, "" + m.value().length);
-      total += ExportLogsServiceRequest.parseFrom(m.value()).getResourceLogs(0).getScopeLogs(0).getLogRecordsCount();
+      total +=
+          ExportLogsServiceRequest.parseFrom(m.value())
+              .getResourceLogs(0)
+              .getScopeLogs(0)
+              .getLogRecordsCount();
     }
     assertEquals(400, total, "every record once, in halves of halves of the 200 kB batch");
 
     Outcomes single = new Outcomes();
     try (Producer producer = new Producer(config(1).build(), exporter(topic).build())) {
-      producer.send(LogRecord.builder().setBody(new String(new char[30_000]).replace('\0', 'x')).build(),
+      producer.send(
+          LogRecord.builder().setBody(new String(new char[30_000]).replace('\0', 'x')).build(),
           single.callback(0));
       producer.flush();
       assertTrue(single.await(1, 30_000));
     }
     assertEquals(SendResult.Status.REJECTED, single.get(0).getStatus(), single.get(0).toString());
-    assertTrue(single.get(0).getMessage().contains("RecordTooLargeException"), single.get(0).getMessage());
+    assertTrue(
+        single.get(0).getMessage().contains("RecordTooLargeException"), single.get(0).getMessage());
   }
 
   @Test
   void aTopicTheClusterDoesNotHaveFailsEveryRecordWithKafkasMessage() throws Exception {
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config(10).setLingerMillis(100).build(),
-        exporter("never-created").setProperty("max.block.ms", 2_000).build())) {
+    try (Producer producer =
+        new Producer(
+            config(10).setLingerMillis(100).build(),
+            exporter("never-created").setProperty("max.block.ms", 2_000).build())) {
       for (int i = 0; i < 25; i++) {
         producer.send(LogRecord.builder().setBody("lost " + i).build(), outcomes.callback(i));
       }
       producer.flush();
       assertTrue(outcomes.await(25, 30_000), "outcomes: " + outcomes.statusCounts());
     }
-    assertEquals(25, outcomes.idsWith(SendResult.Status.REJECTED).size(), outcomes.statusCounts().toString());
+    assertEquals(
+        25,
+        outcomes.idsWith(SendResult.Status.REJECTED).size(),
+        outcomes.statusCounts().toString());
     String message = outcomes.get(0).getMessage();
-    assertTrue(message.contains("Kafka topic never-created does not exist (and the broker does not create it): "
-        + "Topic never-created not present in metadata after 2000 ms."), message);
+    assertTrue(
+        message.contains(
+            "Kafka topic never-created does not exist (and the broker does not create it): "
+                + "Topic never-created not present in metadata after 2000 ms."),
+        message);
   }
 
   @Test
   void kafkaCompressesTheStoredBatches() throws Exception {
     Map<Compression, Long> bytes = new LinkedHashMap<>();
-    for (Compression c : new Compression[] {Compression.NONE, Compression.GZIP, Compression.LZ4, Compression.ZSTD}) {
+    for (Compression c :
+        new Compression[] {Compression.NONE, Compression.GZIP, Compression.LZ4, Compression.ZSTD}) {
       String topic = "compressed-" + c.name().toLowerCase();
       broker.createTopic(topic, 1);
       Outcomes outcomes = new Outcomes();
-      try (Producer producer = new Producer(config(100).setCompression(c).build(), exporter(topic).build())) {
+      try (Producer producer =
+          new Producer(config(100).setCompression(c).build(), exporter(topic).build())) {
         sendAll(producer, fullRecords(500), outcomes);
       }
       assertEquals(5, TopicReader.readAll(broker.bootstrapServers(), topic, 5, 30_000).size());
@@ -374,7 +453,8 @@ class KafkaExporterIntegrationTest {
     long total = 0;
     try (java.util.stream.Stream<Path> files = Files.walk(broker.dataDir())) {
       for (Path f : (Iterable<Path>) files::iterator) {
-        if (f.getParent() != null && f.getParent().getFileName().toString().equals(partitionDir)
+        if (f.getParent() != null
+            && f.getParent().getFileName().toString().equals(partitionDir)
             && f.getFileName().toString().endsWith(".log")) {
           total += Files.size(f);
         }

@@ -3,6 +3,7 @@ package io.logproducer.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
@@ -10,7 +11,6 @@ import io.logproducer.SendResult;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.testing.Outcomes;
 import io.logproducer.testing.kafka.TopicReader;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The broker goes away: every record has exactly one outcome, nothing reported delivered is missing from the topic,
- * and close returns in bounded time leaving no thread behind. Each test has a broker of its own (it stops it).
+ * The broker goes away: every record has exactly one outcome, nothing reported delivered is missing
+ * from the topic, and close returns in bounded time leaving no thread behind. Each test has a
+ * broker of its own (it stops it).
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
 class KafkaOutageTest {
@@ -63,7 +64,10 @@ class KafkaOutageTest {
     Set<Integer> bodies = new HashSet<>();
     for (ConsumerRecord<byte[], byte[]> m : messages) {
       try {
-        ExportLogsServiceRequest.parseFrom(m.value()).getResourceLogs(0).getScopeLogs(0).getLogRecordsList()
+        ExportLogsServiceRequest.parseFrom(m.value())
+            .getResourceLogs(0)
+            .getScopeLogs(0)
+            .getLogRecordsList()
             .forEach(lr -> bodies.add(Integer.parseInt(lr.getBody().getStringValue())));
       } catch (InvalidProtocolBufferException e) {
         throw new AssertionError("not an ExportLogsServiceRequest at offset " + m.offset(), e);
@@ -76,19 +80,34 @@ class KafkaOutageTest {
   void brokerStoppedForFiveSecondsMidStreamLosesNothingReportedDelivered() throws Exception {
     int n = 20_000;
     Outcomes outcomes = new Outcomes();
-    Producer producer = new Producer(ProducerConfig.builder().setClientId("kafka-outage").setLingerMillis(50)
-        .setBatchCountThreshold(500).build(),
-        KafkaExporter.builder().setBootstrapServers(broker.bootstrapServers()).setTopic("outage").build());
-    Thread app = new Thread(() -> {
-      for (int i = 0; i < n; i++) {
-        producer.send(LogRecord.builder().setBody(Integer.toString(i)).build(), outcomes.callback(i));
-        if (i % 1_000 == 999) {
-          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // ~1 s of traffic, the outage in its middle
-        }
-      }
-    });
+    Producer producer =
+        new Producer(
+            ProducerConfig.builder()
+                .setClientId("kafka-outage")
+                .setLingerMillis(50)
+                .setBatchCountThreshold(500)
+                .build(),
+            KafkaExporter.builder()
+                .setBootstrapServers(broker.bootstrapServers())
+                .setTopic("outage")
+                .build());
+    Thread app =
+        new Thread(
+            () -> {
+              for (int i = 0; i < n; i++) {
+                producer.send(
+                    LogRecord.builder().setBody(Integer.toString(i)).build(), outcomes.callback(i));
+                if (i % 1_000 == 999) {
+                  LockSupport.parkNanos(
+                      TimeUnit.MILLISECONDS.toNanos(
+                          50)); // ~1 s of traffic, the outage in its middle
+                }
+              }
+            });
     app.start();
-    assertTrue(Outcomes.until(() -> outcomes.total() >= 4_000, 30_000), "some delivered before the outage");
+    assertTrue(
+        Outcomes.until(() -> outcomes.total() >= 4_000, 30_000),
+        "some delivered before the outage");
     broker.stop();
     long downAt = System.nanoTime();
     LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(5));
@@ -110,29 +129,47 @@ class KafkaOutageTest {
     Set<Integer> missing = new HashSet<>(delivered);
     missing.removeAll(stored);
     assertEquals(new HashSet<Integer>(), missing, "reported delivered but not in the topic");
-    System.out.println("broker down " + downMillis + " ms: " + outcomes.statusCounts() + ", retries "
-        + producer.getMetrics().getRetries());
-    assertEquals(n, delivered.size(), "a 5 s outage is within every timeout: " + outcomes.statusCounts());
+    System.out.println(
+        "broker down "
+            + downMillis
+            + " ms: "
+            + outcomes.statusCounts()
+            + ", retries "
+            + producer.getMetrics().getRetries());
+    assertEquals(
+        n, delivered.size(), "a 5 s outage is within every timeout: " + outcomes.statusCounts());
   }
 
   @Test
-  void brokerGoneLongerThanTheDeliveryTimeoutFailsEveryRecordAndCloseLeavesNoThread() throws Exception {
+  void brokerGoneLongerThanTheDeliveryTimeoutFailsEveryRecordAndCloseLeavesNoThread()
+      throws Exception {
     broker.stop();
     Outcomes outcomes = new Outcomes();
     String clientId = "kafka-gone";
-    // max.block.ms 5 s: were send() ever to wait for Kafka metadata, sending would take that long at least
-    Producer producer = new Producer(ProducerConfig.builder().setClientId(clientId).setLingerMillis(100)
-        .setDeliveryTimeoutMillis(9_000).build(),
-        KafkaExporter.builder().setBootstrapServers(broker.bootstrapServers()).setTopic("outage")
-            .setProperty("max.block.ms", 5_000).setProperty("request.timeout.ms", 1_000)
-            .setProperty("delivery.timeout.ms", 3_000).build());
+    // max.block.ms 5 s: were send() ever to wait for Kafka metadata, sending would take that long
+    // at least
+    Producer producer =
+        new Producer(
+            ProducerConfig.builder()
+                .setClientId(clientId)
+                .setLingerMillis(100)
+                .setDeliveryTimeoutMillis(9_000)
+                .build(),
+            KafkaExporter.builder()
+                .setBootstrapServers(broker.bootstrapServers())
+                .setTopic("outage")
+                .setProperty("max.block.ms", 5_000)
+                .setProperty("request.timeout.ms", 1_000)
+                .setProperty("delivery.timeout.ms", 3_000)
+                .build());
     long start = System.nanoTime();
     int n = 1_000;
     for (int i = 0; i < n; i++) {
       producer.send(LogRecord.builder().setBody("gone " + i).build(), outcomes.callback(i));
     }
     long sendMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    assertTrue(sendMillis < 2_500, "send() never waits for Kafka: 1,000 sends took " + sendMillis + " ms");
+    assertTrue(
+        sendMillis < 2_500, "send() never waits for Kafka: 1,000 sends took " + sendMillis + " ms");
     assertTrue(outcomes.await(n, 30_000), "outcomes: " + outcomes.statusCounts());
     long failedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     assertEquals(0, outcomes.duplicates());
@@ -140,16 +177,32 @@ class KafkaOutageTest {
     assertEquals(null, counts.get(SendResult.Status.DELIVERED), counts.toString());
     for (int i = 0; i < n; i++) {
       SendResult r = outcomes.get(i);
-      assertTrue(r.getMessage() != null && !r.getMessage().isEmpty(), "a reason for record " + i + ": " + r);
+      assertTrue(
+          r.getMessage() != null && !r.getMessage().isEmpty(),
+          "a reason for record " + i + ": " + r);
     }
-    assertTrue(failedAfter < 9_000 + 5_000, "failed within the delivery timeout and a margin: " + failedAfter);
+    assertTrue(
+        failedAfter < 9_000 + 5_000,
+        "failed within the delivery timeout and a margin: " + failedAfter);
 
     long closeStart = System.nanoTime();
     producer.close(2_000);
     long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closeStart);
     assertTrue(closeMillis < 3_000 + 2_000, "close(2 s) took " + closeMillis + " ms");
-    assertTrue(Outcomes.until(() -> threadsNamed(clientId).isEmpty(), 5_000), "left: " + threadsNamed(clientId));
-    System.out.println("broker gone: 1,000 sends took " + sendMillis + " ms; all " + n + " failed after "
-        + failedAfter + " ms (" + counts + "), close took " + closeMillis + " ms");
+    assertTrue(
+        Outcomes.until(() -> threadsNamed(clientId).isEmpty(), 5_000),
+        "left: " + threadsNamed(clientId));
+    System.out.println(
+        "broker gone: 1,000 sends took "
+            + sendMillis
+            + " ms; all "
+            + n
+            + " failed after "
+            + failedAfter
+            + " ms ("
+            + counts
+            + "), close took "
+            + closeMillis
+            + " ms");
   }
 }

@@ -7,8 +7,8 @@ import org.apache.logging.log4j.core.config.plugins.PluginAttribute;
 import org.apache.logging.log4j.core.config.plugins.PluginFactory;
 
 /**
- * The {@code <Gse>} element of a {@code <Logproducer>} appender: the BlueKing GSE agent exporter, on the agent's
- * Unix-domain socket (default) or a TCP endpoint.
+ * The {@code <Gse>} element of a {@code <Logproducer>} appender: the BlueKing GSE agent exporter,
+ * on the agent's Unix-domain socket (default) or a TCP endpoint.
  */
 @Plugin(name = "Gse", category = Node.CATEGORY, printObject = true)
 public final class GseElement {
@@ -22,8 +22,8 @@ public final class GseElement {
   }
 
   /**
-   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status channel (naming
-   * it) and keeps the appender from being created.
+   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status
+   * channel (naming it) and keeps the appender from being created.
    *
    * @param unixSocketPath the agent's Unix-domain socket
    * @param tcpEndpoint {@code host:port} of the agent's TCP endpoint, instead of the socket
@@ -32,7 +32,8 @@ public final class GseElement {
    * @param itemFormat {@code record_json} (default) or {@code body}
    * @param writeTimeoutMillis how long a frame write may make no progress
    * @param meta meta entries of dynamic frames, {@code key=value} items separated by commas
-   * @param resourceAttributes string resource attributes, {@code key=value} items separated by commas
+   * @param resourceAttributes string resource attributes, {@code key=value} items separated by
+   *     commas
    * @return the element
    */
   @PluginFactory
@@ -46,16 +47,19 @@ public final class GseElement {
       @PluginAttribute("meta") String meta,
       @PluginAttribute("resourceAttributes") String resourceAttributes) {
     final GseSettings s = new GseSettings();
-    Settings a = new Settings("Gse")
-        .apply("unixSocketPath", unixSocketPath, s::setUnixSocketPath)
-        .apply("tcpEndpoint", tcpEndpoint, s::setTcpEndpoint)
-        .apply("dataId", dataId, v -> s.setDataId(Settings.parseInt("dataId", v)))
-        .apply("frameType", frameType, s::setFrameType)
-        .apply("itemFormat", itemFormat, s::setItemFormat)
-        .apply("writeTimeoutMillis", writeTimeoutMillis,
-            v -> s.setWriteTimeoutMillis(Settings.parseLong("writeTimeoutMillis", v)))
-        .apply("meta", meta, s::addMeta)
-        .apply("resourceAttributes", resourceAttributes, s::setResourceAttributes);
+    Settings a =
+        new Settings("Gse")
+            .apply("unixSocketPath", unixSocketPath, s::setUnixSocketPath)
+            .apply("tcpEndpoint", tcpEndpoint, s::setTcpEndpoint)
+            .apply("dataId", dataId, v -> s.setDataId(Settings.parseInt("dataId", v)))
+            .apply("frameType", frameType, s::setFrameType)
+            .apply("itemFormat", itemFormat, s::setItemFormat)
+            .apply(
+                "writeTimeoutMillis",
+                writeTimeoutMillis,
+                v -> s.setWriteTimeoutMillis(Settings.parseLong("writeTimeoutMillis", v)))
+            .apply("meta", meta, s::addMeta)
+            .apply("resourceAttributes", resourceAttributes, s::setResourceAttributes);
     return new GseElement(s, a.valid());
   }
 

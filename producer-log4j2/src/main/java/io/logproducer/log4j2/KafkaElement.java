@@ -22,15 +22,16 @@ public final class KafkaElement {
   }
 
   /**
-   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status channel (naming
-   * it) and keeps the appender from being created.
+   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status
+   * channel (naming it) and keeps the appender from being created.
    *
    * @param bootstrapServers Kafka's {@code bootstrap.servers}
    * @param topic the topic of every event (default {@code otlp_logs})
    * @param encoding {@code otlp_proto} (default), {@code otlp_json} or {@code raw}
    * @param keyAttribute the attribute (e.g. a ThreadContext key) whose value keys the messages
    * @param serviceName the {@code service.name} resource attribute
-   * @param resourceAttributes string resource attributes, {@code key=value} items separated by commas
+   * @param resourceAttributes string resource attributes, {@code key=value} items separated by
+   *     commas
    * @param properties Kafka producer properties, {@code name=value} items separated by commas
    * @return the element
    */
@@ -44,14 +45,15 @@ public final class KafkaElement {
       @PluginAttribute("resourceAttributes") String resourceAttributes,
       @PluginAttribute("properties") String properties) {
     final KafkaSettings s = new KafkaSettings();
-    Settings a = new Settings("Kafka")
-        .apply("bootstrapServers", bootstrapServers, s::setBootstrapServers)
-        .apply("topic", topic, s::setTopic)
-        .apply("encoding", encoding, s::setEncoding)
-        .apply("keyAttribute", keyAttribute, s::setKeyAttribute)
-        .apply("serviceName", serviceName, s::setServiceName)
-        .apply("resourceAttributes", resourceAttributes, s::setResourceAttributes)
-        .apply("properties", properties, s::setProperties);
+    Settings a =
+        new Settings("Kafka")
+            .apply("bootstrapServers", bootstrapServers, s::setBootstrapServers)
+            .apply("topic", topic, s::setTopic)
+            .apply("encoding", encoding, s::setEncoding)
+            .apply("keyAttribute", keyAttribute, s::setKeyAttribute)
+            .apply("serviceName", serviceName, s::setServiceName)
+            .apply("resourceAttributes", resourceAttributes, s::setResourceAttributes)
+            .apply("properties", properties, s::setProperties);
     return new KafkaElement(s, a.valid());
   }
 

@@ -21,29 +21,35 @@ import org.apache.logging.log4j.util.ReadOnlyStringMap;
 import org.apache.logging.log4j.util.TriConsumer;
 
 /**
- * Reads a log4j2 {@link LogEvent} for the shared {@link EventMapper}, as OpenTelemetry's log4j appender reads it: a
- * {@link MapMessage}'s body is its format when it has one (StructuredDataMessage), else its
- * {@value EventMapper#MAP_MESSAGE_BODY_KEY} entry (then not an attribute); its other entries are the key-value pairs.
- * Under async loggers the event is a mutable ring-buffer slot reused afterwards: it is read only during the mapping.
- * Thread-safe (immutable); entries are visited with non-capturing consumers.
+ * Reads a log4j2 {@link LogEvent} for the shared {@link EventMapper}, as OpenTelemetry's log4j
+ * appender reads it: a {@link MapMessage}'s body is its format when it has one
+ * (StructuredDataMessage), else its {@value EventMapper#MAP_MESSAGE_BODY_KEY} entry (then not an
+ * attribute); its other entries are the key-value pairs. Under async loggers the event is a mutable
+ * ring-buffer slot reused afterwards: it is read only during the mapping. Thread-safe (immutable);
+ * entries are visited with non-capturing consumers.
  */
 final class Log4j2EventAdapter implements EventAdapter<LogEvent> {
 
   /** Visits a context or MapMessage entry: the visitor and the builder are the state. */
-  private static final TriConsumer<String, Object, Object[]> VISIT = (k, v, state) -> {
-    if (k != null && v != null) {
-      ((EntryVisitor) state[0]).visit(k, v, (LogRecord.Builder) state[1]);
-    }
-  };
-  private static final TriConsumer<String, Object, Object[]> VISIT_WITHOUT_MESSAGE = (k, v, state) -> {
-    if (!EventMapper.MAP_MESSAGE_BODY_KEY.equals(k)) {
-      VISIT.accept(k, v, state);
-    }
-  };
+  private static final TriConsumer<String, Object, Object[]> VISIT =
+      (k, v, state) -> {
+        if (k != null && v != null) {
+          ((EntryVisitor) state[0]).visit(k, v, (LogRecord.Builder) state[1]);
+        }
+      };
+
+  private static final TriConsumer<String, Object, Object[]> VISIT_WITHOUT_MESSAGE =
+      (k, v, state) -> {
+        if (!EventMapper.MAP_MESSAGE_BODY_KEY.equals(k)) {
+          VISIT.accept(k, v, state);
+        }
+      };
 
   private final Layout<? extends Serializable> layout;
 
-  /** @param layout the appender's layout, or null */
+  /**
+   * @param layout the appender's layout, or null
+   */
   Log4j2EventAdapter(Layout<? extends Serializable> layout) {
     this.layout = layout;
   }
@@ -60,7 +66,9 @@ final class Log4j2EventAdapter implements EventAdapter<LogEvent> {
     return level == null ? null : severity(level);
   }
 
-  /** As OpenTelemetry's log4j appender: custom levels by the standard level their intLevel falls in. */
+  /**
+   * As OpenTelemetry's log4j appender: custom levels by the standard level their intLevel falls in.
+   */
   static Severity severity(Level level) {
     switch (level.getStandardLevel()) {
       case ALL:
@@ -154,12 +162,14 @@ final class Log4j2EventAdapter implements EventAdapter<LogEvent> {
   }
 
   @Override
-  public void forEachKeyValue(LogEvent event, boolean bodyFromLayout, EntryVisitor visitor,
-      LogRecord.Builder builder) {
+  public void forEachKeyValue(
+      LogEvent event, boolean bodyFromLayout, EntryVisitor visitor, LogRecord.Builder builder) {
     Message message = event.getMessage();
     if (message instanceof MapMessage) {
       MapMessage<?, ?> m = (MapMessage<?, ?>) message;
-      m.forEach(!bodyFromLayout && bodyFromEntry(m) ? VISIT_WITHOUT_MESSAGE : VISIT, new Object[] {visitor, builder});
+      m.forEach(
+          !bodyFromLayout && bodyFromEntry(m) ? VISIT_WITHOUT_MESSAGE : VISIT,
+          new Object[] {visitor, builder});
     }
   }
 
@@ -176,7 +186,9 @@ final class Log4j2EventAdapter implements EventAdapter<LogEvent> {
   @Override
   public List<String> markerNames(LogEvent event) {
     Marker marker = event.getMarker();
-    return marker == null ? Collections.<String>emptyList() : Collections.singletonList(marker.getName());
+    return marker == null
+        ? Collections.<String>emptyList()
+        : Collections.singletonList(marker.getName());
   }
 
   @Override

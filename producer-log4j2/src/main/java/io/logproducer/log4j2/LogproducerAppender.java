@@ -24,9 +24,10 @@ import org.apache.logging.log4j.core.config.plugins.PluginBuilderFactory;
 import org.apache.logging.log4j.core.config.plugins.PluginElement;
 
 /**
- * A log4j2 appender that ships every event as an OpenTelemetry log record through a logproducer {@link Producer}:
- * over OTLP/HTTP ({@code <Otlp>}, or the {@code OTEL_EXPORTER_OTLP_*} environment when no exporter element is
- * given), to a BlueKing GSE agent ({@code <Gse>}) or to Apache Kafka ({@code <Kafka>}).
+ * A log4j2 appender that ships every event as an OpenTelemetry log record through a logproducer
+ * {@link Producer}: over OTLP/HTTP ({@code <Otlp>}, or the {@code OTEL_EXPORTER_OTLP_*} environment
+ * when no exporter element is given), to a BlueKing GSE agent ({@code <Gse>}) or to Apache Kafka
+ * ({@code <Kafka>}).
  *
  * <pre>{@code
  * <Logproducer name="otlp" stopTimeoutMillis="10000">
@@ -36,19 +37,24 @@ import org.apache.logging.log4j.core.config.plugins.PluginElement;
  * </Logproducer>
  * }</pre>
  *
- * <p>It never hurts the application: the logging thread never waits (the appender default
- * {@code bufferFullPolicy=DROP}; {@code BLOCK} waits at most {@code maxBlockMillis}), nothing is thrown into the
- * logging call, dropped events are counted and reported on log4j2's status channel at most once per
- * {@code reportIntervalMillis}; events of the producer's own threads (where httpclient5 logs), of the
- * {@code io.logproducer} loggers and nested events on a thread already inside the appender never reach the
- * producer; stopping the appender (or its LoggerContext) ships what is buffered and ends the producer's threads
- * within {@code stopTimeoutMillis}.
+ * <p>It never hurts the application: the logging thread never waits (the appender default {@code
+ * bufferFullPolicy=DROP}; {@code BLOCK} waits at most {@code maxBlockMillis}), nothing is thrown
+ * into the logging call, dropped events are counted and reported on log4j2's status channel at most
+ * once per {@code reportIntervalMillis}; events of the producer's own threads (where httpclient5
+ * logs), of the {@code io.logproducer} loggers and nested events on a thread already inside the
+ * appender never reach the producer; stopping the appender (or its LoggerContext) ships what is
+ * buffered and ends the producer's threads within {@code stopTimeoutMillis}.
  */
-@Plugin(name = "Logproducer", category = Node.CATEGORY, elementType = Appender.ELEMENT_TYPE, printObject = true)
+@Plugin(
+    name = "Logproducer",
+    category = Node.CATEGORY,
+    elementType = Appender.ELEMENT_TYPE,
+    printObject = true)
 public final class LogproducerAppender extends AbstractAppender {
 
   /** Default {@code stopTimeoutMillis}: {@value}. */
   public static final long DEFAULT_STOP_TIMEOUT_MILLIS = 10_000;
+
   /** Default {@code reportIntervalMillis}: {@value}. */
   public static final long DEFAULT_REPORT_INTERVAL_MILLIS = 10_000;
 
@@ -60,9 +66,18 @@ public final class LogproducerAppender extends AbstractAppender {
   private final EventMapper<LogEvent> mapper;
   private final AppenderProducer producer;
 
-  private LogproducerAppender(String name, Filter filter, Layout<? extends Serializable> layout,
-      boolean ignoreExceptions, Property[] properties, ProducerSettings producerSettings, OtlpSettings otlp,
-      GseSettings gse, KafkaSettings kafka, MappingSettings mapping, long stopTimeoutMillis,
+  private LogproducerAppender(
+      String name,
+      Filter filter,
+      Layout<? extends Serializable> layout,
+      boolean ignoreExceptions,
+      Property[] properties,
+      ProducerSettings producerSettings,
+      OtlpSettings otlp,
+      GseSettings gse,
+      KafkaSettings kafka,
+      MappingSettings mapping,
+      long stopTimeoutMillis,
       long reportIntervalMillis) {
     super(name, filter, layout, ignoreExceptions, properties);
     this.producerSettings = producerSettings;
@@ -70,8 +85,11 @@ public final class LogproducerAppender extends AbstractAppender {
     this.gse = gse;
     this.kafka = kafka;
     this.mapping = mapping;
-    this.mapper = new EventMapper<LogEvent>(mapping, new Log4j2EventAdapter(mapping.useLayout() ? layout : null));
-    this.producer = new AppenderProducer(name, stopTimeoutMillis, reportIntervalMillis, LOGGER::warn);
+    this.mapper =
+        new EventMapper<LogEvent>(
+            mapping, new Log4j2EventAdapter(mapping.useLayout() ? layout : null));
+    this.producer =
+        new AppenderProducer(name, stopTimeoutMillis, reportIntervalMillis, LOGGER::warn);
   }
 
   /**
@@ -86,21 +104,19 @@ public final class LogproducerAppender extends AbstractAppender {
   }
 
   /**
-   * Builds a {@link LogproducerAppender} from the XML: attributes {@code name}, {@code stopTimeoutMillis},
-   * {@code reportIntervalMillis}, {@code ignoreExceptions}; elements {@code <Otlp>}, {@code <Gse>} or {@code <Kafka>},
-   * {@code <ProducerSettings>}, {@code <Mapping>}, a layout (the body when {@code <Mapping useLayout="true">}) and a
-   * filter.
+   * Builds a {@link LogproducerAppender} from the XML: attributes {@code name}, {@code
+   * stopTimeoutMillis}, {@code reportIntervalMillis}, {@code ignoreExceptions}; elements {@code
+   * <Otlp>}, {@code <Gse>} or {@code <Kafka>}, {@code <ProducerSettings>}, {@code <Mapping>}, a
+   * layout (the body when {@code <Mapping useLayout="true">}) and a filter.
    *
    * @param <B> the builder type
    */
   public static class Builder<B extends Builder<B>> extends AbstractAppender.Builder<B>
       implements org.apache.logging.log4j.core.util.Builder<LogproducerAppender> {
 
-    @PluginBuilderAttribute
-    private String stopTimeoutMillis;
+    @PluginBuilderAttribute private String stopTimeoutMillis;
 
-    @PluginBuilderAttribute
-    private String reportIntervalMillis;
+    @PluginBuilderAttribute private String reportIntervalMillis;
 
     @PluginElement("Otlp")
     private OtlpElement otlp;
@@ -118,8 +134,7 @@ public final class LogproducerAppender extends AbstractAppender {
     private MappingElement mapping;
 
     /** Creates a builder with the defaults. */
-    public Builder() {
-    }
+    public Builder() {}
 
     /**
      * How long stopping the appender lets buffered events ship before the producer is closed.
@@ -199,8 +214,8 @@ public final class LogproducerAppender extends AbstractAppender {
     }
 
     /**
-     * Builds the appender, or reports what is invalid on log4j2's status channel and returns null (log4j2 then
-     * does not create the appender).
+     * Builds the appender, or reports what is invalid on log4j2's status channel and returns null
+     * (log4j2 then does not create the appender).
      *
      * @return the appender, or null if a setting is invalid
      */
@@ -211,57 +226,85 @@ public final class LogproducerAppender extends AbstractAppender {
         Settings.STATUS.error("Logproducer appender: the attribute name is required");
         return null;
       }
-      boolean valid = (otlp == null || otlp.valid()) && (gse == null || gse.valid()) && (kafka == null || kafka.valid())
-          && (producerSettings == null || producerSettings.valid()) && (mapping == null || mapping.valid());
+      boolean valid =
+          (otlp == null || otlp.valid())
+              && (gse == null || gse.valid())
+              && (kafka == null || kafka.valid())
+              && (producerSettings == null || producerSettings.valid())
+              && (mapping == null || mapping.valid());
       final long[] stopAndReport = {DEFAULT_STOP_TIMEOUT_MILLIS, DEFAULT_REPORT_INTERVAL_MILLIS};
-      Settings attributes = new Settings("Logproducer name=\"" + name + "\"")
-          .apply("stopTimeoutMillis", stopTimeoutMillis, v -> {
-            stopAndReport[0] = Settings.parseLong("stopTimeoutMillis", v);
-            if (stopAndReport[0] < 0) {
-              throw new IllegalArgumentException("stopTimeoutMillis must be >= 0, was " + v);
-            }
-          })
-          .apply("reportIntervalMillis", reportIntervalMillis, v -> {
-            stopAndReport[1] = Settings.parseLong("reportIntervalMillis", v);
-            if (stopAndReport[1] < 1) {
-              throw new IllegalArgumentException("reportIntervalMillis must be >= 1, was " + v);
-            }
-          });
+      Settings attributes =
+          new Settings("Logproducer name=\"" + name + "\"")
+              .apply(
+                  "stopTimeoutMillis",
+                  stopTimeoutMillis,
+                  v -> {
+                    stopAndReport[0] = Settings.parseLong("stopTimeoutMillis", v);
+                    if (stopAndReport[0] < 0) {
+                      throw new IllegalArgumentException(
+                          "stopTimeoutMillis must be >= 0, was " + v);
+                    }
+                  })
+              .apply(
+                  "reportIntervalMillis",
+                  reportIntervalMillis,
+                  v -> {
+                    stopAndReport[1] = Settings.parseLong("reportIntervalMillis", v);
+                    if (stopAndReport[1] < 1) {
+                      throw new IllegalArgumentException(
+                          "reportIntervalMillis must be >= 1, was " + v);
+                    }
+                  });
       valid &= attributes.valid();
       if ((otlp != null ? 1 : 0) + (gse != null ? 1 : 0) + (kafka != null ? 1 : 0) > 1) {
-        Settings.STATUS.error("Logproducer appender '{}': more than one of <Otlp>, <Gse>, <Kafka> is configured;"
-            + " choose one", name);
+        Settings.STATUS.error(
+            "Logproducer appender '{}': more than one of <Otlp>, <Gse>, <Kafka> is configured;"
+                + " choose one",
+            name);
         valid = false;
       }
-      ProducerSettings settings = producerSettings != null ? producerSettings.settings() : new ProducerSettings();
+      ProducerSettings settings =
+          producerSettings != null ? producerSettings.settings() : new ProducerSettings();
       if (valid) {
         try {
           settings.toConfig(name); // validates the combination of the settings
         } catch (RuntimeException e) {
-          Settings.STATUS.error("Logproducer appender '{}': invalid <ProducerSettings>: {}", name, e.getMessage());
+          Settings.STATUS.error(
+              "Logproducer appender '{}': invalid <ProducerSettings>: {}", name, e.getMessage());
           valid = false;
         }
       }
       if (!valid) {
-        Settings.STATUS.error("Logproducer appender '{}' not created: invalid settings (see above)", name);
+        Settings.STATUS.error(
+            "Logproducer appender '{}' not created: invalid settings (see above)", name);
         return null;
       }
-      return new LogproducerAppender(name, getFilter(), getLayout(), isIgnoreExceptions(), getPropertyArray(),
-          settings, otlp != null ? otlp.settings() : null, gse != null ? gse.settings() : null,
-          kafka != null ? kafka.settings() : null, mapping != null ? mapping.settings() : new MappingSettings(),
-          stopAndReport[0], stopAndReport[1]);
+      return new LogproducerAppender(
+          name,
+          getFilter(),
+          getLayout(),
+          isIgnoreExceptions(),
+          getPropertyArray(),
+          settings,
+          otlp != null ? otlp.settings() : null,
+          gse != null ? gse.settings() : null,
+          kafka != null ? kafka.settings() : null,
+          mapping != null ? mapping.settings() : new MappingSettings(),
+          stopAndReport[0],
+          stopAndReport[1]);
     }
   }
 
   /**
-   * Starts the producer; if the exporter cannot be built here (e.g. no Unix sockets on this JVM), reports it on
-   * log4j2's status channel and stays stopped.
+   * Starts the producer; if the exporter cannot be built here (e.g. no Unix sockets on this JVM),
+   * reports it on log4j2's status channel and stays stopped.
    */
   @Override
   public void start() {
     try {
       producer.start(producerSettings, otlp, gse, kafka, getName(), mapping.scopeFromLogger());
-    } catch (RuntimeException | LinkageError e) { // LinkageError: a mismatched logproducer jar on the class path
+    } catch (RuntimeException
+        | LinkageError e) { // LinkageError: a mismatched logproducer jar on the class path
       LOGGER.error("Logproducer appender '{}' not started: {}", getName(), e.getMessage(), e);
       return;
     }
@@ -275,7 +318,8 @@ public final class LogproducerAppender extends AbstractAppender {
    */
   @Override
   public void append(LogEvent event) {
-    // Under async loggers and AsyncAppender this runs on log4j2's thread: the event's thread tells whether it came
+    // Under async loggers and AsyncAppender this runs on log4j2's thread: the event's thread tells
+    // whether it came
     // from the producer's own threads (httpclient5's DEBUG logging on a send thread).
     String threadName = event.getThreadName();
     if (threadName != null && producer.isProducerThread(threadName)) {
@@ -299,8 +343,8 @@ public final class LogproducerAppender extends AbstractAppender {
   }
 
   /**
-   * Whether log4j2 must compute the caller's location for each event: only with {@code <Mapping captureCode="true">}
-   * (or a layout that prints it, when the layout is the body).
+   * Whether log4j2 must compute the caller's location for each event: only with {@code <Mapping
+   * captureCode="true">} (or a layout that prints it, when the layout is the body).
    *
    * @return true if the appender reads {@link LogEvent#getSource()}
    */
@@ -310,8 +354,8 @@ public final class LogproducerAppender extends AbstractAppender {
   }
 
   /**
-   * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (log4j2's own timeout is not
-   * used: the appender's is the bound); afterwards no producer thread runs.
+   * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (log4j2's own
+   * timeout is not used: the appender's is the bound); afterwards no producer thread runs.
    *
    * @param timeout log4j2's timeout (not used)
    * @param timeUnit its unit

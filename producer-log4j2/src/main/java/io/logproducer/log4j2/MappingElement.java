@@ -7,8 +7,9 @@ import org.apache.logging.log4j.core.config.plugins.PluginAttribute;
 import org.apache.logging.log4j.core.config.plugins.PluginFactory;
 
 /**
- * The {@code <Mapping>} element of a {@code <Logproducer>} appender: how a log event becomes a log record. Unset
- * attributes keep the defaults of OpenTelemetry's log4j appender (see {@code MappingSettings}).
+ * The {@code <Mapping>} element of a {@code <Logproducer>} appender: how a log event becomes a log
+ * record. Unset attributes keep the defaults of OpenTelemetry's log4j appender (see {@code
+ * MappingSettings}).
  */
 @Plugin(name = "Mapping", category = Node.CATEGORY, printObject = true)
 public final class MappingElement {
@@ -22,19 +23,23 @@ public final class MappingElement {
   }
 
   /**
-   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status channel (naming
-   * it) and keeps the appender from being created.
+   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status
+   * channel (naming it) and keeps the appender from being created.
    *
-   * @param mdcInclude ThreadContext keys copied as attributes, comma-separated; {@code *} (default) for all, empty
-   *     for none
+   * @param mdcInclude ThreadContext keys copied as attributes, comma-separated; {@code *} (default)
+   *     for all, empty for none
    * @param mdcExclude ThreadContext keys never copied, comma-separated
    * @param captureKeyValues whether {@code MapMessage} entries become attributes (default true)
    * @param captureMarkers whether the marker becomes {@code log4j.marker} (default true)
    * @param captureThread whether {@code thread.name} and {@code thread.id} are set (default true)
-   * @param captureCode whether caller data becomes {@code code.*} (default false: log4j2 then walks the stack)
-   * @param useLayout whether the body is the appender's layout output (default false: the formatted message)
-   * @param scopeFromLogger whether the logger name becomes the instrumentation scope name (default true)
-   * @param exceptionMaxFrames most frames in {@code exception.stacktrace} (default 200; 0 none, negative no limit)
+   * @param captureCode whether caller data becomes {@code code.*} (default false: log4j2 then walks
+   *     the stack)
+   * @param useLayout whether the body is the appender's layout output (default false: the formatted
+   *     message)
+   * @param scopeFromLogger whether the logger name becomes the instrumentation scope name (default
+   *     true)
+   * @param exceptionMaxFrames most frames in {@code exception.stacktrace} (default 200; 0 none,
+   *     negative no limit)
    * @return the element
    */
   @PluginFactory
@@ -49,20 +54,36 @@ public final class MappingElement {
       @PluginAttribute("scopeFromLogger") String scopeFromLogger,
       @PluginAttribute("exceptionMaxFrames") String exceptionMaxFrames) {
     final MappingSettings s = new MappingSettings();
-    Settings a = new Settings("Mapping")
-        .apply("mdcInclude", mdcInclude, s::setMdcInclude)
-        .apply("mdcExclude", mdcExclude, s::setMdcExclude)
-        .apply("captureKeyValues", captureKeyValues,
-            v -> s.setCaptureKeyValues(Settings.parseBoolean("captureKeyValues", v)))
-        .apply("captureMarkers", captureMarkers,
-            v -> s.setCaptureMarkers(Settings.parseBoolean("captureMarkers", v)))
-        .apply("captureThread", captureThread, v -> s.setCaptureThread(Settings.parseBoolean("captureThread", v)))
-        .apply("captureCode", captureCode, v -> s.setCaptureCode(Settings.parseBoolean("captureCode", v)))
-        .apply("useLayout", useLayout, v -> s.setUseLayout(Settings.parseBoolean("useLayout", v)))
-        .apply("scopeFromLogger", scopeFromLogger,
-            v -> s.setScopeFromLogger(Settings.parseBoolean("scopeFromLogger", v)))
-        .apply("exceptionMaxFrames", exceptionMaxFrames,
-            v -> s.setExceptionMaxFrames(Settings.parseInt("exceptionMaxFrames", v)));
+    Settings a =
+        new Settings("Mapping")
+            .apply("mdcInclude", mdcInclude, s::setMdcInclude)
+            .apply("mdcExclude", mdcExclude, s::setMdcExclude)
+            .apply(
+                "captureKeyValues",
+                captureKeyValues,
+                v -> s.setCaptureKeyValues(Settings.parseBoolean("captureKeyValues", v)))
+            .apply(
+                "captureMarkers",
+                captureMarkers,
+                v -> s.setCaptureMarkers(Settings.parseBoolean("captureMarkers", v)))
+            .apply(
+                "captureThread",
+                captureThread,
+                v -> s.setCaptureThread(Settings.parseBoolean("captureThread", v)))
+            .apply(
+                "captureCode",
+                captureCode,
+                v -> s.setCaptureCode(Settings.parseBoolean("captureCode", v)))
+            .apply(
+                "useLayout", useLayout, v -> s.setUseLayout(Settings.parseBoolean("useLayout", v)))
+            .apply(
+                "scopeFromLogger",
+                scopeFromLogger,
+                v -> s.setScopeFromLogger(Settings.parseBoolean("scopeFromLogger", v)))
+            .apply(
+                "exceptionMaxFrames",
+                exceptionMaxFrames,
+                v -> s.setExceptionMaxFrames(Settings.parseInt("exceptionMaxFrames", v)));
     return new MappingElement(s, a.valid());
   }
 

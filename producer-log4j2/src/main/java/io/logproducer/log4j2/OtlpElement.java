@@ -9,10 +9,11 @@ import org.apache.logging.log4j.core.config.plugins.PluginElement;
 import org.apache.logging.log4j.core.config.plugins.PluginFactory;
 
 /**
- * The {@code <Otlp>} element of a {@code <Logproducer>} appender: the OTLP/HTTP exporter. Starts from the standard
- * OpenTelemetry environment variables ({@code OTEL_EXPORTER_OTLP_*}, {@code OTEL_SERVICE_NAME},
- * {@code OTEL_RESOURCE_ATTRIBUTES}); what the element sets wins. Request headers come from the {@code headers}
- * attribute ({@code name=value,…}) and from {@code <Property name="…" value="…"/>} children.
+ * The {@code <Otlp>} element of a {@code <Logproducer>} appender: the OTLP/HTTP exporter. Starts
+ * from the standard OpenTelemetry environment variables ({@code OTEL_EXPORTER_OTLP_*}, {@code
+ * OTEL_SERVICE_NAME}, {@code OTEL_RESOURCE_ATTRIBUTES}); what the element sets wins. Request
+ * headers come from the {@code headers} attribute ({@code name=value,…}) and from {@code <Property
+ * name="…" value="…"/>} children.
  */
 @Plugin(name = "Otlp", category = Node.CATEGORY, printObject = true)
 public final class OtlpElement {
@@ -26,8 +27,8 @@ public final class OtlpElement {
   }
 
   /**
-   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status channel (naming
-   * it) and keeps the appender from being created.
+   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status
+   * channel (naming it) and keeps the appender from being created.
    *
    * @param endpoint the receiver's URL; without a path {@code /v1/logs} is appended
    * @param headers request headers, {@code name=value} items separated by commas
@@ -35,7 +36,8 @@ public final class OtlpElement {
    * @param compression {@code none}, {@code gzip}, {@code lz4} or {@code zstd}
    * @param timeoutMillis the deadline of one request
    * @param serviceName the resource attribute {@code service.name}
-   * @param resourceAttributes string resource attributes, {@code key=value} items separated by commas
+   * @param resourceAttributes string resource attributes, {@code key=value} items separated by
+   *     commas
    * @param maxRequestSizeInBytes the uncompressed request bound
    * @param properties {@code <Property>} children: one request header each
    * @return the element
@@ -52,16 +54,22 @@ public final class OtlpElement {
       @PluginAttribute("maxRequestSizeInBytes") String maxRequestSizeInBytes,
       @PluginElement("Properties") Property[] properties) {
     final OtlpSettings s = new OtlpSettings();
-    Settings a = new Settings("Otlp")
-        .apply("endpoint", endpoint, s::setEndpoint)
-        .apply("headers", headers, s::setHeaders)
-        .apply("encoding", encoding, s::setEncoding)
-        .apply("compression", compression, s::setCompression)
-        .apply("timeoutMillis", timeoutMillis, v -> s.setTimeoutMillis(Settings.parseLong("timeoutMillis", v)))
-        .apply("serviceName", serviceName, s::setServiceName)
-        .apply("resourceAttributes", resourceAttributes, s::setResourceAttributes)
-        .apply("maxRequestSizeInBytes", maxRequestSizeInBytes,
-            v -> s.setMaxRequestSizeInBytes(Settings.parseInt("maxRequestSizeInBytes", v)));
+    Settings a =
+        new Settings("Otlp")
+            .apply("endpoint", endpoint, s::setEndpoint)
+            .apply("headers", headers, s::setHeaders)
+            .apply("encoding", encoding, s::setEncoding)
+            .apply("compression", compression, s::setCompression)
+            .apply(
+                "timeoutMillis",
+                timeoutMillis,
+                v -> s.setTimeoutMillis(Settings.parseLong("timeoutMillis", v)))
+            .apply("serviceName", serviceName, s::setServiceName)
+            .apply("resourceAttributes", resourceAttributes, s::setResourceAttributes)
+            .apply(
+                "maxRequestSizeInBytes",
+                maxRequestSizeInBytes,
+                v -> s.setMaxRequestSizeInBytes(Settings.parseInt("maxRequestSizeInBytes", v)));
     if (properties != null) {
       for (Property p : properties) {
         a.apply("Property " + p.getName(), p.getValue(), v -> s.addHeader(p.getName() + "=" + v));

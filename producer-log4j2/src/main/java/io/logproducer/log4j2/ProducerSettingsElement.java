@@ -12,10 +12,10 @@ import org.apache.logging.log4j.core.config.plugins.PluginAttribute;
 import org.apache.logging.log4j.core.config.plugins.PluginFactory;
 
 /**
- * The {@code <ProducerSettings>} element of a {@code <Logproducer>} appender: one attribute per producer setting,
- * the same names as {@code ProducerConfig.Builder}. Unset attributes keep the producer's defaults, except
- * {@code bufferFullPolicy}, which is {@code DROP} for an appender (the logging thread never waits), and
- * {@code clientId}, which is {@code logproducer-<appender name>}.
+ * The {@code <ProducerSettings>} element of a {@code <Logproducer>} appender: one attribute per
+ * producer setting, the same names as {@code ProducerConfig.Builder}. Unset attributes keep the
+ * producer's defaults, except {@code bufferFullPolicy}, which is {@code DROP} for an appender (the
+ * logging thread never waits), and {@code clientId}, which is {@code logproducer-<appender name>}.
  */
 @Plugin(name = "ProducerSettings", category = Node.CATEGORY, printObject = true)
 public final class ProducerSettingsElement {
@@ -32,8 +32,8 @@ public final class ProducerSettingsElement {
   }
 
   /**
-   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status channel (naming
-   * it) and keeps the appender from being created.
+   * Creates the element from its XML attributes; an invalid value is reported on log4j2's status
+   * channel (naming it) and keeps the appender from being created.
    *
    * @param totalSizeInBytes the bound on buffered bytes
    * @param bufferFullPolicy {@code DROP} (appender default) or {@code BLOCK}
@@ -73,11 +73,28 @@ public final class ProducerSettingsElement {
       @PluginAttribute("jmxEnabled") String jmxEnabled,
       @PluginAttribute("shutdownHookEnabled") String shutdownHookEnabled,
       @PluginAttribute("shutdownHookTimeoutMillis") String shutdownHookTimeoutMillis) {
-    // The values in the order of the parameters; each goes to the ProducerConfigDef setting its @PluginAttribute
+    // The values in the order of the parameters; each goes to the ProducerConfigDef setting its
+    // @PluginAttribute
     // names (ProducerSettingsElementTest: the attributes are exactly the declared settings).
-    String[] values = {totalSizeInBytes, bufferFullPolicy, maxBlockMillis, batchSizeInBytes, batchCountThreshold,
-        lingerMillis, sendThreads, retries, initialRetryBackoffMillis, maxRetryBackoffMillis, deliveryTimeoutMillis,
-        compression, compressionLevel, clientId, jmxEnabled, shutdownHookEnabled, shutdownHookTimeoutMillis};
+    String[] values = {
+      totalSizeInBytes,
+      bufferFullPolicy,
+      maxBlockMillis,
+      batchSizeInBytes,
+      batchCountThreshold,
+      lingerMillis,
+      sendThreads,
+      retries,
+      initialRetryBackoffMillis,
+      maxRetryBackoffMillis,
+      deliveryTimeoutMillis,
+      compression,
+      compressionLevel,
+      clientId,
+      jmxEnabled,
+      shutdownHookEnabled,
+      shutdownHookTimeoutMillis
+    };
     final ProducerSettings s = new ProducerSettings();
     Settings a = new Settings("ProducerSettings");
     for (int i = 0; i < values.length; i++) {

@@ -4,9 +4,9 @@ import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.status.StatusLogger;
 
 /**
- * Applies the XML's text attributes to the settings beans: every value is parsed here (not by log4j2's converters,
- * which log a vague error and fall back to a default), and an invalid value is reported on log4j2's status channel
- * with the element and the attribute it came from.
+ * Applies the XML's text attributes to the settings beans: every value is parsed here (not by
+ * log4j2's converters, which log a vague error and fall back to a default), and an invalid value is
+ * reported on log4j2's status channel with the element and the attribute it came from.
  */
 final class Settings {
 
@@ -24,7 +24,10 @@ final class Settings {
     this.element = element;
   }
 
-  /** Applies {@code value} (when not null) with {@code setter}; an error names the element and the attribute. */
+  /**
+   * Applies {@code value} (when not null) with {@code setter}; an error names the element and the
+   * attribute.
+   */
   Settings apply(String attribute, String value, Setter setter) {
     if (value == null) {
       return this;
@@ -33,7 +36,12 @@ final class Settings {
       setter.set(value.trim());
     } catch (RuntimeException e) {
       valid = false;
-      STATUS.error("Logproducer appender: invalid <{} {}=\"{}\">: {}", element, attribute, value, e.getMessage());
+      STATUS.error(
+          "Logproducer appender: invalid <{} {}=\"{}\">: {}",
+          element,
+          attribute,
+          value,
+          e.getMessage());
     }
     return this;
   }
@@ -55,7 +63,8 @@ final class Settings {
     try {
       return Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(attribute + " must be an integer (32 bits), was '" + value + "'", e);
+      throw new IllegalArgumentException(
+          attribute + " must be an integer (32 bits), was '" + value + "'", e);
     }
   }
 

@@ -26,8 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class Log4j2GseTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void eventsArriveWithBodyAndSeverity() throws Exception {
@@ -64,7 +63,8 @@ class Log4j2GseTest {
       assertEquals("WARN", records.get(1).get("severity_text").getAsString());
       assertEquals("third", records.get(2).get("body").getAsString());
       assertEquals(17, records.get(2).get("severity_number").getAsInt());
-      assertEquals("java.lang.IllegalArgumentException",
+      assertEquals(
+          "java.lang.IllegalArgumentException",
           records.get(2).getAsJsonObject("attributes").get("exception.type").getAsString());
     }
   }

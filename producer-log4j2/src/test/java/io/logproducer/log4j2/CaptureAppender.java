@@ -11,11 +11,15 @@ import org.apache.logging.log4j.core.config.plugins.Plugin;
 import org.apache.logging.log4j.core.config.plugins.PluginAttribute;
 import org.apache.logging.log4j.core.config.plugins.PluginFactory;
 
-/** A test appender next to the Logproducer one: records what log4j2 handed to appenders (copied during append). */
+/**
+ * A test appender next to the Logproducer one: records what log4j2 handed to appenders (copied
+ * during append).
+ */
 @Plugin(name = "Capture", category = Node.CATEGORY, elementType = Appender.ELEMENT_TYPE)
 public final class CaptureAppender extends AbstractAppender {
 
-  public record Seen(String loggerName, String threadName, String message, long epochSecond, int nanoOfSecond) {
+  public record Seen(
+      String loggerName, String threadName, String message, long epochSecond, int nanoOfSecond) {
     long timeUnixNano() {
       return epochSecond * 1_000_000_000L + nanoOfSecond;
     }
@@ -34,8 +38,13 @@ public final class CaptureAppender extends AbstractAppender {
 
   @Override
   public void append(LogEvent event) {
-    seen.add(new Seen(event.getLoggerName(), event.getThreadName(), event.getMessage().getFormattedMessage(),
-        event.getInstant().getEpochSecond(), event.getInstant().getNanoOfSecond()));
+    seen.add(
+        new Seen(
+            event.getLoggerName(),
+            event.getThreadName(),
+            event.getMessage().getFormattedMessage(),
+            event.getInstant().getEpochSecond(),
+            event.getInstant().getNanoOfSecond()));
   }
 
   public List<Seen> seen() {

@@ -13,7 +13,10 @@ import org.apache.logging.log4j.ThreadContext;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.message.MapMessage;
 
-/** {@link AppenderContract} on log4j2, configured from contract.xml; key-value pairs as a {@link MapMessage}. */
+/**
+ * {@link AppenderContract} on log4j2, configured from contract.xml; key-value pairs as a {@link
+ * MapMessage}.
+ */
 class Log4j2AppenderContractTest extends AppenderContract {
 
   private LoggerContext ctx;
@@ -44,7 +47,8 @@ class Log4j2AppenderContractTest extends AppenderContract {
     try {
       Logger logger = ctx.getLogger(call.logger());
       Level level = Level.valueOf(call.level());
-      Marker marker = call.markers().isEmpty() ? null : MarkerManager.getMarker(call.markers().get(0));
+      Marker marker =
+          call.markers().isEmpty() ? null : MarkerManager.getMarker(call.markers().get(0));
       if (call.keyValues().isEmpty()) {
         logger.log(level, marker, call.message(), call.thrown());
         return;

@@ -24,17 +24,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The {@code <Kafka>} element against a real single-node KRaft broker: every event arrives as an OTLP/JSON record,
- * and the Kafka client's DEBUG logging (through SLF4J into this log4j2 context) never re-enters the producer.
+ * The {@code <Kafka>} element against a real single-node KRaft broker: every event arrives as an
+ * OTLP/JSON record, and the Kafka client's DEBUG logging (through SLF4J into this log4j2 context)
+ * never re-enters the producer.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class Log4j2KafkaTest {
 
-  private static final Pattern BODY = Pattern.compile("\"body\":\\{\"stringValue\":\"(order \\d+ paid)\"\\}");
+  private static final Pattern BODY =
+      Pattern.compile("\"body\":\\{\"stringValue\":\"(order \\d+ paid)\"\\}");
 
   @Test
   void eventsArriveInKafkaAndTheClientsOwnLoggingDoesNotReEnter() throws Exception {
-    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Paths.get("target", "kafka-log4j2"))) {
+    try (EmbeddedKafkaBroker broker =
+        EmbeddedKafkaBroker.start(Paths.get("target", "kafka-log4j2"))) {
       broker.createTopic("log4j2", 1);
       System.setProperty("kafka.bootstrap", broker.bootstrapServers());
       LoggerContext ctx = LoggerContext.getContext(false);
@@ -49,9 +52,17 @@ class Log4j2KafkaTest {
         }
         appender.getProducer().flush();
         assertEquals(n, appender.getProducer().getMetrics().getRecordsSent());
-        Support.await("the Kafka client's DEBUG events", () -> capture.seen().stream().anyMatch(
-            s -> s.loggerName().startsWith("org.apache.kafka")), 10_000, () -> "captured " + capture.seen().size());
-        assertEquals(n, appender.getProducer().getMetrics().getRecordsAccepted(), "only the application's events");
+        Support.await(
+            "the Kafka client's DEBUG events",
+            () ->
+                capture.seen().stream()
+                    .anyMatch(s -> s.loggerName().startsWith("org.apache.kafka")),
+            10_000,
+            () -> "captured " + capture.seen().size());
+        assertEquals(
+            n,
+            appender.getProducer().getMetrics().getRecordsAccepted(),
+            "only the application's events");
       } finally {
         ctx.setConfigLocation(Support.resource("log4j2-test.xml"));
         System.clearProperty("kafka.bootstrap");
@@ -61,8 +72,8 @@ class Log4j2KafkaTest {
       List<String> bodies = new ArrayList<>();
       Properties p = new Properties();
       p.put("bootstrap.servers", broker.bootstrapServers());
-      try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-          new ByteArrayDeserializer())) {
+      try (KafkaConsumer<byte[], byte[]> c =
+          new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
         List<TopicPartition> parts = new ArrayList<>();
         for (PartitionInfo info : c.partitionsFor("log4j2", Duration.ofSeconds(30))) {
           parts.add(new TopicPartition("log4j2", info.partition()));
@@ -73,7 +84,10 @@ class Log4j2KafkaTest {
         while (bodies.size() < n && System.nanoTime() < deadline) {
           for (ConsumerRecord<byte[], byte[]> m : c.poll(Duration.ofMillis(200))) {
             String json = new String(m.value(), StandardCharsets.UTF_8);
-            assertTrue(json.contains("{\"key\":\"service.name\",\"value\":{\"stringValue\":\"log4j2-kafka\"}}"), json);
+            assertTrue(
+                json.contains(
+                    "{\"key\":\"service.name\",\"value\":{\"stringValue\":\"log4j2-kafka\"}}"),
+                json);
             Matcher matcher = BODY.matcher(json);
             while (matcher.find()) {
               bodies.add(matcher.group(1));
@@ -85,7 +99,8 @@ class Log4j2KafkaTest {
       for (int i = 0; i < n; i++) {
         expected.add("order " + i + " paid");
       }
-      assertEquals(expected, bodies, "every event once, in order (one partition, one shard per topic)");
+      assertEquals(
+          expected, bodies, "every event once, in order (one partition, one shard per topic)");
     }
   }
 }

@@ -56,13 +56,24 @@ class MappingTest {
   }
 
   private List<Received> awaitDelivered(String service, int n) {
-    Support.await(n + " records of " + service,
-        () -> Support.delivered(server).stream().filter(r -> service.equals(r.service())).count() >= n, 10_000,
-        () -> "delivered=" + Support.delivered(server).size() + ", invalid requests=" + server.invalidRequests());
+    Support.await(
+        n + " records of " + service,
+        () ->
+            Support.delivered(server).stream().filter(r -> service.equals(r.service())).count()
+                >= n,
+        10_000,
+        () ->
+            "delivered="
+                + Support.delivered(server).size()
+                + ", invalid requests="
+                + server.invalidRequests());
     return Support.delivered(server).stream().filter(r -> service.equals(r.service())).toList();
   }
 
-  /** Each record travels in a ScopeLogs named after its logger (the OTLP exporter's scope-per-record mode). */
+  /**
+   * Each record travels in a ScopeLogs named after its logger (the OTLP exporter's scope-per-record
+   * mode).
+   */
   private static void assertScope(String expected, Received r) {
     assertEquals(expected, r.scope(), "ScopeLogs.scope.name of the record = its logger name");
   }
@@ -85,11 +96,19 @@ class MappingTest {
     log.warn("invalid trace context");
     ThreadContext.clearAll();
 
-    log.error("failed: " + TEXT, new IllegalStateException("outer " + TEXT, new IOException("inner cause")));
+    log.error(
+        "failed: " + TEXT,
+        new IllegalStateException("outer " + TEXT, new IOException("inner cause")));
 
-    MapMessage<?, Object> map = new MapMessage<>().with("message", "map body " + TEXT).with("count", 7L)
-        .with("small", 3).with("ratio", 0.5d).with("ok", true).with("name", "ü")
-        .with("raw", (Object) new byte[] {1, 2, (byte) 0xff});
+    MapMessage<?, Object> map =
+        new MapMessage<>()
+            .with("message", "map body " + TEXT)
+            .with("count", 7L)
+            .with("small", 3)
+            .with("ratio", 0.5d)
+            .with("ok", true)
+            .with("name", "ü")
+            .with("raw", (Object) new byte[] {1, 2, (byte) 0xff});
     log.info(map);
     log.info(new StringMapMessage().with("a", "1").with("b", "2")); // no "message" entry: no body
 
@@ -100,18 +119,23 @@ class MappingTest {
 
     List<Received> got = awaitDelivered("main-svc", 9);
     assertEquals(9, got.size(), got.toString());
-    List<CaptureAppender.Seen> seen = ctx.getConfiguration().<CaptureAppender>getAppender("capture").seen();
+    List<CaptureAppender.Seen> seen =
+        ctx.getConfiguration().<CaptureAppender>getAppender("capture").seen();
     assertEquals(9, seen.size());
     for (int i = 0; i < 9; i++) {
       Received r = got.get(i);
-      // Event time exactly as log4j2 recorded it, nanosecond field included (no truncation to millis).
+      // Event time exactly as log4j2 recorded it, nanosecond field included (no truncation to
+      // millis).
       assertEquals(seen.get(i).timeUnixNano(), r.record().timeUnixNano(), "time of record " + i);
-      assertTrue(r.record().observedTimeUnixNano() >= r.record().timeUnixNano() - 1_000_000,
+      assertTrue(
+          r.record().observedTimeUnixNano() >= r.record().timeUnixNano() - 1_000_000,
           "observed time is now");
       assertScope("test.mapping", r);
       assertEquals(me.getName(), r.attr("thread.name"));
       assertEquals(me.getId(), r.attributes().get("thread.id"));
-      assertFalse(r.attributes().keySet().stream().anyMatch(k -> k.startsWith("code.")), "no code.* by default");
+      assertFalse(
+          r.attributes().keySet().stream().anyMatch(k -> k.startsWith("code.")),
+          "no code.* by default");
       assertFalse(r.attributes().containsKey("secret"), "mdcExclude");
     }
 
@@ -122,7 +146,9 @@ class MappingTest {
     assertEquals(TRACE_ID, first.record().traceId());
     assertEquals(SPAN_ID, first.record().spanId());
     assertEquals(1, first.record().flags());
-    assertEquals(java.util.Set.of("user", "log4j.marker", "thread.name", "thread.id"), first.attributes().keySet(),
+    assertEquals(
+        java.util.Set.of("user", "log4j.marker", "thread.name", "thread.id"),
+        first.attributes().keySet(),
         "trace keys and secret left out");
     assertEquals("alice ✓", first.attr("user"));
     assertEquals("AUDIT", first.attr("log4j.marker"));
@@ -143,8 +169,13 @@ class MappingTest {
     assertEquals("java.lang.IllegalStateException", error.attr("exception.type"));
     assertEquals("outer " + TEXT, error.attr("exception.message"));
     String trace = error.attr("exception.stacktrace");
-    assertTrue(trace.startsWith("java.lang.IllegalStateException: outer " + TEXT + "\n\tat io.logproducer.log4j2"
-        + ".MappingTest.everyFieldOfTheEvent(MappingTest.java:"), trace);
+    assertTrue(
+        trace.startsWith(
+            "java.lang.IllegalStateException: outer "
+                + TEXT
+                + "\n\tat io.logproducer.log4j2"
+                + ".MappingTest.everyFieldOfTheEvent(MappingTest.java:"),
+        trace);
     assertTrue(trace.contains("\nCaused by: java.io.IOException: inner cause\n"), trace);
 
     Received mapped = got.get(3);
@@ -164,11 +195,14 @@ class MappingTest {
     assertEquals("1", noBody.attr("a"));
     assertEquals("2", noBody.attr("b"));
 
-    assertEquals(List.of(1, 5, 21, 13), got.subList(5, 9).stream().map(r -> r.record().severityNumber())
-        .toList());
-    assertEquals(List.of("TRACE", "DEBUG", "FATAL", "NOTICE"), got.subList(5, 9).stream()
-        .map(r -> r.record().severityText()).toList());
-    assertEquals(List.of("t", "d", "f", "notice"), got.subList(5, 9).stream().map(Received::body).toList());
+    assertEquals(
+        List.of(1, 5, 21, 13),
+        got.subList(5, 9).stream().map(r -> r.record().severityNumber()).toList());
+    assertEquals(
+        List.of("TRACE", "DEBUG", "FATAL", "NOTICE"),
+        got.subList(5, 9).stream().map(r -> r.record().severityText()).toList());
+    assertEquals(
+        List.of("t", "d", "f", "notice"), got.subList(5, 9).stream().map(Received::body).toList());
 
     // The <Otlp> headers, from the attribute and from a <Property> child.
     ReceivedRequest request = server.requests().get(0);
@@ -190,9 +224,20 @@ class MappingTest {
     Received r = got.get(0);
     assertEquals("with code " + TEXT, r.body());
     assertScope("test.code", r);
-    assertEquals(Map.of("user", "bob", "code.function.name",
-        "io.logproducer.log4j2.MappingTest.codeOnlyWhenEnabledAndMdcInclude", "code.file.path", "MappingTest.java"),
-        Map.of("user", r.attr("user"), "code.function.name", r.attr("code.function.name"), "code.file.path",
+    assertEquals(
+        Map.of(
+            "user",
+            "bob",
+            "code.function.name",
+            "io.logproducer.log4j2.MappingTest.codeOnlyWhenEnabledAndMdcInclude",
+            "code.file.path",
+            "MappingTest.java"),
+        Map.of(
+            "user",
+            r.attr("user"),
+            "code.function.name",
+            r.attr("code.function.name"),
+            "code.file.path",
             r.attr("code.file.path")));
     assertEquals((long) line, r.attributes().get("code.line.number"));
     assertEquals(4, r.attributes().size(), "user and code.* only: " + r.attributes().keySet());
@@ -209,9 +254,11 @@ class MappingTest {
     List<Received> got = awaitDelivered("layout-svc", 1);
     assertEquals("[WARN] layout: via layout " + TEXT, got.get(0).body());
     assertEquals(13, got.get(0).record().severityNumber());
-    // The body's bytes on the wire are its UTF-8 (the kit's model gives the decoded string only: the raw body).
+    // The body's bytes on the wire are its UTF-8 (the kit's model gives the decoded string only:
+    // the raw body).
     byte[] utf8 = ("[WARN] layout: via layout " + TEXT).getBytes(StandardCharsets.UTF_8);
-    assertTrue(server.requests().stream().anyMatch(q -> indexOf(q.body(), utf8) >= 0),
+    assertTrue(
+        server.requests().stream().anyMatch(q -> indexOf(q.body(), utf8) >= 0),
         "the request bodies hold the body's UTF-8 bytes");
   }
 

@@ -16,7 +16,10 @@ import org.apache.logging.log4j.core.LoggerContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Receiver down, 1,000,000 events from 8 threads: no logging call waits, every event is accepted or counted. */
+/**
+ * Receiver down, 1,000,000 events from 8 threads: no logging call waits, every event is accepted or
+ * counted.
+ */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class NeverBlocksTest {
 
@@ -24,19 +27,26 @@ class NeverBlocksTest {
   static final int PER_THREAD = 125_000;
   static final int TOTAL = THREADS * PER_THREAD;
   static final long TOTAL_SIZE = 8L << 20;
+
   /**
-   * The bound on any single call: half of the maxBlockMillis set in never-blocks.xml (10 s), so a call that waited
-   * for buffer space would fail it; generous for a shared 2-core machine, where 8 logging threads, the producer's
-   * threads and other processes compete (a call preempted mid-way, GC pauses: measured up to ~0.3 s at load 6-7).
+   * The bound on any single call: half of the maxBlockMillis set in never-blocks.xml (10 s), so a
+   * call that waited for buffer space would fail it; generous for a shared 2-core machine, where 8
+   * logging threads, the producer's threads and other processes compete (a call preempted mid-way,
+   * GC pauses: measured up to ~0.3 s at load 6-7).
    */
   static final long MAX_BOUND_MILLIS = 5000;
-  /** The bound on the 99.9th percentile (measured 8-20 ms on that machine; CI machines may be busier). */
+
+  /**
+   * The bound on the 99.9th percentile (measured 8-20 ms on that machine; CI machines may be
+   * busier).
+   */
   static final long P999_BOUND_MILLIS = 100;
 
   @Test
   void loggingNeverBlocksAndDropsAreCountedExactly() throws Exception {
     System.setProperty("nb.otlp.endpoint", "http://127.0.0.1:" + Support.closedPort());
-    // The application's logging is initialised before it runs (the producer's own warnings go through SLF4J to the
+    // The application's logging is initialised before it runs (the producer's own warnings go
+    // through SLF4J to the
     // global log4j2 context here): not part of what a logging call costs.
     org.slf4j.LoggerFactory.getLogger(NeverBlocksTest.class).debug("warm-up");
     try (Support.Status status = Support.Status.register()) {
@@ -50,19 +60,22 @@ class NeverBlocksTest {
       Thread[] threads = new Thread[THREADS];
       for (int t = 0; t < THREADS; t++) {
         final int id = t;
-        threads[t] = new Thread(() -> {
-          try {
-            start.await();
-          } catch (InterruptedException e) {
-            return;
-          }
-          long[] mine = nanos[id];
-          for (int i = 0; i < PER_THREAD; i++) {
-            long t0 = System.nanoTime();
-            log.info("event {} {} {}", id, i, payload);
-            mine[i] = System.nanoTime() - t0;
-          }
-        }, "app-" + t);
+        threads[t] =
+            new Thread(
+                () -> {
+                  try {
+                    start.await();
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                  long[] mine = nanos[id];
+                  for (int i = 0; i < PER_THREAD; i++) {
+                    long t0 = System.nanoTime();
+                    log.info("event {} {} {}", id, i, payload);
+                    mine[i] = System.nanoTime() - t0;
+                  }
+                },
+                "app-" + t);
         threads[t].start();
       }
       long t0 = System.nanoTime();
@@ -88,32 +101,58 @@ class NeverBlocksTest {
       ProducerMetrics m = producer.getMetrics();
       long accepted = m.getRecordsAccepted();
       long dropped = appender.droppedCount();
-      System.out.printf("NeverBlocksTest: %,d events in %,d ms; per call: max %.3f ms, p99.9 %.3f ms, p50 %.3f us;"
-          + " %,d calls over 5 ms; accepted %,d, dropped %,d, peak buffered %,d of %,d bytes%n", TOTAL,
-          elapsedMillis, max / 1e6, p999 / 1e6, p50 / 1e3, slow, accepted, dropped, m.getPeakBufferedBytes(), TOTAL_SIZE);
+      System.out.printf(
+          "NeverBlocksTest: %,d events in %,d ms; per call: max %.3f ms, p99.9 %.3f ms, p50 %.3f us;"
+              + " %,d calls over 5 ms; accepted %,d, dropped %,d, peak buffered %,d of %,d bytes%n",
+          TOTAL,
+          elapsedMillis,
+          max / 1e6,
+          p999 / 1e6,
+          p50 / 1e3,
+          slow,
+          accepted,
+          dropped,
+          m.getPeakBufferedBytes(),
+          TOTAL_SIZE);
 
-      assertTrue(max < TimeUnit.MILLISECONDS.toNanos(MAX_BOUND_MILLIS), "max per call " + max / 1e6 + " ms");
-      assertTrue(p999 < TimeUnit.MILLISECONDS.toNanos(P999_BOUND_MILLIS), "p99.9 per call " + p999 / 1e6 + " ms");
+      assertTrue(
+          max < TimeUnit.MILLISECONDS.toNanos(MAX_BOUND_MILLIS),
+          "max per call " + max / 1e6 + " ms");
+      assertTrue(
+          p999 < TimeUnit.MILLISECONDS.toNanos(P999_BOUND_MILLIS),
+          "p99.9 per call " + p999 / 1e6 + " ms");
       assertEquals(TOTAL, accepted + dropped, "accepted " + accepted + " + dropped " + dropped);
       assertTrue(dropped > 0, "drops must have happened");
       assertTrue(m.getPeakBufferedBytes() <= TOTAL_SIZE, "peak " + m.getPeakBufferedBytes());
-      assertTrue(m.getPeakBufferedBytes() > TOTAL_SIZE / 2, "the buffer filled: " + m.getPeakBufferedBytes());
+      assertTrue(
+          m.getPeakBufferedBytes() > TOTAL_SIZE / 2,
+          "the buffer filled: " + m.getPeakBufferedBytes());
 
       long stopStart = System.nanoTime();
       ctx.stop();
       long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopStart);
-      System.out.printf("NeverBlocksTest: stop with the receiver down took %,d ms (stopTimeoutMillis 1000)%n",
+      System.out.printf(
+          "NeverBlocksTest: stop with the receiver down took %,d ms (stopTimeoutMillis 1000)%n",
           stopMillis);
       assertTrue(stopMillis < 1000 + 1500, "stop took " + stopMillis + " ms");
       assertEquals(List.of(), Support.threads("logproducer-nb-"));
 
       List<String> warnings = status.messages(Level.WARN);
-      assertTrue(warnings.stream().anyMatch(w -> w.startsWith("logproducer appender 'nb': ")
-          && w.contains("events dropped")), warnings.toString());
-      // After stop every drop was reported: the counts in all of the last report are the exact totals.
-      String last = warnings.stream().filter(w -> w.startsWith("logproducer appender 'nb': ")).reduce((a, b) -> b)
-          .orElseThrow();
-      assertTrue(last.contains(String.format(java.util.Locale.ROOT, "(%,d and", appender.droppedCount())), last);
+      assertTrue(
+          warnings.stream()
+              .anyMatch(
+                  w -> w.startsWith("logproducer appender 'nb': ") && w.contains("events dropped")),
+          warnings.toString());
+      // After stop every drop was reported: the counts in all of the last report are the exact
+      // totals.
+      String last =
+          warnings.stream()
+              .filter(w -> w.startsWith("logproducer appender 'nb': "))
+              .reduce((a, b) -> b)
+              .orElseThrow();
+      assertTrue(
+          last.contains(String.format(java.util.Locale.ROOT, "(%,d and", appender.droppedCount())),
+          last);
     } finally {
       System.clearProperty("nb.otlp.endpoint");
     }

@@ -12,20 +12,28 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** {@code <ProducerSettings>}'s attributes are exactly the declared settings, and each reaches its own setting. */
+/**
+ * {@code <ProducerSettings>}'s attributes are exactly the declared settings, and each reaches its
+ * own setting.
+ */
 class ProducerSettingsElementTest {
 
   @Test
   void theAttributesAreTheDeclaredSettings() {
-    Set<String> declared = new TreeSet<>(ProducerConfigDef.all().stream().map(Setting::name).toList());
+    Set<String> declared =
+        new TreeSet<>(ProducerConfigDef.all().stream().map(Setting::name).toList());
     assertEquals(declared, new TreeSet<>(ProducerSettingsElement.ATTRIBUTES));
     assertEquals(declared.size(), ProducerSettingsElement.ATTRIBUTES.size(), "no attribute twice");
   }
 
   @Test
   void eachAttributeSetsItsOwnSetting() throws Exception {
-    Method factory = ProducerSettingsElement.class.getMethod("createProducerSettings",
-        ProducerSettingsElement.ATTRIBUTES.stream().map(a -> String.class).toArray(Class<?>[]::new));
+    Method factory =
+        ProducerSettingsElement.class.getMethod(
+            "createProducerSettings",
+            ProducerSettingsElement.ATTRIBUTES.stream()
+                .map(a -> String.class)
+                .toArray(Class<?>[]::new));
     List<String> attributes = ProducerSettingsElement.ATTRIBUTES;
     for (int i = 0; i < attributes.size(); i++) {
       Setting s = ProducerConfigDef.setting(attributes.get(i));
@@ -34,7 +42,8 @@ class ProducerSettingsElementTest {
       args[i] = sample;
       ProducerSettingsElement e = (ProducerSettingsElement) factory.invoke(null, args);
       assertTrue(e.valid(), s.name());
-      assertTrue(sample.equalsIgnoreCase(ProducerSettingsTest.valueIn(e.settings().toConfig("a"), s)),
+      assertTrue(
+          sample.equalsIgnoreCase(ProducerSettingsTest.valueIn(e.settings().toConfig("a"), s)),
           s.name() + " set by attribute " + attributes.get(i));
     }
   }

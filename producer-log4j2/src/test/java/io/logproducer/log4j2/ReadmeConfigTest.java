@@ -17,21 +17,22 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The log4j2 configuration of docs/appenders.md (once the README's), as printed:
- * it creates the appender and ships an event.
+ * The log4j2 configuration of docs/appenders.md (once the README's), as printed: it creates the
+ * appender and ships an event.
  */
 @Timeout(60)
 class ReadmeConfigTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static String readmeLog4j2Xml() throws Exception {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
-      Path readme = d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there
+      Path readme =
+          d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there
       if (Files.isRegularFile(readme) && Files.isDirectory(d.resolve("producer-log4j2"))) {
-        Matcher m = Pattern.compile("(?s)```xml\\n(<Configuration.*?</Configuration>)\\n```")
-            .matcher(new String(Files.readAllBytes(readme), StandardCharsets.UTF_8));
+        Matcher m =
+            Pattern.compile("(?s)```xml\\n(<Configuration.*?</Configuration>)\\n```")
+                .matcher(new String(Files.readAllBytes(readme), StandardCharsets.UTF_8));
         while (m.find()) {
           if (m.group(1).contains("<Logproducer ")) {
             return m.group(1);
@@ -47,9 +48,13 @@ class ReadmeConfigTest {
   void theReadmeConfigurationStartsAndShips() throws Exception {
     try (OtlpReceiver server = OtlpReceiver.start()) {
       Path xml = dir.resolve("log4j2-readme.xml");
-      // the documented configuration reads the endpoint from the system property otlp.endpoint (default 127.0.0.1:4318)
-      Files.write(xml, readmeLog4j2Xml().replace("${sys:otlp.endpoint:-http://127.0.0.1:4318}", server.endpoint())
-          .getBytes(StandardCharsets.UTF_8));
+      // the documented configuration reads the endpoint from the system property otlp.endpoint
+      // (default 127.0.0.1:4318)
+      Files.write(
+          xml,
+          readmeLog4j2Xml()
+              .replace("${sys:otlp.endpoint:-http://127.0.0.1:4318}", server.endpoint())
+              .getBytes(StandardCharsets.UTF_8));
       LoggerContext ctx = new LoggerContext("readme", null, xml.toUri());
       ctx.start();
       LogproducerAppender appender = Support.appender(ctx, "LOGPRODUCER");

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The global LoggerContext (where SLF4J sends httpclient5's and the producer's own logging) at DEBUG for everything,
- * into the appender, while the receiver fails: only the application's events reach the receiver.
+ * The global LoggerContext (where SLF4J sends httpclient5's and the producer's own logging) at
+ * DEBUG for everything, into the appender, while the receiver fails: only the application's events
+ * reach the receiver.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RecursionTest {
@@ -34,7 +35,8 @@ class RecursionTest {
     LoggerContext ctx = LoggerContext.getContext(false);
     try {
       ctx.setConfigLocation(Support.resource("recursion.xml"));
-      assertTrue(org.slf4j.LoggerFactory.getLogger("org.apache.hc.client5.http.wire").isDebugEnabled(),
+      assertTrue(
+          org.slf4j.LoggerFactory.getLogger("org.apache.hc.client5.http.wire").isDebugEnabled(),
           "SLF4J goes to this context");
       CaptureAppender capture = ctx.getConfiguration().getAppender("capture");
       Support.appender(ctx, "rec");
@@ -44,38 +46,63 @@ class RecursionTest {
         log.info("app {}", i);
         expected.add("app " + i);
       }
-      // A nested call on the appending thread: a message formatted only by the appender (the first appender to ask
+      // A nested call on the appending thread: a message formatted only by the appender (the first
+      // appender to ask
       // for it, the Logproducer one) logs while it is formatted.
       AtomicBoolean nestedOnce = new AtomicBoolean();
-      log.info(new NestingMessage(() -> {
-        if (nestedOnce.compareAndSet(false, true)) {
-          log.warn("nested");
-        }
-      }));
+      log.info(
+          new NestingMessage(
+              () -> {
+                if (nestedOnce.compareAndSet(false, true)) {
+                  log.warn("nested");
+                }
+              }));
       expected.add("outer nests");
-      Support.await("101 delivered", () -> Support.delivered(server).size() >= 101, 30_000,
-          () -> "exchanges=" + server.exchanges().size() + ", delivered=" + Support.delivered(server).size());
-      // Let the retries' and the successes' DEBUG logging happen, then stop (flushes, ends the producer threads).
-      Support.await("DEBUG events of the send threads", () -> capture.seen().stream().anyMatch(
-          s -> s.loggerName().startsWith("org.apache.hc") && s.threadName().startsWith("logproducer-rec-")),
-          10_000, () -> "captured " + capture.seen().size());
+      Support.await(
+          "101 delivered",
+          () -> Support.delivered(server).size() >= 101,
+          30_000,
+          () ->
+              "exchanges="
+                  + server.exchanges().size()
+                  + ", delivered="
+                  + Support.delivered(server).size());
+      // Let the retries' and the successes' DEBUG logging happen, then stop (flushes, ends the
+      // producer threads).
+      Support.await(
+          "DEBUG events of the send threads",
+          () ->
+              capture.seen().stream()
+                  .anyMatch(
+                      s ->
+                          s.loggerName().startsWith("org.apache.hc")
+                              && s.threadName().startsWith("logproducer-rec-")),
+          10_000,
+          () -> "captured " + capture.seen().size());
       ctx.setConfigLocation(Support.resource("log4j2-test.xml"));
       assertEquals(List.of(), Support.threads("logproducer-rec-"));
 
       List<CaptureAppender.Seen> seen = capture.seen();
-      long ownThreads = seen.stream().filter(s -> s.threadName().startsWith("logproducer-rec-")).count();
-      long ownLoggers = seen.stream().filter(s -> s.loggerName().startsWith("io.logproducer.")).count();
+      long ownThreads =
+          seen.stream().filter(s -> s.threadName().startsWith("logproducer-rec-")).count();
+      long ownLoggers =
+          seen.stream().filter(s -> s.loggerName().startsWith("io.logproducer.")).count();
       long hc = seen.stream().filter(s -> s.loggerName().startsWith("org.apache.hc")).count();
       boolean nestedSeen = seen.stream().anyMatch(s -> s.message().equals("nested"));
-      System.out.printf("RecursionTest: log4j2 saw %,d events in all: %,d on the producer's threads, %,d of"
-          + " io.logproducer loggers, %,d of org.apache.hc; %d requests (3 answered 503)%n", seen.size(),
-          ownThreads, ownLoggers, hc, server.exchanges().size());
-      assertTrue(ownThreads > 0 && ownLoggers > 0 && hc > 0, "the producer and httpclient5 did log at DEBUG");
+      System.out.printf(
+          "RecursionTest: log4j2 saw %,d events in all: %,d on the producer's threads, %,d of"
+              + " io.logproducer loggers, %,d of org.apache.hc; %d requests (3 answered 503)%n",
+          seen.size(), ownThreads, ownLoggers, hc, server.exchanges().size());
+      assertTrue(
+          ownThreads > 0 && ownLoggers > 0 && hc > 0,
+          "the producer and httpclient5 did log at DEBUG");
       assertTrue(nestedSeen, "the nested event was logged (to the other appender)");
       assertEquals(3, server.exchanges().stream().filter(e -> e.status() == 503).count());
 
       List<Received> delivered = Support.delivered(server);
-      assertEquals(expected, delivered.stream().map(Received::body).sorted(RecursionTest::byNumber).toList());
+      assertEquals(
+          expected,
+          delivered.stream().map(Received::body).sorted(RecursionTest::byNumber).toList());
       for (Received r : delivered) {
         assertEquals(Thread.currentThread().getName(), r.attr("thread.name"));
       }
@@ -86,7 +113,10 @@ class RecursionTest {
     }
   }
 
-  /** Formatted by the appender (log4j2 formats other messages before the appenders run), logging meanwhile. */
+  /**
+   * Formatted by the appender (log4j2 formats other messages before the appenders run), logging
+   * meanwhile.
+   */
   @AsynchronouslyFormattable
   static final class NestingMessage implements Message {
     private final Runnable whileFormatting;

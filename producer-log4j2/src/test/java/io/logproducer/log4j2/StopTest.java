@@ -14,7 +14,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Stopping the LoggerContext ships what was logged, within stopTimeoutMillis, and leaves no producer thread. */
+/**
+ * Stopping the LoggerContext ships what was logged, within stopTimeoutMillis, and leaves no
+ * producer thread.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StopTest {
 
@@ -39,7 +42,8 @@ class StopTest {
       assertTrue(Support.threads("stopper-client-").size() > 0, "the producer runs");
       assertEquals(0, server.exchanges().size(), "nothing sent yet (linger 60 s)");
       ctx.stop();
-      assertEquals(List.of(), Support.threads("stopper-client-"), "no producer thread outlives the context");
+      assertEquals(
+          List.of(), Support.threads("stopper-client-"), "no producer thread outlives the context");
       assertEquals(expected, Support.delivered(server).stream().map(Received::body).toList());
       log.info("after stop"); // a stopped context: nothing happens, nothing is thrown
       assertEquals(2_000, Support.delivered(server).size());
@@ -59,7 +63,8 @@ class StopTest {
     long t0 = System.nanoTime();
     ctx.stop();
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-    System.out.printf("StopTest: stop with the receiver down took %,d ms (stopTimeoutMillis 1000); failed %,d%n",
+    System.out.printf(
+        "StopTest: stop with the receiver down took %,d ms (stopTimeoutMillis 1000); failed %,d%n",
         millis, appender.failedCount());
     assertTrue(millis < 1000 + 1500, "stop took " + millis + " ms");
     assertEquals(List.of(), Support.threads("stopper-client-"));

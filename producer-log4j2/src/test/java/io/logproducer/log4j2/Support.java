@@ -26,8 +26,7 @@ import org.apache.logging.log4j.status.StatusLogger;
 
 final class Support {
 
-  private Support() {
-  }
+  private Support() {}
 
   /** A LoggerContext of its own, configured from a test resource (not the global one). */
   static LoggerContext context(String resource) {
@@ -64,12 +63,13 @@ final class Support {
   }
 
   /** Waits for {@code condition}, checking every 5 ms, failing after {@code timeoutMillis}. */
-  static void await(String what, BooleanSupplier condition, long timeoutMillis, Supplier<String> state) {
+  static void await(
+      String what, BooleanSupplier condition, long timeoutMillis, Supplier<String> state) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + timeoutMillis + " ms waiting for " + what + "; "
-            + state.get());
+        throw new AssertionError(
+            "timed out after " + timeoutMillis + " ms waiting for " + what + "; " + state.get());
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
     }
@@ -95,7 +95,10 @@ final class Support {
     }
   }
 
-  /** Records of every accepted (2xx) request, in arrival order; fails on an attribute key repeated in a list. */
+  /**
+   * Records of every accepted (2xx) request, in arrival order; fails on an attribute key repeated
+   * in a list.
+   */
   static List<Received> delivered(OtlpReceiver server) {
     List<Received> out = new ArrayList<>();
     for (Exchange e : server.exchanges()) {
@@ -107,7 +110,8 @@ final class Support {
         throw new AssertionError("duplicate attribute " + repeated);
       }
       for (ReceivedLogRecord r : e.request().records()) {
-        out.add(new Received((String) r.resourceAttributes().get("service.name"), r.scopeName(), r));
+        out.add(
+            new Received((String) r.resourceAttributes().get("service.name"), r.scopeName(), r));
       }
     }
     return out;
@@ -115,8 +119,12 @@ final class Support {
 
   /** Names of live threads starting with {@code prefix}. */
   static List<String> threads(String prefix) {
-    return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-        .filter(n -> n.startsWith(prefix)).sorted().toList();
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(Thread::isAlive)
+        .map(Thread::getName)
+        .filter(n -> n.startsWith(prefix))
+        .sorted()
+        .toList();
   }
 
   /** Collects log4j2 status messages (the appender's status channel). */
@@ -139,7 +147,8 @@ final class Support {
       return Level.WARN;
     }
 
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean closed =
+        new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Unregisters (removeListener calls close() again: once only). */
     @Override
@@ -150,7 +159,9 @@ final class Support {
     }
 
     List<String> messages(Level level) {
-      return data.stream().filter(d -> d.getLevel() == level).map(d -> d.getMessage().getFormattedMessage())
+      return data.stream()
+          .filter(d -> d.getLevel() == level)
+          .map(d -> d.getMessage().getFormattedMessage())
           .toList();
     }
   }

@@ -8,10 +8,10 @@ import io.logproducer.appender.HandOff;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The path of one started appender's events to its producer: on the logging thread (the recursion guard, mapping,
- * send), or, with a {@code queueSize}, through the appender's own {@link HandOff} queue to its worker thread, which
- * maps and sends. Thread-safe: {@link #append} is called concurrently by logging threads, {@link #stop} once by the
- * lifecycle.
+ * The path of one started appender's events to its producer: on the logging thread (the recursion
+ * guard, mapping, send), or, with a {@code queueSize}, through the appender's own {@link HandOff}
+ * queue to its worker thread, which maps and sends. Thread-safe: {@link #append} is called
+ * concurrently by logging threads, {@link #stop} once by the lifecycle.
  */
 final class EventPipeline {
 
@@ -25,13 +25,18 @@ final class EventPipeline {
    * @param queueSize 0 for the logging thread, else the hand-off queue's capacity, in [1, 1048576]
    * @throws IllegalArgumentException if {@code queueSize} is out of range (the message names it)
    */
-  EventPipeline(AppenderProducer producer, EventMapper<ILoggingEvent> mapper, boolean captureCode, int queueSize) {
+  EventPipeline(
+      AppenderProducer producer,
+      EventMapper<ILoggingEvent> mapper,
+      boolean captureCode,
+      int queueSize) {
     this.producer = producer;
     this.mapper = mapper;
     this.captureCode = captureCode;
     if (queueSize != 0) {
-      handOff = new HandOff<ILoggingEvent>(producer.producer().getConfig().getClientId() + "-handoff", queueSize,
-          this::sendNow);
+      handOff =
+          new HandOff<ILoggingEvent>(
+              producer.producer().getConfig().getClientId() + "-handoff", queueSize, this::sendNow);
       queueFullCause = "the appender's queue was full (queueSize " + handOff.capacity() + ")";
     } else {
       handOff = null;
@@ -39,23 +44,32 @@ final class EventPipeline {
     }
   }
 
-  /** Maps and sends {@code event}, or queues it for the worker; never blocks under {@code DROP}, never throws. */
+  /**
+   * Maps and sends {@code event}, or queues it for the worker; never blocks under {@code DROP},
+   * never throws.
+   */
   void append(ILoggingEvent event) {
     HandOff<ILoggingEvent> h = handOff;
     if (h != null) {
-      // Only a hand-off here: nothing below can log back into the producer on this thread (the nesting guard is
-      // for the synchronous path, which maps and sends; logback's own guard stops a nested append anyway).
+      // Only a hand-off here: nothing below can log back into the producer on this thread (the
+      // nesting guard is
+      // for the synchronous path, which maps and sends; logback's own guard stops a nested append
+      // anyway).
       if (!producer.admits(event.getLoggerName())) {
         return;
       }
-      if (h.looksFull()) { // dropped anyway: spend no more of the logging thread on it (no formatting, no MDC copy)
+      if (h.looksFull()) { // dropped anyway: spend no more of the logging thread on it (no
+        // formatting, no MDC copy)
         producer.countDropped(queueFullCause);
         return;
       }
       if (captureCode) {
-        event.getCallerData(); // computed here, on the logging thread: the worker's stack is not the caller's
+        event
+            .getCallerData(); // computed here, on the logging thread: the worker's stack is not the
+        // caller's
       }
-      event.prepareForDeferredProcessing(); // formats the message, copies the MDC: readable on the worker
+      event.prepareForDeferredProcessing(); // formats the message, copies the MDC: readable on the
+      // worker
       if (!h.offer(event)) {
         producer.countDropped(queueFullCause);
       }
@@ -83,8 +97,8 @@ final class EventPipeline {
   }
 
   /**
-   * Drains the queue (events left after the timeout are counted as dropped), then closes the producer with what is
-   * left of {@code stopTimeoutMillis}.
+   * Drains the queue (events left after the timeout are counted as dropped), then closes the
+   * producer with what is left of {@code stopTimeoutMillis}.
    */
   void stop() {
     long timeout = producer.stopTimeoutMillis();

@@ -29,10 +29,10 @@ import org.slf4j.Marker;
 import org.slf4j.event.KeyValuePair;
 
 /**
- * Reads a logback {@link ILoggingEvent} for the shared {@link io.logproducer.appender.EventMapper}. logback records
- * no thread id: the current thread's is given when the event is appended on the thread that logged it. With
- * {@code captureCode}, an {@link AsyncAppender} wrapping the appender is made to compute caller data on the logging
- * thread. Thread-safe.
+ * Reads a logback {@link ILoggingEvent} for the shared {@link io.logproducer.appender.EventMapper}.
+ * logback records no thread id: the current thread's is given when the event is appended on the
+ * thread that logged it. With {@code captureCode}, an {@link AsyncAppender} wrapping the appender
+ * is made to compute caller data on the logging thread. Thread-safe.
  */
 final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
 
@@ -42,7 +42,8 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
   private volatile boolean mdcUnavailable;
   private volatile boolean callerDataEnsured;
 
-  LogbackEventAdapter(LogproducerAppender appender, Layout<ILoggingEvent> layout, Encoder<ILoggingEvent> encoder) {
+  LogbackEventAdapter(
+      LogproducerAppender appender, Layout<ILoggingEvent> layout, Encoder<ILoggingEvent> encoder) {
     this.appender = appender;
     this.layout = layout;
     this.encoder = encoder;
@@ -104,16 +105,19 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
       return layout.doLayout(event);
     }
     if (encoder == null) {
-      throw new IllegalStateException("mapping.useLayout is set but the appender has no <encoder> or <layout>");
+      throw new IllegalStateException(
+          "mapping.useLayout is set but the appender has no <encoder> or <layout>");
     }
     if (encoder instanceof LayoutWrappingEncoder
         && ((LayoutWrappingEncoder<ILoggingEvent>) encoder).getLayout() != null) {
       return ((LayoutWrappingEncoder<ILoggingEvent>) encoder).getLayout().doLayout(event);
     }
     byte[] bytes = encoder.encode(event);
-    Charset charset = encoder instanceof LayoutWrappingEncoder
-        && ((LayoutWrappingEncoder<ILoggingEvent>) encoder).getCharset() != null
-        ? ((LayoutWrappingEncoder<ILoggingEvent>) encoder).getCharset() : StandardCharsets.UTF_8;
+    Charset charset =
+        encoder instanceof LayoutWrappingEncoder
+                && ((LayoutWrappingEncoder<ILoggingEvent>) encoder).getCharset() != null
+            ? ((LayoutWrappingEncoder<ILoggingEvent>) encoder).getCharset()
+            : StandardCharsets.UTF_8;
     return bytes == null ? null : new String(bytes, charset);
   }
 
@@ -139,10 +143,15 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
     try {
       return event.getMDCPropertyMap();
     } catch (RuntimeException e) {
-      // A LoggerContext made by hand without an MDC adapter: the event without its MDC, not no event (once).
+      // A LoggerContext made by hand without an MDC adapter: the event without its MDC, not no
+      // event (once).
       mdcUnavailable = true;
-      appender.addWarn("logproducer appender '" + appender.getName() + "': the logger context gives no MDC (" + e
-          + "); events are sent without MDC attributes");
+      appender.addWarn(
+          "logproducer appender '"
+              + appender.getName()
+              + "': the logger context gives no MDC ("
+              + e
+              + "); events are sent without MDC attributes");
       return null;
     }
   }
@@ -181,7 +190,10 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
   }
 
   @Override
-  public void forEachKeyValue(ILoggingEvent event, boolean bodyFromLayout, EntryVisitor visitor,
+  public void forEachKeyValue(
+      ILoggingEvent event,
+      boolean bodyFromLayout,
+      EntryVisitor visitor,
       LogRecord.Builder builder) {
     List<KeyValuePair> pairs = event.getKeyValuePairs();
     if (pairs == null) {
@@ -232,7 +244,9 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
       return null;
     }
     // A proxy without its Throwable (an event deserialized from elsewhere): what the proxy kept.
-    return new String[] {proxy.getClassName(), proxy.getMessage(), ThrowableProxyUtil.asString(proxy)};
+    return new String[] {
+      proxy.getClassName(), proxy.getMessage(), ThrowableProxyUtil.asString(proxy)
+    };
   }
 
   @Override
@@ -242,13 +256,15 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
       ensureCallerDataOnLoggingThread();
       return null;
     }
-    StackTraceElement[] callerData = event.getCallerData(); // computed here, on the logging thread, when not yet
+    StackTraceElement[] callerData =
+        event.getCallerData(); // computed here, on the logging thread, when not yet
     return callerData == null || callerData.length == 0 ? null : callerData[0];
   }
 
   /**
-   * With {@code captureCode}, an {@code AsyncAppender} that wraps the appender must compute caller data on the
-   * logging thread: turns its {@code includeCallerData} on (once; events already queued go without {@code code.*}).
+   * With {@code captureCode}, an {@code AsyncAppender} that wraps the appender must compute caller
+   * data on the logging thread: turns its {@code includeCallerData} on (once; events already queued
+   * go without {@code code.*}).
    */
   private void ensureCallerDataOnLoggingThread() {
     if (callerDataEnsured) {
@@ -266,8 +282,12 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
           AsyncAppender async = (AsyncAppender) a;
           if (!async.isIncludeCallerData()) {
             async.setIncludeCallerData(true);
-            appender.addInfo("mapping.captureCode is set: turned on includeCallerData of AsyncAppender '"
-                + async.getName() + "', which wraps logproducer appender '" + appender.getName() + "'");
+            appender.addInfo(
+                "mapping.captureCode is set: turned on includeCallerData of AsyncAppender '"
+                    + async.getName()
+                    + "', which wraps logproducer appender '"
+                    + appender.getName()
+                    + "'");
           }
         }
       }

@@ -18,26 +18,30 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A logback appender that ships every event through a logproducer {@link Producer}, over OTLP/HTTP or to a BlueKing
- * GSE agent, mapped as OpenTelemetry's logback appender maps events to its log data model.
+ * A logback appender that ships every event through a logproducer {@link Producer}, over OTLP/HTTP
+ * or to a BlueKing GSE agent, mapped as OpenTelemetry's logback appender maps events to its log
+ * data model.
  *
- * <p>Configured from logback's XML with nested elements: {@code <otlp>} ({@link OtlpSettings}), {@code <gse>}
- * ({@link GseSettings}) or {@code <kafka>} ({@link KafkaSettings}) for the exporter (none: OTLP from the
- * {@code OTEL_EXPORTER_OTLP_*} environment variables),
- * {@code <producer>} ({@link ProducerSettings}, appender default {@code bufferFullPolicy=DROP}), {@code <mapping>}
- * ({@link MappingSettings}), {@code <stopTimeoutMillis>}, {@code <reportIntervalMillis>}, and an optional
- * {@code <encoder>} or {@code <layout>} whose output is the body when {@code mapping.useLayout} is set.
+ * <p>Configured from logback's XML with nested elements: {@code <otlp>} ({@link OtlpSettings}),
+ * {@code <gse>} ({@link GseSettings}) or {@code <kafka>} ({@link KafkaSettings}) for the exporter
+ * (none: OTLP from the {@code OTEL_EXPORTER_OTLP_*} environment variables), {@code <producer>}
+ * ({@link ProducerSettings}, appender default {@code bufferFullPolicy=DROP}), {@code <mapping>}
+ * ({@link MappingSettings}), {@code <stopTimeoutMillis>}, {@code <reportIntervalMillis>}, and an
+ * optional {@code <encoder>} or {@code <layout>} whose output is the body when {@code
+ * mapping.useLayout} is set.
  *
- * <p>It never hurts the application: no appender-wide lock on the logging path, never blocking under {@code DROP}
- * (the default), never throwing, no recursion (events of the producer's own threads and of the
- * {@code io.logproducer} loggers, or logged while this thread is inside the appender, are ignored), drops reported
- * through logback's status channel at most once per {@code reportIntervalMillis}, and a bounded {@link #stop()}
- * after which no producer thread runs. A setting with an invalid value is reported through the status channel with
- * its name, and the appender does not start.
+ * <p>It never hurts the application: no appender-wide lock on the logging path, never blocking
+ * under {@code DROP} (the default), never throwing, no recursion (events of the producer's own
+ * threads and of the {@code io.logproducer} loggers, or logged while this thread is inside the
+ * appender, are ignored), drops reported through logback's status channel at most once per {@code
+ * reportIntervalMillis}, and a bounded {@link #stop()} after which no producer thread runs. A
+ * setting with an invalid value is reported through the status channel with its name, and the
+ * appender does not start.
  *
- * <p>This class holds the settings and the lifecycle only: events are mapped by the mapping both appenders share,
- * {@link EventMapper} (reading logback's events through {@code LogbackEventAdapter}), and reach the producer through
- * {@code EventPipeline} (on the logging thread, or through the {@code queueSize} hand-off).
+ * <p>This class holds the settings and the lifecycle only: events are mapped by the mapping both
+ * appenders share, {@link EventMapper} (reading logback's events through {@code
+ * LogbackEventAdapter}), and reach the producer through {@code EventPipeline} (on the logging
+ * thread, or through the {@code queueSize} hand-off).
  */
 public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
 
@@ -60,13 +64,16 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   private volatile EventPipeline pipeline;
   private int queueSize;
 
-  /** Creates an appender with the defaults; logback's configurator calls the setters, then {@link #start()}. */
-  public LogproducerAppender() {
-  }
+  /**
+   * Creates an appender with the defaults; logback's configurator calls the setters, then {@link
+   * #start()}.
+   */
+  public LogproducerAppender() {}
 
   /**
-   * Sets the logback context; also starts watching its status channel for settings that logback's configurator
-   * could not set on this appender, so that {@link #start()} can refuse to start with them.
+   * Sets the logback context; also starts watching its status channel for settings that logback's
+   * configurator could not set on this appender, so that {@link #start()} can refuse to start with
+   * them.
    *
    * @param context the logger context
    */
@@ -99,8 +106,8 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
-   * The Apache Kafka exporter ({@code <kafka>}) instead of OTLP; needs {@code io.logproducer:producer-kafka} on the
-   * class path.
+   * The Apache Kafka exporter ({@code <kafka>}) instead of OTLP; needs {@code
+   * io.logproducer:producer-kafka} on the class path.
    *
    * @param kafka the exporter settings
    */
@@ -145,11 +152,12 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
-   * Events waiting for the appender's own worker thread, which maps and sends them: 0 (the default) maps and encodes
-   * on the logging thread; a positive size moves that work off it (about half the cost on the logging thread, see
-   * docs/PERFORMANCE.md), as logback's {@code AsyncAppender} would, except that a full queue is counted and reported
-   * like the appender's other drops. Events in the queue are held outside {@code totalSizeInBytes}; {@code thread.id}
-   * is not captured then (logback records none).
+   * Events waiting for the appender's own worker thread, which maps and sends them: 0 (the default)
+   * maps and encodes on the logging thread; a positive size moves that work off it (about half the
+   * cost on the logging thread, see docs/PERFORMANCE.md), as logback's {@code AsyncAppender} would,
+   * except that a full queue is counted and reported like the appender's other drops. Events in the
+   * queue are held outside {@code totalSizeInBytes}; {@code thread.id} is not captured then
+   * (logback records none).
    *
    * @param queueSize 0, or in [1, 1048576] (rounded up to a power of two)
    */
@@ -158,8 +166,8 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
-   * The encoder whose output is the body when {@code mapping.useLayout} is set (a trailing line separator is
-   * removed).
+   * The encoder whose output is the body when {@code mapping.useLayout} is set (a trailing line
+   * separator is removed).
    *
    * @param encoder the encoder
    */
@@ -168,7 +176,8 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
-   * The layout whose output is the body when {@code mapping.useLayout} is set (a trailing line separator is removed).
+   * The layout whose output is the body when {@code mapping.useLayout} is set (a trailing line
+   * separator is removed).
    *
    * @param layout the layout
    */
@@ -207,8 +216,8 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
-   * Starts the producer, unless a setting is invalid: then the error, naming the setting, goes to logback's status
-   * channel and the appender stays stopped. Never throws.
+   * Starts the producer, unless a setting is invalid: then the error, naming the setting, goes to
+   * logback's status channel and the appender stays stopped. Never throws.
    */
   @Override
   public void start() {
@@ -237,14 +246,16 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
     }
     AppenderProducer ap;
     try {
-      ap = new AppenderProducer(String.valueOf(getName()), stopTimeoutMillis, reportIntervalMillis, this::addWarn);
+      ap =
+          new AppenderProducer(
+              String.valueOf(getName()), stopTimeoutMillis, reportIntervalMillis, this::addWarn);
       ap.start(producerSettings, otlp, gse, kafka, SCOPE_NAME, mapping.scopeFromLogger());
     } catch (RuntimeException | LinkageError e) {
       addError(prefix + e.getMessage(), e);
       return;
     }
-    EventMapper<ILoggingEvent> mapper = new EventMapper<ILoggingEvent>(mapping,
-        new LogbackEventAdapter(this, layout, encoder));
+    EventMapper<ILoggingEvent> mapper =
+        new EventMapper<ILoggingEvent>(mapping, new LogbackEventAdapter(this, layout, encoder));
     try {
       pipeline = new EventPipeline(ap, mapper, mapping.captureCode(), queueSize);
     } catch (RuntimeException e) {
@@ -257,8 +268,9 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
-   * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (+ 1 s); afterwards no producer
-   * thread runs. Called by logback when the context stops or is reset (its shutdown hook included). Never throws.
+   * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (+ 1 s);
+   * afterwards no producer thread runs. Called by logback when the context stops or is reset (its
+   * shutdown hook included). Never throws.
    */
   @Override
   public void stop() {

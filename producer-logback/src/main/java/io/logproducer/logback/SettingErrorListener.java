@@ -5,10 +5,10 @@ import ch.qos.logback.core.status.StatusListener;
 import java.util.List;
 
 /**
- * Collects logback configurator's failures to set a property of the appender or of its nested settings, so that
- * the appender refuses to start with them: values that could not be set, and names of ours that do not exist
- * (logback only warns: a misspelled {@code <endpoint>} would silently send elsewhere). Thread-safe when
- * {@code errors} is.
+ * Collects logback configurator's failures to set a property of the appender or of its nested
+ * settings, so that the appender refuses to start with them: values that could not be set, and
+ * names of ours that do not exist (logback only warns: a misspelled {@code <endpoint>} would
+ * silently send elsewhere). Thread-safe when {@code errors} is.
  */
 final class SettingErrorListener implements StatusListener {
 
@@ -24,13 +24,15 @@ final class SettingErrorListener implements StatusListener {
       return;
     }
     String m = status.getMessage();
-    if (m.startsWith("Failed to set property") || m.startsWith("No setter for property")
+    if (m.startsWith("Failed to set property")
+        || m.startsWith("No setter for property")
         || m.startsWith("Could not find an appropriate class for property")
         || (m.startsWith("Ignoring unknown property") && m.contains(" in [io.logproducer."))) {
       Throwable root = status.getThrowable();
       String cause = null;
       while (root != null) {
-        if (root.getMessage() != null && !(root instanceof java.lang.reflect.InvocationTargetException)) {
+        if (root.getMessage() != null
+            && !(root instanceof java.lang.reflect.InvocationTargetException)) {
           cause = root.getMessage();
         }
         root = root.getCause();

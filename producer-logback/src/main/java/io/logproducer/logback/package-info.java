@@ -1,4 +1,2 @@
-/**
- * A logback appender for logproducer: {@link io.logproducer.logback.LogproducerAppender}.
- */
+/** A logback appender for logproducer: {@link io.logproducer.logback.LogproducerAppender}. */
 package io.logproducer.logback;

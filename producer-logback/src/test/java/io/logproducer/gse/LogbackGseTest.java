@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The appender to a GSE agent (the test kit's {@link GseAgent}) on a real Unix socket: body and severity arrive. */
+/**
+ * The appender to a GSE agent (the test kit's {@link GseAgent}) on a real Unix socket: body and
+ * severity arrive.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LogbackGseTest {
 
@@ -31,8 +34,8 @@ class LogbackGseTest {
       jc.setContext(ctx);
       jc.doConfigure(LogbackGseTest.class.getClassLoader().getResource("gse.xml"));
       ctx.start();
-      LogproducerAppender lp = (LogproducerAppender) ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)
-          .getAppender("LP");
+      LogproducerAppender lp =
+          (LogproducerAppender) ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender("LP");
       assertTrue(lp.isStarted(), () -> ctx.getStatusManager().getCopyOfStatusList().toString());
       ctx.getLogger("app.gse").info("hello 日志 ✓");
       ctx.getLogger("app.gse").warn("careful");
@@ -40,8 +43,16 @@ class LogbackGseTest {
       try {
         agent.awaitRecords(3, 10_000);
       } catch (AssertionError e) {
-        throw new AssertionError(e.getMessage() + "; dropped " + lp.droppedCount() + ", failed " + lp.failedCount()
-            + ", metrics " + lp.getProducer().getMetrics() + ", status " + ctx.getStatusManager().getCopyOfStatusList(),
+        throw new AssertionError(
+            e.getMessage()
+                + "; dropped "
+                + lp.droppedCount()
+                + ", failed "
+                + lp.failedCount()
+                + ", metrics "
+                + lp.getProducer().getMetrics()
+                + ", status "
+                + ctx.getStatusManager().getCopyOfStatusList(),
             e);
       }
       ctx.stop();
@@ -53,10 +64,14 @@ class LogbackGseTest {
           items.add(JsonParser.parseString(data).getAsJsonObject());
         }
       }
-      assertEquals(List.of("hello 日志 ✓", "careful", "broken"),
+      assertEquals(
+          List.of("hello 日志 ✓", "careful", "broken"),
           items.stream().map(o -> o.get("body").getAsString()).toList());
-      assertEquals(List.of(9, 13, 17), items.stream().map(o -> o.get("severity_number").getAsInt()).toList());
-      assertEquals(List.of("INFO", "WARN", "ERROR"),
+      assertEquals(
+          List.of(9, 13, 17),
+          items.stream().map(o -> o.get("severity_number").getAsInt()).toList());
+      assertEquals(
+          List.of("INFO", "WARN", "ERROR"),
           items.stream().map(o -> o.get("severity_text").getAsString()).toList());
     }
   }

@@ -20,7 +20,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** logback's AsyncAppender (neverBlock=true) wrapping the appender: every event arrives, mapped right. */
+/**
+ * logback's AsyncAppender (neverBlock=true) wrapping the appender: every event arrives, mapped
+ * right.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AsyncAppenderTest {
 
@@ -28,10 +31,12 @@ class AsyncAppenderTest {
   void everyEventArrivesThroughAsyncAppender() throws Exception {
     try (OtlpReceiver server = OtlpReceiver.start()) {
       LoggerContext ctx = configure("async.xml", Map.of("otlp.endpoint", server.endpoint()));
-      AsyncAppender async = (AsyncAppender) ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender("ASYNC");
+      AsyncAppender async =
+          (AsyncAppender) ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender("ASYNC");
       assertTrue(async.isStarted());
       Logger log = ctx.getLogger("app.async");
-      // captureCode is on and the XML left includeCallerData off: the first event, mapped on AsyncAppender's
+      // captureCode is on and the XML left includeCallerData off: the first event, mapped on
+      // AsyncAppender's
       // worker without caller data, makes the appender turn includeCallerData on.
       log.info("first");
       await("the first event", () -> delivered(server).size() == 1, 10_000, () -> "none yet");
@@ -48,11 +53,14 @@ class AsyncAppenderTest {
       String thread = Thread.currentThread().getName();
       for (Decoded d : records) {
         assertEquals(thread, d.attributes().get("thread.name"));
-        assertNull(d.attributes().get("thread.id"), "no thread id when appending on AsyncAppender's worker");
+        assertNull(
+            d.attributes().get("thread.id"),
+            "no thread id when appending on AsyncAppender's worker");
       }
       assertFalse(records.get(0).attributes().containsKey("code.function.name"));
       for (Decoded d : records.subList(1, records.size())) {
-        assertEquals("io.logproducer.logback.AsyncAppenderTest.everyEventArrivesThroughAsyncAppender",
+        assertEquals(
+            "io.logproducer.logback.AsyncAppenderTest.everyEventArrivesThroughAsyncAppender",
             d.attributes().get("code.function.name"));
         assertEquals((long) line, d.attributes().get("code.line.number"));
       }

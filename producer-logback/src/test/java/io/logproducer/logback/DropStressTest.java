@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The receiver is down (a closed port) and 8 threads log 1,000,000 events into an 8 MiB buffer: no logging call
- * blocks (DROP), every event is either accepted or counted as dropped, the drops are reported in logback's status
- * channel, the buffer never exceeds its budget, and the context then stops in bounded time.
+ * The receiver is down (a closed port) and 8 threads log 1,000,000 events into an 8 MiB buffer: no
+ * logging call blocks (DROP), every event is either accepted or counted as dropped, the drops are
+ * reported in logback's status channel, the buffer never exceeds its budget, and the context then
+ * stops in bounded time.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class DropStressTest {
@@ -33,20 +34,25 @@ class DropStressTest {
   private static final int THREADS = 8;
   private static final int PER_THREAD = 125_000;
   private static final long TOTAL_BYTES = 8L << 20;
+
   /**
-   * Bounds on one logging call's wall time, generous for a shared 2-core machine where 8 logging threads, the
-   * producer's threads and other JVMs compete for the CPU (a call's wall time includes the time its thread was
-   * descheduled: measured under a load average of 7, max 556 ms with p99.9 18 ms). The point: nothing near
-   * maxBlockMillis (60 s), which is what a blocking appender would show with the receiver down. The time the threads
-   * spent waiting (parked on a lock or condition) is reported separately from the JVM's own accounting.
+   * Bounds on one logging call's wall time, generous for a shared 2-core machine where 8 logging
+   * threads, the producer's threads and other JVMs compete for the CPU (a call's wall time includes
+   * the time its thread was descheduled: measured under a load average of 7, max 556 ms with p99.9
+   * 18 ms). The point: nothing near maxBlockMillis (60 s), which is what a blocking appender would
+   * show with the receiver down. The time the threads spent waiting (parked on a lock or condition)
+   * is reported separately from the JVM's own accounting.
    */
   private static final long MAX_CALL_MILLIS = 5_000;
+
   private static final long P999_CALL_MILLIS = 100;
 
   @Test
   void neverBlocksAndCountsEveryDrop() throws Exception {
-    LoggerContext ctx = configure("stress.xml", Map.of("otlp.endpoint",
-        "http://127.0.0.1:" + LogbackTestSupport.closedPort()));
+    LoggerContext ctx =
+        configure(
+            "stress.xml",
+            Map.of("otlp.endpoint", "http://127.0.0.1:" + LogbackTestSupport.closedPort()));
     LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");
     assertTrue(lp.isStarted());
     Producer producer = lp.getProducer();
@@ -64,25 +70,31 @@ class DropStressTest {
     long t0 = System.nanoTime();
     for (int t = 0; t < THREADS; t++) {
       int id = t;
-      Thread thread = new Thread(() -> {
-        try {
-          Logger log = ctx.getLogger("app.stress." + id);
-          long[] mine = nanos[id];
-          start.await(10, TimeUnit.SECONDS);
-          for (int i = 0; i < PER_THREAD; i++) {
-            long s = System.nanoTime();
-            log.info("stress event {} of thread {} with some text to make it a realistic size", i, id);
-            mine[i] = System.nanoTime() - s;
-          }
-          if (contention) {
-            ThreadInfo info = mx.getThreadInfo(Thread.currentThread().getId());
-            waitedMillis.addAndGet(info.getWaitedTime());
-            blockedMillis.addAndGet(info.getBlockedTime());
-          }
-        } catch (Throwable e) {
-          errors.add(e);
-        }
-      }, "app-stress-" + t);
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  Logger log = ctx.getLogger("app.stress." + id);
+                  long[] mine = nanos[id];
+                  start.await(10, TimeUnit.SECONDS);
+                  for (int i = 0; i < PER_THREAD; i++) {
+                    long s = System.nanoTime();
+                    log.info(
+                        "stress event {} of thread {} with some text to make it a realistic size",
+                        i,
+                        id);
+                    mine[i] = System.nanoTime() - s;
+                  }
+                  if (contention) {
+                    ThreadInfo info = mx.getThreadInfo(Thread.currentThread().getId());
+                    waitedMillis.addAndGet(info.getWaitedTime());
+                    blockedMillis.addAndGet(info.getBlockedTime());
+                  }
+                } catch (Throwable e) {
+                  errors.add(e);
+                }
+              },
+              "app-stress-" + t);
       threads.add(thread);
       thread.start();
     }
@@ -106,13 +118,31 @@ class DropStressTest {
     ProducerMetrics m = producer.getMetrics();
     long dropped = lp.droppedCount();
     long accepted = m.getRecordsAccepted();
-    List<String> reports = LogbackTestSupport.statuses(ctx, Status.WARN).stream()
-        .filter(s -> s.startsWith("logproducer appender 'LP':") && s.contains("events dropped")).toList();
-    String summary = String.format(java.util.Locale.ROOT, "1,000,000 events from %d threads in %d ms: per call "
-        + "p50 %.3f ms, p99.9 %.3f ms, max %.3f ms, %d calls over 50 ms; waited %d ms and blocked %d ms in all "
-        + "(ThreadMXBean, start barrier included); accepted %d + dropped %d; peak buffered %d of %d bytes; "
-        + "%d drop reports, first: %s", THREADS, elapsedMillis, p50 / 1e6, p999 / 1e6, max / 1e6, over50, waitedMillis.get(), blockedMillis.get(), accepted, dropped,
-        m.getPeakBufferedBytes(), TOTAL_BYTES, reports.size(), reports.isEmpty() ? "-" : reports.get(0));
+    List<String> reports =
+        LogbackTestSupport.statuses(ctx, Status.WARN).stream()
+            .filter(s -> s.startsWith("logproducer appender 'LP':") && s.contains("events dropped"))
+            .toList();
+    String summary =
+        String.format(
+            java.util.Locale.ROOT,
+            "1,000,000 events from %d threads in %d ms: per call "
+                + "p50 %.3f ms, p99.9 %.3f ms, max %.3f ms, %d calls over 50 ms; waited %d ms and blocked %d ms in all "
+                + "(ThreadMXBean, start barrier included); accepted %d + dropped %d; peak buffered %d of %d bytes; "
+                + "%d drop reports, first: %s",
+            THREADS,
+            elapsedMillis,
+            p50 / 1e6,
+            p999 / 1e6,
+            max / 1e6,
+            over50,
+            waitedMillis.get(),
+            blockedMillis.get(),
+            accepted,
+            dropped,
+            m.getPeakBufferedBytes(),
+            TOTAL_BYTES,
+            reports.size(),
+            reports.isEmpty() ? "-" : reports.get(0));
     System.out.println(summary);
 
     assertTrue(TimeUnit.NANOSECONDS.toMillis(max) < MAX_CALL_MILLIS, summary);
@@ -128,7 +158,8 @@ class DropStressTest {
     long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - s);
     System.out.println("stop took " + stopMillis + " ms; failed at stop " + lp.failedCount());
     assertTrue(stopMillis < 500 + 1500, "stop took " + stopMillis + " ms");
-    assertEquals(accepted, lp.failedCount(), "every accepted event failed (receiver down), and was counted");
+    assertEquals(
+        accepted, lp.failedCount(), "every accepted event failed (receiver down), and was counted");
     assertEquals(List.of(), LogbackTestSupport.liveThreads("lp-stress-"));
   }
 }

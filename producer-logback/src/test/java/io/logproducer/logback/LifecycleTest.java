@@ -18,15 +18,19 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Stopping the logging context: buffered events are shipped, the stop is bounded, no producer thread survives. */
+/**
+ * Stopping the logging context: buffered events are shipped, the stop is bounded, no producer
+ * thread survives.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LifecycleTest {
 
   @Test
   void contextStopDeliversEverythingAndLeavesNoThread() throws Exception {
     try (OtlpReceiver server = OtlpReceiver.start()) {
-      LoggerContext ctx = configure("lifecycle.xml", Map.of("otlp.endpoint", server.endpoint(),
-          "stop.timeout", "10000"));
+      LoggerContext ctx =
+          configure(
+              "lifecycle.xml", Map.of("otlp.endpoint", server.endpoint(), "stop.timeout", "10000"));
       LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");
       assertTrue(lp.isStarted());
       assertFalse(liveThreads("lp-life-").isEmpty(), "the producer's threads run");
@@ -38,18 +42,26 @@ class LifecycleTest {
       }
       assertEquals(0, server.exchanges().size(), "lingerMillis=60000: nothing sent before stop");
       ctx.stop(); // what logback's shutdown hook and a redeploy do
-      assertEquals(expected, delivered(server).stream().map(LogbackTestSupport.Decoded::body).toList());
+      assertEquals(
+          expected, delivered(server).stream().map(LogbackTestSupport.Decoded::body).toList());
       assertEquals(0, lp.droppedCount());
       assertEquals(0, lp.failedCount());
-      assertEquals(List.of(), liveThreads("lp-life-"), "producer threads alive after the context stopped");
+      assertEquals(
+          List.of(), liveThreads("lp-life-"), "producer threads alive after the context stopped");
       assertFalse(lp.isStarted());
     }
   }
 
   @Test
   void stopWithTheReceiverDownIsBounded() throws Exception {
-    LoggerContext ctx = configure("lifecycle.xml", Map.of("otlp.endpoint",
-        "http://127.0.0.1:" + LogbackTestSupport.closedPort(), "stop.timeout", "1000"));
+    LoggerContext ctx =
+        configure(
+            "lifecycle.xml",
+            Map.of(
+                "otlp.endpoint",
+                "http://127.0.0.1:" + LogbackTestSupport.closedPort(),
+                "stop.timeout",
+                "1000"));
     LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");
     assertNotNull(lp.getProducer());
     Logger log = ctx.getLogger("app.life");
@@ -59,12 +71,15 @@ class LifecycleTest {
     long t0 = System.nanoTime();
     ctx.stop();
     long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-    System.out.println("stop with the receiver down took " + stopMillis + " ms (stopTimeoutMillis=1000)");
+    System.out.println(
+        "stop with the receiver down took " + stopMillis + " ms (stopTimeoutMillis=1000)");
     assertTrue(stopMillis <= 1000 + 1500, "stop took " + stopMillis + " ms");
     assertEquals(100, lp.failedCount(), "every buffered event failed at stop, and was counted");
-    assertEquals(List.of(), liveThreads("lp-life-"), "producer threads alive after the context stopped");
-    assertTrue(LogbackTestSupport.statuses(ctx, ch.qos.logback.core.status.Status.WARN).stream()
-        .anyMatch(m -> m.contains("(0 and 100 in all)")),
+    assertEquals(
+        List.of(), liveThreads("lp-life-"), "producer threads alive after the context stopped");
+    assertTrue(
+        LogbackTestSupport.statuses(ctx, ch.qos.logback.core.status.Status.WARN).stream()
+            .anyMatch(m -> m.contains("(0 and 100 in all)")),
         () -> "a report of the failed events: " + LogbackTestSupport.statuses(ctx, 1));
   }
 }

@@ -21,11 +21,15 @@ class LogbackAppenderContractTest extends AppenderContract {
   protected void startFramework(String endpoint) throws Exception {
     ctx = LogbackTestSupport.configure("contract.xml", Map.of("otlp.endpoint", endpoint));
     for (String name : new String[] {"MAIN", "CODE", "LAYOUT"}) {
-      LogproducerAppender a = (LogproducerAppender) (name.equals("MAIN")
-          ? ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) : ctx.getLogger("contract." + name.toLowerCase()))
-          .getAppender(name);
-      assertTrue(a != null && a.isStarted(), () -> name + " not started: "
-          + LogbackTestSupport.statuses(ctx, Status.WARN));
+      LogproducerAppender a =
+          (LogproducerAppender)
+              (name.equals("MAIN")
+                      ? ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)
+                      : ctx.getLogger("contract." + name.toLowerCase()))
+                  .getAppender(name);
+      assertTrue(
+          a != null && a.isStarted(),
+          () -> name + " not started: " + LogbackTestSupport.statuses(ctx, Status.WARN));
     }
   }
 
@@ -51,8 +55,11 @@ class LogbackAppenderContractTest extends AppenderContract {
         }
         return;
       }
-      LoggingEventBuilder b = logger.atLevel(Level.valueOf(call.level())).setMessage(call.message())
-          .setCause(call.thrown());
+      LoggingEventBuilder b =
+          logger
+              .atLevel(Level.valueOf(call.level()))
+              .setMessage(call.message())
+              .setCause(call.thrown());
       for (String m : call.markers()) {
         b = b.addMarker(MarkerFactory.getMarker(m));
       }

@@ -28,9 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The appender configured with {@code <kafka>} in XML, against a real single-node KRaft broker: every event arrives
- * as an OTLP record, and the Kafka client's own DEBUG logging (on its network thread and the send threads) never
- * re-enters the producer, with the broker up or gone.
+ * The appender configured with {@code <kafka>} in XML, against a real single-node KRaft broker:
+ * every event arrives as an OTLP record, and the Kafka client's own DEBUG logging (on its network
+ * thread and the send threads) never re-enters the producer, with the broker up or gone.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LogbackKafkaTest {
@@ -48,8 +48,8 @@ class LogbackKafkaTest {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     List<ReceivedLogRecord> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-        new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> c =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> parts = new ArrayList<>();
       for (PartitionInfo info : c.partitionsFor(topic, Duration.ofSeconds(30))) {
         parts.add(new TopicPartition(topic, info.partition()));
@@ -61,7 +61,9 @@ class LogbackKafkaTest {
         for (ConsumerRecord<byte[], byte[]> m : c.poll(Duration.ofMillis(200))) {
           List<ReceivedLogRecord> decoded = OtlpRequests.decodeProtobuf(m.value());
           for (ReceivedLogRecord r : decoded) {
-            assertEquals("logback-kafka", r.resourceAttributes().values().iterator().next(),
+            assertEquals(
+                "logback-kafka",
+                r.resourceAttributes().values().iterator().next(),
                 "the first resource attribute: " + r.resourceAttributes());
           }
           records.addAll(decoded);
@@ -74,14 +76,16 @@ class LogbackKafkaTest {
 
   @Test
   void eventsArriveInKafkaAndTheClientsOwnLoggingDoesNotReEnter() throws Exception {
-    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Paths.get("target", "kafka-logback"))) {
+    try (EmbeddedKafkaBroker broker =
+        EmbeddedKafkaBroker.start(Paths.get("target", "kafka-logback"))) {
       broker.createTopic("logback", 2);
       Map<String, String> props = new HashMap<>();
       props.put("kafka.bootstrap", broker.bootstrapServers());
       props.put("kafka.topic", "logback");
       ctx.reset();
       LogbackTestSupport.configure(ctx, "kafka.xml", props);
-      RecordingAppender list = (RecordingAppender) ctx.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("LIST");
+      RecordingAppender list =
+          (RecordingAppender) ctx.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("LIST");
       Logger log = ctx.getLogger("app.orders");
       int n = 500;
       for (int i = 0; i < n; i++) {
@@ -103,11 +107,17 @@ class LogbackKafkaTest {
       }
       Collections.sort(expected);
       assertEquals(expected, bodies);
-      long kafkaThreadEvents = list.seen.stream()
-          .filter(s -> s.startsWith("kafka-producer-network-thread | lp-kafka|")).count();
-      assertTrue(kafkaThreadEvents > 0, "the Kafka client logged at DEBUG on its own thread: " + list.seen.size());
+      long kafkaThreadEvents =
+          list.seen.stream()
+              .filter(s -> s.startsWith("kafka-producer-network-thread | lp-kafka|"))
+              .count();
+      assertTrue(
+          kafkaThreadEvents > 0,
+          "the Kafka client logged at DEBUG on its own thread: " + list.seen.size());
       assertEquals(Collections.emptyList(), LogbackTestSupport.liveThreads("lp-kafka"));
-      assertEquals(Collections.emptyList(), LogbackTestSupport.liveThreads("kafka-producer-network-thread | lp-"));
+      assertEquals(
+          Collections.emptyList(),
+          LogbackTestSupport.liveThreads("kafka-producer-network-thread | lp-"));
     }
   }
 
@@ -118,22 +128,34 @@ class LogbackKafkaTest {
     props.put("kafka.topic", "nowhere");
     ctx.reset();
     LogbackTestSupport.configure(ctx, "kafka.xml", props);
-    RecordingAppender list = (RecordingAppender) ctx.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("LIST");
+    RecordingAppender list =
+        (RecordingAppender) ctx.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("LIST");
     Logger log = ctx.getLogger("app.orders");
     LogproducerAppender appender = LogbackTestSupport.appender(ctx, "LP");
     for (int i = 0; i < 100; i++) {
       log.info("lost {}", i);
     }
-    LogbackTestSupport.await("the Kafka client to log its connection failures at DEBUG", () -> list.seen.stream()
-        .anyMatch(s -> s.startsWith("kafka-producer-network-thread | lp-kafka|")), 10_000, list.seen::toString);
-    assertEquals(100, appender.getProducer().getMetrics().getRecordsAccepted(),
+    LogbackTestSupport.await(
+        "the Kafka client to log its connection failures at DEBUG",
+        () ->
+            list.seen.stream()
+                .anyMatch(s -> s.startsWith("kafka-producer-network-thread | lp-kafka|")),
+        10_000,
+        list.seen::toString);
+    assertEquals(
+        100,
+        appender.getProducer().getMetrics().getRecordsAccepted(),
         "only the application's events entered the producer");
     long start = System.nanoTime();
     ctx.reset(); // stops the appender
     long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     assertTrue(stopMillis < 3_000 + 2_000, "stop took " + stopMillis + " ms");
-    LogbackTestSupport.await("no producer thread left", () -> LogbackTestSupport.liveThreads("lp-kafka").isEmpty()
-        && LogbackTestSupport.liveThreads("kafka-producer-network-thread | lp-").isEmpty(), 5_000,
+    LogbackTestSupport.await(
+        "no producer thread left",
+        () ->
+            LogbackTestSupport.liveThreads("lp-kafka").isEmpty()
+                && LogbackTestSupport.liveThreads("kafka-producer-network-thread | lp-").isEmpty(),
+        5_000,
         () -> LogbackTestSupport.liveThreads("lp-kafka").toString());
   }
 }

@@ -19,13 +19,18 @@ import java.util.function.Supplier;
 import org.slf4j.MDC;
 import org.slf4j.spi.MDCAdapter;
 
-/** Shared helpers: a logback context configured from an XML test resource, decoded records, bounded waits. */
+/**
+ * Shared helpers: a logback context configured from an XML test resource, decoded records, bounded
+ * waits.
+ */
 final class LogbackTestSupport {
 
-  private LogbackTestSupport() {
-  }
+  private LogbackTestSupport() {}
 
-  /** A fresh LoggerContext configured by JoranConfigurator from {@code resource}, with context properties. */
+  /**
+   * A fresh LoggerContext configured by JoranConfigurator from {@code resource}, with context
+   * properties.
+   */
   static LoggerContext configure(String resource, Map<String, String> properties) throws Exception {
     LoggerContext ctx = new LoggerContext();
     ctx.setName(resource);
@@ -48,7 +53,10 @@ final class LogbackTestSupport {
     return ctx;
   }
 
-  /** logback 1.5 gives each context its own MDC adapter; point it at SLF4J's (logback 1.3 always uses that). */
+  /**
+   * logback 1.5 gives each context its own MDC adapter; point it at SLF4J's (logback 1.3 always
+   * uses that).
+   */
   static void useGlobalMdc(LoggerContext ctx) {
     try {
       ctx.getClass().getMethod("setMDCAdapter", MDCAdapter.class).invoke(ctx, MDC.getMDCAdapter());
@@ -81,12 +89,16 @@ final class LogbackTestSupport {
     }
   }
 
-  /** Waits until {@code condition} holds, polling every 5 ms, failing after {@code timeoutMillis}. */
-  static void await(String what, BooleanSupplier condition, long timeoutMillis, Supplier<String> state) {
+  /**
+   * Waits until {@code condition} holds, polling every 5 ms, failing after {@code timeoutMillis}.
+   */
+  static void await(
+      String what, BooleanSupplier condition, long timeoutMillis, Supplier<String> state) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + timeoutMillis + " ms waiting for " + what + ": " + state.get());
+        throw new AssertionError(
+            "timed out after " + timeoutMillis + " ms waiting for " + what + ": " + state.get());
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
     }
@@ -103,7 +115,10 @@ final class LogbackTestSupport {
     }
   }
 
-  /** Every record of every accepted request, in arrival order; fails on an attribute key repeated in a list. */
+  /**
+   * Every record of every accepted request, in arrival order; fails on an attribute key repeated in
+   * a list.
+   */
   static List<Decoded> delivered(OtlpReceiver server) {
     List<Decoded> out = new ArrayList<>();
     for (Exchange e : server.exchanges()) {

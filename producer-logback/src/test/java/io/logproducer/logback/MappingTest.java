@@ -26,7 +26,10 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.MDC;
 import org.slf4j.MarkerFactory;
 
-/** Every field of the records a real logback context, configured from mapping.xml, sends to a real OTLP receiver. */
+/**
+ * Every field of the records a real logback context, configured from mapping.xml, sends to a real
+ * OTLP receiver.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class MappingTest {
 
@@ -51,15 +54,22 @@ class MappingTest {
   }
 
   private LoggerContext start(boolean captureCode) throws Exception {
-    ctx = configure("mapping.xml", Map.of("otlp.endpoint", server.endpoint(), "capture.code",
-        String.valueOf(captureCode)));
-    assertTrue(LogbackTestSupport.appender(ctx, "LP").isStarted(),
+    ctx =
+        configure(
+            "mapping.xml",
+            Map.of(
+                "otlp.endpoint", server.endpoint(), "capture.code", String.valueOf(captureCode)));
+    assertTrue(
+        LogbackTestSupport.appender(ctx, "LP").isStarted(),
         () -> "appender not started: " + LogbackTestSupport.statuses(ctx, Status.WARN));
     return ctx;
   }
 
   private List<Decoded> awaitRecords(int n) {
-    await(n + " records", () -> delivered(server).size() >= n, 15_000,
+    await(
+        n + " records",
+        () -> delivered(server).size() >= n,
+        15_000,
         () -> "delivered " + delivered(server).size() + ", exchanges " + server.exchanges().size());
     List<Decoded> records = delivered(server);
     assertEquals(n, records.size(), "records delivered");
@@ -69,7 +79,8 @@ class MappingTest {
 
   @SuppressWarnings("unchecked")
   private ListAppender<ILoggingEvent> list() {
-    return (ListAppender<ILoggingEvent>) ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender("LIST");
+    return (ListAppender<ILoggingEvent>)
+        ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender("LIST");
   }
 
   private static long nanos(Instant i) {
@@ -117,9 +128,13 @@ class MappingTest {
     assertEquals(UNICODE + " order 42", a.body());
     assertEquals(9, a.record().severityNumber());
     assertEquals("INFO", a.record().severityText());
-    assertEquals(nanos(events.get(0).getInstant()), a.record().timeUnixNano(), "event time, nanosecond precision");
+    assertEquals(
+        nanos(events.get(0).getInstant()),
+        a.record().timeUnixNano(),
+        "event time, nanosecond precision");
     long observed = a.record().observedTimeUnixNano();
-    assertTrue(observed >= a.record().timeUnixNano() / 1_000_000 * 1_000_000 && observed > 0,
+    assertTrue(
+        observed >= a.record().timeUnixNano() / 1_000_000 * 1_000_000 && observed > 0,
         "observed time " + observed + " vs time " + a.record().timeUnixNano());
     assertEquals(TRACE_ID, a.record().traceId());
     assertEquals(SPAN_ID, a.record().spanId());
@@ -138,9 +153,23 @@ class MappingTest {
     assertEquals(UNICODE, attrs.get("name"));
     assertEquals("[a, b]", attrs.get("list"));
     assertEquals(List.of("AUDIT", "BILLING"), attrs.get("logback.marker"));
-    // Exactly these: secret excluded by mdcExclude, trace keys consumed as the record's ids, no code.* by default.
-    assertEquals(java.util.Set.of("thread.name", "thread.id", "user", "count", "big", "ratio", "f", "ok", "raw",
-        "name", "list", "logback.marker"), attrs.keySet());
+    // Exactly these: secret excluded by mdcExclude, trace keys consumed as the record's ids, no
+    // code.* by default.
+    assertEquals(
+        java.util.Set.of(
+            "thread.name",
+            "thread.id",
+            "user",
+            "count",
+            "big",
+            "ratio",
+            "f",
+            "ok",
+            "raw",
+            "name",
+            "list",
+            "logback.marker"),
+        attrs.keySet());
     assertEquals("mapping-test", a.resource().get("service.name"));
     assertEquals("test", a.resource().get("deployment.environment"));
     assertEquals("t0ken", server.requests().get(0).header("x-test-token"));
@@ -152,7 +181,9 @@ class MappingTest {
     assertEquals("WARN", b.record().severityText());
     assertTrue(b.record().traceId().isEmpty(), "an invalid trace id sets no ids");
     assertEquals("from.mdc", b.record().eventName(), "otel.event.name MDC entry");
-    assertEquals(java.util.Set.of("thread.name", "thread.id", "trace_id", "span_id"), b.attributes().keySet());
+    assertEquals(
+        java.util.Set.of("thread.name", "thread.id", "trace_id", "span_id"),
+        b.attributes().keySet());
     assertEquals("not-a-trace-id", b.attributes().get("trace_id"));
     assertEquals(SPAN_ID, b.attributes().get("span_id"));
     assertEquals(nanos(events.get(1).getInstant()), b.record().timeUnixNano());
@@ -165,8 +196,11 @@ class MappingTest {
     assertEquals("java.lang.IllegalStateException", ce.get("exception.type"));
     assertEquals("outer ✓", ce.get("exception.message"));
     String trace = (String) ce.get("exception.stacktrace");
-    assertTrue(trace.startsWith("java.lang.IllegalStateException: outer ✓\n\tat io.logproducer.logback.MappingTest"
-        + ".mapsEveryField(MappingTest.java:"), trace);
+    assertTrue(
+        trace.startsWith(
+            "java.lang.IllegalStateException: outer ✓\n\tat io.logproducer.logback.MappingTest"
+                + ".mapsEveryField(MappingTest.java:"),
+        trace);
     assertTrue(trace.contains("\nCaused by: java.io.IOException: inner cause\n"), trace);
 
     // The scope name per record: the logger name (each record in a ScopeLogs of its own).
@@ -186,8 +220,10 @@ class MappingTest {
     log.error("e");
     List<Decoded> records = awaitRecords(5);
     assertEquals(List.of("t", "d", "i", "w", "e"), records.stream().map(Decoded::body).toList());
-    assertEquals(List.of(1, 5, 9, 13, 17), records.stream().map(r -> r.record().severityNumber()).toList());
-    assertEquals(List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR"),
+    assertEquals(
+        List.of(1, 5, 9, 13, 17), records.stream().map(r -> r.record().severityNumber()).toList());
+    assertEquals(
+        List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR"),
         records.stream().map(r -> r.record().severityText()).toList());
   }
 
@@ -198,7 +234,8 @@ class MappingTest {
     int line = new Throwable().getStackTrace()[0].getLineNumber() + 1;
     log.info("with code");
     Map<String, Object> attrs = awaitRecords(1).get(0).attributes();
-    assertEquals("io.logproducer.logback.MappingTest.codeAttributesOnlyWhenEnabled",
+    assertEquals(
+        "io.logproducer.logback.MappingTest.codeAttributesOnlyWhenEnabled",
         attrs.get("code.function.name"));
     assertEquals("MappingTest.java", attrs.get("code.file.path"));
     assertEquals((long) line, attrs.get("code.line.number"));
@@ -217,7 +254,8 @@ class MappingTest {
   void runsOnTheExpectedLogbackVersion() {
     String expected = System.getProperty("expected.logback.version");
     String jar = LoggerContext.class.getProtectionDomain().getCodeSource().getLocation().getPath();
-    assertTrue(jar.endsWith("logback-classic-" + expected + ".jar"), jar + " is not logback " + expected);
+    assertTrue(
+        jar.endsWith("logback-classic-" + expected + ".jar"), jar + " is not logback " + expected);
     assertFalse(expected.isEmpty());
   }
 }

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.MDC;
 
 /**
- * {@code <queueSize>}: the appender's own hand-off queue. Events are mapped on its worker thread (named after the
- * producer), every event arrives with its MDC and formatted message, the worker ends with the context, and what a
- * full queue refuses is counted (the exact sum: delivered + dropped = logged).
+ * {@code <queueSize>}: the appender's own hand-off queue. Events are mapped on its worker thread
+ * (named after the producer), every event arrives with its MDC and formatted message, the worker
+ * ends with the context, and what a full queue refuses is counted (the exact sum: delivered +
+ * dropped = logged).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class QueueTest {
@@ -38,13 +39,16 @@ class QueueTest {
       Thread[] workers = new Thread[threads];
       for (int t = 0; t < threads; t++) {
         int id = t;
-        workers[t] = new Thread(() -> {
-          MDC.put("worker", "w" + id);
-          for (int i = 0; i < perThread; i++) {
-            log.info("event {} of {}", i, id);
-          }
-          MDC.remove("worker");
-        }, "app-" + t);
+        workers[t] =
+            new Thread(
+                () -> {
+                  MDC.put("worker", "w" + id);
+                  for (int i = 0; i < perThread; i++) {
+                    log.info("event {} of {}", i, id);
+                  }
+                  MDC.remove("worker");
+                },
+                "app-" + t);
         workers[t].start();
       }
       for (Thread w : workers) {
@@ -52,7 +56,8 @@ class QueueTest {
       }
       ctx.stop();
       List<LogbackTestSupport.Decoded> got = delivered(server);
-      assertEquals(threads * perThread, got.size() + lp.droppedCount(), "every event delivered or counted");
+      assertEquals(
+          threads * perThread, got.size() + lp.droppedCount(), "every event delivered or counted");
       assertTrue(got.size() > 0);
       assertEquals(0, lp.failedCount());
       for (LogbackTestSupport.Decoded d : got) {
@@ -60,7 +65,10 @@ class QueueTest {
         assertTrue(d.body().endsWith(" of " + worker.substring(1)), d.body() + " / MDC " + worker);
         assertEquals("app.queue", d.scopeName());
       }
-      assertEquals(List.of(), liveThreads("lp-queue-"), "no producer or hand-off thread after the context stopped");
+      assertEquals(
+          List.of(),
+          liveThreads("lp-queue-"),
+          "no producer or hand-off thread after the context stopped");
       assertFalse(lp.isStarted());
     }
   }

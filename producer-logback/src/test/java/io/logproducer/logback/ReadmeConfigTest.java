@@ -19,24 +19,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The logback configuration of docs/appenders.md (once the README's), as printed:
- * it starts the appender and ships an event.
+ * The logback configuration of docs/appenders.md (once the README's), as printed: it starts the
+ * appender and ships an event.
  */
 @Timeout(60)
 class ReadmeConfigTest {
 
   private static String readmeLogbackXml() throws Exception {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
-      Path readme = d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there
+      Path readme =
+          d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there
       if (Files.isRegularFile(readme) && Files.isDirectory(d.resolve("producer-logback"))) {
-        Matcher m = Pattern.compile("(?s)```xml\\n(<configuration>.*?</configuration>)\\n```")
-            .matcher(new String(Files.readAllBytes(readme), StandardCharsets.UTF_8));
+        Matcher m =
+            Pattern.compile("(?s)```xml\\n(<configuration>.*?</configuration>)\\n```")
+                .matcher(new String(Files.readAllBytes(readme), StandardCharsets.UTF_8));
         while (m.find()) {
           if (m.group(1).contains("io.logproducer.logback.LogproducerAppender")) {
             return m.group(1);
           }
         }
-        throw new AssertionError("no logback <configuration> block with LogproducerAppender in " + readme);
+        throw new AssertionError(
+            "no logback <configuration> block with LogproducerAppender in " + readme);
       }
     }
     throw new AssertionError("docs/appenders.md not found");

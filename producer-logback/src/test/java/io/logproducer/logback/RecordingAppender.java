@@ -5,7 +5,10 @@ import ch.qos.logback.core.AppenderBase;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Test appender: records the thread and logger of each event when it is appended (logback's thread name is lazy). */
+/**
+ * Test appender: records the thread and logger of each event when it is appended (logback's thread
+ * name is lazy).
+ */
 public class RecordingAppender extends AppenderBase<ILoggingEvent> {
 
   /** "thread|logger" of every event. */

@@ -13,20 +13,26 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Invalid settings: an error naming the setting in logback's status channel, the appender not started, no throw. */
+/**
+ * Invalid settings: an error naming the setting in logback's status channel, the appender not
+ * started, no throw.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class SettingsTest {
 
   private static List<String> errorsOf(String policy, String total, String batch) throws Exception {
-    LoggerContext ctx = configure("bad-settings.xml", Map.of("bad.policy", policy, "bad.total", total, "bad.batch",
-        batch));
+    LoggerContext ctx =
+        configure(
+            "bad-settings.xml",
+            Map.of("bad.policy", policy, "bad.total", total, "bad.batch", batch));
     try {
       LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");
       assertFalse(lp.isStarted(), "started despite invalid settings");
       ctx.getLogger("app").info("does not throw"); // logged to a stopped appender
       assertEquals(0, LogbackTestSupport.liveThreads("lp-bad-").size());
       return LogbackTestSupport.statuses(ctx, Status.ERROR).stream()
-          .filter(m -> m.startsWith("logproducer appender 'LP' not started")).toList();
+          .filter(m -> m.startsWith("logproducer appender 'LP' not started"))
+          .toList();
     } finally {
       ctx.stop();
     }
@@ -36,7 +42,9 @@ class SettingsTest {
   void invalidEnumNamesTheSetting() throws Exception {
     List<String> errors = errorsOf("SOMETIMES", "8388608", "1048576");
     assertEquals(1, errors.size(), errors::toString);
-    assertTrue(errors.get(0).contains("[bufferFullPolicy]") && errors.get(0).contains("SOMETIMES"), errors.get(0));
+    assertTrue(
+        errors.get(0).contains("[bufferFullPolicy]") && errors.get(0).contains("SOMETIMES"),
+        errors.get(0));
   }
 
   @Test
@@ -57,7 +65,8 @@ class SettingsTest {
   void impossibleCombinationNamesBothSettings() throws Exception {
     List<String> errors = errorsOf("DROP", "1048576", "4194304");
     assertEquals(1, errors.size(), errors::toString);
-    assertTrue(errors.get(0).contains("batchSizeInBytes") && errors.get(0).contains("totalSizeInBytes"),
+    assertTrue(
+        errors.get(0).contains("batchSizeInBytes") && errors.get(0).contains("totalSizeInBytes"),
         errors.get(0));
   }
 
@@ -66,9 +75,12 @@ class SettingsTest {
     LoggerContext ctx = configure("typo-settings.xml", Map.of());
     try {
       assertFalse(LogbackTestSupport.appender(ctx, "LP").isStarted());
-      List<String> errors = LogbackTestSupport.statuses(ctx, Status.ERROR).stream()
-          .filter(m -> m.startsWith("logproducer appender 'LP' not started")).toList();
-      assertEquals(1, errors.size(), () -> LogbackTestSupport.statuses(ctx, Status.INFO).toString());
+      List<String> errors =
+          LogbackTestSupport.statuses(ctx, Status.ERROR).stream()
+              .filter(m -> m.startsWith("logproducer appender 'LP' not started"))
+              .toList();
+      assertEquals(
+          1, errors.size(), () -> LogbackTestSupport.statuses(ctx, Status.INFO).toString());
       assertTrue(errors.get(0).contains("endpont"), errors.get(0));
     } finally {
       ctx.stop();
@@ -77,10 +89,13 @@ class SettingsTest {
 
   @Test
   void validSettingsStart() throws Exception {
-    LoggerContext ctx = configure("bad-settings.xml", Map.of("bad.policy", "block", "bad.total", "8388608",
-        "bad.batch", "1048576"));
+    LoggerContext ctx =
+        configure(
+            "bad-settings.xml",
+            Map.of("bad.policy", "block", "bad.total", "8388608", "bad.batch", "1048576"));
     try {
-      assertTrue(LogbackTestSupport.appender(ctx, "LP").isStarted(),
+      assertTrue(
+          LogbackTestSupport.appender(ctx, "LP").isStarted(),
           () -> LogbackTestSupport.statuses(ctx, Status.WARN).toString());
     } finally {
       ctx.stop();

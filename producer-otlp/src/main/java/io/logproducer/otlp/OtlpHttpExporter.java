@@ -4,11 +4,11 @@ import io.logproducer.AnyValue;
 import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.ProducerConfig;
-import io.logproducer.otlp.internal.HttpTransport;
 import io.logproducer.otlp.encoding.internal.JsonWireFormat;
 import io.logproducer.otlp.encoding.internal.ProtobufWireFormat;
-import io.logproducer.otlp.internal.Stripes;
 import io.logproducer.otlp.encoding.internal.WireFormat;
+import io.logproducer.otlp.internal.HttpTransport;
+import io.logproducer.otlp.internal.Stripes;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
@@ -20,10 +20,10 @@ import java.net.URI;
 import java.util.Map;
 
 /**
- * Exports log records over OTLP/HTTP ({@code POST …/v1/logs}, an {@code ExportLogsServiceRequest} in protobuf or
- * JSON) to an OpenTelemetry Collector, bk-collector or any OTLP receiver. Protocol facts follow
- * {@code open-telemetry/opentelemetry-proto} ({@code docs/specification.md}, {@code logs/v1/logs.proto},
- * {@code collector/logs/v1/logs_service.proto}) and the exporter specification
+ * Exports log records over OTLP/HTTP ({@code POST …/v1/logs}, an {@code ExportLogsServiceRequest}
+ * in protobuf or JSON) to an OpenTelemetry Collector, bk-collector or any OTLP receiver. Protocol
+ * facts follow {@code open-telemetry/opentelemetry-proto} ({@code docs/specification.md}, {@code
+ * logs/v1/logs.proto}, {@code collector/logs/v1/logs_service.proto}) and the exporter specification
  * ({@code opentelemetry-specification/specification/protocol/exporter.md}).
  *
  * <pre>{@code
@@ -31,36 +31,47 @@ import java.util.Map;
  *     OtlpHttpExporter.builder().setEndpoint("http://collector:4318").setServiceName("checkout").build());
  * }</pre>
  *
- * <p>Records are encoded once, at {@code send}, straight into OTLP wire form (no protobuf-java objects); a batch is
- * framed with the resource and scope in O(1). Records' own scope names (the logger names appenders set) are used
- * only with {@link OtlpHttpExporterBuilder#setInstrumentationScopeFromRecords(boolean)}. Answers: 2xx is success
- * ({@code partial_success} with rejected records becomes a partial success, not retried); 429, 502, 503, 504 and
- * connection errors are retried by the producer, honouring {@code Retry-After}; 413 makes the producer split the
- * batch; any other status rejects the batch.
+ * <p>Records are encoded once, at {@code send}, straight into OTLP wire form (no protobuf-java
+ * objects); a batch is framed with the resource and scope in O(1). Records' own scope names (the
+ * logger names appenders set) are used only with {@link
+ * OtlpHttpExporterBuilder#setInstrumentationScopeFromRecords(boolean)}. Answers: 2xx is success
+ * ({@code partial_success} with rejected records becomes a partial success, not retried); 429, 502,
+ * 503, 504 and connection errors are retried by the producer, honouring {@code Retry-After}; 413
+ * makes the producer split the batch; any other status rejects the batch.
  *
- * <p>Thread-safe. A {@link io.logproducer.Producer} owns its exporter: it calls {@link #start} once, the encoder
- * and {@link #shardKey} from application threads, {@link #writeRequest} and {@link #export} from its send threads,
- * and {@link #close} at the end. {@link #close} aborts requests in flight and is idempotent.
+ * <p>Thread-safe. A {@link io.logproducer.Producer} owns its exporter: it calls {@link #start}
+ * once, the encoder and {@link #shardKey} from application threads, {@link #writeRequest} and
+ * {@link #export} from its send threads, and {@link #close} at the end. {@link #close} aborts
+ * requests in flight and is idempotent.
  */
 public final class OtlpHttpExporter implements Exporter {
 
   /** Default endpoint: {@value} (the OTLP/HTTP default port 4318 with the logs path). */
   public static final String DEFAULT_ENDPOINT = "http://localhost:4318/v1/logs";
-  /** Default deadline of each whole request: {@value} ms (the OTLP exporter specification's 10 s). */
-  public static final long DEFAULT_TIMEOUT_MILLIS = 10_000L;
+
   /**
-   * Default bound on an uncompressed request body: {@value} bytes (16 MiB; the OpenTelemetry Collector refuses
-   * bodies above 20 MiB after decompression).
+   * Default deadline of each whole request: {@value} ms (the OTLP exporter specification's 10 s).
+   */
+  public static final long DEFAULT_TIMEOUT_MILLIS = 10_000L;
+
+  /**
+   * Default bound on an uncompressed request body: {@value} bytes (16 MiB; the OpenTelemetry
+   * Collector refuses bodies above 20 MiB after decompression).
    */
   public static final int DEFAULT_MAX_REQUEST_SIZE_IN_BYTES = 16 * 1024 * 1024;
+
   /** Upper bound of the default stripe count, which is min({@value}, available processors). */
   public static final int DEFAULT_MAX_STRIPES = 8;
+
   /** Default {@code InstrumentationScope} name: {@value}. */
   public static final String DEFAULT_SCOPE_NAME = "io.logproducer";
+
   /** Default {@code service.name} (the OpenTelemetry SDK's default for Java): {@value}. */
   public static final String DEFAULT_SERVICE_NAME = "unknown_service:java";
+
   /** Default encoding: protobuf. */
   public static final OtlpEncoding DEFAULT_ENCODING = OtlpEncoding.PROTOBUF;
+
   /** Default compression: none (the OTLP exporter specification's default). */
   public static final Compression DEFAULT_COMPRESSION = Compression.NONE;
 
@@ -92,25 +103,40 @@ public final class OtlpHttpExporter implements Exporter {
     this.scopeName = b.scopeName();
     this.scopeVersion = b.scopeVersion();
     this.instrumentationScopeFromRecords = b.instrumentationScopeFromRecords();
-    this.format = encoding == OtlpEncoding.JSON
-        ? new JsonWireFormat(resourceAttributes, scopeName, scopeVersion, instrumentationScopeFromRecords)
-        : new ProtobufWireFormat(resourceAttributes, scopeName, scopeVersion, instrumentationScopeFromRecords);
+    this.format =
+        encoding == OtlpEncoding.JSON
+            ? new JsonWireFormat(
+                resourceAttributes, scopeName, scopeVersion, instrumentationScopeFromRecords)
+            : new ProtobufWireFormat(
+                resourceAttributes, scopeName, scopeVersion, instrumentationScopeFromRecords);
     int maxBatchSizeInBytes = format.maxBatchSizeInBytes(maxRequestSizeInBytes);
     if (maxBatchSizeInBytes < 1) {
-      throw new IllegalArgumentException("maxRequestSizeInBytes (" + maxRequestSizeInBytes
-          + ") leaves no room for records after the request framing (resource and scope)");
+      throw new IllegalArgumentException(
+          "maxRequestSizeInBytes ("
+              + maxRequestSizeInBytes
+              + ") leaves no room for records after the request framing (resource and scope)");
     }
-    // All compressions: the OpenTelemetry Collector accepts gzip, zstd and lz4 (frame); bk-collector only gzip.
-    this.capabilities = ExporterCapabilities.builder(maxBatchSizeInBytes).setDefaultCompression(compression)
-        .setRequestTimeoutMillis(timeoutMillis).build();
+    // All compressions: the OpenTelemetry Collector accepts gzip, zstd and lz4 (frame);
+    // bk-collector only gzip.
+    this.capabilities =
+        ExporterCapabilities.builder(maxBatchSizeInBytes)
+            .setDefaultCompression(compression)
+            .setRequestTimeoutMillis(timeoutMillis)
+            .build();
     this.stripes = new Stripes(b.stripes());
-    this.transport = new HttpTransport(URI.create(endpoint), headers, timeoutMillis, format.contentType(),
-        format.isJson(), userAgent());
+    this.transport =
+        new HttpTransport(
+            URI.create(endpoint),
+            headers,
+            timeoutMillis,
+            format.contentType(),
+            format.isJson(),
+            userAgent());
   }
 
   /**
-   * A builder holding the defaults ({@code DEFAULT_*}) overridden by the OpenTelemetry environment variables (see
-   * {@link OtlpHttpExporterBuilder}).
+   * A builder holding the defaults ({@code DEFAULT_*}) overridden by the OpenTelemetry environment
+   * variables (see {@link OtlpHttpExporterBuilder}).
    *
    * @return a new builder
    * @throws IllegalArgumentException naming the variable if one of them is malformed
@@ -131,10 +157,10 @@ public final class OtlpHttpExporter implements Exporter {
   }
 
   /**
-   * {@return the builder's compression as the default, every compression supported (the OpenTelemetry Collector
-   * accepts gzip, zstd and lz4 frames; bk-collector only gzip), {@code maxRequestSizeInBytes} minus the worst-case
-   * request framing as the largest batch, and {@code timeoutMillis} (the deadline of one whole request) as the
-   * request timeout}
+   * {@return the builder's compression as the default, every compression supported (the
+   * OpenTelemetry Collector accepts gzip, zstd and lz4 frames; bk-collector only gzip), {@code
+   * maxRequestSizeInBytes} minus the worst-case request framing as the largest batch, and {@code
+   * timeoutMillis} (the deadline of one whole request) as the request timeout}
    */
   @Override
   public ExporterCapabilities capabilities() {
@@ -181,10 +207,22 @@ public final class OtlpHttpExporter implements Exporter {
 
   @Override
   public String toString() {
-    return "OtlpHttpExporter{endpoint=" + endpoint + ", encoding=" + encoding + ", compression=" + compression
-        + ", timeoutMillis=" + timeoutMillis + ", maxRequestSizeInBytes=" + maxRequestSizeInBytes + ", stripes="
-        + stripes.count() + ", headers=" + headers.keySet()
-        + (instrumentationScopeFromRecords ? ", instrumentationScopeFromRecords=true" : "") + "}";
+    return "OtlpHttpExporter{endpoint="
+        + endpoint
+        + ", encoding="
+        + encoding
+        + ", compression="
+        + compression
+        + ", timeoutMillis="
+        + timeoutMillis
+        + ", maxRequestSizeInBytes="
+        + maxRequestSizeInBytes
+        + ", stripes="
+        + stripes.count()
+        + ", headers="
+        + headers.keySet()
+        + (instrumentationScopeFromRecords ? ", instrumentationScopeFromRecords=true" : "")
+        + "}";
   }
 
   static int defaultStripes() {
@@ -192,8 +230,10 @@ public final class OtlpHttpExporter implements Exporter {
   }
 
   private static String userAgent() {
-    String version = OtlpHttpExporter.class.getPackage() == null ? null
-        : OtlpHttpExporter.class.getPackage().getImplementationVersion();
+    String version =
+        OtlpHttpExporter.class.getPackage() == null
+            ? null
+            : OtlpHttpExporter.class.getPackage().getImplementationVersion();
     return "logproducer-otlp-java" + (version != null ? "/" + version : "");
   }
 

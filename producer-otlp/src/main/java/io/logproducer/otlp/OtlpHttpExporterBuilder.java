@@ -11,11 +11,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Configures an {@link OtlpHttpExporter}. {@link OtlpHttpExporter#builder()} starts from the defaults
- * ({@code OtlpHttpExporter.DEFAULT_*}) overridden by the OpenTelemetry environment variables; every setter here
- * overrides both. Setters validate at once and throw {@link IllegalArgumentException} naming the parameter and its
- * bound, e.g. "timeoutMillis must be in [1, 3600000], was 0". Not thread-safe; {@link #build()} may be called
- * repeatedly.
+ * Configures an {@link OtlpHttpExporter}. {@link OtlpHttpExporter#builder()} starts from the
+ * defaults ({@code OtlpHttpExporter.DEFAULT_*}) overridden by the OpenTelemetry environment
+ * variables; every setter here overrides both. Setters validate at once and throw {@link
+ * IllegalArgumentException} naming the parameter and its bound, e.g. "timeoutMillis must be in [1,
+ * 3600000], was 0". Not thread-safe; {@link #build()} may be called repeatedly.
  *
  * <table>
  *   <caption>Environment variables read by {@link OtlpHttpExporter#builder()}</caption>
@@ -29,20 +29,26 @@ import java.util.Map;
  *   <tr><td>OTEL_RESOURCE_ATTRIBUTES</td><td>resource attributes, {@code k=v,…}, percent-decoded</td></tr>
  *   <tr><td>OTEL_SERVICE_NAME</td><td>service.name (wins over OTEL_RESOURCE_ATTRIBUTES)</td></tr>
  * </table>
+ *
  * A {@code LOGS_} variable replaces its generic counterpart as a whole (headers are not merged).
  */
 public final class OtlpHttpExporterBuilder {
 
   /** Smallest {@code timeoutMillis}: {@value} ms. */
   public static final long MIN_TIMEOUT_MILLIS = 1;
+
   /** Largest {@code timeoutMillis}: {@value} ms (an hour). */
   public static final long MAX_TIMEOUT_MILLIS = 3_600_000;
+
   /** Smallest {@code maxRequestSizeInBytes}: {@value} bytes. */
   public static final int MIN_MAX_REQUEST_SIZE_IN_BYTES = 1024;
+
   /** Largest {@code maxRequestSizeInBytes}: {@value} bytes (256 MiB). */
   public static final int MAX_MAX_REQUEST_SIZE_IN_BYTES = 256 * 1024 * 1024;
+
   /** Smallest {@code stripes}: {@value}. */
   public static final int MIN_STRIPES = 1;
+
   /** Largest {@code stripes}: {@value}. */
   public static final int MAX_STRIPES = 1024;
 
@@ -64,7 +70,8 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException naming the variable if one is malformed
    */
   OtlpHttpExporterBuilder(Map<String, String> env) {
-    resourceAttributes.put(OtlpHttpExporter.SERVICE_NAME_KEY, AnyValue.of(OtlpHttpExporter.DEFAULT_SERVICE_NAME));
+    resourceAttributes.put(
+        OtlpHttpExporter.SERVICE_NAME_KEY, AnyValue.of(OtlpHttpExporter.DEFAULT_SERVICE_NAME));
     OtlpEnvironment e = new OtlpEnvironment(env);
     String url = e.endpoint();
     if (url != null) {
@@ -103,13 +110,15 @@ public final class OtlpHttpExporterBuilder {
   }
 
   /**
-   * The receiver's URL. If its path is empty or "/", {@code /v1/logs} is appended; otherwise it is used as given.
-   * Default {@value OtlpHttpExporter#DEFAULT_ENDPOINT}. Use {@code https://} for TLS (JDK default trust store).
+   * The receiver's URL. If its path is empty or "/", {@code /v1/logs} is appended; otherwise it is
+   * used as given. Default {@value OtlpHttpExporter#DEFAULT_ENDPOINT}. Use {@code https://} for TLS
+   * (JDK default trust store).
    *
    * @param url an absolute {@code http} or {@code https} URL with a host and no fragment, e.g.
    *     {@code http://collector:4318}; surrounding whitespace is ignored
    * @return this builder
-   * @throws IllegalArgumentException if not an absolute http or https URL with a host, or if it has a fragment
+   * @throws IllegalArgumentException if not an absolute http or https URL with a host, or if it has
+   *     a fragment
    */
   public OtlpHttpExporterBuilder setEndpoint(String url) {
     this.endpoint = Endpoints.forEndpoint("endpoint", url);
@@ -132,9 +141,10 @@ public final class OtlpHttpExporterBuilder {
   }
 
   /**
-   * The exporter's {@link ExporterCapabilities#defaultCompression() default compression}; a compression set in
-   * {@link io.logproducer.ProducerConfig} wins. Default {@link Compression#NONE}. The OpenTelemetry Collector
-   * accepts all four; bk-collector accepts none and gzip only.
+   * The exporter's {@link ExporterCapabilities#defaultCompression() default compression}; a
+   * compression set in {@link io.logproducer.ProducerConfig} wins. Default {@link
+   * Compression#NONE}. The OpenTelemetry Collector accepts all four; bk-collector accepts none and
+   * gzip only.
    *
    * @param compression the compression
    * @return this builder
@@ -149,15 +159,15 @@ public final class OtlpHttpExporterBuilder {
   }
 
   /**
-   * Adds a header sent with every request (e.g. {@code Authorization}, {@code X-BK-TOKEN}); a second call with
-   * the same name (case-insensitive) replaces the value.
+   * Adds a header sent with every request (e.g. {@code Authorization}, {@code X-BK-TOKEN}); a
+   * second call with the same name (case-insensitive) replaces the value.
    *
    * @param name the header name, an HTTP token (RFC 9110)
    * @param value the value, sent as given
    * @return this builder
-   * @throws IllegalArgumentException if the name is not an HTTP token, the value holds CR, LF or NUL, or the name
-   *     is one the exporter sets itself (Content-Type, Content-Encoding, Content-Length, Transfer-Encoding, Host,
-   *     Connection)
+   * @throws IllegalArgumentException if the name is not an HTTP token, the value holds CR, LF or
+   *     NUL, or the name is one the exporter sets itself (Content-Type, Content-Encoding,
+   *     Content-Length, Transfer-Encoding, Host, Connection)
    */
   public OtlpHttpExporterBuilder addHeader(String name, String value) {
     if (name == null || name.isEmpty() || !isToken(name)) {
@@ -170,12 +180,17 @@ public final class OtlpHttpExporterBuilder {
       case "transfer-encoding":
       case "host":
       case "connection":
-        throw new IllegalArgumentException("header " + name + " is set by the exporter and cannot be added");
+        throw new IllegalArgumentException(
+            "header " + name + " is set by the exporter and cannot be added");
       default:
         break;
     }
-    if (value == null || value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("header " + name + " value must not be null or hold CR, LF or NUL");
+    if (value == null
+        || value.indexOf('\r') >= 0
+        || value.indexOf('\n') >= 0
+        || value.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException(
+          "header " + name + " value must not be null or hold CR, LF or NUL");
     }
     for (String existing : headers.keySet()) {
       if (existing.equalsIgnoreCase(name)) {
@@ -188,11 +203,12 @@ public final class OtlpHttpExporterBuilder {
   }
 
   /**
-   * Deadline of each request, in ms, in [{@value #MIN_TIMEOUT_MILLIS}, {@value #MAX_TIMEOUT_MILLIS}]; default
-   * {@value OtlpHttpExporter#DEFAULT_TIMEOUT_MILLIS}. It bounds the whole request: waiting for a pooled connection,
-   * connecting (and the TLS handshake), uploading the body, and receiving the response headers and body. A request
-   * still running when it passes is aborted and fails as retryable ("timed out after N ms (request deadline)"), so
-   * a receiver that stops reading the body, or trickles its response, cannot hold a send thread longer.
+   * Deadline of each request, in ms, in [{@value #MIN_TIMEOUT_MILLIS}, {@value
+   * #MAX_TIMEOUT_MILLIS}]; default {@value OtlpHttpExporter#DEFAULT_TIMEOUT_MILLIS}. It bounds the
+   * whole request: waiting for a pooled connection, connecting (and the TLS handshake), uploading
+   * the body, and receiving the response headers and body. A request still running when it passes
+   * is aborted and fails as retryable ("timed out after N ms (request deadline)"), so a receiver
+   * that stops reading the body, or trickles its response, cannot hold a send thread longer.
    *
    * @param millis the deadline in milliseconds
    * @return this builder
@@ -200,15 +216,21 @@ public final class OtlpHttpExporterBuilder {
    */
   public OtlpHttpExporterBuilder setTimeoutMillis(long millis) {
     if (millis < MIN_TIMEOUT_MILLIS || millis > MAX_TIMEOUT_MILLIS) {
-      throw new IllegalArgumentException("timeoutMillis must be in [" + MIN_TIMEOUT_MILLIS + ", "
-          + MAX_TIMEOUT_MILLIS + "], was " + millis);
+      throw new IllegalArgumentException(
+          "timeoutMillis must be in ["
+              + MIN_TIMEOUT_MILLIS
+              + ", "
+              + MAX_TIMEOUT_MILLIS
+              + "], was "
+              + millis);
     }
     this.timeoutMillis = millis;
     return this;
   }
 
   /**
-   * The resource attribute {@code service.name}; default {@value OtlpHttpExporter#DEFAULT_SERVICE_NAME}.
+   * The resource attribute {@code service.name}; default {@value
+   * OtlpHttpExporter#DEFAULT_SERVICE_NAME}.
    *
    * @param name the service name
    * @return this builder
@@ -273,7 +295,8 @@ public final class OtlpHttpExporterBuilder {
   }
 
   /**
-   * Any resource attribute (e.g. bk-collector's {@code bk.data.token}); replaces one with the same key.
+   * Any resource attribute (e.g. bk-collector's {@code bk.data.token}); replaces one with the same
+   * key.
    *
    * @param key the attribute key, non-empty
    * @param value the value, not null
@@ -292,9 +315,10 @@ public final class OtlpHttpExporterBuilder {
   }
 
   /**
-   * The {@code InstrumentationScope} of every record (with {@link #setInstrumentationScopeFromRecords(boolean)
-   * setInstrumentationScopeFromRecords(true)}: of every record without a scope name of its own); default name
-   * {@value OtlpHttpExporter#DEFAULT_SCOPE_NAME}, no version.
+   * The {@code InstrumentationScope} of every record (with {@link
+   * #setInstrumentationScopeFromRecords(boolean) setInstrumentationScopeFromRecords(true)}: of
+   * every record without a scope name of its own); default name {@value
+   * OtlpHttpExporter#DEFAULT_SCOPE_NAME}, no version.
    *
    * @param name the scope name, non-empty
    * @param version the scope version; may be null
@@ -311,12 +335,13 @@ public final class OtlpHttpExporterBuilder {
   }
 
   /**
-   * Whether each record's {@link io.logproducer.LogRecord#getInstrumentationScopeName() scope name} (set by logging
-   * appenders to the logger name, as OpenTelemetry's appenders do) becomes its OTLP {@code InstrumentationScope}.
-   * When true, every record travels in a {@code ScopeLogs} of its own, scoped by its name (no version), or by the
-   * {@link #setScope(String, String) exporter's scope} (name and version) when it has none. Consecutive records
-   * of one scope are not merged: each record costs its scope's name plus about 7 bytes more in protobuf (37 in
-   * JSON) before compression, little after it. When false (the default), all the records of a request share one
+   * Whether each record's {@link io.logproducer.LogRecord#getInstrumentationScopeName() scope name}
+   * (set by logging appenders to the logger name, as OpenTelemetry's appenders do) becomes its OTLP
+   * {@code InstrumentationScope}. When true, every record travels in a {@code ScopeLogs} of its
+   * own, scoped by its name (no version), or by the {@link #setScope(String, String) exporter's
+   * scope} (name and version) when it has none. Consecutive records of one scope are not merged:
+   * each record costs its scope's name plus about 7 bytes more in protobuf (37 in JSON) before
+   * compression, little after it. When false (the default), all the records of a request share one
    * {@code ScopeLogs} with the exporter's scope, and the records' scope names are ignored.
    *
    * @param fromRecords true to scope each record by its own scope name
@@ -329,9 +354,10 @@ public final class OtlpHttpExporterBuilder {
 
   /**
    * Bound on an uncompressed request body, in bytes, in [{@value #MIN_MAX_REQUEST_SIZE_IN_BYTES},
-   * {@value #MAX_MAX_REQUEST_SIZE_IN_BYTES}]; default {@value OtlpHttpExporter#DEFAULT_MAX_REQUEST_SIZE_IN_BYTES}
-   * (16 MiB, under the OpenTelemetry Collector's 20 MiB limit after decompression, above which it answers 400).
-   * Batches are sealed so that a request never exceeds it; the producer's {@code batchSizeInBytes} must fit.
+   * {@value #MAX_MAX_REQUEST_SIZE_IN_BYTES}]; default {@value
+   * OtlpHttpExporter#DEFAULT_MAX_REQUEST_SIZE_IN_BYTES} (16 MiB, under the OpenTelemetry
+   * Collector's 20 MiB limit after decompression, above which it answers 400). Batches are sealed
+   * so that a request never exceeds it; the producer's {@code batchSizeInBytes} must fit.
    *
    * @param bytes the bound in bytes
    * @return this builder
@@ -339,16 +365,22 @@ public final class OtlpHttpExporterBuilder {
    */
   public OtlpHttpExporterBuilder setMaxRequestSizeInBytes(int bytes) {
     if (bytes < MIN_MAX_REQUEST_SIZE_IN_BYTES || bytes > MAX_MAX_REQUEST_SIZE_IN_BYTES) {
-      throw new IllegalArgumentException("maxRequestSizeInBytes must be in [" + MIN_MAX_REQUEST_SIZE_IN_BYTES + ", "
-          + MAX_MAX_REQUEST_SIZE_IN_BYTES + "], was " + bytes);
+      throw new IllegalArgumentException(
+          "maxRequestSizeInBytes must be in ["
+              + MIN_MAX_REQUEST_SIZE_IN_BYTES
+              + ", "
+              + MAX_MAX_REQUEST_SIZE_IN_BYTES
+              + "], was "
+              + bytes);
     }
     this.maxRequestSizeInBytes = bytes;
     return this;
   }
 
   /**
-   * Number of shards (open batches) application threads are spread over by thread id, in [{@value #MIN_STRIPES},
-   * {@value #MAX_STRIPES}]; default min({@value OtlpHttpExporter#DEFAULT_MAX_STRIPES}, available processors).
+   * Number of shards (open batches) application threads are spread over by thread id, in [{@value
+   * #MIN_STRIPES}, {@value #MAX_STRIPES}]; default min({@value
+   * OtlpHttpExporter#DEFAULT_MAX_STRIPES}, available processors).
    *
    * @param stripes the number of shards
    * @return this builder
@@ -356,8 +388,8 @@ public final class OtlpHttpExporterBuilder {
    */
   public OtlpHttpExporterBuilder setStripes(int stripes) {
     if (stripes < MIN_STRIPES || stripes > MAX_STRIPES) {
-      throw new IllegalArgumentException("stripes must be in [" + MIN_STRIPES + ", " + MAX_STRIPES + "], was "
-          + stripes);
+      throw new IllegalArgumentException(
+          "stripes must be in [" + MIN_STRIPES + ", " + MAX_STRIPES + "], was " + stripes);
     }
     this.stripes = stripes;
     return this;
@@ -367,8 +399,8 @@ public final class OtlpHttpExporterBuilder {
    * A new exporter with these settings.
    *
    * @return the exporter; a {@link io.logproducer.Producer} starts it
-   * @throws IllegalArgumentException if the resource and scope framing leaves no room for records within
-   *     {@code maxRequestSizeInBytes}
+   * @throws IllegalArgumentException if the resource and scope framing leaves no room for records
+   *     within {@code maxRequestSizeInBytes}
    */
   public OtlpHttpExporter build() {
     return new OtlpHttpExporter(this);
@@ -421,8 +453,11 @@ public final class OtlpHttpExporterBuilder {
   private static boolean isToken(String s) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
       if (!ok) {
         return false;
       }

@@ -11,11 +11,11 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult.Status;
 import io.logproducer.otlp.encoding.testing.ExpectedProto;
+import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.logproducer.otlp.testing.ProtoRequests;
+import io.logproducer.testing.Outcomes;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.ReceivedRequest;
-import io.logproducer.testing.Outcomes;
-import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,8 +27,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every compression × encoding × scope mode through the real producer and a loopback receiver: headers and exact
- * contents (records carry logger names, which only the scope-from-records mode uses).
+ * Every compression × encoding × scope mode through the real producer and a loopback receiver:
+ * headers and exact contents (records carry logger names, which only the scope-from-records mode
+ * uses).
  */
 class CompressionEncodingRoundTripTest {
 
@@ -45,25 +46,40 @@ class CompressionEncodingRoundTripTest {
 
   @ParameterizedTest(name = "{0} x {1}, scope from records: {2}")
   @MethodSource("combinations")
-  void roundTrip(Compression compression, OtlpEncoding encoding, boolean scopeFromRecords) throws Exception {
+  void roundTrip(Compression compression, OtlpEncoding encoding, boolean scopeFromRecords)
+      throws Exception {
     String[] loggers = {"com.example.Checkout", null, "长.日志", "com.example.Checkout", null};
     List<LogRecord> records = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       String logger = loggers[i % loggers.length];
-      records.add(i % 4 == 0 ? TestRecords.full("full-" + i + "-" + "长".repeat(i * 10), logger)
-          : TestRecords.simple("simple-" + i, logger));
+      records.add(
+          i % 4 == 0
+              ? TestRecords.full("full-" + i + "-" + "长".repeat(i * 10), logger)
+              : TestRecords.simple("simple-" + i, logger));
     }
     Map<String, AnyValue> resource = new LinkedHashMap<>();
     resource.put("service.name", AnyValue.of("round-trip"));
     resource.put("bk.data.token", AnyValue.of("tok"));
     Outcomes outcomes = new Outcomes();
     try (OtlpReceiver server = OtlpReceiver.start()) {
-      OtlpHttpExporter exporter = OtlpHttpExporter.builder(Map.of()).setEndpoint(server.endpoint())
-          .setEncoding(encoding).setCompression(compression).setServiceName("round-trip")
-          .setResourceAttribute("bk.data.token", "tok").setScope("rt.scope", "3.1")
-          .setInstrumentationScopeFromRecords(scopeFromRecords).build();
-      try (Producer producer = new Producer(ProducerConfig.builder().setJmxEnabled(false)
-          .setLingerMillis(60_000).setBatchCountThreshold(records.size()).build(), exporter)) {
+      OtlpHttpExporter exporter =
+          OtlpHttpExporter.builder(Map.of())
+              .setEndpoint(server.endpoint())
+              .setEncoding(encoding)
+              .setCompression(compression)
+              .setServiceName("round-trip")
+              .setResourceAttribute("bk.data.token", "tok")
+              .setScope("rt.scope", "3.1")
+              .setInstrumentationScopeFromRecords(scopeFromRecords)
+              .build();
+      try (Producer producer =
+          new Producer(
+              ProducerConfig.builder()
+                  .setJmxEnabled(false)
+                  .setLingerMillis(60_000)
+                  .setBatchCountThreshold(records.size())
+                  .build(),
+              exporter)) {
         for (int i = 0; i < records.size(); i++) {
           producer.send(records.get(i), outcomes.callback(i));
         }
@@ -78,13 +94,17 @@ class CompressionEncodingRoundTripTest {
       if (compression == Compression.NONE) {
         assertNull(r.header("content-encoding"));
       }
-      assertEquals(encoding == OtlpEncoding.JSON ? "application/json" : "application/x-protobuf", r.contentType());
-      ExportLogsServiceRequest expected = scopeFromRecords
-          ? ExpectedProto.scopedRequest(resource, "rt.scope", "3.1", records)
-          : ExpectedProto.request(resource, "rt.scope", "3.1", records);
+      assertEquals(
+          encoding == OtlpEncoding.JSON ? "application/json" : "application/x-protobuf",
+          r.contentType());
+      ExportLogsServiceRequest expected =
+          scopeFromRecords
+              ? ExpectedProto.scopedRequest(resource, "rt.scope", "3.1", records)
+              : ExpectedProto.request(resource, "rt.scope", "3.1", records);
       assertEquals(expected, ProtoRequests.parse(r));
       if (encoding == OtlpEncoding.PROTOBUF) {
-        assertTrue(java.util.Arrays.equals(expected.toByteArray(), r.body()), "byte-identical body");
+        assertTrue(
+            java.util.Arrays.equals(expected.toByteArray(), r.body()), "byte-identical body");
       }
     }
   }

@@ -1,9 +1,9 @@
 package io.logproducer.otlp;
 
-import io.logproducer.testing.otlp.OtlpReceiver;
-import io.logproducer.testing.otlp.Reply;
 import io.logproducer.spi.Exporter;
 import io.logproducer.testing.ExporterContract;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.otlp.Reply;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
@@ -18,7 +18,10 @@ class OtlpExporterContractTest extends ExporterContract {
 
       @Override
       public Exporter newExporter() {
-        return OtlpHttpExporter.builder().setEndpoint(server.endpoint()).setTimeoutMillis(30_000).build();
+        return OtlpHttpExporter.builder()
+            .setEndpoint(server.endpoint())
+            .setTimeoutMillis(30_000)
+            .build();
       }
 
       @Override

@@ -10,13 +10,13 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerMetrics;
 import io.logproducer.SendResult;
 import io.logproducer.SendResult.Status;
+import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.logproducer.otlp.testing.ProtoRequests;
-import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testing.Outcomes;
 import io.logproducer.testing.otlp.Exchange;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.ReceivedRequest;
 import io.logproducer.testing.otlp.Reply;
-import io.logproducer.testing.Outcomes;
-import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import java.net.ServerSocket;
 import java.util.ArrayList;
@@ -41,8 +41,11 @@ class OtlpHttpExporterIntegrationTest {
 
   private static final AtomicInteger IDS = new AtomicInteger();
   private static final long WAIT_MILLIS = 30_000;
+
   /** Logger names records are sent with, by sequence number modulo their count; null: none. */
-  private static final String[] LOGGERS = {"com.example.checkout.OrderService", null, "日志.记录器", "a\"b\\c"};
+  private static final String[] LOGGERS = {
+    "com.example.checkout.OrderService", null, "日志.记录器", "a\"b\\c"
+  };
 
   private OtlpReceiver server;
   private String clientId;
@@ -61,8 +64,12 @@ class OtlpHttpExporterIntegrationTest {
   }
 
   private ProducerConfig.Builder config() {
-    return ProducerConfig.builder().setClientId(clientId).setJmxEnabled(false).setLingerMillis(60_000)
-        .setInitialRetryBackoffMillis(50).setMaxRetryBackoffMillis(500);
+    return ProducerConfig.builder()
+        .setClientId(clientId)
+        .setJmxEnabled(false)
+        .setLingerMillis(60_000)
+        .setInitialRetryBackoffMillis(50)
+        .setMaxRetryBackoffMillis(500);
   }
 
   private OtlpHttpExporterBuilder exporter(String endpoint) {
@@ -77,18 +84,24 @@ class OtlpHttpExporterIntegrationTest {
   }
 
   private void assertNoProducerThreads() {
-    List<String> alive = Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
-        .map(Thread::getName).filter(n -> n.startsWith(clientId + "-")).toList();
+    List<String> alive =
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(Thread::isAlive)
+            .map(Thread::getName)
+            .filter(n -> n.startsWith(clientId + "-"))
+            .toList();
     assertEquals(List.of(), alive, "producer threads alive after close");
   }
 
   @Test
   void retryAfter503DeliversEveryRecordExactlyOnce() {
     AtomicInteger calls = new AtomicInteger();
-    server.respond(r -> calls.getAndIncrement() == 0 ? Reply.rpcStatus(r, 503, "overloaded") : Reply.ok(r));
+    server.respond(
+        r -> calls.getAndIncrement() == 0 ? Reply.rpcStatus(r, 503, "overloaded") : Reply.ok(r));
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config().setBatchCountThreshold(100).build(),
-        exporter(server.endpoint()).build())) {
+    try (Producer producer =
+        new Producer(
+            config().setBatchCountThreshold(100).build(), exporter(server.endpoint()).build())) {
       sendAll(producer, outcomes, 100);
       assertTrue(outcomes.await(100, WAIT_MILLIS), "outcomes: " + outcomes.total());
       assertEquals(Map.of(Status.DELIVERED, 100), outcomes.statusCounts());
@@ -98,7 +111,8 @@ class OtlpHttpExporterIntegrationTest {
       assertEquals(2, exchanges.size());
       assertEquals(503, exchanges.get(0).status());
       assertEquals(200, exchanges.get(1).status());
-      assertEquals(100, exchanges.get(0).request().records().size(), "the failed attempt carried the batch");
+      assertEquals(
+          100, exchanges.get(0).request().records().size(), "the failed attempt carried the batch");
       List<String> delivered = server.deliveredBodies();
       assertEquals(100, delivered.size());
       assertEquals(100, new HashSet<>(delivered).size());
@@ -120,11 +134,15 @@ class OtlpHttpExporterIntegrationTest {
   @Test
   void honoursRetryAfterOn429() {
     AtomicInteger calls = new AtomicInteger();
-    server.respond(r -> calls.getAndIncrement() == 0
-        ? Reply.rpcStatus(r, 429, "slow down").withHeader("Retry-After", "2") : Reply.ok(r));
+    server.respond(
+        r ->
+            calls.getAndIncrement() == 0
+                ? Reply.rpcStatus(r, 429, "slow down").withHeader("Retry-After", "2")
+                : Reply.ok(r));
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config().setBatchCountThreshold(10).build(),
-        exporter(server.endpoint()).build())) {
+    try (Producer producer =
+        new Producer(
+            config().setBatchCountThreshold(10).build(), exporter(server.endpoint()).build())) {
       sendAll(producer, outcomes, 10);
       assertTrue(outcomes.await(10, WAIT_MILLIS));
       assertEquals(Map.of(Status.DELIVERED, 10), outcomes.statusCounts());
@@ -132,8 +150,10 @@ class OtlpHttpExporterIntegrationTest {
     List<Exchange> exchanges = server.exchanges();
     assertEquals(2, exchanges.size());
     assertEquals(429, exchanges.get(0).status());
-    long gapMillis = TimeUnit.NANOSECONDS.toMillis(
-        exchanges.get(1).request().receivedNanos() - exchanges.get(0).request().receivedNanos());
+    long gapMillis =
+        TimeUnit.NANOSECONDS.toMillis(
+            exchanges.get(1).request().receivedNanos()
+                - exchanges.get(0).request().receivedNanos());
     assertTrue(gapMillis >= 2_000, "retry came " + gapMillis + " ms after the 429");
     assertTrue(gapMillis < 10_000, "retry came " + gapMillis + " ms after the 429");
   }
@@ -142,8 +162,9 @@ class OtlpHttpExporterIntegrationTest {
   void badRequestIsRejectedOnceWithoutRetry() {
     server.respond(r -> Reply.rpcStatus(r, 400, "invalid request"));
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config().setBatchCountThreshold(5).build(),
-        exporter(server.endpoint()).build())) {
+    try (Producer producer =
+        new Producer(
+            config().setBatchCountThreshold(5).build(), exporter(server.endpoint()).build())) {
       sendAll(producer, outcomes, 5);
       assertTrue(outcomes.await(5, WAIT_MILLIS));
       producer.flush();
@@ -175,12 +196,17 @@ class OtlpHttpExporterIntegrationTest {
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     long startNanos = System.nanoTime();
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config().setLingerMillis(10).setDeliveryTimeoutMillis(60_000).build(),
-        exporter("http://127.0.0.1:" + port).setTimeoutMillis(1_000).build())) {
-      scheduler.schedule(() -> {
-        late.set(OtlpReceiver.start(port));
-        return null;
-      }, 3, TimeUnit.SECONDS);
+    try (Producer producer =
+        new Producer(
+            config().setLingerMillis(10).setDeliveryTimeoutMillis(60_000).build(),
+            exporter("http://127.0.0.1:" + port).setTimeoutMillis(1_000).build())) {
+      scheduler.schedule(
+          () -> {
+            late.set(OtlpReceiver.start(port));
+            return null;
+          },
+          3,
+          TimeUnit.SECONDS);
       sendAll(producer, outcomes, 50);
       assertTrue(outcomes.await(50, WAIT_MILLIS), "outcomes: " + outcomes.total());
       assertEquals(Map.of(Status.DELIVERED, 50), outcomes.statusCounts());
@@ -202,8 +228,10 @@ class OtlpHttpExporterIntegrationTest {
   void partialSuccessIsReportedNotRetried(OtlpEncoding encoding) {
     server.respond(r -> Reply.partialSuccess(r, 3, "3 log records had invalid attributes"));
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config().setBatchCountThreshold(10).build(),
-        exporter(server.endpoint()).setEncoding(encoding).build())) {
+    try (Producer producer =
+        new Producer(
+            config().setBatchCountThreshold(10).build(),
+            exporter(server.endpoint()).setEncoding(encoding).build())) {
       sendAll(producer, outcomes, 10);
       assertTrue(outcomes.await(10, WAIT_MILLIS));
       producer.flush();
@@ -227,39 +255,51 @@ class OtlpHttpExporterIntegrationTest {
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void tooLargeIsSplitUntilAccepted(boolean scopeFromRecords) {
-    server.respond(r -> r.records().size() > 10 ? Reply.status(413)
-        .withBody("text/plain", "too large".getBytes()) : Reply.ok(r));
+    server.respond(
+        r ->
+            r.records().size() > 10
+                ? Reply.status(413).withBody("text/plain", "too large".getBytes())
+                : Reply.ok(r));
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config().setBatchCountThreshold(64).build(),
-        exporter(server.endpoint()).setScope("io.logproducer.it", "7.0")
-            .setInstrumentationScopeFromRecords(scopeFromRecords).build())) {
+    try (Producer producer =
+        new Producer(
+            config().setBatchCountThreshold(64).build(),
+            exporter(server.endpoint())
+                .setScope("io.logproducer.it", "7.0")
+                .setInstrumentationScopeFromRecords(scopeFromRecords)
+                .build())) {
       for (int i = 0; i < 64; i++) {
-        producer.send(TestRecords.simple("r-" + i, LOGGERS[i % LOGGERS.length]), outcomes.callback(i));
+        producer.send(
+            TestRecords.simple("r-" + i, LOGGERS[i % LOGGERS.length]), outcomes.callback(i));
       }
       assertTrue(outcomes.await(64, WAIT_MILLIS));
       assertEquals(Map.of(Status.DELIVERED, 64), outcomes.statusCounts());
       assertEquals(0, outcomes.duplicates());
       assertEquals(64, producer.getMetrics().getRecordsSent());
-      assertEquals(15, producer.getMetrics().getRequests(), "64 -> 2x32 -> 4x16 refused, 8x8 accepted");
+      assertEquals(
+          15, producer.getMetrics().getRequests(), "64 -> 2x32 -> 4x16 refused, 8x8 accepted");
     }
     List<Exchange> exchanges = server.exchanges();
     assertEquals(15, exchanges.size());
     assertEquals(7, exchanges.stream().filter(e -> e.status() == 413).count());
     assertEquals(8, exchanges.stream().filter(Exchange::accepted).count());
-    exchanges.stream().filter(Exchange::accepted).forEach(e -> assertEquals(8, e.request().records().size()));
+    exchanges.stream()
+        .filter(Exchange::accepted)
+        .forEach(e -> assertEquals(8, e.request().records().size()));
     List<String> delivered = server.deliveredBodies();
     assertEquals(64, delivered.size());
     assertEquals(64, new HashSet<>(delivered).size());
     for (Exchange e : exchanges) {
-      assertEquals(scopeFromRecords ? e.request().records().size() : 1,
+      assertEquals(
+          scopeFromRecords ? e.request().records().size() : 1,
           ProtoRequests.parse(e.request()).getResourceLogs(0).getScopeLogsCount());
       assertScopes(e.request(), scopeFromRecords);
     }
   }
 
   /**
-   * Checks the scope of each record of {@code r} (bodies "…-i"): with the scope from the records, its logger name
-   * (name only) or the exporter's scope; otherwise always the exporter's scope.
+   * Checks the scope of each record of {@code r} (bodies "…-i"): with the scope from the records,
+   * its logger name (name only) or the exporter's scope; otherwise always the exporter's scope.
    */
   private static void assertScopes(ReceivedRequest r, boolean scopeFromRecords) {
     List<String> bodies = r.bodies();
@@ -267,24 +307,36 @@ class OtlpHttpExporterIntegrationTest {
     assertEquals(bodies.size(), scopes.size());
     for (int i = 0; i < bodies.size(); i++) {
       String body = bodies.get(i);
-      String logger = LOGGERS[Integer.parseInt(body.substring(body.lastIndexOf('-') + 1)) % LOGGERS.length];
-      InstrumentationScope expected = scopeFromRecords && logger != null
-          ? InstrumentationScope.newBuilder().setName(logger).build()
-          : InstrumentationScope.newBuilder().setName("io.logproducer.it").setVersion("7.0").build();
+      String logger =
+          LOGGERS[Integer.parseInt(body.substring(body.lastIndexOf('-') + 1)) % LOGGERS.length];
+      InstrumentationScope expected =
+          scopeFromRecords && logger != null
+              ? InstrumentationScope.newBuilder().setName(logger).build()
+              : InstrumentationScope.newBuilder()
+                  .setName("io.logproducer.it")
+                  .setVersion("7.0")
+                  .build();
       assertEquals(expected, scopes.get(i), body);
     }
   }
 
   @ParameterizedTest
   @CsvSource({"PROTOBUF, false", "PROTOBUF, true", "JSON, false", "JSON, true"})
-  void eachRecordCarriesItsScopeNameOnlyWhenAskedTo(OtlpEncoding encoding, boolean scopeFromRecords) {
+  void eachRecordCarriesItsScopeNameOnlyWhenAskedTo(
+      OtlpEncoding encoding, boolean scopeFromRecords) {
     Outcomes outcomes = new Outcomes();
     int n = 200;
-    try (Producer producer = new Producer(config().setBatchCountThreshold(50).build(),
-        exporter(server.endpoint()).setEncoding(encoding).setScope("io.logproducer.it", "7.0")
-            .setInstrumentationScopeFromRecords(scopeFromRecords).build())) {
+    try (Producer producer =
+        new Producer(
+            config().setBatchCountThreshold(50).build(),
+            exporter(server.endpoint())
+                .setEncoding(encoding)
+                .setScope("io.logproducer.it", "7.0")
+                .setInstrumentationScopeFromRecords(scopeFromRecords)
+                .build())) {
       for (int i = 0; i < n; i++) {
-        producer.send(TestRecords.simple("s-" + i, LOGGERS[i % LOGGERS.length]), outcomes.callback(i));
+        producer.send(
+            TestRecords.simple("s-" + i, LOGGERS[i % LOGGERS.length]), outcomes.callback(i));
       }
       assertTrue(outcomes.await(n, WAIT_MILLIS), "outcomes: " + outcomes.total());
       assertEquals(Map.of(Status.DELIVERED, n), outcomes.statusCounts());
@@ -296,7 +348,8 @@ class OtlpHttpExporterIntegrationTest {
       assertEquals(encoding == OtlpEncoding.JSON, r.isJson());
       assertEquals(50, r.records().size());
       assertEquals(1, ProtoRequests.parse(r).getResourceLogsCount());
-      assertEquals(scopeFromRecords ? 50 : 1, ProtoRequests.parse(r).getResourceLogs(0).getScopeLogsCount());
+      assertEquals(
+          scopeFromRecords ? 50 : 1, ProtoRequests.parse(r).getResourceLogs(0).getScopeLogsCount());
       assertScopes(r, scopeFromRecords);
     }
     assertEquals(n, new HashSet<>(server.deliveredBodies()).size());
@@ -306,14 +359,25 @@ class OtlpHttpExporterIntegrationTest {
   @EnumSource(OtlpEncoding.class)
   void scopedRequestsStayWithinMaxRequestSize(OtlpEncoding encoding) {
     int maxRequest = 4096;
-    OtlpHttpExporter exporter = exporter(server.endpoint()).setEncoding(encoding).setScope("io.logproducer.it", "7.0")
-        .setInstrumentationScopeFromRecords(true).setMaxRequestSizeInBytes(maxRequest).build();
+    OtlpHttpExporter exporter =
+        exporter(server.endpoint())
+            .setEncoding(encoding)
+            .setScope("io.logproducer.it", "7.0")
+            .setInstrumentationScopeFromRecords(true)
+            .setMaxRequestSizeInBytes(maxRequest)
+            .build();
     Outcomes outcomes = new Outcomes();
     int n = 600;
-    try (Producer producer = new Producer(config().setBatchCountThreshold(10_000)
-        .setBatchSizeInBytes(exporter.capabilities().maxBatchSizeInBytes()).build(), exporter)) {
+    try (Producer producer =
+        new Producer(
+            config()
+                .setBatchCountThreshold(10_000)
+                .setBatchSizeInBytes(exporter.capabilities().maxBatchSizeInBytes())
+                .build(),
+            exporter)) {
       for (int i = 0; i < n; i++) {
-        producer.send(TestRecords.simple("m-" + "x".repeat(i % 97) + "-" + i, LOGGERS[i % LOGGERS.length]),
+        producer.send(
+            TestRecords.simple("m-" + "x".repeat(i % 97) + "-" + i, LOGGERS[i % LOGGERS.length]),
             outcomes.callback(i));
       }
       producer.flush();
@@ -334,34 +398,43 @@ class OtlpHttpExporterIntegrationTest {
 
   @Test
   void closeDuringHeavySendingGivesEveryAcceptedRecordOneOutcome() throws Exception {
-    server.respond(r -> Reply.ok(r).delayed(100)); // slow enough that close's grace period cannot drain the backlog
+    server.respond(
+        r ->
+            Reply.ok(r)
+                .delayed(100)); // slow enough that close's grace period cannot drain the backlog
     Outcomes outcomes = new Outcomes();
     AtomicInteger nextId = new AtomicInteger();
     AtomicInteger accepted = new AtomicInteger();
-    Producer producer = new Producer(config().setLingerMillis(5).setBatchCountThreshold(200).setSendThreads(2)
-        .build(), exporter(server.endpoint()).setStripes(4).build());
+    Producer producer =
+        new Producer(
+            config().setLingerMillis(5).setBatchCountThreshold(200).setSendThreads(2).build(),
+            exporter(server.endpoint()).setStripes(4).build());
     List<Thread> senders = new ArrayList<>();
     for (int t = 0; t < 6; t++) {
-      Thread sender = new Thread(() -> {
-        while (true) {
-          int id = nextId.getAndIncrement();
-          try {
-            producer.send(TestRecords.simple("c-" + id), outcomes.callback(id));
-            accepted.incrementAndGet();
-          } catch (IllegalStateException closed) {
-            return;
-          } catch (RuntimeException refused) {
-            // e.g. buffer exhausted while closing: not accepted, no outcome expected
-            if (producer.isClosed()) {
-              return;
-            }
-          }
-        }
-      }, "close-test-sender-" + t);
+      Thread sender =
+          new Thread(
+              () -> {
+                while (true) {
+                  int id = nextId.getAndIncrement();
+                  try {
+                    producer.send(TestRecords.simple("c-" + id), outcomes.callback(id));
+                    accepted.incrementAndGet();
+                  } catch (IllegalStateException closed) {
+                    return;
+                  } catch (RuntimeException refused) {
+                    // e.g. buffer exhausted while closing: not accepted, no outcome expected
+                    if (producer.isClosed()) {
+                      return;
+                    }
+                  }
+                }
+              },
+              "close-test-sender-" + t);
       senders.add(sender);
       sender.start();
     }
-    assertTrue(Outcomes.until(() -> accepted.get() >= 20_000, WAIT_MILLIS), "accepted " + accepted.get());
+    assertTrue(
+        Outcomes.until(() -> accepted.get() >= 20_000, WAIT_MILLIS), "accepted " + accepted.get());
     long closeStart = System.nanoTime();
     producer.close(500);
     long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closeStart);
@@ -370,19 +443,24 @@ class OtlpHttpExporterIntegrationTest {
       sender.join(WAIT_MILLIS);
       assertTrue(!sender.isAlive(), sender.getName() + " still sending");
     }
-    assertTrue(outcomes.await(accepted.get(), WAIT_MILLIS),
+    assertTrue(
+        outcomes.await(accepted.get(), WAIT_MILLIS),
         "outcomes " + outcomes.total() + " of " + accepted.get() + " accepted");
     assertEquals(accepted.get(), outcomes.total());
     assertEquals(accepted.get(), outcomes.distinctIds());
     assertEquals(0, outcomes.duplicates());
     assertEquals(accepted.get(), producer.getMetrics().getRecordsAccepted());
     Map<Status, Integer> counts = outcomes.statusCounts();
-    assertEquals(accepted.get(), counts.getOrDefault(Status.DELIVERED, 0)
-        + counts.getOrDefault(Status.FAILED_AT_CLOSE, 0), "statuses: " + counts);
+    assertEquals(
+        accepted.get(),
+        counts.getOrDefault(Status.DELIVERED, 0) + counts.getOrDefault(Status.FAILED_AT_CLOSE, 0),
+        "statuses: " + counts);
     assertTrue(counts.getOrDefault(Status.DELIVERED, 0) > 0, "statuses: " + counts);
     assertTrue(counts.getOrDefault(Status.FAILED_AT_CLOSE, 0) > 0, "statuses: " + counts);
-    // every record reported DELIVERED reached the receiver (it may also have accepted requests whose answer the
-    // closing client no longer read: those records are FAILED_AT_CLOSE, the usual at-least-once ambiguity)
+    // every record reported DELIVERED reached the receiver (it may also have accepted requests
+    // whose answer the
+    // closing client no longer read: those records are FAILED_AT_CLOSE, the usual at-least-once
+    // ambiguity)
     HashSet<String> received = new HashSet<>(server.deliveredBodies());
     for (int id : outcomes.idsWith(Status.DELIVERED)) {
       assertTrue(received.contains("c-" + id), "delivered c-" + id + " never reached the receiver");
@@ -396,14 +474,19 @@ class OtlpHttpExporterIntegrationTest {
     server.respond(r -> Reply.ok(r).heldBy(release));
     Outcomes outcomes = new Outcomes();
     try {
-      Producer producer = new Producer(config().setBatchCountThreshold(4).build(),
-          exporter(server.endpoint()).setTimeoutMillis(60_000).build());
+      Producer producer =
+          new Producer(
+              config().setBatchCountThreshold(4).build(),
+              exporter(server.endpoint()).setTimeoutMillis(60_000).build());
       sendAll(producer, outcomes, 4);
-      assertTrue(Outcomes.until(() -> server.requests().size() == 1, WAIT_MILLIS), "the request is in flight");
+      assertTrue(
+          Outcomes.until(() -> server.requests().size() == 1, WAIT_MILLIS),
+          "the request is in flight");
       long start = System.nanoTime();
       producer.close(300);
       long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      assertTrue(closeMillis < 5_000, "close took " + closeMillis + " ms with a 60 s request timeout");
+      assertTrue(
+          closeMillis < 5_000, "close took " + closeMillis + " ms with a 60 s request timeout");
       assertTrue(outcomes.await(4, WAIT_MILLIS));
       assertEquals(Map.of(Status.FAILED_AT_CLOSE, 4), outcomes.statusCounts());
       assertEquals(4, producer.getMetrics().getRecordsFailed());
@@ -420,19 +503,33 @@ class OtlpHttpExporterIntegrationTest {
     Outcomes outcomes = new Outcomes();
     int threads = 8;
     int perThread = 300;
-    try (Producer producer = new Producer(config().setTotalSizeInBytes(total).setBatchSizeInBytes(4 * 1024)
-        .setLingerMillis(50).setSendThreads(2).setMaxBlockMillis(WAIT_MILLIS).build(),
-        exporter(server.endpoint()).setStripes(8).build())) {
+    try (Producer producer =
+        new Producer(
+            config()
+                .setTotalSizeInBytes(total)
+                .setBatchSizeInBytes(4 * 1024)
+                .setLingerMillis(50)
+                .setSendThreads(2)
+                .setMaxBlockMillis(WAIT_MILLIS)
+                .build(),
+            exporter(server.endpoint()).setStripes(8).build())) {
       List<Thread> senders = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int base = t * perThread;
-        Thread sender = new Thread(() -> {
-          for (int i = 0; i < perThread; i++) {
-            int id = base + i;
-            producer.send(LogRecord.builder().setObservedTimeUnixNano(1).setBody("b-" + id + "-" + "p".repeat(200))
-                .build(), outcomes.callback(id));
-          }
-        }, "budget-sender-" + t);
+        Thread sender =
+            new Thread(
+                () -> {
+                  for (int i = 0; i < perThread; i++) {
+                    int id = base + i;
+                    producer.send(
+                        LogRecord.builder()
+                            .setObservedTimeUnixNano(1)
+                            .setBody("b-" + id + "-" + "p".repeat(200))
+                            .build(),
+                        outcomes.callback(id));
+                  }
+                },
+                "budget-sender-" + t);
         senders.add(sender);
         sender.start();
       }
@@ -442,8 +539,10 @@ class OtlpHttpExporterIntegrationTest {
       }
       assertTrue(outcomes.await(threads * perThread, WAIT_MILLIS));
       ProducerMetrics m = producer.getMetrics();
-      assertTrue(m.getPeakBufferedBytes() <= total, "peak " + m.getPeakBufferedBytes() + " > " + total);
-      assertTrue(m.getPeakBufferedBytes() > total / 2, "the budget was actually under pressure: " + m);
+      assertTrue(
+          m.getPeakBufferedBytes() <= total, "peak " + m.getPeakBufferedBytes() + " > " + total);
+      assertTrue(
+          m.getPeakBufferedBytes() > total / 2, "the budget was actually under pressure: " + m);
       assertTrue(m.getSendBlockedNanos() > 0, "senders had to wait: " + m);
       assertEquals(threads * perThread, m.getRecordsSent());
       assertEquals(Map.of(Status.DELIVERED, threads * perThread), outcomes.statusCounts());
@@ -456,8 +555,13 @@ class OtlpHttpExporterIntegrationTest {
   @Test
   void headersAndUserAgentAreSent() {
     Outcomes outcomes = new Outcomes();
-    try (Producer producer = new Producer(config().setLingerMillis(10).build(), exporter(server.endpoint())
-        .addHeader("X-BK-TOKEN", "secret-token").addHeader("Authorization", "Bearer abc").build())) {
+    try (Producer producer =
+        new Producer(
+            config().setLingerMillis(10).build(),
+            exporter(server.endpoint())
+                .addHeader("X-BK-TOKEN", "secret-token")
+                .addHeader("Authorization", "Bearer abc")
+                .build())) {
       sendAll(producer, outcomes, 3);
       producer.flush();
     }

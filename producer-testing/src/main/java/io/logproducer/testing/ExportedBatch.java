@@ -8,9 +8,9 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * One export call as an {@link InMemoryExporter} received it: the batch's records decoded back from the request
- * body, and the call's context (shard, attempt, compression, arrival time, the answer given). Immutable but for the
- * answer, which is set once, before the call returns; thread-safe.
+ * One export call as an {@link InMemoryExporter} received it: the batch's records decoded back from
+ * the request body, and the call's context (shard, attempt, compression, arrival time, the answer
+ * given). Immutable but for the answer, which is set once, before the call returns; thread-safe.
  */
 public final class ExportedBatch {
 
@@ -23,8 +23,14 @@ public final class ExportedBatch {
   private final Compression compression;
   private volatile ExportResult result;
 
-  ExportedBatch(List<LogRecord> records, int recordCount, int sizeInBytes, Object shardKey, int attempt,
-      long receivedNanos, Compression compression) {
+  ExportedBatch(
+      List<LogRecord> records,
+      int recordCount,
+      int sizeInBytes,
+      Object shardKey,
+      int attempt,
+      long receivedNanos,
+      Compression compression) {
     this.records = Collections.unmodifiableList(new ArrayList<>(records));
     this.recordCount = recordCount;
     this.sizeInBytes = sizeInBytes;
@@ -39,9 +45,9 @@ public final class ExportedBatch {
   }
 
   /**
-   * {@return the records, decoded from the request, in append order} Empty when the exporter does not retain (see
-   * {@link InMemoryExporter.Builder#setRetaining}); with {@link InMemoryExporter.Builder#setBodiesOnly} they carry
-   * only their body.
+   * {@return the records, decoded from the request, in append order} Empty when the exporter does
+   * not retain (see {@link InMemoryExporter.Builder#setRetaining}); with {@link
+   * InMemoryExporter.Builder#setBodiesOnly} they carry only their body.
    */
   public List<LogRecord> records() {
     return records;
@@ -66,12 +72,17 @@ public final class ExportedBatch {
     return sizeInBytes;
   }
 
-  /** {@return the shard key the exporter gave the batch's records (their destination, or {@code "default"})} */
+  /**
+   * {@return the shard key the exporter gave the batch's records (their destination, or {@code
+   * "default"})}
+   */
   public Object shardKey() {
     return shardKey;
   }
 
-  /** {@return the 1-based attempt: 1 for the first export of the batch, 2 for its first retry, …} */
+  /**
+   * {@return the 1-based attempt: 1 for the first export of the batch, 2 for its first retry, …}
+   */
   public int attempt() {
     return attempt;
   }
@@ -94,13 +105,25 @@ public final class ExportedBatch {
   /** {@return whether the call was answered with success or partial success} */
   public boolean isDelivered() {
     ExportResult r = result;
-    return r != null && (r.kind() == ExportResult.Kind.SUCCESS || r.kind() == ExportResult.Kind.PARTIAL_SUCCESS);
+    return r != null
+        && (r.kind() == ExportResult.Kind.SUCCESS || r.kind() == ExportResult.Kind.PARTIAL_SUCCESS);
   }
 
   /** {@return a summary for assertion messages: shard, attempt, record count, bytes, answer} */
   @Override
   public String toString() {
-    return "ExportedBatch{shard=" + shardKey + ", attempt=" + attempt + ", records=" + recordCount + ", bytes="
-        + sizeInBytes + ", compression=" + compression + ", result=" + result + "}";
+    return "ExportedBatch{shard="
+        + shardKey
+        + ", attempt="
+        + attempt
+        + ", records="
+        + recordCount
+        + ", bytes="
+        + sizeInBytes
+        + ", compression="
+        + compression
+        + ", result="
+        + result
+        + "}";
   }
 }

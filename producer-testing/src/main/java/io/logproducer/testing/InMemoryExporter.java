@@ -23,11 +23,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * An {@link Exporter} that keeps what it is given in memory, for unit tests of code that logs through a
- * {@link io.logproducer.Producer} — the test double of a receiver, as OpenTelemetry's in-memory exporter or Kafka's
- * {@code MockProducer}. Records go through the producer's whole data path (encoding at {@code send}, the memory
- * budget, batching, compression, retries, callbacks); each export call is decompressed and decoded back into
- * {@link LogRecord}s, kept as an {@link ExportedBatch}, and answered as scripted:
+ * An {@link Exporter} that keeps what it is given in memory, for unit tests of code that logs
+ * through a {@link io.logproducer.Producer} — the test double of a receiver, as OpenTelemetry's
+ * in-memory exporter or Kafka's {@code MockProducer}. Records go through the producer's whole data
+ * path (encoding at {@code send}, the memory budget, batching, compression, retries, callbacks);
+ * each export call is decompressed and decoded back into {@link LogRecord}s, kept as an {@link
+ * ExportedBatch}, and answered as scripted:
  *
  * <pre>{@code
  * InMemoryExporter exporter = InMemoryExporter.create();
@@ -40,43 +41,55 @@ import java.util.function.Function;
  * assertEquals(3, exporter.exportCalls());
  * }</pre>
  *
- * <p><b>Answers.</b> Each export call is answered by the first that applies: {@link #close() closed} (retryable
- * {@code "exporter closed"}); the next of the {@link #answerNext scripted answers}; the {@link #respondWith
- * responder} (default: success). Before answering, a call waits {@link #setDelayMillis delayMillis} and, while the
- * exporter is {@link #hold() held}, until {@link #release()} or {@link #close()}.
+ * <p><b>Answers.</b> Each export call is answered by the first that applies: {@link #close()
+ * closed} (retryable {@code "exporter closed"}); the next of the {@link #answerNext scripted
+ * answers}; the {@link #respondWith responder} (default: success). Before answering, a call waits
+ * {@link #setDelayMillis delayMillis} and, while the exporter is {@link #hold() held}, until {@link
+ * #release()} or {@link #close()}.
  *
- * <p><b>Encoding.</b> By default a record is encoded with every field (see {@link #batches()}); with
- * {@link Builder#setBodiesOnly(boolean)} as a 4-byte big-endian length and its body's UTF-8 (so a record costs exactly
- * 4 + that many bytes, for tests that count bytes), and decoded with only its body. A custom
- * {@link Builder#setEncoder encoder} disables decoding.
+ * <p><b>Encoding.</b> By default a record is encoded with every field (see {@link #batches()});
+ * with {@link Builder#setBodiesOnly(boolean)} as a 4-byte big-endian length and its body's UTF-8
+ * (so a record costs exactly 4 + that many bytes, for tests that count bytes), and decoded with
+ * only its body. A custom {@link Builder#setEncoder encoder} disables decoding.
  *
- * <p><b>Capabilities.</b> Default compression {@link Compression#NONE}; every compression is supported; the shard is
- * the record's {@link LogRecord#getDestination() destination} ({@code "default"} when null); largest batch
- * {@value #DEFAULT_MAX_BATCH_SIZE_IN_BYTES} bytes and request timeout 0 unless set.
+ * <p><b>Capabilities.</b> Default compression {@link Compression#NONE}; every compression is
+ * supported; the shard is the record's {@link LogRecord#getDestination() destination} ({@code
+ * "default"} when null); largest batch {@value #DEFAULT_MAX_BATCH_SIZE_IN_BYTES} bytes and request
+ * timeout 0 unless set.
  *
  * <p>Thread-safe: every method may be called from any thread while a producer exports through it.
  */
 public final class InMemoryExporter implements Exporter {
 
-  /** The largest batch in bytes {@link #capabilities()} declares until {@link #setMaxBatchSizeInBytes}. */
+  /**
+   * The largest batch in bytes {@link #capabilities()} declares until {@link
+   * #setMaxBatchSizeInBytes}.
+   */
   public static final int DEFAULT_MAX_BATCH_SIZE_IN_BYTES = 1 << 24;
 
   private static final String DEFAULT_SHARD = "default";
 
   private final RecordEncoder encoder;
+
   /** Null when records are not decoded (a custom encoder). */
   private final RecordFormat format;
+
   private final boolean retaining;
+
   /** Every export call, in arrival order, when retaining; guarded by itself. */
   private final List<ExportedBatch> batches = new ArrayList<>();
+
   /** Guarded by itself. */
   private final Deque<ExportResult> scripted = new ArrayDeque<>();
+
   private final AtomicInteger exportCalls = new AtomicInteger();
   private final AtomicInteger heldCalls = new AtomicInteger();
   private final AtomicLong recordsDelivered = new AtomicLong();
   private volatile Function<ExportedBatch, ExportResult> responder = b -> ExportResult.success();
+
   /** Non-null while held; export calls wait on it. */
   private volatile CountDownLatch gate;
+
   private volatile long delayMillis;
   private volatile boolean closed;
   private volatile int maxBatchSizeInBytes = DEFAULT_MAX_BATCH_SIZE_IN_BYTES;
@@ -105,13 +118,13 @@ public final class InMemoryExporter implements Exporter {
     private boolean retaining = true;
     private RecordEncoder encoder;
 
-    private Builder() {
-    }
+    private Builder() {}
 
     /**
-     * Encodes each record as a 4-byte big-endian length and its body's UTF-8 (a string body; other bodies as their
-     * {@code toString()}), so a record's encoded size is exactly 4 + the body's UTF-8 length in bytes. Decoded
-     * records then carry only their body. Default false: every field is encoded and decoded.
+     * Encodes each record as a 4-byte big-endian length and its body's UTF-8 (a string body; other
+     * bodies as their {@code toString()}), so a record's encoded size is exactly 4 + the body's
+     * UTF-8 length in bytes. Decoded records then carry only their body. Default false: every field
+     * is encoded and decoded.
      *
      * @param bodiesOnly true for the body-only encoding
      * @return this builder
@@ -122,10 +135,10 @@ public final class InMemoryExporter implements Exporter {
     }
 
     /**
-     * Whether export calls are decoded and kept ({@link #batches()}, {@link #records()}). Default true. When false,
-     * only counts are kept ({@link #exportCalls()}, {@link #recordsDelivered()}), so the exporter's memory stays
-     * constant under load, and the {@link #respondWith responder} gets batches whose {@link ExportedBatch#records()}
-     * is empty.
+     * Whether export calls are decoded and kept ({@link #batches()}, {@link #records()}). Default
+     * true. When false, only counts are kept ({@link #exportCalls()}, {@link #recordsDelivered()}),
+     * so the exporter's memory stays constant under load, and the {@link #respondWith responder}
+     * gets batches whose {@link ExportedBatch#records()} is empty.
      *
      * @param retaining false to keep counts only
      * @return this builder
@@ -136,8 +149,9 @@ public final class InMemoryExporter implements Exporter {
     }
 
     /**
-     * Encodes records with {@code encoder} instead (to test an encoder through the producer's data path). The
-     * exporter cannot decode what it writes, so it keeps counts only, as with {@code setRetaining(false)}.
+     * Encodes records with {@code encoder} instead (to test an encoder through the producer's data
+     * path). The exporter cannot decode what it writes, so it keeps counts only, as with {@code
+     * setRetaining(false)}.
      *
      * @param encoder the record encoder, thread-safe; null for the exporter's own
      * @return this builder
@@ -156,8 +170,8 @@ public final class InMemoryExporter implements Exporter {
   // ---- scripting ----
 
   /**
-   * Answers every later export call (after the scripted answers) with {@code responder}'s result, called on the send
-   * thread with the decoded batch.
+   * Answers every later export call (after the scripted answers) with {@code responder}'s result,
+   * called on the send thread with the decoded batch.
    *
    * @param responder the answer for a batch, thread-safe; it must not return null
    * @throws IllegalArgumentException if {@code responder} is null
@@ -170,7 +184,8 @@ public final class InMemoryExporter implements Exporter {
   }
 
   /**
-   * Answers the next export calls with {@code answers}, one each, in order, before the {@link #respondWith responder}.
+   * Answers the next export calls with {@code answers}, one each, in order, before the {@link
+   * #respondWith responder}.
    *
    * @param answers the answers to queue, none null
    * @throws IllegalArgumentException if an answer is null
@@ -187,8 +202,8 @@ public final class InMemoryExporter implements Exporter {
   }
 
   /**
-   * Answers the next {@code times} export calls with {@code answer}: {@code failNext(2, ExportResult.retryable("HTTP
-   * 503", null, -1))} makes a batch succeed on its third attempt.
+   * Answers the next {@code times} export calls with {@code answer}: {@code failNext(2,
+   * ExportResult.retryable("HTTP 503", null, -1))} makes a batch succeed on its third attempt.
    *
    * @param times the number of calls, at least 0
    * @param answer the answer, not null
@@ -204,8 +219,8 @@ public final class InMemoryExporter implements Exporter {
   }
 
   /**
-   * Makes every export call wait this long before answering (a slow receiver). Interrupting the send thread ends
-   * the wait with a retryable {@code "interrupted"} answer.
+   * Makes every export call wait this long before answering (a slow receiver). Interrupting the
+   * send thread ends the wait with a retryable {@code "interrupted"} answer.
    *
    * @param delayMillis the delay in ms, at least 0
    * @throws IllegalArgumentException if {@code delayMillis} is negative
@@ -218,8 +233,9 @@ public final class InMemoryExporter implements Exporter {
   }
 
   /**
-   * From now on export calls block (a hung receiver) until {@link #release()} or {@link #close()}; an interrupted
-   * call answers retryable {@code "interrupted"}. Calls already blocked stay blocked. Idempotent.
+   * From now on export calls block (a hung receiver) until {@link #release()} or {@link #close()};
+   * an interrupted call answers retryable {@code "interrupted"}. Calls already blocked stay
+   * blocked. Idempotent.
    */
   public synchronized void hold() {
     if (gate == null) {
@@ -249,7 +265,8 @@ public final class InMemoryExporter implements Exporter {
    */
   public void setMaxBatchSizeInBytes(int maxBatchSizeInBytes) {
     if (maxBatchSizeInBytes < 1) {
-      throw new IllegalArgumentException("maxBatchSizeInBytes must be at least 1, was " + maxBatchSizeInBytes);
+      throw new IllegalArgumentException(
+          "maxBatchSizeInBytes must be at least 1, was " + maxBatchSizeInBytes);
     }
     this.maxBatchSizeInBytes = maxBatchSizeInBytes;
   }
@@ -262,7 +279,8 @@ public final class InMemoryExporter implements Exporter {
    */
   public void setRequestTimeoutMillis(long requestTimeoutMillis) {
     if (requestTimeoutMillis < 0) {
-      throw new IllegalArgumentException("requestTimeoutMillis must be at least 0, was " + requestTimeoutMillis);
+      throw new IllegalArgumentException(
+          "requestTimeoutMillis must be at least 0, was " + requestTimeoutMillis);
     }
     this.requestTimeoutMillis = requestTimeoutMillis;
   }
@@ -270,8 +288,8 @@ public final class InMemoryExporter implements Exporter {
   // ---- what was exported ----
 
   /**
-   * {@return every export call so far, in arrival order, including retries and calls answered with a failure} Empty
-   * when the exporter does not retain. A snapshot: later calls do not change it.
+   * {@return every export call so far, in arrival order, including retries and calls answered with
+   * a failure} Empty when the exporter does not retain. A snapshot: later calls do not change it.
    */
   public List<ExportedBatch> batches() {
     synchronized (batches) {
@@ -280,8 +298,8 @@ public final class InMemoryExporter implements Exporter {
   }
 
   /**
-   * {@return the records of the calls answered with success or partial success, in arrival order} A record
-   * retried after a failure appears once per successful call only. A snapshot.
+   * {@return the records of the calls answered with success or partial success, in arrival order} A
+   * record retried after a failure appears once per successful call only. A snapshot.
    */
   public List<LogRecord> records() {
     List<LogRecord> out = new ArrayList<>();
@@ -293,7 +311,10 @@ public final class InMemoryExporter implements Exporter {
     return out;
   }
 
-  /** {@return the bodies of {@link #records()} as strings (null for a record without body), in order} */
+  /**
+   * {@return the bodies of {@link #records()} as strings (null for a record without body), in
+   * order}
+   */
   public List<String> bodies() {
     List<String> out = new ArrayList<>();
     for (LogRecord r : records()) {
@@ -323,7 +344,10 @@ public final class InMemoryExporter implements Exporter {
     return Outcomes.until(() -> recordsDelivered.get() >= n, timeoutMillis);
   }
 
-  /** {@return the configuration the producer {@link #start started} this exporter with, or null before} */
+  /**
+   * {@return the configuration the producer {@link #start started} this exporter with, or null
+   * before}
+   */
   public ProducerConfig startedWith() {
     return startedWith;
   }
@@ -334,8 +358,8 @@ public final class InMemoryExporter implements Exporter {
   }
 
   /**
-   * Forgets every kept batch, count and scripted answer, and the responder, delay and hold; keeps the closed state and
-   * the configured capabilities.
+   * Forgets every kept batch, count and scripted answer, and the responder, delay and hold; keeps
+   * the closed state and the configured capabilities.
    */
   public void reset() {
     synchronized (batches) {
@@ -360,14 +384,17 @@ public final class InMemoryExporter implements Exporter {
   }
 
   /**
-   * {@return what this exporter declares, read by each producer's constructor} Default compression {@link
-   * Compression#NONE}, every compression supported (the exporter decompresses every codec), the largest batch
-   * {@value #DEFAULT_MAX_BATCH_SIZE_IN_BYTES} bytes unless {@link #setMaxBatchSizeInBytes} set another, and the
-   * request timeout {@link #setRequestTimeoutMillis} set (0 by default).
+   * {@return what this exporter declares, read by each producer's constructor} Default compression
+   * {@link Compression#NONE}, every compression supported (the exporter decompresses every codec),
+   * the largest batch {@value #DEFAULT_MAX_BATCH_SIZE_IN_BYTES} bytes unless {@link
+   * #setMaxBatchSizeInBytes} set another, and the request timeout {@link #setRequestTimeoutMillis}
+   * set (0 by default).
    */
   @Override
   public ExporterCapabilities capabilities() {
-    return ExporterCapabilities.builder(maxBatchSizeInBytes).setRequestTimeoutMillis(requestTimeoutMillis).build();
+    return ExporterCapabilities.builder(maxBatchSizeInBytes)
+        .setRequestTimeoutMillis(requestTimeoutMillis)
+        .build();
   }
 
   /** {@return the record encoder: every field, the body only, or the builder's} */
@@ -389,9 +416,10 @@ public final class InMemoryExporter implements Exporter {
   }
 
   /**
-   * Counts the call, waits while delayed or held, decodes the body (a {@code FAILED} answer if it does not decode
-   * into exactly the batch's records), keeps it, and answers as scripted. Throws only what the responder throws, so a
-   * test can make the exporter throw (which an exporter must not) and see the producer survive it.
+   * Counts the call, waits while delayed or held, decodes the body (a {@code FAILED} answer if it
+   * does not decode into exactly the batch's records), keeps it, and answers as scripted. Throws
+   * only what the responder throws, so a test can make the exporter throw (which an exporter must
+   * not) and see the producer survive it.
    */
   @Override
   public ExportResult export(Batch batch, byte[] body, int length, Compression compression) {
@@ -412,11 +440,19 @@ public final class InMemoryExporter implements Exporter {
         return ExportResult.failed("undecodable request: " + e, e);
       }
       if (records.size() != batch.recordCount()) {
-        return ExportResult.failed("decoded " + records.size() + " records, batch has " + batch.recordCount(), null);
+        return ExportResult.failed(
+            "decoded " + records.size() + " records, batch has " + batch.recordCount(), null);
       }
     }
-    ExportedBatch exported = new ExportedBatch(records, batch.recordCount(), batch.sizeInBytes(), batch.shardKey(),
-        batch.attempt(), receivedNanos, compression);
+    ExportedBatch exported =
+        new ExportedBatch(
+            records,
+            batch.recordCount(),
+            batch.sizeInBytes(),
+            batch.shardKey(),
+            batch.attempt(),
+            receivedNanos,
+            compression);
     if (retaining) {
       synchronized (batches) {
         batches.add(exported);
@@ -454,7 +490,8 @@ public final class InMemoryExporter implements Exporter {
       }
       return null;
     } catch (InterruptedException e) {
-      // The producer interrupts its send threads only to abort them; the answer reports it, as a transport would.
+      // The producer interrupts its send threads only to abort them; the answer reports it, as a
+      // transport would.
       return ExportResult.retryable("interrupted", e, -1);
     }
   }
@@ -465,7 +502,10 @@ public final class InMemoryExporter implements Exporter {
     return "memory://in-memory";
   }
 
-  /** Marks the exporter closed and lets held calls answer (retryable {@code "exporter closed"}). Idempotent. */
+  /**
+   * Marks the exporter closed and lets held calls answer (retryable {@code "exporter closed"}).
+   * Idempotent.
+   */
   @Override
   public void close() {
     closed = true;

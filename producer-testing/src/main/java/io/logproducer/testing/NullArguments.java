@@ -13,28 +13,30 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Calls public methods with null for each reference parameter (and valid values elsewhere) and checks the API's
- * promise: null is either accepted as documented or refused with an {@link IllegalArgumentException} whose message
- * says what was wrong — never a bare {@link NullPointerException}. The modules' builder tests run it on their
- * builders; so may users on their own. Stateless; uses JUnit 5's {@code Assertions.fail} to report.
+ * Calls public methods with null for each reference parameter (and valid values elsewhere) and
+ * checks the API's promise: null is either accepted as documented or refused with an {@link
+ * IllegalArgumentException} whose message says what was wrong — never a bare {@link
+ * NullPointerException}. The modules' builder tests run it on their builders; so may users on their
+ * own. Stateless; uses JUnit 5's {@code Assertions.fail} to report.
  */
 public final class NullArguments {
 
-  private NullArguments() {
-  }
+  private NullArguments() {}
 
   /**
-   * Calls every public instance method declared by {@code type} on a fresh instance, once per reference parameter
-   * with that parameter null.
+   * Calls every public instance method declared by {@code type} on a fresh instance, once per
+   * reference parameter with that parameter null.
    *
    * @param type the class whose declared public instance methods are called
    * @param fresh makes a new instance for each call
    * @param <T> the type
    * @return one line per call: {@code "name(Type=null) -> accepted"} or {@code "... -> <message>"}
    * @throws Exception if a method cannot be invoked reflectively
-   * @throws AssertionError (JUnit's) if a call throws anything but an {@link IllegalArgumentException} with a message
+   * @throws AssertionError (JUnit's) if a call throws anything but an {@link
+   *     IllegalArgumentException} with a message
    */
-  public static <T> List<String> callEachWithNulls(Class<T> type, Supplier<T> fresh) throws Exception {
+  public static <T> List<String> callEachWithNulls(Class<T> type, Supplier<T> fresh)
+      throws Exception {
     List<String> checked = new ArrayList<>();
     for (Method m : type.getMethods()) {
       if (m.getDeclaringClass() != type || Modifier.isStatic(m.getModifiers())) {
@@ -52,7 +54,8 @@ public final class NullArguments {
   }
 
   /**
-   * Calls {@code m} on {@code target} with argument {@code nullIndex} null and valid values elsewhere.
+   * Calls {@code m} on {@code target} with argument {@code nullIndex} null and valid values
+   * elsewhere.
    *
    * @param m a public method
    * @param target the instance to call it on
@@ -72,7 +75,8 @@ public final class NullArguments {
       return "accepted";
     } catch (InvocationTargetException e) {
       Throwable cause = e.getCause();
-      if (cause instanceof IllegalArgumentException && cause.getMessage() != null
+      if (cause instanceof IllegalArgumentException
+          && cause.getMessage() != null
           && !cause.getMessage().isEmpty()) {
         return cause.getMessage();
       }

@@ -14,10 +14,11 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * Collects the outcomes {@link io.logproducer.Producer#send} reports, so a test can assert "exactly one outcome per
- * accepted record" and wait for them without sleeping. Use it as the callback of every send ({@code
- * producer.send(record, outcomes)}), or give each record an id with {@link #callback(int)} to check outcomes per
- * record ({@link #get}, {@link #idsWith}, {@link #duplicates()}).
+ * Collects the outcomes {@link io.logproducer.Producer#send} reports, so a test can assert "exactly
+ * one outcome per accepted record" and wait for them without sleeping. Use it as the callback of
+ * every send ({@code producer.send(record, outcomes)}), or give each record an id with {@link
+ * #callback(int)} to check outcomes per record ({@link #get}, {@link #idsWith}, {@link
+ * #duplicates()}).
  *
  * <pre>{@code
  * Outcomes outcomes = new Outcomes();
@@ -32,6 +33,7 @@ public final class Outcomes implements Callback {
 
   /** Every outcome in arrival order; guarded by this. */
   private final List<SendResult> all = new ArrayList<>();
+
   /** Outcomes of the records sent with {@link #callback(int)}, by id; guarded by this. */
   private final Map<Integer, List<SendResult>> byId = new HashMap<>();
 
@@ -156,8 +158,15 @@ public final class Outcomes implements Callback {
    */
   public synchronized void awaitCount(int n, long timeoutMillis) {
     if (!await(n, timeoutMillis)) {
-      throw new AssertionError("expected " + n + " outcomes within " + timeoutMillis + " ms, got " + all.size() + ": "
-          + statusCounts());
+      throw new AssertionError(
+          "expected "
+              + n
+              + " outcomes within "
+              + timeoutMillis
+              + " ms, got "
+              + all.size()
+              + ": "
+              + statusCounts());
     }
   }
 

@@ -18,11 +18,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@link InMemoryExporter}'s wire form of a record, and its decoder. Integers are big-endian; a string is its
- * UTF-8 length (4 bytes, -1 for null) and bytes; a byte array likewise. Full form: time, observed time (8 bytes
- * each), severity number (4), severity text, body (a value), attribute count (4) then key and value each, trace id,
- * span id, flags (4), event name, scope name, destination. A value is a type byte (-1 for null) then its content.
- * Body-only form: the body's UTF-8 length (4 bytes) and bytes. Stateless and thread-safe.
+ * The {@link InMemoryExporter}'s wire form of a record, and its decoder. Integers are big-endian; a
+ * string is its UTF-8 length (4 bytes, -1 for null) and bytes; a byte array likewise. Full form:
+ * time, observed time (8 bytes each), severity number (4), severity text, body (a value), attribute
+ * count (4) then key and value each, trace id, span id, flags (4), event name, scope name,
+ * destination. A value is a type byte (-1 for null) then its content. Body-only form: the body's
+ * UTF-8 length (4 bytes) and bytes. Stateless and thread-safe.
  */
 final class RecordFormat implements RecordEncoder {
 
@@ -38,7 +39,10 @@ final class RecordFormat implements RecordEncoder {
   public void encode(LogRecord record, EncodeBuffer out) {
     if (bodiesOnly) {
       AnyValue body = record.getBody();
-      String s = body == null ? "" : body.getType() == AnyValue.Type.STRING ? body.asString() : body.toString();
+      String s =
+          body == null
+              ? ""
+              : body.getType() == AnyValue.Type.STRING ? body.asString() : body.toString();
       out.writeIntBigEndian(EncodeBuffer.utf8Length(s));
       out.writeUtf8(s);
       return;
@@ -62,9 +66,11 @@ final class RecordFormat implements RecordEncoder {
   }
 
   /** Decompresses {@code body[0, length)} and decodes every record in it, in order. */
-  List<LogRecord> decodeRequest(byte[] body, int length, Compression compression) throws IOException {
+  List<LogRecord> decodeRequest(byte[] body, int length, Compression compression)
+      throws IOException {
     ByteArrayOutputStream plain = new ByteArrayOutputStream(length);
-    try (InputStream in = Codec.of(compression, 0).decompress(new ByteArrayInputStream(body, 0, length))) {
+    try (InputStream in =
+        Codec.of(compression, 0).decompress(new ByteArrayInputStream(body, 0, length))) {
       byte[] chunk = new byte[8192];
       for (int n; (n = in.read(chunk)) > 0; ) {
         plain.write(chunk, 0, n);
@@ -79,8 +85,11 @@ final class RecordFormat implements RecordEncoder {
   }
 
   private static LogRecord decode(ByteBuffer in) {
-    LogRecord.Builder b = LogRecord.builder().setTimeUnixNano(in.getLong()).setObservedTimeUnixNano(in.getLong())
-        .setSeverityNumber(in.getInt());
+    LogRecord.Builder b =
+        LogRecord.builder()
+            .setTimeUnixNano(in.getLong())
+            .setObservedTimeUnixNano(in.getLong())
+            .setSeverityNumber(in.getInt());
     String severityText = readString(in);
     if (severityText != null) {
       b.setSeverityText(severityText);

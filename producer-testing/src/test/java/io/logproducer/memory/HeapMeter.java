@@ -12,25 +12,25 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Heap in use right after forced full collections, for the memory tests (meant for a child JVM running
- * {@code -XX:+UseSerialGC}).
+ * Heap in use right after forced full collections, for the memory tests (meant for a child JVM
+ * running {@code -XX:+UseSerialGC}).
  *
- * <p>It reads the heap pools' usage <em>as the collector left them</em> ({@code GcInfo.getMemoryUsageAfterGc()} of
- * the collector that manages every heap pool, i.e. the full collection {@code System.gc()} ran), not
- * {@code MemoryMXBean} "used" a moment later: the producer's send threads keep allocating garbage while retrying
- * (a refused batch is re-sent every few ms), and that garbage, counted by a later reading, made it vary by tens of
- * MB between readings.
+ * <p>It reads the heap pools' usage <em>as the collector left them</em> ({@code
+ * GcInfo.getMemoryUsageAfterGc()} of the collector that manages every heap pool, i.e. the full
+ * collection {@code System.gc()} ran), not {@code MemoryMXBean} "used" a moment later: the
+ * producer's send threads keep allocating garbage while retrying (a refused batch is re-sent every
+ * few ms), and that garbage, counted by a later reading, made it vary by tens of MB between
+ * readings.
  */
 public final class HeapMeter {
 
   private static final long STABLE_BYTES = 64 * 1024;
 
-  private HeapMeter() {
-  }
+  private HeapMeter() {}
 
   /**
-   * Live heap bytes: calls {@code System.gc()} until two consecutive post-collection readings differ by less than
-   * 64 KiB (at most 30 rounds), and returns the last reading.
+   * Live heap bytes: calls {@code System.gc()} until two consecutive post-collection readings
+   * differ by less than 64 KiB (at most 30 rounds), and returns the last reading.
    */
   public static long usedAfterGc() {
     long previous = -1;
@@ -51,8 +51,10 @@ public final class HeapMeter {
     GarbageCollectorMXBean full = fullCollector();
     long before = full == null ? 0 : full.getCollectionCount();
     System.gc();
-    if (full instanceof com.sun.management.GarbageCollectorMXBean && full.getCollectionCount() > before) {
-      com.sun.management.GcInfo info = ((com.sun.management.GarbageCollectorMXBean) full).getLastGcInfo();
+    if (full instanceof com.sun.management.GarbageCollectorMXBean
+        && full.getCollectionCount() > before) {
+      com.sun.management.GcInfo info =
+          ((com.sun.management.GarbageCollectorMXBean) full).getLastGcInfo();
       if (info != null) {
         Set<String> heapPools = heapPoolNames();
         long sum = 0;
@@ -67,7 +69,10 @@ public final class HeapMeter {
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(); // fallback: noisier
   }
 
-  /** The collector managing the most heap pools (the full/old collector: Serial's "MarkSweepCompact"). */
+  /**
+   * The collector managing the most heap pools (the full/old collector: Serial's
+   * "MarkSweepCompact").
+   */
   private static GarbageCollectorMXBean fullCollector() {
     Set<String> heapPools = heapPoolNames();
     GarbageCollectorMXBean best = null;

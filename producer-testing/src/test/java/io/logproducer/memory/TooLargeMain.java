@@ -12,11 +12,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Child-JVM main of {@code MemoryBoundTest}: 8 threads each send one record whose body is a 20,000,000-char string
- * to a producer with an 8 MiB budget, in a JVM of {@code -Xmx256m}. The 8 bodies alone take 160 MB; had the producer
- * sized a buffer for any of them (20–60 MB each) before refusing it, the JVM would run out of heap. Prints
- * {@code TOO_LARGE_OK …} and exits 0 when every send threw {@link RecordTooLargeException} and nothing ran out of
- * memory; exits 3 otherwise.
+ * Child-JVM main of {@code MemoryBoundTest}: 8 threads each send one record whose body is a
+ * 20,000,000-char string to a producer with an 8 MiB budget, in a JVM of {@code -Xmx256m}. The 8
+ * bodies alone take 160 MB; had the producer sized a buffer for any of them (20–60 MB each) before
+ * refusing it, the JVM would run out of heap. Prints {@code TOO_LARGE_OK …} and exits 0 when every
+ * send threw {@link RecordTooLargeException} and nothing ran out of memory; exits 3 otherwise.
  */
 public final class TooLargeMain {
 
@@ -24,12 +24,17 @@ public final class TooLargeMain {
   static final int THREADS = 8;
   static final int CHARS = 20_000_000;
 
-  private TooLargeMain() {
-  }
+  private TooLargeMain() {}
 
   public static void main(String[] args) throws Exception {
-    Producer producer = new Producer(ProducerConfig.builder().setClientId("toolarge").setTotalSizeInBytes(8L << 20)
-        .setBatchSizeInBytes(1 << 20).build(), Exporters.asciiOrUtf8());
+    Producer producer =
+        new Producer(
+            ProducerConfig.builder()
+                .setClientId("toolarge")
+                .setTotalSizeInBytes(8L << 20)
+                .setBatchSizeInBytes(1 << 20)
+                .build(),
+            Exporters.asciiOrUtf8());
     AtomicInteger tooLarge = new AtomicInteger();
     AtomicReference<Throwable> other = new AtomicReference<>();
     List<String> messages = new ArrayList<>();
@@ -38,30 +43,50 @@ public final class TooLargeMain {
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
       int id = t;
-      Thread thread = new Thread(() -> {
-        try {
-          // Threads 0-3: ASCII through writeUtf8; 4-5: 'é' (2 UTF-8 bytes each) through writeUtf8; 6-7: ASCII
-          // through writeAscii. Each thread has its own 20 MB string (Latin-1 compact strings).
-          char c = id < 4 ? (char) ('a' + id) : id < 6 ? '\u00e9' : (char) ('x' + id - 6);
-          String body = String.valueOf(c).repeat(CHARS);
-          LogRecord record = LogRecord.builder().setBody(body).setDestination(id >= 6 ? "ascii" : "plain").build();
-          ready.countDown();
-          go.await();
-          try {
-            producer.send(record);
-            other.compareAndSet(null, new AssertionError("thread " + id + ": send accepted a 20,000,000-char record"));
-          } catch (RecordTooLargeException e) {
-            tooLarge.incrementAndGet();
-            synchronized (messages) {
-              messages.add("thread " + id + ": " + e.getMessage() + " [record>=" + e.getRecordSizeInBytes() + ", max="
-                  + e.getMaxRecordSizeInBytes() + "]");
-            }
-          }
-        } catch (Throwable e) {
-          other.compareAndSet(null, e);
-          ready.countDown();
-        }
-      }, "toolarge-app-" + t);
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  // Threads 0-3: ASCII through writeUtf8; 4-5: 'é' (2 UTF-8 bytes each) through
+                  // writeUtf8; 6-7: ASCII
+                  // through writeAscii. Each thread has its own 20 MB string (Latin-1 compact
+                  // strings).
+                  char c = id < 4 ? (char) ('a' + id) : id < 6 ? '\u00e9' : (char) ('x' + id - 6);
+                  String body = String.valueOf(c).repeat(CHARS);
+                  LogRecord record =
+                      LogRecord.builder()
+                          .setBody(body)
+                          .setDestination(id >= 6 ? "ascii" : "plain")
+                          .build();
+                  ready.countDown();
+                  go.await();
+                  try {
+                    producer.send(record);
+                    other.compareAndSet(
+                        null,
+                        new AssertionError(
+                            "thread " + id + ": send accepted a 20,000,000-char record"));
+                  } catch (RecordTooLargeException e) {
+                    tooLarge.incrementAndGet();
+                    synchronized (messages) {
+                      messages.add(
+                          "thread "
+                              + id
+                              + ": "
+                              + e.getMessage()
+                              + " [record>="
+                              + e.getRecordSizeInBytes()
+                              + ", max="
+                              + e.getMaxRecordSizeInBytes()
+                              + "]");
+                    }
+                  }
+                } catch (Throwable e) {
+                  other.compareAndSet(null, e);
+                  ready.countDown();
+                }
+              },
+              "toolarge-app-" + t);
       threads.add(thread);
       thread.start();
     }
@@ -82,8 +107,14 @@ public final class TooLargeMain {
       System.out.println("FAILED: tooLarge=" + tooLarge.get() + " metrics=" + m);
       System.exit(3);
     }
-    System.out.println(MARKER + " tooLarge=" + tooLarge.get() + " peakBuffered=" + m.getPeakBufferedBytes()
-        + " maxHeap=" + Runtime.getRuntime().maxMemory());
+    System.out.println(
+        MARKER
+            + " tooLarge="
+            + tooLarge.get()
+            + " peakBuffered="
+            + m.getPeakBufferedBytes()
+            + " maxHeap="
+            + Runtime.getRuntime().maxMemory());
     System.exit(0);
   }
 }

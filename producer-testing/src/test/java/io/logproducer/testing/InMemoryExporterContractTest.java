@@ -5,7 +5,10 @@ import io.logproducer.spi.Exporter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The exporter contract run against the kit's own exporter, so the suite itself is exercised in this module. */
+/**
+ * The exporter contract run against the kit's own exporter, so the suite itself is exercised in
+ * this module.
+ */
 class InMemoryExporterContractTest extends ExporterContract {
 
   @Override
@@ -24,7 +27,8 @@ class InMemoryExporterContractTest extends ExporterContract {
       }
 
       private void apply(InMemoryExporter e) {
-        e.respondWith(b -> refusing ? ExportResult.retryable("HTTP 503", null, -1) : ExportResult.success());
+        e.respondWith(
+            b -> refusing ? ExportResult.retryable("HTTP 503", null, -1) : ExportResult.success());
         if (stalled) {
           e.hold();
         } else {

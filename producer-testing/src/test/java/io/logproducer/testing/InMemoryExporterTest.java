@@ -26,20 +26,36 @@ import org.junit.jupiter.api.Timeout;
 class InMemoryExporterTest {
 
   private static ProducerConfig.Builder config() {
-    return ProducerConfig.builder().setJmxEnabled(false).setShutdownHookEnabled(false).setLingerMillis(5)
-        .setInitialRetryBackoffMillis(1).setMaxRetryBackoffMillis(5);
+    return ProducerConfig.builder()
+        .setJmxEnabled(false)
+        .setShutdownHookEnabled(false)
+        .setLingerMillis(5)
+        .setInitialRetryBackoffMillis(1)
+        .setMaxRetryBackoffMillis(5);
   }
 
   private static LogRecord full() {
     Map<String, AnyValue> kv = new LinkedHashMap<>();
     kv.put("k", AnyValue.of("v"));
     kv.put("n", AnyValue.ofArray(AnyValue.of(1L), AnyValue.of(2.5), AnyValue.of(false)));
-    return LogRecord.builder().setTimeUnixNano(1_700_000_000_123_456_789L).setObservedTimeUnixNano(42L)
-        .setSeverity(Severity.WARN).setSeverityText("WARNING").setBody(AnyValue.ofKeyValueList(kv))
-        .setAttribute("s", "日志").setAttribute("b", true).setAttribute("l", -7L).setAttribute("d", 0.25)
-        .setAttribute("bytes", new byte[] {0, 1, (byte) 255}).setTraceId("0102030405060708090a0b0c0d0e0f10")
-        .setSpanId("1112131415161718").setFlags(1).setEventName("order.placed").setInstrumentationScopeName("shop")
-        .setDestination("audit").build();
+    return LogRecord.builder()
+        .setTimeUnixNano(1_700_000_000_123_456_789L)
+        .setObservedTimeUnixNano(42L)
+        .setSeverity(Severity.WARN)
+        .setSeverityText("WARNING")
+        .setBody(AnyValue.ofKeyValueList(kv))
+        .setAttribute("s", "日志")
+        .setAttribute("b", true)
+        .setAttribute("l", -7L)
+        .setAttribute("d", 0.25)
+        .setAttribute("bytes", new byte[] {0, 1, (byte) 255})
+        .setTraceId("0102030405060708090a0b0c0d0e0f10")
+        .setSpanId("1112131415161718")
+        .setFlags(1)
+        .setEventName("order.placed")
+        .setInstrumentationScopeName("shop")
+        .setDestination("audit")
+        .build();
   }
 
   @Test
@@ -49,7 +65,10 @@ class InMemoryExporterTest {
       LogRecord sent = full();
       try (Producer p = new Producer(config().setCompression(c).build(), exporter)) {
         p.send(sent);
-        p.send(LogRecord.builder().setObservedTimeUnixNano(1L).build()); // no body, no attributes, no ids
+        p.send(
+            LogRecord.builder()
+                .setObservedTimeUnixNano(1L)
+                .build()); // no body, no attributes, no ids
         p.flush();
       }
       List<LogRecord> got = exporter.records();
@@ -83,8 +102,11 @@ class InMemoryExporterTest {
   @Test
   void scriptedAnswersComeFirstThenTheResponder() {
     InMemoryExporter exporter = InMemoryExporter.builder().setBodiesOnly(true).build();
-    exporter.answerNext(ExportResult.retryable("HTTP 503", null, -1), ExportResult.retryable("HTTP 429", null, 1));
-    exporter.respondWith(b -> b.attempt() < 4 ? ExportResult.retryable("not yet", null, -1) : ExportResult.success());
+    exporter.answerNext(
+        ExportResult.retryable("HTTP 503", null, -1), ExportResult.retryable("HTTP 429", null, 1));
+    exporter.respondWith(
+        b ->
+            b.attempt() < 4 ? ExportResult.retryable("not yet", null, -1) : ExportResult.success());
     Outcomes outcomes = new Outcomes();
     try (Producer p = new Producer(config().build(), exporter)) {
       p.send(LogRecord.builder().setBody("x").build(), outcomes);
@@ -201,25 +223,39 @@ class InMemoryExporterTest {
   void declaredCapabilitiesAndSettersValidate() {
     InMemoryExporter exporter = InMemoryExporter.create();
     assertEquals(Compression.NONE, exporter.capabilities().defaultCompression());
-    assertEquals(InMemoryExporter.DEFAULT_MAX_BATCH_SIZE_IN_BYTES, exporter.capabilities().maxBatchSizeInBytes());
+    assertEquals(
+        InMemoryExporter.DEFAULT_MAX_BATCH_SIZE_IN_BYTES,
+        exporter.capabilities().maxBatchSizeInBytes());
     assertEquals(0, exporter.capabilities().requestTimeoutMillis());
     assertEquals("memory://in-memory", exporter.describe());
     exporter.setMaxBatchSizeInBytes(1000);
     exporter.setRequestTimeoutMillis(50);
     assertEquals(1000, exporter.capabilities().maxBatchSizeInBytes());
     assertEquals(50, exporter.capabilities().requestTimeoutMillis());
-    assertEquals("maxBatchSizeInBytes must be at least 1, was 0",
-        assertThrows(IllegalArgumentException.class, () -> exporter.setMaxBatchSizeInBytes(0)).getMessage());
-    assertEquals("requestTimeoutMillis must be at least 0, was -1",
-        assertThrows(IllegalArgumentException.class, () -> exporter.setRequestTimeoutMillis(-1)).getMessage());
-    assertEquals("delayMillis must be at least 0, was -5",
-        assertThrows(IllegalArgumentException.class, () -> exporter.setDelayMillis(-5)).getMessage());
-    assertEquals("times must be at least 0, was -1",
-        assertThrows(IllegalArgumentException.class, () -> exporter.failNext(-1, ExportResult.success()))
+    assertEquals(
+        "maxBatchSizeInBytes must be at least 1, was 0",
+        assertThrows(IllegalArgumentException.class, () -> exporter.setMaxBatchSizeInBytes(0))
             .getMessage());
-    assertEquals("answers must not contain null",
-        assertThrows(IllegalArgumentException.class, () -> exporter.answerNext((ExportResult) null)).getMessage());
-    assertEquals("responder must not be null",
-        assertThrows(IllegalArgumentException.class, () -> exporter.respondWith(null)).getMessage());
+    assertEquals(
+        "requestTimeoutMillis must be at least 0, was -1",
+        assertThrows(IllegalArgumentException.class, () -> exporter.setRequestTimeoutMillis(-1))
+            .getMessage());
+    assertEquals(
+        "delayMillis must be at least 0, was -5",
+        assertThrows(IllegalArgumentException.class, () -> exporter.setDelayMillis(-5))
+            .getMessage());
+    assertEquals(
+        "times must be at least 0, was -1",
+        assertThrows(
+                IllegalArgumentException.class, () -> exporter.failNext(-1, ExportResult.success()))
+            .getMessage());
+    assertEquals(
+        "answers must not contain null",
+        assertThrows(IllegalArgumentException.class, () -> exporter.answerNext((ExportResult) null))
+            .getMessage());
+    assertEquals(
+        "responder must not be null",
+        assertThrows(IllegalArgumentException.class, () -> exporter.respondWith(null))
+            .getMessage());
   }
 }

@@ -29,7 +29,8 @@ class OutcomesTest {
     assertEquals(4, outcomes.total());
     assertEquals(2, outcomes.distinctIds());
     assertEquals(1, outcomes.duplicates());
-    assertEquals(SendResult.Status.FAILED, outcomes.get(2).getStatus(), "the first outcome of id 2");
+    assertEquals(
+        SendResult.Status.FAILED, outcomes.get(2).getStatus(), "the first outcome of id 2");
     assertNull(outcomes.get(3));
     assertEquals(new TreeSet<>(Arrays.asList(1)), outcomes.idsWith(SendResult.Status.DELIVERED));
     Map<SendResult.Status, Integer> expected = new EnumMap<>(SendResult.Status.class);

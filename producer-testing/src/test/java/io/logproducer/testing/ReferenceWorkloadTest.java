@@ -16,12 +16,14 @@ class ReferenceWorkloadTest {
       expected += ReferenceWorkload.rawBytesOf(r);
       assertEquals("INFO_" + seq, r.getAttribute("level").asString());
       assertEquals("pool-1-thread-2_" + seq, r.getAttribute("thread").asString());
-      assertEquals("com.jdcloud.logs.producer.core.BatchSender.sendBatch(BatchSender.java:117)_" + seq,
+      assertEquals(
+          "com.jdcloud.logs.producer.core.BatchSender.sendBatch(BatchSender.java:117)_" + seq,
           r.getAttribute("location").asString());
       String[] parts = r.getBody().asString().split(",");
       assertEquals(6, parts.length);
       for (int i = 0; i < 6; i++) {
-        assertEquals(i + "测试日志_____abcdefghijklmnopqrstuvwxyz~!@#$%^&*()_0123456789_" + seq, parts[i]);
+        assertEquals(
+            i + "测试日志_____abcdefghijklmnopqrstuvwxyz~!@#$%^&*()_0123456789_" + seq, parts[i]);
       }
     }
     assertEquals(expected, w.rawBytes());

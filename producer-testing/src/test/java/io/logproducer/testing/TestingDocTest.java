@@ -10,14 +10,16 @@ import java.nio.file.Paths;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/testing.md shows a user's unit test; the same code runs here as {@code docs.OrderLoggingTest}. This test
- * keeps them identical: the doc's {@code ```java} block after the marker equals the test file's region between
- * {@code // begin docs/testing.md} and {@code // end docs/testing.md}, so neither can change alone.
+ * docs/testing.md shows a user's unit test; the same code runs here as {@code
+ * docs.OrderLoggingTest}. This test keeps them identical: the doc's {@code ```java} block after the
+ * marker equals the test file's region between {@code // begin docs/testing.md} and {@code // end
+ * docs/testing.md}, so neither can change alone.
  */
 class TestingDocTest {
 
-  private static final String MARKER = "<!-- the code below is producer-testing/src/test/java/io/logproducer/testing/"
-      + "docs/OrderLoggingTest.java, checked by TestingDocTest -->";
+  private static final String MARKER =
+      "<!-- the code below is producer-testing/src/test/java/io/logproducer/testing/"
+          + "docs/OrderLoggingTest.java, checked by TestingDocTest -->";
 
   @Test
   void theDocsExampleIsTheTestThatRuns() throws Exception {
@@ -28,8 +30,17 @@ class TestingDocTest {
     int end = doc.indexOf("\n```\n", start) + 1;
     String block = doc.substring(start, end);
 
-    String source = read(Paths.get("src", "test", "java", "io", "logproducer", "testing", "docs",
-        "OrderLoggingTest.java"));
+    String source =
+        read(
+            Paths.get(
+                "src",
+                "test",
+                "java",
+                "io",
+                "logproducer",
+                "testing",
+                "docs",
+                "OrderLoggingTest.java"));
     String begin = "// begin docs/testing.md\n";
     int from = source.indexOf(begin) + begin.length();
     int to = source.indexOf("// end docs/testing.md\n");

@@ -22,10 +22,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka Admin client the parent JVM talks to the broker with: whether the broker lists itself as an alive node,
- * and topic creation with a leader barrier. Uses only Admin API that kafka-clients 3.x and 4.x both have
- * ({@code Admin.create}, {@code describeCluster}, {@code createTopics}, {@code listOffsets}, {@code close(Duration)}).
- * One per broker run; not thread-safe (the broker's lifecycle lock serializes its use).
+ * The Kafka Admin client the parent JVM talks to the broker with: whether the broker lists itself
+ * as an alive node, and topic creation with a leader barrier. Uses only Admin API that
+ * kafka-clients 3.x and 4.x both have ({@code Admin.create}, {@code describeCluster}, {@code
+ * createTopics}, {@code listOffsets}, {@code close(Duration)}). One per broker run; not thread-safe
+ * (the broker's lifecycle lock serializes its use).
  */
 final class BrokerAdmin implements AutoCloseable {
 
@@ -57,14 +58,19 @@ final class BrokerAdmin implements AutoCloseable {
    * @throws TimeoutException when no answer came in time
    * @throws InterruptedException when interrupted
    */
-  boolean listsAliveNode(int callMillis) throws ExecutionException, TimeoutException, InterruptedException {
-    Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs(callMillis)).nodes()
-        .get(callMillis + 1_000L, TimeUnit.MILLISECONDS);
+  boolean listsAliveNode(int callMillis)
+      throws ExecutionException, TimeoutException, InterruptedException {
+    Collection<Node> nodes =
+        admin
+            .describeCluster(new DescribeClusterOptions().timeoutMs(callMillis))
+            .nodes()
+            .get(callMillis + 1_000L, TimeUnit.MILLISECONDS);
     return !nodes.isEmpty();
   }
 
   /**
-   * Creates a topic with a replication factor of 1 and waits until the broker leads every one of its partitions.
+   * Creates a topic with a replication factor of 1 and waits until the broker leads every one of
+   * its partitions.
    *
    * @param name the topic
    * @param partitions its number of partitions, at least 1
@@ -72,18 +78,26 @@ final class BrokerAdmin implements AutoCloseable {
    * @param timeout for the creation and the leaders together
    * @param running whether the broker's JVM still runs (checked between attempts)
    * @param logTail the end of the broker's log, for a message
-   * @throws IllegalStateException when the topic exists or cannot be created, or its partitions get no leader in
-   *     time, or the broker stops meanwhile, or the caller is interrupted
+   * @throws IllegalStateException when the topic exists or cannot be created, or its partitions get
+   *     no leader in time, or the broker stops meanwhile, or the caller is interrupted
    */
-  void createTopic(String name, int partitions, Map<String, String> configs, Duration timeout, BooleanSupplier running,
+  void createTopic(
+      String name,
+      int partitions,
+      Map<String, String> configs,
+      Duration timeout,
+      BooleanSupplier running,
       Supplier<String> logTail) {
     long deadline = System.nanoTime() + timeout.toNanos();
     NewTopic topic = new NewTopic(name, partitions, (short) 1).configs(new HashMap<>(configs));
     try {
-      admin.createTopics(Collections.singletonList(topic)).all().get(Deadlines.remainingMillis(deadline),
-          TimeUnit.MILLISECONDS);
+      admin
+          .createTopics(Collections.singletonList(topic))
+          .all()
+          .get(Deadlines.remainingMillis(deadline), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw new IllegalStateException("Cannot create topic " + name + ": " + e.getCause(), e.getCause());
+      throw new IllegalStateException(
+          "Cannot create topic " + name + ": " + e.getCause(), e.getCause());
     } catch (TimeoutException e) {
       throw new IllegalStateException("Topic " + name + " was not created within " + timeout, e);
     } catch (InterruptedException e) {
@@ -95,10 +109,15 @@ final class BrokerAdmin implements AutoCloseable {
 
   /**
    * The leader barrier: {@code listOffsets} is answered only by a partition's leader (KAFKA-15591:
-   * {@code createTopics} can return before the broker leads the partitions, and an idempotent producer that writes
-   * at once can then hang for its delivery timeout and lose records).
+   * {@code createTopics} can return before the broker leads the partitions, and an idempotent
+   * producer that writes at once can then hang for its delivery timeout and lose records).
    */
-  private void awaitLeaders(String name, int partitions, long deadline, Duration timeout, BooleanSupplier running,
+  private void awaitLeaders(
+      String name,
+      int partitions,
+      long deadline,
+      Duration timeout,
+      BooleanSupplier running,
       Supplier<String> logTail) {
     Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
     for (int p = 0; p < partitions; p++) {
@@ -109,13 +128,23 @@ final class BrokerAdmin implements AutoCloseable {
     while (true) {
       long remaining = Deadlines.remainingMillis(deadline);
       if (remaining <= 0) {
-        throw new IllegalStateException("The partitions of topic " + name + " got no leader within " + timeout
-            + " (" + attempts + " attempts); last error: " + last, last);
+        throw new IllegalStateException(
+            "The partitions of topic "
+                + name
+                + " got no leader within "
+                + timeout
+                + " ("
+                + attempts
+                + " attempts); last error: "
+                + last,
+            last);
       }
       attempts++;
       int callMillis = (int) Math.min(remaining, MAX_CALL_MILLIS);
       try {
-        admin.listOffsets(latest, new ListOffsetsOptions().timeoutMs(callMillis)).all()
+        admin
+            .listOffsets(latest, new ListOffsetsOptions().timeoutMs(callMillis))
+            .all()
             .get(callMillis + 1_000L, TimeUnit.MILLISECONDS);
         if (attempts > 1) {
           log.debug("Topic {}: every partition has a leader after {} attempts", name, attempts);
@@ -127,11 +156,12 @@ final class BrokerAdmin implements AutoCloseable {
         last = e;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted while waiting for the leaders of topic " + name, e);
+        throw new IllegalStateException(
+            "Interrupted while waiting for the leaders of topic " + name, e);
       }
       if (!running.getAsBoolean()) {
-        throw new IllegalStateException("The broker stopped while topic " + name + " was being created"
-            + logTail.get(), last);
+        throw new IllegalStateException(
+            "The broker stopped while topic " + name + " was being created" + logTail.get(), last);
       }
       Deadlines.pause(RETRY_PAUSE_MILLIS);
     }

@@ -17,20 +17,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The class path of the broker's JVM: the one this module was built with (the {@code broker.classpath} resource next
- * to this class, written by the build) followed by this module's own jar or classes directory, when every recorded
- * entry exists on this machine; otherwise the caller's {@code java.class.path} made absolute (a shaded jar that holds
- * the broker itself). Stateless.
+ * The class path of the broker's JVM: the one this module was built with (the {@code
+ * broker.classpath} resource next to this class, written by the build) followed by this module's
+ * own jar or classes directory, when every recorded entry exists on this machine; otherwise the
+ * caller's {@code java.class.path} made absolute (a shaded jar that holds the broker itself).
+ * Stateless.
  */
 final class BrokerClassPath {
 
-  /** The resource, next to this class, that lists the broker's class path (written by this module's build). */
+  /**
+   * The resource, next to this class, that lists the broker's class path (written by this module's
+   * build).
+   */
   static final String RESOURCE = "broker.classpath";
 
   private static final Logger log = LoggerFactory.getLogger(BrokerClassPath.class);
 
-  private BrokerClassPath() {
-  }
+  private BrokerClassPath() {}
 
   /**
    * The class path for the broker's JVM, entries joined by {@link File#pathSeparator}.
@@ -57,7 +60,8 @@ final class BrokerClassPath {
   /**
    * The entries of the {@code broker.classpath} resource.
    *
-   * @return the entries, or none when the resource is missing or names a file that does not exist here
+   * @return the entries, or none when the resource is missing or names a file that does not exist
+   *     here
    */
   static List<String> recorded() {
     String text;
@@ -76,7 +80,10 @@ final class BrokerClassPath {
         continue;
       }
       if (!Files.exists(Paths.get(trimmed))) {
-        log.debug("{} names {}, which does not exist here: the broker runs on java.class.path", RESOURCE, trimmed);
+        log.debug(
+            "{} names {}, which does not exist here: the broker runs on java.class.path",
+            RESOURCE,
+            trimmed);
         return Collections.emptyList();
       }
       entries.add(trimmed);

@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a {@link EmbeddedKafkaBrokerBuilder} set, and the files it means in the data directory: the broker's
- * {@code server.properties} (this class's settings for a fast, quiet single node, then the user's overrides), its
- * {@code kafka-logs/} and {@code broker.log}. Immutable, apart from the files it writes and deletes.
+ * What a {@link EmbeddedKafkaBrokerBuilder} set, and the files it means in the data directory: the
+ * broker's {@code server.properties} (this class's settings for a fast, quiet single node, then the
+ * user's overrides), its {@code kafka-logs/} and {@code broker.log}. Immutable, apart from the
+ * files it writes and deletes.
  */
 final class BrokerConfig {
 
@@ -34,8 +35,15 @@ final class BrokerConfig {
   private final Map<String, String> overrides;
   private final int defaultPartitions;
 
-  BrokerConfig(Path dataDir, Map<String, String> overrides, int defaultPartitions, int maxHeapMegabytes,
-      List<String> jvmArguments, Duration startTimeout, Duration stopTimeout, Duration topicTimeout) {
+  BrokerConfig(
+      Path dataDir,
+      Map<String, String> overrides,
+      int defaultPartitions,
+      int maxHeapMegabytes,
+      List<String> jvmArguments,
+      Duration startTimeout,
+      Duration stopTimeout,
+      Duration topicTimeout) {
     this.dataDir = dataDir.toAbsolutePath().normalize();
     this.overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
     this.defaultPartitions = defaultPartitions;
@@ -57,8 +65,8 @@ final class BrokerConfig {
   }
 
   /**
-   * Creates the data directory if needed and deletes what an earlier broker left there: only the files this
-   * module writes ({@code server.properties}, {@code kafka-logs/}, {@code broker.log}).
+   * Creates the data directory if needed and deletes what an earlier broker left there: only the
+   * files this module writes ({@code server.properties}, {@code kafka-logs/}, {@code broker.log}).
    *
    * @throws UncheckedIOException when the directory cannot be created or cleared
    */
@@ -85,16 +93,20 @@ final class BrokerConfig {
   }
 
   /**
-   * Writes {@code server.properties} for the given ports (ISO 8859-1, escaped as {@link java.util.Properties}
-   * reads it).
+   * Writes {@code server.properties} for the given ports (ISO 8859-1, escaped as {@link
+   * java.util.Properties} reads it).
    *
    * @param ports the listeners' ports
    * @throws UncheckedIOException when the file cannot be written
    */
   void writeServerProperties(Ports ports) {
-    StringBuilder text = new StringBuilder("# Written by io.logproducer.kafka.embedded.EmbeddedKafkaBroker\n");
+    StringBuilder text =
+        new StringBuilder("# Written by io.logproducer.kafka.embedded.EmbeddedKafkaBroker\n");
     for (Map.Entry<String, String> e : serverProperties(ports).entrySet()) {
-      text.append(escape(e.getKey(), true)).append('=').append(escape(e.getValue(), false)).append('\n');
+      text.append(escape(e.getKey(), true))
+          .append('=')
+          .append(escape(e.getValue(), false))
+          .append('\n');
     }
     try {
       Files.createDirectories(dataDir);
@@ -105,8 +117,8 @@ final class BrokerConfig {
   }
 
   /**
-   * The broker's properties: KRaft combined mode on 127.0.0.1, replication factors of 1, few threads and small
-   * buffers, a 0.5 s heartbeat, no topic auto-creation; then the overrides.
+   * The broker's properties: KRaft combined mode on 127.0.0.1, replication factors of 1, few
+   * threads and small buffers, a 0.5 s heartbeat, no topic auto-creation; then the overrides.
    */
   Map<String, String> serverProperties(Ports ports) {
     String host = Ports.HOST;
@@ -114,8 +126,16 @@ final class BrokerConfig {
     props.put("process.roles", "broker,controller");
     props.put("node.id", Integer.toString(NODE_ID));
     props.put("controller.quorum.voters", NODE_ID + "@" + host + ":" + ports.controller);
-    props.put("listeners", "PLAINTEXT://" + host + ":" + ports.broker + ",CONTROLLER://" + host + ":"
-        + ports.controller);
+    props.put(
+        "listeners",
+        "PLAINTEXT://"
+            + host
+            + ":"
+            + ports.broker
+            + ",CONTROLLER://"
+            + host
+            + ":"
+            + ports.controller);
     props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + ports.broker);
     props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
     props.put("controller.listener.names", "CONTROLLER");
@@ -152,12 +172,20 @@ final class BrokerConfig {
     return props;
   }
 
-  /** Escapes a key or value for a properties file (backslashes first; ISO 8859-1 with Unicode escapes). */
+  /**
+   * Escapes a key or value for a properties file (backslashes first; ISO 8859-1 with Unicode
+   * escapes).
+   */
   static String escape(String s, boolean key) {
     StringBuilder out = new StringBuilder(s.length());
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (c == '\\' || c == '#' || c == '!' || c == '=' || c == ':' || (c == ' ' && (key || i == 0))) {
+      if (c == '\\'
+          || c == '#'
+          || c == '!'
+          || c == '='
+          || c == ':'
+          || (c == ' ' && (key || i == 0))) {
         out.append('\\').append(c);
       } else if (c == '\n') {
         out.append("\\n");

@@ -12,9 +12,10 @@ import java.util.Deque;
 import java.util.stream.Stream;
 
 /**
- * The broker's log file ({@code broker.log} in the data directory): the child JVM's standard output and error over
- * all its starts, with a marker line per start. Read for the tail an exception message quotes and to tell a port
- * taken meanwhile from other start failures. Stateless apart from the path; safe from any thread.
+ * The broker's log file ({@code broker.log} in the data directory): the child JVM's standard output
+ * and error over all its starts, with a marker line per start. Read for the tail an exception
+ * message quotes and to tell a port taken meanwhile from other start failures. Stateless apart from
+ * the path; safe from any thread.
  */
 final class BrokerLog {
 
@@ -51,8 +52,9 @@ final class BrokerLog {
    * @throws UncheckedIOException when the file cannot be written
    */
   void append(String line) {
-    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-        StandardOpenOption.APPEND)) {
+    try (Writer out =
+        Files.newBufferedWriter(
+            file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
       out.write(line);
       out.write('\n');
     } catch (IOException e) {
@@ -69,10 +71,12 @@ final class BrokerLog {
   boolean bindFailedSince(long from) {
     try (Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
       long[] read = {0};
-      return lines.anyMatch(line -> {
-        read[0] += line.length() + 1;
-        return read[0] > from && (line.contains("Address already in use") || line.contains("BindException"));
-      });
+      return lines.anyMatch(
+          line -> {
+            read[0] += line.length() + 1;
+            return read[0] > from
+                && (line.contains("Address already in use") || line.contains("BindException"));
+          });
     } catch (IOException | UncheckedIOException e) {
       return false;
     }
@@ -81,20 +85,27 @@ final class BrokerLog {
   /**
    * The last lines of the log, for an exception message.
    *
-   * @return a newline, a header naming the file, then its last 60 lines; or a note that there is no log
+   * @return a newline, a header naming the file, then its last 60 lines; or a note that there is no
+   *     log
    */
   String tail() {
     Deque<String> tail = new ArrayDeque<>();
     try (Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
-      lines.forEach(line -> {
-        tail.addLast(line);
-        if (tail.size() > TAIL_LINES) {
-          tail.removeFirst();
-        }
-      });
+      lines.forEach(
+          line -> {
+            tail.addLast(line);
+            if (tail.size() > TAIL_LINES) {
+              tail.removeFirst();
+            }
+          });
     } catch (IOException | UncheckedIOException e) {
       return "\n(no broker log: " + e + ")";
     }
-    return "\n---- the last " + tail.size() + " lines of " + file + " ----\n" + String.join("\n", tail);
+    return "\n---- the last "
+        + tail.size()
+        + " lines of "
+        + file
+        + " ----\n"
+        + String.join("\n", tail);
   }
 }

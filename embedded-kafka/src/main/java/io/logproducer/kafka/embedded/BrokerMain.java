@@ -8,22 +8,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The main class of the broker's child JVM, started by {@link EmbeddedKafkaBroker}: formats the storage when asked,
- * then runs the broker ({@code kafka.Kafka}, the entry point of {@code kafka-server-start.sh}) until the JVM exits.
+ * The main class of the broker's child JVM, started by {@link EmbeddedKafkaBroker}: formats the
+ * storage when asked, then runs the broker ({@code kafka.Kafka}, the entry point of {@code
+ * kafka-server-start.sh}) until the JVM exits.
  *
- * <p>Usage: {@code BrokerMain [--format CLUSTER_ID] SERVER_PROPERTIES}. {@code --format} runs Kafka's storage tool
- * ({@code format -t CLUSTER_ID -c SERVER_PROPERTIES --ignore-formatted}) in this JVM first, which saves starting
- * one more JVM.
+ * <p>Usage: {@code BrokerMain [--format CLUSTER_ID] SERVER_PROPERTIES}. {@code --format} runs
+ * Kafka's storage tool ({@code format -t CLUSTER_ID -c SERVER_PROPERTIES --ignore-formatted}) in
+ * this JVM first, which saves starting one more JVM.
  *
- * <p>Standard input is the parent's lifeline. A line {@value #STOP_COMMAND} asks for a graceful shutdown (the JVM
- * exits and Kafka's shutdown hook stops the broker, as on SIGTERM; this works on every platform). End of input
- * means that the parent is gone or gave up on us: the JVM halts at once, without shutdown hooks, so that a broker
- * never outlives the test run or application that started it. Do not start it with standard input closed or
- * redirected from an empty file.
+ * <p>Standard input is the parent's lifeline. A line {@value #STOP_COMMAND} asks for a graceful
+ * shutdown (the JVM exits and Kafka's shutdown hook stops the broker, as on SIGTERM; this works on
+ * every platform). End of input means that the parent is gone or gave up on us: the JVM halts at
+ * once, without shutdown hooks, so that a broker never outlives the test run or application that
+ * started it. Do not start it with standard input closed or redirected from an empty file.
  *
- * <p>Logging: SLF4J (slf4j-simple on the class path that {@link EmbeddedKafkaBroker} builds) is set to write INFO
- * and above to standard error, which the parent sends to {@code broker.log}; any {@code org.slf4j.simpleLogger.*}
- * system property given on the command line wins.
+ * <p>Logging: SLF4J (slf4j-simple on the class path that {@link EmbeddedKafkaBroker} builds) is set
+ * to write INFO and above to standard error, which the parent sends to {@code broker.log}; any
+ * {@code org.slf4j.simpleLogger.*} system property given on the command line wins.
  */
 public final class BrokerMain {
 
@@ -33,15 +34,14 @@ public final class BrokerMain {
   /** The exit status after a failed storage format. */
   static final int FORMAT_FAILED = 3;
 
-  private BrokerMain() {
-  }
+  private BrokerMain() {}
 
   /**
    * Runs the broker.
    *
    * @param args {@code [--format CLUSTER_ID] SERVER_PROPERTIES}
-   * @throws Exception when the storage tool fails unexpectedly (the broker itself handles its own failures: it
-   *     logs them and exits with status 1)
+   * @throws Exception when the storage tool fails unexpectedly (the broker itself handles its own
+   *     failures: it logs them and exits with status 1)
    */
   public static void main(String[] args) throws Exception {
     List<String> rest = new ArrayList<>(List.of(args));
@@ -59,8 +59,17 @@ public final class BrokerMain {
     startWatchdog();
     if (clusterId != null) {
       // The static quorum (controller.quorum.voters) is in the properties: no --standalone.
-      int status = kafka.tools.StorageTool.execute(new String[] {"format", "--cluster-id", clusterId, "--config",
-          serverProperties, "--ignore-formatted"}, System.err);
+      int status =
+          kafka.tools.StorageTool.execute(
+              new String[] {
+                "format",
+                "--cluster-id",
+                clusterId,
+                "--config",
+                serverProperties,
+                "--ignore-formatted"
+              },
+              System.err);
       if (status != 0) {
         System.err.println("BrokerMain: the storage format failed with status " + status);
         System.exit(FORMAT_FAILED);
@@ -76,7 +85,8 @@ public final class BrokerMain {
     setDefault("org.slf4j.simpleLogger.showDateTime", "true");
     setDefault("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd HH:mm:ss.SSS");
     setDefault("org.slf4j.simpleLogger.showShortLogName", "true");
-    // The configuration dumps of every client and server config: one INFO line each, hundreds of lines long.
+    // The configuration dumps of every client and server config: one INFO line each, hundreds of
+    // lines long.
     setDefault("org.slf4j.simpleLogger.log.org.apache.kafka.common.config.AbstractConfig", "warn");
   }
 
@@ -93,11 +103,13 @@ public final class BrokerMain {
   }
 
   private static void watchStandardInput() {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
         if (line.trim().equals(STOP_COMMAND)) {
-          // System.exit blocks until the shutdown hooks are done: not on this thread, which must still see the
+          // System.exit blocks until the shutdown hooks are done: not on this thread, which must
+          // still see the
           // end of input if the parent goes away in the meantime.
           Thread exit = new Thread(() -> System.exit(0), "embedded-kafka-stop");
           exit.start();

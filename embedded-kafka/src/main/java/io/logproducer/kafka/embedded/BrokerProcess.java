@@ -15,13 +15,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of the broker's child JVM: {@code <java.home>/bin/java} with a small heap and the serial collector runs
- * {@link BrokerMain} on the {@linkplain BrokerClassPath broker's class path}, in the data directory, its output
- * appended to the {@linkplain BrokerLog log}. The parent holds the child's standard input open (the lifeline):
- * {@link BrokerMain#STOP_COMMAND} on it asks for a graceful shutdown, and its end (the parent died) halts the child.
+ * One run of the broker's child JVM: {@code <java.home>/bin/java} with a small heap and the serial
+ * collector runs {@link BrokerMain} on the {@linkplain BrokerClassPath broker's class path}, in the
+ * data directory, its output appended to the {@linkplain BrokerLog log}. The parent holds the
+ * child's standard input open (the lifeline): {@link BrokerMain#STOP_COMMAND} on it asks for a
+ * graceful shutdown, and its end (the parent died) halts the child.
  *
- * <p>{@link #isAlive()}, {@link #handle()} and {@link #kill()} may be called from any thread (the shutdown hook);
- * {@link #stop(Duration)} by one thread at a time (the broker's lifecycle lock).
+ * <p>{@link #isAlive()}, {@link #handle()} and {@link #kill()} may be called from any thread (the
+ * shutdown hook); {@link #stop(Duration)} by one thread at a time (the broker's lifecycle lock).
  */
 final class BrokerProcess {
 
@@ -29,6 +30,7 @@ final class BrokerProcess {
   private static final long KILL_WAIT_SECONDS = 10;
 
   private final Process child;
+
   /** The child's standard input; closed by {@link #stop} and {@link #abandon}. */
   private final OutputStream lifeline;
 
@@ -40,8 +42,10 @@ final class BrokerProcess {
   /**
    * Starts the broker's JVM. It returns at once: the broker is not ready yet.
    *
-   * @param config the settings (heap, JVM options, data directory, {@code server.properties}, already written)
-   * @param format true for a new cluster: the child formats the storage with a new random cluster id first
+   * @param config the settings (heap, JVM options, data directory, {@code server.properties},
+   *     already written)
+   * @param format true for a new cluster: the child formats the storage with a new random cluster
+   *     id first
    * @return the running child
    * @throws UncheckedIOException when the JVM cannot be started
    */
@@ -64,8 +68,11 @@ final class BrokerProcess {
     }
     command.add(config.propertiesFile().toString());
 
-    ProcessBuilder builder = new ProcessBuilder(command).directory(config.dataDir.toFile()).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(config.logFile().toFile()));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(config.dataDir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(config.logFile().toFile()));
     // Options for the caller's JVM (agents, heap) are not meant for the broker's.
     builder.environment().remove("JAVA_TOOL_OPTIONS");
     builder.environment().remove("JDK_JAVA_OPTIONS");
@@ -76,7 +83,10 @@ final class BrokerProcess {
     }
   }
 
-  /** A random cluster id: 16 bytes in URL-safe Base64 (22 characters), not starting with '-' (an option). */
+  /**
+   * A random cluster id: 16 bytes in URL-safe Base64 (22 characters), not starting with '-' (an
+   * option).
+   */
   static String newClusterId() {
     SecureRandom random = new SecureRandom();
     byte[] bytes = new byte[16];
@@ -105,9 +115,9 @@ final class BrokerProcess {
   }
 
   /**
-   * Asks the child to shut down gracefully (the stop command on its lifeline) and waits for it; kills it when that
-   * takes longer than {@code timeout} or the caller is interrupted (the interrupt status is then set again).
-   * Closes the lifeline in every case.
+   * Asks the child to shut down gracefully (the stop command on its lifeline) and waits for it;
+   * kills it when that takes longer than {@code timeout} or the caller is interrupted (the
+   * interrupt status is then set again). Closes the lifeline in every case.
    *
    * @param timeout the longest graceful wait
    * @return true when the child exited by itself, false when it had to be killed
@@ -137,14 +147,14 @@ final class BrokerProcess {
     }
   }
 
-  /**
-   * Kills the child (SIGKILL) and waits up to 10 s for it to exit; the lifeline stays open.
-   */
+  /** Kills the child (SIGKILL) and waits up to 10 s for it to exit; the lifeline stays open. */
   void kill() {
     child.destroyForcibly();
     try {
       if (!child.waitFor(KILL_WAIT_SECONDS, TimeUnit.SECONDS)) {
-        log.warn("The embedded Kafka broker's JVM (pid {}) did not exit within {} s of being killed", child.pid(),
+        log.warn(
+            "The embedded Kafka broker's JVM (pid {}) did not exit within {} s of being killed",
+            child.pid(),
             KILL_WAIT_SECONDS);
       }
     } catch (InterruptedException e) {
@@ -153,21 +163,28 @@ final class BrokerProcess {
   }
 
   /**
-   * Sends the child a POSIX signal through the shell's own {@code kill} (present wherever a shell is; no
-   * {@code /bin/kill} needed).
+   * Sends the child a POSIX signal through the shell's own {@code kill} (present wherever a shell
+   * is; no {@code /bin/kill} needed).
    *
    * @param name the signal's name without {@code SIG}, for example {@code STOP} or {@code CONT}
-   * @throws IllegalStateException when the shell cannot run or {@code kill} fails, or the caller is interrupted
+   * @throws IllegalStateException when the shell cannot run or {@code kill} fails, or the caller is
+   *     interrupted
    */
   void signal(String name) {
     String command = "kill -" + name + " " + child.pid();
     try {
-      Process kill = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      Process kill =
+          new ProcessBuilder("sh", "-c", command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       if (!kill.waitFor(KILL_WAIT_SECONDS, TimeUnit.SECONDS) || kill.exitValue() != 0) {
         kill.destroyForcibly();
-        throw new IllegalStateException("'" + command + "' failed" + (kill.isAlive() ? " to finish" : " with status "
-            + kill.exitValue()));
+        throw new IllegalStateException(
+            "'"
+                + command
+                + "' failed"
+                + (kill.isAlive() ? " to finish" : " with status " + kill.exitValue()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot run '" + command + "' in sh", e);

@@ -5,20 +5,21 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Waiting for a starting broker: until its port accepts connections and it lists itself as an alive node (it is
- * unfenced), or its JVM exits, or the start timeout passes. Tells a port taken by another process meanwhile
- * ({@link PortTakenException}, which a first start answers by picking other ports) from other failures. Stateless.
+ * Waiting for a starting broker: until its port accepts connections and it lists itself as an alive
+ * node (it is unfenced), or its JVM exits, or the start timeout passes. Tells a port taken by
+ * another process meanwhile ({@link PortTakenException}, which a first start answers by picking
+ * other ports) from other failures. Stateless.
  */
 final class BrokerStartup {
 
   private static final long POLL_PAUSE_MILLIS = 50;
   private static final long MAX_CALL_MILLIS = 2_000;
 
-  private BrokerStartup() {
-  }
+  private BrokerStartup() {}
 
   /**
-   * Waits until the broker is ready. On any failure the child is killed and the admin client closed.
+   * Waits until the broker is ready. On any failure the child is killed and the admin client
+   * closed.
    *
    * @param process the child, just started
    * @param ports its ports
@@ -28,10 +29,16 @@ final class BrokerStartup {
    * @param logStart the log's size before the start, in bytes
    * @return an admin client connected to the ready broker
    * @throws PortTakenException when the JVM exited because a listener could not bind its port
-   * @throws IllegalStateException when the JVM exited otherwise, the broker is not ready within {@code timeout}, or
-   *     the caller is interrupted; the message holds the end of the broker's log
+   * @throws IllegalStateException when the JVM exited otherwise, the broker is not ready within
+   *     {@code timeout}, or the caller is interrupted; the message holds the end of the broker's
+   *     log
    */
-  static BrokerAdmin awaitReady(BrokerProcess process, Ports ports, BrokerLog log, Duration timeout, long begin,
+  static BrokerAdmin awaitReady(
+      BrokerProcess process,
+      Ports ports,
+      BrokerLog log,
+      Duration timeout,
+      long begin,
       long logStart) {
     BrokerAdmin[] admin = {null};
     try {
@@ -46,22 +53,38 @@ final class BrokerStartup {
     }
   }
 
-  private static void poll(BrokerProcess process, Ports ports, BrokerLog log, Duration timeout, long deadline,
-      long logStart, BrokerAdmin[] admin) {
+  private static void poll(
+      BrokerProcess process,
+      Ports ports,
+      BrokerLog log,
+      Duration timeout,
+      long deadline,
+      long logStart,
+      BrokerAdmin[] admin) {
     boolean listening = false;
     Throwable last = null;
     while (true) {
       if (!process.isAlive()) {
-        String message = "The embedded Kafka broker's JVM exited with status " + process.exitValue()
-            + " while starting" + log.tail();
+        String message =
+            "The embedded Kafka broker's JVM exited with status "
+                + process.exitValue()
+                + " while starting"
+                + log.tail();
         if (log.bindFailedSince(logStart)) {
           throw new PortTakenException(message);
         }
         throw new IllegalStateException(message);
       }
       if (Deadlines.remainingMillis(deadline) <= 0) {
-        throw new IllegalStateException("The embedded Kafka broker at " + ports.bootstrapServers()
-            + " did not start within " + timeout + "; last error: " + last + log.tail(), last);
+        throw new IllegalStateException(
+            "The embedded Kafka broker at "
+                + ports.bootstrapServers()
+                + " did not start within "
+                + timeout
+                + "; last error: "
+                + last
+                + log.tail(),
+            last);
       }
       if (!listening) {
         listening = Ports.accepts(ports.broker);
@@ -73,7 +96,8 @@ final class BrokerStartup {
       if (admin[0] == null) {
         admin[0] = new BrokerAdmin(ports.bootstrapServers());
       }
-      int callMillis = (int) Math.max(1, Math.min(Deadlines.remainingMillis(deadline), MAX_CALL_MILLIS));
+      int callMillis =
+          (int) Math.max(1, Math.min(Deadlines.remainingMillis(deadline), MAX_CALL_MILLIS));
       try {
         if (admin[0].listsAliveNode(callMillis)) {
           return;

@@ -2,11 +2,13 @@ package io.logproducer.kafka.embedded;
 
 import java.util.concurrent.TimeUnit;
 
-/** Deadlines on {@link System#nanoTime()} and the short pause between two polls of the broker. Stateless. */
+/**
+ * Deadlines on {@link System#nanoTime()} and the short pause between two polls of the broker.
+ * Stateless.
+ */
 final class Deadlines {
 
-  private Deadlines() {
-  }
+  private Deadlines() {}
 
   /**
    * The time left until a deadline.
@@ -19,7 +21,8 @@ final class Deadlines {
   }
 
   /**
-   * Waits between two polls of a child process or socket (the broker gives no notification to wait on).
+   * Waits between two polls of a child process or socket (the broker gives no notification to wait
+   * on).
    *
    * @param millis the pause
    * @throws IllegalStateException when interrupted (the interrupt status is set again)

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Settings for a new {@link EmbeddedKafkaBroker}; {@link #start()} starts it. Not thread-safe: one thread sets
- * and starts.
+ * Settings for a new {@link EmbeddedKafkaBroker}; {@link #start()} starts it. Not thread-safe: one
+ * thread sets and starts.
  */
 public final class EmbeddedKafkaBrokerBuilder {
   private final Path dataDir;
@@ -30,8 +30,8 @@ public final class EmbeddedKafkaBrokerBuilder {
   }
 
   /**
-   * Sets a broker property ({@code server.properties}), overriding this class's setting for it. Changing the
-   * listeners, ports, node id or directories breaks this class's assumptions.
+   * Sets a broker property ({@code server.properties}), overriding this class's setting for it.
+   * Changing the listeners, ports, node id or directories breaks this class's assumptions.
    *
    * @param key the property, for example {@code message.max.bytes}
    * @param value its value
@@ -85,8 +85,8 @@ public final class EmbeddedKafkaBrokerBuilder {
   }
 
   /**
-   * Adds an option for the broker's JVM, for example a system property ({@code -Dname=value}); given after this
-   * class's own, so it wins over them.
+   * Adds an option for the broker's JVM, for example a system property ({@code -Dname=value});
+   * given after this class's own, so it wins over them.
    *
    * @param argument a {@code java} option
    * @return this builder
@@ -100,7 +100,8 @@ public final class EmbeddedKafkaBrokerBuilder {
   }
 
   /**
-   * How long {@link #start()} and {@link EmbeddedKafkaBroker#restart()} wait for the broker. Default 60 s.
+   * How long {@link #start()} and {@link EmbeddedKafkaBroker#restart()} wait for the broker.
+   * Default 60 s.
    *
    * @param timeout a positive duration
    * @return this builder
@@ -111,8 +112,8 @@ public final class EmbeddedKafkaBrokerBuilder {
   }
 
   /**
-   * How long {@link EmbeddedKafkaBroker#stop()} waits for a graceful shutdown before it kills the broker's JVM.
-   * Default 10 s.
+   * How long {@link EmbeddedKafkaBroker#stop()} waits for a graceful shutdown before it kills the
+   * broker's JVM. Default 10 s.
    *
    * @param timeout a positive duration
    * @return this builder
@@ -123,8 +124,8 @@ public final class EmbeddedKafkaBrokerBuilder {
   }
 
   /**
-   * How long {@link EmbeddedKafkaBroker#createTopic(String, int)} waits for the topic and its leaders. Default
-   * 60 s.
+   * How long {@link EmbeddedKafkaBroker#createTopic(String, int)} waits for the topic and its
+   * leaders. Default 60 s.
    *
    * @param timeout a positive duration
    * @return this builder
@@ -135,18 +136,26 @@ public final class EmbeddedKafkaBrokerBuilder {
   }
 
   /**
-   * Starts the broker: deletes an earlier broker's files in the data directory, picks free ports on 127.0.0.1,
-   * writes {@code server.properties}, formats the storage and runs the broker in a child JVM, and waits until it
-   * accepts requests.
+   * Starts the broker: deletes an earlier broker's files in the data directory, picks free ports on
+   * 127.0.0.1, writes {@code server.properties}, formats the storage and runs the broker in a child
+   * JVM, and waits until it accepts requests.
    *
    * @return the running broker
-   * @throws IllegalStateException when the broker does not start within the start timeout or its JVM exits; the
-   *     message holds the end of its log
+   * @throws IllegalStateException when the broker does not start within the start timeout or its
+   *     JVM exits; the message holds the end of its log
    * @throws UncheckedIOException when the data directory cannot be written
    */
   public EmbeddedKafkaBroker start() {
-    return EmbeddedKafkaBroker.start(new BrokerConfig(dataDir, overrides, defaultPartitions, maxHeapMegabytes,
-        jvmArguments, startTimeout, stopTimeout, topicTimeout));
+    return EmbeddedKafkaBroker.start(
+        new BrokerConfig(
+            dataDir,
+            overrides,
+            defaultPartitions,
+            maxHeapMegabytes,
+            jvmArguments,
+            startTimeout,
+            stopTimeout,
+            topicTimeout));
   }
 
   private static Duration positive(Duration timeout) {

@@ -8,8 +8,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 
 /**
- * The broker's two ports on 127.0.0.1: the clients' (PLAINTEXT) listener and the KRaft controller's. Immutable; a
- * first start picks new ones, a restart keeps them.
+ * The broker's two ports on 127.0.0.1: the clients' (PLAINTEXT) listener and the KRaft
+ * controller's. Immutable; a first start picks new ones, a restart keeps them.
  */
 final class Ports {
 
@@ -20,6 +20,7 @@ final class Ports {
 
   /** The PLAINTEXT listener's port. */
   final int broker;
+
   /** The controller listener's port. */
   final int controller;
 
@@ -29,15 +30,15 @@ final class Ports {
   }
 
   /**
-   * Two free ports, held open together while they are picked, so they differ. Another process may still take one
-   * before the broker binds it (the caller then picks again).
+   * Two free ports, held open together while they are picked, so they differ. Another process may
+   * still take one before the broker binds it (the caller then picks again).
    *
    * @return the ports
    * @throws UncheckedIOException when no port can be bound on 127.0.0.1
    */
   static Ports pickFree() {
     try (ServerSocket a = new ServerSocket(0, 1, InetAddress.getByName(HOST));
-         ServerSocket b = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+        ServerSocket b = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
       return new Ports(a.getLocalPort(), b.getLocalPort());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot find free ports on " + HOST, e);

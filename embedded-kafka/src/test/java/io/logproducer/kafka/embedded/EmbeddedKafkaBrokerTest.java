@@ -36,7 +36,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A real broker in a child JVM: round trips, stop and restart with the data kept, and no process left behind. */
+/**
+ * A real broker in a child JVM: round trips, stop and restart with the data kept, and no process
+ * left behind.
+ */
 class EmbeddedKafkaBrokerTest {
 
   private static final Path ROOT = Paths.get("target", "embedded-kafka-test");
@@ -65,14 +68,16 @@ class EmbeddedKafkaBrokerTest {
     broker.createTopic(TOPIC, PARTITIONS);
     List<String> sent = values(0, 100);
     Set<Integer> partitionsWritten = produce(sent);
-    assertEquals(Set.of(0, 1, 2), partitionsWritten, "the keys spread the records over every partition");
+    assertEquals(
+        Set.of(0, 1, 2), partitionsWritten, "the keys spread the records over every partition");
     assertEquals(sent, sorted(consumeAll(100)));
 
     broker.stop();
     assertFalse(broker.isRunning());
     assertFalse(first.isAlive(), "stop() waits for the broker's JVM");
     assertTrue(broker.process().isEmpty());
-    assertThrows(ConnectException.class, () -> connect(broker.port()), "the port refuses connections");
+    assertThrows(
+        ConnectException.class, () -> connect(broker.port()), "the port refuses connections");
     assertThrows(IllegalStateException.class, () -> broker.createTopic("other", 1));
     assertThrows(IllegalStateException.class, broker::freeze);
     broker.stop(); // a no-op
@@ -105,7 +110,10 @@ class EmbeddedKafkaBrokerTest {
   @Test
   @Timeout(120)
   void closeKillsABrokerThatDoesNotStopGracefullyWithinTheStopTimeout() throws Exception {
-    broker = EmbeddedKafkaBroker.builder(ROOT.resolve("frozen")).stopTimeout(Duration.ofSeconds(2)).start();
+    broker =
+        EmbeddedKafkaBroker.builder(ROOT.resolve("frozen"))
+            .stopTimeout(Duration.ofSeconds(2))
+            .start();
     ProcessHandle child = broker.process().orElseThrow();
     // A frozen JVM ignores the stop command; only SIGKILL ends it.
     broker.freeze();
@@ -129,7 +137,9 @@ class EmbeddedKafkaBrokerTest {
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
     assertFalse(child.isAlive());
     assertTrue(millis < 10_000, "close() took " + millis + " ms");
-    assertTrue(logOf(broker).contains("Kafka Server shut down") || logOf(broker).contains("shut down completed"),
+    assertTrue(
+        logOf(broker).contains("Kafka Server shut down")
+            || logOf(broker).contains("shut down completed"),
         "the broker shut down gracefully");
   }
 
@@ -142,12 +152,19 @@ class EmbeddedKafkaBrokerTest {
     broker.stop();
 
     // This JVM plays the parent that dies: it closes the broker's standard input.
-    Process child = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", BrokerClassPath.resolve(),
-        BrokerMain.class.getName(), broker.dataDir().resolve("server.properties").toString())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(broker.logFile().toFile()))
-        .start();
+    Process child =
+        new ProcessBuilder(
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                BrokerClassPath.resolve(),
+                BrokerMain.class.getName(),
+                broker.dataDir().resolve("server.properties").toString())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(broker.logFile().toFile()))
+            .start();
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (!accepts(port)) {
@@ -156,7 +173,9 @@ class EmbeddedKafkaBrokerTest {
         Thread.sleep(50);
       }
       child.getOutputStream().close();
-      assertTrue(child.waitFor(10, TimeUnit.SECONDS), "the broker halts once its standard input is closed");
+      assertTrue(
+          child.waitFor(10, TimeUnit.SECONDS),
+          "the broker halts once its standard input is closed");
       assertEquals(1, child.exitValue());
       assertTrue(logOf(broker).contains("standard input closed"));
     } finally {
@@ -167,8 +186,13 @@ class EmbeddedKafkaBrokerTest {
   @Test
   @Timeout(120)
   void aBrokerThatCannotStartFailsWithTheEndOfItsLog() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> EmbeddedKafkaBroker.builder(ROOT.resolve("broken")).brokerProperty("num.io.threads", "many").start());
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                EmbeddedKafkaBroker.builder(ROOT.resolve("broken"))
+                    .brokerProperty("num.io.threads", "many")
+                    .start());
     assertTrue(e.getMessage().contains("exited with status"), e.getMessage());
     assertTrue(e.getMessage().contains("num.io.threads"), e.getMessage());
   }
@@ -176,19 +200,26 @@ class EmbeddedKafkaBrokerTest {
   @Test
   void theBrokerClassPathIsTheOneThisModuleWasBuiltWith() {
     List<String> recorded = BrokerClassPath.recorded();
-    assertTrue(recorded.stream().anyMatch(entry -> entry.endsWith("kafka_2.13-4.3.1.jar")), recorded::toString);
-    assertTrue(recorded.stream().anyMatch(entry -> entry.endsWith("kafka-clients-4.3.1.jar")), recorded::toString);
+    assertTrue(
+        recorded.stream().anyMatch(entry -> entry.endsWith("kafka_2.13-4.3.1.jar")),
+        recorded::toString);
+    assertTrue(
+        recorded.stream().anyMatch(entry -> entry.endsWith("kafka-clients-4.3.1.jar")),
+        recorded::toString);
     assertTrue(recorded.stream().noneMatch(entry -> entry.contains("junit")), recorded::toString);
     String classPath = BrokerClassPath.resolve();
     assertTrue(classPath.startsWith(String.join(java.io.File.pathSeparator, recorded)), classPath);
-    assertTrue(classPath.length() > String.join(java.io.File.pathSeparator, recorded).length(),
+    assertTrue(
+        classPath.length() > String.join(java.io.File.pathSeparator, recorded).length(),
         "followed by this module's classes");
   }
 
   // ---------------------------------------------------------------------------------------------------------------
 
   private static List<String> values(int from, int to) {
-    return IntStream.range(from, to).mapToObj(i -> String.format("record-%04d", i)).collect(Collectors.toList());
+    return IntStream.range(from, to)
+        .mapToObj(i -> String.format("record-%04d", i))
+        .collect(Collectors.toList());
   }
 
   private Set<Integer> produce(List<String> values) throws Exception {
@@ -201,8 +232,8 @@ class EmbeddedKafkaBrokerTest {
     config.put("request.timeout.ms", 10_000);
     config.put("delivery.timeout.ms", 30_000);
     Set<Integer> partitions = new HashSet<>();
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
-        new StringSerializer())) {
+    try (KafkaProducer<String, String> producer =
+        new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
       List<Future<RecordMetadata>> acks = new ArrayList<>();
       for (String value : values) {
         acks.add(producer.send(new ProducerRecord<>(TOPIC, value, value)));
@@ -214,7 +245,10 @@ class EmbeddedKafkaBrokerTest {
     return partitions;
   }
 
-  /** Reads every partition from the beginning to its end offset, which must hold {@code expected} records. */
+  /**
+   * Reads every partition from the beginning to its end offset, which must hold {@code expected}
+   * records.
+   */
   private List<String> consumeAll(int expected) {
     Map<String, Object> config = new HashMap<>();
     config.put("bootstrap.servers", broker.bootstrapServers());
@@ -222,17 +256,22 @@ class EmbeddedKafkaBrokerTest {
     config.put("auto.offset.reset", "earliest");
     config.put("request.timeout.ms", 10_000);
     List<String> values = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-        new StringDeserializer())) {
-      List<TopicPartition> partitions = IntStream.range(0, PARTITIONS).mapToObj(p -> new TopicPartition(TOPIC, p))
-          .collect(Collectors.toList());
+    try (KafkaConsumer<String, String> consumer =
+        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+      List<TopicPartition> partitions =
+          IntStream.range(0, PARTITIONS)
+              .mapToObj(p -> new TopicPartition(TOPIC, p))
+              .collect(Collectors.toList());
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(20));
-      assertEquals(expected, ends.values().stream().mapToLong(Long::longValue).sum(), "end offsets " + ends);
+      assertEquals(
+          expected, ends.values().stream().mapToLong(Long::longValue).sum(), "end offsets " + ends);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
-        assertTrue(System.nanoTime() < deadline, "consumed " + values.size() + " of " + expected + " in 30 s");
+        assertTrue(
+            System.nanoTime() < deadline,
+            "consumed " + values.size() + " of " + expected + " in 30 s");
         for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
           assertEquals(record.key(), record.value());
           values.add(record.value());
@@ -273,8 +312,16 @@ class EmbeddedKafkaBrokerTest {
   }
 
   private static List<Long> brokerChildren() {
-    return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
-        .filter(h -> h.info().commandLine().map(c -> c.contains(BrokerMain.class.getName())).orElse(false))
-        .map(ProcessHandle::pid).collect(Collectors.toList());
+    return ProcessHandle.current()
+        .descendants()
+        .filter(ProcessHandle::isAlive)
+        .filter(
+            h ->
+                h.info()
+                    .commandLine()
+                    .map(c -> c.contains(BrokerMain.class.getName()))
+                    .orElse(false))
+        .map(ProcessHandle::pid)
+        .collect(Collectors.toList());
   }
 }

@@ -15,10 +15,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code gse}: the reference workload to a BlueKing GSE agent's local data socket, in dynamic frames with
- * bk-collector's JSON body, at {@code --socket PATH} or {@code --tcp HOST:PORT}; with neither, to an
- * embedded agent (the test kit's {@link GseAgent} in {@link GseAgent.Mode#COUNTING} mode) on a temporary
- * Unix-domain socket, which checks the framing and counts every record.
+ * {@code gse}: the reference workload to a BlueKing GSE agent's local data socket, in dynamic
+ * frames with bk-collector's JSON body, at {@code --socket PATH} or {@code --tcp HOST:PORT}; with
+ * neither, to an embedded agent (the test kit's {@link GseAgent} in {@link GseAgent.Mode#COUNTING}
+ * mode) on a temporary Unix-domain socket, which checks the framing and counts every record.
  */
 public final class GseCommand implements Command {
 
@@ -35,16 +35,25 @@ public final class GseCommand implements Command {
   @Override
   public List<OptionSpec> options() {
     return List.of(
-        OptionSpec.value("socket", "PATH", "the agent's Unix-domain socket, e.g. /var/run/ipc.state.report", null),
-        OptionSpec.value("tcp", "HOST:PORT", "or its TCP endpoint (the Windows agent: 127.0.0.1:47000)", null),
+        OptionSpec.value(
+            "socket",
+            "PATH",
+            "the agent's Unix-domain socket, e.g. /var/run/ipc.state.report",
+            null),
+        OptionSpec.value(
+            "tcp", "HOST:PORT", "or its TCP endpoint (the Windows agent: 127.0.0.1:47000)", null),
         OptionSpec.value("dataid", "ID", "the GSE dataid of the records", 1_500_001),
-        OptionSpec.value("item-format", "F", "record (bk-collector's record JSON) | body (the message line only)",
+        OptionSpec.value(
+            "item-format",
+            "F",
+            "record (bk-collector's record JSON) | body (the message line only)",
             "record"));
   }
 
   @Override
   public List<String> notes() {
-    return List.of("with neither --socket nor --tcp: an embedded agent on a temporary Unix socket that checks",
+    return List.of(
+        "with neither --socket nor --tcp: an embedded agent on a temporary Unix socket that checks",
         "and counts every frame. The agent takes no compression.");
   }
 
@@ -58,12 +67,17 @@ public final class GseCommand implements Command {
     if (socket != null && tcp != null) {
       throw new IllegalArgumentException("--socket and --tcp exclude each other");
     }
-    GseExporterBuilder exporter = GseExporter.builder().setDataId(dataId)
-        .setWriteTimeoutMillis(options.requestTimeoutMillis(GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS));
+    GseExporterBuilder exporter =
+        GseExporter.builder()
+            .setDataId(dataId)
+            .setWriteTimeoutMillis(
+                options.requestTimeoutMillis(GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS));
     switch (format.toLowerCase(Locale.ROOT)) {
       case "record" -> exporter.setItemFormat(GseExporter.ItemFormat.RECORD_JSON);
       case "body" -> exporter.setItemFormat(GseExporter.ItemFormat.BODY);
-      default -> throw new IllegalArgumentException("--item-format must be record or body, was '" + format + "'");
+      default ->
+          throw new IllegalArgumentException(
+              "--item-format must be record or body, was '" + format + "'");
     }
     if (tcp != null) {
       int colon = tcp.lastIndexOf(':');
@@ -91,33 +105,54 @@ public final class GseCommand implements Command {
     try {
       GseExporter built = exporter.build();
       Producer producer = WorkloadRunner.newProducer(config, built);
-      System.err.printf(Locale.ROOT, "sending %,d records from %d threads to %s%s (%s)%n", options.records(),
-          options.threads(), built.describe(), agent != null ? " (embedded agent)" : "", producer.getConfig());
+      System.err.printf(
+          Locale.ROOT,
+          "sending %,d records from %d threads to %s%s (%s)%n",
+          options.records(),
+          options.threads(),
+          built.describe(),
+          agent != null ? " (embedded agent)" : "",
+          producer.getConfig());
       GseAgent a = agent;
-      WorkloadRunner.Result result = new WorkloadRunner(options).run(producer, a == null ? null : a::records);
+      WorkloadRunner.Result result =
+          new WorkloadRunner(options).run(producer, a == null ? null : a::records);
       boolean verified = true;
       if (a != null) {
         // Delivered means written to the socket: let the agent finish reading what is in flight.
         try {
-          a.await("the records delivered", () -> a.records() >= result.delivered() || a.violationCount() > 0,
+          a.await(
+              "the records delivered",
+              () -> a.records() >= result.delivered() || a.violationCount() > 0,
               10_000);
         } catch (AssertionError timedOut) {
           // reported below as a mismatch, with the counts
         }
-        System.err.printf(Locale.ROOT, "peak buffered %,d bytes of %,d; agent counted %,d records in %,d frames "
-            + "(%.0f frames/s, %,d bytes read)%n", result.peakBufferedBytes(),
-            producer.getConfig().getTotalSizeInBytes(), a.records(), a.dataFrames(), a.dataFrames() / result.seconds(),
+        System.err.printf(
+            Locale.ROOT,
+            "peak buffered %,d bytes of %,d; agent counted %,d records in %,d frames "
+                + "(%.0f frames/s, %,d bytes read)%n",
+            result.peakBufferedBytes(),
+            producer.getConfig().getTotalSizeInBytes(),
+            a.records(),
+            a.dataFrames(),
+            a.dataFrames() / result.seconds(),
             a.bytes());
         verified = a.records() == result.delivered() && a.violationCount() == 0;
         if (!verified) {
-          System.err.printf(Locale.ROOT, "MISMATCH: producer reports %d delivered, agent counted %d, %d malformed "
-              + "frame(s)%s%n", result.delivered(), a.records(), a.violationCount(),
+          System.err.printf(
+              Locale.ROOT,
+              "MISMATCH: producer reports %d delivered, agent counted %d, %d malformed "
+                  + "frame(s)%s%n",
+              result.delivered(),
+              a.records(),
+              a.violationCount(),
               a.violations().isEmpty() ? "" : " (first: " + a.violations().get(0) + ")");
         }
       }
       System.out.println(result.summary());
       String destination = "the GSE agent at " + (tcp != null ? "tcp:" + tcp : "unix:" + socket);
-      return result.report(options.records(), destination, config.getDeliveryTimeoutMillis(), verified, System.err);
+      return result.report(
+          options.records(), destination, config.getDeliveryTimeoutMillis(), verified, System.err);
     } finally {
       if (agent != null) {
         agent.close();

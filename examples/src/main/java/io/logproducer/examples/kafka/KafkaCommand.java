@@ -6,12 +6,12 @@ import io.logproducer.examples.Command;
 import io.logproducer.examples.OptionSpec;
 import io.logproducer.examples.Options;
 import io.logproducer.examples.WorkloadRunner;
-import io.logproducer.testing.otlp.OtlpRequests;
 import io.logproducer.kafka.KafkaEncoding;
 import io.logproducer.kafka.KafkaExporter;
 import io.logproducer.kafka.KafkaExporterBuilder;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.testing.kafka.TopicReader;
+import io.logproducer.testing.otlp.OtlpRequests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -27,13 +27,15 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.utils.AppInfoParser;
 
 /**
- * {@code kafka}: the reference workload to Apache Kafka through {@link KafkaExporter}, as OTLP messages
- * ({@code otlp_proto}, {@code otlp_json}: one {@code ExportLogsServiceRequest} per batch) or raw lines (one message
- * per record). With {@code --bootstrap HOST:PORT} to that cluster; without it, to an {@link EmbeddedKafkaBroker} (a
- * single-node KRaft broker in a child JVM, data in a temporary directory deleted afterwards) on which the topic is
- * created with {@value #EMBEDDED_PARTITIONS} partitions. After the run the topic is read back with the test kit's
- * {@link TopicReader} (a {@code KafkaConsumer}) and its log records counted (always with the embedded broker, with
- * {@code --verify} otherwise): the count must equal the records the producer reports delivered.
+ * {@code kafka}: the reference workload to Apache Kafka through {@link KafkaExporter}, as OTLP
+ * messages ({@code otlp_proto}, {@code otlp_json}: one {@code ExportLogsServiceRequest} per batch)
+ * or raw lines (one message per record). With {@code --bootstrap HOST:PORT} to that cluster;
+ * without it, to an {@link EmbeddedKafkaBroker} (a single-node KRaft broker in a child JVM, data in
+ * a temporary directory deleted afterwards) on which the topic is created with {@value
+ * #EMBEDDED_PARTITIONS} partitions. After the run the topic is read back with the test kit's {@link
+ * TopicReader} (a {@code KafkaConsumer}) and its log records counted (always with the embedded
+ * broker, with {@code --verify} otherwise): the count must equal the records the producer reports
+ * delivered.
  */
 public final class KafkaCommand implements Command {
 
@@ -44,10 +46,12 @@ public final class KafkaCommand implements Command {
   private static final Duration READ_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
   /**
-   * The broker's own Kafka loggers at INFO in its {@code broker.log}: the examples' simplelogger.properties (which
-   * the broker's JVM reads too when it runs on the examples jar) keeps {@code org.apache.kafka} at WARN.
+   * The broker's own Kafka loggers at INFO in its {@code broker.log}: the examples'
+   * simplelogger.properties (which the broker's JVM reads too when it runs on the examples jar)
+   * keeps {@code org.apache.kafka} at WARN.
    */
-  private static final String BROKER_KAFKA_LOG_LEVEL = "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=info";
+  private static final String BROKER_KAFKA_LOG_LEVEL =
+      "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=info";
 
   @Override
   public String name() {
@@ -62,19 +66,28 @@ public final class KafkaCommand implements Command {
   @Override
   public List<OptionSpec> options() {
     return List.of(
-        OptionSpec.value("bootstrap", "HOST:PORT", "send to that cluster (bootstrap.servers); the topic must exist "
-            + "or the cluster must create topics on use", "an embedded broker"),
+        OptionSpec.value(
+            "bootstrap",
+            "HOST:PORT",
+            "send to that cluster (bootstrap.servers); the topic must exist "
+                + "or the cluster must create topics on use",
+            "an embedded broker"),
         OptionSpec.value("topic", "T", "the topic", KafkaExporter.DEFAULT_TOPIC),
-        OptionSpec.value("encoding", "E", "otlp_proto|otlp_json|raw", KafkaEncoding.OTLP_PROTO.configName()),
-        OptionSpec.flag("verify", "with --bootstrap: read the topic back after the run, from where its partitions "
-            + "ended before it, and check the count"));
+        OptionSpec.value(
+            "encoding", "E", "otlp_proto|otlp_json|raw", KafkaEncoding.OTLP_PROTO.configName()),
+        OptionSpec.flag(
+            "verify",
+            "with --bootstrap: read the topic back after the run, from where its partitions "
+                + "ended before it, and check the count"));
   }
 
   @Override
   public List<String> notes() {
     return List.of(
         "without --bootstrap: an embedded single-node KRaft broker (Kafka 4.3.1 in a child JVM, data in a temporary",
-        "directory deleted afterwards) with the topic created with " + EMBEDDED_PARTITIONS + " partitions; after the "
+        "directory deleted afterwards) with the topic created with "
+            + EMBEDDED_PARTITIONS
+            + " partitions; after the "
             + "run the topic is read back",
         "with a KafkaConsumer and its log records are counted (otlp_*: the records of each message's request; raw:",
         "one per message). With --bootstrap nothing is read back unless --verify is given. --compression is Kafka's",
@@ -88,19 +101,28 @@ public final class KafkaCommand implements Command {
     String topic = options.string("topic", KafkaExporter.DEFAULT_TOPIC);
     KafkaEncoding encoding;
     try {
-      encoding = KafkaEncoding.fromName(options.string("encoding", KafkaEncoding.OTLP_PROTO.configName()));
+      encoding =
+          KafkaEncoding.fromName(options.string("encoding", KafkaEncoding.OTLP_PROTO.configName()));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--encoding must be otlp_proto, otlp_json or raw, was '"
-          + options.string("encoding", null) + "'");
+      throw new IllegalArgumentException(
+          "--encoding must be otlp_proto, otlp_json or raw, was '"
+              + options.string("encoding", null)
+              + "'");
     }
     boolean verify = bootstrap == null || options.has("verify");
     ProducerConfig config = options.producerConfig().setClientId("kafka-example").build();
-    // Built here (no connection yet) so that a bad topic name is a usage error before a broker starts.
-    KafkaExporterBuilder exporter = KafkaExporter.builder().setTopic(topic).setEncoding(encoding)
-        .setServiceName("logproducer-kafka-example");
+    // Built here (no connection yet) so that a bad topic name is a usage error before a broker
+    // starts.
+    KafkaExporterBuilder exporter =
+        KafkaExporter.builder()
+            .setTopic(topic)
+            .setEncoding(encoding)
+            .setServiceName("logproducer-kafka-example");
     if (options.has("request-timeout-ms")) {
-      long millis = options.requestTimeoutMillis(KafkaExporter.DEFAULT_KAFKA_REQUEST_TIMEOUT_MILLIS);
-      exporter.setProperty("request.timeout.ms", Long.toString(millis))
+      long millis =
+          options.requestTimeoutMillis(KafkaExporter.DEFAULT_KAFKA_REQUEST_TIMEOUT_MILLIS);
+      exporter
+          .setProperty("request.timeout.ms", Long.toString(millis))
           .setProperty("delivery.timeout.ms", Long.toString(millis))
           .setProperty("max.block.ms", Long.toString(millis));
     }
@@ -110,7 +132,8 @@ public final class KafkaCommand implements Command {
     try {
       if (bootstrap == null) {
         dataDir = Files.createTempDirectory("kafka-example");
-        System.err.printf(Locale.ROOT, "starting an embedded Kafka broker (KRaft, child JVM) in %s%n", dataDir);
+        System.err.printf(
+            Locale.ROOT, "starting an embedded Kafka broker (KRaft, child JVM) in %s%n", dataDir);
         try {
           broker = EmbeddedKafkaBroker.builder(dataDir).jvmArgument(BROKER_KAFKA_LOG_LEVEL).start();
           broker.createTopic(topic, EMBEDDED_PARTITIONS);
@@ -125,18 +148,32 @@ public final class KafkaCommand implements Command {
         try {
           counter = TopicReader.atEnd(bootstrap, topic);
         } catch (KafkaException e) {
-          System.err.printf(Locale.ROOT, "error: cannot read the end offsets of topic %s at %s: %s%n", topic,
-              bootstrap, e);
+          System.err.printf(
+              Locale.ROOT,
+              "error: cannot read the end offsets of topic %s at %s: %s%n",
+              topic,
+              bootstrap,
+              e);
           return 1;
         }
       }
       Producer producer = WorkloadRunner.newProducer(config, built);
-      System.err.printf(Locale.ROOT, "sending %,d records from %d threads to %s%s with kafka-clients %s (%s)%n",
-          options.records(), options.threads(), built.describe(), broker != null ? " (embedded broker, "
-              + EMBEDDED_PARTITIONS + " partitions)" : "", AppInfoParser.getVersion(), producer.getConfig());
+      System.err.printf(
+          Locale.ROOT,
+          "sending %,d records from %d threads to %s%s with kafka-clients %s (%s)%n",
+          options.records(),
+          options.threads(),
+          built.describe(),
+          broker != null ? " (embedded broker, " + EMBEDDED_PARTITIONS + " partitions)" : "",
+          AppInfoParser.getVersion(),
+          producer.getConfig());
       WorkloadRunner.Result result = new WorkloadRunner(options).run(producer, null);
-      System.err.printf(Locale.ROOT, "%s%npeak buffered %,d bytes of %,d%n", producer.getMetrics(),
-          result.peakBufferedBytes(), producer.getConfig().getTotalSizeInBytes());
+      System.err.printf(
+          Locale.ROOT,
+          "%s%npeak buffered %,d bytes of %,d%n",
+          producer.getMetrics(),
+          result.peakBufferedBytes(),
+          producer.getConfig().getTotalSizeInBytes());
       boolean verified = true;
       if (counter != null) {
         long begin = System.nanoTime();
@@ -146,24 +183,49 @@ public final class KafkaCommand implements Command {
         } catch (KafkaException e) {
           c = null;
           verified = false;
-          System.err.printf(Locale.ROOT, "MISMATCH: producer reports %d delivered, topic %s could not be read back: "
-              + "%s%n", result.delivered(), topic, e);
+          System.err.printf(
+              Locale.ROOT,
+              "MISMATCH: producer reports %d delivered, topic %s could not be read back: " + "%s%n",
+              result.delivered(),
+              topic,
+              e);
         }
         if (c != null) {
-          System.err.printf(Locale.ROOT, "read back topic %s (%d partitions): %,d records in %,d messages in %.1f "
-              + "s%n", topic, c.partitions(), c.records(), c.messages(), (System.nanoTime() - begin) / 1e9);
+          System.err.printf(
+              Locale.ROOT,
+              "read back topic %s (%d partitions): %,d records in %,d messages in %.1f " + "s%n",
+              topic,
+              c.partitions(),
+              c.records(),
+              c.messages(),
+              (System.nanoTime() - begin) / 1e9);
           verified = c.complete() && c.malformed() == 0 && c.records() == result.delivered();
         }
         if (c != null && !verified) {
-          System.err.printf(Locale.ROOT, "MISMATCH: producer reports %d delivered, topic %s holds %d records in %d "
-              + "messages, %d malformed message(s)%s%s%n", result.delivered(), topic, c.records(), c.messages(),
-              c.malformed(), c.firstProblem() == null ? "" : " (first: " + c.firstProblem() + ")",
-              c.complete() ? "" : "; no message arrived for " + READ_IDLE_TIMEOUT.toSeconds() + " s before the "
-                  + "end of every partition was reached");
+          System.err.printf(
+              Locale.ROOT,
+              "MISMATCH: producer reports %d delivered, topic %s holds %d records in %d "
+                  + "messages, %d malformed message(s)%s%s%n",
+              result.delivered(),
+              topic,
+              c.records(),
+              c.messages(),
+              c.malformed(),
+              c.firstProblem() == null ? "" : " (first: " + c.firstProblem() + ")",
+              c.complete()
+                  ? ""
+                  : "; no message arrived for "
+                      + READ_IDLE_TIMEOUT.toSeconds()
+                      + " s before the "
+                      + "end of every partition was reached");
         }
       }
       System.out.println(result.summary());
-      return result.report(options.records(), built.describe(), config.getDeliveryTimeoutMillis(), verified,
+      return result.report(
+          options.records(),
+          built.describe(),
+          config.getDeliveryTimeoutMillis(),
+          verified,
           System.err);
     } finally {
       if (counter != null) {
@@ -179,11 +241,13 @@ public final class KafkaCommand implements Command {
   }
 
   /**
-   * The log records in one message's value, per encoding: the records of the {@code ExportLogsServiceRequest} for
-   * the OTLP encodings (a malformed one is refused), one for {@code raw}.
+   * The log records in one message's value, per encoding: the records of the {@code
+   * ExportLogsServiceRequest} for the OTLP encodings (a malformed one is refused), one for {@code
+   * raw}.
    *
    * @param encoding what the messages hold
-   * @return the counter; it throws {@link IllegalArgumentException} for a value that is not of the encoding
+   * @return the counter; it throws {@link IllegalArgumentException} for a value that is not of the
+   *     encoding
    */
   static ToLongFunction<byte[]> recordsPerMessage(KafkaEncoding encoding) {
     switch (encoding) {

@@ -25,16 +25,16 @@ import java.util.List;
 /**
  * The reference workload logged through logback: a {@link LoggerContext} of its own, configured by
  * {@link JoranConfigurator} from {@code logback-example.xml} (or {@code --config FILE}), whose
- * {@link LogproducerAppender} ships the events over OTLP/HTTP to an embedded receiver that counts them (default) or
- * to {@code --endpoint URL}. Each workload record becomes one logging call: its message as the log message, its
- * {@code level}, {@code thread} and {@code location} fields as key-value pairs. logback is not the jar's SLF4J
- * provider: the producer's own logging still goes to slf4j-simple.
+ * {@link LogproducerAppender} ships the events over OTLP/HTTP to an embedded receiver that counts
+ * them (default) or to {@code --endpoint URL}. Each workload record becomes one logging call: its
+ * message as the log message, its {@code level}, {@code thread} and {@code location} fields as
+ * key-value pairs. logback is not the jar's SLF4J provider: the producer's own logging still goes
+ * to slf4j-simple.
  */
 public final class LogbackCommand implements Command {
 
   /** Creates the command. */
-  public LogbackCommand() {
-  }
+  public LogbackCommand() {}
 
   @Override
   public String name() {
@@ -49,79 +49,91 @@ public final class LogbackCommand implements Command {
   @Override
   public List<OptionSpec> options() {
     List<OptionSpec> specs = new ArrayList<>(AppenderRun.options());
-    specs.add(1, OptionSpec.value("config", "FILE", "a logback XML file instead of the bundled logback-example.xml",
-        null));
+    specs.add(
+        1,
+        OptionSpec.value(
+            "config",
+            "FILE",
+            "a logback XML file instead of the bundled logback-example.xml",
+            null));
     return specs;
   }
 
   @Override
   public List<String> notes() {
-    return List.of("refused= counts the events the appender dropped because its buffer was full (droppedCount()).");
+    return List.of(
+        "refused= counts the events the appender dropped because its buffer was full (droppedCount()).");
   }
 
   @Override
   public int run(Options options) throws Exception {
     String configFile = options.string("config", null);
-    return AppenderRun.run("logback", options, (endpoint, policy) -> {
-      ProducerConfig config = options.producerConfig().build();
-      LoggerContext ctx = new LoggerContext();
-      ctx.setName("logback-example");
-      ctx.setMDCAdapter(new LogbackMDCAdapter());
-      ctx.putProperty("endpoint", endpoint);
-      if (options.has("compression")) {
-        ctx.putProperty("compression", options.string("compression", "none"));
-      }
-      ctx.putProperty("requestTimeoutMillis", Long.toString(options.requestTimeoutMillis(10_000)));
-      ctx.putProperty("totalSizeInBytes", Long.toString(config.getTotalSizeInBytes()));
-      ctx.putProperty("batchSizeInBytes", Integer.toString(config.getBatchSizeInBytes()));
-      ctx.putProperty("lingerMillis", Long.toString(config.getLingerMillis()));
-      ctx.putProperty("sendThreads", Integer.toString(config.getSendThreads()));
-      ctx.putProperty("deliveryTimeoutMillis", Long.toString(config.getDeliveryTimeoutMillis()));
-      ctx.putProperty("maxBlockMillis", Long.toString(config.getMaxBlockMillis()));
-      ctx.putProperty("bufferFullPolicy", policy);
-      LogproducerAppender appender;
-      try {
-        appender = configure(ctx, configFile);
-      } catch (RuntimeException | JoranException e) {
-        ctx.stop();
-        throw e;
-      }
-      Logger log = ctx.getLogger("app.workload");
-      return new AppenderRun.Target() {
-        @Override
-        public Producer producer() {
-          return appender.getProducer();
-        }
+    return AppenderRun.run(
+        "logback",
+        options,
+        (endpoint, policy) -> {
+          ProducerConfig config = options.producerConfig().build();
+          LoggerContext ctx = new LoggerContext();
+          ctx.setName("logback-example");
+          ctx.setMDCAdapter(new LogbackMDCAdapter());
+          ctx.putProperty("endpoint", endpoint);
+          if (options.has("compression")) {
+            ctx.putProperty("compression", options.string("compression", "none"));
+          }
+          ctx.putProperty(
+              "requestTimeoutMillis", Long.toString(options.requestTimeoutMillis(10_000)));
+          ctx.putProperty("totalSizeInBytes", Long.toString(config.getTotalSizeInBytes()));
+          ctx.putProperty("batchSizeInBytes", Integer.toString(config.getBatchSizeInBytes()));
+          ctx.putProperty("lingerMillis", Long.toString(config.getLingerMillis()));
+          ctx.putProperty("sendThreads", Integer.toString(config.getSendThreads()));
+          ctx.putProperty(
+              "deliveryTimeoutMillis", Long.toString(config.getDeliveryTimeoutMillis()));
+          ctx.putProperty("maxBlockMillis", Long.toString(config.getMaxBlockMillis()));
+          ctx.putProperty("bufferFullPolicy", policy);
+          LogproducerAppender appender;
+          try {
+            appender = configure(ctx, configFile);
+          } catch (RuntimeException | JoranException e) {
+            ctx.stop();
+            throw e;
+          }
+          Logger log = ctx.getLogger("app.workload");
+          return new AppenderRun.Target() {
+            @Override
+            public Producer producer() {
+              return appender.getProducer();
+            }
 
-        @Override
-        public long droppedCount() {
-          return appender.droppedCount();
-        }
+            @Override
+            public long droppedCount() {
+              return appender.droppedCount();
+            }
 
-        @Override
-        public long failedCount() {
-          return appender.failedCount();
-        }
+            @Override
+            public long failedCount() {
+              return appender.failedCount();
+            }
 
-        @Override
-        public void log(LogRecord r) {
-          log.atInfo()
-              .setMessage(r.getBody().asString())
-              .addKeyValue("level", r.getAttribute("level").asString())
-              .addKeyValue("thread", r.getAttribute("thread").asString())
-              .addKeyValue("location", r.getAttribute("location").asString())
-              .log();
-        }
+            @Override
+            public void log(LogRecord r) {
+              log.atInfo()
+                  .setMessage(r.getBody().asString())
+                  .addKeyValue("level", r.getAttribute("level").asString())
+                  .addKeyValue("thread", r.getAttribute("thread").asString())
+                  .addKeyValue("location", r.getAttribute("location").asString())
+                  .log();
+            }
 
-        @Override
-        public void stop() {
-          ctx.stop();
-        }
-      };
-    });
+            @Override
+            public void stop() {
+              ctx.stop();
+            }
+          };
+        });
   }
 
-  private static LogproducerAppender configure(LoggerContext ctx, String configFile) throws JoranException {
+  private static LogproducerAppender configure(LoggerContext ctx, String configFile)
+      throws JoranException {
     JoranConfigurator jc = new JoranConfigurator();
     jc.setContext(ctx);
     if (configFile != null) {
@@ -136,7 +148,8 @@ public final class LogbackCommand implements Command {
     }
     ctx.start();
     LogproducerAppender found = null;
-    for (Iterator<Appender<ILoggingEvent>> it = ctx.getLogger(Logger.ROOT_LOGGER_NAME).iteratorForAppenders();
+    for (Iterator<Appender<ILoggingEvent>> it =
+            ctx.getLogger(Logger.ROOT_LOGGER_NAME).iteratorForAppenders();
         it.hasNext(); ) {
       Appender<ILoggingEvent> a = it.next();
       if (a instanceof LogproducerAppender) {
@@ -150,8 +163,10 @@ public final class LogbackCommand implements Command {
           errors.add(s.getMessage());
         }
       }
-      throw new IllegalArgumentException(found == null ? "the logback configuration attaches no LogproducerAppender"
-          + " to the root logger" : "the LogproducerAppender did not start: " + String.join("; ", errors));
+      throw new IllegalArgumentException(
+          found == null
+              ? "the logback configuration attaches no LogproducerAppender" + " to the root logger"
+              : "the LogproducerAppender did not start: " + String.join("; ", errors));
     }
     return found;
   }

@@ -12,14 +12,18 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The {@code gse} sub-command in process, against its embedded agent (the test kit's GseAgent, counting mode). */
+/**
+ * The {@code gse} sub-command in process, against its embedded agent (the test kit's GseAgent,
+ * counting mode).
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class GseCommandTest {
 
   @Test
   void theEmbeddedAgentCountsEveryDeliveredRecord() throws Exception {
     GseCommand command = new GseCommand();
-    Options options = Options.parse(new String[] {"--records", "3000", "--quiet"}, 0, "gse", command.options());
+    Options options =
+        Options.parse(new String[] {"--records", "3000", "--quiet"}, 0, "gse", command.options());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream oldOut = System.out;

@@ -23,22 +23,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The {@code kafka} sub-command in this JVM, against a real broker (Kafka 4.3.1 in a child JVM on 127.0.0.1): the
- * embedded default, which reads the topic back and counts its records, and {@code --bootstrap} with
- * {@code --verify}.
+ * The {@code kafka} sub-command in this JVM, against a real broker (Kafka 4.3.1 in a child JVM on
+ * 127.0.0.1): the embedded default, which reads the topic back and counts its records, and {@code
+ * --bootstrap} with {@code --verify}.
  */
 @Timeout(120)
 class KafkaCommandTest {
 
-  private static final Pattern SUMMARY = Pattern.compile(
-      "delivered=(\\d+) failed=(\\d+) refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
-      + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
+  private static final Pattern SUMMARY =
+      Pattern.compile(
+          "delivered=(\\d+) failed=(\\d+) refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
+              + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
 
   private static final Pattern STARTED =
       Pattern.compile("starting an embedded Kafka broker \\(KRaft, child JVM\\) in (\\S+)");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** Runs the sub-command; returns its exit code and what it printed on stdout and stderr. */
   private static Run run(String... args) throws Exception {
@@ -57,7 +57,9 @@ class KafkaCommandTest {
       System.setErr(err);
       err.print(capturedErr.toString(StandardCharsets.UTF_8));
     }
-    return new Run(code, captured.toString(StandardCharsets.UTF_8).trim(),
+    return new Run(
+        code,
+        captured.toString(StandardCharsets.UTF_8).trim(),
         capturedErr.toString(StandardCharsets.UTF_8));
   }
 
@@ -76,16 +78,32 @@ class KafkaCommandTest {
 
   @ParameterizedTest
   @CsvSource({"otlp_proto,none", "otlp_json,zstd", "raw,lz4"})
-  void everyRecordReachesTheEmbeddedBrokerAndIsCountedBack(String encoding, String compression) throws Exception {
-    Run run = run("--records", "20000", "--threads", "4", "--encoding", encoding, "--compression", compression,
-        "--linger-ms", "100", "--quiet");
+  void everyRecordReachesTheEmbeddedBrokerAndIsCountedBack(String encoding, String compression)
+      throws Exception {
+    Run run =
+        run(
+            "--records",
+            "20000",
+            "--threads",
+            "4",
+            "--encoding",
+            encoding,
+            "--compression",
+            compression,
+            "--linger-ms",
+            "100",
+            "--quiet");
     run.assertEveryRecordDelivered(20000);
-    assertTrue(run.err().contains("read back topic otlp_logs (3 partitions): 20,000 records in "), run.err());
+    assertTrue(
+        run.err().contains("read back topic otlp_logs (3 partitions): 20,000 records in "),
+        run.err());
     Matcher started = STARTED.matcher(run.err());
     assertTrue(started.find(), run.err());
-    assertFalse(Files.exists(Path.of(started.group(1))),
+    assertFalse(
+        Files.exists(Path.of(started.group(1))),
         "the broker's data directory is deleted: " + started.group(1));
-    assertFalse(run.err().contains("INFO org.apache.kafka"),
+    assertFalse(
+        run.err().contains("INFO org.apache.kafka"),
         "the Kafka clients' INFO lines are silenced:\n" + run.err());
   }
 
@@ -94,8 +112,20 @@ class KafkaCommandTest {
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir.resolve("kafka"))) {
       broker.createTopic("shared", 2);
       for (int i = 0; i < 2; i++) { // the second run finds the first run's records in the topic
-        run("--bootstrap", broker.bootstrapServers(), "--topic", "shared", "--verify", "--records", "5000",
-            "--threads", "2", "--linger-ms", "50", "--quiet").assertEveryRecordDelivered(5000);
+        run(
+                "--bootstrap",
+                broker.bootstrapServers(),
+                "--topic",
+                "shared",
+                "--verify",
+                "--records",
+                "5000",
+                "--threads",
+                "2",
+                "--linger-ms",
+                "50",
+                "--quiet")
+            .assertEveryRecordDelivered(5000);
       }
       try (TopicReader all = TopicReader.fromBeginning(broker.bootstrapServers(), "shared")) {
         TopicReader.Count c = all.count(TopicReader.OTLP_PROTO_RECORDS, 10_000);
@@ -109,27 +139,36 @@ class KafkaCommandTest {
   @Test
   void recordsAreCountedPerEncodingAndMalformedMessagesRefused() {
     assertEquals(1, KafkaCommand.recordsPerMessage(KafkaEncoding.RAW).applyAsLong(new byte[0]));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> KafkaCommand.recordsPerMessage(KafkaEncoding.RAW).applyAsLong(null));
-    assertEquals(2, KafkaCommand.recordsPerMessage(KafkaEncoding.OTLP_JSON).applyAsLong(
-        "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"}\"}},{}]}]}]}"
-            .getBytes(StandardCharsets.UTF_8)));
+    assertEquals(
+        2,
+        KafkaCommand.recordsPerMessage(KafkaEncoding.OTLP_JSON)
+            .applyAsLong(
+                "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"}\"}},{}]}]}]}"
+                    .getBytes(StandardCharsets.UTF_8)));
     // resource_logs { scope_logs { log_records {} log_records {} } }
     byte[] proto = {0x0a, 0x06, 0x12, 0x04, 0x12, 0x00, 0x12, 0x00};
     assertEquals(2, KafkaCommand.recordsPerMessage(KafkaEncoding.OTLP_PROTO).applyAsLong(proto));
     byte[] truncated = {0x0a, 0x06, 0x12, 0x04, 0x12};
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> KafkaCommand.recordsPerMessage(KafkaEncoding.OTLP_PROTO).applyAsLong(truncated));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> KafkaCommand.recordsPerMessage(KafkaEncoding.OTLP_JSON).applyAsLong(null));
   }
 
   @Test
   void usageErrorsComeBeforeAnyBrokerStarts() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> run("--records", "1", "--encoding", "avro"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> run("--records", "1", "--encoding", "avro"));
     assertEquals("--encoding must be otlp_proto, otlp_json or raw, was 'avro'", e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> run("--records", "1", "--topic", "no spaces"));
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> run("--records", "1", "--topic", "no spaces"));
     assertTrue(e.getMessage().contains("illegal character"), e.getMessage());
   }
 }

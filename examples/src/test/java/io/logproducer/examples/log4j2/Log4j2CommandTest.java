@@ -15,15 +15,22 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class Log4j2CommandTest {
 
-  private static final Pattern SUMMARY = Pattern.compile(
-      "delivered=(\\d+) failed=(\\d+) refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
-      + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
+  private static final Pattern SUMMARY =
+      Pattern.compile(
+          "delivered=(\\d+) failed=(\\d+) refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
+              + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
 
   @Test
   void theWorkloadThroughLog4j2ReachesTheEmbeddedReceiver() throws Exception {
     Log4j2Command command = new Log4j2Command();
-    Options options = Options.parse(new String[] {"--records", "20000", "--threads", "4", "--compression", "lz4",
-        "--quiet"}, 0, command.name(), command.options());
+    Options options =
+        Options.parse(
+            new String[] {
+              "--records", "20000", "--threads", "4", "--compression", "lz4", "--quiet"
+            },
+            0,
+            command.name(),
+            command.options());
     PrintStream out = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     int code;

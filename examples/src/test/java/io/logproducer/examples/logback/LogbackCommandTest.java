@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class LogbackCommandTest {
 
-  private static final Pattern SUMMARY = Pattern.compile(
-      "delivered=(\\d+) failed=(\\d+) refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
-      + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
+  private static final Pattern SUMMARY =
+      Pattern.compile(
+          "delivered=(\\d+) failed=(\\d+) refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
+              + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
 
   private static int run(ByteArrayOutputStream captured, String... args) throws Exception {
     LogbackCommand command = new LogbackCommand();
@@ -34,7 +35,8 @@ class LogbackCommandTest {
   @Test
   void everyEventLoggedThroughLogbackReachesTheEmbeddedReceiver() throws Exception {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    int code = run(captured, "--records", "20000", "--threads", "4", "--linger-ms", "50", "--quiet");
+    int code =
+        run(captured, "--records", "20000", "--threads", "4", "--linger-ms", "50", "--quiet");
     String text = captured.toString(StandardCharsets.UTF_8).trim();
     assertEquals(0, code, text);
     Matcher m = SUMMARY.matcher(text);
@@ -47,8 +49,16 @@ class LogbackCommandTest {
 
   @Test
   void badPolicyIsRefused() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> run(new ByteArrayOutputStream(), "--records", "1", "--buffer-full-policy", "sometimes"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                run(
+                    new ByteArrayOutputStream(),
+                    "--records",
+                    "1",
+                    "--buffer-full-policy",
+                    "sometimes"));
     assertTrue(e.getMessage().contains("--buffer-full-policy"), e.getMessage());
   }
 }

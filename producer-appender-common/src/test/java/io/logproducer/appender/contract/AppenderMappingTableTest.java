@@ -17,12 +17,14 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/appenders.md's mapping table and {@link AppenderContract} name the same fields: every name in backticks in the
- * table's right-hand column is asserted by the contract, and every field the contract asserts is in the table.
+ * docs/appenders.md's mapping table and {@link AppenderContract} name the same fields: every name
+ * in backticks in the table's right-hand column is asserted by the contract, and every field the
+ * contract asserts is in the table.
  */
 class AppenderMappingTableTest {
 
-  private static final String HEADING = "## The mapping (OpenTelemetry's log data model and semantic conventions)";
+  private static final String HEADING =
+      "## The mapping (OpenTelemetry's log data model and semantic conventions)";
 
   static Path docs() {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
@@ -77,7 +79,8 @@ class AppenderMappingTableTest {
 
   @Test
   void cellsAreSplitAtTheColumnBorderOnly() {
-    assertEquals(List.of("`body`"),
+    assertEquals(
+        List.of("`body`"),
         rightHandCells(HEADING + "\n\n| event | field |\n|---|---|\n| a `x` b | `body` |\n"));
   }
 }

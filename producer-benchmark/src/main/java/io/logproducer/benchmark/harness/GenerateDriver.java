@@ -4,12 +4,13 @@ import io.logproducer.LogRecord;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * No client: records are generated and dropped. The calibration run, to tell the workload generator's CPU and
- * allocation apart from the producer's in the other runs.
+ * No client: records are generated and dropped. The calibration run, to tell the workload
+ * generator's CPU and allocation apart from the producer's in the other runs.
  */
 final class GenerateDriver implements Driver {
 
   private final LongAdder count = new LongAdder();
+
   /** Written so the generated records are not optimised away. */
   @SuppressWarnings("unused")
   private volatile LogRecord last;
@@ -23,8 +24,7 @@ final class GenerateDriver implements Driver {
   }
 
   @Override
-  public void flush() {
-  }
+  public void flush() {}
 
   @Override
   public Counters counters() {
@@ -38,6 +38,5 @@ final class GenerateDriver implements Driver {
   }
 
   @Override
-  public void close() {
-  }
+  public void close() {}
 }

@@ -20,23 +20,24 @@ import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 
 /**
- * One end-to-end run in its own JVM (the suite starts one per run, so CPU and GC figures belong to that run):
- * {@code java -cp benchmarks.jar io.logproducer.benchmark.harness.HarnessMain --endpoint URL [--jfrFile F] <RunSpec args>}.
+ * One end-to-end run in its own JVM (the suite starts one per run, so CPU and GC figures belong to
+ * that run): {@code java -cp benchmarks.jar io.logproducer.benchmark.harness.HarnessMain --endpoint
+ * URL [--jfrFile F] <RunSpec args>}.
  *
- * <p>A warm-up phase (its own client instance, so the JIT has compiled the paths) is followed by the measured
- * phase: {@code appThreads} threads each generate the reference workload with their own
- * {@link ReferenceWorkload} (or, with {@code recordBytes} set, records of that size with their own
- * {@link SizedWorkload}) and call {@code send} until {@code durationSeconds} pass (or {@code recordsPerThread} are sent),
- * timing every 64th call; then the client is flushed. Prints {@code PROGRESS …} lines every second and finally one
- * {@code RESULT k=v …} line (see {@link RunResult}) on stdout.
+ * <p>A warm-up phase (its own client instance, so the JIT has compiled the paths) is followed by
+ * the measured phase: {@code appThreads} threads each generate the reference workload with their
+ * own {@link ReferenceWorkload} (or, with {@code recordBytes} set, records of that size with their
+ * own {@link SizedWorkload}) and call {@code send} until {@code durationSeconds} pass (or {@code
+ * recordsPerThread} are sent), timing every 64th call; then the client is flushed. Prints {@code
+ * PROGRESS …} lines every second and finally one {@code RESULT k=v …} line (see {@link RunResult})
+ * on stdout.
  */
 public final class HarnessMain {
 
   /** Every this many sends, one is timed (a power of two). */
   static final int LATENCY_SAMPLE_EVERY = 64;
 
-  private HarnessMain() {
-  }
+  private HarnessMain() {}
 
   public static void main(String[] args) throws Exception {
     List<String> rest = new ArrayList<>(Arrays.asList(args));
@@ -46,13 +47,16 @@ public final class HarnessMain {
     if (endpoint == null && spec.client() != RunSpec.Client.GENERATE) {
       throw new IllegalArgumentException("--endpoint is required");
     }
-    // The profile recording starts before the warm-up, so that JFR's own start-up (class loading, compilation) is
-    // over before the measured phase; the analysis keeps the measured phase's events only (jfrFrom/jfrTo).
+    // The profile recording starts before the warm-up, so that JFR's own start-up (class loading,
+    // compilation) is
+    // over before the measured phase; the analysis keeps the measured phase's events only
+    // (jfrFrom/jfrTo).
     Recording recording = null;
     if (spec.jfr() && jfrFile != null) {
       recording = new Recording(Configuration.getConfiguration("profile"));
       recording.setName("logproducer-benchmark");
-      // At ~2 GB/s of (generator) allocation, an event with a stack trace per new TLAB slows the run down several
+      // At ~2 GB/s of (generator) allocation, an event with a stack trace per new TLAB slows the
+      // run down several
       // times; the throttled jdk.ObjectAllocationSample events are enough.
       recording.disable("jdk.ObjectAllocationInNewTLAB");
       recording.disable("jdk.ObjectAllocationOutsideTLAB");
@@ -126,10 +130,19 @@ public final class HarnessMain {
   }
 
   /** What a phase measured. */
-  private record Phase(long emitted, double seconds, double sendSeconds, long rawBytes, long cpuNanos, long gcMillis,
-      long gcCount, Driver.Counters counters, LatencyHistogram latency, Map<String, Long> cpuByGroup,
-      Map<String, Long> allocByGroup, Map<String, Long> os) {
-  }
+  private record Phase(
+      long emitted,
+      double seconds,
+      double sendSeconds,
+      long rawBytes,
+      long cpuNanos,
+      long gcMillis,
+      long gcCount,
+      Driver.Counters counters,
+      LatencyHistogram latency,
+      Map<String, Long> cpuByGroup,
+      Map<String, Long> allocByGroup,
+      Map<String, Long> os) {}
 
   /** One application thread's loop and what it measured. */
   private static final class AppThread extends Thread {
@@ -137,8 +150,10 @@ public final class HarnessMain {
     private final CountDownLatch start;
     private final long maxRecords;
     private final long nanosPerRecord;
+
     /** Records of {@code recordBytes} bytes, or 0 for the reference workload. */
     private final int recordBytes;
+
     private final LatencyHistogram latency = new LatencyHistogram();
     private volatile boolean stop;
     private final AtomicReference<Throwable> error;
@@ -146,11 +161,18 @@ public final class HarnessMain {
     long rawBytes;
     long cpuNanos;
     long allocatedBytes;
+
     /** Voluntary and involuntary context switches of this thread (Linux), or -1. */
     long[] contextSwitches = {-1, -1};
 
-    AppThread(String name, Driver driver, CountDownLatch start, long maxRecords, long ratePerThread,
-        int recordBytes, AtomicReference<Throwable> error) {
+    AppThread(
+        String name,
+        Driver driver,
+        CountDownLatch start,
+        long maxRecords,
+        long ratePerThread,
+        int recordBytes,
+        AtomicReference<Throwable> error) {
       super(name);
       this.recordBytes = recordBytes;
       this.driver = driver;
@@ -165,7 +187,8 @@ public final class HarnessMain {
     public void run() {
       ReferenceWorkload workload = new ReferenceWorkload();
       SizedWorkload sized = recordBytes > 0 ? new SizedWorkload(recordBytes) : null;
-      com.sun.management.ThreadMXBean tmx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+      com.sun.management.ThreadMXBean tmx =
+          (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
       long cpu0 = tmx.getCurrentThreadCpuTime();
       long alloc0 = tmx.getCurrentThreadAllocatedBytes();
       long seq = 0;
@@ -183,7 +206,8 @@ public final class HarnessMain {
             h.record(System.nanoTime() - a);
           } else {
             d.send(r);
-            // Pace half-way between two timed sends, so that a timed send never directly follows a sleep (its
+            // Pace half-way between two timed sends, so that a timed send never directly follows a
+            // sleep (its
             // caches would be cold and it would measure the wake-up, not send()).
             if (phase == LATENCY_SAMPLE_EVERY / 2 && nanosPerRecord > 0) {
               pace(t0 + seq * nanosPerRecord);
@@ -210,7 +234,8 @@ public final class HarnessMain {
     }
   }
 
-  private static Phase runPhase(Driver driver, RunSpec spec, double seconds, long recordsPerThread, String name)
+  private static Phase runPhase(
+      Driver driver, RunSpec spec, double seconds, long recordsPerThread, String name)
       throws InterruptedException {
     CountDownLatch start = new CountDownLatch(1);
     AtomicReference<Throwable> error = new AtomicReference<>();
@@ -236,7 +261,8 @@ public final class HarnessMain {
       t.join();
     }
     long sendEnd = System.nanoTime();
-    // A client whose threads end during flush (the Aliyun producer flushes by closing) keeps their CPU and
+    // A client whose threads end during flush (the Aliyun producer flushes by closing) keeps their
+    // CPU and
     // allocation as of here in its groups (what they use while flushing counts as "vm").
     Map<Long, long[]> threadsBeforeFlush = threadSnapshot();
     Map<Long, String> namesBeforeFlush = threadNameMap();
@@ -249,12 +275,13 @@ public final class HarnessMain {
     long gcN = gcCount() - gcCount0;
     Map<Long, long[]> threads1 = threadSnapshot();
     Map<Long, String> names1 = threadNameMap();
-    threadsBeforeFlush.forEach((id, v) -> {
-      if (!threads1.containsKey(id)) {
-        threads1.put(id, v);
-        names1.putIfAbsent(id, namesBeforeFlush.get(id));
-      }
-    });
+    threadsBeforeFlush.forEach(
+        (id, v) -> {
+          if (!threads1.containsKey(id)) {
+            threads1.put(id, v);
+            names1.putIfAbsent(id, namesBeforeFlush.get(id));
+          }
+        });
     Driver.Counters counters = driver.counters();
     if (error.get() != null) {
       System.err.println("send failed in " + name + ": " + error.get());
@@ -277,25 +304,51 @@ public final class HarnessMain {
     Map<String, Long> os2 = osCounters(threads, ctx0, ctx1, userSys0, userSys1);
     long javaThreads = cpuBy.values().stream().mapToLong(Long::longValue).sum();
     cpuBy.put("vm", Math.max(0, cpu - javaThreads)); // GC, JIT compiler and other VM threads
-    return new Phase(emitted, (end - t0) / 1e9, (sendEnd - t0) / 1e9, raw, cpu, gcMs, gcN, counters, latency, cpuBy,
-        allocBy, os2);
+    return new Phase(
+        emitted,
+        (end - t0) / 1e9,
+        (sendEnd - t0) / 1e9,
+        raw,
+        cpu,
+        gcMs,
+        gcN,
+        counters,
+        latency,
+        cpuBy,
+        allocBy,
+        os2);
   }
 
-  private static AppThread[] startThreads(Driver driver, RunSpec spec, long recordsPerThread, CountDownLatch start,
+  private static AppThread[] startThreads(
+      Driver driver,
+      RunSpec spec,
+      long recordsPerThread,
+      CountDownLatch start,
       AtomicReference<Throwable> error) {
     int n = spec.appThreads();
     AppThread[] threads = new AppThread[n];
     long ratePerThread = spec.rateLimit() <= 0 ? 0 : Math.max(1, spec.rateLimit() / n);
     for (int i = 0; i < n; i++) {
-      threads[i] = new AppThread("app-" + i, driver, start, recordsPerThread, ratePerThread,
-          spec.recordBytes(), error);
+      threads[i] =
+          new AppThread(
+              "app-" + i,
+              driver,
+              start,
+              recordsPerThread,
+              ratePerThread,
+              spec.recordBytes(),
+              error);
       threads[i].start();
     }
     return threads;
   }
 
-  /** Waits until the phase's time is up or every app thread has ended, printing a PROGRESS line each second. */
-  private static void awaitEnd(Driver driver, AppThread[] threads, long t0, double seconds, String name)
+  /**
+   * Waits until the phase's time is up or every app thread has ended, printing a PROGRESS line each
+   * second.
+   */
+  private static void awaitEnd(
+      Driver driver, AppThread[] threads, long t0, double seconds, String name)
       throws InterruptedException {
     long deadline = seconds > 0 ? t0 + (long) (seconds * 1e9) : Long.MAX_VALUE;
     long nextReport = t0 + 1_000_000_000L;
@@ -313,8 +366,15 @@ public final class HarnessMain {
       if (now - nextReport >= 0) {
         Driver.Counters c = driver.counters();
         double rate = (c.delivered() - lastDelivered) / ((now - lastReport) / 1e9);
-        System.out.printf(Locale.ROOT, "PROGRESS phase=%s t=%.1f accepted=%d delivered=%d rate=%.0f buffered=%d%n",
-            name, (now - t0) / 1e9, c.accepted(), c.delivered(), rate, c.bufferedBytes());
+        System.out.printf(
+            Locale.ROOT,
+            "PROGRESS phase=%s t=%.1f accepted=%d delivered=%d rate=%.0f buffered=%d%n",
+            name,
+            (now - t0) / 1e9,
+            c.accepted(),
+            c.delivered(),
+            rate,
+            c.bufferedBytes());
         System.out.flush();
         lastDelivered = c.delivered();
         lastReport = now;
@@ -325,9 +385,17 @@ public final class HarnessMain {
     }
   }
 
-  /** Adds the other Java threads' CPU and allocation: deltas between the snapshots (new threads count from 0). */
-  private static void otherThreads(Driver driver, Map<Long, long[]> threads0, Map<Long, long[]> threads1,
-      Map<Long, String> names1, Map<String, Long> cpuBy, Map<String, Long> allocBy) {
+  /**
+   * Adds the other Java threads' CPU and allocation: deltas between the snapshots (new threads
+   * count from 0).
+   */
+  private static void otherThreads(
+      Driver driver,
+      Map<Long, long[]> threads0,
+      Map<Long, long[]> threads1,
+      Map<Long, String> names1,
+      Map<String, Long> cpuBy,
+      Map<String, Long> allocBy) {
     for (Map.Entry<Long, long[]> e : threads1.entrySet()) {
       String tn = names1.get(e.getKey());
       if (tn == null || tn.startsWith("app-")) {
@@ -343,9 +411,12 @@ public final class HarnessMain {
     }
   }
 
-  /** Context switches (the app threads' own, read as they ended, plus the other threads' deltas) and user/sys time. */
-  private static Map<String, Long> osCounters(AppThread[] threads, long[] ctx0, long[] ctx1, long[] userSys0,
-      long[] userSys1) {
+  /**
+   * Context switches (the app threads' own, read as they ended, plus the other threads' deltas) and
+   * user/sys time.
+   */
+  private static Map<String, Long> osCounters(
+      AppThread[] threads, long[] ctx0, long[] ctx1, long[] userSys0, long[] userSys1) {
     long vol = 0;
     long invol = 0;
     for (AppThread t : threads) {
@@ -366,7 +437,8 @@ public final class HarnessMain {
 
   /** CPU and allocated bytes of every live Java thread, by id. */
   private static Map<Long, long[]> threadSnapshot() {
-    com.sun.management.ThreadMXBean tmx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean tmx =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long[] ids = tmx.getAllThreadIds();
     long[] cpu = tmx.getThreadCpuTime(ids);
     long[] alloc = tmx.getThreadAllocatedBytes(ids);
@@ -382,8 +454,9 @@ public final class HarnessMain {
   /** Names of the live Java threads, by id. */
   private static Map<Long, String> threadNameMap() {
     Map<Long, String> names = new HashMap<>();
-    for (java.lang.management.ThreadInfo t : ManagementFactory.getThreadMXBean().getThreadInfo(
-        ManagementFactory.getThreadMXBean().getAllThreadIds(), 0)) {
+    for (java.lang.management.ThreadInfo t :
+        ManagementFactory.getThreadMXBean()
+            .getThreadInfo(ManagementFactory.getThreadMXBean().getAllThreadIds(), 0)) {
       if (t != null) {
         names.put(t.getThreadId(), t.getThreadName());
       }

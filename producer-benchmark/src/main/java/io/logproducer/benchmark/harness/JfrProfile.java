@@ -18,12 +18,14 @@ import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Where the producer JVM spends its CPU and what it allocates, from a JFR recording ({@code profile} settings) of a
- * run's measured phase: execution samples by top frame (self time) and by component (inclusive), by thread, and
- * allocation samples by class and allocation site; and where threads wait (monitor enter, park).
+ * Where the producer JVM spends its CPU and what it allocates, from a JFR recording ({@code
+ * profile} settings) of a run's measured phase: execution samples by top frame (self time) and by
+ * component (inclusive), by thread, and allocation samples by class and allocation site; and where
+ * threads wait (monitor enter, park).
  *
- * <p>JFR's execution sampler sees Java frames only: time inside JNI code (lz4-java's and zstd-jni's native
- * compressors, socket writes) appears as {@code jdk.NativeMethodSample}s, reported separately.
+ * <p>JFR's execution sampler sees Java frames only: time inside JNI code (lz4-java's and zstd-jni's
+ * native compressors, socket writes) appears as {@code jdk.NativeMethodSample}s, reported
+ * separately.
  *
  * @param executionSamples the recording's execution samples
  * @param topFrames self time: top frames of execution samples
@@ -31,46 +33,78 @@ import jdk.jfr.consumer.RecordingFile;
  * @param threads execution samples by thread group
  * @param nativeSamples native method samples in busy frames
  * @param nativeTopFrames busy native frames (JNI codecs, socket writes)
- * @param allocationWeight sum of allocation sample weights: JFR's estimate of bytes allocated in the recording
+ * @param allocationWeight sum of allocation sample weights: JFR's estimate of bytes allocated in
+ *     the recording
  * @param allocationByClass allocation weight by class
  * @param allocationBySite allocation weight by site ({@link #site})
- * @param waits time threads spent blocked on monitors or parked (JFR's 10/20 ms thresholds apply), by thread and
- *     site, in ns
+ * @param waits time threads spent blocked on monitors or parked (JFR's 10/20 ms thresholds apply),
+ *     by thread and site, in ns
  */
-public record JfrProfile(int executionSamples, List<Share> topFrames, List<Share> components, List<Share> threads,
-    int nativeSamples, List<Share> nativeTopFrames, double allocationWeight, List<Share> allocationByClass,
-    List<Share> allocationBySite, List<Share> waits) {
+public record JfrProfile(
+    int executionSamples,
+    List<Share> topFrames,
+    List<Share> components,
+    List<Share> threads,
+    int nativeSamples,
+    List<Share> nativeTopFrames,
+    double allocationWeight,
+    List<Share> allocationByClass,
+    List<Share> allocationBySite,
+    List<Share> waits) {
 
   /** A named share: {@code value} (samples, bytes or ns) and its percentage of the total. */
-  public record Share(String name, double value, double percent) {
-  }
+  public record Share(String name, double value, double percent) {}
 
   /** Components measured inclusively: a sample counts if any of its frames matches. */
   static final String[][] COMPONENTS = {
-      {"workload generation (Workload.next)", "io.logproducer.testing.ReferenceWorkload.next"},
-      {"Producer.send, all of it (ProducerEngine.send)", "io.logproducer.internal.ProducerEngine.send"},
-      {"  OTLP encode (ProtobufRecordEncoder.encode)", "io.logproducer.otlp.encoding.internal.ProtobufRecordEncoder.encode"},
-      {"  budget (MemoryBudget.*)", "io.logproducer.internal.MemoryBudget.*"},
-      {"  append to batch (Accumulator.append)", "io.logproducer.internal.Accumulator.append"},
-      {"send thread, all of it (Sender.process)", "io.logproducer.internal.Sender.process"},
-      {"  compression (codec streams, Java side)", "net.jpountz.*", "com.github.luben.*", "java.util.zip.*"},
-      {"  request framing (OtlpHttpExporter.writeRequest)", "io.logproducer.otlp.OtlpHttpExporter.writeRequest"},
-      {"  HTTP export (OtlpHttpExporter.export)", "io.logproducer.otlp.OtlpHttpExporter.export"},
-      {"  completion (BatchCompleter.complete)", "io.logproducer.internal.BatchCompleter.complete"},
-      {"linger timer (LingerTimer.run)", "io.logproducer.internal.LingerTimer.run"},
-      {"OTel SDK: emit (SdkLogRecordBuilder.emit)", "io.opentelemetry.sdk.logs.SdkLogRecordBuilder.emit"},
-      {"OTel SDK: export (OtlpHttpLogRecordExporter.export)",
-          "io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter.export"},
+    {"workload generation (Workload.next)", "io.logproducer.testing.ReferenceWorkload.next"},
+    {
+      "Producer.send, all of it (ProducerEngine.send)",
+      "io.logproducer.internal.ProducerEngine.send"
+    },
+    {
+      "  OTLP encode (ProtobufRecordEncoder.encode)",
+      "io.logproducer.otlp.encoding.internal.ProtobufRecordEncoder.encode"
+    },
+    {"  budget (MemoryBudget.*)", "io.logproducer.internal.MemoryBudget.*"},
+    {"  append to batch (Accumulator.append)", "io.logproducer.internal.Accumulator.append"},
+    {"send thread, all of it (Sender.process)", "io.logproducer.internal.Sender.process"},
+    {
+      "  compression (codec streams, Java side)",
+      "net.jpountz.*",
+      "com.github.luben.*",
+      "java.util.zip.*"
+    },
+    {
+      "  request framing (OtlpHttpExporter.writeRequest)",
+      "io.logproducer.otlp.OtlpHttpExporter.writeRequest"
+    },
+    {"  HTTP export (OtlpHttpExporter.export)", "io.logproducer.otlp.OtlpHttpExporter.export"},
+    {"  completion (BatchCompleter.complete)", "io.logproducer.internal.BatchCompleter.complete"},
+    {"linger timer (LingerTimer.run)", "io.logproducer.internal.LingerTimer.run"},
+    {
+      "OTel SDK: emit (SdkLogRecordBuilder.emit)",
+      "io.opentelemetry.sdk.logs.SdkLogRecordBuilder.emit"
+    },
+    {
+      "OTel SDK: export (OtlpHttpLogRecordExporter.export)",
+      "io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter.export"
+    },
   };
 
   /**
-   * Prints the summary of a recording: {@code java -cp benchmarks.jar io.logproducer.benchmark.harness.JfrProfile F
-   * [fromEpochMillis toEpochMillis]}.
+   * Prints the summary of a recording: {@code java -cp benchmarks.jar
+   * io.logproducer.benchmark.harness.JfrProfile F [fromEpochMillis toEpochMillis]}.
    */
   public static void main(String[] args) throws IOException {
-    JfrProfile p = args.length >= 3
-        ? analyze(Path.of(args[0]), ProfileSummary::threadGroupOf, Long.parseLong(args[1]), Long.parseLong(args[2]))
-        : analyze(Path.of(args[0]), ProfileSummary::threadGroupOf);
+    JfrProfile p =
+        args.length >= 3
+            ? analyze(
+                Path.of(args[0]),
+                ProfileSummary::threadGroupOf,
+                Long.parseLong(args[1]),
+                Long.parseLong(args[2]))
+            : analyze(Path.of(args[0]), ProfileSummary::threadGroupOf);
     System.out.println("execution samples: " + p.executionSamples);
     print("components (inclusive)", p.components);
     print("threads", p.threads);
@@ -86,17 +120,23 @@ public record JfrProfile(int executionSamples, List<Share> topFrames, List<Share
   private static void print(String title, List<Share> shares) {
     System.out.println("-- " + title);
     for (Share s : shares) {
-      System.out.printf(java.util.Locale.ROOT, "  %6.1f%%  %14.0f  %s%n", s.percent(), s.value(), s.name());
+      System.out.printf(
+          java.util.Locale.ROOT, "  %6.1f%%  %14.0f  %s%n", s.percent(), s.value(), s.name());
     }
   }
 
   /** Reads and summarises a recording. */
-  public static JfrProfile analyze(Path file, Function<String, String> threadGroup) throws IOException {
+  public static JfrProfile analyze(Path file, Function<String, String> threadGroup)
+      throws IOException {
     return analyze(file, threadGroup, Long.MIN_VALUE, Long.MAX_VALUE);
   }
 
-  /** Reads and summarises the events of a recording that started within [fromMillis, toMillis] (epoch ms). */
-  public static JfrProfile analyze(Path file, Function<String, String> threadGroup, long fromMillis, long toMillis)
+  /**
+   * Reads and summarises the events of a recording that started within [fromMillis, toMillis]
+   * (epoch ms).
+   */
+  public static JfrProfile analyze(
+      Path file, Function<String, String> threadGroup, long fromMillis, long toMillis)
       throws IOException {
     Map<String, Long> top = new HashMap<>();
     Map<String, Long> comp = new LinkedHashMap<>();
@@ -153,25 +193,41 @@ public record JfrProfile(int executionSamples, List<Share> topFrames, List<Share
           RecordedThread t = e.getThread("eventThread");
           String who = threadGroup.apply(t == null ? "?" : t.getJavaName());
           String where = st == null ? "?" : site(st.getFrames());
-          wait.merge(who + " — " + (type.endsWith("Park") ? "park in " : "monitor in ") + where,
-              (double) e.getDuration().toNanos(), Double::sum);
+          wait.merge(
+              who + " — " + (type.endsWith("Park") ? "park in " : "monitor in ") + where,
+              (double) e.getDuration().toNanos(),
+              Double::sum);
         }
-        default -> {
-        }
+        default -> {}
       }
     }
     final int total = samples;
-    return new JfrProfile(samples, shares(top, total, 25), ordered(comp, total), shares(thr, total, 20),
-        nativeSamples, shares(nat, nativeSamples, 10), allocTotal, shares(allocClass, allocTotal, 15),
-        shares(allocSite, allocTotal, 15), shares(wait, 0, 12));
+    return new JfrProfile(
+        samples,
+        shares(top, total, 25),
+        ordered(comp, total),
+        shares(thr, total, 20),
+        nativeSamples,
+        shares(nat, nativeSamples, 10),
+        allocTotal,
+        shares(allocClass, allocTotal, 15),
+        shares(allocSite, allocTotal, 15),
+        shares(wait, 0, 12));
   }
 
   private static boolean isIdleNative(String frame) {
     // Threads blocked in accept/read/poll/park are "in native" but not using CPU.
-    return frame.contains("accept") || frame.contains("epollWait") || frame.contains("poll")
-        || frame.contains("SocketDispatcher.read") || frame.contains("socketRead") || frame.contains("NioSocketImpl.park")
-        || frame.contains("Net.poll") || frame.contains("FileDispatcherImpl.read") || frame.contains("Unsafe.park")
-        || frame.contains("Object.wait") || frame.contains("Thread.sleep");
+    return frame.contains("accept")
+        || frame.contains("epollWait")
+        || frame.contains("poll")
+        || frame.contains("SocketDispatcher.read")
+        || frame.contains("socketRead")
+        || frame.contains("NioSocketImpl.park")
+        || frame.contains("Net.poll")
+        || frame.contains("FileDispatcherImpl.read")
+        || frame.contains("Unsafe.park")
+        || frame.contains("Object.wait")
+        || frame.contains("Thread.sleep");
   }
 
   private static boolean matchesAny(List<RecordedFrame> frames, String[] component) {
@@ -187,7 +243,10 @@ public record JfrProfile(int executionSamples, List<Share> topFrames, List<Share
     return false;
   }
 
-  /** The first frame in our code, or else the top frame, with the top frame's method when they differ. */
+  /**
+   * The first frame in our code, or else the top frame, with the top frame's method when they
+   * differ.
+   */
   private static String site(List<RecordedFrame> frames) {
     if (frames.isEmpty()) {
       return "?";
@@ -221,12 +280,20 @@ public record JfrProfile(int executionSamples, List<Share> topFrames, List<Share
     return frame.substring(cls + 1);
   }
 
-  /** The {@code limit} largest entries of {@code m}, largest first, as shares of {@code total} (0: no percentage). */
+  /**
+   * The {@code limit} largest entries of {@code m}, largest first, as shares of {@code total} (0:
+   * no percentage).
+   */
   private static List<Share> shares(Map<String, ? extends Number> m, double total, int limit) {
     return m.entrySet().stream()
-        .sorted((a, b) -> Double.compare(b.getValue().doubleValue(), a.getValue().doubleValue())).limit(limit)
-        .map(e -> new Share(e.getKey(), e.getValue().doubleValue(),
-            total == 0 ? 0 : 100.0 * e.getValue().doubleValue() / total))
+        .sorted((a, b) -> Double.compare(b.getValue().doubleValue(), a.getValue().doubleValue()))
+        .limit(limit)
+        .map(
+            e ->
+                new Share(
+                    e.getKey(),
+                    e.getValue().doubleValue(),
+                    total == 0 ? 0 : 100.0 * e.getValue().doubleValue() / total))
         .collect(Collectors.toList());
   }
 

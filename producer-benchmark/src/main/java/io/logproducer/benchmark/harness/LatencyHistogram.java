@@ -3,18 +3,20 @@ package io.logproducer.benchmark.harness;
 import java.util.Arrays;
 
 /**
- * A fixed-bucket, log-linear histogram of non-negative {@code long} values (nanoseconds), in the manner of
- * HdrHistogram with 2 significant binary digits of 6 bits: values below 128 have their own bucket; above, each
- * power-of-two range is split into 64 equal buckets, so a reported value is at most 1/64 (1.6 %) above the true
- * one. Covers the whole {@code long} range in 3,712 buckets (29 KiB). Recording is two shifts and an increment.
+ * A fixed-bucket, log-linear histogram of non-negative {@code long} values (nanoseconds), in the
+ * manner of HdrHistogram with 2 significant binary digits of 6 bits: values below 128 have their
+ * own bucket; above, each power-of-two range is split into 64 equal buckets, so a reported value is
+ * at most 1/64 (1.6 %) above the true one. Covers the whole {@code long} range in 3,712 buckets (29
+ * KiB). Recording is two shifts and an increment.
  *
- * <p>Not thread-safe: each application thread records into its own histogram, and they are {@link #add added}
- * together at the end.
+ * <p>Not thread-safe: each application thread records into its own histogram, and they are {@link
+ * #add added} together at the end.
  */
 public final class LatencyHistogram {
 
   private static final int SUB_BITS = 6;
   private static final int SUB = 1 << SUB_BITS; // 64
+
   /** Index of the last bucket: shift 57 (values up to 2^63-1), sub-bucket 127. */
   static final int BUCKETS = (63 - SUB_BITS) * SUB + 2 * SUB;
 
@@ -90,8 +92,8 @@ public final class LatencyHistogram {
   }
 
   /**
-   * The value at {@code percentile} (0–100]: the smallest bucket bound such that at least that share of the values
-   * is at or below it (never above {@link #max()}). 0 when empty.
+   * The value at {@code percentile} (0–100]: the smallest bucket bound such that at least that
+   * share of the values is at or below it (never above {@link #max()}). 0 when empty.
    */
   public long percentile(double percentile) {
     if (!(percentile > 0 && percentile <= 100)) {
@@ -112,10 +114,19 @@ public final class LatencyHistogram {
     return max;
   }
 
-  /** A compact text form for passing a histogram between processes: {@code index:count,…} of non-empty buckets. */
+  /**
+   * A compact text form for passing a histogram between processes: {@code index:count,…} of
+   * non-empty buckets.
+   */
   public String encode() {
     StringBuilder sb = new StringBuilder();
-    sb.append(total).append('/').append(max).append('/').append(min()).append('/').append((long) sum);
+    sb.append(total)
+        .append('/')
+        .append(max)
+        .append('/')
+        .append(min())
+        .append('/')
+        .append((long) sum);
     for (int i = 0; i < BUCKETS; i++) {
       if (counts[i] != 0) {
         sb.append(',').append(i).append(':').append(counts[i]);
@@ -138,14 +149,18 @@ public final class LatencyHistogram {
     h.sum = Long.parseLong(head[3]);
     for (int i = 1; i < parts.length; i++) {
       int colon = parts[i].indexOf(':');
-      h.counts[Integer.parseInt(parts[i].substring(0, colon))] = Long.parseLong(parts[i].substring(colon + 1));
+      h.counts[Integer.parseInt(parts[i].substring(0, colon))] =
+          Long.parseLong(parts[i].substring(colon + 1));
     }
     return h;
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof LatencyHistogram h && h.total == total && h.max == max && Arrays.equals(h.counts, counts);
+    return o instanceof LatencyHistogram h
+        && h.total == total
+        && h.max == max
+        && Arrays.equals(h.counts, counts);
   }
 
   @Override

@@ -15,20 +15,20 @@ final class LogproducerDriver implements Driver {
 
   LogproducerDriver(RunSpec spec, String endpoint, String clientId) {
     this.clientId = clientId;
-    ProducerConfig config = ProducerConfig.builder()
-        .setClientId(clientId)
-        .setTotalSizeInBytes(spec.totalSizeInBytes())
-        .setBatchSizeInBytes(spec.batchSizeInBytes())
-        .setBatchCountThreshold(spec.batchCountThreshold())
-        .setLingerMillis(spec.lingerMillis())
-        .setSendThreads(spec.sendThreads())
-        .setCompression(spec.compression())
-        .setCompressionLevel(spec.compressionLevel())
-        .setJmxEnabled(false)
-        .build();
-    OtlpHttpExporterBuilder builder = OtlpHttpExporter.builder()
-        .setEndpoint(endpoint)
-        .setServiceName("logproducer-benchmark");
+    ProducerConfig config =
+        ProducerConfig.builder()
+            .setClientId(clientId)
+            .setTotalSizeInBytes(spec.totalSizeInBytes())
+            .setBatchSizeInBytes(spec.batchSizeInBytes())
+            .setBatchCountThreshold(spec.batchCountThreshold())
+            .setLingerMillis(spec.lingerMillis())
+            .setSendThreads(spec.sendThreads())
+            .setCompression(spec.compression())
+            .setCompressionLevel(spec.compressionLevel())
+            .setJmxEnabled(false)
+            .build();
+    OtlpHttpExporterBuilder builder =
+        OtlpHttpExporter.builder().setEndpoint(endpoint).setServiceName("logproducer-benchmark");
     if (spec.stripes() > 0) {
       builder.setStripes(spec.stripes());
     }
@@ -49,9 +49,18 @@ final class LogproducerDriver implements Driver {
   @Override
   public Counters counters() {
     ProducerMetrics m = producer.getMetrics();
-    return new Counters(m.getRecordsAccepted(), m.getRecordsSent(), m.getRecordsFailed() + m.getRecordsRejected(),
-        m.getRecordsDropped(), m.getBytesSent(), m.getWireBytesSent(), m.getPeakBufferedBytes(),
-        m.getTotalSizeInBytes(), m.getSendBlockedNanos(), m.getRequests(), m.getRequestLatencyAvgMillis(),
+    return new Counters(
+        m.getRecordsAccepted(),
+        m.getRecordsSent(),
+        m.getRecordsFailed() + m.getRecordsRejected(),
+        m.getRecordsDropped(),
+        m.getBytesSent(),
+        m.getWireBytesSent(),
+        m.getPeakBufferedBytes(),
+        m.getTotalSizeInBytes(),
+        m.getSendBlockedNanos(),
+        m.getRequests(),
+        m.getRequestLatencyAvgMillis(),
         m.getBufferedBytes());
   }
 

@@ -12,21 +12,39 @@ import java.util.Map;
 /** Facts about the machine and JVM the suite ran on, for the report. */
 public final class MachineInfo {
 
-  private MachineInfo() {
-  }
+  private MachineInfo() {}
 
   /** Ordered name → value pairs. */
   public static Map<String, String> collect() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("CPU", cpuModel());
-    m.put("Cores (available to the JVM)", Integer.toString(Runtime.getRuntime().availableProcessors()));
+    m.put(
+        "Cores (available to the JVM)",
+        Integer.toString(Runtime.getRuntime().availableProcessors()));
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    m.put("Memory", String.format(java.util.Locale.ROOT, "%.1f GiB", os.getTotalMemorySize() / (double) (1L << 30)));
-    m.put("OS", osName() + " (" + System.getProperty("os.name") + " " + System.getProperty("os.version") + ", "
-        + System.getProperty("os.arch") + ")");
-    m.put("JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
-        + System.getProperty("java.vendor") + ")");
+    m.put(
+        "Memory",
+        String.format(
+            java.util.Locale.ROOT, "%.1f GiB", os.getTotalMemorySize() / (double) (1L << 30)));
+    m.put(
+        "OS",
+        osName()
+            + " ("
+            + System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + ", "
+            + System.getProperty("os.arch")
+            + ")");
+    m.put(
+        "JDK",
+        System.getProperty("java.vm.name")
+            + " "
+            + System.getProperty("java.runtime.version")
+            + " ("
+            + System.getProperty("java.vendor")
+            + ")");
     return m;
   }
 
@@ -78,8 +96,8 @@ public final class MachineInfo {
   }
 
   /**
-   * CPU used by the whole machine between two {@link #cpuJiffies()} snapshots, as a percentage of one core
-   * (200 % = two cores busy); NaN if unknown.
+   * CPU used by the whole machine between two {@link #cpuJiffies()} snapshots, as a percentage of
+   * one core (200 % = two cores busy); NaN if unknown.
    */
   static double busyPercent(long[] before, long[] after) {
     if (before == null || after == null || after[1] == before[1]) {

@@ -26,18 +26,19 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Drives the OpenTelemetry Java SDK the way an application using it would: an {@link SdkLoggerProvider} with a
- * {@link BatchLogRecordProcessor} and an {@link OtlpHttpLogRecordExporter} (protobuf over the JDK HttpClient
- * sender), emitting the same records (body, three string attributes, timestamp, severity INFO).
+ * Drives the OpenTelemetry Java SDK the way an application using it would: an {@link
+ * SdkLoggerProvider} with a {@link BatchLogRecordProcessor} and an {@link
+ * OtlpHttpLogRecordExporter} (protobuf over the JDK HttpClient sender), emitting the same records
+ * (body, three string attributes, timestamp, severity INFO).
  *
  * <ul>
- *   <li><b>Defaults</b>: the processor's and exporter's defaults (queue 2048, batch 512, delay 1 s, no
- *       compression). When the queue is full the SDK drops the record and {@code emit} returns: the loss is
- *       measured as emitted − delivered.</li>
- *   <li><b>Tuned</b>: a larger queue and export batch, and — because the SDK offers no blocking mode — the
- *       application waits for queue space itself: a semaphore of {@code maxQueueSize} permits, taken before each
- *       {@code emit} and returned as the processor hands records to the exporter. The queue can then never
- *       overflow, so nothing is dropped.</li>
+ *   <li><b>Defaults</b>: the processor's and exporter's defaults (queue 2048, batch 512, delay 1 s,
+ *       no compression). When the queue is full the SDK drops the record and {@code emit} returns:
+ *       the loss is measured as emitted − delivered.
+ *   <li><b>Tuned</b>: a larger queue and export batch, and — because the SDK offers no blocking
+ *       mode — the application waits for queue space itself: a semaphore of {@code maxQueueSize}
+ *       permits, taken before each {@code emit} and returned as the processor hands records to the
+ *       exporter. The queue can then never overflow, so nothing is dropped.
  * </ul>
  */
 final class OtelDriver implements Driver {
@@ -57,30 +58,37 @@ final class OtelDriver implements Driver {
   private final LongAdder blockedNanos = new LongAdder();
 
   OtelDriver(RunSpec spec, String endpoint) {
-    OtlpHttpLogRecordExporterBuilder eb = OtlpHttpLogRecordExporter.builder().setEndpoint(endpoint + "/v1/logs");
+    OtlpHttpLogRecordExporterBuilder eb =
+        OtlpHttpLogRecordExporter.builder().setEndpoint(endpoint + "/v1/logs");
     if (spec.compression() == Compression.GZIP) {
       eb.setCompression("gzip");
     } else if (spec.compression() != Compression.NONE) {
-      throw new IllegalArgumentException("the OpenTelemetry SDK exporter supports none and gzip, not "
-          + spec.compression());
+      throw new IllegalArgumentException(
+          "the OpenTelemetry SDK exporter supports none and gzip, not " + spec.compression());
     }
     BatchLogRecordProcessorBuilder pb;
     if (spec.otelTuned()) {
       eb.setMemoryMode(MemoryMode.REUSABLE_DATA);
       permits = new Semaphore(spec.otelQueueSize());
-      pb = BatchLogRecordProcessor.builder(new CountingExporter(eb.build()))
-          .setMaxQueueSize(spec.otelQueueSize())
-          .setMaxExportBatchSize(spec.otelBatchSize())
-          .setScheduleDelay(Duration.ofMillis(200));
+      pb =
+          BatchLogRecordProcessor.builder(new CountingExporter(eb.build()))
+              .setMaxQueueSize(spec.otelQueueSize())
+              .setMaxExportBatchSize(spec.otelBatchSize())
+              .setScheduleDelay(Duration.ofMillis(200));
     } else {
       permits = null;
       pb = BatchLogRecordProcessor.builder(new CountingExporter(eb.build()));
     }
-    provider = SdkLoggerProvider.builder()
-        .setResource(Resource.getDefault().merge(Resource.create(
-            Attributes.of(AttributeKey.stringKey("service.name"), "otel-benchmark"))))
-        .addLogRecordProcessor(pb.build())
-        .build();
+    provider =
+        SdkLoggerProvider.builder()
+            .setResource(
+                Resource.getDefault()
+                    .merge(
+                        Resource.create(
+                            Attributes.of(
+                                AttributeKey.stringKey("service.name"), "otel-benchmark"))))
+            .addLogRecordProcessor(pb.build())
+            .build();
     logger = provider.get("io.logproducer.benchmark");
   }
 
@@ -91,10 +99,12 @@ final class OtelDriver implements Driver {
       permits.acquireUninterruptibly();
       blockedNanos.add(System.nanoTime() - t0);
     }
-    LogRecordBuilder b = logger.logRecordBuilder()
-        .setTimestamp(r.getTimeUnixNano(), TimeUnit.NANOSECONDS)
-        .setSeverity(Severity.INFO)
-        .setBody(r.getBody().asString());
+    LogRecordBuilder b =
+        logger
+            .logRecordBuilder()
+            .setTimestamp(r.getTimeUnixNano(), TimeUnit.NANOSECONDS)
+            .setSeverity(Severity.INFO)
+            .setBody(r.getBody().asString());
     for (int i = 0, n = r.getAttributeCount(); i < n; i++) {
       b.setAttribute(key(r.getAttributeKey(i)), string(r.getAttributeValue(i)));
     }
@@ -126,9 +136,21 @@ final class OtelDriver implements Driver {
     long del = delivered.sum();
     long fail = failed.sum();
     long n = exports.get();
-    // Records the SDK did not deliver or fail were dropped from its full queue (or are still queued).
-    return new Counters(acc, del, fail, Math.max(0, acc - del - fail), -1, -1, -1, -1, blockedNanos.sum(), n,
-        n == 0 ? 0 : exportNanos.get() / 1e6 / n, -1);
+    // Records the SDK did not deliver or fail were dropped from its full queue (or are still
+    // queued).
+    return new Counters(
+        acc,
+        del,
+        fail,
+        Math.max(0, acc - del - fail),
+        -1,
+        -1,
+        -1,
+        -1,
+        blockedNanos.sum(),
+        n,
+        n == 0 ? 0 : exportNanos.get() / 1e6 / n,
+        -1);
   }
 
   @Override
@@ -163,15 +185,16 @@ final class OtelDriver implements Driver {
       }
       long t0 = System.nanoTime();
       CompletableResultCode rc = delegate.export(logs);
-      rc.whenComplete(() -> {
-        exportNanos.addAndGet(System.nanoTime() - t0);
-        exports.incrementAndGet();
-        if (rc.isSuccess()) {
-          delivered.add(n);
-        } else {
-          failed.add(n);
-        }
-      });
+      rc.whenComplete(
+          () -> {
+            exportNanos.addAndGet(System.nanoTime() - t0);
+            exports.incrementAndGet();
+            if (rc.isSuccess()) {
+              delivered.add(n);
+            } else {
+              failed.add(n);
+            }
+          });
       return rc;
     }
 

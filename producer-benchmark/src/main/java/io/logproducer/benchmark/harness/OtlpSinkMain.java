@@ -8,22 +8,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The suite's OTLP/HTTP sink as its own process: the test kit's counting {@link OtlpReceiver} (decompresses and
- * counts every record) on 127.0.0.1, {@code java -cp benchmarks.jar io.logproducer.benchmark.harness.OtlpSinkMain
- * [--port P] [--threads T]}. Prints {@code listening <endpoint>} once ready, then every second a line
- * {@code records=<n> requests=<n> wire_bytes=<n> body_bytes=<n> bad=<n> cpu_ns=<process CPU nanoseconds>} (read by
- * {@link SinkProcess}); stops when its standard input closes.
+ * The suite's OTLP/HTTP sink as its own process: the test kit's counting {@link OtlpReceiver}
+ * (decompresses and counts every record) on 127.0.0.1, {@code java -cp benchmarks.jar
+ * io.logproducer.benchmark.harness.OtlpSinkMain [--port P] [--threads T]}. Prints {@code listening
+ * <endpoint>} once ready, then every second a line {@code records=<n> requests=<n> wire_bytes=<n>
+ * body_bytes=<n> bad=<n> cpu_ns=<process CPU nanoseconds>} (read by {@link SinkProcess}); stops
+ * when its standard input closes.
  */
 public final class OtlpSinkMain {
 
-  private OtlpSinkMain() {
-  }
+  private OtlpSinkMain() {}
 
   /**
    * Runs the sink until stdin closes.
    *
-   * @param args {@code --port P} (default 0: a free one); {@code --threads T} is accepted and ignored (the receiver
-   *     sizes its own pool)
+   * @param args {@code --port P} (default 0: a free one); {@code --threads T} is accepted and
+   *     ignored (the receiver sizes its own pool)
    * @throws IOException if the receiver cannot listen
    * @throws InterruptedException if interrupted while serving
    */
@@ -39,15 +39,24 @@ public final class OtlpSinkMain {
       }
     }
     try (OtlpReceiver r = OtlpReceiver.builder().counting().port(port).start()) {
-      serve(r.endpoint(), () -> String.format(Locale.ROOT, "records=%d requests=%d wire_bytes=%d body_bytes=%d bad=%d",
-          r.acceptedRecords(), r.acceptedRequests(), r.acceptedWireBytes(), r.acceptedBodyBytes(),
-          r.invalidRequestCount()));
+      serve(
+          r.endpoint(),
+          () ->
+              String.format(
+                  Locale.ROOT,
+                  "records=%d requests=%d wire_bytes=%d body_bytes=%d bad=%d",
+                  r.acceptedRecords(),
+                  r.acceptedRequests(),
+                  r.acceptedWireBytes(),
+                  r.acceptedBodyBytes(),
+                  r.invalidRequestCount()));
     }
   }
 
   /**
-   * A sink process's protocol towards {@link SinkProcess}: prints {@code listening <endpoint>}, then every second
-   * {@code counters.get()} followed by {@code cpu_ns=<process CPU nanoseconds>}, until stdin closes.
+   * A sink process's protocol towards {@link SinkProcess}: prints {@code listening <endpoint>},
+   * then every second {@code counters.get()} followed by {@code cpu_ns=<process CPU nanoseconds>},
+   * until stdin closes.
    *
    * @param endpoint the sink's base URL
    * @param counters the counters part of a report line, e.g. {@code records=1 requests=1 ...}
@@ -56,15 +65,18 @@ public final class OtlpSinkMain {
   public static void serve(String endpoint, Supplier<String> counters) throws InterruptedException {
     System.out.println("listening " + endpoint);
     System.out.flush();
-    Thread stdinWatcher = new Thread(() -> {
-      try {
-        while (System.in.read() >= 0) {
-          // drain until EOF
-        }
-      } catch (IOException ignored) {
-        // treat as EOF
-      }
-    }, "stdin-watcher");
+    Thread stdinWatcher =
+        new Thread(
+            () -> {
+              try {
+                while (System.in.read() >= 0) {
+                  // drain until EOF
+                }
+              } catch (IOException ignored) {
+                // treat as EOF
+              }
+            },
+            "stdin-watcher");
     stdinWatcher.setDaemon(true);
     stdinWatcher.start();
     com.sun.management.OperatingSystemMXBean os =

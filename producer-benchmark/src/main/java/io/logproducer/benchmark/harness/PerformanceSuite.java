@@ -21,11 +21,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The standard performance suite: the reference workload end to end, through the real producer, through the
- * OpenTelemetry Java SDK and through the Aliyun Log Java producer, to a sink in its own JVM (OTLP/HTTP for the first
- * two, SLS PutLogs for the Aliyun producer); the published sweeps; how cost grows with the record size and the
- * application threads; a JFR profile; the JMH micro-benchmarks and {@code SendBenchmark}'s sweeps; then
- * {@code docs/PERFORMANCE.md} with tables and PNG charts.
+ * The standard performance suite: the reference workload end to end, through the real producer,
+ * through the OpenTelemetry Java SDK and through the Aliyun Log Java producer, to a sink in its own
+ * JVM (OTLP/HTTP for the first two, SLS PutLogs for the Aliyun producer); the published sweeps; how
+ * cost grows with the record size and the application threads; a JFR profile; the JMH
+ * micro-benchmarks and {@code SendBenchmark}'s sweeps; then {@code docs/PERFORMANCE.md} with tables
+ * and PNG charts.
  *
  * <pre>
  * producer-benchmark/run-suite.sh            # builds, then runs this (about 20 minutes on 2 cores)
@@ -46,78 +47,121 @@ import java.util.concurrent.TimeUnit;
  *                     (docs/perf-data/history.tsv, which every full run extends)
  * </pre>
  *
- * <p><b>Method.</b> Every run is a fresh producer JVM ({@link HarnessMain}), so its CPU, GC and allocation numbers
- * are its own; it warms up with a first producer instance, then measures a second one. One sink JVM per protocol
- * serves the whole suite (both the same kind of server with the same JVM options); each run's delivered count is
- * checked against the records its sink counted while the run's JVM lived.
+ * <p><b>Method.</b> Every run is a fresh producer JVM ({@link HarnessMain}), so its CPU, GC and
+ * allocation numbers are its own; it warms up with a first producer instance, then measures a
+ * second one. One sink JVM per protocol serves the whole suite (both the same kind of server with
+ * the same JVM options); each run's delivered count is checked against the records its sink counted
+ * while the run's JVM lived.
  *
- * <p>The Aliyun runs get a class path of their own ({@link #aliyunClasspath}): {@code target/aliyun-lib/} (the
- * Aliyun producer and what only it depends on: protobuf-java 2.5.0, guava 27, httpclient 4.5, fastjson) in front of
- * {@code benchmarks.jar}, which does not contain them.
+ * <p>The Aliyun runs get a class path of their own ({@link #aliyunClasspath}): {@code
+ * target/aliyun-lib/} (the Aliyun producer and what only it depends on: protobuf-java 2.5.0, guava
+ * 27, httpclient 4.5, fastjson) in front of {@code benchmarks.jar}, which does not contain them.
  */
 public final class PerformanceSuite {
 
   static final int[] SEND_THREADS = {1, 2, 4, 8, 16, 32};
-  static final long[] TOTAL_SIZES = {25L * RunSpec.MIB, 50L * RunSpec.MIB, 100L * RunSpec.MIB, 200L * RunSpec.MIB};
+  static final long[] TOTAL_SIZES = {
+    25L * RunSpec.MIB, 50L * RunSpec.MIB, 100L * RunSpec.MIB, 200L * RunSpec.MIB
+  };
   static final int[] BATCH_SIZES = {512 * 1024, RunSpec.MIB, 2 * RunSpec.MIB, 4 * RunSpec.MIB};
-  public static final Compression[] COMPRESSIONS = {Compression.NONE, Compression.GZIP, Compression.LZ4, Compression.ZSTD};
+  public static final Compression[] COMPRESSIONS = {
+    Compression.NONE, Compression.GZIP, Compression.LZ4, Compression.ZSTD
+  };
+
   /**
-   * How cost grows with the record: raw bytes per record ({@link SizedWorkload}); 0 is the reference record itself
-   * (~580 B, the kit's {@code ReferenceWorkload}).
+   * How cost grows with the record: raw bytes per record ({@link SizedWorkload}); 0 is the
+   * reference record itself (~580 B, the kit's {@code ReferenceWorkload}).
    */
   static final int[] RECORD_BYTES = {100, 0, 4 * 1024, 64 * 1024};
+
   static final int[] RECORD_BYTES_QUICK = {100, 0, 64 * 1024};
+
   /** How cost grows with the application: threads calling send (10 is the reference). */
   static final int[] APP_THREADS = {1, 2, 4, 10, 32, 64};
+
   static final int[] APP_THREADS_QUICK = {10, 64};
-  /** The tuned OpenTelemetry SDK: queue and export batch (chosen by a sweep during development, see the report). */
+
+  /**
+   * The tuned OpenTelemetry SDK: queue and export batch (chosen by a sweep during development, see
+   * the report).
+   */
   static final int OTEL_TUNED_QUEUE = 65_536;
+
   static final int OTEL_TUNED_BATCH = 8_192;
+
   /** The Aliyun Log Java producer: IO threads swept ({@code ioThreadCount}). */
   static final int[] ALIYUN_IO_THREADS = {1, 2, 4, 8};
+
   static final int[] ALIYUN_IO_THREADS_QUICK = {1, 4};
+
   /**
-   * The Aliyun producer's settings for throughput, as its own performance test uses them: 3 MiB batches of up to
-   * 40,960 logs (its maximum), linger 2 s, 100 MiB of buffer (its default), lz4 (its SDK's default compression).
+   * The Aliyun producer's settings for throughput, as its own performance test uses them: 3 MiB
+   * batches of up to 40,960 logs (its maximum), linger 2 s, 100 MiB of buffer (its default), lz4
+   * (its SDK's default compression).
    */
   static final int ALIYUN_BATCH_SIZE = 3 * RunSpec.MIB;
+
   static final int ALIYUN_BATCH_COUNT = 40_960;
-  /** Where the Aliyun producer's own class path is copied, next to benchmarks.jar (see the module's pom). */
-  static final String ALIYUN_LIB = "aliyun-lib";
+
   /**
-   * Given to every child JVM (sink, producer runs, JMH forks, the soak receiver): zstd-jni and lz4-java load JNI
-   * libraries, which JDK 24+ warns about ("A restricted method in java.lang.System has been called") unless native
-   * access is enabled. The children are started with {@code -cp}, so the jar manifest's
-   * {@code Enable-Native-Access} does not apply to them. Every JDK from 17 on accepts the option (17 introduced it
-   * with the foreign function API's incubator) and the children run a JDK 17+ (this JVM's java binary), so it is
-   * always passed.
+   * Where the Aliyun producer's own class path is copied, next to benchmarks.jar (see the module's
+   * pom).
+   */
+  static final String ALIYUN_LIB = "aliyun-lib";
+
+  /**
+   * Given to every child JVM (sink, producer runs, JMH forks, the soak receiver): zstd-jni and
+   * lz4-java load JNI libraries, which JDK 24+ warns about ("A restricted method in
+   * java.lang.System has been called") unless native access is enabled. The children are started
+   * with {@code -cp}, so the jar manifest's {@code Enable-Native-Access} does not apply to them.
+   * Every JDK from 17 on accepts the option (17 introduced it with the foreign function API's
+   * incubator) and the children run a JDK 17+ (this JVM's java binary), so it is always passed.
    */
   public static final String ENABLE_NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+
   /**
-   * The sink's JVM: heap touched up front so that page faults of fresh heap do not land in the measurements (the
-   * nodelay property only matters for a JDK-HttpServer-based sink).
+   * The sink's JVM: heap touched up front so that page faults of fresh heap do not land in the
+   * measurements (the nodelay property only matters for a JDK-HttpServer-based sink).
    */
-  static final List<String> SINK_JVM_ARGS = List.of("-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch",
-      "-Dsun.net.httpserver.nodelay=true");
+  static final List<String> SINK_JVM_ARGS =
+      List.of("-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch", "-Dsun.net.httpserver.nodelay=true");
 
   private final SuiteOptions options;
   private final PrintStream out = System.out;
   private final List<Sample> samples = new ArrayList<>();
   private final Path dataDir;
   private SinkProcess sink;
-  /** The SLS PutLogs sink for the Aliyun runs; started with the OTLP sink when the plan has Aliyun runs. */
+
+  /**
+   * The SLS PutLogs sink for the Aliyun runs; started with the OTLP sink when the plan has Aliyun
+   * runs.
+   */
   private SinkProcess slsSink;
+
   private int runNumber;
   private int plannedRuns;
   private final long suiteStart = System.nanoTime();
+
   /** Wall time of each child run, for the time budget. */
   private final List<Double> runSeconds = new ArrayList<>();
-  /** Times a fixed piece of work before and after each run: a slowed machine marks the run disturbed. */
+
+  /**
+   * Times a fixed piece of work before and after each run: a slowed machine marks the run
+   * disturbed.
+   */
   private final SpeedProbe probe = new SpeedProbe();
-  /** A run during which other processes used more than this much CPU (% of one core) is "disturbed". */
+
+  /**
+   * A run during which other processes used more than this much CPU (% of one core) is "disturbed".
+   */
   static final double DISTURBED_PERCENT = 25;
-  /** What the JMH part takes, seconds (for the time budget): the benchmarks, then SendBenchmark's sweeps. */
+
+  /**
+   * What the JMH part takes, seconds (for the time budget): the benchmarks, then SendBenchmark's
+   * sweeps.
+   */
   static final double JMH_SECONDS = 190 + 150;
+
   /** The same with {@code --quick}. */
   static final double JMH_SECONDS_QUICK = 55 + 35;
 
@@ -144,7 +188,8 @@ public final class PerformanceSuite {
     }
     if (options.reportOnly() || options.jmhOnly()) {
       samples.addAll(Sample.readAll(results));
-      PerformanceReport.load(options.docs(), samples, JmhRunner.load(jmhFile), jfrFile, readMeta()).write();
+      PerformanceReport.load(options.docs(), samples, JmhRunner.load(jmhFile), jfrFile, readMeta())
+          .write();
       out.println("wrote " + options.docs().resolve("PERFORMANCE.md"));
       return;
     }
@@ -156,15 +201,22 @@ public final class PerformanceSuite {
     Files.deleteIfExists(jfrFile);
     Files.deleteIfExists(dataDir.resolve("profile.tsv"));
     printPlan(machine);
-    String aliyunCp = SuiteOptions.aliyunClasspath(options.classpath()); // fails now rather than after the other runs
-    sink = new SinkProcess(options.java(), options.classpath(),
-        SINK_JVM_ARGS, 4);
+    String aliyunCp =
+        SuiteOptions.aliyunClasspath(
+            options.classpath()); // fails now rather than after the other runs
+    sink = new SinkProcess(options.java(), options.classpath(), SINK_JVM_ARGS, 4);
     out.println("  sink: OtlpSinkMain at " + sink.endpoint() + " (pid " + sink.pid() + ")");
     Map<String, String> meta = new LinkedHashMap<>();
     try {
       startSlsSink();
-      out.println("  SLS sink (Aliyun runs): SlsReceiverMain at " + slsSink.endpoint() + " (pid " + slsSink.pid()
-          + "); Aliyun class path: " + aliyunCp.split(File.pathSeparator).length + " entries");
+      out.println(
+          "  SLS sink (Aliyun runs): SlsReceiverMain at "
+              + slsSink.endpoint()
+              + " (pid "
+              + slsSink.pid()
+              + "); Aliyun class path: "
+              + aliyunCp.split(File.pathSeparator).length
+              + " entries");
       RunSpec base = RunSpec.reference().withTiming(options.warmup(), options.duration());
       probe.warmUp();
 
@@ -181,12 +233,20 @@ public final class PerformanceSuite {
   private void printPlan(Map<String, String> machine) {
     out.println("logproducer performance suite");
     machine.forEach((k, v) -> out.println("  " + k + ": " + v));
-    out.printf(Locale.ROOT, "  runs: %.0f s warm-up + %.0f s measured each, %d sample(s) per headline setting%s%n",
-        options.warmup(), options.duration(), options.repeats(), options.quick() ? " (quick)" : "");
+    out.printf(
+        Locale.ROOT,
+        "  runs: %.0f s warm-up + %.0f s measured each, %d sample(s) per headline setting%s%n",
+        options.warmup(),
+        options.duration(),
+        options.repeats(),
+        options.quick() ? " (quick)" : "");
     plannedRuns = plannedRuns();
-    out.printf(Locale.ROOT, "  up to %d end-to-end runs (about %.0f minutes), then JMH; time budget %.0f minutes%n",
-        plannedRuns, plannedRuns * (options.warmup() + options.duration() + 4) / 60, options.budgetMinutes());
-
+    out.printf(
+        Locale.ROOT,
+        "  up to %d end-to-end runs (about %.0f minutes), then JMH; time budget %.0f minutes%n",
+        plannedRuns,
+        plannedRuns * (options.warmup() + options.duration() + 4) / 60,
+        options.budgetMinutes());
   }
 
   /** The suite's end-to-end runs, in order; {@code meta} receives the settings the sweeps chose. */
@@ -198,11 +258,20 @@ public final class PerformanceSuite {
     RunSpec std = settingSweeps(base, results, meta);
     int bestBatch = base.batchSizeInBytes(); // the reference's 2 MiB: the published tables' setting
     RunSpec head = std.withBatchSize(bestBatch);
-    section("compression", "compression (sendThreads " + std.sendThreads() + ", batch " + Report.bytes(bestBatch)
-        + ")");
+    section(
+        "compression",
+        "compression (sendThreads "
+            + std.sendThreads()
+            + ", batch "
+            + Report.bytes(bestBatch)
+            + ")");
     for (Compression c : COMPRESSIONS) {
-      for (int i = 0; i < (c == Compression.NONE ? 1 : options.repeats()); i++) { // the goals' codecs: medians
-        run("compression", head.withCompression(c, 0).withLabel("logproducer " + Report.compressionName(c, 0)),
+      for (int i = 0;
+          i < (c == Compression.NONE ? 1 : options.repeats());
+          i++) { // the goals' codecs: medians
+        run(
+            "compression",
+            head.withCompression(c, 0).withLabel("logproducer " + Report.compressionName(c, 0)),
             results);
       }
     }
@@ -214,10 +283,14 @@ public final class PerformanceSuite {
     run("calibration", base.withClient(Client.GENERATE).withLabel("generate only (end)"), results);
   }
 
-  /** The sendThreads, batchSizeInBytes and totalSizeInBytes sweeps; {@return the headline settings they chose} */
+  /**
+   * The sendThreads, batchSizeInBytes and totalSizeInBytes sweeps; {@return the headline settings
+   * they chose}
+   */
   private RunSpec settingSweeps(RunSpec base, Path results, Map<String, String> meta)
       throws IOException, InterruptedException {
-    // Sweeps run in passes (every setting once, then again), so that drifts of the machine hit all settings
+    // Sweeps run in passes (every setting once, then again), so that drifts of the machine hit all
+    // settings
     // alike; identical settings seen in an earlier sweep are reused, not rerun.
     section("sendThreads", "sendThreads sweep (lz4, total 100 MiB, batch 2 MiB)");
     int[] sendThreads = options.quick() ? new int[] {1, 4, 16} : SEND_THREADS;
@@ -228,11 +301,15 @@ public final class PerformanceSuite {
     }
     int bestThreads = pickUnblocked(sendThreads, samplesOf("sendThreads"));
     meta.put("standardSendThreads", Integer.toString(bestThreads));
-    out.println("  → standard sendThreads for the other sweeps (fewest with which send() never waited for buffer "
-        + "space): " + bestThreads);
+    out.println(
+        "  → standard sendThreads for the other sweeps (fewest with which send() never waited for buffer "
+            + "space): "
+            + bestThreads);
     RunSpec std = base.withSendThreads(bestThreads);
 
-    section("batchSize", "batchSizeInBytes sweep (lz4, sendThreads " + bestThreads + ", total 100 MiB)");
+    section(
+        "batchSize",
+        "batchSizeInBytes sweep (lz4, sendThreads " + bestThreads + ", total 100 MiB)");
     int[] batches = options.quick() ? new int[] {RunSpec.MIB, 2 * RunSpec.MIB} : BATCH_SIZES;
     for (int pass = 0; pass < options.sweepPasses(); pass++) {
       for (int b : batches) {
@@ -242,8 +319,10 @@ public final class PerformanceSuite {
     int bestBatch = base.batchSizeInBytes(); // the reference's 2 MiB: the published tables' setting
     meta.put("standardBatchSize", Integer.toString(bestBatch));
 
-    section("totalSize", "totalSizeInBytes sweep (lz4, sendThreads " + bestThreads + ", batch 2 MiB)");
-    long[] totals = options.quick() ? new long[] {25L * RunSpec.MIB, 100L * RunSpec.MIB} : TOTAL_SIZES;
+    section(
+        "totalSize", "totalSizeInBytes sweep (lz4, sendThreads " + bestThreads + ", batch 2 MiB)");
+    long[] totals =
+        options.quick() ? new long[] {25L * RunSpec.MIB, 100L * RunSpec.MIB} : TOTAL_SIZES;
     for (int pass = 0; pass < options.sweepPasses(); pass++) {
       for (long t : totals) {
         run("totalSize", std.withTotalSize(t).withLabel("total " + Report.bytes(t)), results);
@@ -257,43 +336,73 @@ public final class PerformanceSuite {
   private void costGrowth(RunSpec head, Path results) throws IOException, InterruptedException {
     int bestThreads = head.sendThreads();
     int bestBatch = head.batchSizeInBytes();
-    // How cost grows: the headline settings (lz4) with bigger records, then with more application threads; the
+    // How cost grows: the headline settings (lz4) with bigger records, then with more application
+    // threads; the
     // reference point of each (580 B, 10 threads) is the compression section's lz4 run, reused.
-    section("recordSize", "record-size sweep (lz4, sendThreads " + bestThreads + ", batch "
-        + Report.bytes(bestBatch) + ")");
+    section(
+        "recordSize",
+        "record-size sweep (lz4, sendThreads "
+            + bestThreads
+            + ", batch "
+            + Report.bytes(bestBatch)
+            + ")");
     int[] sizes = options.quick() ? RECORD_BYTES_QUICK : RECORD_BYTES;
     for (int pass = 0; pass < options.sweepPasses(); pass++) {
       for (int b : sizes) {
-        run("recordSize", head.withRecordBytes(b).withLabel(b == 0 ? "reference records (~580 B)"
-            : "records of " + Report.bytes(b)), results);
-      }
-    }
-    section("appThreads", "application-thread sweep (lz4, sendThreads " + bestThreads + ", batch "
-        + Report.bytes(bestBatch) + ")");
-    int[] apps = options.quick() ? APP_THREADS_QUICK : APP_THREADS;
-    for (int pass = 0; pass < options.sweepPasses(); pass++) {
-      for (int n : apps) {
-        run("appThreads", head.withAppThreads(n).withLabel(n + " application thread" + (n == 1 ? "" : "s")),
+        run(
+            "recordSize",
+            head.withRecordBytes(b)
+                .withLabel(b == 0 ? "reference records (~580 B)" : "records of " + Report.bytes(b)),
             results);
       }
     }
-
+    section(
+        "appThreads",
+        "application-thread sweep (lz4, sendThreads "
+            + bestThreads
+            + ", batch "
+            + Report.bytes(bestBatch)
+            + ")");
+    int[] apps = options.quick() ? APP_THREADS_QUICK : APP_THREADS;
+    for (int pass = 0; pass < options.sweepPasses(); pass++) {
+      for (int n : apps) {
+        run(
+            "appThreads",
+            head.withAppThreads(n).withLabel(n + " application thread" + (n == 1 ? "" : "s")),
+            results);
+      }
+    }
   }
 
   /** The OpenTelemetry SDK and the Aliyun producer, same workload. */
-  private void peers(RunSpec base, Path results, Map<String, String> meta) throws IOException, InterruptedException {
+  private void peers(RunSpec base, Path results, Map<String, String> meta)
+      throws IOException, InterruptedException {
     section("peers", "OpenTelemetry Java SDK, same workload, same sink");
     RunSpec otel = base.withClient(Client.OTEL);
-    run("peers", otel.withCompression(Compression.NONE, 0).withOtel(false, 0, 0).withLabel("OTel SDK defaults"),
+    run(
+        "peers",
+        otel.withCompression(Compression.NONE, 0)
+            .withOtel(false, 0, 0)
+            .withLabel("OTel SDK defaults"),
         results);
     for (int i = 0; i < Math.max(1, options.repeats() - 1); i++) {
-      run("peers", otel.withCompression(Compression.NONE, 0).withOtel(true, OTEL_TUNED_QUEUE, OTEL_TUNED_BATCH)
-          .withLabel("OTel SDK tuned, none"), results);
+      run(
+          "peers",
+          otel.withCompression(Compression.NONE, 0)
+              .withOtel(true, OTEL_TUNED_QUEUE, OTEL_TUNED_BATCH)
+              .withLabel("OTel SDK tuned, none"),
+          results);
     }
-    run("peers", otel.withCompression(Compression.GZIP, 0).withOtel(true, OTEL_TUNED_QUEUE, OTEL_TUNED_BATCH)
-        .withLabel("OTel SDK tuned, gzip"), results);
+    run(
+        "peers",
+        otel.withCompression(Compression.GZIP, 0)
+            .withOtel(true, OTEL_TUNED_QUEUE, OTEL_TUNED_BATCH)
+            .withLabel("OTel SDK tuned, gzip"),
+        results);
 
-    section("aliyun", "Aliyun Log Java producer, same workload, SLS PutLogs sink (lz4, IO threads swept)");
+    section(
+        "aliyun",
+        "Aliyun Log Java producer, same workload, SLS PutLogs sink (lz4, IO threads swept)");
     RunSpec aliyun = aliyunBase(base);
     for (int io : aliyunIoThreads()) {
       run("aliyun", aliyun.withSendThreads(io).withLabel("Aliyun lz4, ioThreads " + io), results);
@@ -302,9 +411,11 @@ public final class PerformanceSuite {
     int bestIo = bestAliyunIoThreads();
     meta.put("aliyunBestIoThreads", Integer.toString(bestIo));
     for (int i = 1; i < options.repeats(); i++) {
-      run("aliyun", aliyun.withSendThreads(bestIo).withLabel("Aliyun lz4, ioThreads " + bestIo), results);
+      run(
+          "aliyun",
+          aliyun.withSendThreads(bestIo).withLabel("Aliyun lz4, ioThreads " + bestIo),
+          results);
     }
-
   }
 
   /** send() latency paced below the headline rate, and the JFR profile of the headline settings. */
@@ -314,21 +425,32 @@ public final class PerformanceSuite {
     double best = median("compression", s -> s.spec().compression() == Compression.LZ4);
     long paced = Math.max(10_000, Math.round(best * 0.5 / 10_000) * 10_000);
     meta.put("pacedRate", Long.toString(paced));
-    run("latency", head.withRateLimit(paced).withLabel("lz4 paced to " + Report.count(paced) + "/s"), results);
+    run(
+        "latency",
+        head.withRateLimit(paced).withLabel("lz4 paced to " + Report.count(paced) + "/s"),
+        results);
     long low = Math.max(10_000, Math.round(best * 0.1 / 10_000) * 10_000);
-    run("latency", head.withRateLimit(low).withLabel("lz4 paced to " + Report.count(low) + "/s"), results);
+    run(
+        "latency",
+        head.withRateLimit(low).withLabel("lz4 paced to " + Report.count(low) + "/s"),
+        results);
 
     section("profile", "JFR profile of the headline configuration (lz4)");
     run("profile", head.withJfr(true).withLabel("lz4, JFR profile"), results, jfrFile);
-
   }
 
-  /** Records when and where, runs JMH unless skipped, writes meta.properties, the history row and the page. */
-  private void finish(Map<String, String> machine, Map<String, String> meta, Path jmhFile, Path jfrFile)
+  /**
+   * Records when and where, runs JMH unless skipped, writes meta.properties, the history row and
+   * the page.
+   */
+  private void finish(
+      Map<String, String> machine, Map<String, String> meta, Path jmhFile, Path jfrFile)
       throws Exception {
     // when and where: the report shows these, never the machine it is regenerated on
-    meta.put("measured", java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT)
-        .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)));
+    meta.put(
+        "measured",
+        java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT)
+            .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)));
     machine.forEach((k, v) -> meta.put(SuiteData.MACHINE_PREFIX + k, v));
 
     List<JmhRunner.Row> jmh = JmhRunner.load(jmhFile);
@@ -340,9 +462,18 @@ public final class PerformanceSuite {
       section("jmh", "JMH SendBenchmark sweeps (one @Param at a time)");
       JmhRunner.saveSweeps(runner.runSendSweeps(), dataDir.resolve(JmhRunner.SWEEPS_FILE));
     }
-    meta.put("suiteSeconds", Long.toString(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - suiteStart)));
-    meta.put("options", (options.quick() ? "--quick " : "") + "warmup " + options.warmup() + " s, duration "
-        + options.duration() + " s, repeats " + options.repeats());
+    meta.put(
+        "suiteSeconds",
+        Long.toString(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - suiteStart)));
+    meta.put(
+        "options",
+        (options.quick() ? "--quick " : "")
+            + "warmup "
+            + options.warmup()
+            + " s, duration "
+            + options.duration()
+            + " s, repeats "
+            + options.repeats());
     writeMeta(meta);
     PerformanceReport report = PerformanceReport.load(options.docs(), samples, jmh, jfrFile, meta);
     if (!options.quick() && !options.skipJmh()) { // a full run: its headline joins the history
@@ -350,27 +481,31 @@ public final class PerformanceSuite {
       report = PerformanceReport.load(options.docs(), samples, jmh, null, meta);
     }
     report.write();
-    out.printf(Locale.ROOT, "%nwrote %s (suite took %s)%n", options.docs().resolve("PERFORMANCE.md"),
+    out.printf(
+        Locale.ROOT,
+        "%nwrote %s (suite took %s)%n",
+        options.docs().resolve("PERFORMANCE.md"),
         Report.nanos(System.nanoTime() - suiteStart));
   }
 
   /**
    * Runs the {@code --run} specs (each {@code key=value …} over the reference settings, keys as in
-   * {@link RunSpec#toMap()}, e.g. {@code --run 'sendThreads=2 compression=zstd stripes=8'}) and prints their
-   * summaries; writes no report. For experiments.
+   * {@link RunSpec#toMap()}, e.g. {@code --run 'sendThreads=2 compression=zstd stripes=8'}) and
+   * prints their summaries; writes no report. For experiments.
    */
   private void runAdhoc() throws Exception {
     plannedRuns = options.adhoc().size();
-    sink = new SinkProcess(options.java(), options.classpath(),
-        SINK_JVM_ARGS, 4);
+    sink = new SinkProcess(options.java(), options.classpath(), SINK_JVM_ARGS, 4);
     Path results = dataDir.resolve("adhoc.tsv");
     try {
-      if (options.adhoc().stream().anyMatch(r -> r.toUpperCase(Locale.ROOT).contains("CLIENT=ALIYUN"))) {
+      if (options.adhoc().stream()
+          .anyMatch(r -> r.toUpperCase(Locale.ROOT).contains("CLIENT=ALIYUN"))) {
         SuiteOptions.aliyunClasspath(options.classpath());
         startSlsSink();
       }
       for (String run : options.adhoc()) {
-        Map<String, String> m = RunSpec.reference().withTiming(options.warmup(), options.duration()).toMap();
+        Map<String, String> m =
+            RunSpec.reference().withTiming(options.warmup(), options.duration()).toMap();
         for (String kv : run.trim().split("\\s+")) {
           int eq = kv.indexOf('=');
           if (eq <= 0) {
@@ -398,12 +533,17 @@ public final class PerformanceSuite {
   }
 
   /**
-   * The Aliyun runs' settings over {@code base} (the reference workload and timing): lz4, 3 MiB / 40,960-log batches,
-   * linger 2 s, 100 MiB buffer; {@code sendThreads} is its {@code ioThreadCount}.
+   * The Aliyun runs' settings over {@code base} (the reference workload and timing): lz4, 3 MiB /
+   * 40,960-log batches, linger 2 s, 100 MiB buffer; {@code sendThreads} is its {@code
+   * ioThreadCount}.
    */
   public static RunSpec aliyunBase(RunSpec base) {
-    return base.withClient(Client.ALIYUN).withCompression(Compression.LZ4, 0).withBatchSize(ALIYUN_BATCH_SIZE)
-        .withBatchCountThreshold(ALIYUN_BATCH_COUNT).withLinger(2_000).withTotalSize(100L * RunSpec.MIB);
+    return base.withClient(Client.ALIYUN)
+        .withCompression(Compression.LZ4, 0)
+        .withBatchSize(ALIYUN_BATCH_SIZE)
+        .withBatchCountThreshold(ALIYUN_BATCH_COUNT)
+        .withLinger(2_000)
+        .withTotalSize(100L * RunSpec.MIB);
   }
 
   /** The Aliyun producer's IO-thread counts swept: two with {@code --quick}. */
@@ -427,7 +567,9 @@ public final class PerformanceSuite {
 
   private void startSlsSink() throws IOException {
     if (slsSink == null) {
-      slsSink = new SinkProcess(options.java(), options.classpath(), SINK_JVM_ARGS, 4, SinkProcess.SLS_MAIN);
+      slsSink =
+          new SinkProcess(
+              options.java(), options.classpath(), SINK_JVM_ARGS, 4, SinkProcess.SLS_MAIN);
     }
   }
 
@@ -441,9 +583,12 @@ public final class PerformanceSuite {
       r += p * (6 + 4 + 4) - p * 2;
     }
     r += 1 + 3 * options.repeats(); // compression
-    // how cost grows: record sizes and application threads, less the reference point of each (reused)
-    r += options.quick() ? p * (RECORD_BYTES_QUICK.length - 1 + APP_THREADS_QUICK.length - 1)
-        : p * (RECORD_BYTES.length - 1 + APP_THREADS.length - 1);
+    // how cost grows: record sizes and application threads, less the reference point of each
+    // (reused)
+    r +=
+        options.quick()
+            ? p * (RECORD_BYTES_QUICK.length - 1 + APP_THREADS_QUICK.length - 1)
+            : p * (RECORD_BYTES.length - 1 + APP_THREADS.length - 1);
     r += 2 + Math.max(1, options.repeats() - 1); // peers
     r += aliyunIoThreads().length + options.repeats() - 1; // the Aliyun producer
     r += 2 + 1; // latency, profile
@@ -460,7 +605,10 @@ public final class PerformanceSuite {
     return readMeta(dataDir.resolve("meta.properties"));
   }
 
-  /** {@code key=value} lines of {@code meta.properties}, in file order; empty when the file does not exist. */
+  /**
+   * {@code key=value} lines of {@code meta.properties}, in file order; empty when the file does not
+   * exist.
+   */
   public static Map<String, String> readMeta(Path f) throws IOException {
     Map<String, String> m = new LinkedHashMap<>();
     if (Files.exists(f)) {
@@ -475,7 +623,8 @@ public final class PerformanceSuite {
   }
 
   private void section(String id, String title) {
-    out.printf(Locale.ROOT, "%n== %s [%s elapsed]%n", title, Report.nanos(System.nanoTime() - suiteStart));
+    out.printf(
+        Locale.ROOT, "%n== %s [%s elapsed]%n", title, Report.nanos(System.nanoTime() - suiteStart));
   }
 
   private List<Sample> samplesOf(String name) {
@@ -483,15 +632,21 @@ public final class PerformanceSuite {
   }
 
   /**
-   * The fewest send threads with which the application threads never waited for buffer space (in every pass):
-   * send threads exist to keep requests in flight while earlier ones wait for the receiver; once {@code send} never
-   * blocks, more of them only add runnable threads (and connections). Falls back to the largest setting.
+   * The fewest send threads with which the application threads never waited for buffer space (in
+   * every pass): send threads exist to keep requests in flight while earlier ones wait for the
+   * receiver; once {@code send} never blocks, more of them only add runnable threads (and
+   * connections). Falls back to the largest setting.
    */
   public static int pickUnblocked(int[] sendThreads, List<Sample> sweep) {
     for (int st : sendThreads) {
       List<Sample> l = sweep.stream().filter(s -> s.spec().sendThreads() == st).toList();
-      boolean never = !l.isEmpty() && l.stream().allMatch(s -> s.result().getLong("sendBlockedNanos")
-          < 0.005 * s.spec().appThreads() * s.result().seconds() * 1e9);
+      boolean never =
+          !l.isEmpty()
+              && l.stream()
+                  .allMatch(
+                      s ->
+                          s.result().getLong("sendBlockedNanos")
+                              < 0.005 * s.spec().appThreads() * s.result().seconds() * 1e9);
       if (never) {
         return st;
       }
@@ -500,43 +655,72 @@ public final class PerformanceSuite {
   }
 
   private double median(String section, java.util.function.Predicate<Sample> filter) {
-    return Report.median(samples.stream().filter(s -> s.section().equals(section)).filter(filter)
-        .mapToDouble(s -> s.result().recordsPerSec()).toArray());
+    return Report.median(
+        samples.stream()
+            .filter(s -> s.section().equals(section))
+            .filter(filter)
+            .mapToDouble(s -> s.result().recordsPerSec())
+            .toArray());
   }
 
-  private void run(String section, RunSpec spec, Path results) throws IOException, InterruptedException {
+  private void run(String section, RunSpec spec, Path results)
+      throws IOException, InterruptedException {
     run(section, spec, results, null);
   }
 
   /**
-   * Runs one spec in a child JVM and records the sample; or reuses a sample of the identical settings that an
-   * earlier section measured and this section has not used yet. A run disturbed by other processes (they used more
-   * than {@link #DISTURBED_PERCENT} % of a core meanwhile) is repeated once when the time budget allows; the less
-   * disturbed of the two is kept.
+   * Runs one spec in a child JVM and records the sample; or reuses a sample of the identical
+   * settings that an earlier section measured and this section has not used yet. A run disturbed by
+   * other processes (they used more than {@link #DISTURBED_PERCENT} % of a core meanwhile) is
+   * repeated once when the time budget allows; the less disturbed of the two is kept.
    */
-  private void run(String section, RunSpec spec, Path results, Path jfrFile) throws IOException, InterruptedException {
+  private void run(String section, RunSpec spec, Path results, Path jfrFile)
+      throws IOException, InterruptedException {
     String key = specKey(spec);
-    long have = samples.stream().filter(x -> x.section().equals(section) && specKey(x.spec()).equals(key)).count();
-    Sample reusable = jfrFile != null ? null : samples.stream()
-        .filter(x -> !x.section().equals(section) && specKey(x.spec()).equals(key) && !x.result().has("reusedFrom"))
-        .skip(have).findFirst().orElse(null);
+    long have =
+        samples.stream()
+            .filter(x -> x.section().equals(section) && specKey(x.spec()).equals(key))
+            .count();
+    Sample reusable =
+        jfrFile != null
+            ? null
+            : samples.stream()
+                .filter(
+                    x ->
+                        !x.section().equals(section)
+                            && specKey(x.spec()).equals(key)
+                            && !x.result().has("reusedFrom"))
+                .skip(have)
+                .findFirst()
+                .orElse(null);
     if (reusable != null) {
-      Sample s = new Sample(section, spec, reusable.result().with("reusedFrom", reusable.section()));
+      Sample s =
+          new Sample(section, spec, reusable.result().with("reusedFrom", reusable.section()));
       record(s, results);
-      out.printf(Locale.ROOT, "[--/%d] %s — same settings as a %s run: reused%n        → %s%n", plannedRuns,
-          spec.label(), reusable.section(), ChildRun.summary(spec, reusable.result()));
+      out.printf(
+          Locale.ROOT,
+          "[--/%d] %s — same settings as a %s run: reused%n        → %s%n",
+          plannedRuns,
+          spec.label(),
+          reusable.section(),
+          ChildRun.summary(spec, reusable.result()));
       return;
     }
     runNumber++;
-    out.printf(Locale.ROOT, "[%2d/%d] %s — %s%n", runNumber, plannedRuns, spec.label(), spec.describe());
+    out.printf(
+        Locale.ROOT, "[%2d/%d] %s — %s%n", runNumber, plannedRuns, spec.label(), spec.describe());
     RunResult r = probedRun(spec, jfrFile);
     double others = othersPercent(r);
     double slowdown = r.getDouble("machineSlowdown");
     if (disturbance(r) > 1 && spec.client() != Client.GENERATE) {
-      String why = others > DISTURBED_PERCENT
-          ? String.format(Locale.ROOT, "other processes used %.0f%% of a core during the run", others)
-          : String.format(Locale.ROOT, "the machine ran %.0f%% slower than its fastest (speed probe)",
-              100 * (slowdown - 1));
+      String why =
+          others > DISTURBED_PERCENT
+              ? String.format(
+                  Locale.ROOT, "other processes used %.0f%% of a core during the run", others)
+              : String.format(
+                  Locale.ROOT,
+                  "the machine ran %.0f%% slower than its fastest (speed probe)",
+                  100 * (slowdown - 1));
       if (slackSeconds() > averageRunSeconds() + 15) {
         out.printf(Locale.ROOT, "        disturbed: %s; once more%n", why);
         RunResult again = probedRun(spec, jfrFile);
@@ -551,7 +735,10 @@ public final class PerformanceSuite {
     record(new Sample(section, spec, r), results);
   }
 
-  /** One child run after waiting for a quiet machine, with the machine's speed probed before and after it. */
+  /**
+   * One child run after waiting for a quiet machine, with the machine's speed probed before and
+   * after it.
+   */
   private RunResult probedRun(RunSpec spec, Path jfrFile) throws IOException, InterruptedException {
     double maxWait = Math.min(30, slackSeconds() - 10);
     ChildRun.awaitQuietMachine(maxWait, out);
@@ -561,30 +748,43 @@ public final class PerformanceSuite {
     if (aliyun) {
       startSlsSink();
     }
-    Path log = dataDir.resolve("logs").resolve(String.format(Locale.ROOT, "run-%02d.log", runNumber));
-    RunResult r = new ChildRun(options.java(), aliyun ? SuiteOptions.aliyunClasspath(options.classpath()) : options.classpath(),
-        !options.quick(), aliyun ? slsSink : sink, out).run(spec, jfrFile, log);
+    Path log =
+        dataDir.resolve("logs").resolve(String.format(Locale.ROOT, "run-%02d.log", runNumber));
+    RunResult r =
+        new ChildRun(
+                options.java(),
+                aliyun ? SuiteOptions.aliyunClasspath(options.classpath()) : options.classpath(),
+                !options.quick(),
+                aliyun ? slsSink : sink,
+                out)
+            .run(spec, jfrFile, log);
     runSeconds.add((System.nanoTime() - t0) / 1e9);
     double after = probe.measure();
-    r = r.with("machineSlowdown", String.format(Locale.ROOT, "%.3f", probe.slowdown(before, after)));
+    r =
+        r.with(
+            "machineSlowdown", String.format(Locale.ROOT, "%.3f", probe.slowdown(before, after)));
     out.println("        → " + ChildRun.summary(spec, r));
     return r;
   }
 
-
-
   /**
-   * How disturbed a run was, 1 at either threshold: other processes' CPU against {@link #DISTURBED_PERCENT}, the
-   * machine's slowdown (see {@link SpeedProbe}) against {@link SpeedProbe#SLOW}; the larger.
+   * How disturbed a run was, 1 at either threshold: other processes' CPU against {@link
+   * #DISTURBED_PERCENT}, the machine's slowdown (see {@link SpeedProbe}) against {@link
+   * SpeedProbe#SLOW}; the larger.
    */
   public static double disturbance(RunResult r) {
-    double slow = r.has("machineSlowdown") ? (r.getDouble("machineSlowdown") - 1) / (SpeedProbe.SLOW - 1) : 0;
+    double slow =
+        r.has("machineSlowdown") ? (r.getDouble("machineSlowdown") - 1) / (SpeedProbe.SLOW - 1) : 0;
     return Math.max(othersPercent(r) / DISTURBED_PERCENT, slow);
   }
 
   private void record(Sample s, Path results) throws IOException {
     samples.add(s);
-    Files.writeString(results, s.toTsv() + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+    Files.writeString(
+        results,
+        s.toTsv() + "\n",
+        StandardCharsets.UTF_8,
+        StandardOpenOption.CREATE,
         StandardOpenOption.APPEND);
   }
 
@@ -597,8 +797,9 @@ public final class PerformanceSuite {
   }
 
   /**
-   * CPU other processes used during a run's measured phase, % of one core; 0 when unknown (no whole-machine figure,
-   * or a run too short for two sink reports, whose CPU would otherwise count as someone else's).
+   * CPU other processes used during a run's measured phase, % of one core; 0 when unknown (no
+   * whole-machine figure, or a run too short for two sink reports, whose CPU would otherwise count
+   * as someone else's).
    */
   public static double othersPercent(RunResult r) {
     if (!r.has("machineBusyPercent") || (r.has("sinkRecords") && !r.has("sinkCpuPercent"))) {
@@ -608,16 +809,17 @@ public final class PerformanceSuite {
   }
 
   private double averageRunSeconds() {
-    return runSeconds.isEmpty() ? options.warmup() + options.duration() + 4
+    return runSeconds.isEmpty()
+        ? options.warmup() + options.duration() + 4
         : runSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
   }
 
   /** Seconds left in the budget after the planned remainder (runs and JMH). */
   private double slackSeconds() {
     double elapsed = (System.nanoTime() - suiteStart) / 1e9;
-    double remaining = Math.max(0, plannedRuns - runNumber) * averageRunSeconds()
-        + (options.skipJmh() ? 0 : options.quick() ? JMH_SECONDS_QUICK : JMH_SECONDS);
+    double remaining =
+        Math.max(0, plannedRuns - runNumber) * averageRunSeconds()
+            + (options.skipJmh() ? 0 : options.quick() ? JMH_SECONDS_QUICK : JMH_SECONDS);
     return options.budgetMinutes() * 60 - elapsed - remaining;
   }
-
 }

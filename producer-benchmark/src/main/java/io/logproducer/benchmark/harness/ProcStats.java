@@ -7,17 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Linux process statistics the JVM does not expose: user vs system CPU time and context switches, to tell CPU
- * spent in the kernel (lock hand-offs through futexes, socket I/O) from CPU spent computing. Every method returns
- * null (or -1s) where {@code /proc} is unavailable.
+ * Linux process statistics the JVM does not expose: user vs system CPU time and context switches,
+ * to tell CPU spent in the kernel (lock hand-offs through futexes, socket I/O) from CPU spent
+ * computing. Every method returns null (or -1s) where {@code /proc} is unavailable.
  */
 final class ProcStats {
 
   /** Clock ticks per second of {@code /proc/self/stat} ({@code USER_HZ}, 100 on Linux). */
   private static final long TICKS_PER_SECOND = 100;
 
-  private ProcStats() {
-  }
+  private ProcStats() {}
 
   /** User and system CPU time of this process, in ns, or null. */
   static long[] userSysNanos() {

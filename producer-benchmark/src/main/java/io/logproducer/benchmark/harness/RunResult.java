@@ -6,24 +6,28 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What one end-to-end run measured, as the child JVM reported it ({@code RESULT key=value …} on its stdout) plus
- * what the suite added from the sink. All counters cover the measured phase only. Keys:
+ * What one end-to-end run measured, as the child JVM reported it ({@code RESULT key=value …} on its
+ * stdout) plus what the suite added from the sink. All counters cover the measured phase only.
+ * Keys:
  *
  * <ul>
- *   <li>{@code emitted} — send/emit calls that returned; {@code accepted} — records the client took in;
- *       {@code delivered} — records the client counted as delivered; {@code failed}; {@code dropped} (never
- *       accepted: OTel's full queue, logproducer's DROP policy);</li>
- *   <li>{@code seconds} — first send to the end of flush; {@code sendSeconds} — first to last send;</li>
- *   <li>{@code rawBytes} — UTF-8 bytes of keys and values sent (the reference's "raw"); {@code encodedBytes} —
- *       encoded records delivered; {@code wireBytes} — request bodies after compression;</li>
- *   <li>{@code cpuNanos} — process CPU time of the producer JVM; {@code cpu.<group>} — CPU time of its Java threads
- *       by group (app, sender, linger, http, other); {@code alloc.<group>} — bytes allocated, by group;
- *       {@code gcMillis}, {@code gcCount};</li>
- *   <li>{@code peakBufferedBytes}, {@code totalSizeInBytes}, {@code sendBlockedNanos};</li>
- *   <li>{@code latency} — sampled send() latencies ({@link LatencyHistogram#encode()});</li>
- *   <li>{@code warmupDelivered} — records delivered in the warm-up phase (the sink counts those too);</li>
- *   <li>added by the suite: {@code sinkRecords} — records the sink counted while the child ran, minus
- *       {@code warmupDelivered}; {@code sinkCpuNanosPerRecord}; {@code sinkWireBytes}; {@code sinkBad}.</li>
+ *   <li>{@code emitted} — send/emit calls that returned; {@code accepted} — records the client took
+ *       in; {@code delivered} — records the client counted as delivered; {@code failed}; {@code
+ *       dropped} (never accepted: OTel's full queue, logproducer's DROP policy);
+ *   <li>{@code seconds} — first send to the end of flush; {@code sendSeconds} — first to last send;
+ *   <li>{@code rawBytes} — UTF-8 bytes of keys and values sent (the reference's "raw"); {@code
+ *       encodedBytes} — encoded records delivered; {@code wireBytes} — request bodies after
+ *       compression;
+ *   <li>{@code cpuNanos} — process CPU time of the producer JVM; {@code cpu.<group>} — CPU time of
+ *       its Java threads by group (app, sender, linger, http, other); {@code alloc.<group>} — bytes
+ *       allocated, by group; {@code gcMillis}, {@code gcCount};
+ *   <li>{@code peakBufferedBytes}, {@code totalSizeInBytes}, {@code sendBlockedNanos};
+ *   <li>{@code latency} — sampled send() latencies ({@link LatencyHistogram#encode()});
+ *   <li>{@code warmupDelivered} — records delivered in the warm-up phase (the sink counts those
+ *       too);
+ *   <li>added by the suite: {@code sinkRecords} — records the sink counted while the child ran,
+ *       minus {@code warmupDelivered}; {@code sinkCpuNanosPerRecord}; {@code sinkWireBytes}; {@code
+ *       sinkBad}.
  * </ul>
  */
 public final class RunResult {
@@ -117,7 +121,9 @@ public final class RunResult {
     return getLong("cpuNanos") / 1e9;
   }
 
-  /** Producer-process CPU as a share of one core, in percent (200 % = both cores of this machine). */
+  /**
+   * Producer-process CPU as a share of one core, in percent (200 % = both cores of this machine).
+   */
   public double cpuPercent() {
     double s = seconds();
     return s <= 0 ? 0 : 100.0 * cpuSeconds() / s;
@@ -151,11 +157,12 @@ public final class RunResult {
 
   private Map<String, Long> byPrefix(String prefix) {
     Map<String, Long> m = new TreeMap<>();
-    values.forEach((k, v) -> {
-      if (k.startsWith(prefix)) {
-        m.put(k.substring(prefix.length()), Long.parseLong(v));
-      }
-    });
+    values.forEach(
+        (k, v) -> {
+          if (k.startsWith(prefix)) {
+            m.put(k.substring(prefix.length()), Long.parseLong(v));
+          }
+        });
     return m;
   }
 
@@ -166,7 +173,12 @@ public final class RunResult {
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "%,.0f records/s, %.1f raw MB/s, %.1f wire MB/s, CPU %.0f%%",
-        recordsPerSec(), rawMbPerSec(), wireMbPerSec(), cpuPercent());
+    return String.format(
+        Locale.ROOT,
+        "%,.0f records/s, %.1f raw MB/s, %.1f wire MB/s, CPU %.0f%%",
+        recordsPerSec(),
+        rawMbPerSec(),
+        wireMbPerSec(),
+        cpuPercent());
   }
 }

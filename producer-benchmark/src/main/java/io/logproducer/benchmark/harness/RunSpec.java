@@ -9,46 +9,75 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One end-to-end run: which client sends the reference workload, with which settings, for how long. Passed to the
- * child JVM ({@link HarnessMain}) as {@code --key value} arguments. Immutable.
+ * One end-to-end run: which client sends the reference workload, with which settings, for how long.
+ * Passed to the child JVM ({@link HarnessMain}) as {@code --key value} arguments. Immutable.
  *
  * @param label human-readable name, shown in progress and tables
- * @param client {@link Client#LOGPRODUCER}, {@link Client#OTEL} (the OpenTelemetry Java SDK), {@link Client#ALIYUN}
- *     (the Aliyun Log Java producer, to the SLS sink) or {@link Client#GENERATE} (workload generation only, no
- *     client: the calibration run)
+ * @param client {@link Client#LOGPRODUCER}, {@link Client#OTEL} (the OpenTelemetry Java SDK),
+ *     {@link Client#ALIYUN} (the Aliyun Log Java producer, to the SLS sink) or {@link
+ *     Client#GENERATE} (workload generation only, no client: the calibration run)
  * @param appThreads application threads calling send (the reference: 10)
  * @param sendThreads logproducer {@code sendThreads}; Aliyun {@code ioThreadCount}
  * @param totalSizeInBytes logproducer and Aliyun {@code totalSizeInBytes}
- * @param batchSizeInBytes logproducer {@code batchSizeInBytes}; Aliyun {@code batchSizeThresholdInBytes}
+ * @param batchSizeInBytes logproducer {@code batchSizeInBytes}; Aliyun {@code
+ *     batchSizeThresholdInBytes}
  * @param batchCountThreshold logproducer and Aliyun {@code batchCountThreshold}
  * @param lingerMillis logproducer {@code lingerMillis}; Aliyun {@code lingerMs}
- * @param compression request compression (every client; OTel supports none and gzip, Aliyun lz4, zstd, gzip as
- *     SLS's deflate, and none)
+ * @param compression request compression (every client; OTel supports none and gzip, Aliyun lz4,
+ *     zstd, gzip as SLS's deflate, and none)
  * @param compressionLevel gzip/zstd level, 0 = the codec's default
- * @param warmupSeconds seconds of sending before the measured phase (a separate producer instance, same JVM)
- * @param durationSeconds length of the measured sending phase (flush excluded); 0 = bounded by records only
+ * @param warmupSeconds seconds of sending before the measured phase (a separate producer instance,
+ *     same JVM)
+ * @param durationSeconds length of the measured sending phase (flush excluded); 0 = bounded by
+ *     records only
  * @param recordsPerThread per-thread cap on records in the measured phase; 0 = bounded by time only
  * @param rateLimit total records/s the application threads are paced to; 0 = as fast as possible
- * @param otelTuned OTel: large queue and batches, and the application waits for queue space (never drops);
- *     false = the SDK's defaults (drops when the queue is full)
+ * @param otelTuned OTel: large queue and batches, and the application waits for queue space (never
+ *     drops); false = the SDK's defaults (drops when the queue is full)
  * @param otelQueueSize OTel tuned: {@code maxQueueSize}
  * @param otelBatchSize OTel tuned: {@code maxExportBatchSize}
  * @param jfr write a JFR profile of the measured phase (the suite's profiling run)
- * @param stripes OTLP exporter {@code stripes} (open batches application threads spread over); 0 = its default
- * @param recordBytes raw bytes per record (UTF-8 keys and values, as the reference counts them) of a
- *     {@link SizedWorkload}; 0 = the reference workload itself (~580 B), unchanged
+ * @param stripes OTLP exporter {@code stripes} (open batches application threads spread over); 0 =
+ *     its default
+ * @param recordBytes raw bytes per record (UTF-8 keys and values, as the reference counts them) of
+ *     a {@link SizedWorkload}; 0 = the reference workload itself (~580 B), unchanged
  */
-public record RunSpec(String label, Client client, int appThreads, int sendThreads, long totalSizeInBytes,
-    int batchSizeInBytes, int batchCountThreshold, long lingerMillis, Compression compression, int compressionLevel,
-    double warmupSeconds, double durationSeconds, long recordsPerThread, long rateLimit, boolean otelTuned,
-    int otelQueueSize, int otelBatchSize, boolean jfr, int stripes, int recordBytes) {
+public record RunSpec(
+    String label,
+    Client client,
+    int appThreads,
+    int sendThreads,
+    long totalSizeInBytes,
+    int batchSizeInBytes,
+    int batchCountThreshold,
+    long lingerMillis,
+    Compression compression,
+    int compressionLevel,
+    double warmupSeconds,
+    double durationSeconds,
+    long recordsPerThread,
+    long rateLimit,
+    boolean otelTuned,
+    int otelQueueSize,
+    int otelBatchSize,
+    boolean jfr,
+    int stripes,
+    int recordBytes) {
 
   /** Who sends. */
-  public enum Client { LOGPRODUCER, OTEL, ALIYUN, GENERATE }
+  public enum Client {
+    LOGPRODUCER,
+    OTEL,
+    ALIYUN,
+    GENERATE
+  }
 
   public static final int MIB = 1024 * 1024;
 
-  /** The reference settings (workload.md): 10 app threads, 100 MiB, 2 MiB batches, 32768 records, 2 s linger. */
+  /**
+   * The reference settings (workload.md): 10 app threads, 100 MiB, 2 MiB batches, 32768 records, 2
+   * s linger.
+   */
   public static RunSpec reference() {
     return new Builder().build();
   }
@@ -130,7 +159,12 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
 
   /** The OpenTelemetry SDK as the client, tuned or with its defaults. */
   public RunSpec withOtel(boolean tuned, int queueSize, int batchSize) {
-    return toBuilder().client(Client.OTEL).otelTuned(tuned).otelQueueSize(queueSize).otelBatchSize(batchSize).build();
+    return toBuilder()
+        .client(Client.OTEL)
+        .otelTuned(tuned)
+        .otelQueueSize(queueSize)
+        .otelBatchSize(batchSize)
+        .build();
   }
 
   public RunSpec withJfr(boolean v) {
@@ -142,8 +176,8 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
   }
 
   /**
-   * Builds a {@link RunSpec} by name: every setting starts at the reference's value ({@link #reference()}), so a
-   * run names only what it changes. Not thread-safe.
+   * Builds a {@link RunSpec} by name: every setting starts at the reference's value ({@link
+   * #reference()}), so a run names only what it changes. Not thread-safe.
    */
   public static final class Builder {
     private String label = "reference";
@@ -167,8 +201,7 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
     private int stripes = 0;
     private int recordBytes = 0;
 
-    private Builder() {
-    }
+    private Builder() {}
 
     public Builder label(String v) {
       label = v;
@@ -271,8 +304,8 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
     }
 
     /**
-     * Sets the setting named {@code key} (a component's name, as {@link #toMap()} writes it) from its text; other
-     * keys are ignored, so that a results line's extra columns do not matter.
+     * Sets the setting named {@code key} (a component's name, as {@link #toMap()} writes it) from
+     * its text; other keys are ignored, so that a results line's extra columns do not matter.
      *
      * @throws IllegalArgumentException when the value does not parse
      */
@@ -298,17 +331,34 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
         case "jfr" -> jfr = Boolean.parseBoolean(v);
         case "stripes" -> stripes = Integer.parseInt(v);
         case "recordBytes" -> recordBytes = Integer.parseInt(v);
-        default -> {
-        }
+        default -> {}
       }
       return this;
     }
 
     /** {@return the run these settings describe} */
     public RunSpec build() {
-      return new RunSpec(label, client, appThreads, sendThreads, totalSizeInBytes, batchSizeInBytes,
-          batchCountThreshold, lingerMillis, compression, compressionLevel, warmupSeconds, durationSeconds,
-          recordsPerThread, rateLimit, otelTuned, otelQueueSize, otelBatchSize, jfr, stripes, recordBytes);
+      return new RunSpec(
+          label,
+          client,
+          appThreads,
+          sendThreads,
+          totalSizeInBytes,
+          batchSizeInBytes,
+          batchCountThreshold,
+          lingerMillis,
+          compression,
+          compressionLevel,
+          warmupSeconds,
+          durationSeconds,
+          recordsPerThread,
+          rateLimit,
+          otelTuned,
+          otelQueueSize,
+          otelBatchSize,
+          jfr,
+          stripes,
+          recordBytes);
     }
   }
 
@@ -334,7 +384,9 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
     m.put("otelBatchSize", Integer.toString(otelBatchSize));
     m.put("jfr", Boolean.toString(jfr));
     m.put("stripes", Integer.toString(stripes));
-    if (recordBytes != 0) { // absent for the reference workload, so earlier results.tsv lines read back unchanged
+    if (recordBytes
+        != 0) { // absent for the reference workload, so earlier results.tsv lines read back
+      // unchanged
       m.put("recordBytes", Integer.toString(recordBytes));
     }
     return m;
@@ -343,14 +395,19 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
   /** {@code --key value} arguments for {@link HarnessMain}. */
   public List<String> toArgs() {
     List<String> args = new ArrayList<>();
-    toMap().forEach((k, v) -> {
-      args.add("--" + k);
-      args.add(v);
-    });
+    toMap()
+        .forEach(
+            (k, v) -> {
+              args.add("--" + k);
+              args.add(v);
+            });
     return args;
   }
 
-  /** Parses {@link #toMap()}'s keys; missing keys keep the {@link #reference()} value, unknown keys are ignored. */
+  /**
+   * Parses {@link #toMap()}'s keys; missing keys keep the {@link #reference()} value, unknown keys
+   * are ignored.
+   */
   public static RunSpec fromMap(Map<String, String> m) {
     Builder b = builder();
     m.forEach(b::set);
@@ -373,21 +430,45 @@ public record RunSpec(String label, Client client, int appThreads, int sendThrea
   public String describe() {
     return switch (client) {
       case GENERATE -> String.format(Locale.ROOT, "generate only, %d threads", appThreads);
-      case OTEL -> String.format(Locale.ROOT, "OTel SDK %s, %s, %d threads%s", otelTuned
-          ? "tuned (queue " + otelQueueSize + ", batch " + otelBatchSize + ", waits for queue space)" : "defaults",
-          Report.compressionName(compression, compressionLevel), appThreads,
-          rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "");
-      case ALIYUN -> String.format(Locale.ROOT,
-          "Aliyun producer %s, ioThreads %d, total %s, batch %s / %d records, linger %d ms, %d threads%s",
-          Report.compressionName(compression, compressionLevel), sendThreads, Report.bytes(totalSizeInBytes),
-          Report.bytes(batchSizeInBytes), batchCountThreshold, lingerMillis, appThreads,
-          rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "");
-      case LOGPRODUCER -> String.format(Locale.ROOT,
-          "%s, sendThreads %d, total %s, batch %s, linger %d ms, %d threads%s%s",
-          Report.compressionName(compression, compressionLevel), sendThreads, Report.bytes(totalSizeInBytes),
-          Report.bytes(batchSizeInBytes), lingerMillis, appThreads,
-          rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "", stripes > 0 ? ", " + stripes + " stripes" : "")
-          + (recordBytes > 0 ? ", " + recordBytes + " B records" : "");
+      case OTEL ->
+          String.format(
+              Locale.ROOT,
+              "OTel SDK %s, %s, %d threads%s",
+              otelTuned
+                  ? "tuned (queue "
+                      + otelQueueSize
+                      + ", batch "
+                      + otelBatchSize
+                      + ", waits for queue space)"
+                  : "defaults",
+              Report.compressionName(compression, compressionLevel),
+              appThreads,
+              rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "");
+      case ALIYUN ->
+          String.format(
+              Locale.ROOT,
+              "Aliyun producer %s, ioThreads %d, total %s, batch %s / %d records, linger %d ms, %d threads%s",
+              Report.compressionName(compression, compressionLevel),
+              sendThreads,
+              Report.bytes(totalSizeInBytes),
+              Report.bytes(batchSizeInBytes),
+              batchCountThreshold,
+              lingerMillis,
+              appThreads,
+              rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "");
+      case LOGPRODUCER ->
+          String.format(
+                  Locale.ROOT,
+                  "%s, sendThreads %d, total %s, batch %s, linger %d ms, %d threads%s%s",
+                  Report.compressionName(compression, compressionLevel),
+                  sendThreads,
+                  Report.bytes(totalSizeInBytes),
+                  Report.bytes(batchSizeInBytes),
+                  lingerMillis,
+                  appThreads,
+                  rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "",
+                  stripes > 0 ? ", " + stripes + " stripes" : "")
+              + (recordBytes > 0 ? ", " + recordBytes + " B records" : "");
     };
   }
 }

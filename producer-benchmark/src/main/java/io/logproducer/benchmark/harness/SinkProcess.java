@@ -10,15 +10,17 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The benchmark sink in its own JVM: {@link OtlpSinkMain}, a real OTLP/HTTP receiver on
- * 127.0.0.1 that decompresses and counts every record and reports its counters and its process CPU every second
- * (or, for the Aliyun producer, {@link #SLS_MAIN}: the same kind of server speaking SLS PutLogs, reporting alike).
- * This class starts it, reads its reports on a daemon thread, and stops it by closing its stdin.
+ * The benchmark sink in its own JVM: {@link OtlpSinkMain}, a real OTLP/HTTP receiver on 127.0.0.1
+ * that decompresses and counts every record and reports its counters and its process CPU every
+ * second (or, for the Aliyun producer, {@link #SLS_MAIN}: the same kind of server speaking SLS
+ * PutLogs, reporting alike). This class starts it, reads its reports on a daemon thread, and stops
+ * it by closing its stdin.
  */
 public final class SinkProcess implements AutoCloseable {
 
   /** The OTLP/HTTP sink (logproducer and the OpenTelemetry SDK). */
   public static final String OTLP_MAIN = "io.logproducer.benchmark.harness.OtlpSinkMain";
+
   /** The SLS PutLogs sink (the Aliyun Log Java producer). */
   public static final String SLS_MAIN = "io.logproducer.benchmark.sls.SlsReceiverMain";
 
@@ -35,15 +37,17 @@ public final class SinkProcess implements AutoCloseable {
    * @param jvmArgs extra JVM options (heap)
    * @param threads receiver request threads
    */
-  public SinkProcess(String java, String classpath, List<String> jvmArgs, int threads) throws IOException {
+  public SinkProcess(String java, String classpath, List<String> jvmArgs, int threads)
+      throws IOException {
     this(java, classpath, jvmArgs, threads, OTLP_MAIN);
   }
 
   /**
-   * Starts the sink {@code mainClass} ({@link #OTLP_MAIN} or {@link #SLS_MAIN}, both print {@code listening <url>}
-   * and then one report a second) and waits until it listens.
+   * Starts the sink {@code mainClass} ({@link #OTLP_MAIN} or {@link #SLS_MAIN}, both print {@code
+   * listening <url>} and then one report a second) and waits until it listens.
    */
-  public SinkProcess(String java, String classpath, List<String> jvmArgs, int threads, String mainClass)
+  public SinkProcess(
+      String java, String classpath, List<String> jvmArgs, int threads, String mainClass)
       throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
@@ -57,29 +61,33 @@ public final class SinkProcess implements AutoCloseable {
     cmd.add("--threads");
     cmd.add(Integer.toString(threads));
     process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     String first = out.readLine();
     if (first == null || !first.startsWith("listening ")) {
       process.destroyForcibly();
       throw new IOException("the sink did not start: " + first);
     }
     endpoint = first.substring("listening ".length()).trim();
-    reader = new Thread(() -> {
-      try {
-        String line;
-        while ((line = out.readLine()) != null) {
-          SinkStats s = SinkStats.parse(line, System.nanoTime());
-          if (s != null) {
-            synchronized (history) {
-              history.add(s);
-              history.notifyAll();
-            }
-          }
-        }
-      } catch (IOException ignored) {
-        // sink gone
-      }
-    }, "sink-reader");
+    reader =
+        new Thread(
+            () -> {
+              try {
+                String line;
+                while ((line = out.readLine()) != null) {
+                  SinkStats s = SinkStats.parse(line, System.nanoTime());
+                  if (s != null) {
+                    synchronized (history) {
+                      history.add(s);
+                      history.notifyAll();
+                    }
+                  }
+                }
+              } catch (IOException ignored) {
+                // sink gone
+              }
+            },
+            "sink-reader");
     reader.setDaemon(true);
     reader.start();
   }
@@ -100,12 +108,16 @@ public final class SinkProcess implements AutoCloseable {
       while (history.isEmpty() && System.nanoTime() < deadline) {
         history.wait(100);
       }
-      return history.isEmpty() ? new SinkStats(0, 0, 0, 0, 0, 0, System.nanoTime())
+      return history.isEmpty()
+          ? new SinkStats(0, 0, 0, 0, 0, 0, System.nanoTime())
           : history.get(history.size() - 1);
     }
   }
 
-  /** The first report read after {@code nanos} ({@code System.nanoTime()}), waiting up to {@code waitMillis}. */
+  /**
+   * The first report read after {@code nanos} ({@code System.nanoTime()}), waiting up to {@code
+   * waitMillis}.
+   */
   public SinkStats firstAfter(long nanos, long waitMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
     synchronized (history) {
@@ -129,9 +141,9 @@ public final class SinkProcess implements AutoCloseable {
   }
 
   /**
-   * Waits for the first report at or above {@code target} records, at most {@code waitMillis} (the producer counts
-   * a record delivered only after the sink answered, so it is normally in the next report). Returns that report, or
-   * the newest one on timeout.
+   * Waits for the first report at or above {@code target} records, at most {@code waitMillis} (the
+   * producer counts a record delivered only after the sink answered, so it is normally in the next
+   * report). Returns that report, or the newest one on timeout.
    */
   public SinkStats awaitRecords(long target, long waitMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);

@@ -1,10 +1,17 @@
 package io.logproducer.benchmark.harness;
 
 /**
- * One line of the sink's per-second report ({@code records=<n> requests=<n> wire_bytes=<n> body_bytes=<n> bad=<n>
- * cpu_ns=<n>}, cumulative), with the suite's {@code System.nanoTime()} when it was read.
+ * One line of the sink's per-second report ({@code records=<n> requests=<n> wire_bytes=<n>
+ * body_bytes=<n> bad=<n> cpu_ns=<n>}, cumulative), with the suite's {@code System.nanoTime()} when
+ * it was read.
  */
-public record SinkStats(long records, long requests, long wireBytes, long bodyBytes, long bad, long cpuNanos,
+public record SinkStats(
+    long records,
+    long requests,
+    long wireBytes,
+    long bodyBytes,
+    long bad,
+    long cpuNanos,
     long readAtNanos) {
 
   /** Parses a report line; null if the line is not one. */

@@ -5,17 +5,19 @@ import io.logproducer.Severity;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Records of a chosen size for the suite's record-size sweep, in the reference workload's style: one attribute
- * ({@code level=INFO_<sequence>}) and a {@code message} body of the reference's text (numbered copies of its mixed
- * Chinese/ASCII part, separated by commas), cut to length and ending in {@code _<sequence>}. Raw bytes (UTF-8 keys
- * and values, as the reference counts them) are {@code recordBytes} for a 7-digit sequence number, a few bytes less
- * or more for shorter or longer ones. The reference record itself is the kit's {@code ReferenceWorkload}, which
- * this class leaves alone (the sweep's reference point uses it). One instance per application thread.
+ * Records of a chosen size for the suite's record-size sweep, in the reference workload's style:
+ * one attribute ({@code level=INFO_<sequence>}) and a {@code message} body of the reference's text
+ * (numbered copies of its mixed Chinese/ASCII part, separated by commas), cut to length and ending
+ * in {@code _<sequence>}. Raw bytes (UTF-8 keys and values, as the reference counts them) are
+ * {@code recordBytes} for a 7-digit sequence number, a few bytes less or more for shorter or longer
+ * ones. The reference record itself is the kit's {@code ReferenceWorkload}, which this class leaves
+ * alone (the sweep's reference point uses it). One instance per application thread.
  */
 final class SizedWorkload {
 
   static final String LEVEL = "INFO_";
   static final String PART = "测试日志_____abcdefghijklmnopqrstuvwxyz~!@#$%^&*()_0123456789_";
+
   /** Digits of the sequence number the size is computed for. */
   static final int NOMINAL_DIGITS = 7;
 
@@ -26,7 +28,8 @@ final class SizedWorkload {
   private long rawBytes;
 
   SizedWorkload(int recordBytes) {
-    // fixed: "level" + "INFO_" + "message" + the body's '_' separator; per record: the sequence twice
+    // fixed: "level" + "INFO_" + "message" + the body's '_' separator; per record: the sequence
+    // twice
     int fixed = utf8("level") + utf8(LEVEL) + utf8("message") + 1;
     int budget = Math.max(0, recordBytes - fixed - 2 * NOMINAL_DIGITS);
     StringBuilder f = new StringBuilder();
@@ -55,7 +58,8 @@ final class SizedWorkload {
     sb.setLength(0);
     sb.append(filler).append('_').append(s);
     rawBytes += fixedRawBytes + 2L * s.length();
-    return builder.setTimeUnixNano(System.currentTimeMillis() * 1_000_000L)
+    return builder
+        .setTimeUnixNano(System.currentTimeMillis() * 1_000_000L)
         .setSeverity(Severity.INFO)
         .setAttribute("level", LEVEL + s)
         .setBody(sb.toString())

@@ -11,12 +11,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The performance suite's options ({@code run-suite.sh}'s arguments, with the defaults of a full or a {@code --quick}
- * run) and the class paths its child JVMs need. Immutable.
+ * The performance suite's options ({@code run-suite.sh}'s arguments, with the defaults of a full or
+ * a {@code --quick} run) and the class paths its child JVMs need. Immutable.
  */
-record SuiteOptions(Path docs, boolean quick, boolean skipJmh, double warmup, double duration, int repeats,
-    int sweepPasses, double budgetMinutes, boolean reportOnly, boolean jmhOnly, String java, String classpath,
-    List<String> adhoc, String note) {
+record SuiteOptions(
+    Path docs,
+    boolean quick,
+    boolean skipJmh,
+    double warmup,
+    double duration,
+    int repeats,
+    int sweepPasses,
+    double budgetMinutes,
+    boolean reportOnly,
+    boolean jmhOnly,
+    String java,
+    String classpath,
+    List<String> adhoc,
+    String note) {
 
   static SuiteOptions parse(String[] args) throws IOException {
     Path docs = null;
@@ -46,9 +58,10 @@ record SuiteOptions(Path docs, boolean quick, boolean skipJmh, double warmup, do
         case "--budget-minutes" -> budget = Double.parseDouble(args[++i]);
         case "--note" -> note = args[++i];
         case "-h", "--help" -> {
-          System.out.println("usage: PerformanceSuite [--docs DIR] [--quick] [--skip-jmh] [--warmup S] "
-              + "[--duration S] [--repeats N] [--passes N] [--budget-minutes M] [--report-only] [--jmh-only] "
-              + "[--note TEXT] [--run 'key=value …']…");
+          System.out.println(
+              "usage: PerformanceSuite [--docs DIR] [--quick] [--skip-jmh] [--warmup S] "
+                  + "[--duration S] [--repeats N] [--passes N] [--budget-minutes M] [--report-only] [--jmh-only] "
+                  + "[--note TEXT] [--run 'key=value …']…");
           System.exit(0);
         }
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -70,19 +83,37 @@ record SuiteOptions(Path docs, boolean quick, boolean skipJmh, double warmup, do
       passes = quick ? 1 : 2;
     }
     if (budget < 0) {
-      // --quick stays a few-minute smoke run: no waiting for a quiet machine, no reruns beyond what fits
+      // --quick stays a few-minute smoke run: no waiting for a quiet machine, no reruns beyond what
+      // fits
       budget = quick ? 4.5 : 22;
     }
     String java = ProcessHandle.current().info().command().orElse("java");
-    return new SuiteOptions(docs, quick, skipJmh, warmup, duration, repeats, passes, budget, reportOnly, jmhOnly, java,
-        currentClasspath(), adhoc, note);
+    return new SuiteOptions(
+        docs,
+        quick,
+        skipJmh,
+        warmup,
+        duration,
+        repeats,
+        passes,
+        budget,
+        reportOnly,
+        jmhOnly,
+        java,
+        currentClasspath(),
+        adhoc,
+        note);
   }
 
-  /** The directory holding {@code mvnw} and {@code producer-benchmark}, searched upwards from the working dir. */
+  /**
+   * The directory holding {@code mvnw} and {@code producer-benchmark}, searched upwards from the
+   * working dir.
+   */
   static Path repositoryRoot() {
     Path p = Path.of("").toAbsolutePath();
     for (Path q = p; q != null; q = q.getParent()) {
-      if (Files.isDirectory(q.resolve("producer-benchmark")) && Files.exists(q.resolve("pom.xml"))) {
+      if (Files.isDirectory(q.resolve("producer-benchmark"))
+          && Files.exists(q.resolve("pom.xml"))) {
         return q;
       }
     }
@@ -118,10 +149,10 @@ record SuiteOptions(Path docs, boolean quick, boolean skipJmh, double warmup, do
   }
 
   /**
-   * The class path of an Aliyun run: the jars of {@code target/aliyun-lib/} (next to {@code benchmarks.jar}, or the
-   * module's when run from classes), then {@code classpath}. They come first so that the Aliyun SDK's generated
-   * protobuf 2.5 classes find the protobuf-java runtime they were generated for, whatever else the benchmark jar may
-   * bring one day.
+   * The class path of an Aliyun run: the jars of {@code target/aliyun-lib/} (next to {@code
+   * benchmarks.jar}, or the module's when run from classes), then {@code classpath}. They come
+   * first so that the Aliyun SDK's generated protobuf 2.5 classes find the protobuf-java runtime
+   * they were generated for, whatever else the benchmark jar may bring one day.
    */
   static String aliyunClasspath(String classpath) throws IOException {
     Path dir = null;
@@ -132,17 +163,28 @@ record SuiteOptions(Path docs, boolean quick, boolean skipJmh, double warmup, do
       }
     }
     if (dir == null) {
-      dir = repositoryRoot().resolve("producer-benchmark").resolve("target").resolve(PerformanceSuite.ALIYUN_LIB);
+      dir =
+          repositoryRoot()
+              .resolve("producer-benchmark")
+              .resolve("target")
+              .resolve(PerformanceSuite.ALIYUN_LIB);
     }
     List<String> jars = new ArrayList<>();
     if (Files.isDirectory(dir)) {
       try (var files = Files.list(dir)) {
-        files.filter(f -> f.toString().endsWith(".jar")).map(Path::toString).sorted().forEach(jars::add);
+        files
+            .filter(f -> f.toString().endsWith(".jar"))
+            .map(Path::toString)
+            .sorted()
+            .forEach(jars::add);
       }
     }
     if (jars.stream().noneMatch(j -> j.contains("aliyun-log-producer"))) {
-      throw new IOException("the Aliyun producer's class path is missing (" + dir + "): build it with "
-          + "./mvnw -q -DskipTests -f producer-benchmark/pom.xml package");
+      throw new IOException(
+          "the Aliyun producer's class path is missing ("
+              + dir
+              + "): build it with "
+              + "./mvnw -q -DskipTests -f producer-benchmark/pom.xml package");
     }
     jars.add(classpath);
     return String.join(File.pathSeparator, jars);

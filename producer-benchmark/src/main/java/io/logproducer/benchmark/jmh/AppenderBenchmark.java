@@ -50,37 +50,41 @@ import org.openjdk.jmh.runner.IterationType;
 import org.slf4j.Logger;
 
 /**
- * The logback appender path on the logging thread: one op is one
- * {@code logger.info("Order {} paid by {} ...", id, user)} with two MDC entries on the thread, through a logback
- * {@link LoggerContext} of the benchmark's own (configured by Joran from an XML string; the JVM's SLF4J provider stays
- * slf4j-simple), into one of these appenders:
+ * The logback appender path on the logging thread: one op is one {@code logger.info("Order {} paid
+ * by {} ...", id, user)} with two MDC entries on the thread, through a logback {@link
+ * LoggerContext} of the benchmark's own (configured by Joran from an XML string; the JVM's SLF4J
+ * provider stays slf4j-simple), into one of these appenders:
  *
  * <ul>
- *   <li>{@code logproducer}: our {@link LogproducerAppender}, OTLP/HTTP protobuf to the
- *       receiver, {@code bufferFullPolicy=DROP}, every other setting the appender's default (100 MiB buffer,
- *       1 MiB batches, linger 1 s, no compression); mapping: every MDC entry, thread name and id, no caller data.</li>
- *   <li>{@code otel}: OpenTelemetry's logback appender ({@code opentelemetry-logback-appender-1.0}) on an
- *       {@link OpenTelemetrySdk} whose logger provider has a {@link BatchLogRecordProcessor} (queue
- *       {@link #otelMaxQueueSize}, default 2048; batch 512, delay 1 s: the SDK defaults) and the
- *       {@link OtlpHttpLogRecordExporter} (protobuf, JDK HttpClient sender, no compression); mapping: every MDC
- *       entry ({@code captureMdcAttributes=*}), thread name ({@code captureExperimentalAttributes}), no code
- *       attributes.</li>
- *   <li>{@code logproducer-queue}: the same with {@code queueSize=2048}: its own hand-off queue and worker thread
- *       (mapping and encoding off the logging thread; a full queue is a counted drop).</li>
- *   <li>{@code logproducer-async}: the same inside logback's {@code AsyncAppender} (queue 2048 like the SDK's
- *       default, {@code neverBlock}, no early discarding): mapping and encoding move to the AsyncAppender's worker,
- *       as OpenTelemetry moves encoding to its exporter thread; a full queue drops, as the SDK's does.</li>
- *   <li>{@code noop}: {@link NoopAppender}, logback's own cost, for reference.</li>
+ *   <li>{@code logproducer}: our {@link LogproducerAppender}, OTLP/HTTP protobuf to the receiver,
+ *       {@code bufferFullPolicy=DROP}, every other setting the appender's default (100 MiB buffer,
+ *       1 MiB batches, linger 1 s, no compression); mapping: every MDC entry, thread name and id,
+ *       no caller data.
+ *   <li>{@code otel}: OpenTelemetry's logback appender ({@code opentelemetry-logback-appender-1.0})
+ *       on an {@link OpenTelemetrySdk} whose logger provider has a {@link BatchLogRecordProcessor}
+ *       (queue {@link #otelMaxQueueSize}, default 2048; batch 512, delay 1 s: the SDK defaults) and
+ *       the {@link OtlpHttpLogRecordExporter} (protobuf, JDK HttpClient sender, no compression);
+ *       mapping: every MDC entry ({@code captureMdcAttributes=*}), thread name ({@code
+ *       captureExperimentalAttributes}), no code attributes.
+ *   <li>{@code logproducer-queue}: the same with {@code queueSize=2048}: its own hand-off queue and
+ *       worker thread (mapping and encoding off the logging thread; a full queue is a counted
+ *       drop).
+ *   <li>{@code logproducer-async}: the same inside logback's {@code AsyncAppender} (queue 2048 like
+ *       the SDK's default, {@code neverBlock}, no early discarding): mapping and encoding move to
+ *       the AsyncAppender's worker, as OpenTelemetry moves encoding to its exporter thread; a full
+ *       queue drops, as the SDK's does.
+ *   <li>{@code noop}: {@link NoopAppender}, logback's own cost, for reference.
  * </ul>
  *
- * <p>Both real appenders export to the same counting {@link OtlpReceiver} (the test kit's) on 127.0.0.1 in this JVM.
- * Both drop when their buffer is full (a tight logging loop can outrun any exporter), so the trial's tear-down prints, per variant,
- * the events logged (warm-up included), the records the receiver counted, the drops, and
- * {@code loggingThreadCpuNsPerOp}: the benchmark threads' own CPU time per call in the measurement iterations. The
- * score (wall time per call) also holds the time a logging thread waits for a core while the export threads and the
- * receiver run, which on a small machine depends on how much each variant ships. Run with {@code -t 1} and
- * {@code -t 4} and {@code -prof gc} ({@code gc.alloc.rate.norm} = bytes allocated per logging call, background
- * threads and the in-JVM receiver included); {@code run-appender-bench.sh} runs both:
+ * <p>Both real appenders export to the same counting {@link OtlpReceiver} (the test kit's) on
+ * 127.0.0.1 in this JVM. Both drop when their buffer is full (a tight logging loop can outrun any
+ * exporter), so the trial's tear-down prints, per variant, the events logged (warm-up included),
+ * the records the receiver counted, the drops, and {@code loggingThreadCpuNsPerOp}: the benchmark
+ * threads' own CPU time per call in the measurement iterations. The score (wall time per call) also
+ * holds the time a logging thread waits for a core while the export threads and the receiver run,
+ * which on a small machine depends on how much each variant ships. Run with {@code -t 1} and {@code
+ * -t 4} and {@code -prof gc} ({@code gc.alloc.rate.norm} = bytes allocated per logging call,
+ * background threads and the in-JVM receiver included); {@code run-appender-bench.sh} runs both:
  *
  * <pre>java -jar target/benchmarks.jar AppenderBenchmark -t 1 -prof gc</pre>
  */
@@ -89,24 +93,30 @@ import org.slf4j.Logger;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED",
+@Fork(
+    value = 1,
+    jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED",
     jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class AppenderBenchmark {
 
-  /** An application's logger: our appender ignores the {@code io.logproducer.*} loggers (its recursion guard). */
+  /**
+   * An application's logger: our appender ignores the {@code io.logproducer.*} loggers (its
+   * recursion guard).
+   */
   static final String LOGGER_NAME = "com.example.shop.PaymentService";
+
   static final String APPENDER_NAME = "BENCH";
 
   /**
-   * {@code logproducer}, {@code logproducer-queue} (with its own hand-off queue), {@code logproducer-async} (inside
-   * logback's AsyncAppender), {@code otel} or {@code noop}.
+   * {@code logproducer}, {@code logproducer-queue} (with its own hand-off queue), {@code
+   * logproducer-async} (inside logback's AsyncAppender), {@code otel} or {@code noop}.
    */
   @Param({"logproducer", "logproducer-queue", "logproducer-async", "otel", "noop"})
   public String appender;
 
   /**
-   * The {@code otel} variant's {@code BatchLogRecordProcessor} queue: 2048 is the SDK default; a tuned setup runs with
-   * {@code -p otelMaxQueueSize=65536}.
+   * The {@code otel} variant's {@code BatchLogRecordProcessor} queue: 2048 is the SDK default; a
+   * tuned setup runs with {@code -p otelMaxQueueSize=65536}.
    */
   @Param({"2048"})
   public int otelMaxQueueSize;
@@ -125,7 +135,8 @@ public class AppenderBenchmark {
     receiver = OtlpReceiver.builder().counting().start();
     context = new LoggerContext();
     context.setName("appender-benchmark");
-    // A LoggerContext made outside logback's SLF4J provider has no MDC adapter; LoggingEvent reads the MDC from it.
+    // A LoggerContext made outside logback's SLF4J provider has no MDC adapter; LoggingEvent reads
+    // the MDC from it.
     mdc = new LogbackMDCAdapter();
     context.setMDCAdapter(mdc);
     JoranConfigurator joran = new JoranConfigurator();
@@ -138,22 +149,34 @@ public class AppenderBenchmark {
     }
     installed = context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender(APPENDER_NAME);
     if (installed == null || !installed.isStarted()) {
-      throw new IllegalStateException("appender " + appender + " did not start: "
-          + context.getStatusManager().getCopyOfStatusList());
+      throw new IllegalStateException(
+          "appender "
+              + appender
+              + " did not start: "
+              + context.getStatusManager().getCopyOfStatusList());
     }
     if (installed instanceof OpenTelemetryAppender otel) {
-      otelExporter = new CountingExporter(OtlpHttpLogRecordExporter.builder()
-          .setEndpoint(receiver.endpoint() + "/v1/logs")
-          .build());
-      SdkLoggerProvider provider = SdkLoggerProvider.builder()
-          .setResource(Resource.getDefault().merge(Resource.create(
-              Attributes.of(AttributeKey.stringKey("service.name"), "appender-benchmark"))))
-          .addLogRecordProcessor(BatchLogRecordProcessor.builder(otelExporter)
-              .setMaxQueueSize(otelMaxQueueSize)
-              .build())
-          .build();
+      otelExporter =
+          new CountingExporter(
+              OtlpHttpLogRecordExporter.builder()
+                  .setEndpoint(receiver.endpoint() + "/v1/logs")
+                  .build());
+      SdkLoggerProvider provider =
+          SdkLoggerProvider.builder()
+              .setResource(
+                  Resource.getDefault()
+                      .merge(
+                          Resource.create(
+                              Attributes.of(
+                                  AttributeKey.stringKey("service.name"), "appender-benchmark"))))
+              .addLogRecordProcessor(
+                  BatchLogRecordProcessor.builder(otelExporter)
+                      .setMaxQueueSize(otelMaxQueueSize)
+                      .build())
+              .build();
       openTelemetry = OpenTelemetrySdk.builder().setLoggerProvider(provider).build();
-      // What OpenTelemetryAppender.install(openTelemetry) does for each appender of the SLF4J-bound LoggerContext;
+      // What OpenTelemetryAppender.install(openTelemetry) does for each appender of the SLF4J-bound
+      // LoggerContext;
       // this context is not SLF4J's, so the appender is given the SDK directly.
       otel.setOpenTelemetry(openTelemetry);
     }
@@ -161,10 +184,13 @@ public class AppenderBenchmark {
   }
 
   private String xml() {
-    String appenderXml = switch (appender) {
-      case "logproducer" -> ourAppenderXml("BENCH", 0);
-      case "logproducer-queue" -> ourAppenderXml("BENCH", 2048);
-      case "logproducer-async" -> ourAppenderXml("LP", 0) + """
+    String appenderXml =
+        switch (appender) {
+          case "logproducer" -> ourAppenderXml("BENCH", 0);
+          case "logproducer-queue" -> ourAppenderXml("BENCH", 2048);
+          case "logproducer-async" ->
+              ourAppenderXml("LP", 0)
+                  + """
           <appender name="BENCH" class="ch.qos.logback.classic.AsyncAppender">
             <queueSize>2048</queueSize>
             <discardingThreshold>0</discardingThreshold>
@@ -172,7 +198,8 @@ public class AppenderBenchmark {
             <appender-ref ref="LP"/>
           </appender>
           """;
-      case "otel" -> """
+          case "otel" ->
+              """
           <appender name="BENCH" class="%s">
             <captureMdcAttributes>*</captureMdcAttributes>
             <captureExperimentalAttributes>true</captureExperimentalAttributes>
@@ -180,18 +207,27 @@ public class AppenderBenchmark {
             <captureKeyValuePairAttributes>true</captureKeyValuePairAttributes>
             <captureMarkerAttribute>true</captureMarkerAttribute>
           </appender>
-          """.formatted(OpenTelemetryAppender.class.getName());
-      case "noop" -> """
+          """
+                  .formatted(OpenTelemetryAppender.class.getName());
+          case "noop" ->
+              """
           <appender name="BENCH" class="%s"/>
-          """.formatted(NoopAppender.class.getName());
-      default -> throw new IllegalArgumentException(
-          "appender: logproducer, logproducer-queue, logproducer-async, otel or noop, not " + appender);
-    };
-    return "<configuration>\n" + appenderXml
+          """
+                  .formatted(NoopAppender.class.getName());
+          default ->
+              throw new IllegalArgumentException(
+                  "appender: logproducer, logproducer-queue, logproducer-async, otel or noop, not "
+                      + appender);
+        };
+    return "<configuration>\n"
+        + appenderXml
         + "<root level=\"INFO\"><appender-ref ref=\"BENCH\"/></root>\n</configuration>\n";
   }
 
-  /** Our appender named {@code name}: OTLP to the receiver, DROP, every MDC entry and the thread, no caller data. */
+  /**
+   * Our appender named {@code name}: OTLP to the receiver, DROP, every MDC entry and the thread, no
+   * caller data.
+   */
   private String ourAppenderXml(String name, int queueSize) {
     return """
         <appender name="%s" class="%s">
@@ -211,7 +247,8 @@ public class AppenderBenchmark {
             <captureCode>false</captureCode>
           </mapping>
         </appender>
-        """.formatted(name, LogproducerAppender.class.getName(), queueSize, receiver.endpoint());
+        """
+        .formatted(name, LogproducerAppender.class.getName(), queueSize, receiver.endpoint());
   }
 
   @TearDown(Level.Trial)
@@ -230,8 +267,10 @@ public class AppenderBenchmark {
       openTelemetry.getSdkLoggerProvider().shutdown().join(60, TimeUnit.SECONDS);
     }
     long appenderFailed = -1;
-    Object inner = installed instanceof ch.qos.logback.classic.AsyncAppender async ? async.getAppender("LP")
-        : installed;
+    Object inner =
+        installed instanceof ch.qos.logback.classic.AsyncAppender async
+            ? async.getAppender("LP")
+            : installed;
     if (installed instanceof ch.qos.logback.classic.AsyncAppender async) {
       async.stop(); // hands what is queued to the inner appender first
     }
@@ -241,45 +280,77 @@ public class AppenderBenchmark {
       appenderFailed = ours.failedCount();
     }
     context.stop();
-    // The receiver counts a request before it answers, so every request an exporter saw answered is counted.
+    // The receiver counts a request before it answers, so every request an exporter saw answered is
+    // counted.
     long received = receiver.acceptedRecords();
     long bodyBytes = receiver.acceptedBodyBytes();
     long requests = receiver.acceptedRequests();
     receiver.close();
-    StringBuilder report = new StringBuilder("\n[AppenderBenchmark] appender=").append(appender)
-        .append(" threads=").append(threads.size())
-        .append(" logged=").append(logged)
-        .append(" loggingThreadCpuNsPerOp=").append(measuredLogged == 0 ? "n/a"
-            : String.format(Locale.ROOT, "%.1f", (double) measuredCpu / measuredLogged));
+    StringBuilder report =
+        new StringBuilder("\n[AppenderBenchmark] appender=")
+            .append(appender)
+            .append(" threads=")
+            .append(threads.size())
+            .append(" logged=")
+            .append(logged)
+            .append(" loggingThreadCpuNsPerOp=")
+            .append(
+                measuredLogged == 0
+                    ? "n/a"
+                    : String.format(Locale.ROOT, "%.1f", (double) measuredCpu / measuredLogged));
     if (!"noop".equals(appender)) {
-      report.append(" receiverRecords=").append(received)
-          .append(" notReceived=").append(logged - received)
-          .append(" (").append(String.format(Locale.ROOT, "%.1f%%", logged == 0 ? 0.0 : 100.0 * (logged - received) / logged))
+      report
+          .append(" receiverRecords=")
+          .append(received)
+          .append(" notReceived=")
+          .append(logged - received)
+          .append(" (")
+          .append(
+              String.format(
+                  Locale.ROOT, "%.1f%%", logged == 0 ? 0.0 : 100.0 * (logged - received) / logged))
           .append(")")
-          .append(" receiverRequests=").append(requests)
-          .append(" bytesPerRecord=").append(received == 0 ? 0 : bodyBytes / received);
+          .append(" receiverRequests=")
+          .append(requests)
+          .append(" bytesPerRecord=")
+          .append(received == 0 ? 0 : bodyBytes / received);
     }
     if (appenderDropped >= 0) {
-      report.append(" droppedCount()=").append(appenderDropped).append(" failedCount()=").append(appenderFailed);
+      report
+          .append(" droppedCount()=")
+          .append(appenderDropped)
+          .append(" failedCount()=")
+          .append(appenderFailed);
     }
     if (otelExporter != null) {
       long exported = otelExporter.exported.sum();
       long failed = otelExporter.failed.sum();
-      report.append(" otelQueue=").append(otelMaxQueueSize)
-          .append(" otelExported=").append(exported)
-          .append(" otelFailed=").append(failed)
-          .append(" otelDropped(logged-exported-failed)=").append(logged - exported - failed);
+      report
+          .append(" otelQueue=")
+          .append(otelMaxQueueSize)
+          .append(" otelExported=")
+          .append(exported)
+          .append(" otelFailed=")
+          .append(failed)
+          .append(" otelDropped(logged-exported-failed)=")
+          .append(logged - exported - failed);
       LogRecordData sample = otelExporter.sample;
       if (sample != null) {
-        report.append("\n[AppenderBenchmark] otel record: scope=").append(sample.getInstrumentationScopeInfo().getName())
-            .append(" body=").append(sample.getBodyValue())
-            .append(" attributes=").append(sample.getAttributes());
+        report
+            .append("\n[AppenderBenchmark] otel record: scope=")
+            .append(sample.getInstrumentationScopeInfo().getName())
+            .append(" body=")
+            .append(sample.getBodyValue())
+            .append(" attributes=")
+            .append(sample.getAttributes());
       }
     }
     System.out.println(report);
   }
 
-  /** Each benchmark thread: its MDC (a request's context) and its own ids and users, and the calls it made. */
+  /**
+   * Each benchmark thread: its MDC (a request's context) and its own ids and users, and the calls
+   * it made.
+   */
   @State(Scope.Thread)
   public static class ThreadState {
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -300,7 +371,9 @@ public class AppenderBenchmark {
       bench.threads.add(this);
     }
 
-    /** JMH runs a thread-scoped state's set-up on that benchmark thread: the MDC is the thread's. */
+    /**
+     * JMH runs a thread-scoped state's set-up on that benchmark thread: the MDC is the thread's.
+     */
     @Setup(Level.Iteration)
     public void mdc(AppenderBenchmark bench, IterationParams iteration) {
       bench.mdc.put("requestId", "req-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
@@ -310,7 +383,10 @@ public class AppenderBenchmark {
       iterationCpu = CPU.getCurrentThreadCpuTime();
     }
 
-    /** The logging thread's own CPU time in measurement iterations (not the time it waited for a core). */
+    /**
+     * The logging thread's own CPU time in measurement iterations (not the time it waited for a
+     * core).
+     */
     @TearDown(Level.Iteration)
     public void cpu() {
       if (measuring) {
@@ -334,7 +410,9 @@ public class AppenderBenchmark {
     s.logged++;
   }
 
-  /** Counts what the OTLP exporter was handed and how it ended; the logging thread never gets here. */
+  /**
+   * Counts what the OTLP exporter was handed and how it ended; the logging thread never gets here.
+   */
   static final class CountingExporter implements LogRecordExporter {
     final LogRecordExporter delegate;
     final LongAdder exported = new LongAdder();

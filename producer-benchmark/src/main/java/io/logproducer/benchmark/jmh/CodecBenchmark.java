@@ -26,9 +26,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Each codec compressing one 2 MiB batch of reference-workload records in OTLP protobuf form, written in 64 KiB
- * slices as the send threads write a batch's chunks, into a reused buffer: the producer's per-batch codec cost.
- * MB/s = 2.097152 × ops/s. One thread.
+ * Each codec compressing one 2 MiB batch of reference-workload records in OTLP protobuf form,
+ * written in 64 KiB slices as the send threads write a batch's chunks, into a reused buffer: the
+ * producer's per-batch codec cost. MB/s = 2.097152 × ops/s. One thread.
  *
  * <pre>java -jar target/benchmarks.jar CodecBenchmark</pre>
  */
@@ -37,11 +37,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED") // zstd-jni, lz4-java: no JDK 24+ warning
+@Fork(
+    value = 1,
+    jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED") // zstd-jni, lz4-java: no JDK 24+ warning
 public class CodecBenchmark {
 
   /** Size of the batch: {@value} bytes (2 MiB, the reference batch size). */
   public static final int BATCH_BYTES = 2 * 1024 * 1024;
+
   private static final int SLICE = 64 * 1024;
 
   /** codec-level: none, gzip-1, lz4, zstd-1, zstd-3 — the producer's codecs ({@code Codec.of}). */
@@ -62,9 +65,12 @@ public class CodecBenchmark {
     impl = Codec.of(c, level);
   }
 
-  /** {@code bytes} of encoded reference-workload records (OTLP protobuf {@code log_records} fields). */
+  /**
+   * {@code bytes} of encoded reference-workload records (OTLP protobuf {@code log_records} fields).
+   */
   public static byte[] workloadBatch(int bytes) {
-    RecordEncoder encoder = OtlpHttpExporter.builder().setEndpoint("http://127.0.0.1:9").build().encoder();
+    RecordEncoder encoder =
+        OtlpHttpExporter.builder().setEndpoint("http://127.0.0.1:9").build().encoder();
     EncodeBuffer one = new EncodeBuffer(4096);
     byte[] out = new byte[bytes];
     int pos = 0;

@@ -13,8 +13,9 @@ import java.io.OutputStream;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The real OTLP exporter's encoder, shards and request framing, with a transport that answers success at once:
- * isolates the producer's own path (send, batching, framing, compression) from the network and the receiver.
+ * The real OTLP exporter's encoder, shards and request framing, with a transport that answers
+ * success at once: isolates the producer's own path (send, batching, framing, compression) from the
+ * network and the receiver.
  */
 public final class DiscardingExporter implements Exporter {
 
@@ -22,10 +23,13 @@ public final class DiscardingExporter implements Exporter {
   private final ExporterCapabilities capabilities;
   private final LongAdder records = new LongAdder();
 
-  /** @param otlp a built but not started OTLP exporter (its transport is never used) */
+  /**
+   * @param otlp a built but not started OTLP exporter (its transport is never used)
+   */
   public DiscardingExporter(Exporter otlp) {
     this.otlp = otlp;
-    this.capabilities = ExporterCapabilities.builder(otlp.capabilities().maxBatchSizeInBytes()).build();
+    this.capabilities =
+        ExporterCapabilities.builder(otlp.capabilities().maxBatchSizeInBytes()).build();
   }
 
   @Override
@@ -33,7 +37,10 @@ public final class DiscardingExporter implements Exporter {
     // the wrapped exporter's transport stays unstarted
   }
 
-  /** Default compression none, every compression supported, the OTLP exporter's largest batch, no request timeout. */
+  /**
+   * Default compression none, every compression supported, the OTLP exporter's largest batch, no
+   * request timeout.
+   */
   @Override
   public ExporterCapabilities capabilities() {
     return capabilities;

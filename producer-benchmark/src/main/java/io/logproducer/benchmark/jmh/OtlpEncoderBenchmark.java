@@ -20,8 +20,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The OTLP record encoder alone, through the exporter's {@code encoder()}, into a reused
- * {@link EncodeBuffer}: ns per reference-workload record (~580 raw bytes), one thread.
+ * The OTLP record encoder alone, through the exporter's {@code encoder()}, into a reused {@link
+ * EncodeBuffer}: ns per reference-workload record (~580 raw bytes), one thread.
  *
  * <pre>java -jar target/benchmarks.jar OtlpEncoderBenchmark -prof gc</pre>
  */
@@ -30,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED") // zstd-jni, lz4-java: no JDK 24+ warning
+@Fork(
+    value = 1,
+    jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED") // zstd-jni, lz4-java: no JDK 24+ warning
 public class OtlpEncoderBenchmark {
 
   @Param({"PROTOBUF", "JSON"})
@@ -43,8 +45,11 @@ public class OtlpEncoderBenchmark {
 
   @Setup(Level.Trial)
   public void setup() {
-    OtlpHttpExporter exporter = OtlpHttpExporter.builder().setEndpoint("http://127.0.0.1:9")
-        .setEncoding(OtlpEncoding.valueOf(encoding)).build();
+    OtlpHttpExporter exporter =
+        OtlpHttpExporter.builder()
+            .setEndpoint("http://127.0.0.1:9")
+            .setEncoding(OtlpEncoding.valueOf(encoding))
+            .build();
     encoder = exporter.encoder();
     buffer = new EncodeBuffer(4096);
     records = Records.pool(0);

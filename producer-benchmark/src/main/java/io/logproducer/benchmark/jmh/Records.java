@@ -3,14 +3,16 @@ package io.logproducer.benchmark.jmh;
 import io.logproducer.LogRecord;
 import io.logproducer.testing.ReferenceWorkload;
 
-/** Pre-generated reference-workload records, so that benchmarks measure the producer and not the generator. */
+/**
+ * Pre-generated reference-workload records, so that benchmarks measure the producer and not the
+ * generator.
+ */
 final class Records {
 
   /** Records per pool (a power of two). */
   static final int POOL = 1024;
 
-  private Records() {
-  }
+  private Records() {}
 
   /** {@link #POOL} records with sequence numbers {@code base … base+POOL-1}. */
   static LogRecord[] pool(long base) {

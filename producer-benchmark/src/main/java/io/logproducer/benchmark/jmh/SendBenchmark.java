@@ -23,16 +23,16 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code Producer.send(record)} (no callback) of reference-workload records: encode to OTLP protobuf, reserve
- * budget, append to the shard's batch; with the real background path behind it (batches sealed, framed,
- * compressed by the send threads) and a transport that answers at once ({@link DiscardingExporter}). Run with
- * {@code -t 1}, {@code -t 4}, {@code -t 10} and {@code -prof gc}: {@code gc.alloc.rate.norm} is the allocation
- * per send, including the send threads' share.
+ * {@code Producer.send(record)} (no callback) of reference-workload records: encode to OTLP
+ * protobuf, reserve budget, append to the shard's batch; with the real background path behind it
+ * (batches sealed, framed, compressed by the send threads) and a transport that answers at once
+ * ({@link DiscardingExporter}). Run with {@code -t 1}, {@code -t 4}, {@code -t 10} and {@code -prof
+ * gc}: {@code gc.alloc.rate.norm} is the allocation per send, including the send threads' share.
  *
  * <pre>java -jar target/benchmarks.jar SendBenchmark -t 4 -prof gc</pre>
  *
- * <p>The design card's sweeps, one line each (every {@code @Param} takes a list; the others keep their defaults:
- * 2 send threads, 2 MiB batches, 100 MiB budget, compression NONE and LZ4):
+ * <p>The design card's sweeps, one line each (every {@code @Param} takes a list; the others keep
+ * their defaults: 2 send threads, 2 MiB batches, 100 MiB budget, compression NONE and LZ4):
  *
  * <pre>
  * java -jar producer-benchmark/target/benchmarks.jar SendBenchmark -t 4 -p sendThreads=1,2,4,8,16,32 -p compression=LZ4
@@ -46,7 +46,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED", jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED",
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class SendBenchmark {
 
   /** Request compression on the send threads: none isolates send(); lz4 adds the codec's cost. */
@@ -73,14 +76,15 @@ public class SendBenchmark {
 
   @Setup(Level.Trial)
   public void start() {
-    ProducerConfig config = ProducerConfig.builder()
-        .setClientId("jmh-send")
-        .setJmxEnabled(false)
-        .setCompression(Compression.valueOf(compression))
-        .setTotalSizeInBytes(totalSizeInBytes)
-        .setBatchSizeInBytes(batchSizeInBytes)
-        .setSendThreads(sendThreads)
-        .build();
+    ProducerConfig config =
+        ProducerConfig.builder()
+            .setClientId("jmh-send")
+            .setJmxEnabled(false)
+            .setCompression(Compression.valueOf(compression))
+            .setTotalSizeInBytes(totalSizeInBytes)
+            .setBatchSizeInBytes(batchSizeInBytes)
+            .setSendThreads(sendThreads)
+            .build();
     OtlpHttpExporterBuilder otlp = OtlpHttpExporter.builder().setEndpoint("http://127.0.0.1:9");
     if (stripes > 0) {
       otlp.setStripes(stripes);

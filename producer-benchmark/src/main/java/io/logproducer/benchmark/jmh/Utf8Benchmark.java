@@ -23,10 +23,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Where the OTLP encoder's time goes: the UTF-8 work on one reference-workload record's four values (three ASCII
- * attributes of ~20–90 chars and the ~400-char body with CJK characters), done the encoder's way (one pass per
- * value, {@code writeUtf8LengthDelimited}), the encoder's earlier ways (a length pass, then a write pass) and the
- * JDK's ways.
+ * Where the OTLP encoder's time goes: the UTF-8 work on one reference-workload record's four values
+ * (three ASCII attributes of ~20–90 chars and the ~400-char body with CJK characters), done the
+ * encoder's way (one pass per value, {@code writeUtf8LengthDelimited}), the encoder's earlier ways
+ * (a length pass, then a write pass) and the JDK's ways.
  *
  * <pre>java -jar target/benchmarks.jar Utf8Benchmark -prof gc</pre>
  */
@@ -35,18 +35,21 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED") // zstd-jni, lz4-java: no JDK 24+ warning
+@Fork(
+    value = 1,
+    jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED") // zstd-jni, lz4-java: no JDK 24+ warning
 public class Utf8Benchmark {
 
   /**
-   * onepass: {@code ProtoWriter.writeUtf8LengthDelimited} per value, the length prefix filled in after the bytes
-   * (the encoder now); encodebuffer: {@code EncodeBuffer.utf8Length} + {@code writeUtf8} per value (a length pass,
-   * then a write pass); marked: {@code utf8LengthMarked} + {@code writeUtf8Marked} (the encoder's two passes until
-   * it wrote each string in one);
-   * getbytes: {@code String.getBytes(UTF_8)} + copy (allocates); charsetencoder: a reused {@link CharsetEncoder}
-   * into a reused buffer (no allocation); asciifast: like encodebuffer, but a value whose UTF-8 length equals its
-   * char count (ASCII) is copied with {@code String.getBytes(int, int, byte[], int)}, an array copy for compact
-   * Latin-1 strings, instead of char by char (a prototype for the encoder's write pass).
+   * onepass: {@code ProtoWriter.writeUtf8LengthDelimited} per value, the length prefix filled in
+   * after the bytes (the encoder now); encodebuffer: {@code EncodeBuffer.utf8Length} + {@code
+   * writeUtf8} per value (a length pass, then a write pass); marked: {@code utf8LengthMarked} +
+   * {@code writeUtf8Marked} (the encoder's two passes until it wrote each string in one); getbytes:
+   * {@code String.getBytes(UTF_8)} + copy (allocates); charsetencoder: a reused {@link
+   * CharsetEncoder} into a reused buffer (no allocation); asciifast: like encodebuffer, but a value
+   * whose UTF-8 length equals its char count (ASCII) is copied with {@code String.getBytes(int,
+   * int, byte[], int)}, an array copy for compact Latin-1 strings, instead of char by char (a
+   * prototype for the encoder's write pass).
    */
   @Param({"onepass", "encodebuffer", "marked", "asciifast", "getbytes", "charsetencoder"})
   public String method;
@@ -60,8 +63,13 @@ public class Utf8Benchmark {
   @Setup(Level.Trial)
   public void setup() {
     LogRecord r = new ReferenceWorkload().next(1_234_567);
-    values = new String[] {r.getAttributeValue(0).asString(), r.getAttributeValue(1).asString(),
-        r.getAttributeValue(2).asString(), r.getBody().asString()};
+    values =
+        new String[] {
+          r.getAttributeValue(0).asString(),
+          r.getAttributeValue(1).asString(),
+          r.getAttributeValue(2).asString(),
+          r.getBody().asString()
+        };
     buffer = new EncodeBuffer(4096);
     encoder = StandardCharsets.UTF_8.newEncoder();
     out = ByteBuffer.allocate(4096);
@@ -75,70 +83,76 @@ public class Utf8Benchmark {
   @Benchmark
   public int utf8() {
     switch (method) {
-      case "onepass": {
-        EncodeBuffer b = buffer;
-        b.reset();
-        int n = 0;
-        for (String s : values) {
-          n += ProtoWriter.writeUtf8LengthDelimited(b, s);
-        }
-        return n + b.size();
-      }
-      case "encodebuffer": {
-        EncodeBuffer b = buffer;
-        b.reset();
-        int n = 0;
-        for (String s : values) {
-          n += EncodeBuffer.utf8Length(s);
-          b.writeUtf8(s);
-        }
-        return n + b.size();
-      }
-      case "marked": {
-        EncodeBuffer b = buffer;
-        b.reset();
-        int n = 0;
-        for (String s : values) {
-          int marked = ProtoWriter.utf8LengthMarked(s);
-          n += ProtoWriter.markedLength(marked);
-          ProtoWriter.writeUtf8Marked(b, s, marked);
-        }
-        return n + b.size();
-      }
-      case "asciifast": {
-        EncodeBuffer b = buffer;
-        b.reset();
-        int pos = 0;
-        for (String s : values) {
-          int len = EncodeBuffer.utf8Length(s);
-          if (len == s.length()) {
-            asciiCopy(s, raw, pos);
-          } else {
-            b.reset();
-            b.writeUtf8(s);
-            System.arraycopy(b.array(), 0, raw, pos, len);
+      case "onepass":
+        {
+          EncodeBuffer b = buffer;
+          b.reset();
+          int n = 0;
+          for (String s : values) {
+            n += ProtoWriter.writeUtf8LengthDelimited(b, s);
           }
-          pos += len;
+          return n + b.size();
         }
-        return pos;
-      }
-      case "getbytes": {
-        EncodeBuffer b = buffer;
-        b.reset();
-        for (String s : values) {
-          b.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+      case "encodebuffer":
+        {
+          EncodeBuffer b = buffer;
+          b.reset();
+          int n = 0;
+          for (String s : values) {
+            n += EncodeBuffer.utf8Length(s);
+            b.writeUtf8(s);
+          }
+          return n + b.size();
         }
-        return b.size();
-      }
-      default: {
-        ByteBuffer o = out;
-        o.clear();
-        for (String s : values) {
-          encoder.reset();
-          encoder.encode(CharBuffer.wrap(s), o, true);
+      case "marked":
+        {
+          EncodeBuffer b = buffer;
+          b.reset();
+          int n = 0;
+          for (String s : values) {
+            int marked = ProtoWriter.utf8LengthMarked(s);
+            n += ProtoWriter.markedLength(marked);
+            ProtoWriter.writeUtf8Marked(b, s, marked);
+          }
+          return n + b.size();
         }
-        return o.position();
-      }
+      case "asciifast":
+        {
+          EncodeBuffer b = buffer;
+          b.reset();
+          int pos = 0;
+          for (String s : values) {
+            int len = EncodeBuffer.utf8Length(s);
+            if (len == s.length()) {
+              asciiCopy(s, raw, pos);
+            } else {
+              b.reset();
+              b.writeUtf8(s);
+              System.arraycopy(b.array(), 0, raw, pos, len);
+            }
+            pos += len;
+          }
+          return pos;
+        }
+      case "getbytes":
+        {
+          EncodeBuffer b = buffer;
+          b.reset();
+          for (String s : values) {
+            b.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+          }
+          return b.size();
+        }
+      default:
+        {
+          ByteBuffer o = out;
+          o.clear();
+          for (String s : values) {
+            encoder.reset();
+            encoder.encode(CharBuffer.wrap(s), o, true);
+          }
+          return o.position();
+        }
     }
   }
 }

@@ -18,8 +18,8 @@ import java.util.Locale;
 import javax.imageio.ImageIO;
 
 /**
- * Line and grouped-bar charts drawn with Java2D in headless mode and written as PNG: no plotting dependency.
- * Categorical x axis; linear or logarithmic y axis; values may be NaN (point omitted).
+ * Line and grouped-bar charts drawn with Java2D in headless mode and written as PNG: no plotting
+ * dependency. Categorical x axis; linear or logarithmic y axis; values may be NaN (point omitted).
  */
 public final class Charts {
 
@@ -28,8 +28,14 @@ public final class Charts {
   }
 
   static final Color[] PALETTE = {
-      new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e), new Color(0x9467bd),
-      new Color(0x8c564b), new Color(0x7f7f7f)};
+    new Color(0x1f77b4),
+    new Color(0xd62728),
+    new Color(0x2ca02c),
+    new Color(0xff7f0e),
+    new Color(0x9467bd),
+    new Color(0x8c564b),
+    new Color(0x7f7f7f)
+  };
 
   private static final int W = 960;
   private static final int H = 540;
@@ -38,12 +44,11 @@ public final class Charts {
   private static final int TOP = 60;
   private static final int BOTTOM = 90;
 
-  private Charts() {
-  }
+  private Charts() {}
 
   /**
-   * One named series of y values, one per category; {@code low} and {@code high}, when not null, are the slowest and
-   * fastest of the runs behind each value, drawn as a whisker.
+   * One named series of y values, one per category; {@code low} and {@code high}, when not null,
+   * are the slowest and fastest of the runs behind each value, drawn as a whisker.
    */
   public record Series(String name, double[] values, boolean dashed, double[] low, double[] high) {
     public Series(String name, double[] values) {
@@ -61,24 +66,47 @@ public final class Charts {
   }
 
   /** A line chart over categories. */
-  public static void line(Path file, String title, String xLabel, String yLabel, List<String> categories,
-      List<Series> series, boolean logY) throws IOException {
+  public static void line(
+      Path file,
+      String title,
+      String xLabel,
+      String yLabel,
+      List<String> categories,
+      List<Series> series,
+      boolean logY)
+      throws IOException {
     draw(file, title, xLabel, yLabel, categories, series, logY, false);
   }
 
   /** A grouped bar chart: one group per category, one bar per series. */
-  public static void bars(Path file, String title, String xLabel, String yLabel, List<String> categories,
-      List<Series> series, boolean logY) throws IOException {
+  public static void bars(
+      Path file,
+      String title,
+      String xLabel,
+      String yLabel,
+      List<String> categories,
+      List<Series> series,
+      boolean logY)
+      throws IOException {
     draw(file, title, xLabel, yLabel, categories, series, logY, true);
   }
 
-  private static void draw(Path file, String title, String xLabel, String yLabel, List<String> categories,
-      List<Series> series, boolean logY, boolean bars) throws IOException {
+  private static void draw(
+      Path file,
+      String title,
+      String xLabel,
+      String yLabel,
+      List<String> categories,
+      List<Series> series,
+      boolean logY,
+      boolean bars)
+      throws IOException {
     BufferedImage img = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = img.createGraphics();
     try {
       g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setColor(Color.WHITE);
       g.fillRect(0, 0, W, H);
       Axis axis = axis(series, logY);
@@ -128,8 +156,14 @@ public final class Charts {
   }
 
   /** Title, grid, y ticks, x categories and axis labels. */
-  private static void frame(Graphics2D g, String title, String xLabel, String yLabel, List<String> categories,
-      Axis axis, boolean logY) {
+  private static void frame(
+      Graphics2D g,
+      String title,
+      String xLabel,
+      String yLabel,
+      List<String> categories,
+      Axis axis,
+      boolean logY) {
     int plotW = W - LEFT - RIGHT;
     int plotH = H - TOP - BOTTOM;
     // title
@@ -181,7 +215,8 @@ public final class Charts {
   }
 
   /** Series {@code si} of {@code k} as bars beside the others', with whiskers and value labels. */
-  private static void bars(Graphics2D g, Series s, int si, int k, int n, double slot, Axis axis, Color color) {
+  private static void bars(
+      Graphics2D g, Series s, int si, int k, int n, double slot, Axis axis, Color color) {
     int plotH = H - TOP - BOTTOM;
     double groupW = slot * 0.8;
     double barW = groupW / k;
@@ -208,8 +243,11 @@ public final class Charts {
   /** A series as a line with points, whiskers and value labels. */
   private static void line(Graphics2D g, Series s, int n, double slot, Axis axis, Color color) {
     int plotH = H - TOP - BOTTOM;
-    g.setStroke(s.dashed() ? new BasicStroke(2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f,
-        new float[] {6f, 5f}, 0f) : new BasicStroke(2.5f));
+    g.setStroke(
+        s.dashed()
+            ? new BasicStroke(
+                2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 5f}, 0f)
+            : new BasicStroke(2.5f));
     // the lines first, then points, whiskers and labels on top of them
     int px = -1;
     int py = -1;
@@ -266,8 +304,11 @@ public final class Charts {
         g.fillRect(lx, ly - 10, 14, 10);
       } else {
         Stroke saved2 = g.getStroke();
-        g.setStroke(s.dashed() ? new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f,
-            new float[] {4f, 3f}, 0f) : new BasicStroke(2.5f));
+        g.setStroke(
+            s.dashed()
+                ? new BasicStroke(
+                    2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1f, new float[] {4f, 3f}, 0f)
+                : new BasicStroke(2.5f));
         g.drawLine(lx, ly - 5, lx + 14, ly - 5);
         g.setStroke(saved2);
       }
@@ -278,12 +319,17 @@ public final class Charts {
   }
 
   /**
-   * Draws the whisker of point {@code i} of {@code s} (from its low to its high value, with caps) at {@code x} in the
-   * current colour; false when the series has none there.
+   * Draws the whisker of point {@code i} of {@code s} (from its low to its high value, with caps)
+   * at {@code x} in the current colour; false when the series has none there.
    */
   private static boolean whisker(Graphics2D g, Axis axis, int plotH, int x, Series s, int i) {
-    if (s.low() == null || s.high() == null || i >= s.low().length || i >= s.high().length
-        || Double.isNaN(s.low()[i]) || Double.isNaN(s.high()[i]) || s.high()[i] <= s.low()[i]) {
+    if (s.low() == null
+        || s.high() == null
+        || i >= s.low().length
+        || i >= s.high().length
+        || Double.isNaN(s.low()[i])
+        || Double.isNaN(s.high()[i])
+        || s.high()[i] <= s.low()[i]) {
       return false;
     }
     int yLo = TOP + plotH - (int) Math.round(axis.fraction(s.low()[i]) * plotH);

@@ -5,9 +5,9 @@ import static io.logproducer.benchmark.report.SuiteData.medianSample;
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.JmhRunner;
 import io.logproducer.benchmark.harness.LatencyHistogram;
-import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.PerformanceSuite;
 import io.logproducer.benchmark.harness.RunResult;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.report.Report.Table;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,14 +17,25 @@ import java.util.function.DoubleFunction;
 import java.util.function.Supplier;
 
 /**
- * The performance page's blocks about where time and CPU go: {@code send()} latency, the calibration, CPU by thread
- * group, the CPU budget, the spread of identical runs, the profile and the JMH micro-benchmarks. Each block is null
- * when the data it needs is missing.
+ * The performance page's blocks about where time and CPU go: {@code send()} latency, the
+ * calibration, CPU by thread group, the CPU budget, the spread of identical runs, the profile and
+ * the JMH micro-benchmarks. Each block is null when the data it needs is missing.
  */
 final class CpuTables {
 
-  private static final List<String> GROUP_ORDER = List.of("app", "sender", "linger", "otel-worker", "http", "io",
-      "mover", "callback", "timeout", "other", "vm");
+  private static final List<String> GROUP_ORDER =
+      List.of(
+          "app",
+          "sender",
+          "linger",
+          "otel-worker",
+          "http",
+          "io",
+          "mover",
+          "callback",
+          "timeout",
+          "other",
+          "vm");
 
   private final SuiteData d;
   private final List<PerformanceReport.Chart> charts;
@@ -52,8 +63,12 @@ final class CpuTables {
 
   private String latency() {
     List<Sample> list = new ArrayList<>(d.section("latency"));
-    for (Sample s : new Sample[] {d.head(), medianSample(d.lp(Compression.ZSTD)),
-        medianSample(d.otel(true, Compression.NONE))}) {
+    for (Sample s :
+        new Sample[] {
+          d.head(),
+          medianSample(d.lp(Compression.ZSTD)),
+          medianSample(d.otel(true, Compression.NONE))
+        }) {
       if (s != null) {
         list.add(s);
       }
@@ -61,7 +76,8 @@ final class CpuTables {
     if (list.isEmpty()) {
       return null;
     }
-    Table t = new Table("run", ">records/s", ">samples", ">p50", ">p99", ">p99.9", ">max", ">blocked");
+    Table t =
+        new Table("run", ">records/s", ">samples", ">p50", ">p99", ">p99.9", ">max", ">blocked");
     List<String> cats = new ArrayList<>();
     double[][] v = new double[3][list.size()];
     for (int i = 0; i < list.size(); i++) {
@@ -69,18 +85,37 @@ final class CpuTables {
       RunResult r = s.result();
       LatencyHistogram h = r.latency();
       String name = s.spec().rateLimit() > 0 ? s.spec().label() : s.spec().label() + " (saturated)";
-      t.row(name, Report.count(r.recordsPerSec()), Report.count(h.count()), Report.nanos(h.percentile(50)),
-          Report.nanos(h.percentile(99)), Report.nanos(h.percentile(99.9)), Report.nanos(h.max()),
+      t.row(
+          name,
+          Report.count(r.recordsPerSec()),
+          Report.count(h.count()),
+          Report.nanos(h.percentile(50)),
+          Report.nanos(h.percentile(99)),
+          Report.nanos(h.percentile(99.9)),
+          Report.nanos(h.max()),
           Report.nanos(r.getLong("sendBlockedNanos")));
-      cats.add(name.replace("logproducer ", "").replace("OTel SDK tuned, ", "OTel tuned ")
-          .replace(" (saturated)", ", saturated").replace(" paced to ", ", paced "));
+      cats.add(
+          name.replace("logproducer ", "")
+              .replace("OTel SDK tuned, ", "OTel tuned ")
+              .replace(" (saturated)", ", saturated")
+              .replace(" paced to ", ", paced "));
       v[0][i] = h.percentile(50) / 1e3;
       v[1][i] = h.percentile(99) / 1e3;
       v[2][i] = h.percentile(99.9) / 1e3;
     }
-    charts.add(new PerformanceReport.Chart("latency.png", "send() latency percentiles", "run", "µs", cats,
-        List.of(new Charts.Series("p50", v[0]), new Charts.Series("p99", v[1]), new Charts.Series("p99.9", v[2])),
-        true, true));
+    charts.add(
+        new PerformanceReport.Chart(
+            "latency.png",
+            "send() latency percentiles",
+            "run",
+            "µs",
+            cats,
+            List.of(
+                new Charts.Series("p50", v[0]),
+                new Charts.Series("p99", v[1]),
+                new Charts.Series("p99.9", v[2])),
+            true,
+            true));
     return t.markdown();
   }
 
@@ -90,15 +125,26 @@ final class CpuTables {
     if (cal.isEmpty()) {
       return null;
     }
-    Table t = new Table("calibration run", ">records/s (all cores)", ">CPU µs/record", ">allocated B/record");
+    Table t =
+        new Table(
+            "calibration run", ">records/s (all cores)", ">CPU µs/record", ">allocated B/record");
     for (Sample s : cal) {
       RunResult r = s.result();
       long emitted = Math.max(1, r.getLong("emitted"));
-      t.row(s.spec().label(), Report.count(r.getLong("emitted") / r.seconds()),
-          Report.f2(r.getLong("cpu.app") / 1e3 / emitted), Report.count(r.getLong("alloc.app") / (double) emitted));
+      t.row(
+          s.spec().label(),
+          Report.count(r.getLong("emitted") / r.seconds()),
+          Report.f2(r.getLong("cpu.app") / 1e3 / emitted),
+          Report.count(r.getLong("alloc.app") / (double) emitted));
     }
-    t.row("median", Report.count(Report.median(cal.stream().mapToDouble(s -> s.result().getLong("emitted")
-        / s.result().seconds()).toArray())), Report.f2(d.calibrationCpuMicros()),
+    t.row(
+        "median",
+        Report.count(
+            Report.median(
+                cal.stream()
+                    .mapToDouble(s -> s.result().getLong("emitted") / s.result().seconds())
+                    .toArray())),
+        Report.f2(d.calibrationCpuMicros()),
         Report.count(d.calibrationAllocBytes()));
     return t.markdown();
   }
@@ -116,26 +162,44 @@ final class CpuTables {
       return null;
     }
     List<String> groups = new ArrayList<>();
-    rows.forEach(s -> s.result().cpuByGroup().keySet().stream()
-        .filter(g -> !groups.contains(g) && !g.equals("warmup")).forEach(groups::add));
-    groups.sort(Comparator.comparingInt(g -> GROUP_ORDER.contains(g) ? GROUP_ORDER.indexOf(g) : GROUP_ORDER.size()));
+    rows.forEach(
+        s ->
+            s.result().cpuByGroup().keySet().stream()
+                .filter(g -> !groups.contains(g) && !g.equals("warmup"))
+                .forEach(groups::add));
+    groups.sort(
+        Comparator.comparingInt(
+            g -> GROUP_ORDER.contains(g) ? GROUP_ORDER.indexOf(g) : GROUP_ORDER.size()));
     List<String> cols = new ArrayList<>(List.of("run", ">records/s"));
     groups.forEach(g -> cols.add(">" + g + " µs"));
-    cols.addAll(List.of(">total µs", ">without building µs", ">app alloc B/record", ">GC ms", ">sink µs/record"));
+    cols.addAll(
+        List.of(
+            ">total µs",
+            ">without building µs",
+            ">app alloc B/record",
+            ">GC ms",
+            ">sink µs/record"));
     Table t = new Table(cols.toArray(new String[0]));
     double gen = d.calibrationCpuMicros();
     for (Sample s : rows) {
       RunResult r = s.result();
       long delivered = Math.max(1, r.delivered());
       List<Object> cells = new ArrayList<>();
-      cells.add(switch (s.spec().client()) {
-        case OTEL -> "OTel tuned " + SuiteData.compression(s);
-        case ALIYUN -> "Aliyun " + SuiteData.compression(s) + ", " + s.spec().sendThreads() + " IO threads";
-        default -> "logproducer " + SuiteData.compression(s);
-      });
+      cells.add(
+          switch (s.spec().client()) {
+            case OTEL -> "OTel tuned " + SuiteData.compression(s);
+            case ALIYUN ->
+                "Aliyun "
+                    + SuiteData.compression(s)
+                    + ", "
+                    + s.spec().sendThreads()
+                    + " IO threads";
+            default -> "logproducer " + SuiteData.compression(s);
+          });
       cells.add(Report.count(r.recordsPerSec()));
       Map<String, Long> cpu = r.cpuByGroup();
-      groups.forEach(g -> cells.add(cpu.containsKey(g) ? Report.f2(cpu.get(g) / 1e3 / delivered) : "–"));
+      groups.forEach(
+          g -> cells.add(cpu.containsKey(g) ? Report.f2(cpu.get(g) / 1e3 / delivered) : "–"));
       cells.add(Report.f2(r.cpuMicrosPerRecord()));
       cells.add(Report.f2(r.cpuMicrosPerRecord() - gen));
       cells.add(Report.count(r.allocByGroup().getOrDefault("app", 0L) / (double) delivered));
@@ -146,7 +210,10 @@ final class CpuTables {
     return t.markdown();
   }
 
-  /** The median lz4 run's CPU per record, the producer's and the sink's, against what the cores allow. */
+  /**
+   * The median lz4 run's CPU per record, the producer's and the sink's, against what the cores
+   * allow.
+   */
   private String budget() {
     Sample head = d.head();
     if (head == null || d.cores() <= 0 || !head.result().has("sinkCpuNanosPerRecord")) {
@@ -156,7 +223,9 @@ final class CpuTables {
     double sink = r.getDouble("sinkCpuNanosPerRecord") / 1e3;
     double all = r.cpuMicrosPerRecord() + sink;
     Table t = new Table("median lz4 run", ">value");
-    t.row("producer process CPU per record (building the record included)", Report.f2(r.cpuMicrosPerRecord()) + " µs");
+    t.row(
+        "producer process CPU per record (building the record included)",
+        Report.f2(r.cpuMicrosPerRecord()) + " µs");
     t.row("sink CPU per record", Report.f2(sink) + " µs");
     t.row("both", Report.f2(all) + " µs");
     t.row(d.cores() + " cores ÷ both: records/s at most", Report.count(d.cores() * 1e6 / all));
@@ -174,7 +243,11 @@ final class CpuTables {
     String[] names = {"slowest", "fastest"};
     for (int i = 0; i < 2; i++) {
       RunResult r = spread.get(i).result();
-      t.row(spread.get(0).spec().label(), names[i], Report.count(r.recordsPerSec()), Report.f2(r.cpuMicrosPerRecord()));
+      t.row(
+          spread.get(0).spec().label(),
+          names[i],
+          Report.count(r.recordsPerSec()),
+          Report.f2(r.cpuMicrosPerRecord()));
     }
     return t.markdown();
   }
@@ -186,8 +259,9 @@ final class CpuTables {
     }
     RunResult r = p.get(0).result();
     return "```sh\njava -cp producer-benchmark/target/benchmarks.jar io.logproducer.benchmark.harness.JfrProfile "
-        + "docs/perf-data/profile.jfr" + (r.has("jfrFrom") ? " " + r.getLong("jfrFrom") + " " + r.getLong("jfrTo")
-        : "") + "\n```\n";
+        + "docs/perf-data/profile.jfr"
+        + (r.has("jfrFrom") ? " " + r.getLong("jfrFrom") + " " + r.getLong("jfrTo") : "")
+        + "\n```\n";
   }
 
   private String profile(String kind, int limit, boolean execution) {
@@ -199,10 +273,15 @@ final class CpuTables {
     Table t = new Table(kind.equals("component") ? "component" : "method", ">samples", ">share");
     int total = execution ? s.executionSamples() : s.nativeSamples();
     for (String[] row : limit > 0 ? rows.subList(0, Math.min(limit, rows.size())) : rows) {
-      t.row(kind.equals("component") ? row[0].replace("  ", "  ↳ ") : "`" + row[0] + "`",
-          Report.count(Long.parseLong(row[1])), Report.f1(s.share(row, total)) + " %");
+      t.row(
+          kind.equals("component") ? row[0].replace("  ", "  ↳ ") : "`" + row[0] + "`",
+          Report.count(Long.parseLong(row[1])),
+          Report.f1(s.share(row, total)) + " %");
     }
-    t.row(kind.equals("native") ? "all busy native samples" : "all execution samples", Report.count(total), "100.0 %");
+    t.row(
+        kind.equals("native") ? "all busy native samples" : "all execution samples",
+        Report.count(total),
+        "100.0 %");
     return t.markdown();
   }
 
@@ -216,9 +295,21 @@ final class CpuTables {
     if (rows.isEmpty()) {
       return null;
     }
-    Table t = new Table(">threads", "compression", ">sends/s (all threads)", ">ns per send per thread", ">B/op");
-    rows.forEach(r -> t.row(r.threads(), r.params().get("compression"), Report.count(r.score()) + range(r,
-        Report::count), Report.f1(1e9 * r.threads() / r.score()), Report.f1(r.allocPerOp())));
+    Table t =
+        new Table(
+            ">threads",
+            "compression",
+            ">sends/s (all threads)",
+            ">ns per send per thread",
+            ">B/op");
+    rows.forEach(
+        r ->
+            t.row(
+                r.threads(),
+                r.params().get("compression"),
+                Report.count(r.score()) + range(r, Report::count),
+                Report.f1(1e9 * r.threads() / r.score()),
+                Report.f1(r.allocPerOp())));
     return t.markdown();
   }
 
@@ -228,8 +319,13 @@ final class CpuTables {
       return null;
     }
     Table t = new Table("encoding", ">ns/record", ">records/s (one core)", ">B/op");
-    rows.forEach(r -> t.row(r.params().get("encoding"), Report.f1(r.score()) + range(r, Report::f1),
-        Report.count(1e9 / r.score()), Report.f1(r.allocPerOp())));
+    rows.forEach(
+        r ->
+            t.row(
+                r.params().get("encoding"),
+                Report.f1(r.score()) + range(r, Report::f1),
+                Report.count(1e9 / r.score()),
+                Report.f1(r.allocPerOp())));
     return t.markdown();
   }
 
@@ -239,8 +335,12 @@ final class CpuTables {
       return null;
     }
     Table t = new Table("method", ">ns per record", ">B/op");
-    rows.forEach(r -> t.row(r.params().get("method"), Report.f1(r.score()) + range(r, Report::f1),
-        SuiteData.orDash(r.allocPerOp(), Report::f1)));
+    rows.forEach(
+        r ->
+            t.row(
+                r.params().get("method"),
+                Report.f1(r.score()) + range(r, Report::f1),
+                SuiteData.orDash(r.allocPerOp(), Report::f1)));
     return t.markdown();
   }
 
@@ -254,8 +354,12 @@ final class CpuTables {
     for (JmhRunner.Row r : rows) {
       double raw = r.secondary().getOrDefault("rawBytes", Double.NaN);
       double comp = r.secondary().getOrDefault("compressedBytes", Double.NaN);
-      t.row(r.params().get("codec"), Report.f1(r.score()) + range(r, Report::f1), Report.count(r.score() * mbPerOp),
-          Double.isNaN(raw) || comp <= 0 ? "–" : Report.f1(raw / comp) + "×", Report.f2(1e3 / r.score()));
+      t.row(
+          r.params().get("codec"),
+          Report.f1(r.score()) + range(r, Report::f1),
+          Report.count(r.score() * mbPerOp),
+          Double.isNaN(raw) || comp <= 0 ? "–" : Report.f1(raw / comp) + "×",
+          Report.f2(1e3 / r.score()));
     }
     return t.markdown();
   }

@@ -6,16 +6,16 @@ import static io.logproducer.benchmark.report.SuiteData.status;
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.JmhRunner;
 import io.logproducer.benchmark.harness.LatencyHistogram;
-import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.RunResult;
 import io.logproducer.benchmark.harness.RunSpec.Client;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.report.Report.Table;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * The project's goals measured against the data (the goal's wording is the row's caption; *met* or *not yet*), and
- * the arithmetic of what the 10× goal would take on this machine.
+ * The project's goals measured against the data (the goal's wording is the row's caption; *met* or
+ * *not yet*), and the arithmetic of what the 10× goal would take on this machine.
  */
 final class Goals {
 
@@ -31,30 +31,63 @@ final class Goals {
       return null;
     }
     Table t = new Table("goal", "measured", "status");
-    throughput(t, Compression.LZ4, 1e6, "Deliver ≥ 1,000,000 records/s (≥ 580 raw MB/s) with lz4, every record counted "
-        + "by the sink");
-    throughput(t, Compression.ZSTD, 1e6, "Deliver ≥ 1,000,000 records/s with zstd, every record counted by the sink");
-    throughput(t, Compression.GZIP, 600_000, "Deliver ≥ 600,000 records/s with gzip, every record counted by the sink");
+    throughput(
+        t,
+        Compression.LZ4,
+        1e6,
+        "Deliver ≥ 1,000,000 records/s (≥ 580 raw MB/s) with lz4, every record counted "
+            + "by the sink");
+    throughput(
+        t,
+        Compression.ZSTD,
+        1e6,
+        "Deliver ≥ 1,000,000 records/s with zstd, every record counted by the sink");
+    throughput(
+        t,
+        Compression.GZIP,
+        600_000,
+        "Deliver ≥ 600,000 records/s with gzip, every record counted by the sink");
     peers(t);
     Sample head = d.head();
     double gen = d.calibrationCpuMicros();
     double cpu = head.result().cpuMicrosPerRecord();
-    t.row("Producer CPU ≤ 1.0 µs per record, not counting building the record", Report.f2(cpu - gen) + " µs ("
-        + Report.f2(cpu) + " µs for the whole process, less " + Report.f2(gen) + " µs to build the record)",
+    t.row(
+        "Producer CPU ≤ 1.0 µs per record, not counting building the record",
+        Report.f2(cpu - gen)
+            + " µs ("
+            + Report.f2(cpu)
+            + " µs for the whole process, less "
+            + Report.f2(gen)
+            + " µs to build the record)",
         status(cpu - gen <= 1.0));
     latency(t);
     allocation(t);
     JmhRunner.Row encoder = d.jmhRow("OtlpEncoderBenchmark", "encoding", "PROTOBUF");
     if (encoder != null) {
-      t.row("OTLP protobuf encoder ≤ 300 ns per reference record (JMH `OtlpEncoderBenchmark`, one thread)",
-          Report.f1(encoder.score()) + " ns (" + Report.f1(encoder.min()) + "–" + Report.f1(encoder.max())
-              + " over the measured iterations)", status(encoder.score() <= 300));
+      t.row(
+          "OTLP protobuf encoder ≤ 300 ns per reference record (JMH `OtlpEncoderBenchmark`, one thread)",
+          Report.f1(encoder.score())
+              + " ns ("
+              + Report.f1(encoder.min())
+              + "–"
+              + Report.f1(encoder.max())
+              + " over the measured iterations)",
+          status(encoder.score() <= 300));
     }
-    long over = d.samples.stream().filter(s -> s.result().getLong("totalSizeInBytes") > 0
-        && s.result().getLong("peakBufferedBytes") > s.result().getLong("totalSizeInBytes")).count();
-    long withBudget = d.samples.stream().filter(s -> s.result().getLong("totalSizeInBytes") > 0).count();
-    t.row("Buffered bytes never above `totalSizeInBytes`", (withBudget - over) + " of " + withBudget
-        + " runs stayed within it", status(over == 0));
+    long over =
+        d.samples.stream()
+            .filter(
+                s ->
+                    s.result().getLong("totalSizeInBytes") > 0
+                        && s.result().getLong("peakBufferedBytes")
+                            > s.result().getLong("totalSizeInBytes"))
+            .count();
+    long withBudget =
+        d.samples.stream().filter(s -> s.result().getLong("totalSizeInBytes") > 0).count();
+    t.row(
+        "Buffered bytes never above `totalSizeInBytes`",
+        (withBudget - over) + " of " + withBudget + " runs stayed within it",
+        status(over == 0));
     return t.markdown();
   }
 
@@ -65,20 +98,47 @@ final class Goals {
     }
     double rate = med(l, RunResult::recordsPerSec);
     boolean verified = l.stream().allMatch(s -> s.result().verified());
-    t.row(caption, "median " + Report.count(rate) + " records/s" + (c == Compression.LZ4 ? " ("
-        + Report.f1(med(l, RunResult::rawMbPerSec)) + " raw MB/s)" : "") + " over " + l.size()
-        + (l.size() == 1 ? " run, " : " runs, ") + (verified ? "all counted" : "**sink count differs**")
-        + (c == Compression.GZIP ? "" : fastest(c)), status(rate >= goal && verified));
+    t.row(
+        caption,
+        "median "
+            + Report.count(rate)
+            + " records/s"
+            + (c == Compression.LZ4
+                ? " (" + Report.f1(med(l, RunResult::rawMbPerSec)) + " raw MB/s)"
+                : "")
+            + " over "
+            + l.size()
+            + (l.size() == 1 ? " run, " : " runs, ")
+            + (verified ? "all counted" : "**sink count differs**")
+            + (c == Compression.GZIP ? "" : fastest(c)),
+        status(rate >= goal && verified));
   }
 
   /** "; fastest lz4 run in this data: 1,135,823 records/s (sendThreads 2, sendThreads sweep)". */
   private String fastest(Compression c) {
-    Sample best = d.select(s -> s.spec().client() == Client.LOGPRODUCER && s.spec().compression() == c
-        && s.spec().rateLimit() == 0 && !s.spec().jfr() && s.result().verified()).stream()
-        .max(Comparator.comparingDouble(s -> s.result().recordsPerSec())).orElse(null);
-    return best == null ? "" : "; fastest " + Report.compressionName(c, 0) + " run in this data: "
-        + Report.count(best.result().recordsPerSec()) + " records/s (" + best.spec().label() + ", " + best.section()
-        + " sweep)";
+    Sample best =
+        d
+            .select(
+                s ->
+                    s.spec().client() == Client.LOGPRODUCER
+                        && s.spec().compression() == c
+                        && s.spec().rateLimit() == 0
+                        && !s.spec().jfr()
+                        && s.result().verified())
+            .stream()
+            .max(Comparator.comparingDouble(s -> s.result().recordsPerSec()))
+            .orElse(null);
+    return best == null
+        ? ""
+        : "; fastest "
+            + Report.compressionName(c, 0)
+            + " run in this data: "
+            + Report.count(best.result().recordsPerSec())
+            + " records/s ("
+            + best.spec().label()
+            + ", "
+            + best.section()
+            + " sweep)";
   }
 
   private void peers(Table t) {
@@ -86,20 +146,36 @@ final class Goals {
     List<Sample> otel = d.otel(true, Compression.NONE);
     if (!otel.isEmpty()) {
       double oNone = med(otel, RunResult::recordsPerSec);
-      long lost = otel.stream().mapToLong(s -> s.result().getLong("emitted") - s.result().delivered()).sum();
-      t.row("≥ 10× the records/s of the OpenTelemetry SDK tuned to drop nothing", Report.times(lz4 / oNone)
-          + " (logproducer lz4 against the SDK uncompressed; the SDK lost " + Report.count(lost) + " records)",
+      long lost =
+          otel.stream()
+              .mapToLong(s -> s.result().getLong("emitted") - s.result().delivered())
+              .sum();
+      t.row(
+          "≥ 10× the records/s of the OpenTelemetry SDK tuned to drop nothing",
+          Report.times(lz4 / oNone)
+              + " (logproducer lz4 against the SDK uncompressed; the SDK lost "
+              + Report.count(lost)
+              + " records)",
           status(lz4 / oNone >= 10 && lost == 0));
     }
     int bestIo = d.aliyunBest();
     if (bestIo > 0) {
       double aBest = med(d.aliyun(bestIo), RunResult::recordsPerSec);
-      boolean verified = d.aliyun(0).stream().allMatch(s -> s.result().verified())
-          && d.lp(Compression.LZ4).stream().allMatch(s -> s.result().verified());
-      t.row("≥ 3× the records/s of the Aliyun Log Java producer at its fastest setting", Report.times(lz4 / aBest)
-          + " (logproducer lz4 against the Aliyun producer with lz4 and " + bestIo + (bestIo == 1 ? " IO thread"
-          : " IO threads") + ", " + Report.count(aBest) + " records/s" + (verified ? "" : "; **sink count differs**")
-          + ")", status(lz4 / aBest >= 3 && verified));
+      boolean verified =
+          d.aliyun(0).stream().allMatch(s -> s.result().verified())
+              && d.lp(Compression.LZ4).stream().allMatch(s -> s.result().verified());
+      t.row(
+          "≥ 3× the records/s of the Aliyun Log Java producer at its fastest setting",
+          Report.times(lz4 / aBest)
+              + " (logproducer lz4 against the Aliyun producer with lz4 and "
+              + bestIo
+              + (bestIo == 1 ? " IO thread" : " IO threads")
+              + ", "
+              + Report.count(aBest)
+              + " records/s"
+              + (verified ? "" : "; **sink count differs**")
+              + ")",
+          status(lz4 / aBest >= 3 && verified));
     }
   }
 
@@ -114,41 +190,57 @@ final class Goals {
       LatencyHistogram h = p.result().latency();
       boolean exhausted = p.result().getLong("sendBlockedNanos") > 0;
       ok &= h.percentile(99) <= 5_000 && !exhausted;
-      sb.append(sb.length() == 0 ? "" : "; ").append(Report.nanos(h.percentile(99))).append(" paced to ")
-          .append(Report.count(p.spec().rateLimit())).append("/s").append(exhausted ? " (the buffer filled up)" : "");
+      sb.append(sb.length() == 0 ? "" : "; ")
+          .append(Report.nanos(h.percentile(99)))
+          .append(" paced to ")
+          .append(Report.count(p.spec().rateLimit()))
+          .append("/s")
+          .append(exhausted ? " (the buffer filled up)" : "");
     }
     Sample sat = d.head();
     if (sat.result().getLong("sendBlockedNanos") == 0) {
-      sb.append("; ").append(Report.nanos(sat.result().latency().percentile(99)))
+      sb.append("; ")
+          .append(Report.nanos(sat.result().latency().percentile(99)))
           .append(" in the median saturated lz4 run, which never waited for buffer space");
     }
     t.row("`send()` p99 ≤ 5 µs while the buffer has room", sb.toString(), status(ok));
   }
 
   private void allocation(Table t) {
-    List<JmhRunner.Row> send = d.jmhRows("SendBenchmark").stream()
-        .filter(r -> "NONE".equals(r.params().get("compression"))).toList();
+    List<JmhRunner.Row> send =
+        d.jmhRows("SendBenchmark").stream()
+            .filter(r -> "NONE".equals(r.params().get("compression")))
+            .toList();
     if (send.isEmpty()) {
       return;
     }
     double worst = send.stream().mapToDouble(JmhRunner.Row::allocPerOp).max().orElse(Double.NaN);
     StringBuilder sb = new StringBuilder();
     for (JmhRunner.Row r : send) {
-      sb.append(sb.length() == 0 ? "" : ", ").append(Report.f1(r.allocPerOp())).append(" B (").append(r.threads())
+      sb.append(sb.length() == 0 ? "" : ", ")
+          .append(Report.f1(r.allocPerOp()))
+          .append(" B (")
+          .append(r.threads())
           .append(r.threads() == 1 ? " thread)" : " threads)");
     }
-    t.row("≤ 16 bytes allocated per `send()` without a callback (JMH, `-prof gc`)", sb.toString(), status(worst <= 16));
+    t.row(
+        "≤ 16 bytes allocated per `send()` without a callback (JMH, `-prof gc`)",
+        sb.toString(),
+        status(worst <= 16));
   }
 
   /**
-   * {@return what 10× the SDK's records/s would take here, or null without the data}: the CPU per record of that
-   * rate on this machine's cores, less building the records and the sink's share of the same cores, against what the
-   * producer uses and the UTF-8 work of one record alone (JMH)
+   * {@return what 10× the SDK's records/s would take here, or null without the data}: the CPU per
+   * record of that rate on this machine's cores, less building the records and the sink's share of
+   * the same cores, against what the producer uses and the UTF-8 work of one record alone (JMH)
    */
   String tenfold() {
     Sample head = d.head();
     double oNone = med(d.otel(true, Compression.NONE), RunResult::recordsPerSec);
-    if (head == null || d.cores() <= 0 || Double.isNaN(oNone) || oNone <= 0
+    if (head == null
+        || d.cores() <= 0
+        || Double.isNaN(oNone)
+        || oNone <= 0
         || !head.result().has("sinkCpuNanosPerRecord")) {
       return null;
     }
@@ -158,15 +250,20 @@ final class Goals {
     double sink = head.result().getDouble("sinkCpuNanosPerRecord") / 1e3;
     Table t = new Table("quantity", ">value");
     t.row("10 × the tuned SDK's records/s", Report.count(target) + " records/s");
-    t.row("CPU per record at that rate on " + d.cores() + " cores, for everything", Report.f2(perRecord) + " µs");
+    t.row(
+        "CPU per record at that rate on " + d.cores() + " cores, for everything",
+        Report.f2(perRecord) + " µs");
     t.row("building the record", Report.f2(gen) + " µs");
     t.row("the sink, on the same cores", Report.f2(sink) + " µs");
     t.row("left for the producer", Report.f2(perRecord - gen - sink) + " µs");
     t.row("left for the producer against a remote receiver", Report.f2(perRecord - gen) + " µs");
-    t.row("logproducer's own CPU per record (lz4)", Report.f2(head.result().cpuMicrosPerRecord() - gen) + " µs");
+    t.row(
+        "logproducer's own CPU per record (lz4)",
+        Report.f2(head.result().cpuMicrosPerRecord() - gen) + " µs");
     JmhRunner.Row utf8 = d.jmhRow("Utf8Benchmark", "method", "onepass");
     if (utf8 != null) {
-      t.row("one record's four strings as UTF-8, nothing else (JMH `Utf8Benchmark`, onepass)",
+      t.row(
+          "one record's four strings as UTF-8, nothing else (JMH `Utf8Benchmark`, onepass)",
           Report.f2(utf8.score() / 1e3) + " µs");
     }
     return t.markdown();

@@ -3,11 +3,11 @@ package io.logproducer.benchmark.report;
 import java.util.function.Function;
 
 /**
- * Fills the data blocks of a hand-written Markdown page. A block is {@code <!-- data:NAME -->…<!-- /data -->}: the
- * text between the two markers is replaced by the block's data, everything outside the markers is kept byte for byte.
- * A value with a line break is a block of lines (a table), written on the lines between the markers; a value without
- * one is written inline, between the markers on the same line. Filling a filled page again with the same data changes
- * nothing.
+ * Fills the data blocks of a hand-written Markdown page. A block is {@code <!-- data:NAME -->…<!--
+ * /data -->}: the text between the two markers is replaced by the block's data, everything outside
+ * the markers is kept byte for byte. A value with a line break is a block of lines (a table),
+ * written on the lines between the markers; a value without one is written inline, between the
+ * markers on the same line. Filling a filled page again with the same data changes nothing.
  */
 public final class Page {
 
@@ -15,15 +15,15 @@ public final class Page {
   static final String CLOSE = "<!-- /data -->";
   private static final String OPEN_END = " -->";
 
-  private Page() {
-  }
+  private Page() {}
 
   /**
    * {@return {@code page} with every block filled}
    *
    * @param name the page's name, for the messages
    * @param data the value of a block by its name: null when the data it needs is missing
-   * @throws IllegalStateException naming the block when a marker is malformed or a block has no data
+   * @throws IllegalStateException naming the block when a marker is malformed or a block has no
+   *     data
    */
   public static String fill(String name, String page, Function<String, String> data) {
     StringBuilder out = new StringBuilder(page.length());
@@ -38,7 +38,8 @@ public final class Page {
       int close = page.indexOf(CLOSE, contentStart);
       int next = page.indexOf(OPEN, contentStart);
       if (close < 0 || (next >= 0 && next < close)) {
-        throw new IllegalStateException(name + ": block '" + block + "' has no " + CLOSE + " before the next block");
+        throw new IllegalStateException(
+            name + ": block '" + block + "' has no " + CLOSE + " before the next block");
       }
       String value = data.apply(block);
       if (value == null) {

@@ -7,9 +7,9 @@ import static io.logproducer.benchmark.report.SuiteData.runsCell;
 import static io.logproducer.benchmark.report.SuiteData.verifiedCell;
 
 import io.logproducer.Compression;
-import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.RunResult;
 import io.logproducer.benchmark.harness.RunSpec.Client;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.report.Report.Table;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,13 +19,15 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The performance page's blocks about the clients side by side: the headline, the machine, logproducer against the
- * OpenTelemetry SDK and the Aliyun producer (tables, ratios, charts), the project's goals, the history and the figures
- * others published. Each block is null when the data it needs is missing.
+ * The performance page's blocks about the clients side by side: the headline, the machine,
+ * logproducer against the OpenTelemetry SDK and the Aliyun producer (tables, ratios, charts), the
+ * project's goals, the history and the figures others published. Each block is null when the data
+ * it needs is missing.
  */
 final class PeerTables {
 
-  private static final String WHISKER = "median records/s (whisker: slowest to fastest run, where it ran more than once)";
+  private static final String WHISKER =
+      "median records/s (whisker: slowest to fastest run, where it ran more than once)";
 
   private final SuiteData d;
   private final List<PerformanceReport.Chart> charts;
@@ -53,8 +55,15 @@ final class PeerTables {
 
   private String onWhat() {
     Map<String, String> m = d.machine();
-    return m.isEmpty() ? null : m.getOrDefault("CPU", "?") + ", " + m.getOrDefault(SuiteData.CORES_ROW, "?")
-        + " cores, " + m.getOrDefault("Memory", "?") + ", " + m.getOrDefault("JDK", "?");
+    return m.isEmpty()
+        ? null
+        : m.getOrDefault("CPU", "?")
+            + ", "
+            + m.getOrDefault(SuiteData.CORES_ROW, "?")
+            + " cores, "
+            + m.getOrDefault("Memory", "?")
+            + ", "
+            + m.getOrDefault("JDK", "?");
   }
 
   private String suiteTime() {
@@ -66,7 +75,10 @@ final class PeerTables {
         + (d.meta.containsKey("options") ? " (" + d.meta.get("options") + ")" : "");
   }
 
-  /** The clients' rows of the headline and peers tables, by name; empty lists where a client did not run. */
+  /**
+   * The clients' rows of the headline and peers tables, by name; empty lists where a client did not
+   * run.
+   */
   private Map<String, List<Sample>> clients(boolean all) {
     Map<String, List<Sample>> rows = new LinkedHashMap<>();
     rows.put("logproducer lz4", d.lp(Compression.LZ4));
@@ -82,7 +94,12 @@ final class PeerTables {
       rows.put("OpenTelemetry SDK, defaults", d.otel(false, Compression.NONE));
       int bestIo = d.aliyunBest();
       if (bestIo > 0) {
-        rows.put("Aliyun Log Java producer, " + bestIo + " IO thread" + (bestIo == 1 ? "" : "s") + " (its fastest)",
+        rows.put(
+            "Aliyun Log Java producer, "
+                + bestIo
+                + " IO thread"
+                + (bestIo == 1 ? "" : "s")
+                + " (its fastest)",
             d.aliyun(bestIo));
       }
     }
@@ -99,14 +116,27 @@ final class PeerTables {
     if (rows.isEmpty()) {
       return null;
     }
-    Table t = new Table("client", "compression", ">records/s", ">slowest–fastest", ">runs",
-        ">producer CPU per record", "delivered");
-    rows.forEach((name, l) -> {
-      Sample s = medianSample(l);
-      t.row(clientName(name), SuiteData.compression(s), "**" + Report.count(med(l, RunResult::recordsPerSec)) + "**",
-          rangeCell(l), runsCell(l), Report.f2(med(l, RunResult::cpuMicrosPerRecord)) + " µs",
-          deliveredCell(l, s.result()));
-    });
+    Table t =
+        new Table(
+            "client",
+            "compression",
+            ">records/s",
+            ">slowest–fastest",
+            ">runs",
+            ">producer CPU per record",
+            "delivered");
+    rows.forEach(
+        (name, l) -> {
+          Sample s = medianSample(l);
+          t.row(
+              clientName(name),
+              SuiteData.compression(s),
+              "**" + Report.count(med(l, RunResult::recordsPerSec)) + "**",
+              rangeCell(l),
+              runsCell(l),
+              Report.f2(med(l, RunResult::cpuMicrosPerRecord)) + " µs",
+              deliveredCell(l, s.result()));
+        });
     return t.markdown();
   }
 
@@ -131,8 +161,12 @@ final class PeerTables {
   }
 
   private static String deliveredOfEmitted(RunResult r) {
-    return Report.count(r.delivered()) + " / " + Report.count(r.getLong("emitted"))
-        + (r.lossPercent() > 0.005 ? String.format(Locale.ROOT, " (**%.1f %% lost**)", r.lossPercent()) : "");
+    return Report.count(r.delivered())
+        + " / "
+        + Report.count(r.getLong("emitted"))
+        + (r.lossPercent() > 0.005
+            ? String.format(Locale.ROOT, " (**%.1f %% lost**)", r.lossPercent())
+            : "");
   }
 
   private String peers() {
@@ -140,27 +174,58 @@ final class PeerTables {
     if (rows.isEmpty()) {
       return null;
     }
-    Table t = new Table("client", "compression", ">records/s", ">range", ">raw MB/s", ">wire MB/s", ">producer CPU",
-        ">CPU µs/record", ">delivered / emitted", "sink", ">runs");
+    Table t =
+        new Table(
+            "client",
+            "compression",
+            ">records/s",
+            ">range",
+            ">raw MB/s",
+            ">wire MB/s",
+            ">producer CPU",
+            ">CPU µs/record",
+            ">delivered / emitted",
+            "sink",
+            ">runs");
     List<String> names = new ArrayList<>();
     List<Sample[]> groups = new ArrayList<>();
-    rows.forEach((name, list) -> {
-      Sample m = medianSample(list);
-      t.row(clientName(name), SuiteData.compression(m), Report.count(med(list, RunResult::recordsPerSec)),
-          rangeCell(list), Report.f1(med(list, RunResult::rawMbPerSec)), Report.f1(med(list, RunResult::wireMbPerSec)),
-          Report.pct(med(list, RunResult::cpuPercent)), Report.f2(med(list, RunResult::cpuMicrosPerRecord)),
-          deliveredOfEmitted(m.result()), verifiedCell(list), runsCell(list));
-      names.add(clientName(name).replace("OTel SDK, ", "OTel ") + " " + SuiteData.compression(m));
-      groups.add(list.toArray(new Sample[0]));
-    });
-    charts.add(PerformanceReport.Chart.whiskers("peers.png", "Delivered records/s, same run and same sink",
-        "client and compression", "records/s", names, groups, WHISKER, true));
+    rows.forEach(
+        (name, list) -> {
+          Sample m = medianSample(list);
+          t.row(
+              clientName(name),
+              SuiteData.compression(m),
+              Report.count(med(list, RunResult::recordsPerSec)),
+              rangeCell(list),
+              Report.f1(med(list, RunResult::rawMbPerSec)),
+              Report.f1(med(list, RunResult::wireMbPerSec)),
+              Report.pct(med(list, RunResult::cpuPercent)),
+              Report.f2(med(list, RunResult::cpuMicrosPerRecord)),
+              deliveredOfEmitted(m.result()),
+              verifiedCell(list),
+              runsCell(list));
+          names.add(
+              clientName(name).replace("OTel SDK, ", "OTel ") + " " + SuiteData.compression(m));
+          groups.add(list.toArray(new Sample[0]));
+        });
+    charts.add(
+        PerformanceReport.Chart.whiskers(
+            "peers.png",
+            "Delivered records/s, same run and same sink",
+            "client and compression",
+            "records/s",
+            names,
+            groups,
+            WHISKER,
+            true));
     return t.markdown();
   }
 
   private static void ratioRow(Table t, String ours, double a, String peer, double b) {
     if (!Double.isNaN(a) && !Double.isNaN(b) && b > 0) {
-      t.row(ours + " (" + Report.count(a) + "/s)", peer + " (" + Report.count(b) + "/s)",
+      t.row(
+          ours + " (" + Report.count(a) + "/s)",
+          peer + " (" + Report.count(b) + "/s)",
           "**" + Report.times(a / b) + "**");
     }
   }
@@ -171,13 +236,30 @@ final class PeerTables {
     double oGzip = med(d.otel(true, Compression.GZIP), RunResult::recordsPerSec);
     Table r = new Table("logproducer", "vs", ">ratio");
     ratioRow(r, "lz4", lz4, "OTel tuned, none", oNone);
-    ratioRow(r, "zstd-1", med(d.lp(Compression.ZSTD), RunResult::recordsPerSec), "OTel tuned, none", oNone);
-    ratioRow(r, "lz4", lz4, "OTel tuned, gzip", oGzip);
-    ratioRow(r, "none", med(d.lp(Compression.NONE), RunResult::recordsPerSec), "OTel tuned, none (same compression)",
+    ratioRow(
+        r,
+        "zstd-1",
+        med(d.lp(Compression.ZSTD), RunResult::recordsPerSec),
+        "OTel tuned, none",
         oNone);
-    ratioRow(r, "gzip-1", med(d.lp(Compression.GZIP), RunResult::recordsPerSec),
-        "OTel tuned, gzip (same compression)", oGzip);
-    ratioRow(r, "lz4", lz4, "OTel defaults (what it delivered)",
+    ratioRow(r, "lz4", lz4, "OTel tuned, gzip", oGzip);
+    ratioRow(
+        r,
+        "none",
+        med(d.lp(Compression.NONE), RunResult::recordsPerSec),
+        "OTel tuned, none (same compression)",
+        oNone);
+    ratioRow(
+        r,
+        "gzip-1",
+        med(d.lp(Compression.GZIP), RunResult::recordsPerSec),
+        "OTel tuned, gzip (same compression)",
+        oGzip);
+    ratioRow(
+        r,
+        "lz4",
+        lz4,
+        "OTel defaults (what it delivered)",
         med(d.otel(false, Compression.NONE), RunResult::recordsPerSec));
     return r.size() == 0 ? null : r.markdown();
   }
@@ -187,8 +269,20 @@ final class PeerTables {
     if (ios.isEmpty()) {
       return null;
     }
-    Table t = new Table("client", ">sending threads", ">records/s", ">range", ">raw MB/s", ">wire MB/s",
-        ">producer CPU", ">CPU µs/record", ">delivered / emitted", "sink", ">sink µs/record", ">runs");
+    Table t =
+        new Table(
+            "client",
+            ">sending threads",
+            ">records/s",
+            ">range",
+            ">raw MB/s",
+            ">wire MB/s",
+            ">producer CPU",
+            ">CPU µs/record",
+            ">delivered / emitted",
+            "sink",
+            ">sink µs/record",
+            ">runs");
     List<List<Sample>> rows = new ArrayList<>();
     ios.forEach(io -> rows.add(d.aliyun(io)));
     rows.add(d.lp(Compression.LZ4));
@@ -203,17 +297,35 @@ final class PeerTables {
       RunResult r = m.result();
       boolean aliyun = m.spec().client() == Client.ALIYUN;
       String compression = SuiteData.compression(m);
-      t.row((aliyun ? "Aliyun producer" : "logproducer") + ", " + compression, m.spec().sendThreads(),
-          Report.count(med(list, RunResult::recordsPerSec)), rangeCell(list),
-          Report.f1(med(list, RunResult::rawMbPerSec)), Report.f1(med(list, RunResult::wireMbPerSec)),
-          Report.pct(med(list, RunResult::cpuPercent)), Report.f2(med(list, RunResult::cpuMicrosPerRecord)),
-          deliveredOfEmitted(r), verifiedCell(list), SuiteData.sinkMicrosCell(r), runsCell(list));
-      names.add(aliyun ? "Aliyun " + compression + ", " + m.spec().sendThreads() + " IO" : "logproducer " + compression);
+      t.row(
+          (aliyun ? "Aliyun producer" : "logproducer") + ", " + compression,
+          m.spec().sendThreads(),
+          Report.count(med(list, RunResult::recordsPerSec)),
+          rangeCell(list),
+          Report.f1(med(list, RunResult::rawMbPerSec)),
+          Report.f1(med(list, RunResult::wireMbPerSec)),
+          Report.pct(med(list, RunResult::cpuPercent)),
+          Report.f2(med(list, RunResult::cpuMicrosPerRecord)),
+          deliveredOfEmitted(r),
+          verifiedCell(list),
+          SuiteData.sinkMicrosCell(r),
+          runsCell(list));
+      names.add(
+          aliyun
+              ? "Aliyun " + compression + ", " + m.spec().sendThreads() + " IO"
+              : "logproducer " + compression);
       groups.add(list.toArray(new Sample[0]));
     }
-    charts.add(PerformanceReport.Chart.whiskers("aliyun.png",
-        "Delivered records/s: the Aliyun Log Java producer and logproducer, same run",
-        "client, compression and sending threads", "records/s", names, groups, WHISKER, true));
+    charts.add(
+        PerformanceReport.Chart.whiskers(
+            "aliyun.png",
+            "Delivered records/s: the Aliyun Log Java producer and logproducer, same run",
+            "client, compression and sending threads",
+            "records/s",
+            names,
+            groups,
+            WHISKER,
+            true));
     return t.markdown();
   }
 
@@ -225,13 +337,20 @@ final class PeerTables {
     double aBest = med(d.aliyun(best), RunResult::recordsPerSec);
     double lz4 = med(d.lp(Compression.LZ4), RunResult::recordsPerSec);
     Table r = new Table("logproducer", "vs", ">ratio");
-    String bestName = "Aliyun lz4, " + best + (best == 1 ? " IO thread" : " IO threads") + ", its fastest";
+    String bestName =
+        "Aliyun lz4, " + best + (best == 1 ? " IO thread" : " IO threads") + ", its fastest";
     ratioRow(r, "lz4", lz4, bestName, aBest);
     ratioRow(r, "zstd-1", med(d.lp(Compression.ZSTD), RunResult::recordsPerSec), bestName, aBest);
     Sample head = d.head();
-    if (head != null && head.spec().sendThreads() != best && !d.aliyun(head.spec().sendThreads()).isEmpty()) {
+    if (head != null
+        && head.spec().sendThreads() != best
+        && !d.aliyun(head.spec().sendThreads()).isEmpty()) {
       int n = head.spec().sendThreads();
-      ratioRow(r, "lz4", lz4, "Aliyun lz4, " + n + " IO threads (as many sending threads)",
+      ratioRow(
+          r,
+          "lz4",
+          lz4,
+          "Aliyun lz4, " + n + " IO threads (as many sending threads)",
           med(d.aliyun(n), RunResult::recordsPerSec));
     }
     return r.size() == 0 ? null : r.markdown();
@@ -241,22 +360,45 @@ final class PeerTables {
     if (d.history.isEmpty()) {
       return null;
     }
-    Table t = new Table("measured", ">lz4", ">zstd-1", ">gzip-1", ">none", ">CPU µs/record (lz4)", ">net µs",
-        ">building µs", ">OTel tuned", ">lz4 ÷ OTel", ">Aliyun (fastest)", ">lz4 ÷ Aliyun", ">encoder ns",
-        "what changed");
+    Table t =
+        new Table(
+            "measured",
+            ">lz4",
+            ">zstd-1",
+            ">gzip-1",
+            ">none",
+            ">CPU µs/record (lz4)",
+            ">net µs",
+            ">building µs",
+            ">OTel tuned",
+            ">lz4 ÷ OTel",
+            ">Aliyun (fastest)",
+            ">lz4 ÷ Aliyun",
+            ">encoder ns",
+            "what changed");
     for (History.Row r : d.history) {
-      t.row(r.measured(), SuiteData.orDash(r.lz4(), Report::count), SuiteData.orDash(r.zstd1(), Report::count),
-          SuiteData.orDash(r.gzip1(), Report::count), SuiteData.orDash(r.none(), Report::count),
-          SuiteData.orDash(r.cpuLz4Micros(), Report::f2), SuiteData.orDash(r.cpuLz4Micros() - r.buildMicros(),
-          Report::f2), SuiteData.orDash(r.buildMicros(), Report::f2), SuiteData.orDash(r.otelTuned(), Report::count),
-          SuiteData.orDash(r.lz4() / r.otelTuned(), Report::times), SuiteData.orDash(r.aliyunBest(), Report::count),
-          SuiteData.orDash(r.lz4() / r.aliyunBest(), Report::times), SuiteData.orDash(r.encoderNanos(), Report::f1),
+      t.row(
+          r.measured(),
+          SuiteData.orDash(r.lz4(), Report::count),
+          SuiteData.orDash(r.zstd1(), Report::count),
+          SuiteData.orDash(r.gzip1(), Report::count),
+          SuiteData.orDash(r.none(), Report::count),
+          SuiteData.orDash(r.cpuLz4Micros(), Report::f2),
+          SuiteData.orDash(r.cpuLz4Micros() - r.buildMicros(), Report::f2),
+          SuiteData.orDash(r.buildMicros(), Report::f2),
+          SuiteData.orDash(r.otelTuned(), Report::count),
+          SuiteData.orDash(r.lz4() / r.otelTuned(), Report::times),
+          SuiteData.orDash(r.aliyunBest(), Report::count),
+          SuiteData.orDash(r.lz4() / r.aliyunBest(), Report::times),
+          SuiteData.orDash(r.encoderNanos(), Report::f1),
           r.note());
     }
     return t.markdown();
   }
 
-  /** Other producers' published figures: in their own table, never charted, never divided by ours. */
+  /**
+   * Other producers' published figures: in their own table, never charted, never divided by ours.
+   */
   private String published() {
     if (d.published.isEmpty()) {
       return null;

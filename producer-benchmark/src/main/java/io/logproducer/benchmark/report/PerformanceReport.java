@@ -3,8 +3,8 @@ package io.logproducer.benchmark.report;
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.JfrProfile;
 import io.logproducer.benchmark.harness.JmhRunner;
-import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.RunResult;
+import io.logproducer.benchmark.harness.Sample;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,11 +16,12 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Fills the data blocks of the hand-written {@code docs/PERFORMANCE.md} (see {@link Page}) and draws its charts under
- * {@code docs/performance/}, from the suite's data in {@code docs/perf-data/} alone ({@code results.tsv},
- * {@code jmh.tsv}, {@code meta.properties}, {@code profile.tsv}, and when present {@code appenders.tsv},
- * {@code jmh-send-sweeps.tsv}, {@code history.tsv}, {@code published.tsv}), so {@code --report-only} reproduces the
- * page from a clean clone. People write the page's prose; this class writes only tables and charts. Not thread-safe.
+ * Fills the data blocks of the hand-written {@code docs/PERFORMANCE.md} (see {@link Page}) and
+ * draws its charts under {@code docs/performance/}, from the suite's data in {@code
+ * docs/perf-data/} alone ({@code results.tsv}, {@code jmh.tsv}, {@code meta.properties}, {@code
+ * profile.tsv}, and when present {@code appenders.tsv}, {@code jmh-send-sweeps.tsv}, {@code
+ * history.tsv}, {@code published.tsv}), so {@code --report-only} reproduces the page from a clean
+ * clone. People write the page's prose; this class writes only tables and charts. Not thread-safe.
  */
 public final class PerformanceReport {
 
@@ -28,12 +29,28 @@ public final class PerformanceReport {
   static final String CHART_DIR = "performance";
 
   /** A chart as drawn: kept so that tests can check what went into it. */
-  record Chart(String file, String title, String xLabel, String yLabel, List<String> categories,
-      List<Charts.Series> series, boolean logY, boolean bars) {
+  record Chart(
+      String file,
+      String title,
+      String xLabel,
+      String yLabel,
+      List<String> categories,
+      List<Charts.Series> series,
+      boolean logY,
+      boolean bars) {
 
-    /** One series of medians with a whisker from the slowest to the fastest sample of each category. */
-    static Chart whiskers(String file, String title, String xLabel, String yLabel, List<String> categories,
-        List<Sample[]> groups, String seriesName, boolean bars) {
+    /**
+     * One series of medians with a whisker from the slowest to the fastest sample of each category.
+     */
+    static Chart whiskers(
+        String file,
+        String title,
+        String xLabel,
+        String yLabel,
+        List<String> categories,
+        List<Sample[]> groups,
+        String seriesName,
+        boolean bars) {
       double[] v = new double[groups.size()];
       double[] lo = new double[groups.size()];
       double[] hi = new double[groups.size()];
@@ -43,8 +60,15 @@ public final class PerformanceReport {
         lo[i] = SuiteData.min(l, RunResult::recordsPerSec);
         hi[i] = SuiteData.max(l, RunResult::recordsPerSec);
       }
-      return new Chart(file, title, xLabel, yLabel, categories, List.of(new Charts.Series(seriesName, v, lo, hi)),
-          false, bars);
+      return new Chart(
+          file,
+          title,
+          xLabel,
+          yLabel,
+          categories,
+          List.of(new Charts.Series(seriesName, v, lo, hi)),
+          false,
+          bars);
     }
 
     /** This chart with a logarithmic y axis. */
@@ -72,31 +96,43 @@ public final class PerformanceReport {
   }
 
   /**
-   * Reads the data of {@code docs/perf-data}; when {@code jfr} (the suite's recording of the profile run) exists, first
-   * (re)writes its summary to {@code perf-data/profile.tsv}.
+   * Reads the data of {@code docs/perf-data}; when {@code jfr} (the suite's recording of the
+   * profile run) exists, first (re)writes its summary to {@code perf-data/profile.tsv}.
    *
    * @throws IOException when a data file cannot be read or is malformed
    */
-  public static PerformanceReport load(Path docs, List<Sample> samples, List<JmhRunner.Row> jmh, Path jfr,
-      Map<String, String> meta) throws IOException {
+  public static PerformanceReport load(
+      Path docs, List<Sample> samples, List<JmhRunner.Row> jmh, Path jfr, Map<String, String> meta)
+      throws IOException {
     Path dataDir = docs.resolve("perf-data");
     Path summary = dataDir.resolve("profile.tsv");
     List<Sample> profile = samples.stream().filter(s -> s.section().equals("profile")).toList();
     if (jfr != null && Files.exists(jfr) && !profile.isEmpty()) {
       RunResult r = profile.get(0).result();
-      JfrProfile prof = r.has("jfrFrom")
-          ? JfrProfile.analyze(jfr, ProfileSummary::threadGroupOf, r.getLong("jfrFrom"), r.getLong("jfrTo"))
-          : JfrProfile.analyze(jfr, ProfileSummary::threadGroupOf);
+      JfrProfile prof =
+          r.has("jfrFrom")
+              ? JfrProfile.analyze(
+                  jfr, ProfileSummary::threadGroupOf, r.getLong("jfrFrom"), r.getLong("jfrTo"))
+              : JfrProfile.analyze(jfr, ProfileSummary::threadGroupOf);
       ProfileSummary.of(prof).write(summary);
     }
-    SuiteData d = new SuiteData(samples, jmh, meta, AppenderResults.load(dataDir.resolve(AppenderResults.FILE)),
-        JmhRunner.loadSweeps(dataDir.resolve(JmhRunner.SWEEPS_FILE)),
-        Files.exists(summary) ? ProfileSummary.read(summary) : null, History.load(dataDir.resolve(History.FILE)),
-        Published.load(dataDir.resolve(Published.FILE)));
+    SuiteData d =
+        new SuiteData(
+            samples,
+            jmh,
+            meta,
+            AppenderResults.load(dataDir.resolve(AppenderResults.FILE)),
+            JmhRunner.loadSweeps(dataDir.resolve(JmhRunner.SWEEPS_FILE)),
+            Files.exists(summary) ? ProfileSummary.read(summary) : null,
+            History.load(dataDir.resolve(History.FILE)),
+            Published.load(dataDir.resolve(Published.FILE)));
     return new PerformanceReport(docs, d);
   }
 
-  /** {@return every block the page may hold, by name; a block's value is null when its data is missing} */
+  /**
+   * {@return every block the page may hold, by name; a block's value is null when its data is
+   * missing}
+   */
   Map<String, Supplier<String>> blocks() {
     Map<String, Supplier<String>> blocks = new LinkedHashMap<>();
     new PeerTables(data, charts).register(blocks);
@@ -106,17 +142,24 @@ public final class PerformanceReport {
     return blocks;
   }
 
-  /** {@return {@code page} with its blocks filled from the data}; the charts of its blocks are then in {@link #charts()} */
+  /**
+   * {@return {@code page} with its blocks filled from the data}; the charts of its blocks are then
+   * in {@link #charts()}
+   */
   String fill(String page) {
     charts.clear();
     Map<String, Supplier<String>> blocks = blocks();
-    return Page.fill(PAGE, page, name -> {
-      Supplier<String> block = blocks.get(name);
-      if (block == null) {
-        throw new IllegalStateException(PAGE + ": unknown block '" + name + "'; known: " + blocks.keySet());
-      }
-      return block.get();
-    });
+    return Page.fill(
+        PAGE,
+        page,
+        name -> {
+          Supplier<String> block = blocks.get(name);
+          if (block == null) {
+            throw new IllegalStateException(
+                PAGE + ": unknown block '" + name + "'; known: " + blocks.keySet());
+          }
+          return block.get();
+        });
   }
 
   /**
@@ -149,11 +192,18 @@ public final class PerformanceReport {
     Sample head = data.head();
     int bestIo = data.aliyunBest();
     JmhRunner.Row encoder = data.jmhRow("OtlpEncoderBenchmark", "encoding", "PROTOBUF");
-    return new History.Row(data.meta.getOrDefault("measured", "?"), rate(data.lp(Compression.LZ4)),
-        rate(data.lp(Compression.ZSTD)), rate(data.lp(Compression.GZIP)), rate(data.lp(Compression.NONE)),
-        head == null ? Double.NaN : head.result().cpuMicrosPerRecord(), data.calibrationCpuMicros(),
-        rate(data.otel(true, Compression.NONE)), bestIo > 0 ? rate(data.aliyun(bestIo)) : Double.NaN,
-        encoder == null ? Double.NaN : encoder.score(), note);
+    return new History.Row(
+        data.meta.getOrDefault("measured", "?"),
+        rate(data.lp(Compression.LZ4)),
+        rate(data.lp(Compression.ZSTD)),
+        rate(data.lp(Compression.GZIP)),
+        rate(data.lp(Compression.NONE)),
+        head == null ? Double.NaN : head.result().cpuMicrosPerRecord(),
+        data.calibrationCpuMicros(),
+        rate(data.otel(true, Compression.NONE)),
+        bestIo > 0 ? rate(data.aliyun(bestIo)) : Double.NaN,
+        encoder == null ? Double.NaN : encoder.score(),
+        note);
   }
 
   private static double rate(List<Sample> l) {

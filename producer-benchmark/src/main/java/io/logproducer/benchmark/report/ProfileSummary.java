@@ -9,14 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the page shows of a JFR recording, kept in {@code perf-data/profile.tsv} (the recording is not committed):
- * lines {@code executionSamples N}, {@code nativeSamples N} and {@code kind name count} for kind {@code component}
- * (inclusive), {@code thread}, {@code frame} (self) and {@code native}; tab-separated, {@code #} starts a comment.
+ * What the page shows of a JFR recording, kept in {@code perf-data/profile.tsv} (the recording is
+ * not committed): lines {@code executionSamples N}, {@code nativeSamples N} and {@code kind name
+ * count} for kind {@code component} (inclusive), {@code thread}, {@code frame} (self) and {@code
+ * native}; tab-separated, {@code #} starts a comment.
  */
 public record ProfileSummary(int executionSamples, int nativeSamples, List<String[]> all) {
 
-  static final String HEADER = "# Summary of the JFR recording of the \"profile\" run in results.tsv (the "
-      + "recording, profile.jfr, is not committed). Written by the suite; columns: kind, name, samples.";
+  static final String HEADER =
+      "# Summary of the JFR recording of the \"profile\" run in results.tsv (the "
+          + "recording, profile.jfr, is not committed). Written by the suite; columns: kind, name, samples.";
 
   static ProfileSummary of(JfrProfile p) {
     List<String[]> rows = new ArrayList<>();
@@ -25,10 +27,15 @@ public record ProfileSummary(int executionSamples, int nativeSamples, List<Strin
         rows.add(new String[] {"component", s.name(), Long.toString(Math.round(s.value()))});
       }
     }
-    p.threads().forEach(s -> rows.add(new String[] {"thread", s.name(), Long.toString(Math.round(s.value()))}));
-    p.topFrames().forEach(s -> rows.add(new String[] {"frame", s.name(), Long.toString(Math.round(s.value()))}));
-    p.nativeTopFrames().forEach(s -> rows.add(new String[] {"native", s.name(),
-        Long.toString(Math.round(s.value()))}));
+    p.threads()
+        .forEach(
+            s -> rows.add(new String[] {"thread", s.name(), Long.toString(Math.round(s.value()))}));
+    p.topFrames()
+        .forEach(
+            s -> rows.add(new String[] {"frame", s.name(), Long.toString(Math.round(s.value()))}));
+    p.nativeTopFrames()
+        .forEach(
+            s -> rows.add(new String[] {"native", s.name(), Long.toString(Math.round(s.value()))}));
     return new ProfileSummary(p.executionSamples(), p.nativeSamples(), rows);
   }
 

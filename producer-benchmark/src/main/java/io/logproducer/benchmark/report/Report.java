@@ -9,10 +9,12 @@ import java.util.Locale;
 /** Number formatting and Markdown tables for the performance report. */
 public final class Report {
 
-  private Report() {
-  }
+  private Report() {}
 
-  /** "lz4", "zstd-1", "gzip-1", "none" (level 0 = the producer's default level, 1 for gzip and zstd). */
+  /**
+   * "lz4", "zstd-1", "gzip-1", "none" (level 0 = the producer's default level, 1 for gzip and
+   * zstd).
+   */
   public static String compressionName(Compression c, int level) {
     return switch (c) {
       case NONE -> "none";
@@ -112,8 +114,8 @@ public final class Report {
 
     public Table row(Object... cells) {
       if (cells.length != header.size()) {
-        throw new IllegalArgumentException("row has " + cells.length + " cells, table has " + header.size()
-            + " columns");
+        throw new IllegalArgumentException(
+            "row has " + cells.length + " cells, table has " + header.size() + " columns");
       }
       List<String> r = new ArrayList<>();
       for (Object c : cells) {

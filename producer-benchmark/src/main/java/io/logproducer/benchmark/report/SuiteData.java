@@ -2,10 +2,10 @@ package io.logproducer.benchmark.report;
 
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.JmhRunner;
-import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.PerformanceSuite;
 import io.logproducer.benchmark.harness.RunResult;
 import io.logproducer.benchmark.harness.RunSpec.Client;
+import io.logproducer.benchmark.harness.Sample;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -16,32 +16,48 @@ import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The suite's data as the report reads it ({@code docs/perf-data/}): the samples of {@code results.tsv}, the JMH rows,
- * {@code meta.properties}, and the optional files (appenders, SendBenchmark sweeps, the profile summary, the history,
- * the published figures). Selections and medians shared by the report's tables. Immutable; not thread-safe to build.
+ * The suite's data as the report reads it ({@code docs/perf-data/}): the samples of {@code
+ * results.tsv}, the JMH rows, {@code meta.properties}, and the optional files (appenders,
+ * SendBenchmark sweeps, the profile summary, the history, the published figures). Selections and
+ * medians shared by the report's tables. Immutable; not thread-safe to build.
  */
 public final class SuiteData {
 
-  /** meta.properties keys: {@code machine.<row>} rows of the machine table, recorded when the data was measured. */
+  /**
+   * meta.properties keys: {@code machine.<row>} rows of the machine table, recorded when the data
+   * was measured.
+   */
   public static final String MACHINE_PREFIX = "machine.";
+
   static final String CORES_ROW = "Cores (available to the JVM)";
 
   final List<Sample> samples;
   final List<JmhRunner.Row> jmh;
   final Map<String, String> meta;
+
   /** {@code appenders.tsv}, or null. */
   final AppenderResults.Data appenders;
+
   /** {@code jmh-send-sweeps.tsv}'s rows; empty when there is none. */
   final List<JmhRunner.SweepRow> sendSweeps;
+
   /** {@code profile.tsv}, or null. */
   final ProfileSummary profile;
+
   /** {@code history.tsv}'s rows; empty when there is none. */
   final List<History.Row> history;
+
   /** {@code published.tsv}'s rows; empty when there is none. */
   final List<Published.Row> published;
 
-  SuiteData(List<Sample> samples, List<JmhRunner.Row> jmh, Map<String, String> meta, AppenderResults.Data appenders,
-      List<JmhRunner.SweepRow> sendSweeps, ProfileSummary profile, List<History.Row> history,
+  SuiteData(
+      List<Sample> samples,
+      List<JmhRunner.Row> jmh,
+      Map<String, String> meta,
+      AppenderResults.Data appenders,
+      List<JmhRunner.SweepRow> sendSweeps,
+      ProfileSummary profile,
+      List<History.Row> history,
       List<Published.Row> published) {
     this.samples = samples;
     this.jmh = jmh;
@@ -79,13 +95,23 @@ public final class SuiteData {
   }
 
   List<Sample> otel(boolean tuned, Compression c) {
-    return select(s -> s.section().equals("peers") && s.spec().otelTuned() == tuned && s.spec().compression() == c);
+    return select(
+        s ->
+            s.section().equals("peers")
+                && s.spec().otelTuned() == tuned
+                && s.spec().compression() == c);
   }
 
-  /** Samples of the Aliyun Log Java producer with {@code ioThreads} IO threads, or all of them when 0. */
+  /**
+   * Samples of the Aliyun Log Java producer with {@code ioThreads} IO threads, or all of them when
+   * 0.
+   */
   List<Sample> aliyun(int ioThreads) {
-    return select(s -> s.section().equals("aliyun") && s.spec().client() == Client.ALIYUN
-        && (ioThreads == 0 || s.spec().sendThreads() == ioThreads));
+    return select(
+        s ->
+            s.section().equals("aliyun")
+                && s.spec().client() == Client.ALIYUN
+                && (ioThreads == 0 || s.spec().sendThreads() == ioThreads));
   }
 
   /** The Aliyun producer's IO-thread counts in the data, ascending. */
@@ -93,7 +119,10 @@ public final class SuiteData {
     return aliyun(0).stream().map(s -> s.spec().sendThreads()).distinct().sorted().toList();
   }
 
-  /** The Aliyun producer's fastest IO-thread count (highest median records/s), or 0 without Aliyun data. */
+  /**
+   * The Aliyun producer's fastest IO-thread count (highest median records/s), or 0 without Aliyun
+   * data.
+   */
   int aliyunBest() {
     int best = 0;
     double rate = -1;
@@ -107,7 +136,10 @@ public final class SuiteData {
     return best;
   }
 
-  /** The sample whose records/s is the median of {@code list} (the lower middle for even counts), or null. */
+  /**
+   * The sample whose records/s is the median of {@code list} (the lower middle for even counts), or
+   * null.
+   */
   static Sample medianSample(List<Sample> list) {
     if (list.isEmpty()) {
       return null;
@@ -131,27 +163,42 @@ public final class SuiteData {
     return groups;
   }
 
-  /** Generation CPU per record, µs: the median of the calibration runs (start and end of the suite). */
+  /**
+   * Generation CPU per record, µs: the median of the calibration runs (start and end of the suite).
+   */
   double calibrationCpuMicros() {
-    return Report.median(section("calibration").stream()
-        .mapToDouble(s -> s.result().getLong("cpu.app") / 1e3 / Math.max(1, s.result().getLong("emitted")))
-        .toArray());
+    return Report.median(
+        section("calibration").stream()
+            .mapToDouble(
+                s ->
+                    s.result().getLong("cpu.app")
+                        / 1e3
+                        / Math.max(1, s.result().getLong("emitted")))
+            .toArray());
   }
 
   double calibrationAllocBytes() {
-    return Report.median(section("calibration").stream()
-        .mapToDouble(s -> s.result().getLong("alloc.app") / (double) Math.max(1, s.result().getLong("emitted")))
-        .toArray());
+    return Report.median(
+        section("calibration").stream()
+            .mapToDouble(
+                s ->
+                    s.result().getLong("alloc.app")
+                        / (double) Math.max(1, s.result().getLong("emitted")))
+            .toArray());
   }
 
-  /** The machine table's rows, as recorded with the data (never the machine the page is regenerated on). */
+  /**
+   * The machine table's rows, as recorded with the data (never the machine the page is regenerated
+   * on).
+   */
   Map<String, String> machine() {
     Map<String, String> m = new LinkedHashMap<>();
-    meta.forEach((k, v) -> {
-      if (k.startsWith(MACHINE_PREFIX)) {
-        m.put(k.substring(MACHINE_PREFIX.length()), v);
-      }
-    });
+    meta.forEach(
+        (k, v) -> {
+          if (k.startsWith(MACHINE_PREFIX)) {
+            m.put(k.substring(MACHINE_PREFIX.length()), v);
+          }
+        });
     return m;
   }
 
@@ -164,21 +211,29 @@ public final class SuiteData {
   }
 
   /**
-   * The widest spread among repeated runs of identical logproducer settings (reused runs counted once): the slowest
-   * and the fastest run, or null when nothing was repeated.
+   * The widest spread among repeated runs of identical logproducer settings (reused runs counted
+   * once): the slowest and the fastest run, or null when nothing was repeated.
    */
   List<Sample> widestSpread() {
-    Map<String, List<Sample>> g = groups(select(s -> s.spec().client() == Client.LOGPRODUCER
-        && s.spec().rateLimit() == 0 && !s.spec().jfr() && !s.result().has("reusedFrom")),
-        s -> PerformanceSuite.specKey(s.spec()));
+    Map<String, List<Sample>> g =
+        groups(
+            select(
+                s ->
+                    s.spec().client() == Client.LOGPRODUCER
+                        && s.spec().rateLimit() == 0
+                        && !s.spec().jfr()
+                        && !s.result().has("reusedFrom")),
+            s -> PerformanceSuite.specKey(s.spec()));
     List<Sample> best = null;
     double ratio = 0;
     for (List<Sample> l : g.values()) {
       if (l.size() < 2) {
         continue;
       }
-      Sample slow = l.stream().min(Comparator.comparingDouble(s -> s.result().recordsPerSec())).orElseThrow();
-      Sample fast = l.stream().max(Comparator.comparingDouble(s -> s.result().recordsPerSec())).orElseThrow();
+      Sample slow =
+          l.stream().min(Comparator.comparingDouble(s -> s.result().recordsPerSec())).orElseThrow();
+      Sample fast =
+          l.stream().max(Comparator.comparingDouble(s -> s.result().recordsPerSec())).orElseThrow();
       double lo = slow.result().recordsPerSec();
       double hi = fast.result().recordsPerSec();
       if (lo > 0 && hi / lo > ratio) {
@@ -191,8 +246,10 @@ public final class SuiteData {
 
   /** The JMH row of {@code benchmark} whose parameter {@code param} is {@code value}, or null. */
   JmhRunner.Row jmhRow(String benchmark, String param, String value) {
-    return jmh.stream().filter(r -> r.benchmark().startsWith(benchmark) && value.equals(r.params().get(param)))
-        .findFirst().orElse(null);
+    return jmh.stream()
+        .filter(r -> r.benchmark().startsWith(benchmark) && value.equals(r.params().get(param)))
+        .findFirst()
+        .orElse(null);
   }
 
   List<JmhRunner.Row> jmhRows(String benchmark) {
@@ -203,8 +260,11 @@ public final class SuiteData {
 
   /** "673,099–910,073", or "" for a single run. */
   static String rangeCell(List<Sample> l) {
-    return l.size() > 1 ? Report.count(min(l, RunResult::recordsPerSec)) + "–"
-        + Report.count(max(l, RunResult::recordsPerSec)) : "";
+    return l.size() > 1
+        ? Report.count(min(l, RunResult::recordsPerSec))
+            + "–"
+            + Report.count(max(l, RunResult::recordsPerSec))
+        : "";
   }
 
   /** "3" or "3 (1 ⚠)": runs, and how many were disturbed by other processes. */
@@ -214,8 +274,8 @@ public final class SuiteData {
   }
 
   /**
-   * " ⚠" when other processes took more than a quarter core during the run, or the machine ran more than 15 %
-   * slower than its fastest (the suite's speed probe).
+   * " ⚠" when other processes took more than a quarter core during the run, or the machine ran more
+   * than 15 % slower than its fastest (the suite's speed probe).
    */
   static String disturbedMark(Sample s) {
     return PerformanceSuite.disturbance(s.result()) > 1 ? " ⚠" : "";
@@ -226,7 +286,9 @@ public final class SuiteData {
   }
 
   static String sinkMicrosCell(RunResult r) {
-    return r.has("sinkCpuNanosPerRecord") ? Report.f2(r.getDouble("sinkCpuNanosPerRecord") / 1e3) : "–";
+    return r.has("sinkCpuNanosPerRecord")
+        ? Report.f2(r.getDouble("sinkCpuNanosPerRecord") / 1e3)
+        : "–";
   }
 
   static double wireRatio(RunResult r) {

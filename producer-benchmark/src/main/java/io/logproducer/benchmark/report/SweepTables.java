@@ -9,9 +9,9 @@ import static io.logproducer.benchmark.report.SuiteData.verifiedCell;
 import io.logproducer.Compression;
 import io.logproducer.ProducerConfig;
 import io.logproducer.benchmark.harness.JmhRunner;
-import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.harness.PerformanceSuite;
 import io.logproducer.benchmark.harness.RunResult;
+import io.logproducer.benchmark.harness.Sample;
 import io.logproducer.benchmark.report.Report.Table;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +21,10 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The performance page's blocks about the settings: the end-to-end sweeps (sendThreads, batchSizeInBytes,
- * totalSizeInBytes, compression), the JMH SendBenchmark sweeps, how cost grows with the record size and the
- * application threads, and the defaults beside the data. Each block is null when the data it needs is missing.
+ * The performance page's blocks about the settings: the end-to-end sweeps (sendThreads,
+ * batchSizeInBytes, totalSizeInBytes, compression), the JMH SendBenchmark sweeps, how cost grows
+ * with the record size and the application threads, and the defaults beside the data. Each block is
+ * null when the data it needs is missing.
  */
 final class SweepTables {
 
@@ -38,15 +39,33 @@ final class SweepTables {
   }
 
   void register(Map<String, Supplier<String>> blocks) {
-    blocks.put("sweep-sendThreads", () -> sweep("sendThreads", "sendThreads",
-        s -> Integer.toString(s.spec().sendThreads()), "throughput-vs-sendthreads.png",
-        "Delivered records/s vs sendThreads"));
-    blocks.put("sweep-batchSize", () -> sweep("batchSize", "batchSizeInBytes",
-        s -> Report.bytes(s.spec().batchSizeInBytes()), "throughput-vs-batchsize.png",
-        "Delivered records/s vs batchSizeInBytes"));
-    blocks.put("sweep-totalSize", () -> sweep("totalSize", "totalSizeInBytes",
-        s -> Report.bytes(s.spec().totalSizeInBytes()), "throughput-vs-totalsize.png",
-        "Delivered records/s vs totalSizeInBytes"));
+    blocks.put(
+        "sweep-sendThreads",
+        () ->
+            sweep(
+                "sendThreads",
+                "sendThreads",
+                s -> Integer.toString(s.spec().sendThreads()),
+                "throughput-vs-sendthreads.png",
+                "Delivered records/s vs sendThreads"));
+    blocks.put(
+        "sweep-batchSize",
+        () ->
+            sweep(
+                "batchSize",
+                "batchSizeInBytes",
+                s -> Report.bytes(s.spec().batchSizeInBytes()),
+                "throughput-vs-batchsize.png",
+                "Delivered records/s vs batchSizeInBytes"));
+    blocks.put(
+        "sweep-totalSize",
+        () ->
+            sweep(
+                "totalSize",
+                "totalSizeInBytes",
+                s -> Report.bytes(s.spec().totalSizeInBytes()),
+                "throughput-vs-totalsize.png",
+                "Delivered records/s vs totalSizeInBytes"));
     blocks.put("compression", this::compression);
     for (String[] sweep : JmhRunner.SWEEPS) {
       blocks.put("jmh-sweep-" + sweep[0], () -> jmhSweep(sweep[0]));
@@ -56,60 +75,116 @@ final class SweepTables {
     blocks.put("defaults", this::defaults);
   }
 
-  private String sweep(String section, String column, Function<Sample, String> label, String chart, String title) {
+  private String sweep(
+      String section, String column, Function<Sample, String> label, String chart, String title) {
     List<Sample> list = d.section(section);
     if (list.isEmpty()) {
       return null;
     }
-    Table t = new Table(column, ">records/s", ">raw MB/s", ">compressed MB/s", ">CPU", ">CPU µs/record",
-        ">send p99", ">blocked", ">request", ">peak buffered", "sink", ">runs (records/s each)");
+    Table t =
+        new Table(
+            column,
+            ">records/s",
+            ">raw MB/s",
+            ">compressed MB/s",
+            ">CPU",
+            ">CPU µs/record",
+            ">send p99",
+            ">blocked",
+            ">request",
+            ">peak buffered",
+            "sink",
+            ">runs (records/s each)");
     Map<String, List<Sample>> groups = groups(list, label);
-    groups.forEach((k, l) -> {
-      StringBuilder each = new StringBuilder();
-      for (Sample s : l) {
-        each.append(each.length() == 0 ? "" : " / ").append(Report.count(s.result().recordsPerSec()))
-            .append(SuiteData.disturbedMark(s));
-      }
-      t.row(k, Report.count(med(l, RunResult::recordsPerSec)), Report.f1(med(l, RunResult::rawMbPerSec)),
-          Report.f1(med(l, RunResult::wireMbPerSec)), Report.pct(med(l, RunResult::cpuPercent)),
-          Report.f2(med(l, RunResult::cpuMicrosPerRecord)),
-          Report.nanos(medianSample(l).result().latency().percentile(99)),
-          Report.nanos(med(l, r -> r.getLong("sendBlockedNanos"))),
-          Report.nanos(1e6 * med(l, r -> r.getDouble("requestLatencyAvgMillis"))),
-          Report.mb(l.stream().mapToLong(s -> s.result().getLong("peakBufferedBytes")).max().orElse(0)),
-          verifiedCell(l), l.size() + " (" + each + ")");
-    });
-    charts.add(PerformanceReport.Chart.whiskers(chart, title, column, "records/s delivered",
-        new ArrayList<>(groups.keySet()), groups.values().stream().map(l -> l.toArray(new Sample[0])).toList(),
-        WHISKER, false));
+    groups.forEach(
+        (k, l) -> {
+          StringBuilder each = new StringBuilder();
+          for (Sample s : l) {
+            each.append(each.length() == 0 ? "" : " / ")
+                .append(Report.count(s.result().recordsPerSec()))
+                .append(SuiteData.disturbedMark(s));
+          }
+          t.row(
+              k,
+              Report.count(med(l, RunResult::recordsPerSec)),
+              Report.f1(med(l, RunResult::rawMbPerSec)),
+              Report.f1(med(l, RunResult::wireMbPerSec)),
+              Report.pct(med(l, RunResult::cpuPercent)),
+              Report.f2(med(l, RunResult::cpuMicrosPerRecord)),
+              Report.nanos(medianSample(l).result().latency().percentile(99)),
+              Report.nanos(med(l, r -> r.getLong("sendBlockedNanos"))),
+              Report.nanos(1e6 * med(l, r -> r.getDouble("requestLatencyAvgMillis"))),
+              Report.mb(
+                  l.stream()
+                      .mapToLong(s -> s.result().getLong("peakBufferedBytes"))
+                      .max()
+                      .orElse(0)),
+              verifiedCell(l),
+              l.size() + " (" + each + ")");
+        });
+    charts.add(
+        PerformanceReport.Chart.whiskers(
+            chart,
+            title,
+            column,
+            "records/s delivered",
+            new ArrayList<>(groups.keySet()),
+            groups.values().stream().map(l -> l.toArray(new Sample[0])).toList(),
+            WHISKER,
+            false));
     return t.markdown();
   }
 
   private String compression() {
-    Table t = new Table("compression", ">records/s", ">raw MB/s", ">compressed MB/s", ">ratio", ">CPU",
-        ">CPU µs/record", ">sink CPU µs/record", ">send p99", "sink", ">runs");
+    Table t =
+        new Table(
+            "compression",
+            ">records/s",
+            ">raw MB/s",
+            ">compressed MB/s",
+            ">ratio",
+            ">CPU",
+            ">CPU µs/record",
+            ">sink CPU µs/record",
+            ">send p99",
+            "sink",
+            ">runs");
     for (Compression c : PerformanceSuite.COMPRESSIONS) {
       List<Sample> list = d.lp(c);
       if (list.isEmpty()) {
         continue;
       }
       RunResult r = medianSample(list).result();
-      t.row(Report.compressionName(c, 0), Report.count(med(list, RunResult::recordsPerSec)),
-          Report.f1(med(list, RunResult::rawMbPerSec)), Report.f1(med(list, RunResult::wireMbPerSec)),
-          Report.f1(SuiteData.wireRatio(r)) + "×", Report.pct(med(list, RunResult::cpuPercent)),
-          Report.f2(med(list, RunResult::cpuMicrosPerRecord)), SuiteData.sinkMicrosCell(r),
-          Report.nanos(r.latency().percentile(99)), verifiedCell(list), runsCell(list));
+      t.row(
+          Report.compressionName(c, 0),
+          Report.count(med(list, RunResult::recordsPerSec)),
+          Report.f1(med(list, RunResult::rawMbPerSec)),
+          Report.f1(med(list, RunResult::wireMbPerSec)),
+          Report.f1(SuiteData.wireRatio(r)) + "×",
+          Report.pct(med(list, RunResult::cpuPercent)),
+          Report.f2(med(list, RunResult::cpuMicrosPerRecord)),
+          SuiteData.sinkMicrosCell(r),
+          Report.nanos(r.latency().percentile(99)),
+          verifiedCell(list),
+          runsCell(list));
     }
     return t.size() == 0 ? null : t.markdown();
   }
 
   /** One SendBenchmark sweep ({@code perf-data/jmh-send-sweeps.tsv}): a table and a chart. */
   private String jmhSweep(String param) {
-    List<JmhRunner.SweepRow> rows = d.sendSweeps.stream().filter(r -> r.param().equals(param)).toList();
+    List<JmhRunner.SweepRow> rows =
+        d.sendSweeps.stream().filter(r -> r.param().equals(param)).toList();
     if (rows.isEmpty()) {
       return null;
     }
-    Table t = new Table(param, ">sends/s (all threads)", ">± error (99.9 %)", ">ns per send per thread", ">B/op");
+    Table t =
+        new Table(
+            param,
+            ">sends/s (all threads)",
+            ">± error (99.9 %)",
+            ">ns per send per thread",
+            ">B/op");
     List<String> cats = new ArrayList<>();
     double[] v = new double[rows.size()];
     double[] lo = new double[rows.size()];
@@ -117,18 +192,32 @@ final class SweepTables {
     int i = 0;
     for (JmhRunner.SweepRow r : rows) {
       String label = sweepValue(param, r.value());
-      t.row(label, Report.count(r.opsPerSec()) + (Double.isNaN(r.min()) ? ""
-          : " (" + Report.count(r.min()) + "–" + Report.count(r.max()) + ")"), SuiteData.orDash(r.error(),
-          Report::count), Report.f1(1e9 * r.threads() / r.opsPerSec()), SuiteData.orDash(r.bytesPerOp(), Report::f1));
+      t.row(
+          label,
+          Report.count(r.opsPerSec())
+              + (Double.isNaN(r.min())
+                  ? ""
+                  : " (" + Report.count(r.min()) + "–" + Report.count(r.max()) + ")"),
+          SuiteData.orDash(r.error(), Report::count),
+          Report.f1(1e9 * r.threads() / r.opsPerSec()),
+          SuiteData.orDash(r.bytesPerOp(), Report::f1));
       cats.add(label);
       v[i] = r.opsPerSec();
       lo[i] = Double.isNaN(r.min()) ? r.opsPerSec() : r.min();
       hi[i++] = Double.isNaN(r.max()) ? r.opsPerSec() : r.max();
     }
-    charts.add(new PerformanceReport.Chart("jmh-send-" + param.toLowerCase(Locale.ROOT) + ".png",
-        "JMH SendBenchmark: sends/s vs " + param, param, "sends/s (" + rows.get(0).threads() + " threads)", cats,
-        List.of(new Charts.Series("mean sends/s (whisker: slowest to fastest iteration)", v, lo, hi)), false,
-        param.equals("compression")));
+    charts.add(
+        new PerformanceReport.Chart(
+            "jmh-send-" + param.toLowerCase(Locale.ROOT) + ".png",
+            "JMH SendBenchmark: sends/s vs " + param,
+            param,
+            "sends/s (" + rows.get(0).threads() + " threads)",
+            cats,
+            List.of(
+                new Charts.Series(
+                    "mean sends/s (whisker: slowest to fastest iteration)", v, lo, hi)),
+            false,
+            param.equals("compression")));
     return t.markdown();
   }
 
@@ -147,45 +236,90 @@ final class SweepTables {
       return null;
     }
     Table t = new Table("setting", "default", "in the headline runs", "measured");
-    t.row("`sendThreads`", ProducerConfig.DEFAULT_SEND_THREADS, head.spec().sendThreads(),
-        perSetting("sendThreads", s -> Integer.toString(s.spec().sendThreads()), "time `send()` waited, per run: ",
-            l -> String.join(" / ", l.stream().map(s -> Report.nanos(s.result().getLong("sendBlockedNanos")))
-                .toList())));
-    t.row("`batchSizeInBytes`", Report.bytes(ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES),
-        Report.bytes(head.spec().batchSizeInBytes()), perSetting("batchSize",
-            s -> Report.bytes(s.spec().batchSizeInBytes()), "CPU per record, request time: ",
-            l -> Report.f2(med(l, RunResult::cpuMicrosPerRecord)) + " µs, "
-                + Report.nanos(1e6 * med(l, r -> r.getDouble("requestLatencyAvgMillis")))));
-    t.row("`lingerMillis`", ProducerConfig.DEFAULT_LINGER_MILLIS + " ms", head.spec().lingerMillis() + " ms",
+    t.row(
+        "`sendThreads`",
+        ProducerConfig.DEFAULT_SEND_THREADS,
+        head.spec().sendThreads(),
+        perSetting(
+            "sendThreads",
+            s -> Integer.toString(s.spec().sendThreads()),
+            "time `send()` waited, per run: ",
+            l ->
+                String.join(
+                    " / ",
+                    l.stream()
+                        .map(s -> Report.nanos(s.result().getLong("sendBlockedNanos")))
+                        .toList())));
+    t.row(
+        "`batchSizeInBytes`",
+        Report.bytes(ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES),
+        Report.bytes(head.spec().batchSizeInBytes()),
+        perSetting(
+            "batchSize",
+            s -> Report.bytes(s.spec().batchSizeInBytes()),
+            "CPU per record, request time: ",
+            l ->
+                Report.f2(med(l, RunResult::cpuMicrosPerRecord))
+                    + " µs, "
+                    + Report.nanos(1e6 * med(l, r -> r.getDouble("requestLatencyAvgMillis")))));
+    t.row(
+        "`lingerMillis`",
+        ProducerConfig.DEFAULT_LINGER_MILLIS + " ms",
+        head.spec().lingerMillis() + " ms",
         batchFill(head.result()));
-    t.row("`totalSizeInBytes`", Report.bytes(ProducerConfig.DEFAULT_TOTAL_SIZE_IN_BYTES),
-        Report.bytes(head.spec().totalSizeInBytes()), perSetting("totalSize",
-            s -> Report.bytes(s.spec().totalSizeInBytes()), "records/s (median): ",
+    t.row(
+        "`totalSizeInBytes`",
+        Report.bytes(ProducerConfig.DEFAULT_TOTAL_SIZE_IN_BYTES),
+        Report.bytes(head.spec().totalSizeInBytes()),
+        perSetting(
+            "totalSize",
+            s -> Report.bytes(s.spec().totalSizeInBytes()),
+            "records/s (median): ",
             l -> Report.count(med(l, RunResult::recordsPerSec))));
     StringBuilder cw = new StringBuilder();
     for (Compression c : PerformanceSuite.COMPRESSIONS) {
       List<Sample> l = d.lp(c);
       if (!l.isEmpty()) {
-        cw.append(cw.length() == 0 ? "records/s (median), wire ratio: " : "; ").append(Report.compressionName(c, 0))
-            .append(": ").append(Report.count(med(l, RunResult::recordsPerSec))).append(", ")
-            .append(Report.f1(SuiteData.wireRatio(medianSample(l).result()))).append("×");
+        cw.append(cw.length() == 0 ? "records/s (median), wire ratio: " : "; ")
+            .append(Report.compressionName(c, 0))
+            .append(": ")
+            .append(Report.count(med(l, RunResult::recordsPerSec)))
+            .append(", ")
+            .append(Report.f1(SuiteData.wireRatio(medianSample(l).result())))
+            .append("×");
       }
     }
-    t.row("`compression`", "the exporter's (OTLP: none)", SuiteData.compression(head), cw.toString());
-    t.row("requests in flight", "–", head.spec().sendThreads() + " send threads", inFlight(head.result()));
+    t.row(
+        "`compression`", "the exporter's (OTLP: none)", SuiteData.compression(head), cw.toString());
+    t.row(
+        "requests in flight",
+        "–",
+        head.spec().sendThreads() + " send threads",
+        inFlight(head.result()));
     return t.markdown();
   }
 
-  /** "512 KiB: 2.88 µs, 5.0 ms; 1 MiB: …" with {@code value} of each setting's runs, in sweep order; "–" without. */
-  private String perSetting(String section, Function<Sample, String> label, String caption,
+  /**
+   * "512 KiB: 2.88 µs, 5.0 ms; 1 MiB: …" with {@code value} of each setting's runs, in sweep order;
+   * "–" without.
+   */
+  private String perSetting(
+      String section,
+      Function<Sample, String> label,
+      String caption,
       Function<List<Sample>, String> value) {
     List<Sample> list = d.section(section);
     if (list.isEmpty()) {
       return "–";
     }
     StringBuilder sb = new StringBuilder(caption);
-    groups(list, label).forEach((k, l) -> sb.append(sb.length() == caption.length() ? "" : "; ").append(k)
-        .append(": ").append(value.apply(l)));
+    groups(list, label)
+        .forEach(
+            (k, l) ->
+                sb.append(sb.length() == caption.length() ? "" : "; ")
+                    .append(k)
+                    .append(": ")
+                    .append(value.apply(l)));
     return sb.toString();
   }
 
@@ -196,8 +330,12 @@ final class SweepTables {
     }
     double perRecord = r.getLong("encodedBytes") / (double) r.delivered();
     double records = ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES / perRecord;
-    return String.format(Locale.ROOT, "a %s batch: %s records of %.0f encoded bytes, filled in %s at the headline rate",
-        Report.bytes(ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES), Report.count(records), perRecord,
+    return String.format(
+        Locale.ROOT,
+        "a %s batch: %s records of %.0f encoded bytes, filled in %s at the headline rate",
+        Report.bytes(ProducerConfig.DEFAULT_BATCH_SIZE_IN_BYTES),
+        Report.count(records),
+        perRecord,
         Report.nanos(records / r.recordsPerSec() * 1e9));
   }
 
@@ -206,9 +344,14 @@ final class SweepTables {
     if (r.getLong("requests") <= 0) {
       return "–";
     }
-    double flight = r.getLong("requests") / r.seconds() * r.getDouble("requestLatencyAvgMillis") / 1e3;
-    return String.format(Locale.ROOT, "%s requests in %.1f s, %s each on average: %.1f in flight",
-        Report.count(r.getLong("requests")), r.seconds(), Report.nanos(r.getDouble("requestLatencyAvgMillis") * 1e6),
+    double flight =
+        r.getLong("requests") / r.seconds() * r.getDouble("requestLatencyAvgMillis") / 1e3;
+    return String.format(
+        Locale.ROOT,
+        "%s requests in %.1f s, %s each on average: %.1f in flight",
+        Report.count(r.getLong("requests")),
+        r.seconds(),
+        Report.nanos(r.getDouble("requestLatencyAvgMillis") * 1e6),
         flight);
   }
 }

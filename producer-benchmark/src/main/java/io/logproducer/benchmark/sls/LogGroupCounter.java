@@ -1,8 +1,8 @@
 package io.logproducer.benchmark.sls;
 
 /**
- * Counts the logs of an SLS {@code LogGroup} (protobuf, as the aliyun-log SDK's {@code Logs.proto} defines it) by
- * walking its wire format, without generated classes:
+ * Counts the logs of an SLS {@code LogGroup} (protobuf, as the aliyun-log SDK's {@code Logs.proto}
+ * defines it) by walking its wire format, without generated classes:
  *
  * <pre>
  * LogGroup { repeated Log Logs = 1; optional string Reserved = 2; optional string Topic = 3;
@@ -11,9 +11,10 @@ package io.logproducer.benchmark.sls;
  * Content  { required string Key = 1; required string Value = 2; }
  * </pre>
  *
- * <p>Every {@code Log} and every {@code Content} is walked: a Log without {@code Time}, a Content without {@code Key},
- * or any field that runs past its enclosing message makes the whole group malformed
- * ({@link IllegalArgumentException}). Unknown fields are skipped by their wire type. One instance per call.
+ * <p>Every {@code Log} and every {@code Content} is walked: a Log without {@code Time}, a Content
+ * without {@code Key}, or any field that runs past its enclosing message makes the whole group
+ * malformed ({@link IllegalArgumentException}). Unknown fields are skipped by their wire type. One
+ * instance per call.
  */
 public final class LogGroupCounter {
 
@@ -32,8 +33,7 @@ public final class LogGroupCounter {
   }
 
   /** What one LogGroup held. */
-  public record Counts(long logs, long contents) {
-  }
+  public record Counts(long logs, long contents) {}
 
   /** Counts the logs and contents of the LogGroup in {@code buf[from, to)}. */
   public static Counts count(byte[] buf, int from, int to) {

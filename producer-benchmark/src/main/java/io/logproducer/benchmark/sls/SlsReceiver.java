@@ -26,21 +26,27 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 
 /**
- * A receiver of Alibaba Cloud Log Service (SLS) {@code PutLogs} requests on 127.0.0.1, the benchmark sink for the
- * Aliyun Log Java producer: a server like the OTLP sink's (here httpcore5's classic HTTP/1.1 server, a thread per connection, TCP_NODELAY,
- * keep-alive), speaking the SLS protocol instead.
+ * A receiver of Alibaba Cloud Log Service (SLS) {@code PutLogs} requests on 127.0.0.1, the
+ * benchmark sink for the Aliyun Log Java producer: a server like the OTLP sink's (here httpcore5's
+ * classic HTTP/1.1 server, a thread per connection, TCP_NODELAY, keep-alive), speaking the SLS
+ * protocol instead.
  *
- * <p>It accepts {@code POST /logstores/<logstore>/shards/lb} (and {@code /shards/route?key=…}, the hash-key form)
- * whose body is a protobuf {@code LogGroup} compressed as {@code x-log-compresstype} says (lz4 block, zstd, deflate,
- * or none when absent), checks that it decompresses to exactly {@code x-log-bodyrawsize} bytes, walks every log
- * ({@link LogGroupCounter}) and answers 200 with an empty body and an {@code x-log-requestid} header, as SLS does.
- * Anything else gets an SLS-style JSON error ({@code errorCode}, {@code errorMessage}) and counts as bad. Requests
- * are not authenticated: the signature headers the client sends are ignored. Thread-safe; counters are cumulative.
+ * <p>It accepts {@code POST /logstores/<logstore>/shards/lb} (and {@code /shards/route?key=…}, the
+ * hash-key form) whose body is a protobuf {@code LogGroup} compressed as {@code x-log-compresstype}
+ * says (lz4 block, zstd, deflate, or none when absent), checks that it decompresses to exactly
+ * {@code x-log-bodyrawsize} bytes, walks every log ({@link LogGroupCounter}) and answers 200 with
+ * an empty body and an {@code x-log-requestid} header, as SLS does. Anything else gets an SLS-style
+ * JSON error ({@code errorCode}, {@code errorMessage}) and counts as bad. Requests are not
+ * authenticated: the signature headers the client sends are ignored. Thread-safe; counters are
+ * cumulative.
  */
 public final class SlsReceiver implements AutoCloseable {
 
   private static final LZ4SafeDecompressor LZ4 = LZ4Factory.fastestInstance().safeDecompressor();
-  /** The largest body SLS accepts for PutLogs (decompressed): 10 MiB; a little slack for the checks. */
+
+  /**
+   * The largest body SLS accepts for PutLogs (decompressed): 10 MiB; a little slack for the checks.
+   */
   static final int MAX_RAW_SIZE = 64 << 20;
 
   private final HttpServer server;
@@ -60,16 +66,22 @@ public final class SlsReceiver implements AutoCloseable {
    */
   public SlsReceiver(int port) throws IOException {
     HttpRequestHandler handler = this::handle;
-    server = ServerBootstrap.bootstrap()
-        .setLocalAddress(InetAddress.getLoopbackAddress())
-        .setListenerPort(port)
-        .setCanonicalHostName("127.0.0.1")
-        .setSocketConfig(SocketConfig.custom().setTcpNoDelay(true).setSoTimeout(60, TimeUnit.SECONDS)
-            .setRcvBufSize(1 << 20).build())
-        // SLS clients send Host: <project>.<endpoint>; httpcore5's default router answers 421 to a host other than
-        // its own, so this one takes every request as addressed to this server
-        .setRequestRouter((request, context) -> handler)
-        .create();
+    server =
+        ServerBootstrap.bootstrap()
+            .setLocalAddress(InetAddress.getLoopbackAddress())
+            .setListenerPort(port)
+            .setCanonicalHostName("127.0.0.1")
+            .setSocketConfig(
+                SocketConfig.custom()
+                    .setTcpNoDelay(true)
+                    .setSoTimeout(60, TimeUnit.SECONDS)
+                    .setRcvBufSize(1 << 20)
+                    .build())
+            // SLS clients send Host: <project>.<endpoint>; httpcore5's default router answers 421
+            // to a host other than
+            // its own, so this one takes every request as addressed to this server
+            .setRequestRouter((request, context) -> handler)
+            .create();
     server.start();
   }
 
@@ -113,14 +125,16 @@ public final class SlsReceiver implements AutoCloseable {
 
   private void handle(ClassicHttpRequest request, ClassicHttpResponse response, HttpContext context)
       throws IOException {
-    String requestId = String.format(Locale.ROOT, "%08X%016X", idPrefix, requestIds.incrementAndGet());
+    String requestId =
+        String.format(Locale.ROOT, "%08X%016X", idPrefix, requestIds.incrementAndGet());
     response.setHeader("x-log-requestid", requestId);
     String path = request.getPath();
     int query = path.indexOf('?');
     if (query >= 0) {
       path = path.substring(0, query);
     }
-    if (!path.startsWith("/logstores/") || !(path.endsWith("/shards/lb") || path.endsWith("/shards/route"))) {
+    if (!path.startsWith("/logstores/")
+        || !(path.endsWith("/shards/lb") || path.endsWith("/shards/route"))) {
       drain(request.getEntity());
       error(response, 404, "RequestURINotFound", "no such resource: " + path);
       return;
@@ -153,8 +167,12 @@ public final class SlsReceiver implements AutoCloseable {
   private void error(ClassicHttpResponse response, int code, String errorCode, String message) {
     badRequests.incrementAndGet();
     response.setCode(code);
-    String json = "{\"errorCode\":\"" + errorCode + "\",\"errorMessage\":\"" + String.valueOf(message)
-        .replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
+    String json =
+        "{\"errorCode\":\""
+            + errorCode
+            + "\",\"errorMessage\":\""
+            + String.valueOf(message).replace("\\", "\\\\").replace("\"", "\\\"")
+            + "\"}";
     response.setEntity(new StringEntity(json, ContentType.APPLICATION_JSON));
   }
 
@@ -179,7 +197,8 @@ public final class SlsReceiver implements AutoCloseable {
     switch (type.toLowerCase(Locale.ROOT)) {
       case "", "none" -> {
         if (wire.length != rawSize) {
-          throw new IllegalArgumentException("body has " + wire.length + " bytes, x-log-bodyrawsize says " + rawSize);
+          throw new IllegalArgumentException(
+              "body has " + wire.length + " bytes, x-log-bodyrawsize says " + rawSize);
         }
         return wire;
       }
@@ -189,7 +208,8 @@ public final class SlsReceiver implements AutoCloseable {
         try {
           n = LZ4.decompress(wire, 0, wire.length, out, 0, rawSize);
         } catch (LZ4Exception e) {
-          throw new IllegalArgumentException("not an lz4 block of " + rawSize + " bytes: " + e.getMessage());
+          throw new IllegalArgumentException(
+              "not an lz4 block of " + rawSize + " bytes: " + e.getMessage());
         }
         return exact(out, n, rawSize);
       }
@@ -215,8 +235,8 @@ public final class SlsReceiver implements AutoCloseable {
             n += r;
           }
           if (!inflater.finished()) {
-            throw new IllegalArgumentException("deflate stream longer than x-log-bodyrawsize " + rawSize
-                + " or truncated");
+            throw new IllegalArgumentException(
+                "deflate stream longer than x-log-bodyrawsize " + rawSize + " or truncated");
           }
           return exact(out, n, rawSize);
         } catch (DataFormatException e) {
@@ -231,7 +251,8 @@ public final class SlsReceiver implements AutoCloseable {
 
   private static byte[] exact(byte[] out, int n, int rawSize) {
     if (n != rawSize) {
-      throw new IllegalArgumentException("decompressed to " + n + " bytes, x-log-bodyrawsize says " + rawSize);
+      throw new IllegalArgumentException(
+          "decompressed to " + n + " bytes, x-log-bodyrawsize says " + rawSize);
     }
     return out;
   }
@@ -269,8 +290,16 @@ public final class SlsReceiver implements AutoCloseable {
   /** For diagnostics: the counters as one line. */
   @Override
   public String toString() {
-    return "records=" + records() + " requests=" + requests() + " wire_bytes=" + wireBytes() + " body_bytes="
-        + bodyBytes() + " bad=" + badRequests();
+    return "records="
+        + records()
+        + " requests="
+        + requests()
+        + " wire_bytes="
+        + wireBytes()
+        + " body_bytes="
+        + bodyBytes()
+        + " bad="
+        + badRequests();
   }
 
   @Override

@@ -16,9 +16,10 @@ import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
 /**
- * The soak's GC listener: every garbage collection as a {@link SoakMain.GcEvent} (heap after it, in bytes, summed over
- * the heap pools) and the latest heap-after-GC figure. Falls back to nothing (and says so) on a JVM without GC
- * notifications. Thread-safe: events arrive on a JMX notification thread.
+ * The soak's GC listener: every garbage collection as a {@link SoakMain.GcEvent} (heap after it, in
+ * bytes, summed over the heap pools) and the latest heap-after-GC figure. Falls back to nothing
+ * (and says so) on a JVM without GC notifications. Thread-safe: events arrive on a JMX notification
+ * thread.
  */
 final class SoakGcLog {
 
@@ -27,7 +28,10 @@ final class SoakGcLog {
   private volatile long heapAfterGc = -1;
   private volatile boolean notifications;
 
-  /** Listens to every collector; {@code clock} gives the event times (seconds since the run's start). */
+  /**
+   * Listens to every collector; {@code clock} gives the event times (seconds since the run's
+   * start).
+   */
   void install(DoubleSupplier clock) {
     for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
       if (p.getType() == MemoryType.HEAP) {
@@ -39,11 +43,17 @@ final class SoakGcLog {
         if (!(gc instanceof NotificationEmitter emitter)) {
           continue;
         }
-        emitter.addNotificationListener((n, hb) -> {
-          if (n.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
-            record(clock.getAsDouble(), GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()));
-          }
-        }, null, null);
+        emitter.addNotificationListener(
+            (n, hb) -> {
+              if (n.getType()
+                  .equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+                record(
+                    clock.getAsDouble(),
+                    GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData()));
+              }
+            },
+            null,
+            null);
         notifications = true;
       }
     } catch (RuntimeException | LinkageError e) {
@@ -61,8 +71,14 @@ final class SoakGcLog {
       }
     }
     heapAfterGc = after;
-    SoakMain.GcEvent ev = new SoakMain.GcEvent(t, info.getGcName(), info.getGcAction(), info.getGcCause(), after,
-        info.getGcInfo().getDuration());
+    SoakMain.GcEvent ev =
+        new SoakMain.GcEvent(
+            t,
+            info.getGcName(),
+            info.getGcAction(),
+            info.getGcCause(),
+            after,
+            info.getGcInfo().getDuration());
     synchronized (events) {
       events.add(ev);
     }

@@ -8,9 +8,10 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
- * A concurrent set of non-negative ids below 2^40, as a bitset in chunks of {@value #CHUNK_IDS} ids allocated on
- * first use (or up front, so that a soak's heap does not grow with the ids it tracks). The soak uses one per
- * application thread on each side: which records got an outcome, which were delivered, which the receiver saw.
+ * A concurrent set of non-negative ids below 2^40, as a bitset in chunks of {@value #CHUNK_IDS} ids
+ * allocated on first use (or up front, so that a soak's heap does not grow with the ids it tracks).
+ * The soak uses one per application thread on each side: which records got an outcome, which were
+ * delivered, which the receiver saw.
  */
 final class SoakIdSet {
 
@@ -20,12 +21,16 @@ final class SoakIdSet {
   private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
   private volatile long[][] chunks;
+
   /** Bytes of chunks allocated after construction. */
   private volatile long grownBytes;
 
   /** An empty set with room for ids {@code [0, preallocateIds)} allocated now. */
   SoakIdSet(long preallocateIds) {
-    int n = (int) Math.min(Integer.MAX_VALUE, (Math.max(0, preallocateIds) + CHUNK_IDS - 1) >>> CHUNK_SHIFT);
+    int n =
+        (int)
+            Math.min(
+                Integer.MAX_VALUE, (Math.max(0, preallocateIds) + CHUNK_IDS - 1) >>> CHUNK_SHIFT);
     long[][] c = new long[Math.max(16, n)][];
     for (int i = 0; i < n; i++) {
       c[i] = new long[CHUNK_LONGS];

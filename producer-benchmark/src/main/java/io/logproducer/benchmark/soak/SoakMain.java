@@ -28,14 +28,15 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The soak: the reference workload at a fixed rate through the real {@link Producer} (OTLP/HTTP, lz4) to
- * {@link SoakReceiver} in its own JVM, which goes down every {@code --down-every-s} seconds for
- * {@code --down-for-s} seconds, alternately refusing connections and answering 503 with {@code Retry-After: 1}.
- * Checks the producer's promises over minutes: memory stays bounded (heap after GC flat, buffered bytes within
- * {@code totalSizeInBytes}), nothing hangs (every {@code send} returns, {@code close} returns, no thread is left or
- * leaks), and every accepted record gets exactly one outcome (and every record reported delivered reached the
- * receiver). Writes {@code SOAK.md} (+ chart and CSVs under {@code soak/}) into {@code --out}; exit code 0 when
- * every criterion passes, 1 otherwise, 2 on bad options. Run it with {@code producer-benchmark/run-soak.sh}.
+ * The soak: the reference workload at a fixed rate through the real {@link Producer} (OTLP/HTTP,
+ * lz4) to {@link SoakReceiver} in its own JVM, which goes down every {@code --down-every-s} seconds
+ * for {@code --down-for-s} seconds, alternately refusing connections and answering 503 with {@code
+ * Retry-After: 1}. Checks the producer's promises over minutes: memory stays bounded (heap after GC
+ * flat, buffered bytes within {@code totalSizeInBytes}), nothing hangs (every {@code send} returns,
+ * {@code close} returns, no thread is left or leaks), and every accepted record gets exactly one
+ * outcome (and every record reported delivered reached the receiver). Writes {@code SOAK.md} (+
+ * chart and CSVs under {@code soak/}) into {@code --out}; exit code 0 when every criterion passes,
+ * 1 otherwise, 2 on bad options. Run it with {@code producer-benchmark/run-soak.sh}.
  *
  * <p>Uses the producer's public API only.
  */
@@ -45,18 +46,29 @@ public final class SoakMain {
   static final String CLIENT_ID = "soak";
 
   /** One sample a second. */
-  record Sample(double t, String phase, long heapAfterGcBytes, long heapUsedBytes, int threads, long bufferedBytes,
-      int waitingThreads, long accepted, long delivered, long notDelivered, long refused, String receiverState,
-      long received, long duplicates, long gcCount) {
-  }
+  record Sample(
+      double t,
+      String phase,
+      long heapAfterGcBytes,
+      long heapUsedBytes,
+      int threads,
+      long bufferedBytes,
+      int waitingThreads,
+      long accepted,
+      long delivered,
+      long notDelivered,
+      long refused,
+      String receiverState,
+      long received,
+      long duplicates,
+      long gcCount) {}
 
   /** One garbage collection. */
-  record GcEvent(double t, String gc, String action, String cause, long heapAfterBytes, long durationMillis) {
-  }
+  record GcEvent(
+      double t, String gc, String action, String cause, long heapAfterBytes, long durationMillis) {}
 
   /** One outage as it happened (times from the receiver's acknowledgements). */
-  record Outage(int index, String mode, double from, double to) {
-  }
+  record Outage(int index, String mode, double from, double to) {}
 
   // ---- state shared with app threads, callbacks, the sampler and the GC listener
   private final SoakOptions o;
@@ -81,9 +93,11 @@ public final class SoakMain {
     for (int i = 0; i < byStatus.length; i++) {
       byStatus[i] = new LongAdder();
     }
-    // Allocated up front, so that id tracking does not grow the heap during the run (rate 0: grows, and the
+    // Allocated up front, so that id tracking does not grow the heap during the run (rate 0: grows,
+    // and the
     // growth is reported and allowed for in the heap rule).
-    long perThread = o.rate > 0 ? (long) Math.ceil(o.rate / (double) o.threads * o.durationSeconds() * 1.1) : 0;
+    long perThread =
+        o.rate > 0 ? (long) Math.ceil(o.rate / (double) o.threads * o.durationSeconds() * 1.1) : 0;
     outcomeIds = new SoakIdSet[o.threads];
     deliveredIds = new SoakIdSet[o.threads];
     for (int t = 0; t < o.threads; t++) {
@@ -124,25 +138,44 @@ public final class SoakMain {
 
   boolean run() throws Exception {
     Map<String, String> machine = MachineInfo.collect();
-    machine.put("JVM options", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
+    machine.put(
+        "JVM options", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
     machine.put("GC", SoakGcLog.names());
-    log("soak: %s min, receiver down every %d s for %d s, %d threads, rate %s, totalSizeInBytes %d, out %s",
-        fmt(o.minutes), o.downEveryS, o.downForS, o.threads, o.rate == 0 ? "unlimited" : o.rate + "/s",
-        o.totalSizeBytes, o.out);
+    log(
+        "soak: %s min, receiver down every %d s for %d s, %d threads, rate %s, totalSizeInBytes %d, out %s",
+        fmt(o.minutes),
+        o.downEveryS,
+        o.downForS,
+        o.threads,
+        o.rate == 0 ? "unlimited" : o.rate + "/s",
+        o.totalSizeBytes,
+        o.out);
     gcLog.install(this::now);
     t0Nanos = System.nanoTime();
 
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    receiver = new SoakReceiverProcess(java, System.getProperty("java.class.path"),
-        List.of("-Xmx" + o.receiverHeap, "-XX:+UseG1GC"), o.threads);
+    receiver =
+        new SoakReceiverProcess(
+            java,
+            System.getProperty("java.class.path"),
+            List.of("-Xmx" + o.receiverHeap, "-XX:+UseG1GC"),
+            o.threads);
     log("receiver listening at %s (own JVM)", receiver.endpoint());
 
-    SoakWatchdog watchdog = new SoakWatchdog(o.durationSeconds() + o.maxBlockMillis / 1000.0 + 15
-        + o.closeTimeoutSeconds + 30 + 30 + 60, () -> {
-          if (receiver != null) {
-            receiver.kill();
-          }
-        });
+    SoakWatchdog watchdog =
+        new SoakWatchdog(
+            o.durationSeconds()
+                + o.maxBlockMillis / 1000.0
+                + 15
+                + o.closeTimeoutSeconds
+                + 30
+                + 30
+                + 60,
+            () -> {
+              if (receiver != null) {
+                receiver.kill();
+              }
+            });
     watchdog.start();
 
     Set<Long> threadsBefore = liveThreadIds();
@@ -177,8 +210,16 @@ public final class SoakMain {
     watchdog.done();
 
     Result r = evaluate(metrics, rs, seen, leftover, sendEnd, closeSeconds);
-    SoakReport report = new SoakReport(o, machine, r, snapshot(samples), gcLog.events(), snapshot(outages),
-        failureExamples, problems);
+    SoakReport report =
+        new SoakReport(
+            o,
+            machine,
+            r,
+            snapshot(samples),
+            gcLog.events(),
+            snapshot(outages),
+            failureExamples,
+            problems);
     String summary = report.summary();
     System.out.println();
     System.out.println(summary);
@@ -189,23 +230,28 @@ public final class SoakMain {
   }
 
   private Producer startProducer() {
-    ProducerConfig config = ProducerConfig.builder()
-        .setClientId(CLIENT_ID)
-        .setTotalSizeInBytes(o.totalSizeBytes)
-        .setBufferFullPolicy(BufferFullPolicy.BLOCK)
-        .setMaxBlockMillis(o.maxBlockMillis)
-        .setDeliveryTimeoutMillis(o.deliveryTimeoutMillis)
-        .setSendThreads(o.sendThreads)
-        .setCompression(o.compression)
-        .build();
-    return new Producer(config, OtlpHttpExporter.builder()
-        .setEndpoint(receiver.endpoint())
-        .setServiceName("logproducer-soak")
-        .build());
-
+    ProducerConfig config =
+        ProducerConfig.builder()
+            .setClientId(CLIENT_ID)
+            .setTotalSizeInBytes(o.totalSizeBytes)
+            .setBufferFullPolicy(BufferFullPolicy.BLOCK)
+            .setMaxBlockMillis(o.maxBlockMillis)
+            .setDeliveryTimeoutMillis(o.deliveryTimeoutMillis)
+            .setSendThreads(o.sendThreads)
+            .setCompression(o.compression)
+            .build();
+    return new Producer(
+        config,
+        OtlpHttpExporter.builder()
+            .setEndpoint(receiver.endpoint())
+            .setServiceName("logproducer-soak")
+            .build());
   }
 
-  /** The outages on schedule, alternately refusing connections and answering 503, until the end of sending. */
+  /**
+   * The outages on schedule, alternately refusing connections and answering 503, until the end of
+   * sending.
+   */
   private void runOutages() throws Exception {
     double duration = o.durationSeconds();
     int k = 1;
@@ -221,8 +267,12 @@ public final class SoakMain {
       sleepUntil(to);
       double actualTo = receiverCommand("up");
       synchronized (outages) {
-        outages.add(new Outage(k, mode.equals("refuse") ? "connection refused" : "503 + Retry-After: 1",
-            actualFrom, actualTo));
+        outages.add(
+            new Outage(
+                k,
+                mode.equals("refuse") ? "connection refused" : "503 + Retry-After: 1",
+                actualFrom,
+                actualTo));
       }
       k++;
     }
@@ -230,12 +280,11 @@ public final class SoakMain {
     if (!receiverState.equals("UP")) {
       receiverCommand("up");
     }
-
   }
 
   /**
-   * Stops the application threads: every send must return (space frees up once the receiver is back, or after
-   * maxBlockMillis). {@return the time sending ended, seconds}
+   * Stops the application threads: every send must return (space frees up once the receiver is
+   * back, or after maxBlockMillis). {@return the time sending ended, seconds}
    */
   private double stopSending() throws InterruptedException {
     double sendEnd = now();
@@ -243,32 +292,48 @@ public final class SoakMain {
     for (AppThread a : apps) {
       a.stop = true;
     }
-    long joinDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(o.maxBlockMillis + 15_000);
+    long joinDeadline =
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(o.maxBlockMillis + 15_000);
     for (AppThread a : apps) {
       a.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
       if (a.isAlive()) {
-        problem("application thread " + a.getName() + " still inside send() "
-            + (o.maxBlockMillis + 15_000) / 1000 + " s after the end of the run");
+        problem(
+            "application thread "
+                + a.getName()
+                + " still inside send() "
+                + (o.maxBlockMillis + 15_000) / 1000
+                + " s after the end of the run");
       }
     }
     double stopped = now();
-    log("sending stopped at t=%.1f s (all send() calls returned after %.1f s); closing the producer (timeout %d s)",
+    log(
+        "sending stopped at t=%.1f s (all send() calls returned after %.1f s); closing the producer (timeout %d s)",
         sendEnd, stopped - sendEnd, o.closeTimeoutSeconds);
 
     return sendEnd;
   }
 
-  /** Closes with a timeout, in a thread of its own so that a hang is seen, not suffered. {@return seconds taken} */
+  /**
+   * Closes with a timeout, in a thread of its own so that a hang is seen, not suffered. {@return
+   * seconds taken}
+   */
   private double closeProducer() throws InterruptedException {
     phase = "close";
     double closeStart = now();
-    Thread closer = new Thread(() -> producer.close(TimeUnit.SECONDS.toMillis(o.closeTimeoutSeconds)), "soak-closer");
+    Thread closer =
+        new Thread(
+            () -> producer.close(TimeUnit.SECONDS.toMillis(o.closeTimeoutSeconds)), "soak-closer");
     closer.setDaemon(true);
     closer.start();
     closer.join(TimeUnit.SECONDS.toMillis(o.closeTimeoutSeconds + 30));
     double closeSeconds = now() - closeStart;
     if (closer.isAlive()) {
-      problem("Producer.close(" + o.closeTimeoutSeconds + " s) had not returned after " + fmt(closeSeconds) + " s");
+      problem(
+          "Producer.close("
+              + o.closeTimeoutSeconds
+              + " s) had not returned after "
+              + fmt(closeSeconds)
+              + " s");
     }
     return closeSeconds;
   }
@@ -299,7 +364,9 @@ public final class SoakMain {
   private static List<String> leftoverThreads(Set<Long> threadsBefore) {
     List<String> leftover = new ArrayList<>();
     for (Thread th : Thread.getAllStackTraces().keySet()) {
-      if (th.isAlive() && !threadsBefore.contains(th.getId()) && th != Thread.currentThread()
+      if (th.isAlive()
+          && !threadsBefore.contains(th.getId())
+          && th != Thread.currentThread()
           && !th.getName().startsWith("soak-")) {
         leftover.add(th.getName());
       }
@@ -308,11 +375,30 @@ public final class SoakMain {
   }
 
   /** Everything the report needs besides the samples. */
-  record Result(long accepted, long refused, long[] byStatus, long outcomes, long missing, long repeatedOutcomes,
-      long noOutcomeIds, long received, long duplicates, long lostDelivered, long phantom, long receivedButFailed,
-      long receiverRecordsWithoutId, long receiverBadRequests, long receiverUnavailableAnswers, long receiverRequests,
-      ProducerMetrics metrics, double sendEnd, double closeSeconds, List<String> leftoverThreads,
-      long trackingBytes, long trackingGrownBytes, List<Criterion> criteria) {
+  record Result(
+      long accepted,
+      long refused,
+      long[] byStatus,
+      long outcomes,
+      long missing,
+      long repeatedOutcomes,
+      long noOutcomeIds,
+      long received,
+      long duplicates,
+      long lostDelivered,
+      long phantom,
+      long receivedButFailed,
+      long receiverRecordsWithoutId,
+      long receiverBadRequests,
+      long receiverUnavailableAnswers,
+      long receiverRequests,
+      ProducerMetrics metrics,
+      double sendEnd,
+      double closeSeconds,
+      List<String> leftoverThreads,
+      long trackingBytes,
+      long trackingGrownBytes,
+      List<Criterion> criteria) {
 
     boolean pass() {
       return criteria.stream().allMatch(Criterion::pass);
@@ -323,19 +409,43 @@ public final class SoakMain {
     }
 
     Result withCriteria(List<Criterion> c) {
-      return new Result(accepted, refused, byStatus, outcomes, missing, repeatedOutcomes, noOutcomeIds, received,
-          duplicates, lostDelivered, phantom, receivedButFailed, receiverRecordsWithoutId, receiverBadRequests,
-          receiverUnavailableAnswers, receiverRequests, metrics, sendEnd, closeSeconds, leftoverThreads, trackingBytes,
-          trackingGrownBytes, c);
+      return new Result(
+          accepted,
+          refused,
+          byStatus,
+          outcomes,
+          missing,
+          repeatedOutcomes,
+          noOutcomeIds,
+          received,
+          duplicates,
+          lostDelivered,
+          phantom,
+          receivedButFailed,
+          receiverRecordsWithoutId,
+          receiverBadRequests,
+          receiverUnavailableAnswers,
+          receiverRequests,
+          metrics,
+          sendEnd,
+          closeSeconds,
+          leftoverThreads,
+          trackingBytes,
+          trackingGrownBytes,
+          c);
     }
   }
 
   /** One pass criterion. */
-  record Criterion(String name, String rule, String measured, boolean pass) {
-  }
+  record Criterion(String name, String rule, String measured, boolean pass) {}
 
-  private Result evaluate(ProducerMetrics m, SoakReceiverProcess.Stats rs, SoakIdSet[] seen, List<String> leftover,
-      double sendEnd, double closeSeconds) {
+  private Result evaluate(
+      ProducerMetrics m,
+      SoakReceiverProcess.Stats rs,
+      SoakIdSet[] seen,
+      List<String> leftover,
+      double sendEnd,
+      double closeSeconds) {
     long accepted = 0;
     long refused = 0;
     for (AppThread a : apps) {
@@ -362,8 +472,10 @@ public final class SoakMain {
       lost += deliveredIds[t].countNotIn(seen[t], 0, n);
       phantom += seen[t].count(n, Math.max(n, seen[t].limit()));
       // received, had an outcome, and that outcome was not DELIVERED
-      receivedButFailed += seen[t].count(0, n) - seen[t].countNotIn(outcomeIds[t], 0, n)
-          - (deliveredIds[t].count(0, n) - deliveredIds[t].countNotIn(seen[t], 0, n));
+      receivedButFailed +=
+          seen[t].count(0, n)
+              - seen[t].countNotIn(outcomeIds[t], 0, n)
+              - (deliveredIds[t].count(0, n) - deliveredIds[t].countNotIn(seen[t], 0, n));
       tracking += outcomeIds[t].allocatedBytes() + deliveredIds[t].allocatedBytes();
       grown += outcomeIds[t].grownBytes() + deliveredIds[t].grownBytes();
     }
@@ -373,13 +485,38 @@ public final class SoakMain {
       hangs = new ArrayList<>(problems);
     }
     long noId = rs.noId() + rs.unknownThread();
-    Result r = new Result(accepted, refused, status, outcomes, missing, repeatedOutcomes.sum(), noOutcome, rs.unique(),
-        rs.duplicates(), lost, phantom, receivedButFailed, noId, rs.bad(), rs.unavailable(), rs.requests(), m,
-        sendEnd, closeSeconds, leftover, tracking, grown, List.of());
+    Result r =
+        new Result(
+            accepted,
+            refused,
+            status,
+            outcomes,
+            missing,
+            repeatedOutcomes.sum(),
+            noOutcome,
+            rs.unique(),
+            rs.duplicates(),
+            lost,
+            phantom,
+            receivedButFailed,
+            noId,
+            rs.bad(),
+            rs.unavailable(),
+            rs.requests(),
+            m,
+            sendEnd,
+            closeSeconds,
+            leftover,
+            tracking,
+            grown,
+            List.of());
     return r.withCriteria(new SoakCriteria(o, snapshot(samples), gcLog).judge(r, hangs));
   }
 
-  /** Whether a GC counts for the heap rule: only the periodic full GCs when they are on, else every GC. */
+  /**
+   * Whether a GC counts for the heap rule: only the periodic full GCs when they are on, else every
+   * GC.
+   */
   static boolean counts(GcEvent e, boolean fullGcsOnly) {
     return !fullGcsOnly || "System.gc()".equals(e.cause());
   }
@@ -422,7 +559,8 @@ public final class SoakMain {
             long due = paceFrom + paced * nanosPerRecord;
             long now = System.nanoTime();
             if (now - due > 100_000_000L) {
-              // Blocked in send (an outage): carry on at the rate from now, do not catch up in a burst.
+              // Blocked in send (an outage): carry on at the rate from now, do not catch up in a
+              // burst.
               paceFrom = now;
               paced = 0;
             } else {
@@ -509,17 +647,40 @@ public final class SoakMain {
         long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         long afterGc = gcLog.notifications() ? gcLog.heapAfterGc() : heapUsed;
         SoakReceiverProcess.Stats rs = receiver.latest();
-        Sample s = new Sample(now(), phase, afterGc, heapUsed, tmx.getThreadCount(), m.getBufferedBytes(),
-            m.getWaitingThreads(), accepted, delivered, all - delivered, refused, receiverState, rs.unique(),
-            rs.duplicates(), SoakGcLog.count());
+        Sample s =
+            new Sample(
+                now(),
+                phase,
+                afterGc,
+                heapUsed,
+                tmx.getThreadCount(),
+                m.getBufferedBytes(),
+                m.getWaitingThreads(),
+                accepted,
+                delivered,
+                all - delivered,
+                refused,
+                receiverState,
+                rs.unique(),
+                rs.duplicates(),
+                SoakGcLog.count());
         synchronized (samples) {
           samples.add(s);
         }
         if (tick % 10 == 1 || !phase.equals("run")) {
-          log("t=%5.0f s receiver=%-11s accepted=%,d delivered=%,d (+%,d) failed=%,d refused=%d buffered=%s "
+          log(
+              "t=%5.0f s receiver=%-11s accepted=%,d delivered=%,d (+%,d) failed=%,d refused=%d buffered=%s "
                   + "heap-after-gc=%s threads=%d",
-              s.t(), s.receiverState(), accepted, delivered, delivered - lastDelivered, all - delivered, refused,
-              mb(s.bufferedBytes()), afterGc < 0 ? "n/a" : mb(afterGc), s.threads());
+              s.t(),
+              s.receiverState(),
+              accepted,
+              delivered,
+              delivered - lastDelivered,
+              all - delivered,
+              refused,
+              mb(s.bufferedBytes()),
+              afterGc < 0 ? "n/a" : mb(afterGc),
+              s.threads());
           lastDelivered = delivered;
         }
       }
@@ -531,11 +692,12 @@ public final class SoakMain {
   private double receiverCommand(String command) {
     try {
       receiver.command(command, 10_000);
-      receiverState = switch (command) {
-        case "refuse" -> "REFUSING";
-        case "unavailable" -> "UNAVAILABLE";
-        default -> "UP";
-      };
+      receiverState =
+          switch (command) {
+            case "refuse" -> "REFUSING";
+            case "unavailable" -> "UNAVAILABLE";
+            default -> "UP";
+          };
     } catch (IOException | InterruptedException e) {
       problem("receiver command '" + command + "' failed: " + e.getMessage());
     }
@@ -545,7 +707,8 @@ public final class SoakMain {
   }
 
   private SoakIdSet[] readDump(Path file) throws IOException {
-    try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+    try (DataInputStream in =
+        new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
       int n = in.readInt();
       SoakIdSet[] out = new SoakIdSet[Math.max(n, o.threads)];
       for (int i = 0; i < out.length; i++) {
@@ -598,31 +761,57 @@ public final class SoakMain {
   }
 
   static String fmt(double v) {
-    return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+    return v == Math.rint(v)
+        ? String.format(Locale.ROOT, "%.0f", v)
+        : String.format(Locale.ROOT, "%.1f", v);
   }
 
   static Map<String, String> settings(SoakOptions o) {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("sending time", fmt(o.minutes) + " min (" + fmt(o.durationSeconds()) + " s)");
-    m.put("outages", o.downForS <= 0 ? "none" : "every " + o.downEveryS + " s for " + o.downForS
-        + " s, alternately connection refused (listening socket and connections closed) and 503 with "
-        + "Retry-After: 1");
+    m.put(
+        "outages",
+        o.downForS <= 0
+            ? "none"
+            : "every "
+                + o.downEveryS
+                + " s for "
+                + o.downForS
+                + " s, alternately connection refused (listening socket and connections closed) and 503 with "
+                + "Retry-After: 1");
     m.put("application threads", Integer.toString(o.threads));
-    m.put("rate", o.rate == 0 ? "as fast as possible" : String.format(Locale.ROOT, "%,d records/s in total", o.rate));
-    m.put("record", "reference workload (~580 bytes: 3 attributes + body) + integer attribute `seq`");
-    m.put("exporter", "OtlpHttpExporter, protobuf, to the receiver on 127.0.0.1 (own JVM, -Xmx" + o.receiverHeap
-        + ")");
+    m.put(
+        "rate",
+        o.rate == 0
+            ? "as fast as possible"
+            : String.format(Locale.ROOT, "%,d records/s in total", o.rate));
+    m.put(
+        "record", "reference workload (~580 bytes: 3 attributes + body) + integer attribute `seq`");
+    m.put(
+        "exporter",
+        "OtlpHttpExporter, protobuf, to the receiver on 127.0.0.1 (own JVM, -Xmx"
+            + o.receiverHeap
+            + ")");
     m.put("compression", o.compression.name().toLowerCase(Locale.ROOT));
-    m.put("totalSizeInBytes", String.format(Locale.ROOT, "%,d (%s)", o.totalSizeBytes, mb(o.totalSizeBytes)));
+    m.put(
+        "totalSizeInBytes",
+        String.format(Locale.ROOT, "%,d (%s)", o.totalSizeBytes, mb(o.totalSizeBytes)));
     m.put("bufferFullPolicy / maxBlockMillis", "BLOCK / " + o.maxBlockMillis);
     m.put("deliveryTimeoutMillis", Long.toString(o.deliveryTimeoutMillis));
     m.put("sendThreads", Integer.toString(o.sendThreads));
-    m.put("other ProducerConfig", "defaults (batch 1 MiB, linger 1000 ms, retries unbounded within the delivery "
-        + "timeout, backoff 100 ms … 5 s)");
+    m.put(
+        "other ProducerConfig",
+        "defaults (batch 1 MiB, linger 1000 ms, retries unbounded within the delivery "
+            + "timeout, backoff 100 ms … 5 s)");
     m.put("close", "close(" + o.closeTimeoutSeconds + " s) after the last send returned");
     m.put("warm-up (excluded from flatness checks)", fmt(o.warmup()) + " s");
-    m.put("comparison windows", "first " + fmt(o.window()) + " s after warm-up vs last " + fmt(o.window())
-        + " s of sending");
+    m.put(
+        "comparison windows",
+        "first "
+            + fmt(o.window())
+            + " s after warm-up vs last "
+            + fmt(o.window())
+            + " s of sending");
     return m;
   }
 }

@@ -9,7 +9,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-/** The soak's command-line options ({@code run-soak.sh}'s arguments) with their defaults. Mutable while parsed. */
+
+/**
+ * The soak's command-line options ({@code run-soak.sh}'s arguments) with their defaults. Mutable
+ * while parsed.
+ */
 final class SoakOptions {
   double minutes = 10;
   int downEveryS = 30;
@@ -33,14 +37,15 @@ final class SoakOptions {
   }
 
   double warmup() {
-    return warmupSeconds >= 0 ? Math.min(warmupSeconds, durationSeconds() / 2)
+    return warmupSeconds >= 0
+        ? Math.min(warmupSeconds, durationSeconds() / 2)
         : Math.min(60, durationSeconds() / 4);
   }
 
   /** The length of the first and the last comparison window. */
   /**
-   * Whether the heap rule counts only the periodic full GCs: they are on and each window holds one (a shorter run
-   * falls back to every GC).
+   * Whether the heap rule counts only the periodic full GCs: they are on and each window holds one
+   * (a shorter run falls back to every GC).
    */
   boolean fullGcsOnly() {
     return fullGcEverySeconds > 0 && window() >= fullGcEverySeconds;
@@ -68,7 +73,8 @@ final class SoakOptions {
         case "--down-for-s" -> o.downForS = Integer.parseInt(v);
         case "--threads" -> o.threads = Integer.parseInt(v);
         case "--rate" -> o.rate = Long.parseLong(v.replace("_", "").replace(",", ""));
-        case "--total-size-bytes" -> o.totalSizeBytes = Long.parseLong(v.replace("_", "").replace(",", ""));
+        case "--total-size-bytes" ->
+            o.totalSizeBytes = Long.parseLong(v.replace("_", "").replace(",", ""));
         case "--out" -> o.out = Path.of(v);
         case "--max-block-ms" -> o.maxBlockMillis = Long.parseLong(v);
         case "--delivery-timeout-ms" -> o.deliveryTimeoutMillis = Long.parseLong(v);
@@ -81,10 +87,16 @@ final class SoakOptions {
         default -> throw new IllegalArgumentException("unknown option " + k);
       }
     }
-    if (o.minutes <= 0 || o.threads < 1 || o.threads > 1000 || o.rate < 0 || o.downForS < 0
-        || (o.downForS > 0 && o.downEveryS <= o.downForS) || o.closeTimeoutSeconds < 0) {
-      throw new IllegalArgumentException("need --minutes > 0, --threads in [1, 1000], --rate >= 0, "
-          + "--down-every-s > --down-for-s >= 0 (0 = no outages), --close-timeout-s >= 0");
+    if (o.minutes <= 0
+        || o.threads < 1
+        || o.threads > 1000
+        || o.rate < 0
+        || o.downForS < 0
+        || (o.downForS > 0 && o.downEveryS <= o.downForS)
+        || o.closeTimeoutSeconds < 0) {
+      throw new IllegalArgumentException(
+          "need --minutes > 0, --threads in [1, 1000], --rate >= 0, "
+              + "--down-every-s > --down-for-s >= 0 (0 = no outages), --close-timeout-s >= 0");
     }
     return o;
   }
@@ -95,7 +107,8 @@ final class SoakOptions {
     }
   }
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: producer-benchmark/run-soak.sh [options]   (java -cp benchmarks.jar io.logproducer.benchmark.soak.SoakMain)
         --minutes N               sending time (default 10)
         --down-every-s S          the receiver goes down every S seconds (default 30)

@@ -15,18 +15,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The soak's OTLP/HTTP receiver, in its own JVM on 127.0.0.1 (so that its heap and threads do not mix with the
- * producer's): {@code java -cp benchmarks.jar io.logproducer.benchmark.soak.SoakReceiver --threads T [--port P]}.
+ * The soak's OTLP/HTTP receiver, in its own JVM on 127.0.0.1 (so that its heap and threads do not
+ * mix with the producer's): {@code java -cp benchmarks.jar
+ * io.logproducer.benchmark.soak.SoakReceiver --threads T [--port P]}.
  *
- * <p>A counting {@link OtlpReceiver} of the test kit that passes every accepted record's id (its integer attribute
- * {@code seq} = thread × 10^9 + sequence) to a bitset per producer thread: a record seen before is a duplicate (a
- * legitimate retry after a lost response). This class adds only the outage control and the process's protocol.
+ * <p>A counting {@link OtlpReceiver} of the test kit that passes every accepted record's id (its
+ * integer attribute {@code seq} = thread × 10^9 + sequence) to a bitset per producer thread: a
+ * record seen before is a duplicate (a legitimate retry after a lost response). This class adds
+ * only the outage control and the process's protocol.
  *
  * <p>Driven over stdin, one command a line, each acknowledged with {@code ok <command>} on stdout:
- * {@code up} (listen and answer normally, re-binding the same port if it was closed), {@code refuse} (close the
- * listening socket and every open connection: connection refused), {@code unavailable} (keep listening, answer
- * every request 503 with {@code Retry-After: 1}), {@code dump <file>} (write the id bitsets), {@code quit}. Exits
- * when stdin closes. Prints {@code listening <endpoint>} once, then a {@code stats …} line every second.
+ * {@code up} (listen and answer normally, re-binding the same port if it was closed), {@code
+ * refuse} (close the listening socket and every open connection: connection refused), {@code
+ * unavailable} (keep listening, answer every request 503 with {@code Retry-After: 1}), {@code dump
+ * <file>} (write the id bitsets), {@code quit}. Exits when stdin closes. Prints {@code listening
+ * <endpoint>} once, then a {@code stats …} line every second.
  */
 public final class SoakReceiver {
 
@@ -44,13 +47,19 @@ public final class SoakReceiver {
     for (int i = 0; i < threads; i++) {
       seen[i] = new SoakIdSet(0);
     }
-    receiver = OtlpReceiver.builder().counting().port(port).recordIds(SoakRecords.SEQ_KEY, this::seen).start();
+    receiver =
+        OtlpReceiver.builder()
+            .counting()
+            .port(port)
+            .recordIds(SoakRecords.SEQ_KEY, this::seen)
+            .start();
   }
 
   /**
    * Runs the receiver until {@code quit} or the end of stdin.
    *
-   * @param args {@code --threads T} (producer threads, default 10) and {@code --port P} (default: a free one)
+   * @param args {@code --threads T} (producer threads, default 10) and {@code --port P} (default: a
+   *     free one)
    * @throws IOException if the receiver cannot listen
    */
   public static void main(String[] args) throws IOException {
@@ -65,19 +74,23 @@ public final class SoakReceiver {
     }
     SoakReceiver r = new SoakReceiver(threads, port);
     say("listening " + r.receiver.endpoint());
-    Thread reporter = new Thread(() -> {
-      try {
-        while (true) {
-          TimeUnit.SECONDS.sleep(1);
-          say(r.statsLine());
-        }
-      } catch (InterruptedException e) {
-        // exit
-      }
-    }, "soak-receiver-stats");
+    Thread reporter =
+        new Thread(
+            () -> {
+              try {
+                while (true) {
+                  TimeUnit.SECONDS.sleep(1);
+                  say(r.statsLine());
+                }
+              } catch (InterruptedException e) {
+                // exit
+              }
+            },
+            "soak-receiver-stats");
     reporter.setDaemon(true);
     reporter.start();
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String line;
     while ((line = in.readLine()) != null) {
       line = line.trim();
@@ -119,12 +132,22 @@ public final class SoakReceiver {
 
   private String statsLine() {
     String lastBad = receiver.lastInvalidRequest();
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "stats unique=%d dup=%d records=%d noid=%d unknown=%d requests=%d unavailable=%d bad=%d wire=%d body=%d"
             + " state=%s%s",
-        unique.get(), duplicates.get(), records.get(), noId.get(), unknownThread.get(), receiver.acceptedRequests(),
-        receiver.rejectedRequests(), receiver.invalidRequestCount(), receiver.acceptedWireBytes(),
-        receiver.acceptedBodyBytes(), state, lastBad == null ? "" : " last_bad=" + lastBad.replace(' ', '_'));
+        unique.get(),
+        duplicates.get(),
+        records.get(),
+        noId.get(),
+        unknownThread.get(),
+        receiver.acceptedRequests(),
+        receiver.rejectedRequests(),
+        receiver.invalidRequestCount(),
+        receiver.acceptedWireBytes(),
+        receiver.acceptedBodyBytes(),
+        state,
+        lastBad == null ? "" : " last_bad=" + lastBad.replace(' ', '_'));
   }
 
   private void command(String line) throws IOException {
@@ -150,7 +173,8 @@ public final class SoakReceiver {
   }
 
   private void dump(Path file) throws IOException {
-    try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16))) {
+    try (DataOutputStream out =
+        new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16))) {
       out.writeInt(seen.length);
       for (SoakIdSet s : seen) {
         s.writeTo(out);

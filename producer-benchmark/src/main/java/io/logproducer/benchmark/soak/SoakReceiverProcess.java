@@ -20,8 +20,20 @@ import java.util.concurrent.TimeUnit;
 final class SoakReceiverProcess implements AutoCloseable {
 
   /** One {@code stats} line of the receiver. */
-  record Stats(long unique, long duplicates, long records, long noId, long unknownThread, long requests,
-      long unavailable, long bad, long wireBytes, long bodyBytes, String state, String lastBad, long readAtNanos) {
+  record Stats(
+      long unique,
+      long duplicates,
+      long records,
+      long noId,
+      long unknownThread,
+      long requests,
+      long unavailable,
+      long bad,
+      long wireBytes,
+      long bodyBytes,
+      String state,
+      String lastBad,
+      long readAtNanos) {
 
     static final Stats NONE = new Stats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "?", null, 0);
 
@@ -33,9 +45,20 @@ final class SoakReceiverProcess implements AutoCloseable {
           m.put(kv.substring(0, eq), kv.substring(eq + 1));
         }
       }
-      return new Stats(l(m, "unique"), l(m, "dup"), l(m, "records"), l(m, "noid"), l(m, "unknown"),
-          l(m, "requests"), l(m, "unavailable"), l(m, "bad"), l(m, "wire"), l(m, "body"), m.getOrDefault("state", "?"),
-          m.get("last_bad"), now);
+      return new Stats(
+          l(m, "unique"),
+          l(m, "dup"),
+          l(m, "records"),
+          l(m, "noid"),
+          l(m, "unknown"),
+          l(m, "requests"),
+          l(m, "unavailable"),
+          l(m, "bad"),
+          l(m, "wire"),
+          l(m, "body"),
+          m.getOrDefault("state", "?"),
+          m.get("last_bad"),
+          now);
     }
 
     private static long l(Map<String, String> m, String k) {
@@ -50,7 +73,8 @@ final class SoakReceiverProcess implements AutoCloseable {
   private volatile Stats latest = Stats.NONE;
   private final Object statsLock = new Object();
 
-  SoakReceiverProcess(String java, String classpath, List<String> jvmArgs, int threads) throws IOException {
+  SoakReceiverProcess(String java, String classpath, List<String> jvmArgs, int threads)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
     cmd.add(PerformanceSuite.ENABLE_NATIVE_ACCESS);
@@ -61,34 +85,40 @@ final class SoakReceiverProcess implements AutoCloseable {
     cmd.add("--threads");
     cmd.add(Integer.toString(threads));
     process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    stdin = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    stdin =
+        new BufferedWriter(
+            new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     String first = out.readLine();
     if (first == null || !first.startsWith("listening ")) {
       process.destroyForcibly();
       throw new IOException("the soak receiver did not start: " + first);
     }
     endpoint = first.substring("listening ".length()).trim();
-    Thread reader = new Thread(() -> {
-      try {
-        String line;
-        while ((line = out.readLine()) != null) {
-          if (line.startsWith("stats ")) {
-            Stats s = Stats.parse(line, System.nanoTime());
-            synchronized (statsLock) {
-              latest = s;
-              statsLock.notifyAll();
-            }
-          } else if (line.startsWith("ok ") || line.startsWith("error ")) {
-            replies.add(line);
-          } else {
-            System.err.println("receiver: " + line);
-          }
-        }
-      } catch (IOException ignored) {
-        // receiver gone
-      }
-    }, "soak-receiver-reader");
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                String line;
+                while ((line = out.readLine()) != null) {
+                  if (line.startsWith("stats ")) {
+                    Stats s = Stats.parse(line, System.nanoTime());
+                    synchronized (statsLock) {
+                      latest = s;
+                      statsLock.notifyAll();
+                    }
+                  } else if (line.startsWith("ok ") || line.startsWith("error ")) {
+                    replies.add(line);
+                  } else {
+                    System.err.println("receiver: " + line);
+                  }
+                }
+              } catch (IOException ignored) {
+                // receiver gone
+              }
+            },
+            "soak-receiver-reader");
     reader.setDaemon(true);
     reader.start();
   }
@@ -101,7 +131,10 @@ final class SoakReceiverProcess implements AutoCloseable {
     return latest;
   }
 
-  /** The first report read after {@code nanos} ({@code System.nanoTime()}), or the latest one after the wait. */
+  /**
+   * The first report read after {@code nanos} ({@code System.nanoTime()}), or the latest one after
+   * the wait.
+   */
   Stats statsAfter(long nanos, long waitMillis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
     synchronized (statsLock) {
@@ -128,8 +161,12 @@ final class SoakReceiverProcess implements AutoCloseable {
         long left = deadline - System.nanoTime();
         String reply = left > 0 ? replies.poll(left, TimeUnit.NANOSECONDS) : null;
         if (reply == null) {
-          throw new IOException("the soak receiver did not acknowledge '" + command + "' within " + timeoutMillis
-              + " ms");
+          throw new IOException(
+              "the soak receiver did not acknowledge '"
+                  + command
+                  + "' within "
+                  + timeoutMillis
+                  + " ms");
         }
         if (reply.equals("ok " + command)) {
           return;

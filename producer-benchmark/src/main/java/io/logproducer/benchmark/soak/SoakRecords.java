@@ -4,20 +4,23 @@ import io.logproducer.LogRecord;
 import io.logproducer.Severity;
 
 /**
- * The reference workload of the test kit's {@code io.logproducer.testing.ReferenceWorkload} (same four fields, ~580 bytes of UTF-8 keys
- * and values, values ending in {@code _<sequence>}) plus one integer attribute {@code seq} = thread × 10^9 +
- * sequence, the id by which the soak's receiver recognises every record. One instance per application thread.
+ * The reference workload of the test kit's {@code io.logproducer.testing.ReferenceWorkload} (same
+ * four fields, ~580 bytes of UTF-8 keys and values, values ending in {@code _<sequence>}) plus one
+ * integer attribute {@code seq} = thread × 10^9 + sequence, the id by which the soak's receiver
+ * recognises every record. One instance per application thread.
  */
 final class SoakRecords {
 
   /** Ids of thread {@code t} are {@code t * ID_STRIDE + i}. */
   static final long ID_STRIDE = 1_000_000_000L;
+
   static final String SEQ_KEY = "seq";
 
   // The same strings as the kit's ReferenceWorkload (private there).
   private static final String LEVEL = "INFO_";
   private static final String THREAD = "pool-1-thread-2_";
-  private static final String LOCATION = "com.jdcloud.logs.producer.core.BatchSender.sendBatch(BatchSender.java:117)_";
+  private static final String LOCATION =
+      "com.jdcloud.logs.producer.core.BatchSender.sendBatch(BatchSender.java:117)_";
   private static final String PART = "测试日志_____abcdefghijklmnopqrstuvwxyz~!@#$%^&*()_0123456789_";
 
   private final long idBase;
@@ -38,7 +41,8 @@ final class SoakRecords {
       }
       sb.append(k).append(PART).append(s);
     }
-    return builder.setTimeUnixNano(System.currentTimeMillis() * 1_000_000L)
+    return builder
+        .setTimeUnixNano(System.currentTimeMillis() * 1_000_000L)
         .setSeverity(Severity.INFO)
         .setAttribute("level", LEVEL + s)
         .setAttribute("thread", THREAD + s)

@@ -22,16 +22,30 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Fills the data blocks of the soak's hand-written {@code SOAK.md}, writes its chart ({@code soak/soak.svg}) and CSVs,
- * and the console summary. People write the page's prose; this class writes only tables.
+ * Fills the data blocks of the soak's hand-written {@code SOAK.md}, writes its chart ({@code
+ * soak/soak.svg}) and CSVs, and the console summary. People write the page's prose; this class
+ * writes only tables.
  */
 final class SoakReport {
 
   static final String DIR = "soak";
   static final String PAGE = "SOAK.md";
+
   /** The names of the page's data blocks, in page order. */
-  static final List<String> BLOCKS = List.of("result", "command", "minutes", "criteria", "problems", "machine",
-      "outcomes", "failure-examples", "receiver", "memory", "periods", "outages");
+  static final List<String> BLOCKS =
+      List.of(
+          "result",
+          "command",
+          "minutes",
+          "criteria",
+          "problems",
+          "machine",
+          "outcomes",
+          "failure-examples",
+          "receiver",
+          "memory",
+          "periods",
+          "outages");
 
   private final SoakOptions o;
   private final Map<String, String> machine;
@@ -42,8 +56,14 @@ final class SoakReport {
   private final List<String> failureExamples;
   private final List<String> problems;
 
-  SoakReport(SoakOptions o, Map<String, String> machine, SoakMain.Result r, List<SoakMain.Sample> samples,
-      List<SoakMain.GcEvent> gcs, List<SoakMain.Outage> outages, List<String> failureExamples,
+  SoakReport(
+      SoakOptions o,
+      Map<String, String> machine,
+      SoakMain.Result r,
+      List<SoakMain.Sample> samples,
+      List<SoakMain.GcEvent> gcs,
+      List<SoakMain.Outage> outages,
+      List<String> failureExamples,
       List<String> problems) {
     this.o = o;
     this.machine = machine;
@@ -58,7 +78,8 @@ final class SoakReport {
   String command() {
     StringBuilder sb = new StringBuilder("producer-benchmark/run-soak.sh");
     for (String a : o.args) {
-      sb.append(' ').append(a.matches("[A-Za-z0-9_./:=,-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
+      sb.append(' ')
+          .append(a.matches("[A-Za-z0-9_./:=,-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
     }
     return sb.toString();
   }
@@ -74,8 +95,8 @@ final class SoakReport {
   }
 
   /**
-   * Fills the data blocks of the hand-written {@code SOAK.md} in {@code --out} (or, when there is none yet, of
-   * {@code docs/SOAK.md}) and writes the chart and the CSVs under {@code soak/}.
+   * Fills the data blocks of the hand-written {@code SOAK.md} in {@code --out} (or, when there is
+   * none yet, of {@code docs/SOAK.md}) and writes the chart and the CSVs under {@code soak/}.
    *
    * @throws IOException when a file cannot be read or written
    * @throws IllegalStateException naming the block when a block of the page has no data
@@ -84,10 +105,13 @@ final class SoakReport {
     Path page = o.out.resolve(PAGE);
     Path template = Files.exists(page) ? page : Path.of("docs").resolve(PAGE);
     Map<String, String> blocks = blocks();
-    String filled = Page.fill(PAGE, Files.readString(template, StandardCharsets.UTF_8), blocks::get);
+    String filled =
+        Page.fill(PAGE, Files.readString(template, StandardCharsets.UTF_8), blocks::get);
     Path dir = o.out.resolve(DIR);
     Files.createDirectories(dir);
-    Files.writeString(dir.resolve(SoakChart.FILE), new SoakChart(o, r.pass(), samples, gcs, outages).svg(),
+    Files.writeString(
+        dir.resolve(SoakChart.FILE),
+        new SoakChart(o, r.pass(), samples, gcs, outages).svg(),
         StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("samples.csv"), samplesCsv(), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("gc.csv"), gcCsv(), StandardCharsets.UTF_8);
@@ -99,10 +123,15 @@ final class SoakReport {
   /** {@return every block of the soak page, by name} (see {@link Page}) */
   Map<String, String> blocks() {
     Map<String, String> b = new LinkedHashMap<>();
-    String when = ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z", Locale.ROOT));
+    String when =
+        ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z", Locale.ROOT));
     String commit = System.getenv("SOAK_COMMIT");
-    b.put("result", (r.pass() ? "PASS" : "FAIL") + " — " + when
-        + (commit == null || commit.isBlank() ? "" : ", commit `" + commit.trim() + "`"));
+    b.put(
+        "result",
+        (r.pass() ? "PASS" : "FAIL")
+            + " — "
+            + when
+            + (commit == null || commit.isBlank() ? "" : ", commit `" + commit.trim() + "`"));
     b.put("command", "```sh\n" + command() + "\n```\n");
     b.put("minutes", fmt(Math.ceil(o.minutes + 1)));
     b.put("criteria", criteriaTable());
@@ -112,15 +141,22 @@ final class SoakReport {
     SoakMain.settings(o).forEach(m::row);
     b.put("machine", m.markdown());
     b.put("outcomes", outcomesTable());
-    b.put("failure-examples", list("first outcomes other than DELIVERED", failureExamples.stream()
-        .map(f -> "`" + f.replace("`", "'") + "`").toList()));
+    b.put(
+        "failure-examples",
+        list(
+            "first outcomes other than DELIVERED",
+            failureExamples.stream().map(f -> "`" + f.replace("`", "'") + "`").toList()));
     b.put("receiver", receiverTable());
     b.put("memory", memoryTable());
     b.put("periods", periodTable());
     Table t = new Table("#", "mode", "down at (s)", "up at (s)", "delivered/s in the 10 s after");
     for (SoakMain.Outage out : outages) {
-      t.row(Integer.toString(out.index()), out.mode(), String.format(Locale.ROOT, "%.1f", out.from()),
-          String.format(Locale.ROOT, "%.1f", out.to()), rateAfter(out.to(), 10));
+      t.row(
+          Integer.toString(out.index()),
+          out.mode(),
+          String.format(Locale.ROOT, "%.1f", out.from()),
+          String.format(Locale.ROOT, "%.1f", out.to()),
+          rateAfter(out.to(), 10));
     }
     b.put("outages", outages.isEmpty() ? "none" : t.markdown());
     return b;
@@ -151,7 +187,9 @@ final class SoakReport {
     t.row("refused at send (BufferExhaustedException, not accepted)", n(r.refused()));
     for (SendResult.Status s : SendResult.Status.values()) {
       long v = r.byStatus()[s.ordinal()];
-      if (v != 0 || s == SendResult.Status.DELIVERED || s == SendResult.Status.FAILED
+      if (v != 0
+          || s == SendResult.Status.DELIVERED
+          || s == SendResult.Status.FAILED
           || s == SendResult.Status.FAILED_AT_CLOSE) {
         t.row("outcome " + s, n(v));
       }
@@ -160,16 +198,35 @@ final class SoakReport {
     t.row("accepted records without an outcome (by id)", n(r.noOutcomeIds()));
     t.row("records with more than one outcome (by id)", n(r.repeatedOutcomes()));
     ProducerMetrics m = r.metrics();
-    t.row("ProducerMetrics accepted / sent / rejected / failed / dropped", n(m.getRecordsAccepted()) + " / "
-        + n(m.getRecordsSent()) + " / " + n(m.getRecordsRejected()) + " / " + n(m.getRecordsFailed()) + " / "
-        + n(m.getRecordsDropped()));
-    t.row("requests / retries / batches sent / batches failed", n(m.getRequests()) + " / " + n(m.getRetries())
-        + " / " + n(m.getBatchesSent()) + " / " + n(m.getBatchesFailed()));
-    t.row("time application threads spent blocked in send", String.format(Locale.ROOT, "%.1f s (sum over threads)",
-        m.getSendBlockedNanos() / 1e9));
-    t.row("sending time / close", String.format(Locale.ROOT, "%.1f s / %.1f s", r.sendEnd(), r.closeSeconds()));
-    t.row("delivered records/s over the sending time", String.format(Locale.ROOT, "%,.0f",
-        r.delivered() / Math.max(1e-9, r.sendEnd())));
+    t.row(
+        "ProducerMetrics accepted / sent / rejected / failed / dropped",
+        n(m.getRecordsAccepted())
+            + " / "
+            + n(m.getRecordsSent())
+            + " / "
+            + n(m.getRecordsRejected())
+            + " / "
+            + n(m.getRecordsFailed())
+            + " / "
+            + n(m.getRecordsDropped()));
+    t.row(
+        "requests / retries / batches sent / batches failed",
+        n(m.getRequests())
+            + " / "
+            + n(m.getRetries())
+            + " / "
+            + n(m.getBatchesSent())
+            + " / "
+            + n(m.getBatchesFailed()));
+    t.row(
+        "time application threads spent blocked in send",
+        String.format(Locale.ROOT, "%.1f s (sum over threads)", m.getSendBlockedNanos() / 1e9));
+    t.row(
+        "sending time / close",
+        String.format(Locale.ROOT, "%.1f s / %.1f s", r.sendEnd(), r.closeSeconds()));
+    t.row(
+        "delivered records/s over the sending time",
+        String.format(Locale.ROOT, "%,.0f", r.delivered() / Math.max(1e-9, r.sendEnd())));
     return t.markdown();
   }
 
@@ -180,9 +237,12 @@ final class SoakReport {
     t.row("**lost**: reported DELIVERED, never received", "**" + n(r.lostDelivered()) + "**");
     t.row("received, but the outcome was not DELIVERED", n(r.receivedButFailed()));
     t.row("received ids that were never accepted", n(r.phantom()));
-    t.row("records without a valid id / malformed requests", n(r.receiverRecordsWithoutId()) + " / "
-        + n(r.receiverBadRequests()));
-    t.row("requests accepted / answered 503", n(r.receiverRequests()) + " / " + n(r.receiverUnavailableAnswers()));
+    t.row(
+        "records without a valid id / malformed requests",
+        n(r.receiverRecordsWithoutId()) + " / " + n(r.receiverBadRequests()));
+    t.row(
+        "requests accepted / answered 503",
+        n(r.receiverRequests()) + " / " + n(r.receiverUnavailableAnswers()));
     return t.markdown();
   }
 
@@ -191,45 +251,93 @@ final class SoakReport {
     double win = o.window();
     double end = o.durationSeconds();
     Table t = new Table("", "value");
-    String kind = o.fullGcsOnly() ? "heap after full GC (System.gc() every " + o.fullGcEverySeconds
-        + " s)" : "heap after GC";
-    t.row(kind + ", max in the first " + fmt(win) + " s after warm-up (" + fmt(w0) + "–" + fmt(w0 + win) + " s)",
+    String kind =
+        o.fullGcsOnly()
+            ? "heap after full GC (System.gc() every " + o.fullGcEverySeconds + " s)"
+            : "heap after GC";
+    t.row(
+        kind
+            + ", max in the first "
+            + fmt(win)
+            + " s after warm-up ("
+            + fmt(w0)
+            + "–"
+            + fmt(w0 + win)
+            + " s)",
         mbOrNa(maxGc(w0, w0 + win)));
-    t.row(kind + ", max in the last " + fmt(win) + " s (" + fmt(end - win) + "–" + fmt(end) + " s)",
+    t.row(
+        kind + ", max in the last " + fmt(win) + " s (" + fmt(end - win) + "–" + fmt(end) + " s)",
         mbOrNa(maxGc(end - win, end)));
-    t.row(kind + ", min (floor) first window / last window", mbOrNa(minGc(w0, w0 + win)) + " / "
-        + mbOrNa(minGc(end - win, end)));
-    t.row(kind + ", max over the whole run (incl. warm-up and close)", mbOrNa(maxGc(0, Double.MAX_VALUE)));
+    t.row(
+        kind + ", min (floor) first window / last window",
+        mbOrNa(minGc(w0, w0 + win)) + " / " + mbOrNa(minGc(end - win, end)));
+    t.row(
+        kind + ", max over the whole run (incl. warm-up and close)",
+        mbOrNa(maxGc(0, Double.MAX_VALUE)));
     t.row("garbage collections", n(gcs.size()) + " (" + gcSummary() + ")");
-    t.row("buffered bytes, max sampled / peak (ProducerMetrics) / totalSizeInBytes", mb((long) maxOf(s -> s.bufferedBytes(),
-        0, Double.MAX_VALUE)) + " / " + mb(r.metrics().getPeakBufferedBytes()) + " / " + mb(o.totalSizeBytes));
+    t.row(
+        "buffered bytes, max sampled / peak (ProducerMetrics) / totalSizeInBytes",
+        mb((long) maxOf(s -> s.bufferedBytes(), 0, Double.MAX_VALUE))
+            + " / "
+            + mb(r.metrics().getPeakBufferedBytes())
+            + " / "
+            + mb(o.totalSizeBytes));
     int[] th = threads(w0, end);
-    t.row("live threads after warm-up (until the end of sending), min / max", th == null ? "n/a"
-        : th[0] + " / " + th[1]);
-    t.row("producer's id tracking (two bitsets per thread), included in the heap figures", mb(r.trackingBytes())
-        + (r.trackingGrownBytes() > 0 ? ", of which " + mb(r.trackingGrownBytes()) + " grew during the run (allowed "
-        + "for in the rule)" : ", allocated before the run"));
-    t.row("threads left by the producer after close", r.leftoverThreads().isEmpty() ? "none"
-        : String.join(", ", r.leftoverThreads()));
+    t.row(
+        "live threads after warm-up (until the end of sending), min / max",
+        th == null ? "n/a" : th[0] + " / " + th[1]);
+    t.row(
+        "producer's id tracking (two bitsets per thread), included in the heap figures",
+        mb(r.trackingBytes())
+            + (r.trackingGrownBytes() > 0
+                ? ", of which "
+                    + mb(r.trackingGrownBytes())
+                    + " grew during the run (allowed "
+                    + "for in the rule)"
+                : ", allocated before the run"));
+    t.row(
+        "threads left by the producer after close",
+        r.leftoverThreads().isEmpty() ? "none" : String.join(", ", r.leftoverThreads()));
     return t.markdown();
   }
 
   private String periodTable() {
-    Table t = new Table("time (s)", "receiver", "delivered/s", "received/s", "heap after GC max (MB)", "threads",
-        "buffered max (MB)", "senders blocked (max)");
+    Table t =
+        new Table(
+            "time (s)",
+            "receiver",
+            "delivered/s",
+            "received/s",
+            "heap after GC max (MB)",
+            "threads",
+            "buffered max (MB)",
+            "senders blocked (max)");
     double end = o.durationSeconds();
     for (double from = 0; from < end - 1e-9; from += 30) {
       double to = Math.min(end, from + 30);
-      t.row(fmt(from) + "–" + fmt(to), receiverIn(from, to), rate(from, to, SoakMain.Sample::delivered),
-          rate(from, to, SoakMain.Sample::received), mbNum(maxGc(from, to)), threadsCell(from, to),
-          String.format(Locale.ROOT, "%.1f", maxOf(SoakMain.Sample::bufferedBytes, from, to) / (double) MIB),
+      t.row(
+          fmt(from) + "–" + fmt(to),
+          receiverIn(from, to),
+          rate(from, to, SoakMain.Sample::delivered),
+          rate(from, to, SoakMain.Sample::received),
+          mbNum(maxGc(from, to)),
+          threadsCell(from, to),
+          String.format(
+              Locale.ROOT, "%.1f", maxOf(SoakMain.Sample::bufferedBytes, from, to) / (double) MIB),
           String.format(Locale.ROOT, "%.0f", maxOf(s -> s.waitingThreads(), from, to)));
     }
     double last = samples.isEmpty() ? end : samples.get(samples.size() - 1).t();
-    t.row(fmt(end) + "–" + fmt(Math.ceil(last)) + " (close, drain)", "up",
-        rate(end, last + 1, SoakMain.Sample::delivered), rate(end, last + 1, SoakMain.Sample::received),
-        mbNum(maxGc(end, Double.MAX_VALUE)), threadsCell(end, last + 1),
-        String.format(Locale.ROOT, "%.1f", maxOf(SoakMain.Sample::bufferedBytes, end, last + 1) / (double) MIB),
+    t.row(
+        fmt(end) + "–" + fmt(Math.ceil(last)) + " (close, drain)",
+        "up",
+        rate(end, last + 1, SoakMain.Sample::delivered),
+        rate(end, last + 1, SoakMain.Sample::received),
+        mbNum(maxGc(end, Double.MAX_VALUE)),
+        threadsCell(end, last + 1),
+        String.format(
+            Locale.ROOT,
+            "%.1f",
+            maxOf(SoakMain.Sample::bufferedBytes, end, last + 1) / (double) MIB),
         String.format(Locale.ROOT, "%.0f", maxOf(s -> s.waitingThreads(), end, last + 1)));
     return t.markdown();
   }
@@ -240,8 +348,12 @@ final class SoakReport {
       double a = Math.max(from, out.from());
       double b = Math.min(to, out.to());
       if (b > a) {
-        parts.add(String.format(Locale.ROOT, "down %.0f s (%s)", b - a,
-            out.mode().startsWith("503") ? "503" : "refused"));
+        parts.add(
+            String.format(
+                Locale.ROOT,
+                "down %.0f s (%s)",
+                b - a,
+                out.mode().startsWith("503") ? "503" : "refused"));
       }
     }
     return parts.isEmpty() ? "up" : String.join(", ", parts);
@@ -266,7 +378,8 @@ final class SoakReport {
     if (a == null || b == null || b.t() <= a.t()) {
       return "–";
     }
-    return String.format(Locale.ROOT, "%,.0f", (f.applyAsDouble(b) - f.applyAsDouble(a)) / (b.t() - a.t()));
+    return String.format(
+        Locale.ROOT, "%,.0f", (f.applyAsDouble(b) - f.applyAsDouble(a)) / (b.t() - a.t()));
   }
 
   private String threadsCell(double from, double to) {
@@ -350,14 +463,31 @@ final class SoakReport {
   // ---- CSV
 
   private String samplesCsv() {
-    StringBuilder sb = new StringBuilder("t_s,phase,receiver,heap_after_gc_bytes,heap_used_bytes,threads,"
-        + "buffered_bytes,waiting_threads,accepted,delivered,not_delivered,refused_at_send,received,duplicates,"
-        + "gc_count\n");
+    StringBuilder sb =
+        new StringBuilder(
+            "t_s,phase,receiver,heap_after_gc_bytes,heap_used_bytes,threads,"
+                + "buffered_bytes,waiting_threads,accepted,delivered,not_delivered,refused_at_send,received,duplicates,"
+                + "gc_count\n");
     for (SoakMain.Sample s : samples) {
-      sb.append(String.format(Locale.ROOT, "%.3f,%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n", s.t(), s.phase(),
-          s.receiverState(), s.heapAfterGcBytes(), s.heapUsedBytes(), s.threads(), s.bufferedBytes(),
-          s.waitingThreads(), s.accepted(), s.delivered(), s.notDelivered(), s.refused(), s.received(),
-          s.duplicates(), s.gcCount()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%.3f,%s,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d%n",
+              s.t(),
+              s.phase(),
+              s.receiverState(),
+              s.heapAfterGcBytes(),
+              s.heapUsedBytes(),
+              s.threads(),
+              s.bufferedBytes(),
+              s.waitingThreads(),
+              s.accepted(),
+              s.delivered(),
+              s.notDelivered(),
+              s.refused(),
+              s.received(),
+              s.duplicates(),
+              s.gcCount()));
     }
     return sb.toString();
   }
@@ -365,8 +495,16 @@ final class SoakReport {
   private String gcCsv() {
     StringBuilder sb = new StringBuilder("t_s,gc,action,cause,heap_after_bytes,duration_ms\n");
     for (SoakMain.GcEvent e : gcs) {
-      sb.append(String.format(Locale.ROOT, "%.3f,%s,%s,%s,%d,%d%n", e.t(), e.gc(), e.action(), e.cause(),
-          e.heapAfterBytes(), e.durationMillis()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%.3f,%s,%s,%s,%d,%d%n",
+              e.t(),
+              e.gc(),
+              e.action(),
+              e.cause(),
+              e.heapAfterBytes(),
+              e.durationMillis()));
     }
     return sb.toString();
   }

@@ -6,8 +6,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The soak's time bound: a hang ends the run with a thread dump on stderr and exit code 1 instead of hanging the
- * caller. Before halting it runs {@code beforeHalt} (the soak kills its receiver's process there).
+ * The soak's time bound: a hang ends the run with a thread dump on stderr and exit code 1 instead
+ * of hanging the caller. Before halting it runs {@code beforeHalt} (the soak kills its receiver's
+ * process there).
  */
 final class SoakWatchdog extends Thread {
 
@@ -15,7 +16,9 @@ final class SoakWatchdog extends Thread {
   private final Runnable beforeHalt;
   private volatile boolean done;
 
-  /** A watchdog that halts the JVM {@code seconds} from now unless {@link #done()} is called first. */
+  /**
+   * A watchdog that halts the JVM {@code seconds} from now unless {@link #done()} is called first.
+   */
   SoakWatchdog(double seconds, Runnable beforeHalt) {
     super("soak-watchdog");
     setDaemon(true);

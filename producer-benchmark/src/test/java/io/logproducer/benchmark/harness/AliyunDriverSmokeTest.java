@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The Aliyun Log Java producer, driven as the suite drives it, delivers the reference workload to the SLS sink in its
- * own JVM (started as the suite starts it, on 127.0.0.1), and the sink counts every record exactly.
+ * The Aliyun Log Java producer, driven as the suite drives it, delivers the reference workload to
+ * the SLS sink in its own JVM (started as the suite starts it, on 127.0.0.1), and the sink counts
+ * every record exactly.
  */
 class AliyunDriverSmokeTest {
 
@@ -25,8 +26,13 @@ class AliyunDriverSmokeTest {
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void everyRecordReachesTheSlsSinkAndIsCountedOnce() throws Exception {
     String java = ProcessHandle.current().info().command().orElse("java");
-    try (SinkProcess sink = new SinkProcess(java, System.getProperty("java.class.path"), List.of("-Xmx256m"), 4,
-        SinkProcess.SLS_MAIN)) {
+    try (SinkProcess sink =
+        new SinkProcess(
+            java,
+            System.getProperty("java.class.path"),
+            List.of("-Xmx256m"),
+            4,
+            SinkProcess.SLS_MAIN)) {
       SinkStats before = sink.latest();
       RunSpec spec = PerformanceSuite.aliyunBase(RunSpec.reference()).withSendThreads(2);
       assertEquals(Client.ALIYUN, spec.client());
@@ -35,12 +41,15 @@ class AliyunDriverSmokeTest {
       try (AliyunDriver driver = new AliyunDriver(spec, sink.endpoint())) {
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
-          Thread th = new Thread(() -> {
-            ReferenceWorkload w = new ReferenceWorkload();
-            for (long seq = 0; seq < PER_THREAD; seq++) {
-              driver.send(w.next(seq));
-            }
-          }, "app-" + t);
+          Thread th =
+              new Thread(
+                  () -> {
+                    ReferenceWorkload w = new ReferenceWorkload();
+                    for (long seq = 0; seq < PER_THREAD; seq++) {
+                      driver.send(w.next(seq));
+                    }
+                  },
+                  "app-" + t);
           th.start();
           threads.add(th);
         }
@@ -59,7 +68,8 @@ class AliyunDriverSmokeTest {
       assertEquals(0, after.bad() - before.bad(), "requests the sink refused");
       assertTrue(after.requests() - before.requests() >= 1);
       // lz4 block-compressed LogGroups: the wire is much smaller than the decompressed bodies
-      assertTrue(after.wireBytes() - before.wireBytes() < (after.bodyBytes() - before.bodyBytes()) / 2,
+      assertTrue(
+          after.wireBytes() - before.wireBytes() < (after.bodyBytes() - before.bodyBytes()) / 2,
           () -> "wire " + after.wireBytes() + ", body " + after.bodyBytes());
     }
   }

@@ -28,8 +28,22 @@ class LatencyHistogramTest {
   @Test
   void bucketsAreContiguousAndBounded() {
     // Every value maps to a bucket whose highest value is >= the value and within 1/64 of it.
-    long[] probes = {0, 1, 127, 128, 129, 255, 256, 1000, 4095, 4096, 123_456, 5_000_000_000L, Long.MAX_VALUE / 3,
-        Long.MAX_VALUE};
+    long[] probes = {
+      0,
+      1,
+      127,
+      128,
+      129,
+      255,
+      256,
+      1000,
+      4095,
+      4096,
+      123_456,
+      5_000_000_000L,
+      Long.MAX_VALUE / 3,
+      Long.MAX_VALUE
+    };
     for (long v : probes) {
       int i = LatencyHistogram.index(v);
       long hi = LatencyHistogram.highestValueIn(i);
@@ -62,7 +76,9 @@ class LatencyHistogramTest {
     for (double p : new double[] {50, 90, 99, 99.9, 99.99}) {
       long exact = values[(int) Math.ceil(p / 100 * values.length) - 1];
       long got = h.percentile(p);
-      assertTrue(got >= exact && got <= exact + exact / 64 + 1, "p" + p + ": exact " + exact + ", histogram " + got);
+      assertTrue(
+          got >= exact && got <= exact + exact / 64 + 1,
+          "p" + p + ": exact " + exact + ", histogram " + got);
     }
   }
 

@@ -7,7 +7,9 @@ import io.logproducer.LogRecord;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** The record-size sweep's records: the size asked for, counted as the reference counts raw bytes. */
+/**
+ * The record-size sweep's records: the size asked for, counted as the reference counts raw bytes.
+ */
 class SizedWorkloadTest {
 
   private static long raw(LogRecord r) {

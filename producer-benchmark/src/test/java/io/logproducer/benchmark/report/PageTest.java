@@ -9,17 +9,21 @@ import org.junit.jupiter.api.Test;
 /** Filling marked blocks: prose kept byte for byte, idempotent, loud about a block without data. */
 public class PageTest {
 
-  private static final String PAGE = "# Title\r\n\r\nProse with  two spaces, a tab\tand ünïcödé — kept. "
-      + "Measured <!-- data:when --><!-- /data -->.\n\n<!-- data:table -->\nold | stale\n<!-- /data -->\n\n"
-      + "Trailing prose   \n";
+  private static final String PAGE =
+      "# Title\r\n\r\nProse with  two spaces, a tab\tand ünïcödé — kept. "
+          + "Measured <!-- data:when --><!-- /data -->.\n\n<!-- data:table -->\nold | stale\n<!-- /data -->\n\n"
+          + "Trailing prose   \n";
 
-  private static final Map<String, String> DATA = Map.of("when", "2030-01-02", "table", "| a | b |\n|---|---|\n");
+  private static final Map<String, String> DATA =
+      Map.of("when", "2030-01-02", "table", "| a | b |\n|---|---|\n");
 
   @Test
   void fillsInlineAndBlockValues() {
-    assertEquals("# Title\r\n\r\nProse with  two spaces, a tab\tand ünïcödé — kept. "
-        + "Measured <!-- data:when -->2030-01-02<!-- /data -->.\n\n<!-- data:table -->\n| a | b |\n|---|---|\n"
-        + "<!-- /data -->\n\nTrailing prose   \n", Page.fill("p", PAGE, DATA::get));
+    assertEquals(
+        "# Title\r\n\r\nProse with  two spaces, a tab\tand ünïcödé — kept. "
+            + "Measured <!-- data:when -->2030-01-02<!-- /data -->.\n\n<!-- data:table -->\n| a | b |\n|---|---|\n"
+            + "<!-- /data -->\n\nTrailing prose   \n",
+        Page.fill("p", PAGE, DATA::get));
   }
 
   @Test
@@ -36,15 +40,19 @@ public class PageTest {
 
   @Test
   void aBlockWithoutDataFailsNamingIt() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> Page.fill("PERFORMANCE.md", PAGE, name -> name.equals("table") ? null : "x"));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> Page.fill("PERFORMANCE.md", PAGE, name -> name.equals("table") ? null : "x"));
     assertEquals("PERFORMANCE.md: block 'table' has no data", e.getMessage());
   }
 
   @Test
   void anUnclosedBlockFailsNamingIt() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> Page.fill("p", "<!-- data:a -->\n<!-- data:b -->x<!-- /data -->", DATA::get));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> Page.fill("p", "<!-- data:a -->\n<!-- data:b -->x<!-- /data -->", DATA::get));
     assertEquals("p: block 'a' has no <!-- /data --> before the next block", e.getMessage());
   }
 

@@ -16,7 +16,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The hand-written soak page holds exactly the blocks the soak fills, and filling them keeps its prose. */
+/**
+ * The hand-written soak page holds exactly the blocks the soak fills, and filling them keeps its
+ * prose.
+ */
 class SoakPageTest {
 
   private static final Path PAGE = Path.of("..", "docs", SoakReport.PAGE);
@@ -35,10 +38,35 @@ class SoakPageTest {
   @Test
   void fillingKeepsTheProseByteForByte() throws IOException {
     String page = Files.readString(PAGE, StandardCharsets.UTF_8);
-    Map<String, String> data = new HashMap<>(Map.of("result", "FAIL — 2030-01-02 03:04 UTC", "command",
-        "```sh\nx\n```\n", "minutes", "3", "criteria", "| a |\n|---|\n", "problems", "", "machine", "| m |\n|---|\n"));
-    data.putAll(Map.of("outcomes", "| o |\n|---|\n", "failure-examples", "| f |\n|---|\n| `x` |\n", "receiver",
-        "| r |\n|---|\n", "memory", "| mem |\n|---|\n", "periods", "| p |\n|---|\n", "outages", "none"));
+    Map<String, String> data =
+        new HashMap<>(
+            Map.of(
+                "result",
+                "FAIL — 2030-01-02 03:04 UTC",
+                "command",
+                "```sh\nx\n```\n",
+                "minutes",
+                "3",
+                "criteria",
+                "| a |\n|---|\n",
+                "problems",
+                "",
+                "machine",
+                "| m |\n|---|\n"));
+    data.putAll(
+        Map.of(
+            "outcomes",
+            "| o |\n|---|\n",
+            "failure-examples",
+            "| f |\n|---|\n| `x` |\n",
+            "receiver",
+            "| r |\n|---|\n",
+            "memory",
+            "| mem |\n|---|\n",
+            "periods",
+            "| p |\n|---|\n",
+            "outages",
+            "none"));
     String filled = Page.fill(SoakReport.PAGE, page, data::get);
     assertEquals(PageTest.withoutBlockContents(page), PageTest.withoutBlockContents(filled));
     assertEquals(filled, Page.fill(SoakReport.PAGE, filled, data::get));

@@ -29,11 +29,12 @@ final class GzipCodec implements Codec {
 
   @Override
   public OutputStream compress(OutputStream sink) throws IOException {
-    GZIPOutputStream gz = new GZIPOutputStream(new NonClosing(sink), 64 * 1024) {
-      {
-        def.setLevel(level);
-      }
-    };
+    GZIPOutputStream gz =
+        new GZIPOutputStream(new NonClosing(sink), 64 * 1024) {
+          {
+            def.setLevel(level);
+          }
+        };
     return gz;
   }
 
@@ -62,5 +63,4 @@ final class GzipCodec implements Codec {
       out.flush();
     }
   }
-
 }

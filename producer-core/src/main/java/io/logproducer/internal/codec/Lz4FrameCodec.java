@@ -11,32 +11,46 @@ import net.jpountz.lz4.LZ4FrameInputStream;
 import net.jpountz.xxhash.XXHashFactory;
 
 /**
- * LZ4 frame format (the format the OpenTelemetry Collector accepts as {@code Content-Encoding: lz4}; the raw block
- * format is refused with "bad magic number"): 64 KiB independent blocks, no checksums, fast compressor.
+ * LZ4 frame format (the format the OpenTelemetry Collector accepts as {@code Content-Encoding:
+ * lz4}; the raw block format is refused with "bad magic number"): 64 KiB independent blocks, no
+ * checksums, fast compressor.
  *
- * <p>The frame is written here, around lz4-java's block compressor, rather than with its
- * {@code LZ4FrameOutputStream}: that class zero-fills its 64 KiB output buffer before every block and allocates two
- * 64 KiB buffers per frame. On a busy 2-core machine the fill can stay interpreted for seconds after start-up and
- * cut throughput tenfold (docs/PERFORMANCE.md, "Producer problems found"). Decompression uses lz4-java's
- * {@link LZ4FrameInputStream}, which also verifies the format written here.
+ * <p>The frame is written here, around lz4-java's block compressor, rather than with its {@code
+ * LZ4FrameOutputStream}: that class zero-fills its 64 KiB output buffer before every block and
+ * allocates two 64 KiB buffers per frame. On a busy 2-core machine the fill can stay interpreted
+ * for seconds after start-up and cut throughput tenfold (docs/PERFORMANCE.md, "Producer problems
+ * found"). Decompression uses lz4-java's {@link LZ4FrameInputStream}, which also verifies the
+ * format written here.
  */
 final class Lz4FrameCodec implements Codec {
 
   /** Block maximum size: 64 KiB (BD byte 0x40). */
   static final int BLOCK_SIZE = 64 * 1024;
+
   private static final int MAGIC = 0x184D2204;
-  /** FLG: version 01, block independence; no block checksum, no content size, no content checksum. */
+
+  /**
+   * FLG: version 01, block independence; no block checksum, no content size, no content checksum.
+   */
   private static final int FLG = 0x60;
+
   /** BD: block maximum size 64 KiB. */
   private static final int BD = 0x40;
+
   private static final LZ4Compressor COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
+
   /** Header checksum: second byte of xxHash32 of the descriptor (FLG, BD), seed 0. */
-  private static final int HC = (XXHashFactory.fastestInstance().hash32()
-      .hash(new byte[] {(byte) FLG, (byte) BD}, 0, 2, 0) >> 8) & 0xFF;
+  private static final int HC =
+      (XXHashFactory.fastestInstance().hash32().hash(new byte[] {(byte) FLG, (byte) BD}, 0, 2, 0)
+              >> 8)
+          & 0xFF;
+
   private static final int MAX_BLOCK_OUT = 4 + COMPRESSOR.maxCompressedLength(BLOCK_SIZE);
+
   /**
-   * Per-thread [pending input, compressed output]: a send thread compresses one frame at a time. Weakly held, so a
-   * thread that compressed once (the constructor's probe runs on an application thread) keeps nothing after GC.
+   * Per-thread [pending input, compressed output]: a send thread compresses one frame at a time.
+   * Weakly held, so a thread that compressed once (the constructor's probe runs on an application
+   * thread) keeps nothing after GC.
    */
   private static final ThreadLocal<WeakReference<byte[][]>> BUFFERS = new ThreadLocal<>();
 

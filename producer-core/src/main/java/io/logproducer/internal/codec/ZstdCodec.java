@@ -8,7 +8,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 
-/** Zstandard frames (RFC 8878), level 1–22, default {@value #DEFAULT_LEVEL}; native code via zstd-jni. */
+/**
+ * Zstandard frames (RFC 8878), level 1–22, default {@value #DEFAULT_LEVEL}; native code via
+ * zstd-jni.
+ */
 final class ZstdCodec implements Codec {
 
   static final int DEFAULT_LEVEL = 1;
@@ -30,7 +33,8 @@ final class ZstdCodec implements Codec {
   @Override
   public OutputStream compress(OutputStream sink) throws IOException {
     ZstdOutputStreamNoFinalizer out =
-        new ZstdOutputStreamNoFinalizer(new GzipCodec.NonClosing(sink), RecyclingBufferPool.INSTANCE);
+        new ZstdOutputStreamNoFinalizer(
+            new GzipCodec.NonClosing(sink), RecyclingBufferPool.INSTANCE);
     out.setLevel(level);
     out.setChecksum(false);
     return out;

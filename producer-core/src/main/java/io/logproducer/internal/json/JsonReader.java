@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The small JSON reader the exporters share (OTLP/JSON responses, the GSE agent's info reply): parses into
- * {@code Map<String, Object>} (objects, in order), {@code List<Object>}, {@code String}, {@link BigDecimal},
- * {@code Boolean} or {@code null}; nesting is bounded. Throws {@link IllegalArgumentException} on malformed input.
- * Internal: not part of the public API. The static methods are thread-safe.
+ * The small JSON reader the exporters share (OTLP/JSON responses, the GSE agent's info reply):
+ * parses into {@code Map<String, Object>} (objects, in order), {@code List<Object>}, {@code
+ * String}, {@link BigDecimal}, {@code Boolean} or {@code null}; nesting is bounded. Throws {@link
+ * IllegalArgumentException} on malformed input. Internal: not part of the public API. The static
+ * methods are thread-safe.
  */
 public final class JsonReader {
 
@@ -29,7 +30,10 @@ public final class JsonReader {
     return r.readValue(0);
   }
 
-  /** The long in a JSON number or a string holding one (proto3 JSON writes int64 as strings), else null. */
+  /**
+   * The long in a JSON number or a string holding one (proto3 JSON writes int64 as strings), else
+   * null.
+   */
   public static Long asLong(Object value) {
     try {
       if (value instanceof BigDecimal) {
@@ -45,8 +49,9 @@ public final class JsonReader {
   }
 
   /**
-   * Parses a document whose top level is an object, tolerating what C and Go agents have been seen to add around
-   * it: a byte-order mark, whitespace, and trailing NUL bytes. Anything else after the object is an error.
+   * Parses a document whose top level is an object, tolerating what C and Go agents have been seen
+   * to add around it: a byte-order mark, whitespace, and trailing NUL bytes. Anything else after
+   * the object is an error.
    *
    * @throws IllegalArgumentException if the document is not one JSON object
    */

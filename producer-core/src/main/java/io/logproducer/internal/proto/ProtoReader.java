@@ -3,11 +3,12 @@ package io.logproducer.internal.proto;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A bounded reader of protobuf wire format over a slice of a byte array, for code that reads OTLP messages without
- * protobuf-java: the OTLP exporter reading a receiver's answer ({@code ExportLogsServiceResponse},
- * {@code google.rpc.Status}) and the test kit's receiver reading requests. Reads tags, varints, fixed 32/64-bit
- * values, strings, bytes and nested messages, and skips fields of any wire type. Every read checks the bound and
- * throws {@link IllegalArgumentException} ("malformed protobuf: …") on truncated or malformed input; nothing is
+ * A bounded reader of protobuf wire format over a slice of a byte array, for code that reads OTLP
+ * messages without protobuf-java: the OTLP exporter reading a receiver's answer ({@code
+ * ExportLogsServiceResponse}, {@code google.rpc.Status}) and the test kit's receiver reading
+ * requests. Reads tags, varints, fixed 32/64-bit values, strings, bytes and nested messages, and
+ * skips fields of any wire type. Every read checks the bound and throws {@link
+ * IllegalArgumentException} ("malformed protobuf: …") on truncated or malformed input; nothing is
  * copied until a caller asks for a string or bytes.
  *
  * <p>Internal: not part of the public API. Not thread-safe: one reader per message, on one thread.
@@ -16,10 +17,13 @@ public final class ProtoReader {
 
   /** Wire type of varint fields. */
   public static final int VARINT = 0;
+
   /** Wire type of 8-byte fields. */
   public static final int FIXED64 = 1;
+
   /** Wire type of length-delimited fields (strings, bytes, messages, packed repeated fields). */
   public static final int LEN = 2;
+
   /** Wire type of 4-byte fields. */
   public static final int FIXED32 = 5;
 
@@ -34,15 +38,26 @@ public final class ProtoReader {
    */
   public ProtoReader(byte[] buf, int offset, int length) {
     if (offset < 0 || length < 0 || offset > buf.length - length) {
-      throw new IllegalArgumentException("slice [" + offset + ", " + offset + " + " + length
-          + ") must be inside the " + buf.length + "-byte buffer");
+      throw new IllegalArgumentException(
+          "slice ["
+              + offset
+              + ", "
+              + offset
+              + " + "
+              + length
+              + ") must be inside the "
+              + buf.length
+              + "-byte buffer");
     }
     this.buf = buf;
     this.pos = offset;
     this.limit = offset + length;
   }
 
-  /** The tag of field {@code number} with wire type {@code wireType}: {@code number << 3 | wireType}. */
+  /**
+   * The tag of field {@code number} with wire type {@code wireType}: {@code number << 3 |
+   * wireType}.
+   */
   public static int tag(int number, int wireType) {
     return number << 3 | wireType;
   }
@@ -60,7 +75,8 @@ public final class ProtoReader {
   /**
    * The next field's tag ({@code number << 3 | wireType}).
    *
-   * @throws IllegalArgumentException if the tag is not a positive 32-bit value with a field number above 0
+   * @throws IllegalArgumentException if the tag is not a positive 32-bit value with a field number
+   *     above 0
    */
   public int readTag() {
     long tag = readVarint();
@@ -70,7 +86,9 @@ public final class ProtoReader {
     return (int) tag;
   }
 
-  /** An unsigned varint of up to 10 bytes (int64, uint64, enum, bool, int32 as written by protobuf). */
+  /**
+   * An unsigned varint of up to 10 bytes (int64, uint64, enum, bool, int32 as written by protobuf).
+   */
   public long readVarint() {
     long result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
@@ -86,7 +104,10 @@ public final class ProtoReader {
     throw new IllegalArgumentException("malformed protobuf: varint longer than 10 bytes at " + pos);
   }
 
-  /** A little-endian 8-byte value (fixed64, sfixed64; a double through {@link Double#longBitsToDouble}). */
+  /**
+   * A little-endian 8-byte value (fixed64, sfixed64; a double through {@link
+   * Double#longBitsToDouble}).
+   */
   public long readFixed64() {
     need(8);
     long v = 0;
@@ -97,15 +118,24 @@ public final class ProtoReader {
     return v;
   }
 
-  /** A little-endian 4-byte value (fixed32, sfixed32; a float through {@link Float#intBitsToFloat}). */
+  /**
+   * A little-endian 4-byte value (fixed32, sfixed32; a float through {@link Float#intBitsToFloat}).
+   */
   public int readFixed32() {
     need(4);
-    int v = (buf[pos] & 0xFF) | (buf[pos + 1] & 0xFF) << 8 | (buf[pos + 2] & 0xFF) << 16 | (buf[pos + 3] & 0xFF) << 24;
+    int v =
+        (buf[pos] & 0xFF)
+            | (buf[pos + 1] & 0xFF) << 8
+            | (buf[pos + 2] & 0xFF) << 16
+            | (buf[pos + 3] & 0xFF) << 24;
     pos += 4;
     return v;
   }
 
-  /** Reads a length-delimited field's length and returns a reader over its content, advancing past it. */
+  /**
+   * Reads a length-delimited field's length and returns a reader over its content, advancing past
+   * it.
+   */
   public ProtoReader readMessage() {
     int length = readLength();
     ProtoReader nested = new ProtoReader(buf, pos, length);
@@ -113,7 +143,10 @@ public final class ProtoReader {
     return nested;
   }
 
-  /** Reads a length-delimited field as UTF-8 (malformed sequences become U+FFFD, as protobuf-java does). */
+  /**
+   * Reads a length-delimited field as UTF-8 (malformed sequences become U+FFFD, as protobuf-java
+   * does).
+   */
   public String readString() {
     int length = readLength();
     String s = new String(buf, pos, length, StandardCharsets.UTF_8);
@@ -131,8 +164,9 @@ public final class ProtoReader {
   }
 
   /**
-   * Whether the next length-delimited field's content equals {@code bytes}; advances past the field either way.
-   * Compares in place, without copying: the way to match a string key against a constant.
+   * Whether the next length-delimited field's content equals {@code bytes}; advances past the field
+   * either way. Compares in place, without copying: the way to match a string key against a
+   * constant.
    */
   public boolean readBytesEqual(byte[] bytes) {
     int length = readLength();
@@ -147,7 +181,8 @@ public final class ProtoReader {
   /**
    * Skips the value of a field whose tag was just read.
    *
-   * @throws IllegalArgumentException for wire types 3 and 4 (groups, not used by OTLP) and 6, 7 (undefined)
+   * @throws IllegalArgumentException for wire types 3 and 4 (groups, not used by OTLP) and 6, 7
+   *     (undefined)
    */
   public void skip(int tag) {
     switch (tag & 7) {
@@ -164,23 +199,35 @@ public final class ProtoReader {
         advance(4);
         return;
       default:
-        throw new IllegalArgumentException("malformed protobuf: unsupported wire type " + (tag & 7) + " at " + pos);
+        throw new IllegalArgumentException(
+            "malformed protobuf: unsupported wire type " + (tag & 7) + " at " + pos);
     }
   }
 
   private int readLength() {
     long length = readVarint();
     if (length < 0 || length > limit - pos) {
-      throw new IllegalArgumentException("malformed protobuf: length " + length + " exceeds the remaining "
-          + (limit - pos) + " bytes at " + pos);
+      throw new IllegalArgumentException(
+          "malformed protobuf: length "
+              + length
+              + " exceeds the remaining "
+              + (limit - pos)
+              + " bytes at "
+              + pos);
     }
     return (int) length;
   }
 
   private void need(int n) {
     if (n > limit - pos) {
-      throw new IllegalArgumentException("malformed protobuf: truncated field at " + pos + ": " + n
-          + " bytes needed, " + (limit - pos) + " left");
+      throw new IllegalArgumentException(
+          "malformed protobuf: truncated field at "
+              + pos
+              + ": "
+              + n
+              + " bytes needed, "
+              + (limit - pos)
+              + " left");
     }
   }
 

@@ -12,9 +12,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 class CodecTest {
 
@@ -22,7 +22,12 @@ class CodecTest {
     StringBuilder sb = new StringBuilder();
     int i = 0;
     while (sb.length() < size) {
-      sb.append("level=INFO_").append(i).append(" message=").append(i % 6).append("测试日志_____abcdefghij_").append(i++)
+      sb.append("level=INFO_")
+          .append(i)
+          .append(" message=")
+          .append(i % 6)
+          .append("测试日志_____abcdefghij_")
+          .append(i++)
           .append('\n');
     }
     byte[] all = sb.toString().getBytes(StandardCharsets.UTF_8);
@@ -81,17 +86,18 @@ class CodecTest {
   @Test
   void closingTheCompressorLeavesTheSinkOpen() throws Exception {
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
-    OutputStream sink = new OutputStream() {
-      @Override
-      public void write(int b) {
-        wire.write(b);
-      }
+    OutputStream sink =
+        new OutputStream() {
+          @Override
+          public void write(int b) {
+            wire.write(b);
+          }
 
-      @Override
-      public void close() {
-        throw new AssertionError("the sink must not be closed");
-      }
-    };
+          @Override
+          public void close() {
+            throw new AssertionError("the sink must not be closed");
+          }
+        };
     for (Compression c : Compression.values()) {
       Codec.of(c, 0).compress(sink).close();
     }
@@ -99,7 +105,8 @@ class CodecTest {
 
   @Test
   void levelsAreValidated() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Codec.of(Compression.GZIP, 10));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Codec.of(Compression.GZIP, 10));
     assertEquals("gzip level must be in [0, 9], was 10", e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> Codec.of(Compression.ZSTD, 23));
     assertEquals("zstd level must be in [0, 22], was 23", e.getMessage());

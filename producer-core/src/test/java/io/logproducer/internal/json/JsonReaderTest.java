@@ -13,7 +13,9 @@ class JsonReaderTest {
 
   @Test
   void parseObjectToleratesWhatAgentsAddAroundTheDocumentAndNothingElse() {
-    assertEquals(java.util.Map.of("a", new BigDecimal("1")), JsonReader.parseObject("\uFEFF {\"a\":1}\n\0\0"));
+    assertEquals(
+        java.util.Map.of("a", new BigDecimal("1")),
+        JsonReader.parseObject("\uFEFF {\"a\":1}\n\0\0"));
     assertThrows(IllegalArgumentException.class, () -> JsonReader.parseObject("[1]"));
     assertThrows(IllegalArgumentException.class, () -> JsonReader.parseObject("{\"a\":1} x"));
     assertThrows(IllegalArgumentException.class, () -> JsonReader.parseObject(""));
@@ -21,7 +23,9 @@ class JsonReaderTest {
 
   @Test
   void parsesEveryKind() {
-    Object v = JsonReader.parse(" {\"a\":[1,-2.5e3,\"s\\n\\u4e2d\\/\",true,false,null,{}],\"b\":{\"c\":\"\"}} trailing");
+    Object v =
+        JsonReader.parse(
+            " {\"a\":[1,-2.5e3,\"s\\n\\u4e2d\\/\",true,false,null,{}],\"b\":{\"c\":\"\"}} trailing");
     Map<?, ?> m = (Map<?, ?>) v;
     List<?> a = (List<?>) m.get("a");
     assertEquals(new BigDecimal("1"), a.get(0));
@@ -46,10 +50,13 @@ class JsonReaderTest {
 
   @Test
   void malformedInputThrowsIllegalArgument() {
-    for (String bad : new String[] {"", "{", "{\"a\"}", "{\"a\":}", "[1,", "\"abc", "tru", "{a:1}", "[1 2]",
-        "\"\\u12\"", "-"}) {
+    for (String bad :
+        new String[] {
+          "", "{", "{\"a\"}", "{\"a\":}", "[1,", "\"abc", "tru", "{a:1}", "[1 2]", "\"\\u12\"", "-"
+        }) {
       assertThrows(IllegalArgumentException.class, () -> JsonReader.parse(bad), bad);
     }
-    assertThrows(IllegalArgumentException.class, () -> JsonReader.parse("[".repeat(100) + "]".repeat(100)));
+    assertThrows(
+        IllegalArgumentException.class, () -> JsonReader.parse("[".repeat(100) + "]".repeat(100)));
   }
 }

@@ -9,18 +9,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * The agent's identity as it answers the agent-info request (0x0A): the JSON body of its reply. Any field may be
- * absent (null). Immutable; thread-safe.
+ * The agent's identity as it answers the agent-info request (0x0A): the JSON body of its reply. Any
+ * field may be absent (null). Immutable; thread-safe.
  *
- * <p>Fields seen in BlueKing clients: {@code bizid}, {@code bk_biz_id}, {@code cloudid} (bk-gse-sdk reads
- * {@code cloud_id}), {@code ip}, {@code bk_agent_id}, {@code bk_host_id}, {@code bk_tenant_id},
- * {@code static_dataid} (libgse {@code gsetype.go} {@code AgentInfo}; bk-gse-sdk {@code go/internal/agent}).
- * {@link #parse} is lenient: both spellings of the cloud id, numbers given as strings, unknown members, nested values,
- * a byte-order mark and trailing NULs are accepted.
+ * <p>Fields seen in BlueKing clients: {@code bizid}, {@code bk_biz_id}, {@code cloudid} (bk-gse-sdk
+ * reads {@code cloud_id}), {@code ip}, {@code bk_agent_id}, {@code bk_host_id}, {@code
+ * bk_tenant_id}, {@code static_dataid} (libgse {@code gsetype.go} {@code AgentInfo}; bk-gse-sdk
+ * {@code go/internal/agent}). {@link #parse} is lenient: both spellings of the cloud id, numbers
+ * given as strings, unknown members, nested values, a byte-order mark and trailing NULs are
+ * accepted.
  */
 public final class AgentInfo {
 
-  /** Longest string kept from the agent (characters); longer values are cut, so a frame's envelope stays small. */
+  /**
+   * Longest string kept from the agent (characters); longer values are cut, so a frame's envelope
+   * stays small.
+   */
   public static final int MAX_STRING_CHARS = 255;
 
   public final Integer bizId;
@@ -33,8 +37,16 @@ public final class AgentInfo {
   public final String bkTenantId;
   public final Integer staticDataId;
 
-  public AgentInfo(Integer bizId, Integer bkBizId, Integer cloudId, String ip, String hostname, String bkAgentId,
-      Integer bkHostId, String bkTenantId, Integer staticDataId) {
+  public AgentInfo(
+      Integer bizId,
+      Integer bkBizId,
+      Integer cloudId,
+      String ip,
+      String hostname,
+      String bkAgentId,
+      Integer bkHostId,
+      String bkTenantId,
+      Integer staticDataId) {
     this.bizId = bizId;
     this.bkBizId = bkBizId;
     this.cloudId = cloudId;
@@ -47,7 +59,8 @@ public final class AgentInfo {
   }
 
   /** All fields null. */
-  public static final AgentInfo NONE = new AgentInfo(null, null, null, null, null, null, null, null, null);
+  public static final AgentInfo NONE =
+      new AgentInfo(null, null, null, null, null, null, null, null, null);
 
   /**
    * Parses a reply body.
@@ -57,8 +70,13 @@ public final class AgentInfo {
   public static AgentInfo parse(byte[] body, int off, int len) {
     String text;
     try {
-      text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body, off, len)).toString();
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(body, off, len))
+              .toString();
     } catch (CharacterCodingException e) {
       throw new IllegalArgumentException("agent info is not UTF-8: " + e, e);
     }
@@ -74,12 +92,21 @@ public final class AgentInfo {
     if (hostId == null) {
       hostId = toInt(m.get("hostid"));
     }
-    return new AgentInfo(toInt(m.get("bizid")), toInt(m.get("bk_biz_id")), cloud, toStr(m.get("ip")),
-        toStr(m.get("hostname")), toStr(m.get("bk_agent_id")), hostId, toStr(m.get("bk_tenant_id")),
+    return new AgentInfo(
+        toInt(m.get("bizid")),
+        toInt(m.get("bk_biz_id")),
+        cloud,
+        toStr(m.get("ip")),
+        toStr(m.get("hostname")),
+        toStr(m.get("bk_agent_id")),
+        hostId,
+        toStr(m.get("bk_tenant_id")),
         toInt(m.get("static_dataid")));
   }
 
-  /** An int from a JSON number or numeric string; null if absent, not integral, or outside int32. */
+  /**
+   * An int from a JSON number or numeric string; null if absent, not integral, or outside int32.
+   */
   static Integer toInt(Object v) {
     String text;
     if (v instanceof BigDecimal) {
@@ -112,8 +139,24 @@ public final class AgentInfo {
 
   @Override
   public String toString() {
-    return "AgentInfo{bizid=" + bizId + ", bk_biz_id=" + bkBizId + ", cloudid=" + cloudId + ", ip=" + ip
-        + ", hostname=" + hostname + ", bk_agent_id=" + bkAgentId + ", bk_host_id=" + bkHostId + ", bk_tenant_id="
-        + bkTenantId + ", static_dataid=" + staticDataId + "}";
+    return "AgentInfo{bizid="
+        + bizId
+        + ", bk_biz_id="
+        + bkBizId
+        + ", cloudid="
+        + cloudId
+        + ", ip="
+        + ip
+        + ", hostname="
+        + hostname
+        + ", bk_agent_id="
+        + bkAgentId
+        + ", bk_host_id="
+        + bkHostId
+        + ", bk_tenant_id="
+        + bkTenantId
+        + ", static_dataid="
+        + staticDataId
+        + "}";
   }
 }

@@ -3,14 +3,15 @@ package io.logproducer.gse.internal;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Resolves a record's dataid, its {@code destination} (a decimal string) or the exporter's default, and the record's
- * shard: one of the dataid's {@code stripes} shards, chosen by the calling thread, so that many application threads
- * sending to one dataid do not all contend for one open batch's lock. A shard never spans dataids, so neither does a
- * batch or its frame. libgse refuses dataids {@code <= 0} and carries them as int32 ({@code output/gse/gse.go}),
- * hence the range [1, 2147483647].
+ * Resolves a record's dataid, its {@code destination} (a decimal string) or the exporter's default,
+ * and the record's shard: one of the dataid's {@code stripes} shards, chosen by the calling thread,
+ * so that many application threads sending to one dataid do not all contend for one open batch's
+ * lock. A shard never spans dataids, so neither does a batch or its frame. libgse refuses dataids
+ * {@code <= 0} and carries them as int32 ({@code output/gse/gse.go}), hence the range [1,
+ * 2147483647].
  *
- * <p>Thread-safe. Parsed destinations are cached (up to {@value #MAX_CACHED} distinct strings) with their shard keys,
- * so that the per-record lookup neither parses nor allocates.
+ * <p>Thread-safe. Parsed destinations are cached (up to {@value #MAX_CACHED} distinct strings) with
+ * their shard keys, so that the per-record lookup neither parses nor allocates.
  */
 public final class DataIds {
 
@@ -21,6 +22,7 @@ public final class DataIds {
   public static final class ShardKey {
     /** The dataid every record of this shard goes to. */
     public final int dataId;
+
     private final int stripe;
 
     ShardKey(int dataId, int stripe) {
@@ -81,8 +83,8 @@ public final class DataIds {
   /**
    * The dataid for a record with {@code destination}.
    *
-   * @throws IllegalArgumentException if the destination is not a decimal integer in [1, 2147483647], or it is null
-   *     and there is no default dataid
+   * @throws IllegalArgumentException if the destination is not a decimal integer in [1,
+   *     2147483647], or it is null and there is no default dataid
    */
   public int of(String destination) {
     return entry(destination).dataId;
@@ -110,8 +112,9 @@ public final class DataIds {
   private Entry entry(String destination) {
     if (destination == null) {
       if (defaultEntry == null) {
-        throw new IllegalArgumentException("the record has no destination (dataid) and the GSE exporter has no "
-            + "default dataId: call GseExporterBuilder.setDataId(int) or LogRecord.Builder.setDestination(String)");
+        throw new IllegalArgumentException(
+            "the record has no destination (dataid) and the GSE exporter has no "
+                + "default dataId: call GseExporterBuilder.setDataId(int) or LogRecord.Builder.setDestination(String)");
       }
       return defaultEntry;
     }
@@ -130,7 +133,9 @@ public final class DataIds {
     return e;
   }
 
-  /** @throws IllegalArgumentException unless {@code s} is a decimal integer in [1, 2147483647] */
+  /**
+   * @throws IllegalArgumentException unless {@code s} is a decimal integer in [1, 2147483647]
+   */
   public static int parse(String s) {
     int n = s.length();
     if (n == 0 || n > 10) {
@@ -151,7 +156,7 @@ public final class DataIds {
   }
 
   private static IllegalArgumentException invalid(String s) {
-    return new IllegalArgumentException("destination (GSE dataid) must be a decimal integer in [1, 2147483647], was '"
-        + s + "'");
+    return new IllegalArgumentException(
+        "destination (GSE dataid) must be a decimal integer in [1, 2147483647], was '" + s + "'");
   }
 }

@@ -11,14 +11,18 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 
 /**
- * Where the agent listens and how to open a (non-blocking capable) {@link SocketChannel} to it: a Unix-domain stream
- * socket, through the JDK (Java 16+) or junixsocket (Java 8–15), or TCP. Immutable; thread-safe.
+ * Where the agent listens and how to open a (non-blocking capable) {@link SocketChannel} to it: a
+ * Unix-domain stream socket, through the JDK (Java 16+) or junixsocket (Java 8–15), or TCP.
+ * Immutable; thread-safe.
  */
 public abstract class Endpoint {
 
   /** The Unix-domain socket implementation. */
   public enum UnixImpl {
-    /** {@code java.net.UnixDomainSocketAddress} + {@code SocketChannel.open(StandardProtocolFamily.UNIX)}, Java 16+. */
+    /**
+     * {@code java.net.UnixDomainSocketAddress} + {@code
+     * SocketChannel.open(StandardProtocolFamily.UNIX)}, Java 16+.
+     */
     JDK,
     /** junixsocket's {@code AFUNIXSocketChannel} (Java 8+), when it is on the class path. */
     JUNIXSOCKET
@@ -57,20 +61,28 @@ public abstract class Endpoint {
    * @throws IllegalStateException if the chosen (or any) implementation is not available
    */
   public static Endpoint unix(String path, UnixImpl impl) {
-    UnixImpl chosen = impl != null ? impl : jdkUnixAvailable() ? UnixImpl.JDK : UnixImpl.JUNIXSOCKET;
+    UnixImpl chosen =
+        impl != null ? impl : jdkUnixAvailable() ? UnixImpl.JDK : UnixImpl.JUNIXSOCKET;
     if (chosen == UnixImpl.JDK) {
       if (!jdkUnixAvailable()) {
-        throw new IllegalStateException("Unix-domain sockets of the JDK need Java 16 or later; this is Java "
-            + System.getProperty("java.version"));
+        throw new IllegalStateException(
+            "Unix-domain sockets of the JDK need Java 16 or later; this is Java "
+                + System.getProperty("java.version"));
       }
       return new JdkUnix(path);
     }
     String missing = junixsocketProblem();
     if (missing != null) {
-      throw new IllegalStateException("the GSE agent's Unix-domain socket " + path + " needs Java 16+ or, on Java "
-          + System.getProperty("java.version") + ", junixsocket on the class path: add the dependency "
-          + "com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (<type>pom</type>); or use "
-          + "GseExporterBuilder.setTcpEndpoint(host, port). (" + missing + ")");
+      throw new IllegalStateException(
+          "the GSE agent's Unix-domain socket "
+              + path
+              + " needs Java 16+ or, on Java "
+              + System.getProperty("java.version")
+              + ", junixsocket on the class path: add the dependency "
+              + "com.kohlschutter.junixsocket:junixsocket-core:2.10.1 (<type>pom</type>); or use "
+              + "GseExporterBuilder.setTcpEndpoint(host, port). ("
+              + missing
+              + ")");
     }
     return new JunixUnix(path);
   }

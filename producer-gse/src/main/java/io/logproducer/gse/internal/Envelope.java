@@ -12,25 +12,29 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Wraps a batch's items into one frame: the frame preamble, then the JSON document bk-collector sends per frame, with
- * its members in Go's sorted map order (libgse marshals a {@code common.MapStr}):
+ * Wraps a batch's items into one frame: the frame preamble, then the JSON document bk-collector
+ * sends per frame, with its members in Go's sorted map order (libgse marshals a {@code
+ * common.MapStr}):
  *
- * <pre>{"bizid":…,"bk_agent_id":"…","bk_biz_id":…,"bk_host_id":…,"cloudid":…,"dataid":…,"datetime":"…",
+ * <pre>
+ * {"bizid":…,"bk_agent_id":"…","bk_biz_id":…,"bk_host_id":…,"cloudid":…,"dataid":…,"datetime":"…",
  * "gseindex":…,"hostname":"…","ip":"…","items":[ITEMS],"time":…,"utctime":"…"}</pre>
  *
- * <p>{@code dataid}, {@code datetime} (local time), {@code utctime} (UTC, "yyyy-MM-dd HH:mm:ss"), {@code time}
- * (seconds) and {@code items} come from bk-collector's {@code queue.NewEventsMapStr}; the attach fields
- * {@code bizid, bk_biz_id, cloudid, ip, hostname, bk_agent_id, bk_host_id, gseindex} from libgse's
- * {@code publishEventAttachInfo} ({@code output/gse/gse.go}): configured values win, then the agent's reply, then
- * 0 / "" (hostname: the local host name, as libgse's {@code os.Hostname()}). {@code gseindex} counts frames per
- * dataid from 1, in memory (libgse persists it). The frame header's {@code utctime} and the document's {@code time}
- * are the same clock reading.
+ * <p>{@code dataid}, {@code datetime} (local time), {@code utctime} (UTC, "yyyy-MM-dd HH:mm:ss"),
+ * {@code time} (seconds) and {@code items} come from bk-collector's {@code queue.NewEventsMapStr};
+ * the attach fields {@code bizid, bk_biz_id, cloudid, ip, hostname, bk_agent_id, bk_host_id,
+ * gseindex} from libgse's {@code publishEventAttachInfo} ({@code output/gse/gse.go}): configured
+ * values win, then the agent's reply, then 0 / "" (hostname: the local host name, as libgse's
+ * {@code os.Hostname()}). {@code gseindex} counts frames per dataid from 1, in memory (libgse
+ * persists it). The frame header's {@code utctime} and the document's {@code time} are the same
+ * clock reading.
  *
  * <p>Thread-safe.
  */
 public final class Envelope {
 
-  private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
+  private static final DateTimeFormatter DATE_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
 
   private final boolean dynamic;
   private final GseProtocol.Meta meta;
@@ -52,7 +56,13 @@ public final class Envelope {
     final String bkAgentId;
     final Integer bkHostId;
 
-    public Attach(Integer bizId, Integer bkBizId, Integer cloudId, String ip, String hostname, String bkAgentId,
+    public Attach(
+        Integer bizId,
+        Integer bkBizId,
+        Integer cloudId,
+        String ip,
+        String hostname,
+        String bkAgentId,
         Integer bkHostId) {
       this.bizId = bizId;
       this.bkBizId = bkBizId;
@@ -65,12 +75,19 @@ public final class Envelope {
 
     /** Whether every field the agent could supply is configured (hostname is local anyway). */
     public boolean coversAgentInfo() {
-      return bizId != null && bkBizId != null && cloudId != null && ip != null && bkAgentId != null
+      return bizId != null
+          && bkBizId != null
+          && cloudId != null
+          && ip != null
+          && bkAgentId != null
           && bkHostId != null;
     }
   }
 
-  /** One frame as up to three byte ranges, written back to back: preamble + document start, items, document end. */
+  /**
+   * One frame as up to three byte ranges, written back to back: preamble + document start, items,
+   * document end.
+   */
   public static final class Frame {
     final byte[] head;
     final byte[] items;
@@ -131,8 +148,13 @@ public final class Envelope {
    * @param clockMillis wall clock, ms since the epoch
    * @param zone the zone of {@code datetime}
    */
-  public Envelope(boolean dynamic, GseProtocol.Meta meta, Attach configured, int maxBodyBytesExclusive,
-      LongSupplier clockMillis, ZoneId zone) {
+  public Envelope(
+      boolean dynamic,
+      GseProtocol.Meta meta,
+      Attach configured,
+      int maxBodyBytesExclusive,
+      LongSupplier clockMillis,
+      ZoneId zone) {
     this.dynamic = dynamic;
     this.meta = meta;
     this.configured = configured;
@@ -152,7 +174,8 @@ public final class Envelope {
    * @param agent the agent's last reply, or {@link AgentInfo#NONE}
    * @throws FrameTooLargeException if the JSON document would not be shorter than the maximum
    */
-  public Frame render(int dataId, byte[] items, int itemsLength, AgentInfo agent) throws FrameTooLargeException {
+  public Frame render(int dataId, byte[] items, int itemsLength, AgentInfo agent)
+      throws FrameTooLargeException {
     long nowMillis = clockMillis.getAsLong();
     long seconds = Math.floorDiv(nowMillis, 1000L);
     TimeText t = timeText(seconds);
@@ -192,9 +215,12 @@ public final class Envelope {
 
     long bodyLength = (long) p.size() + itemsLength + q.size();
     if (bodyLength >= maxBodyBytesExclusive) {
-      throw new FrameTooLargeException(String.format(Locale.ROOT,
-          "the frame's JSON body would be %,d bytes, not below maxFrameBodyBytes %,d", bodyLength,
-          maxBodyBytesExclusive));
+      throw new FrameTooLargeException(
+          String.format(
+              Locale.ROOT,
+              "the frame's JSON body would be %,d bytes, not below maxFrameBodyBytes %,d",
+              bodyLength,
+              maxBodyBytesExclusive));
     }
     int preamble = dynamic ? GseProtocol.DYNAMIC_PREAMBLE_BYTES : GseProtocol.HEADER_BYTES;
     byte[] head = new byte[preamble + p.size()];
@@ -226,8 +252,11 @@ public final class Envelope {
     if (t.seconds != seconds) {
       LocalDateTime utc = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
       LocalDateTime local = LocalDateTime.ofInstant(java.time.Instant.ofEpochSecond(seconds), zone);
-      t = new TimeText(seconds, DATE_TIME.format(local).getBytes(StandardCharsets.US_ASCII),
-          DATE_TIME.format(utc).getBytes(StandardCharsets.US_ASCII));
+      t =
+          new TimeText(
+              seconds,
+              DATE_TIME.format(local).getBytes(StandardCharsets.US_ASCII),
+              DATE_TIME.format(utc).getBytes(StandardCharsets.US_ASCII));
       time = t;
     }
     return t;

@@ -8,30 +8,35 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * JSON written into an {@link EncodeBuffer} (the producer's per-thread record buffer, or one of the frame's), escaping
- * strings as Go's {@code encoding/json} does, at one or two levels. Every write goes through the buffer's
- * {@link EncodeBuffer#ensure ensure}, so it refuses with {@link io.logproducer.RecordTooLargeException} what would
- * take the buffer past its limit before allocating for it.
+ * JSON written into an {@link EncodeBuffer} (the producer's per-thread record buffer, or one of the
+ * frame's), escaping strings as Go's {@code encoding/json} does, at one or two levels. Every write
+ * goes through the buffer's {@link EncodeBuffer#ensure ensure}, so it refuses with {@link
+ * io.logproducer.RecordTooLargeException} what would take the buffer past its limit before
+ * allocating for it.
  *
- * <p>Level 1 ({@link #string1}): a JSON string the way {@code json.Marshal} writes it: {@code \" \\ \n \r \t \b \f},
- * other control characters as <code>&#92;u00XX</code>, and the HTML-safe escapes <code>&#92;u003c &#92;u003e
- * &#92;u0026</code> for {@code < > &}, <code>&#92;u2028 &#92;u2029</code>, and <code>&#92;ufffd</code> for an unpaired
- * surrogate. This is the outer document
- * libgse marshals ({@code output/gse/gse.go}, {@code MarshalFunc = json.Marshal}).
+ * <p>Level 1 ({@link #string1}): a JSON string the way {@code json.Marshal} writes it: {@code \" \\
+ * \n \r \t \b \f}, other control characters as <code>&#92;u00XX</code>, and the HTML-safe escapes
+ * <code>&#92;u003c &#92;u003e
+ * &#92;u0026</code> for {@code < > &}, <code>&#92;u2028 &#92;u2029</code>, and <code>&#92;ufffd
+ * </code> for an unpaired surrogate. This is the outer document libgse marshals ({@code
+ * output/gse/gse.go}, {@code MarshalFunc = json.Marshal}).
  *
- * <p>Level 2 ({@link #string2}, {@link #content2}): text of an inner JSON document that is itself the value of a level-1
- * string, written in one pass: bk-collector encodes each log record with {@code SetEscapeHTML(false)} and puts the
- * result in the item's {@code data} string ({@code exporter/converter/logs.go}); the outer marshal then escapes that
- * text again. So an inner {@code "} becomes {@code \"}, an inner escaped quote {@code \\\"}, and {@code <} (raw in
- * the inner document) <code>&#92;u003c</code>.
+ * <p>Level 2 ({@link #string2}, {@link #content2}): text of an inner JSON document that is itself
+ * the value of a level-1 string, written in one pass: bk-collector encodes each log record with
+ * {@code SetEscapeHTML(false)} and puts the result in the item's {@code data} string ({@code
+ * exporter/converter/logs.go}); the outer marshal then escapes that text again. So an inner {@code
+ * "} becomes {@code \"}, an inner escaped quote {@code \\\"}, and {@code <} (raw in the inner
+ * document) <code>&#92;u003c</code>.
  *
  * <p>Stateless; thread-safe (each buffer is confined to its caller).
  */
 public final class GoJson {
 
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
   /** Level-1 escapes for ASCII; null = the byte itself. */
   private static final byte[][] ESC1 = new byte[128][];
+
   /** Level-2 escapes for ASCII; null = the byte itself. */
   private static final byte[][] ESC2 = new byte[128][];
 
@@ -51,7 +56,8 @@ public final class GoJson {
     ESC2['"'] = bytes("\\\\\\\""); // inner \" -> outer \\\"
     ESC2['\\'] = bytes("\\\\\\\\"); // inner \\ -> outer \\\\
     for (char c : new char[] {'<', '>', '&'}) {
-      // HTML-safe only at the outer level; the inner encoder leaves them raw, the outer escapes them.
+      // HTML-safe only at the outer level; the inner encoder leaves them raw, the outer escapes
+      // them.
       String u = "\\u00" + (char) HEX[c >> 4] + (char) HEX[c & 15];
       ESC1[c] = bytes(u);
       ESC2[c] = bytes(u);
@@ -67,8 +73,7 @@ public final class GoJson {
     return s.getBytes(StandardCharsets.US_ASCII);
   }
 
-  private GoJson() {
-  }
+  private GoJson() {}
 
   /**
    * Appends bytes as they are.
@@ -84,7 +89,10 @@ public final class GoJson {
     out.writeByte(c);
   }
 
-  /** Appends ASCII text as it is (structure, key names known to need no escaping); throws as {@link #raw}. */
+  /**
+   * Appends ASCII text as it is (structure, key names known to need no escaping); throws as {@link
+   * #raw}.
+   */
   public static void ascii(EncodeBuffer out, CharSequence s) {
     int n = s.length();
     out.ensure(n);
@@ -96,7 +104,9 @@ public final class GoJson {
     out.setSize(out.size() + (n));
   }
 
-  /** A signed decimal integer (no escaping is ever needed, at either level); throws as {@link #raw}. */
+  /**
+   * A signed decimal integer (no escaping is ever needed, at either level); throws as {@link #raw}.
+   */
   public static void number(EncodeBuffer out, long v) {
     if (v == Long.MIN_VALUE) {
       ascii(out, "-9223372036854775808");
@@ -131,7 +141,10 @@ public final class GoJson {
     }
   }
 
-  /** A double as Go's {@code encoding/json} writes a float64 (see {@link #goFloat}); throws as {@link #raw}. */
+  /**
+   * A double as Go's {@code encoding/json} writes a float64 (see {@link #goFloat}); throws as
+   * {@link #raw}.
+   */
   public static void floatNumber(EncodeBuffer out, double d) {
     ascii(out, goFloat(d));
   }
@@ -164,8 +177,8 @@ public final class GoJson {
   }
 
   /**
-   * A level-2 string (inner {@code "…"} as it appears inside an outer string: {@code \"…\"}); throws as
-   * {@link #raw}.
+   * A level-2 string (inner {@code "…"} as it appears inside an outer string: {@code \"…\"});
+   * throws as {@link #raw}.
    */
   public static void string2(EncodeBuffer out, CharSequence s) {
     out.writeByte('\\');
@@ -181,11 +194,12 @@ public final class GoJson {
   }
 
   /**
-   * Makes room for the escaped form of {@code s}: for its worst case (7 bytes a char) when that is within
-   * {@code out}'s limit, else for its exact length, counted first; so a string too large for the limit is refused
-   * before anything of its size is allocated.
+   * Makes room for the escaped form of {@code s}: for its worst case (7 bytes a char) when that is
+   * within {@code out}'s limit, else for its exact length, counted first; so a string too large for
+   * the limit is refused before anything of its size is allocated.
    */
-  private static void ensureEscaped(EncodeBuffer out, CharSequence s, byte[][] table, boolean level2) {
+  private static void ensureEscaped(
+      EncodeBuffer out, CharSequence s, byte[][] table, boolean level2) {
     int n = s.length();
     long worst = (long) n * 7; // a control char at level 2: "\\u00XX"
     if (out.size() + worst <= out.limit()) {
@@ -209,7 +223,9 @@ public final class GoJson {
       } else if (c < 0x800) {
         len += 2;
       } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < n
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
           i++;
           len += 4;
         } else {
@@ -245,14 +261,18 @@ public final class GoJson {
         b[p++] = (byte) (0xC0 | (c >> 6));
         b[p++] = (byte) (0x80 | (c & 0x3F));
       } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < n
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
           int cp = Character.toCodePoint(c, s.charAt(++i));
           b[p++] = (byte) (0xF0 | (cp >> 18));
           b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
           b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
           b[p++] = (byte) (0x80 | (cp & 0x3F));
         } else {
-          p = unicodeEscape(b, p, 0xFFFD, level2); // Go replaces invalid UTF-16/UTF-8 with U+FFFD, escaped
+          p =
+              unicodeEscape(
+                  b, p, 0xFFFD, level2); // Go replaces invalid UTF-16/UTF-8 with U+FFFD, escaped
         }
       } else if (c == 0x2028 || c == 0x2029) {
         p = unicodeEscape(b, p, c, level2); // Go escapes these even with SetEscapeHTML(false)
@@ -284,9 +304,9 @@ public final class GoJson {
   }
 
   /**
-   * The shortest decimal that reads back as {@code d}, the closest one when several are as short (what Go's
-   * {@code strconv.FormatFloat(f, fmt, -1, 64)} prints; Java's {@code Double.toString} is not always shortest before
-   * JDK 19, e.g. 4.9E-324 for 5e-324). Trailing zeros stripped.
+   * The shortest decimal that reads back as {@code d}, the closest one when several are as short
+   * (what Go's {@code strconv.FormatFloat(f, fmt, -1, 64)} prints; Java's {@code Double.toString}
+   * is not always shortest before JDK 19, e.g. 4.9E-324 for 5e-324). Trailing zeros stripped.
    */
   static BigDecimal shortest(double d) {
     BigDecimal exact = new BigDecimal(d);
@@ -300,9 +320,10 @@ public final class GoJson {
   }
 
   /**
-   * Formats {@code d} as Go's {@code encoding/json} (and pdata's {@code AsString}) do: like ES6 number-to-string,
-   * the shortest decimal that round-trips, in plain notation for 1e-6 &lt;= |d| &lt; 1e21 and otherwise as
-   * {@code 1.5e-7} / {@code 1e+21}; integral values without a fraction ({@code 3}, not {@code 3.0}).
+   * Formats {@code d} as Go's {@code encoding/json} (and pdata's {@code AsString}) do: like ES6
+   * number-to-string, the shortest decimal that round-trips, in plain notation for 1e-6 &lt;= |d|
+   * &lt; 1e21 and otherwise as {@code 1.5e-7} / {@code 1e+21}; integral values without a fraction
+   * ({@code 3}, not {@code 3.0}).
    *
    * @throws IllegalArgumentException for NaN and infinities, which JSON cannot carry
    */
@@ -329,7 +350,8 @@ public final class GoJson {
       sb.append('.').append(digits, 1, digits.length());
     }
     sb.append('e').append(exponent < 0 ? '-' : '+');
-    // Go's %e pads the exponent to two digits and json then trims "e-0X" to "e-X"; the exponents here are
+    // Go's %e pads the exponent to two digits and json then trims "e-0X" to "e-X"; the exponents
+    // here are
     // >= 21 or <= -7, so that is simply the exponent without padding.
     return sb.append(Math.abs(exponent)).toString();
   }

@@ -9,18 +9,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@link AnyValue}s rendered the way bk-collector renders OTLP values: as Go's {@code encoding/json} marshals
- * pdata's {@code AsRaw()} (maps with sorted keys, bytes as standard base64, float64 as {@link GoJson#goFloat}),
- * and pdata's {@code Value.AsString()} for bodies. Stateless; thread-safe.
+ * {@link AnyValue}s rendered the way bk-collector renders OTLP values: as Go's {@code
+ * encoding/json} marshals pdata's {@code AsRaw()} (maps with sorted keys, bytes as standard base64,
+ * float64 as {@link GoJson#goFloat}), and pdata's {@code Value.AsString()} for bodies. Stateless;
+ * thread-safe.
  */
 public final class GoValues {
 
-  private GoValues() {
-  }
+  private GoValues() {}
 
   /**
-   * pdata's {@code AsString()}: a string as it is; null (empty) as ""; bool, int, double as text; bytes as base64;
-   * arrays and maps as their {@code json.Marshal} (HTML-escaped) text.
+   * pdata's {@code AsString()}: a string as it is; null (empty) as ""; bool, int, double as text;
+   * bytes as base64; arrays and maps as their {@code json.Marshal} (HTML-escaped) text.
    */
   public static String asString(AnyValue v) {
     if (v == null) {

@@ -14,12 +14,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One connection to the agent: a non-blocking {@link SocketChannel} with a write selector (used by the one thread
- * holding the transport's write lock) and a read selector (used only by the transport's I/O thread). Non-blocking
- * I/O is what gives writes a timeout, which blocking Java sockets do not have.
+ * One connection to the agent: a non-blocking {@link SocketChannel} with a write selector (used by
+ * the one thread holding the transport's write lock) and a read selector (used only by the
+ * transport's I/O thread). Non-blocking I/O is what gives writes a timeout, which blocking Java
+ * sockets do not have.
  *
- * <p>{@link #close()} may be called from any thread, at any time, and more than once: it wakes a thread blocked in
- * either selector, whose operation then fails.
+ * <p>{@link #close()} may be called from any thread, at any time, and more than once: it wakes a
+ * thread blocked in either selector, whose operation then fails.
  */
 final class GseConnection implements Closeable {
 
@@ -36,6 +37,7 @@ final class GseConnection implements Closeable {
   private final Selector writeSelector;
   private final Selector readSelector;
   private final AtomicBoolean closed = new AtomicBoolean();
+
   /** Bytes of the frame being written that reached the socket; only the writing thread uses it. */
   private long lastWriteProgress;
 
@@ -50,7 +52,8 @@ final class GseConnection implements Closeable {
    *
    * @param sendBufferBytes SO_SNDBUF, 0 for the system default
    */
-  static GseConnection open(Endpoint endpoint, long connectTimeoutMillis, int sendBufferBytes) throws IOException {
+  static GseConnection open(Endpoint endpoint, long connectTimeoutMillis, int sendBufferBytes)
+      throws IOException {
     SocketChannel ch = endpoint.openChannel();
     Selector ws = null;
     Selector rs = null;
@@ -68,7 +71,8 @@ final class GseConnection implements Closeable {
         while (!ch.finishConnect()) {
           long remaining = deadline - System.nanoTime();
           if (remaining <= 0) {
-            throw new SocketTimeoutException("connect timed out after " + connectTimeoutMillis + " ms");
+            throw new SocketTimeoutException(
+                "connect timed out after " + connectTimeoutMillis + " ms");
           }
           if (Thread.currentThread().isInterrupted()) {
             throw new InterruptedIOException("interrupted while connecting");
@@ -91,11 +95,12 @@ final class GseConnection implements Closeable {
   }
 
   /**
-   * Writes {@code frame} completely through {@code buffer} (a direct buffer owned by the caller's lock). Fails if
-   * no byte could be written for {@code stallTimeoutNanos}.
+   * Writes {@code frame} completely through {@code buffer} (a direct buffer owned by the caller's
+   * lock). Fails if no byte could be written for {@code stallTimeoutNanos}.
    *
    * @return the frame's length
-   * @throws IOException on any failure; {@link #bytesWrittenOfLastFrame()} then tells how far it got
+   * @throws IOException on any failure; {@link #bytesWrittenOfLastFrame()} then tells how far it
+   *     got
    */
   long write(Envelope.Frame frame, ByteBuffer buffer, long stallTimeoutNanos) throws IOException {
     long total = frame.length();
@@ -131,13 +136,16 @@ final class GseConnection implements Closeable {
           throw new ClosedChannelException();
         }
         if (Thread.currentThread().isInterrupted()) {
-          // select() returns at once for an interrupted thread: give up rather than spin until the stall timeout
+          // select() returns at once for an interrupted thread: give up rather than spin until the
+          // stall timeout
           throw new InterruptedIOException("interrupted while writing a frame");
         }
         long remaining = stallTimeoutNanos - (System.nanoTime() - lastProgressNanos);
         if (remaining <= 0) {
-          throw new WriteStalledException("write stalled for " + TimeUnit.NANOSECONDS.toMillis(stallTimeoutNanos)
-              + " ms (writeTimeoutMillis)");
+          throw new WriteStalledException(
+              "write stalled for "
+                  + TimeUnit.NANOSECONDS.toMillis(stallTimeoutNanos)
+                  + " ms (writeTimeoutMillis)");
         }
         writeSelector.select(Math.max(1, (remaining + 999_999) / 1_000_000));
         writeSelector.selectedKeys().clear();
@@ -154,8 +162,8 @@ final class GseConnection implements Closeable {
   }
 
   /**
-   * Reads what is available into {@code buffer}, waiting up to {@code timeoutMillis} for something to arrive. Only
-   * the I/O thread calls this.
+   * Reads what is available into {@code buffer}, waiting up to {@code timeoutMillis} for something
+   * to arrive. Only the I/O thread calls this.
    *
    * @return bytes read, 0 if nothing arrived, -1 at end of stream
    */

@@ -17,38 +17,52 @@ import java.util.concurrent.locks.ReentrantLock;
  * The one persistent connection to the GSE agent, and the rules around it.
  *
  * <ul>
- *   <li><b>Frames never interleave.</b> Every write (data frame or agent-info request) happens under
- *       {@link #writeLock}, and writes the whole frame or fails.</li>
- *   <li><b>A failed or stalled write closes the connection</b> before the lock is released, so the rest of a partial
- *       frame can never be followed by another frame on the same stream; the caller gets
- *       {@link ExportResult#retryable} and the producer re-sends the whole frame, on a new connection.</li>
- *   <li><b>Connecting</b> happens on demand, under the lock, with exponential backoff between failed attempts
- *       (from the producer's {@code initialRetryBackoffMillis} to {@code maxRetryBackoffMillis}, ±20 % jitter); a
- *       frame that meets a backoff fails at once with the remaining delay as {@code retryAfterMillis}. The first
- *       attempt is made at start, so the agent's info is there before the first frame.</li>
- *   <li><b>Agent info</b>: each new connection first sends the 0x0A request; the I/O thread reads the replies
- *       (8-byte header, then exactly {@code bodylen} bytes of JSON) and re-sends the request every
- *       {@code agentInfoIntervalMillis} (libgse: 31 s), which also probes an idle connection. The first data frame
- *       waits up to {@code agentInfoTimeoutMillis} for the first reply.</li>
+ *   <li><b>Frames never interleave.</b> Every write (data frame or agent-info request) happens
+ *       under {@link #writeLock}, and writes the whole frame or fails.
+ *   <li><b>A failed or stalled write closes the connection</b> before the lock is released, so the
+ *       rest of a partial frame can never be followed by another frame on the same stream; the
+ *       caller gets {@link ExportResult#retryable} and the producer re-sends the whole frame, on a
+ *       new connection.
+ *   <li><b>Connecting</b> happens on demand, under the lock, with exponential backoff between
+ *       failed attempts (from the producer's {@code initialRetryBackoffMillis} to {@code
+ *       maxRetryBackoffMillis}, ±20 % jitter); a frame that meets a backoff fails at once with the
+ *       remaining delay as {@code retryAfterMillis}. The first attempt is made at start, so the
+ *       agent's info is there before the first frame.
+ *   <li><b>Agent info</b>: each new connection first sends the 0x0A request; the I/O thread reads
+ *       the replies (8-byte header, then exactly {@code bodylen} bytes of JSON) and re-sends the
+ *       request every {@code agentInfoIntervalMillis} (libgse: 31 s), which also probes an idle
+ *       connection. The first data frame waits up to {@code agentInfoTimeoutMillis} for the first
+ *       reply.
  * </ul>
  *
- * <p>The parts: {@link ReconnectBackoff} (when to try again), {@link AgentInfoExchange} (request, reply, first
- * wait), {@link ReplyReader} (the reply stream's framing), {@link GseConnection} (one socket and its timed writes),
- * {@link TransportCounters}. This class holds the lock, the connection and the I/O thread that ties them together.
+ * <p>The parts: {@link ReconnectBackoff} (when to try again), {@link AgentInfoExchange} (request,
+ * reply, first wait), {@link ReplyReader} (the reply stream's framing), {@link GseConnection} (one
+ * socket and its timed writes), {@link TransportCounters}. This class holds the lock, the
+ * connection and the I/O thread that ties them together.
  *
- * <p>Threads: {@link #send} from the producer's send threads; one daemon I/O thread reads replies. Thread-safe.
+ * <p>Threads: {@link #send} from the producer's send threads; one daemon I/O thread reads replies.
+ * Thread-safe.
  */
 public final class GseTransport implements Closeable {
 
   private static final InternalLogger log = InternalLogger.get(GseTransport.class);
+
   /** The direct buffer frames are copied through on their way to the socket, in bytes. */
   static final int WRITE_BUFFER_BYTES = 256 * 1024;
+
   /** The least time between two logged lost connections, in ms (the others are logged at DEBUG). */
   private static final long DROP_LOG_INTERVAL_MILLIS = 10_000;
-  /** While an agent-info request is due but the write lock is busy, the I/O thread retries this often, in ms. */
+
+  /**
+   * While an agent-info request is due but the write lock is busy, the I/O thread retries this
+   * often, in ms.
+   */
   private static final long INFO_RETRY_MILLIS = 20;
 
-  /** Builds a frame once the connection is up and the agent's info is known; called under the write lock. */
+  /**
+   * Builds a frame once the connection is up and the agent's info is known; called under the write
+   * lock.
+   */
   public interface FrameRenderer {
     /**
      * @param agent the agent's last reply, or {@link AgentInfo#NONE}
@@ -59,7 +73,9 @@ public final class GseTransport implements Closeable {
 
   /** Told of every agent-info reply, on the I/O thread. */
   public interface AgentInfoListener {
-    /** @param info the reply, parsed */
+    /**
+     * @param info the reply, parsed
+     */
     void onAgentInfo(AgentInfo info);
   }
 
@@ -72,19 +88,30 @@ public final class GseTransport implements Closeable {
   private final AgentInfoExchange agentInfo;
   private final RateLimitedLog dropLog = new RateLimitedLog(log, DROP_LOG_INTERVAL_MILLIS);
 
-  /** Serialises every write to the connection and every change of {@link #current} to a new connection. */
+  /**
+   * Serialises every write to the connection and every change of {@link #current} to a new
+   * connection.
+   */
   private final ReentrantLock writeLock = new ReentrantLock();
-  /** The live connection or null. Replaced under {@link #writeLock}; any thread may CAS it to null when closing it. */
+
+  /**
+   * The live connection or null. Replaced under {@link #writeLock}; any thread may CAS it to null
+   * when closing it.
+   */
   private final AtomicReference<GseConnection> current = new AtomicReference<>();
+
   /** Guarded by writeLock. */
   private final ReconnectBackoff backoff;
+
   /** Guarded by writeLock. */
   private ByteBuffer writeBuffer;
+
   /** Guarded by writeLock: whether a data frame already waited for the first agent-info reply. */
   private boolean agentInfoWaitDone;
 
   /** The I/O thread waits here for a connection. */
   private final Object monitor = new Object();
+
   private volatile boolean closed;
   private volatile Thread ioThread;
 
@@ -93,19 +120,33 @@ public final class GseTransport implements Closeable {
    * @param onIoStart run first on the I/O thread (e.g. a slow host-name lookup), may be null
    * @param listener told of agent-info replies, may be null
    */
-  public GseTransport(Endpoint endpoint, TransportSettings settings, String threadName, Runnable onIoStart,
+  public GseTransport(
+      Endpoint endpoint,
+      TransportSettings settings,
+      String threadName,
+      Runnable onIoStart,
       AgentInfoListener listener) {
     this.endpoint = endpoint;
     this.settings = settings;
     this.threadName = threadName;
     this.onIoStart = onIoStart;
     this.writeTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.writeTimeoutMillis);
-    this.backoff = new ReconnectBackoff(settings.initialBackoffMillis, settings.maxBackoffMillis, endpoint.describe());
-    this.agentInfo = new AgentInfoExchange(settings.agentInfoIntervalMillis, settings.agentInfoTimeoutMillis,
-        endpoint.describe(), listener, counters);
+    this.backoff =
+        new ReconnectBackoff(
+            settings.initialBackoffMillis, settings.maxBackoffMillis, endpoint.describe());
+    this.agentInfo =
+        new AgentInfoExchange(
+            settings.agentInfoIntervalMillis,
+            settings.agentInfoTimeoutMillis,
+            endpoint.describe(),
+            listener,
+            counters);
   }
 
-  /** Starts the I/O thread, which makes the first connection attempt. Idempotent; a no-op once closed. */
+  /**
+   * Starts the I/O thread, which makes the first connection attempt. Idempotent; a no-op once
+   * closed.
+   */
   public synchronized void start() {
     if (ioThread != null || closed) {
       return;
@@ -124,8 +165,9 @@ public final class GseTransport implements Closeable {
   /**
    * Writes one frame: connects if needed, renders the frame under the lock, writes it whole.
    *
-   * @return success when every byte of the frame was written; retryable on any connection or write failure (the
-   *     connection is then closed); too-large when the renderer refused the frame. Never throws.
+   * @return success when every byte of the frame was written; retryable on any connection or write
+   *     failure (the connection is then closed); too-large when the renderer refused the frame.
+   *     Never throws.
    */
   public ExportResult send(FrameRenderer renderer) {
     try {
@@ -146,27 +188,39 @@ public final class GseTransport implements Closeable {
         }
         if (c == null) {
           long wait = backoff.remainingMillis();
-          return ExportResult.retryable("not connected to the GSE agent at " + endpoint.describe() + ": "
-              + backoff.lastError() + "; next connection attempt in " + wait + " ms", backoff.lastError(), wait);
+          return ExportResult.retryable(
+              "not connected to the GSE agent at "
+                  + endpoint.describe()
+                  + ": "
+                  + backoff.lastError()
+                  + "; next connection attempt in "
+                  + wait
+                  + " ms",
+              backoff.lastError(),
+              wait);
         }
       }
       if (settings.waitForAgentInfo && !agentInfoWaitDone) {
         agentInfoWaitDone = true;
         GseConnection waitingOn = c;
         if (!agentInfo.awaitFirst(() -> closed || waitingOn.isClosed())) {
-          return ExportResult.retryable("interrupted while waiting for the GSE agent's info", null, -1);
+          return ExportResult.retryable(
+              "interrupted while waiting for the GSE agent's info", null, -1);
         }
       }
       return writeFrameLocked(c, renderer);
     } catch (RuntimeException e) {
-      return ExportResult.failed("unexpected error writing to the GSE agent at " + endpoint.describe() + ": " + e,
-          e);
+      return ExportResult.failed(
+          "unexpected error writing to the GSE agent at " + endpoint.describe() + ": " + e, e);
     } finally {
       writeLock.unlock();
     }
   }
 
-  /** Renders and writes one data frame on {@code c}; under the lock. A failed write closes the connection. */
+  /**
+   * Renders and writes one data frame on {@code c}; under the lock. A failed write closes the
+   * connection.
+   */
   private ExportResult writeFrameLocked(GseConnection c, FrameRenderer renderer) {
     Envelope.Frame frame;
     try {
@@ -181,10 +235,17 @@ public final class GseTransport implements Closeable {
       counters.writeFailures.incrementAndGet();
       long done = c.bytesWrittenOfLastFrame();
       drop(c, "writing a frame failed after " + done + " of " + frame.length() + " bytes: " + e);
-      return ExportResult.retryable(String.format(Locale.ROOT,
-          "writing a %,d-byte frame to the GSE agent at %s failed after %,d bytes (connection closed; the whole "
-              + "frame will be re-sent on a new connection): %s", frame.length(), endpoint.describe(), done, e),
-          e, -1);
+      return ExportResult.retryable(
+          String.format(
+              Locale.ROOT,
+              "writing a %,d-byte frame to the GSE agent at %s failed after %,d bytes (connection closed; the whole "
+                  + "frame will be re-sent on a new connection): %s",
+              frame.length(),
+              endpoint.describe(),
+              done,
+              e),
+          e,
+          -1);
     }
     counters.framesWritten.incrementAndGet();
     if (agentInfo.isDue()) {
@@ -200,7 +261,10 @@ public final class GseTransport implements Closeable {
     return writeBuffer;
   }
 
-  /** Connects (under the lock) unless backing off; sends the agent-info request first. Null on failure. */
+  /**
+   * Connects (under the lock) unless backing off; sends the agent-info request first. Null on
+   * failure.
+   */
   private GseConnection connectLocked() {
     if (!backoff.mayAttempt(System.nanoTime())) {
       return null;
@@ -223,7 +287,10 @@ public final class GseTransport implements Closeable {
     agentInfo.requestSent();
     int failures = backoff.onSuccess();
     if (failures > 0 || counters.connectsOk.get() > 0) {
-      log.info("connected to the GSE agent at {} (after {} failed attempt(s))", endpoint.describe(), failures);
+      log.info(
+          "connected to the GSE agent at {} (after {} failed attempt(s))",
+          endpoint.describe(),
+          failures);
     } else {
       log.debug("connected to the GSE agent at {}", endpoint.describe());
     }
@@ -240,7 +307,9 @@ public final class GseTransport implements Closeable {
     return c;
   }
 
-  /** Writes the agent-info request on {@code c}; under the lock. A failure closes the connection. */
+  /**
+   * Writes the agent-info request on {@code c}; under the lock. A failure closes the connection.
+   */
   private void writeInfoRequestLocked(GseConnection c) {
     agentInfo.requestSent();
     try {
@@ -252,7 +321,10 @@ public final class GseTransport implements Closeable {
     }
   }
 
-  /** Closes {@code c} and forgets it, if it is still open; logs once per connection (WARN rate-limited). */
+  /**
+   * Closes {@code c} and forgets it, if it is still open; logs once per connection (WARN
+   * rate-limited).
+   */
   private void drop(GseConnection c, String reason) {
     if (!c.closeNow()) {
       return;
@@ -262,8 +334,14 @@ public final class GseTransport implements Closeable {
       return;
     }
     log.debug("lost the connection to the GSE agent at {}: {}", endpoint.describe(), reason);
-    dropLog.warn(() -> "lost the connection to the GSE agent at " + endpoint.describe() + ": " + reason
-        + "; reconnecting for the next frame", null);
+    dropLog.warn(
+        () ->
+            "lost the connection to the GSE agent at "
+                + endpoint.describe()
+                + ": "
+                + reason
+                + "; reconnecting for the next frame",
+        null);
   }
 
   // ---- the I/O thread ----
@@ -276,8 +354,10 @@ public final class GseTransport implements Closeable {
         log.debug("GSE exporter start-up task failed", e);
       }
     }
-    // The first connection attempt, so that the agent's info is there before the first frame. Only if the lock is
-    // free: a sender holding it is connecting itself, and may wait for the reply that only this thread reads.
+    // The first connection attempt, so that the agent's info is there before the first frame. Only
+    // if the lock is
+    // free: a sender holding it is connecting itself, and may wait for the reply that only this
+    // thread reads.
     if (writeLock.tryLock()) {
       try {
         if (!closed && current.get() == null) {
@@ -316,7 +396,10 @@ public final class GseTransport implements Closeable {
     }
   }
 
-  /** Sends a due agent-info request if the lock is free, then reads replies until the next request is due. */
+  /**
+   * Sends a due agent-info request if the lock is free, then reads replies until the next request
+   * is due.
+   */
   private void readOnce(GseConnection c, ReplyReader replies) {
     long untilInfo = agentInfo.checkDue();
     if (agentInfo.isDue() && writeLock.tryLock()) {
@@ -328,8 +411,10 @@ public final class GseTransport implements Closeable {
         writeLock.unlock();
       }
     }
-    long timeout = agentInfo.isDue() ? INFO_RETRY_MILLIS
-        : Math.min(1000, Math.max(1, TimeUnit.NANOSECONDS.toMillis(untilInfo)));
+    long timeout =
+        agentInfo.isDue()
+            ? INFO_RETRY_MILLIS
+            : Math.min(1000, Math.max(1, TimeUnit.NANOSECONDS.toMillis(untilInfo)));
     try {
       if (replies.read(c, timeout, this::onReply) < 0) {
         drop(c, "the agent closed it");
@@ -348,7 +433,10 @@ public final class GseTransport implements Closeable {
     if (type == GseProtocol.MSG_AGENT_INFO) {
       agentInfo.onReply(body, off, len);
     } else {
-      log.debug("ignoring a reply of type 0x{} ({} bytes) from the GSE agent", Integer.toHexString(type), len);
+      log.debug(
+          "ignoring a reply of type 0x{} ({} bytes) from the GSE agent",
+          Integer.toHexString(type),
+          len);
     }
   }
 

@@ -8,25 +8,26 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * The two item encoders. Each writes the start of one {@code items[]} element, {@code {"data":"…"}} without its
- * closing brace: the framer appends {@code ,"iterationindex":i}}, because the index is the record's position in the
- * frame (bk-collector's {@code queue.NewEventsMapStr}).
+ * The two item encoders. Each writes the start of one {@code items[]} element, {@code {"data":"…"}}
+ * without its closing brace: the framer appends {@code ,"iterationindex":i}}, because the index is
+ * the record's position in the frame (bk-collector's {@code queue.NewEventsMapStr}).
  *
  * <ul>
  *   <li>{@link #recordJson}: {@code data} is the record as bk-collector's logs converter writes it
- *       ({@code exporter/converter/logs.go}, {@code Extract}): a JSON object with keys in Go's sorted map order,
- *       {@code attributes} (blank keys dropped, as {@code CleanAttributesMap}), {@code body}
- *       ({@code Value.AsString()}), {@code flags}, {@code resource}, {@code severity_number},
- *       {@code severity_text}, {@code span_id} and {@code trace_id} (lower-case hex, "" when absent),
- *       {@code time_unix} (microseconds; the observed time when the event time is 0), ending in the newline that
- *       Go's {@code json.Encoder.Encode} appends.</li>
- *   <li>{@link #body}: {@code data} is the body as text, one log line, as a log collector sends it.</li>
+ *       ({@code exporter/converter/logs.go}, {@code Extract}): a JSON object with keys in Go's
+ *       sorted map order, {@code attributes} (blank keys dropped, as {@code CleanAttributesMap}),
+ *       {@code body} ({@code Value.AsString()}), {@code flags}, {@code resource}, {@code
+ *       severity_number}, {@code severity_text}, {@code span_id} and {@code trace_id} (lower-case
+ *       hex, "" when absent), {@code time_unix} (microseconds; the observed time when the event
+ *       time is 0), ending in the newline that Go's {@code json.Encoder.Encode} appends.
+ *   <li>{@link #body}: {@code data} is the body as text, one log line, as a log collector sends it.
  * </ul>
  *
- * <p>Both validate the record's dataid (its destination) so that {@code send} refuses a bad one. Both write straight
- * into the buffer the producer gives them (one copy, no buffer of their own), so a record that would take it past its
- * limit is refused with {@link io.logproducer.RecordTooLargeException} before anything of its size is allocated.
- * Stateless; thread-safe.
+ * <p>Both validate the record's dataid (its destination) so that {@code send} refuses a bad one.
+ * Both write straight into the buffer the producer gives them (one copy, no buffer of their own),
+ * so a record that would take it past its limit is refused with {@link
+ * io.logproducer.RecordTooLargeException} before anything of its size is allocated. Stateless;
+ * thread-safe.
  */
 public final class ItemEncoders {
 
@@ -40,11 +41,14 @@ public final class ItemEncoders {
   private static final byte[] KEY_SPAN_ID = ascii(",\\\"span_id\\\":\\\"");
   private static final byte[] KEY_TIME_UNIX = ascii("\\\",\\\"time_unix\\\":");
   private static final byte[] KEY_TRACE_ID = ascii(",\\\"trace_id\\\":\\\"");
-  /** Closes trace_id, the inner object, writes the inner document's trailing newline, closes the data string. */
+
+  /**
+   * Closes trace_id, the inner object, writes the inner document's trailing newline, closes the
+   * data string.
+   */
   private static final byte[] RECORD_END = ascii("\\\"}\\n\"");
 
-  private ItemEncoders() {
-  }
+  private ItemEncoders() {}
 
   private static byte[] ascii(String s) {
     return s.getBytes(StandardCharsets.US_ASCII);
@@ -71,8 +75,11 @@ public final class ItemEncoders {
       dataIds.of(record.getDestination());
       GoJson.raw(out, ITEM_START);
       AnyValue body = record.getBody();
-      GoJson.content1(out, body != null && body.getType() == AnyValue.Type.STRING ? body.asString()
-          : GoValues.asString(body));
+      GoJson.content1(
+          out,
+          body != null && body.getType() == AnyValue.Type.STRING
+              ? body.asString()
+              : GoValues.asString(body));
       out.writeByte('"');
     };
   }
@@ -82,8 +89,11 @@ public final class ItemEncoders {
     writeAttributes(j, record);
     GoJson.raw(j, KEY_BODY);
     AnyValue body = record.getBody();
-    GoJson.string2(j, body != null && body.getType() == AnyValue.Type.STRING ? body.asString()
-        : GoValues.asString(body));
+    GoJson.string2(
+        j,
+        body != null && body.getType() == AnyValue.Type.STRING
+            ? body.asString()
+            : GoValues.asString(body));
     GoJson.raw(j, KEY_FLAGS);
     GoJson.number(j, record.getFlags() & 0xFFFFFFFFL);
     GoJson.raw(j, KEY_RESOURCE);
@@ -95,7 +105,8 @@ public final class ItemEncoders {
     GoJson.string2(j, severityText == null ? "" : severityText);
     GoJson.raw(j, KEY_SPAN_ID);
     GoJson.hex(j, record.getSpanId());
-    long nanos = record.getTimeUnixNano() > 0 ? record.getTimeUnixNano() : record.getObservedTimeUnixNano();
+    long nanos =
+        record.getTimeUnixNano() > 0 ? record.getTimeUnixNano() : record.getObservedTimeUnixNano();
     GoJson.raw(j, KEY_TIME_UNIX);
     GoJson.number(j, nanos / 1000);
     GoJson.raw(j, KEY_TRACE_ID);
@@ -103,7 +114,9 @@ public final class ItemEncoders {
     GoJson.raw(j, RECORD_END);
   }
 
-  /** The attributes as a level-2 object, keys sorted (Go map order), blank keys dropped; no braces. */
+  /**
+   * The attributes as a level-2 object, keys sorted (Go map order), blank keys dropped; no braces.
+   */
   private static void writeAttributes(EncodeBuffer j, LogRecord record) {
     int n = record.getAttributeCount();
     if (n == 0) {

@@ -8,10 +8,11 @@ import java.net.SocketAddress;
 import java.nio.channels.SocketChannel;
 
 /**
- * junixsocket (an optional dependency, for Java 8–15), reached by reflection so that the library has no compile-time
- * tie to it: {@code AFUNIXSocketChannel.open()}, {@code AFUNIXSocketAddress.of(File)},
- * {@code AFUNIXSocket.isSupported()}. {@code AFUNIXSocketChannel} is a {@link SocketChannel} with its own selector
- * provider, so the rest of the transport is the same as with the JDK's channels. Loaded only on that path.
+ * junixsocket (an optional dependency, for Java 8–15), reached by reflection so that the library
+ * has no compile-time tie to it: {@code AFUNIXSocketChannel.open()}, {@code
+ * AFUNIXSocketAddress.of(File)}, {@code AFUNIXSocket.isSupported()}. {@code AFUNIXSocketChannel} is
+ * a {@link SocketChannel} with its own selector provider, so the rest of the transport is the same
+ * as with the JDK's channels. Loaded only on that path.
  */
 final class Junixsocket {
 
@@ -40,8 +41,7 @@ final class Junixsocket {
     PROBLEM = problem;
   }
 
-  private Junixsocket() {
-  }
+  private Junixsocket() {}
 
   /** Null when junixsocket is usable here, else why not. */
   static String problem() {
@@ -49,7 +49,8 @@ final class Junixsocket {
       return "junixsocket not found: " + PROBLEM;
     }
     try {
-      return Boolean.TRUE.equals(IS_SUPPORTED.invoke(null)) ? null
+      return Boolean.TRUE.equals(IS_SUPPORTED.invoke(null))
+          ? null
           : "junixsocket's native library does not support this platform";
     } catch (ReflectiveOperationException | LinkageError e) {
       return "junixsocket could not load: " + e;

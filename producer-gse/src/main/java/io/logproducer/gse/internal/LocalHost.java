@@ -8,15 +8,17 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 
 /**
- * The local host name, as libgse attaches it ({@code os.Hostname()}: the kernel's host name, not a DNS lookup).
- * Stateless; thread-safe.
+ * The local host name, as libgse attaches it ({@code os.Hostname()}: the kernel's host name, not a
+ * DNS lookup). Stateless; thread-safe.
  */
 public final class LocalHost {
 
-  private LocalHost() {
-  }
+  private LocalHost() {}
 
-  /** The kernel host name from /proc or the environment, without any network lookup; null if unknown. */
+  /**
+   * The kernel host name from /proc or the environment, without any network lookup; null if
+   * unknown.
+   */
   public static String fastName() {
     Path proc = Paths.get("/proc/sys/kernel/hostname");
     try {
@@ -38,7 +40,10 @@ public final class LocalHost {
     return null;
   }
 
-  /** {@link #fastName()}, else the JDK's local host name (which may take a resolver round trip); "" if unknown. */
+  /**
+   * {@link #fastName()}, else the JDK's local host name (which may take a resolver round trip); ""
+   * if unknown.
+   */
   public static String name() {
     String s = fastName();
     if (s != null) {

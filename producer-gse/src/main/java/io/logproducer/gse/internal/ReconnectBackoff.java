@@ -7,10 +7,11 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * When the transport may try to connect again: after each failed attempt the next waits an exponential backoff
- * (the core's {@link RetryPolicy}: from {@code initialBackoffMillis} to {@code maxBackoffMillis}, ±20 % jitter); a
- * success resets it. Failures are logged at WARN at most once per {@value #LOG_INTERVAL_MILLIS} ms (the core's
- * {@link RateLimitedLog}, which counts what it held back).
+ * When the transport may try to connect again: after each failed attempt the next waits an
+ * exponential backoff (the core's {@link RetryPolicy}: from {@code initialBackoffMillis} to {@code
+ * maxBackoffMillis}, ±20 % jitter); a success resets it. Failures are logged at WARN at most once
+ * per {@value #LOG_INTERVAL_MILLIS} ms (the core's {@link RateLimitedLog}, which counts what it
+ * held back).
  *
  * <p>Not thread-safe: guarded by the transport's write lock.
  */
@@ -18,14 +19,17 @@ final class ReconnectBackoff {
 
   /** The least time between two logged connection failures, in ms. */
   static final long LOG_INTERVAL_MILLIS = 10_000;
+
   private static final InternalLogger log = InternalLogger.get(GseTransport.class);
 
   private final RetryPolicy policy;
   private final RateLimitedLog failureLog = new RateLimitedLog(log, LOG_INTERVAL_MILLIS);
   private final String where;
   private int failures;
+
   /** No attempt before this nanoTime (while {@link #failures} &gt; 0). */
   private long nextAttemptNanos;
+
   private IOException lastError;
 
   /**
@@ -34,7 +38,8 @@ final class ReconnectBackoff {
    * @param where the agent's address, for messages
    */
   ReconnectBackoff(long initialBackoffMillis, long maxBackoffMillis, String where) {
-    this.policy = new RetryPolicy(Integer.MAX_VALUE, Math.max(1, initialBackoffMillis), maxBackoffMillis);
+    this.policy =
+        new RetryPolicy(Integer.MAX_VALUE, Math.max(1, initialBackoffMillis), maxBackoffMillis);
     this.where = where;
   }
 
@@ -50,9 +55,19 @@ final class ReconnectBackoff {
     long backoff = policy.backoffMillis(failures, -1);
     nextAttemptNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff);
     int attempt = failures;
-    failureLog.warn(() -> "cannot connect to the GSE agent at " + where + ": " + e + "; attempt " + attempt
-        + ", next in " + backoff + " ms; records wait in the producer's buffer until it is reachable or "
-        + "deliveryTimeoutMillis passes", null);
+    failureLog.warn(
+        () ->
+            "cannot connect to the GSE agent at "
+                + where
+                + ": "
+                + e
+                + "; attempt "
+                + attempt
+                + ", next in "
+                + backoff
+                + " ms; records wait in the producer's buffer until it is reachable or "
+                + "deliveryTimeoutMillis passes",
+        null);
   }
 
   /** Records a successful attempt; returns the number of failed attempts before it. */

@@ -3,8 +3,9 @@ package io.logproducer.gse.internal;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the GSE transport counts: connection attempts, data frames, write failures, agent-info requests and replies.
- * Cumulative since the transport was made; for tests and diagnostics. Thread-safe (atomic counters).
+ * What the GSE transport counts: connection attempts, data frames, write failures, agent-info
+ * requests and replies. Cumulative since the transport was made; for tests and diagnostics.
+ * Thread-safe (atomic counters).
  */
 public final class TransportCounters {
 
@@ -36,7 +37,10 @@ public final class TransportCounters {
     return framesStarted.get();
   }
 
-  /** {@return writes (data frames or agent-info requests) that failed or stalled, each closing its connection} */
+  /**
+   * {@return writes (data frames or agent-info requests) that failed or stalled, each closing its
+   * connection}
+   */
   public long writeFailures() {
     return writeFailures.get();
   }

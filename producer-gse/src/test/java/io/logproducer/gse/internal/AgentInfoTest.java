@@ -17,8 +17,10 @@ class AgentInfoTest {
 
   @Test
   void readsEveryKnownField() {
-    AgentInfo a = parse("{\"bizid\":2,\"bk_biz_id\":3,\"cloudid\":4,\"ip\":\"10.0.0.5\",\"bk_agent_id\":\"id\","
-        + "\"bk_host_id\":77,\"bk_tenant_id\":\"system\",\"static_dataid\":1001,\"hostname\":\"h\"}");
+    AgentInfo a =
+        parse(
+            "{\"bizid\":2,\"bk_biz_id\":3,\"cloudid\":4,\"ip\":\"10.0.0.5\",\"bk_agent_id\":\"id\","
+                + "\"bk_host_id\":77,\"bk_tenant_id\":\"system\",\"static_dataid\":1001,\"hostname\":\"h\"}");
     assertEquals(2, a.bizId);
     assertEquals(3, a.bkBizId);
     assertEquals(4, a.cloudId);
@@ -32,8 +34,10 @@ class AgentInfoTest {
 
   @Test
   void isLenientAboutSpellingsTypesExtrasAndPadding() {
-    AgentInfo a = parse("\uFEFF  {\"cloud_id\":\"12\",\"bizid\":\" 5 \",\"bk_biz_id\":3.0,\"ip\":\"1.1.1.1\","
-        + "\"unknown\":{\"deep\":[1,{\"x\":null},true]},\"bk_host_id\":1e2,\"bk_agent_id\":123}\n\0\0");
+    AgentInfo a =
+        parse(
+            "\uFEFF  {\"cloud_id\":\"12\",\"bizid\":\" 5 \",\"bk_biz_id\":3.0,\"ip\":\"1.1.1.1\","
+                + "\"unknown\":{\"deep\":[1,{\"x\":null},true]},\"bk_host_id\":1e2,\"bk_agent_id\":123}\n\0\0");
     assertEquals(12, a.cloudId);
     assertEquals(5, a.bizId);
     assertEquals(3, a.bkBizId);
@@ -64,11 +68,14 @@ class AgentInfoTest {
 
   @Test
   void refusesWhatIsNotAJsonObject() {
-    assertEquals("expected a JSON object at offset 0",
+    assertEquals(
+        "expected a JSON object at offset 0",
         assertThrows(IllegalArgumentException.class, () -> parse("[1]")).getMessage());
-    assertEquals("unterminated string at offset 8",
+    assertEquals(
+        "unterminated string at offset 8",
         assertThrows(IllegalArgumentException.class, () -> parse("{\"ip\":\"x")).getMessage());
-    assertEquals("unexpected text after the object at offset 3",
+    assertEquals(
+        "unexpected text after the object at offset 3",
         assertThrows(IllegalArgumentException.class, () -> parse("{} x")).getMessage());
     byte[] bad = {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, '"', '}'};
     assertThrows(IllegalArgumentException.class, () -> AgentInfo.parse(bad, 0, bad.length));

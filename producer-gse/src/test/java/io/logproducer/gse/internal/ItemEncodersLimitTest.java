@@ -14,9 +14,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The encoders write straight into the producer's buffer and respect its limit: a record that does not fit is
- * refused before the buffer grows past it; one that fits only by its exact escaped length (not by the worst case of
- * 7 bytes a char) is encoded whole, the same bytes as into an unlimited buffer.
+ * The encoders write straight into the producer's buffer and respect its limit: a record that does
+ * not fit is refused before the buffer grows past it; one that fits only by its exact escaped
+ * length (not by the worst case of 7 bytes a char) is encoded whole, the same bytes as into an
+ * unlimited buffer.
  */
 class ItemEncodersLimitTest {
 
@@ -25,7 +26,8 @@ class ItemEncodersLimitTest {
 
   @Test
   void aRecordLargerThanTheLimitIsRefusedWithoutGrowingPastIt() {
-    for (RecordEncoder encoder : new RecordEncoder[] {ItemEncoders.body(IDS), ItemEncoders.recordJson(IDS, Map.of())}) {
+    for (RecordEncoder encoder :
+        new RecordEncoder[] {ItemEncoders.body(IDS), ItemEncoders.recordJson(IDS, Map.of())}) {
       EncodeBuffer out = new EncodeBuffer(256);
       out.setLimit(LIMIT);
       LogRecord record = LogRecord.builder().setBody("x".repeat(3 * LIMIT)).build();
@@ -37,7 +39,8 @@ class ItemEncodersLimitTest {
   @Test
   void aRecordThatFitsOnlyByItsExactLengthIsEncodedWhole() {
     String body = "a<b\"c" + "x".repeat(LIMIT / 2);
-    for (RecordEncoder encoder : new RecordEncoder[] {ItemEncoders.body(IDS), ItemEncoders.recordJson(IDS, Map.of())}) {
+    for (RecordEncoder encoder :
+        new RecordEncoder[] {ItemEncoders.body(IDS), ItemEncoders.recordJson(IDS, Map.of())}) {
       LogRecord record = LogRecord.builder().setBody(body).build();
       EncodeBuffer out = new EncodeBuffer(256);
       out.setLimit(LIMIT);
@@ -54,6 +57,8 @@ class ItemEncodersLimitTest {
     EncodeBuffer out = new EncodeBuffer(16);
     out.setLimit(LIMIT);
     ItemEncoders.body(IDS).encode(LogRecord.builder().setBody("a<b\"c\n").build(), out);
-    assertEquals("{\"data\":\"a\\u003cb\\\"c\\n\"", new String(out.array(), 0, out.size(), StandardCharsets.UTF_8));
+    assertEquals(
+        "{\"data\":\"a\\u003cb\\\"c\\n\"",
+        new String(out.array(), 0, out.size(), StandardCharsets.UTF_8));
   }
 }

@@ -23,7 +23,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The item encoders, checked byte for byte and by decoding with an independent JSON parser (Gson, strict). */
+/**
+ * The item encoders, checked byte for byte and by decoding with an independent JSON parser (Gson,
+ * strict).
+ */
 class ItemEncodersTest {
 
   private static final DataIds IDS = new DataIds(1500001, 1);
@@ -47,33 +50,51 @@ class ItemEncodersTest {
 
   @Test
   void recordJsonIsByteForByteWhatBkCollectorWrites() {
-    LogRecord r = LogRecord.builder().setTimeUnixNano(1_700_000_000_123_456_789L).setSeverity(Severity.WARN)
-        .setBody("disk <full> & \"slow\"").setAttribute("z", "last").setAttribute("a", 1L)
-        .setAttribute("m", true).build();
+    LogRecord r =
+        LogRecord.builder()
+            .setTimeUnixNano(1_700_000_000_123_456_789L)
+            .setSeverity(Severity.WARN)
+            .setBody("disk <full> & \"slow\"")
+            .setAttribute("z", "last")
+            .setAttribute("a", 1L)
+            .setAttribute("m", true)
+            .build();
     Map<String, AnyValue> resource = new LinkedHashMap<>();
     resource.put("service.name", AnyValue.of("svc"));
     resource.put("host.name", AnyValue.of("h"));
-    String expected = "{\"data\":\"{\\\"attributes\\\":{\\\"a\\\":1,\\\"m\\\":true,\\\"z\\\":\\\"last\\\"},"
-        + "\\\"body\\\":\\\"disk \\u003cfull\\u003e \\u0026 \\\\\\\"slow\\\\\\\"\\\",\\\"flags\\\":0,"
-        + "\\\"resource\\\":{\\\"host.name\\\":\\\"h\\\",\\\"service.name\\\":\\\"svc\\\"},"
-        + "\\\"severity_number\\\":13,\\\"severity_text\\\":\\\"WARN\\\",\\\"span_id\\\":\\\"\\\","
-        + "\\\"time_unix\\\":1700000000123456,\\\"trace_id\\\":\\\"\\\"}\\n\"";
+    String expected =
+        "{\"data\":\"{\\\"attributes\\\":{\\\"a\\\":1,\\\"m\\\":true,\\\"z\\\":\\\"last\\\"},"
+            + "\\\"body\\\":\\\"disk \\u003cfull\\u003e \\u0026 \\\\\\\"slow\\\\\\\"\\\",\\\"flags\\\":0,"
+            + "\\\"resource\\\":{\\\"host.name\\\":\\\"h\\\",\\\"service.name\\\":\\\"svc\\\"},"
+            + "\\\"severity_number\\\":13,\\\"severity_text\\\":\\\"WARN\\\",\\\"span_id\\\":\\\"\\\","
+            + "\\\"time_unix\\\":1700000000123456,\\\"trace_id\\\":\\\"\\\"}\\n\"";
     assertEquals(expected, encode(ItemEncoders.recordJson(IDS, resource), r));
   }
 
   @Test
   void recordJsonDecodesToTheRecordWhateverItHolds() throws IOException {
-    String nasty = "q\" b\\ nl\n cr\r tab\t bs\b ff\f nul\u0000 us\u001f del\u007f <>& \u2028\u2029 é 中 😀 lone\ud800x";
+    String nasty =
+        "q\" b\\ nl\n cr\r tab\t bs\b ff\f nul\u0000 us\u001f del\u007f <>& \u2028\u2029 é 中 😀 lone\ud800x";
     Map<String, AnyValue> nested = new LinkedHashMap<>();
     nested.put("y", AnyValue.of(nasty));
     nested.put("x", AnyValue.ofArray(AnyValue.of(1L), AnyValue.of(2.5), AnyValue.of(false)));
-    LogRecord r = LogRecord.builder().setObservedTimeUnixNano(5_000_000L).setSeverityNumber(3)
-        .setBody(nasty).setAttribute(nasty, nasty).setAttribute("  ", "blank keys are dropped")
-        .setAttribute("bytes", new byte[] {0, 1, (byte) 0xFF}).setAttribute("double", 0.1)
-        .setAttribute("big", 1e21).setAttribute("small", 1.5e-7).setAttribute("long", Long.MIN_VALUE)
-        .setAttribute("kv", AnyValue.ofKeyValueList(nested))
-        .setTraceId("00112233445566778899aabbccddeeff").setSpanId("0011223344556677").setFlags(0x80000001)
-        .build();
+    LogRecord r =
+        LogRecord.builder()
+            .setObservedTimeUnixNano(5_000_000L)
+            .setSeverityNumber(3)
+            .setBody(nasty)
+            .setAttribute(nasty, nasty)
+            .setAttribute("  ", "blank keys are dropped")
+            .setAttribute("bytes", new byte[] {0, 1, (byte) 0xFF})
+            .setAttribute("double", 0.1)
+            .setAttribute("big", 1e21)
+            .setAttribute("small", 1.5e-7)
+            .setAttribute("long", Long.MIN_VALUE)
+            .setAttribute("kv", AnyValue.ofKeyValueList(nested))
+            .setTraceId("00112233445566778899aabbccddeeff")
+            .setSpanId("0011223344556677")
+            .setFlags(0x80000001)
+            .build();
     JsonObject item = item(encode(ItemEncoders.recordJson(IDS, Map.of()), r));
     String data = item.get("data").getAsString();
     assertEquals('\n', data.charAt(data.length() - 1), "json.Encoder.Encode's newline");
@@ -81,8 +102,10 @@ class ItemEncodersTest {
     String expectedNasty = nasty.replace("\ud800", "\ufffd");
     assertEquals(expectedNasty, inner.get("body").getAsString());
     JsonObject a = inner.getAsJsonObject("attributes");
-    assertEquals(List.of("big", "bytes", "double", "kv", "long", expectedNasty, "small"),
-        new ArrayList<>(a.keySet()), "sorted keys, the blank one dropped");
+    assertEquals(
+        List.of("big", "bytes", "double", "kv", "long", expectedNasty, "small"),
+        new ArrayList<>(a.keySet()),
+        "sorted keys, the blank one dropped");
     assertEquals(expectedNasty, a.get(expectedNasty).getAsString());
     assertEquals("AAH/", a.get("bytes").getAsString());
     assertEquals("0.1", a.get("double").toString());
@@ -105,27 +128,40 @@ class ItemEncodersTest {
   @Test
   void bodyFormatWritesTheLineAsAGoJsonString() throws IOException {
     RecordEncoder e = ItemEncoders.body(IDS);
-    assertEquals("{\"data\":\"a \\\"b\\\" \\\\ \\n \\u003c\\u003e\\u0026 \\u2028 \\u0001 中\"",
+    assertEquals(
+        "{\"data\":\"a \\\"b\\\" \\\\ \\n \\u003c\\u003e\\u0026 \\u2028 \\u0001 中\"",
         encode(e, LogRecord.builder().setBody("a \"b\" \\ \n <>& \u2028 \u0001 中").build()));
     assertEquals("{\"data\":\"\"", encode(e, LogRecord.builder().build()));
-    assertEquals("{\"data\":\"true\"", encode(e, LogRecord.builder().setBody(AnyValue.of(true)).build()));
-    assertEquals("{\"data\":\"1e-7\"", encode(e, LogRecord.builder().setBody(AnyValue.of(1e-7)).build()));
+    assertEquals(
+        "{\"data\":\"true\"", encode(e, LogRecord.builder().setBody(AnyValue.of(true)).build()));
+    assertEquals(
+        "{\"data\":\"1e-7\"", encode(e, LogRecord.builder().setBody(AnyValue.of(1e-7)).build()));
     Map<String, AnyValue> m = new LinkedHashMap<>();
     m.put("b", AnyValue.of("<"));
     m.put("a", AnyValue.of(1L));
-    JsonObject item = item(encode(e, LogRecord.builder().setBody(AnyValue.ofKeyValueList(m)).build()));
-    assertEquals("{\"a\":1,\"b\":\"\\u003c\"}", item.get("data").getAsString(),
+    JsonObject item =
+        item(encode(e, LogRecord.builder().setBody(AnyValue.ofKeyValueList(m)).build()));
+    assertEquals(
+        "{\"a\":1,\"b\":\"\\u003c\"}",
+        item.get("data").getAsString(),
         "a map body is its json.Marshal text (sorted, HTML-escaped)");
   }
 
   @Test
   void encodersRefuseBadDestinations() {
     RecordEncoder e = ItemEncoders.body(IDS);
-    IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-        () -> encode(e, LogRecord.builder().setDestination("-1").build()));
-    assertEquals("destination (GSE dataid) must be a decimal integer in [1, 2147483647], was '-1'", ex.getMessage());
-    assertThrows(IllegalArgumentException.class,
-        () -> encode(ItemEncoders.recordJson(new DataIds(0, 1), Map.of()), LogRecord.builder().build()));
+    IllegalArgumentException ex =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> encode(e, LogRecord.builder().setDestination("-1").build()));
+    assertEquals(
+        "destination (GSE dataid) must be a decimal integer in [1, 2147483647], was '-1'",
+        ex.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            encode(
+                ItemEncoders.recordJson(new DataIds(0, 1), Map.of()), LogRecord.builder().build()));
   }
 
   @Test
@@ -152,9 +188,13 @@ class ItemEncodersTest {
     assertEquals(7, ids.of("7"));
     assertEquals(2147483647, ids.of("2147483647"));
     assertEquals(ids.of("1500001"), ids.of(new String("1500001")));
-    for (String bad : new String[] {"", "0", "+1", " 1", "1.0", "2147483648", "99999999999", "abc"}) {
+    for (String bad :
+        new String[] {"", "0", "+1", " 1", "1.0", "2147483648", "99999999999", "abc"}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ids.of(bad));
-      assertEquals("destination (GSE dataid) must be a decimal integer in [1, 2147483647], was '" + bad + "'",
+      assertEquals(
+          "destination (GSE dataid) must be a decimal integer in [1, 2147483647], was '"
+              + bad
+              + "'",
           e.getMessage());
     }
     assertEquals(9, new DataIds(9, 1).of(null));
@@ -170,11 +210,13 @@ class ItemEncodersTest {
     assertEquals(6, ids.shardKey("6").dataId);
     java.util.Set<DataIds.ShardKey> seen = new java.util.HashSet<>();
     for (int t = 0; t < 16; t++) {
-      Thread th = new Thread(() -> {
-        synchronized (seen) {
-          seen.add(ids.shardKey(null));
-        }
-      });
+      Thread th =
+          new Thread(
+              () -> {
+                synchronized (seen) {
+                  seen.add(ids.shardKey(null));
+                }
+              });
       th.start();
       th.join();
     }

@@ -22,11 +22,12 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The Kafka client of one exporter: sends messages and waits for their acknowledgements on the calling send thread,
- * turning every answer into an {@link ExportResult}. Only send threads call it, so the application never waits for
- * Kafka metadata or the client's buffer. When a metadata wait runs out, an admin client (created then, closed with
- * the transport) asks the cluster whether the topic exists: a missing topic is a final rejection, anything else
- * (no broker reachable) is retried. Thread-safe.
+ * The Kafka client of one exporter: sends messages and waits for their acknowledgements on the
+ * calling send thread, turning every answer into an {@link ExportResult}. Only send threads call
+ * it, so the application never waits for Kafka metadata or the client's buffer. When a metadata
+ * wait runs out, an admin client (created then, closed with the transport) asks the cluster whether
+ * the topic exists: a missing topic is a final rejection, anything else (no broker reachable) is
+ * retried. Thread-safe.
  */
 public final class KafkaTransport implements AutoCloseable {
 
@@ -57,24 +58,30 @@ public final class KafkaTransport implements AutoCloseable {
    */
   public void start() {
     try {
-      producer = new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+      producer =
+          new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
     } catch (KafkaException e) {
-      throw new IllegalArgumentException("the Kafka producer configuration was refused: " + e.getMessage()
-          + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""), e);
+      throw new IllegalArgumentException(
+          "the Kafka producer configuration was refused: "
+              + e.getMessage()
+              + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""),
+          e);
     }
   }
 
   /**
    * The partition count of {@code topic}, waiting for metadata up to {@code max.block.ms}.
    *
-   * @throws KafkaException as the client throws it (e.g. a {@code TimeoutException} when no metadata came)
+   * @throws KafkaException as the client throws it (e.g. a {@code TimeoutException} when no
+   *     metadata came)
    */
   public int partitionCount(String topic) {
     return producer.partitionsFor(topic).size();
   }
 
   /**
-   * Sends {@code records} and waits for all their acknowledgements (at most the wait given at construction).
+   * Sends {@code records} and waits for all their acknowledgements (at most the wait given at
+   * construction).
    *
    * @param records the messages, all for {@code topic}
    * @param topic their topic, for messages
@@ -99,8 +106,8 @@ public final class KafkaTransport implements AutoCloseable {
           first = failure(e.getCause(), topic);
         }
       } catch (java.util.concurrent.TimeoutException e) {
-        return ExportResult.retryable("Kafka topic " + topic + ": no acknowledgement within " + waitMillis + " ms",
-            e, -1);
+        return ExportResult.retryable(
+            "Kafka topic " + topic + ": no acknowledgement within " + waitMillis + " ms", e, -1);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return ExportResult.failed("interrupted while waiting for Kafka's acknowledgement", e);
@@ -110,13 +117,16 @@ public final class KafkaTransport implements AutoCloseable {
   }
 
   /**
-   * Classifies a failure of a send or metadata wait for {@code topic}; a metadata wait that ran out for a topic the
-   * cluster does not have is a rejection.
+   * Classifies a failure of a send or metadata wait for {@code topic}; a metadata wait that ran out
+   * for a topic the cluster does not have is a rejection.
    */
   public ExportResult failure(Throwable e, String topic) {
     if (KafkaErrors.isMetadataWait(e) && !closed && topicMissing(topic)) {
-      return ExportResult.rejected("Kafka topic " + topic + " does not exist (and the broker does not create it): "
-          + e.getMessage());
+      return ExportResult.rejected(
+          "Kafka topic "
+              + topic
+              + " does not exist (and the broker does not create it): "
+              + e.getMessage());
     }
     return KafkaErrors.classify(e, "topic " + topic);
   }
@@ -135,14 +145,19 @@ public final class KafkaTransport implements AutoCloseable {
           }
         }
         Object clientId = properties.get(AdminClientConfig.CLIENT_ID_CONFIG);
-        adminProperties.put(AdminClientConfig.CLIENT_ID_CONFIG, (clientId != null ? clientId : "logproducer") + "-admin");
+        adminProperties.put(
+            AdminClientConfig.CLIENT_ID_CONFIG,
+            (clientId != null ? clientId : "logproducer") + "-admin");
         admin = Admin.create(adminProperties);
       }
       a = admin;
     }
     try {
-      a.describeTopics(Collections.singleton(topic), new DescribeTopicsOptions().timeoutMs(TOPIC_CHECK_TIMEOUT_MILLIS))
-          .allTopicNames().get(TOPIC_CHECK_TIMEOUT_MILLIS + 1_000L, TimeUnit.MILLISECONDS);
+      a.describeTopics(
+              Collections.singleton(topic),
+              new DescribeTopicsOptions().timeoutMs(TOPIC_CHECK_TIMEOUT_MILLIS))
+          .allTopicNames()
+          .get(TOPIC_CHECK_TIMEOUT_MILLIS + 1_000L, TimeUnit.MILLISECONDS);
       return false;
     } catch (ExecutionException e) {
       return e.getCause() instanceof UnknownTopicOrPartitionException;
@@ -155,9 +170,9 @@ public final class KafkaTransport implements AutoCloseable {
   }
 
   /**
-   * Closes the client without waiting: by the time the producer closes its exporter, every batch has its outcome,
-   * so whatever the client still holds belongs to batches already reported; sends waiting in {@link #send} fail
-   * at once. Idempotent.
+   * Closes the client without waiting: by the time the producer closes its exporter, every batch
+   * has its outcome, so whatever the client still holds belongs to batches already reported; sends
+   * waiting in {@link #send} fail at once. Idempotent.
    */
   @Override
   public void close() {

@@ -8,11 +8,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code raw} encoding of one record: {@code varint(keyLength + 1)} (0: no key), the key's UTF-8 bytes, then
- * the value bytes up to the record's end. The value is the body: a string as UTF-8, bytes as is, a bool, int or
- * double as its text, an array or key-value list as plain JSON (as the OpenTelemetry Collector's {@code raw}
- * marshaler writes them), no body as nothing. The key is the key attribute's text (a string as is, other kinds as
- * their text). {@link #split} reads it back. Thread-safe, allocation-free for string bodies and keys.
+ * The {@code raw} encoding of one record: {@code varint(keyLength + 1)} (0: no key), the key's
+ * UTF-8 bytes, then the value bytes up to the record's end. The value is the body: a string as
+ * UTF-8, bytes as is, a bool, int or double as its text, an array or key-value list as plain JSON
+ * (as the OpenTelemetry Collector's {@code raw} marshaler writes them), no body as nothing. The key
+ * is the key attribute's text (a string as is, other kinds as their text). {@link #split} reads it
+ * back. Thread-safe, allocation-free for string bodies and keys.
  */
 public final class RawRecordEncoder implements RecordEncoder {
 
@@ -91,7 +92,10 @@ public final class RawRecordEncoder implements RecordEncoder {
     return new byte[][] {key, value};
   }
 
-  /** Plain JSON (not OTLP/JSON): strings, numbers, booleans, arrays, objects; bytes as base64 strings. */
+  /**
+   * Plain JSON (not OTLP/JSON): strings, numbers, booleans, arrays, objects; bytes as base64
+   * strings.
+   */
   static void writeJson(AnyValue v, EncodeBuffer out) {
     switch (v.getType()) {
       case STRING:

@@ -6,18 +6,20 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Topic routing: validates topic names (Kafka's rule: 1 to 249 of {@code [a-zA-Z0-9._-]}, not {@code .} or
- * {@code ..}; {@code org.apache.kafka.common.internals.Topic}), gives each topic its shard keys, and picks the
- * partition of each batch message. Thread-safe.
+ * Topic routing: validates topic names (Kafka's rule: 1 to 249 of {@code [a-zA-Z0-9._-]}, not
+ * {@code .} or {@code ..}; {@code org.apache.kafka.common.internals.Topic}), gives each topic its
+ * shard keys, and picks the partition of each batch message. Thread-safe.
  *
- * <p>Shard keys: without a key attribute, the topic name itself (one shard per topic). With one, a {@link KeySlot}
- * per (topic, slot), slot = ({@code String.hashCode()} of the key's text {@code & 0x7fffffff}) mod {@code keySlots}:
- * records with the same key share a slot, and a slot's batches all go to partition {@code slot mod partitions}.
+ * <p>Shard keys: without a key attribute, the topic name itself (one shard per topic). With one, a
+ * {@link KeySlot} per (topic, slot), slot = ({@code String.hashCode()} of the key's text {@code &
+ * 0x7fffffff}) mod {@code keySlots}: records with the same key share a slot, and a slot's batches
+ * all go to partition {@code slot mod partitions}.
  */
 public final class Topics {
 
   /** Kafka's longest topic name. */
   static final int MAX_NAME_LENGTH = 249;
+
   /** Valid names remembered (beyond it, names are validated on every send). */
   private static final int MAX_CACHED = 10_000;
 
@@ -45,17 +47,26 @@ public final class Topics {
       throw new IllegalArgumentException("Kafka topic must not be empty");
     }
     if (topic.length() > MAX_NAME_LENGTH) {
-      throw new IllegalArgumentException("Kafka topic is longer than " + MAX_NAME_LENGTH + " characters: " + topic);
+      throw new IllegalArgumentException(
+          "Kafka topic is longer than " + MAX_NAME_LENGTH + " characters: " + topic);
     }
     if (topic.equals(".") || topic.equals("..")) {
       throw new IllegalArgumentException("Kafka topic cannot be '.' or '..'");
     }
     for (int i = 0; i < topic.length(); i++) {
       char c = topic.charAt(i);
-      if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_'
+      if (!(c >= 'a' && c <= 'z'
+          || c >= 'A' && c <= 'Z'
+          || c >= '0' && c <= '9'
+          || c == '.'
+          || c == '_'
           || c == '-')) {
-        throw new IllegalArgumentException("Kafka topic '" + topic + "' has an illegal character at index " + i
-            + "; legal are ASCII letters, digits, '.', '_' and '-'");
+        throw new IllegalArgumentException(
+            "Kafka topic '"
+                + topic
+                + "' has an illegal character at index "
+                + i
+                + "; legal are ASCII letters, digits, '.', '_' and '-'");
       }
     }
     return topic;
@@ -74,7 +85,9 @@ public final class Topics {
     return topic;
   }
 
-  /** The shard of a record with key {@code key} (null: slot 0) in {@code topic} (already validated). */
+  /**
+   * The shard of a record with key {@code key} (null: slot 0) in {@code topic} (already validated).
+   */
   public KeySlot slot(String topic, AnyValue key) {
     KeySlot[] s = slots.get(topic);
     if (s == null) {
@@ -98,7 +111,8 @@ public final class Topics {
   }
 
   /**
-   * The partition of the next unkeyed batch message to {@code topic}: round-robin over its partitions.
+   * The partition of the next unkeyed batch message to {@code topic}: round-robin over its
+   * partitions.
    *
    * @param topic the topic
    * @param partitions its partition count, at least 1
@@ -138,7 +152,9 @@ public final class Topics {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof KeySlot && ((KeySlot) o).slot == slot && ((KeySlot) o).topic.equals(topic);
+      return o instanceof KeySlot
+          && ((KeySlot) o).slot == slot
+          && ((KeySlot) o).topic.equals(topic);
     }
 
     @Override

@@ -17,19 +17,22 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * A real OpenTelemetry Collector (contrib Kafka receiver v0.155.0 + debug exporter) that consumes OTLP logs from
- * one Kafka topic, for producer-kafka's tests: it counts the log records it decodes and collects the messages it
- * could not decode.
+ * A real OpenTelemetry Collector (contrib Kafka receiver v0.155.0 + debug exporter) that consumes
+ * OTLP logs from one Kafka topic, for producer-kafka's tests: it counts the log records it decodes
+ * and collects the messages it could not decode.
  *
- * <p>The process is the test kit's {@link OtelCollector}, the binary the kit's {@link CollectorBinary}: it comes from
- * {@code -Dotelcol.kafka.bin}, else {@code $OTELCOL_KAFKA_BIN}, else the cache of the project's {@code tools/otelcol-kafka/build.sh} ({@code $OTELCOL_KAFKA_CACHE}, by default
- * {@code ~/.cache/otelcol-kafka-0.155.0}), else that script is run once per JVM when Go is installed (a few minutes
- * the first time, from the Go module proxy). Without a binary, {@link #skipReason()} says why and
- * {@link #assumeAvailable(Class)} skips the test with one line on the build's console.
+ * <p>The process is the test kit's {@link OtelCollector}, the binary the kit's {@link
+ * CollectorBinary}: it comes from {@code -Dotelcol.kafka.bin}, else {@code $OTELCOL_KAFKA_BIN},
+ * else the cache of the project's {@code tools/otelcol-kafka/build.sh} ({@code
+ * $OTELCOL_KAFKA_CACHE}, by default {@code ~/.cache/otelcol-kafka-0.155.0}), else that script is
+ * run once per JVM when Go is installed (a few minutes the first time, from the Go module proxy).
+ * Without a binary, {@link #skipReason()} says why and {@link #assumeAvailable(Class)} skips the
+ * test with one line on the build's console.
  *
- * <p>Each instance runs the project's {@code tools/otelcol-kafka/config.yaml} (the file {@code run.sh} uses too)
- * with the brokers, topic and encoding filled in and a consumer group of its own, so it reads the topic from its
- * earliest offset, whatever was produced before it started. Typical use:
+ * <p>Each instance runs the project's {@code tools/otelcol-kafka/config.yaml} (the file {@code
+ * run.sh} uses too) with the brokers, topic and encoding filled in and a consumer group of its own,
+ * so it reads the topic from its earliest offset, whatever was produced before it started. Typical
+ * use:
  *
  * <pre>{@code
  * @BeforeEach void collector() { KafkaCollector.assumeAvailable(MyTest.class); }
@@ -41,30 +44,50 @@ import org.junit.jupiter.api.Assumptions;
  * }
  * }</pre>
  *
- * <p>The Collector reports ready before its Kafka consumer has joined the group, so the first records are counted
- * only after the broker's {@code group.initial.rebalance.delay.ms} (default 3 s; tests' brokers should set 0, which
- * brings it to tens of milliseconds): give {@link #awaitRecordCount} a generous timeout.
+ * <p>The Collector reports ready before its Kafka consumer has joined the group, so the first
+ * records are counted only after the broker's {@code group.initial.rebalance.delay.ms} (default 3
+ * s; tests' brokers should set 0, which brings it to tens of milliseconds): give {@link
+ * #awaitRecordCount} a generous timeout.
  */
 public final class KafkaCollector implements AutoCloseable {
 
   /** The contrib release the project's build.sh builds. */
   public static final String VERSION = "0.155.0";
+
   /** System property naming a binary to use instead of the project's build. */
   public static final String BIN_PROPERTY = "otelcol.kafka.bin";
+
   /** Environment variable naming a binary to use instead of the project's build. */
   public static final String BIN_ENV = "OTELCOL_KAFKA_BIN";
+
   /** Environment variable naming build.sh's cache directory (the same variable build.sh reads). */
   public static final String CACHE_ENV = "OTELCOL_KAFKA_CACHE";
 
   private static final String TOOLS = "tools/otelcol-kafka";
-  private static final String HOW_TO_RUN = "install Go 1.24+ (" + TOOLS + "/build.sh builds the Collector from the "
-      + "Go module proxy, a few minutes once, cached in ~/.cache/otelcol-kafka-" + VERSION + "), or point -D"
-      + BIN_PROPERTY + " / " + BIN_ENV + " at an otelcol with the kafka receiver and the debug exporter";
+  private static final String HOW_TO_RUN =
+      "install Go 1.24+ ("
+          + TOOLS
+          + "/build.sh builds the Collector from the "
+          + "Go module proxy, a few minutes once, cached in ~/.cache/otelcol-kafka-"
+          + VERSION
+          + "), or point -D"
+          + BIN_PROPERTY
+          + " / "
+          + BIN_ENV
+          + " at an otelcol with the kafka receiver and the debug exporter";
   private static final long READY_MILLIS = 30_000;
   private static final long BUILD_MINUTES = 15;
+
   /** Located (or built) once per JVM. */
-  private static final CollectorBinary BINARY = new CollectorBinary("otelcol-kafka", "otelcol-kafka",
-      "otelcol-kafka-" + VERSION, BIN_PROPERTY, BIN_ENV, CACHE_ENV, TimeUnit.MINUTES.toMillis(BUILD_MINUTES));
+  private static final CollectorBinary BINARY =
+      new CollectorBinary(
+          "otelcol-kafka",
+          "otelcol-kafka",
+          "otelcol-kafka-" + VERSION,
+          BIN_PROPERTY,
+          BIN_ENV,
+          CACHE_ENV,
+          TimeUnit.MINUTES.toMillis(BUILD_MINUTES));
 
   private static final Pattern TOPIC_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern ENCODING_NAME = Pattern.compile("[A-Za-z0-9_]+");
@@ -81,15 +104,16 @@ public final class KafkaCollector implements AutoCloseable {
     this.groupId = groupId;
   }
 
-  // ---------------------------------------------------------------------------------------------- the binary
+  // ----------------------------------------------------------------------------------------------
+  // the binary
 
   /**
-   * Why Collector tests cannot run here (no binary, and why), or null when they can. The first call locates the
-   * binary and may build it (minutes, once per JVM); later calls answer at once.
+   * Why Collector tests cannot run here (no binary, and why), or null when they can. The first call
+   * locates the binary and may build it (minutes, once per JVM); later calls answer at once.
    *
    * @return the reason, or null when the Collector can be started
-   * @throws IllegalStateException when {@code -Dotelcol.kafka.bin} / {@code OTELCOL_KAFKA_BIN} names something
-   *     that is not executable: a misconfiguration fails rather than skips
+   * @throws IllegalStateException when {@code -Dotelcol.kafka.bin} / {@code OTELCOL_KAFKA_BIN}
+   *     names something that is not executable: a misconfiguration fails rather than skips
    */
   public static String skipReason() {
     return BINARY.skipReason();
@@ -106,10 +130,11 @@ public final class KafkaCollector implements AutoCloseable {
   }
 
   /**
-   * Skips the calling test (a JUnit assumption) when there is no Collector, after printing one line per test class
-   * to the build's console, the process's real stderr (surefire sends {@code System.err} to a file). Call it from
-   * {@code @BeforeEach} (or each test) so that the build's summary counts the tests as skipped; from
-   * {@code @BeforeAll} the class is skipped as a whole and surefire reports 0 tests run, 0 skipped.
+   * Skips the calling test (a JUnit assumption) when there is no Collector, after printing one line
+   * per test class to the build's console, the process's real stderr (surefire sends {@code
+   * System.err} to a file). Call it from {@code @BeforeEach} (or each test) so that the build's
+   * summary counts the tests as skipped; from {@code @BeforeAll} the class is skipped as a whole
+   * and surefire reports 0 tests run, 0 skipped.
    *
    * @param testClass the test class, named in the console line
    */
@@ -123,15 +148,22 @@ public final class KafkaCollector implements AutoCloseable {
       first = announced.add(testClass.getName());
     }
     if (first) {
-      CollectorBinary.printToConsole("[WARNING] SKIPPED " + testClass.getSimpleName() + " (the real OpenTelemetry "
-          + "Collector's Kafka receiver): " + reason + ". To run it: " + HOW_TO_RUN + ".");
+      CollectorBinary.printToConsole(
+          "[WARNING] SKIPPED "
+              + testClass.getSimpleName()
+              + " (the real OpenTelemetry "
+              + "Collector's Kafka receiver): "
+              + reason
+              + ". To run it: "
+              + HOW_TO_RUN
+              + ".");
     }
     Assumptions.assumeTrue(false, "Kafka Collector interop skipped: " + reason + "; " + HOW_TO_RUN);
   }
 
   /**
-   * The project's {@code tools/otelcol-kafka} directory, found by walking up from the working directory (a module
-   * directory under surefire) to the repository root.
+   * The project's {@code tools/otelcol-kafka} directory, found by walking up from the working
+   * directory (a module directory under surefire) to the repository root.
    *
    * @return the directory holding build.sh and config.yaml
    * @throws IllegalStateException when no parent directory has it
@@ -140,11 +172,13 @@ public final class KafkaCollector implements AutoCloseable {
     return BINARY.toolsDir();
   }
 
-  // ---------------------------------------------------------------------------------------------- an instance
+  // ----------------------------------------------------------------------------------------------
+  // an instance
 
   /**
-   * Starts a Collector that reads {@code topic} from its earliest offset and waits (up to 30 s) until it reports
-   * ready. The topic may be created before or after; the Kafka receiver keeps asking for it.
+   * Starts a Collector that reads {@code topic} from its earliest offset and waits (up to 30 s)
+   * until it reports ready. The topic may be created before or after; the Kafka receiver keeps
+   * asking for it.
    *
    * @param bootstrapServers {@code host:port[,host:port...]}
    * @param topic the topic to consume
@@ -152,10 +186,11 @@ public final class KafkaCollector implements AutoCloseable {
    *     {@code ExportLogsServiceRequest}), {@code otlp_json}, {@code raw} or {@code text}
    * @return the running Collector; close it
    * @throws IOException when the process or its files cannot be created
-   * @throws IllegalStateException without a binary (see {@link #assumeAvailable}), or when the Collector exits
-   *     or is not ready in time; the message ends with the tail of its log
+   * @throws IllegalStateException without a binary (see {@link #assumeAvailable}), or when the
+   *     Collector exits or is not ready in time; the message ends with the tail of its log
    */
-  public static KafkaCollector start(String bootstrapServers, String topic, String encoding) throws IOException {
+  public static KafkaCollector start(String bootstrapServers, String topic, String encoding)
+      throws IOException {
     Path bin = binary();
     List<String> brokers = new ArrayList<>();
     for (String b : bootstrapServers.split(",")) {
@@ -167,7 +202,8 @@ public final class KafkaCollector implements AutoCloseable {
     requireMatch(ENCODING_NAME, encoding, "encoding");
     String groupId = "logproducer-test-" + UUID.randomUUID();
 
-    String template = new String(Files.readAllBytes(toolsDir().resolve("config.yaml")), StandardCharsets.UTF_8);
+    String template =
+        new String(Files.readAllBytes(toolsDir().resolve("config.yaml")), StandardCharsets.UTF_8);
     String config = fill(template, "brokers", "[" + String.join(", ", brokers) + "]");
     config = fill(config, "group_id", groupId);
     config = fill(config, "topics", "[\"" + topic + "\"]");
@@ -178,9 +214,17 @@ public final class KafkaCollector implements AutoCloseable {
       String why = collector.isAlive() ? "was not ready in " + READY_MILLIS + " ms" : "exited";
       collector.close();
       List<String> errors = collector.errors();
-      throw new IllegalStateException("the Kafka Collector " + why + " (topic " + topic + ", " + encoding + ")"
-          + (errors.isEmpty() ? "" : "; its errors:\n" + String.join("\n", errors)) + "\nits log ends:\n"
-          + collector.logTail());
+      throw new IllegalStateException(
+          "the Kafka Collector "
+              + why
+              + " (topic "
+              + topic
+              + ", "
+              + encoding
+              + ")"
+              + (errors.isEmpty() ? "" : "; its errors:\n" + String.join("\n", errors))
+              + "\nits log ends:\n"
+              + collector.logTail());
     }
     return new KafkaCollector(collector, groupId);
   }
@@ -196,18 +240,20 @@ public final class KafkaCollector implements AutoCloseable {
     Pattern line = Pattern.compile("(?m)^(\\s*" + Pattern.quote(key) + ": ).*# filled in$");
     Matcher m = line.matcher(config);
     if (!m.find()) {
-      throw new IllegalStateException(TOOLS + "/config.yaml has no line '" + key + ": ... # filled in'");
+      throw new IllegalStateException(
+          TOOLS + "/config.yaml has no line '" + key + ": ... # filled in'");
     }
     String filled = m.replaceFirst(Matcher.quoteReplacement(m.group(1) + value));
     if (line.matcher(filled).find()) {
-      throw new IllegalStateException(TOOLS + "/config.yaml has several lines '" + key + ": ... # filled in'");
+      throw new IllegalStateException(
+          TOOLS + "/config.yaml has several lines '" + key + ": ... # filled in'");
     }
     return filled;
   }
 
   /**
-   * The number of log records the Collector has decoded so far: the sum of the debug exporter's per-batch
-   * {@code "log records": N} lines.
+   * The number of log records the Collector has decoded so far: the sum of the debug exporter's
+   * per-batch {@code "log records": N} lines.
    *
    * @return the count so far
    */
@@ -216,9 +262,10 @@ public final class KafkaCollector implements AutoCloseable {
   }
 
   /**
-   * Waits until the Collector has decoded at least {@code expected} log records or {@code timeoutMillis} pass,
-   * reading its log every 25 ms. Compare the result with {@code expected}: more means records were counted twice
-   * (or the topic had others), less that they did not arrive in time.
+   * Waits until the Collector has decoded at least {@code expected} log records or {@code
+   * timeoutMillis} pass, reading its log every 25 ms. Compare the result with {@code expected}:
+   * more means records were counted twice (or the topic had others), less that they did not arrive
+   * in time.
    *
    * @param expected the count to wait for
    * @param timeoutMillis the longest wait
@@ -229,9 +276,10 @@ public final class KafkaCollector implements AutoCloseable {
   }
 
   /**
-   * The Collector's log lines at error level so far (the first line of each entry, without the stack trace that
-   * follows it). In v0.155.0 a message the encoding cannot decode gives two: {@code failed to unmarshal message}
-   * and {@code failed to consume message, skipping ...}; it is not counted and the receiver goes on.
+   * The Collector's log lines at error level so far (the first line of each entry, without the
+   * stack trace that follows it). In v0.155.0 a message the encoding cannot decode gives two:
+   * {@code failed to unmarshal message} and {@code failed to consume message, skipping ...}; it is
+   * not counted and the receiver goes on.
    *
    * @return a copy, oldest first
    */
@@ -276,8 +324,8 @@ public final class KafkaCollector implements AutoCloseable {
   }
 
   /**
-   * Stops the Collector: SIGTERM, up to 10 s to exit, then SIGKILL and up to 10 s more. The log file stays; the
-   * generated config is deleted.
+   * Stops the Collector: SIGTERM, up to 10 s to exit, then SIGKILL and up to 10 s more. The log
+   * file stays; the generated config is deleted.
    */
   @Override
   public void close() {

@@ -5,19 +5,20 @@ import java.net.URISyntaxException;
 
 /**
  * Endpoint URL rules of the OTLP exporter specification ({@code opentelemetry-specification},
- * {@code specification/protocol/exporter.md}): a signal-specific endpoint is used as given; the generic
- * {@code OTEL_EXPORTER_OTLP_ENDPOINT} gets {@code v1/logs} appended to its path. Stateless, thread-safe.
+ * {@code specification/protocol/exporter.md}): a signal-specific endpoint is used as given; the
+ * generic {@code OTEL_EXPORTER_OTLP_ENDPOINT} gets {@code v1/logs} appended to its path. Stateless,
+ * thread-safe.
  */
 public final class Endpoints {
 
   /** Path of the logs signal: {@value}. */
   public static final String LOGS_PATH = "/v1/logs";
 
-  private Endpoints() {
-  }
+  private Endpoints() {}
 
   /**
-   * The URL {@code setEndpoint} means: {@code /v1/logs} appended when the path is empty or "/", else as given.
+   * The URL {@code setEndpoint} means: {@code /v1/logs} appended when the path is empty or "/",
+   * else as given.
    *
    * @param name the setting's name, for messages
    * @throws IllegalArgumentException if {@code url} is not an absolute http(s) URL with a host
@@ -45,13 +46,20 @@ public final class Endpoints {
     return withPath(uri, path + LOGS_PATH);
   }
 
-  /** A logs-specific URL, used as given. @throws IllegalArgumentException if it is not an http(s) URL */
+  /**
+   * A logs-specific URL, used as given. @throws IllegalArgumentException if it is not an http(s)
+   * URL
+   */
   public static String forSignalEndpoint(String name, String url) {
     return parse(name, url).toString();
   }
 
   private static String withPath(URI uri, String rawPath) {
-    StringBuilder sb = new StringBuilder(uri.getScheme()).append("://").append(uri.getRawAuthority()).append(rawPath);
+    StringBuilder sb =
+        new StringBuilder(uri.getScheme())
+            .append("://")
+            .append(uri.getRawAuthority())
+            .append(rawPath);
     if (uri.getRawQuery() != null) {
       sb.append('?').append(uri.getRawQuery());
     }
@@ -66,13 +74,15 @@ public final class Endpoints {
     try {
       uri = new URI(url.trim());
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException(name + " must be an http or https URL, was '" + url + "': "
-          + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          name + " must be an http or https URL, was '" + url + "': " + e.getMessage(), e);
     }
     String scheme = uri.getScheme();
-    if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+    if (scheme == null
+        || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
         || uri.getHost() == null) {
-      throw new IllegalArgumentException(name + " must be an http or https URL with a host, was '" + url + "'");
+      throw new IllegalArgumentException(
+          name + " must be an http or https URL with a host, was '" + url + "'");
     }
     if (uri.getRawFragment() != null) {
       throw new IllegalArgumentException(name + " must not have a fragment, was '" + url + "'");

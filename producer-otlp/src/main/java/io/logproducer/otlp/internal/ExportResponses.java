@@ -6,25 +6,28 @@ import java.util.Locale;
 import org.apache.hc.core5.http.impl.EnglishReasonPhraseCatalog;
 
 /**
- * Turns an OTLP/HTTP answer into an {@link ExportResult}, as the OTLP specification
- * ({@code opentelemetry-proto/docs/specification.md}, "OTLP/HTTP Response") and the OpenTelemetry Collector's
- * receiver behave:
+ * Turns an OTLP/HTTP answer into an {@link ExportResult}, as the OTLP specification ({@code
+ * opentelemetry-proto/docs/specification.md}, "OTLP/HTTP Response") and the OpenTelemetry
+ * Collector's receiver behave:
+ *
  * <ul>
- *   <li>2xx: success; an {@code ExportLogsServiceResponse} whose {@code partial_success} rejects records is a
- *       partial success (not retried). The Collector always sends an empty {@code partial_success}: success.</li>
- *   <li>429, 502, 503, 504: retryable, with the {@code Retry-After} delay when given.</li>
- *   <li>413: too large (the producer splits the batch).</li>
- *   <li>anything else (400, 401, 403, 404, 405, 415, 500, …): rejected for good.</li>
+ *   <li>2xx: success; an {@code ExportLogsServiceResponse} whose {@code partial_success} rejects
+ *       records is a partial success (not retried). The Collector always sends an empty {@code
+ *       partial_success}: success.
+ *   <li>429, 502, 503, 504: retryable, with the {@code Retry-After} delay when given.
+ *   <li>413: too large (the producer splits the batch).
+ *   <li>anything else (400, 401, 403, 404, 405, 415, 500, …): rejected for good.
  * </ul>
- * Failure messages read "HTTP 400 Bad Request: " followed by the {@code google.rpc.Status} message or the first
- * {@value ResponseBodies#EXCERPT_BYTES} bytes of the body. Stateless, thread-safe; never throws.
+ *
+ * Failure messages read "HTTP 400 Bad Request: " followed by the {@code google.rpc.Status} message
+ * or the first {@value ResponseBodies#EXCERPT_BYTES} bytes of the body. Stateless, thread-safe;
+ * never throws.
  */
 public final class ExportResponses {
 
   private static final InternalLogger log = InternalLogger.get(ExportResponses.class);
 
-  private ExportResponses() {
-  }
+  private ExportResponses() {}
 
   /**
    * @param status the HTTP status code
@@ -32,11 +35,19 @@ public final class ExportResponses {
    * @param retryAfter the {@code Retry-After} header, or null
    * @param contentType the response {@code Content-Type}, or null
    * @param body the response body, {@code [0, length)}
-   * @param requestJson whether the request was JSON (the body's format when the receiver does not say)
+   * @param requestJson whether the request was JSON (the body's format when the receiver does not
+   *     say)
    * @param nowMillis the current time in ms since the epoch, for an HTTP-date {@code Retry-After}
    */
-  public static ExportResult toResult(int status, String reasonPhrase, String retryAfter, String contentType,
-      byte[] body, int length, boolean requestJson, long nowMillis) {
+  public static ExportResult toResult(
+      int status,
+      String reasonPhrase,
+      String retryAfter,
+      String contentType,
+      byte[] body,
+      int length,
+      boolean requestJson,
+      long nowMillis) {
     ResponseBodies.Format format = ResponseBodies.Format.of(contentType, requestJson);
     if (status >= 200 && status < 300) {
       return success(body, length, format);
@@ -64,13 +75,17 @@ public final class ExportResponses {
     try {
       partial = ResponseBodies.partialSuccess(body, length, format);
     } catch (IllegalArgumentException e) {
-      log.debug("could not read the export response ({} bytes); the request was accepted: {}", length,
+      log.debug(
+          "could not read the export response ({} bytes); the request was accepted: {}",
+          length,
           e.getMessage());
       return ExportResult.success();
     }
     if (partial.rejectedLogRecords > 0) {
-      String message = partial.errorMessage.isEmpty()
-          ? "the receiver rejected " + partial.rejectedLogRecords + " log records" : partial.errorMessage;
+      String message =
+          partial.errorMessage.isEmpty()
+              ? "the receiver rejected " + partial.rejectedLogRecords + " log records"
+              : partial.errorMessage;
       return ExportResult.partialSuccess(partial.rejectedLogRecords, message);
     }
     if (!partial.errorMessage.isEmpty()) {
@@ -88,7 +103,8 @@ public final class ExportResponses {
         return "Too Many Requests";
       default:
         return status >= 100 && status < 600
-            ? EnglishReasonPhraseCatalog.INSTANCE.getReason(status, Locale.ENGLISH) : null;
+            ? EnglishReasonPhraseCatalog.INSTANCE.getReason(status, Locale.ENGLISH)
+            : null;
     }
   }
 

@@ -10,9 +10,10 @@ import java.util.Map;
 
 /**
  * Reads the OpenTelemetry exporter environment variables ({@code opentelemetry-specification},
- * {@code specification/protocol/exporter.md} and {@code specification/configuration/sdk-environment-variables.md})
- * that apply to a logs exporter. Each getter returns null (or an empty map) when its variable is unset or empty;
- * a {@code _LOGS_} variable wins over the generic one as a whole. Lists ({@code k=v,k2=v2}) are split on commas,
+ * {@code specification/protocol/exporter.md} and {@code
+ * specification/configuration/sdk-environment-variables.md}) that apply to a logs exporter. Each
+ * getter returns null (or an empty map) when its variable is unset or empty; a {@code _LOGS_}
+ * variable wins over the generic one as a whole. Lists ({@code k=v,k2=v2}) are split on commas,
  * trimmed, and percent-decoded as UTF-8 ({@code '+'} stays a plus). Immutable, thread-safe.
  */
 public final class OtlpEnvironment {
@@ -32,13 +33,16 @@ public final class OtlpEnvironment {
 
   private final Map<String, String> env;
 
-  /** @param env the variables, e.g. {@link System#getenv()} */
+  /**
+   * @param env the variables, e.g. {@link System#getenv()}
+   */
   public OtlpEnvironment(Map<String, String> env) {
     this.env = env;
   }
 
   /**
-   * The logs URL: {@value #LOGS_ENDPOINT} as given, else {@value #ENDPOINT} with {@code /v1/logs} appended.
+   * The logs URL: {@value #LOGS_ENDPOINT} as given, else {@value #ENDPOINT} with {@code /v1/logs}
+   * appended.
    *
    * @throws IllegalArgumentException if the variable is not an http(s) URL
    */
@@ -68,7 +72,8 @@ public final class OtlpEnvironment {
     try {
       return Compression.fromName(value);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(name + " must be one of none, gzip, lz4, zstd, was '" + value + "'", e);
+      throw new IllegalArgumentException(
+          name + " must be one of none, gzip, lz4, zstd, was '" + value + "'", e);
     }
   }
 
@@ -87,13 +92,15 @@ public final class OtlpEnvironment {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException(name + " must be a timeout in milliseconds, was '" + value + "'");
+    throw new IllegalArgumentException(
+        name + " must be a timeout in milliseconds, was '" + value + "'");
   }
 
   /**
    * Whether the protocol is {@code http/json} (true) or {@code http/protobuf} (false).
    *
-   * @throws IllegalArgumentException for another protocol (e.g. grpc, which this exporter does not speak)
+   * @throws IllegalArgumentException for another protocol (e.g. grpc, which this exporter does not
+   *     speak)
    */
   public Boolean json() {
     String name = get(LOGS_PROTOCOL) != null ? LOGS_PROTOCOL : PROTOCOL;
@@ -107,7 +114,8 @@ public final class OtlpEnvironment {
       case "http/json":
         return Boolean.TRUE;
       default:
-        throw new IllegalArgumentException(name + " must be http/protobuf or http/json, was '" + value + "'");
+        throw new IllegalArgumentException(
+            name + " must be http/protobuf or http/json, was '" + value + "'");
     }
   }
 
@@ -116,10 +124,15 @@ public final class OtlpEnvironment {
     return get(SERVICE_NAME);
   }
 
-  /** {@value #RESOURCE_ATTRIBUTES}, in order. @throws IllegalArgumentException if an entry is not key=value */
+  /**
+   * {@value #RESOURCE_ATTRIBUTES}, in order. @throws IllegalArgumentException if an entry is not
+   * key=value
+   */
   public Map<String, String> resourceAttributes() {
     String value = get(RESOURCE_ATTRIBUTES);
-    return value == null ? Collections.<String, String>emptyMap() : parseKeyValues(RESOURCE_ATTRIBUTES, value);
+    return value == null
+        ? Collections.<String, String>emptyMap()
+        : parseKeyValues(RESOURCE_ATTRIBUTES, value);
   }
 
   private String get(String name) {
@@ -128,8 +141,8 @@ public final class OtlpEnvironment {
   }
 
   /**
-   * Parses {@code k=v,k2=v2}: entries split on commas and trimmed (empty entries skipped), split at the first
-   * '=', key and value trimmed and percent-decoded.
+   * Parses {@code k=v,k2=v2}: entries split on commas and trimmed (empty entries skipped), split at
+   * the first '=', key and value trimmed and percent-decoded.
    *
    * @throws IllegalArgumentException naming {@code variable} if an entry has no '=' or an empty key
    */
@@ -159,7 +172,10 @@ public final class OtlpEnvironment {
     int i = 0;
     while (i < s.length()) {
       char c = s.charAt(i);
-      if (c == '%' && i + 2 < s.length() && hex(s.charAt(i + 1)) >= 0 && hex(s.charAt(i + 2)) >= 0) {
+      if (c == '%'
+          && i + 2 < s.length()
+          && hex(s.charAt(i + 1)) >= 0
+          && hex(s.charAt(i + 2)) >= 0) {
         bytes.write(hex(s.charAt(i + 1)) << 4 | hex(s.charAt(i + 2)));
         i += 3;
       } else {

@@ -1,32 +1,34 @@
 package io.logproducer.otlp.internal;
 
-import io.logproducer.otlp.encoding.internal.ProtoFields;
 import io.logproducer.internal.json.JsonReader;
 import io.logproducer.internal.proto.ProtoReader;
+import io.logproducer.otlp.encoding.internal.ProtoFields;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * Reads the bodies an OTLP/HTTP receiver answers with: {@code ExportLogsServiceResponse} on 200 (its
- * {@code partial_success}: {@code int64 rejected_log_records = 1; string error_message = 2}) and
- * {@code google.rpc.Status} on failures ({@code string message = 2}), in protobuf or in JSON
- * ({@code {"partialSuccess":{"rejectedLogRecords":"3","errorMessage":"..."}}}, the count as a string or a number).
- * Stateless, thread-safe.
+ * Reads the bodies an OTLP/HTTP receiver answers with: {@code ExportLogsServiceResponse} on 200
+ * (its {@code partial_success}: {@code int64 rejected_log_records = 1; string error_message = 2})
+ * and {@code google.rpc.Status} on failures ({@code string message = 2}), in protobuf or in JSON
+ * ({@code {"partialSuccess":{"rejectedLogRecords":"3","errorMessage":"..."}}}, the count as a
+ * string or a number). Stateless, thread-safe.
  */
 final class ResponseBodies {
 
   /** Bytes of a body quoted in a message when it holds no {@code google.rpc.Status}: {@value}. */
   static final int EXCERPT_BYTES = 512;
 
-  private ResponseBodies() {
-  }
+  private ResponseBodies() {}
 
   /** How a response body is encoded, from its {@code Content-Type}. */
   enum Format {
-    PROTOBUF, JSON, TEXT;
+    PROTOBUF,
+    JSON,
+    TEXT;
 
     /**
-     * The format a {@code Content-Type} names; without one, the request's format (receivers answer in kind).
+     * The format a {@code Content-Type} names; without one, the request's format (receivers answer
+     * in kind).
      *
      * @param requestJson whether the request was JSON
      */
@@ -65,7 +67,8 @@ final class ResponseBodies {
       case PROTOBUF:
         return length == 0 ? PartialSuccess.NONE : partialSuccessProto(body, length);
       case JSON:
-        return length == 0 ? PartialSuccess.NONE
+        return length == 0
+            ? PartialSuccess.NONE
             : partialSuccessJson(new String(body, 0, length, StandardCharsets.UTF_8));
       default:
         return PartialSuccess.NONE; // a 200 with a text body: accepted, nothing to read
@@ -82,7 +85,8 @@ final class ResponseBodies {
         response.skip(tag);
         continue;
       }
-      ProtoReader partial = response.readMessage(); // a repeated message field merges: last value wins per field
+      ProtoReader partial =
+          response.readMessage(); // a repeated message field merges: last value wins per field
       while (partial.hasMore()) {
         int t = partial.readTag();
         if (t == ProtoFields.tag(1, ProtoFields.VARINT)) {
@@ -94,7 +98,9 @@ final class ResponseBodies {
         }
       }
     }
-    return rejected == 0 && message.isEmpty() ? PartialSuccess.NONE : new PartialSuccess(rejected, message);
+    return rejected == 0 && message.isEmpty()
+        ? PartialSuccess.NONE
+        : new PartialSuccess(rejected, message);
   }
 
   private static PartialSuccess partialSuccessJson(String text) {
@@ -118,8 +124,8 @@ final class ResponseBodies {
   }
 
   /**
-   * The {@code google.rpc.Status} message of a failure body, or else the body's first {@value #EXCERPT_BYTES}
-   * bytes as text; empty for an empty body. Never throws.
+   * The {@code google.rpc.Status} message of a failure body, or else the body's first {@value
+   * #EXCERPT_BYTES} bytes as text; empty for an empty body. Never throws.
    */
   static String errorMessage(byte[] body, int length, Format format) {
     if (length == 0) {

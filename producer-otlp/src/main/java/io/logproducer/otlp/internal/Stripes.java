@@ -1,15 +1,18 @@
 package io.logproducer.otlp.internal;
 
 /**
- * OTLP shard keys: a stripe chosen from the calling thread ({@code thread id % stripes}), so that application
- * threads spread over several open batches instead of contending for one lock. Keys are precomputed
- * {@link Integer}s: {@link #forCurrentThread()} does not allocate. Immutable, thread-safe.
+ * OTLP shard keys: a stripe chosen from the calling thread ({@code thread id % stripes}), so that
+ * application threads spread over several open batches instead of contending for one lock. Keys are
+ * precomputed {@link Integer}s: {@link #forCurrentThread()} does not allocate. Immutable,
+ * thread-safe.
  */
 public final class Stripes {
 
   private final Integer[] keys;
 
-  /** @param count number of stripes, at least 1 */
+  /**
+   * @param count number of stripes, at least 1
+   */
   public Stripes(int count) {
     if (count < 1) {
       throw new IllegalArgumentException("stripes must be >= 1, was " + count);

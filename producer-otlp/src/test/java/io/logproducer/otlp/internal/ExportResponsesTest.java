@@ -28,8 +28,13 @@ class ExportResponsesTest {
   }
 
   private static byte[] partial(long rejected, String message) {
-    return ExportLogsServiceResponse.newBuilder().setPartialSuccess(ExportLogsPartialSuccess.newBuilder()
-        .setRejectedLogRecords(rejected).setErrorMessage(message)).build().toByteArray();
+    return ExportLogsServiceResponse.newBuilder()
+        .setPartialSuccess(
+            ExportLogsPartialSuccess.newBuilder()
+                .setRejectedLogRecords(rejected)
+                .setErrorMessage(message))
+        .build()
+        .toByteArray();
   }
 
   /** google.rpc.Status{code=3, message=m}, as the Collector answers a bad protobuf request. */
@@ -86,13 +91,19 @@ class ExportResponsesTest {
 
   @Test
   void jsonPartialSuccessWithStringOrNumberCount() {
-    ExportResult s = answer(200, JSON,
-        "{\"partialSuccess\":{\"rejectedLogRecords\":\"3\",\"errorMessage\":\"bad \\\"ones\\\" \\u00e9\"}}");
+    ExportResult s =
+        answer(
+            200,
+            JSON,
+            "{\"partialSuccess\":{\"rejectedLogRecords\":\"3\",\"errorMessage\":\"bad \\\"ones\\\" \\u00e9\"}}");
     assertEquals(Kind.PARTIAL_SUCCESS, s.kind());
     assertEquals(3, s.rejectedCount());
     assertEquals("bad \"ones\" é", s.message());
-    ExportResult n = answer(200, "application/json; charset=utf-8",
-        " { \"partialSuccess\" : { \"rejectedLogRecords\" : 7 , \"errorMessage\" : \"n\" } , \"x\":[1,{}] } ");
+    ExportResult n =
+        answer(
+            200,
+            "application/json; charset=utf-8",
+            " { \"partialSuccess\" : { \"rejectedLogRecords\" : 7 , \"errorMessage\" : \"n\" } , \"x\":[1,{}] } ");
     assertEquals(7, n.rejectedCount());
     assertEquals("n", n.message());
     ExportResult snake = answer(200, JSON, "{\"partial_success\":{\"rejected_log_records\":4}}");
@@ -101,11 +112,13 @@ class ExportResponsesTest {
 
   @Test
   void bodyFormatFollowsTheRequestWithoutContentType() {
-    byte[] json = "{\"partialSuccess\":{\"rejectedLogRecords\":\"2\"}}".getBytes(StandardCharsets.UTF_8);
+    byte[] json =
+        "{\"partialSuccess\":{\"rejectedLogRecords\":\"2\"}}".getBytes(StandardCharsets.UTF_8);
     ExportResult r = ExportResponses.toResult(200, "OK", null, null, json, json.length, true, NOW);
     assertEquals(2, r.rejectedCount());
     byte[] proto = partial(6, "p");
-    ExportResult p = ExportResponses.toResult(200, "OK", null, null, proto, proto.length, false, NOW);
+    ExportResult p =
+        ExportResponses.toResult(200, "OK", null, null, proto, proto.length, false, NOW);
     assertEquals(6, p.rejectedCount());
   }
 
@@ -120,7 +133,8 @@ class ExportResponsesTest {
     ExportResult r = answer(400, PROTO, rpcStatus("proto: illegal wireType 7"));
     assertEquals(Kind.REJECTED, r.kind());
     assertEquals("HTTP 400 Bad Request: proto: illegal wireType 7", r.message());
-    ExportResult j = answer(400, JSON, "{\"code\":3,\"message\":\"ID.UnmarshalJSONIter: length mismatch\"}");
+    ExportResult j =
+        answer(400, JSON, "{\"code\":3,\"message\":\"ID.UnmarshalJSONIter: length mismatch\"}");
     assertEquals("HTTP 400 Bad Request: ID.UnmarshalJSONIter: length mismatch", j.message());
   }
 
@@ -153,11 +167,13 @@ class ExportResponsesTest {
     assertEquals(Kind.RETRYABLE, none.kind());
     assertEquals(-1, none.retryAfterMillis());
     assertEquals(ExportResponses.statusLine(status, null) + ": busy", none.message());
-    ExportResult seconds = ExportResponses.toResult(status, "Slow Down", "2", PROTO, new byte[0], 0, false, NOW);
+    ExportResult seconds =
+        ExportResponses.toResult(status, "Slow Down", "2", PROTO, new byte[0], 0, false, NOW);
     assertEquals(2000, seconds.retryAfterMillis());
     assertEquals("HTTP " + status + " Slow Down", seconds.message());
-    ExportResult date = ExportResponses.toResult(status, null, "Mon, 01 Jan 2024 00:00:07 GMT", PROTO,
-        new byte[0], 0, false, NOW);
+    ExportResult date =
+        ExportResponses.toResult(
+            status, null, "Mon, 01 Jan 2024 00:00:07 GMT", PROTO, new byte[0], 0, false, NOW);
     assertEquals(7000, date.retryAfterMillis());
   }
 

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
-import io.logproducer.testing.otlp.OtlpReceiver;
-import io.logproducer.testing.Outcomes;
 import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.Outcomes;
+import io.logproducer.testing.otlp.OtlpReceiver;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,18 +33,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code timeoutMillis} is a hard deadline on the whole request: receivers on real 127.0.0.1 sockets that stop
- * reading the body, or trickle their response, get the send thread back within the timeout plus a little slack, as
- * a retryable failure; a normal receiver is unaffected and leaves no deadline task behind.
+ * {@code timeoutMillis} is a hard deadline on the whole request: receivers on real 127.0.0.1
+ * sockets that stop reading the body, or trickle their response, get the send thread back within
+ * the timeout plus a little slack, as a retryable failure; a normal receiver is unaffected and
+ * leaves no deadline task behind.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HttpTransportDeadlineTest {
 
   private static final long TIMEOUT_MILLIS = 1_000;
-  /** Upper bound asserted for a request cut by its deadline: the timeout plus generous slack for a loaded CI. */
+
+  /**
+   * Upper bound asserted for a request cut by its deadline: the timeout plus generous slack for a
+   * loaded CI.
+   */
   private static final long BOUND_MILLIS = 5_000;
 
   private final List<AutoCloseable> toClose = new CopyOnWriteArrayList<>();
+
   /** Response bytes the trickling receivers have sent. */
   private final AtomicLong trickled = new AtomicLong();
 
@@ -60,15 +66,25 @@ class HttpTransportDeadlineTest {
   }
 
   private HttpTransport started(String url, long timeoutMillis) {
-    HttpTransport t = new HttpTransport(URI.create(url), Map.of(), timeoutMillis, "application/x-protobuf", false,
-        "test-agent");
+    HttpTransport t =
+        new HttpTransport(
+            URI.create(url),
+            Map.of(),
+            timeoutMillis,
+            "application/x-protobuf",
+            false,
+            "test-agent");
     t.start(2);
     toClose.add(t::close);
     return t;
   }
 
-  /** A raw TCP receiver on 127.0.0.1 whose connections are handled by {@code handler}, each on its own thread. */
-  private RawServer rawServer(int receiveBufferBytes, ConnectionHandler handler) throws IOException {
+  /**
+   * A raw TCP receiver on 127.0.0.1 whose connections are handled by {@code handler}, each on its
+   * own thread.
+   */
+  private RawServer rawServer(int receiveBufferBytes, ConnectionHandler handler)
+      throws IOException {
     RawServer s = new RawServer(receiveBufferBytes, handler);
     toClose.add(s);
     return s;
@@ -76,7 +92,8 @@ class HttpTransportDeadlineTest {
 
   @Test
   void aReceiverThatNeverReadsTheBodyFailsRetryableAtTheDeadline() throws Exception {
-    // Accepts, then neither reads nor answers: the 8 MB upload fills both socket buffers and the write blocks.
+    // Accepts, then neither reads nor answers: the 8 MB upload fills both socket buffers and the
+    // write blocks.
     RawServer server = rawServer(64 * 1024, socket -> sleepQuietly(30_000));
     HttpTransport t = started(server.url(), TIMEOUT_MILLIS);
     byte[] body = new byte[8 * 1024 * 1024];
@@ -87,79 +104,105 @@ class HttpTransportDeadlineTest {
     System.out.println("never-reading receiver: send returned after " + tookMillis + " ms: " + r);
 
     assertEquals(ExportResult.Kind.RETRYABLE, r.kind(), r.toString());
-    assertEquals("POST " + server.url() + " timed out after 1000 ms (request deadline)", r.message());
+    assertEquals(
+        "POST " + server.url() + " timed out after 1000 ms (request deadline)", r.message());
     assertNotNull(r.error());
     assertEquals(-1, r.retryAfterMillis());
     assertTrue(server.connections() >= 1, "the request reached the receiver");
-    assertTrue(tookMillis >= TIMEOUT_MILLIS - 50 && tookMillis < BOUND_MILLIS, "took " + tookMillis + " ms");
+    assertTrue(
+        tookMillis >= TIMEOUT_MILLIS - 50 && tookMillis < BOUND_MILLIS,
+        "took " + tookMillis + " ms");
     assertEquals(0, t.pendingDeadlines());
   }
 
   @Test
   void aReceiverThatTricklesItsResponseHeadersFailsRetryableAtTheDeadline() throws Exception {
-    // Reads the whole request, then sends a valid 200 one byte every 200 ms: each byte restarts a socket read
+    // Reads the whole request, then sends a valid 200 one byte every 200 ms: each byte restarts a
+    // socket read
     // timeout, so only the deadline can end it (the whole answer would take about 15 s).
-    byte[] response = ("HTTP/1.1 200 OK\r\nContent-Type: application/x-protobuf\r\nContent-Length: 0\r\n"
-        + "Connection: keep-alive\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-    RawServer server = rawServer(0, socket -> {
-      readRequest(socket.getInputStream());
-      trickle(socket.getOutputStream(), response, 200);
-    });
+    byte[] response =
+        ("HTTP/1.1 200 OK\r\nContent-Type: application/x-protobuf\r\nContent-Length: 0\r\n"
+                + "Connection: keep-alive\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
+    RawServer server =
+        rawServer(
+            0,
+            socket -> {
+              readRequest(socket.getInputStream());
+              trickle(socket.getOutputStream(), response, 200);
+            });
     HttpTransport t = started(server.url(), TIMEOUT_MILLIS);
     byte[] body = new byte[1024];
 
     long start = System.nanoTime();
     ExportResult r = t.send(body, body.length, Compression.NONE);
     long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    System.out.println("trickling receiver (headers): send returned after " + tookMillis + " ms: " + r);
+    System.out.println(
+        "trickling receiver (headers): send returned after " + tookMillis + " ms: " + r);
 
     assertEquals(ExportResult.Kind.RETRYABLE, r.kind(), r.toString());
     assertTrue(r.message().endsWith("timed out after 1000 ms (request deadline)"), r.message());
     assertTrue(trickled.get() > 0, "the receiver had started answering");
-    assertTrue(tookMillis >= TIMEOUT_MILLIS - 50 && tookMillis < BOUND_MILLIS, "took " + tookMillis + " ms");
+    assertTrue(
+        tookMillis >= TIMEOUT_MILLIS - 50 && tookMillis < BOUND_MILLIS,
+        "took " + tookMillis + " ms");
     assertEquals(0, t.pendingDeadlines());
   }
 
   @Test
   void aReceiverThatTricklesItsResponseBodyFailsRetryableAtTheDeadline() throws Exception {
     // Headers at once, then a 200-byte body one byte every 200 ms (40 s in all).
-    byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 200\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
+    byte[] head =
+        ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 200\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
     byte[] bodyBytes = new byte[200];
     Arrays.fill(bodyBytes, (byte) 'x');
-    RawServer server = rawServer(0, socket -> {
-      readRequest(socket.getInputStream());
-      OutputStream out = socket.getOutputStream();
-      out.write(head);
-      out.flush();
-      trickle(out, bodyBytes, 200);
-    });
+    RawServer server =
+        rawServer(
+            0,
+            socket -> {
+              readRequest(socket.getInputStream());
+              OutputStream out = socket.getOutputStream();
+              out.write(head);
+              out.flush();
+              trickle(out, bodyBytes, 200);
+            });
     HttpTransport t = started(server.url(), TIMEOUT_MILLIS);
 
     long start = System.nanoTime();
     ExportResult r = t.send(new byte[10], 10, Compression.NONE);
     long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    System.out.println("trickling receiver (body): send returned after " + tookMillis + " ms: " + r);
+    System.out.println(
+        "trickling receiver (body): send returned after " + tookMillis + " ms: " + r);
 
     assertEquals(ExportResult.Kind.RETRYABLE, r.kind(), r.toString());
     assertTrue(r.message().endsWith("timed out after 1000 ms (request deadline)"), r.message());
-    assertTrue(tookMillis >= TIMEOUT_MILLIS - 50 && tookMillis < BOUND_MILLIS, "took " + tookMillis + " ms");
+    assertTrue(
+        tookMillis >= TIMEOUT_MILLIS - 50 && tookMillis < BOUND_MILLIS,
+        "took " + tookMillis + " ms");
   }
 
   @Test
   void aSuccessBodyBeyondTheReadLimitIsNotDrained() throws Exception {
-    // A 200 announcing 100 MB: the transport reads its bounded prefix and drops the connection instead of draining
+    // A 200 announcing 100 MB: the transport reads its bounded prefix and drops the connection
+    // instead of draining
     // the rest, so the answer comes back at once, long before the deadline.
     int sent = HttpTransport.MAX_SUCCESS_BODY_BYTES + 8 * 1024;
-    RawServer server = rawServer(0, socket -> {
-      readRequest(socket.getInputStream());
-      OutputStream out = socket.getOutputStream();
-      out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + (100 * 1024 * 1024)
-          + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-      out.write(new byte[sent]);
-      out.flush();
-      sleepQuietly(30_000); // the rest never comes
-    });
+    RawServer server =
+        rawServer(
+            0,
+            socket -> {
+              readRequest(socket.getInputStream());
+              OutputStream out = socket.getOutputStream();
+              out.write(
+                  ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
+                          + (100 * 1024 * 1024)
+                          + "\r\n\r\n")
+                      .getBytes(StandardCharsets.US_ASCII));
+              out.write(new byte[sent]);
+              out.flush();
+              sleepQuietly(30_000); // the rest never comes
+            });
     HttpTransport t = started(server.url(), 10_000);
 
     long start = System.nanoTime();
@@ -187,9 +230,12 @@ class HttpTransportDeadlineTest {
       }
       assertEquals(n, server.requests().size());
       assertEquals(0, t.pendingDeadlines(), "each completed request removed its deadline task");
-      // Idle: once the last cancelled task's wake-up (at most one timeout later) has passed, the thread waits
+      // Idle: once the last cancelled task's wake-up (at most one timeout later) has passed, the
+      // thread waits
       // untimed for the next task: it does not poll.
-      assertTrue(Outcomes.until(() -> deadlineThread.getState() == Thread.State.WAITING, TIMEOUT_MILLIS + 4_000),
+      assertTrue(
+          Outcomes.until(
+              () -> deadlineThread.getState() == Thread.State.WAITING, TIMEOUT_MILLIS + 4_000),
           "idle deadline thread blocks untimed, was " + deadlineThread.getState());
 
       t.close();
@@ -200,19 +246,27 @@ class HttpTransportDeadlineTest {
 
   @Test
   void aResponseReadToItsEndKeepsTheConnectionForTheNextRequest() throws Exception {
-    // Alternately an empty body and a small one: both are read to their end, and the connection goes back to the
+    // Alternately an empty body and a small one: both are read to their end, and the connection
+    // goes back to the
     // pool (only an over-limit or failed body read drops it).
-    RawServer server = rawServer(0, socket -> {
-      InputStream in = socket.getInputStream();
-      OutputStream out = socket.getOutputStream();
-      for (int i = 0; ; i++) {
-        readRequest(in);
-        String bodyText = i % 2 == 0 ? "" : "ok";
-        out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + bodyText.length()
-            + "\r\n\r\n" + bodyText).getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-      }
-    });
+    RawServer server =
+        rawServer(
+            0,
+            socket -> {
+              InputStream in = socket.getInputStream();
+              OutputStream out = socket.getOutputStream();
+              for (int i = 0; ; i++) {
+                readRequest(in);
+                String bodyText = i % 2 == 0 ? "" : "ok";
+                out.write(
+                    ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
+                            + bodyText.length()
+                            + "\r\n\r\n"
+                            + bodyText)
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+              }
+            });
     HttpTransport t = started(server.url(), TIMEOUT_MILLIS);
     for (int i = 0; i < 20; i++) {
       ExportResult r = t.send(new byte[10], 10, Compression.NONE);
@@ -230,8 +284,11 @@ class HttpTransportDeadlineTest {
     List<ExportResult> results = new CopyOnWriteArrayList<>();
     Thread sender = new Thread(() -> results.add(t.send(body, body.length, Compression.NONE)));
     sender.start();
-    assertTrue(Outcomes.until(() -> server.connections() >= 1, 10_000), "request reached the receiver");
-    assertTrue(Outcomes.until(() -> inSocketWrite(sender), 10_000), "the sender is blocked writing the body");
+    assertTrue(
+        Outcomes.until(() -> server.connections() >= 1, 10_000), "request reached the receiver");
+    assertTrue(
+        Outcomes.until(() -> inSocketWrite(sender), 10_000),
+        "the sender is blocked writing the body");
 
     long start = System.nanoTime();
     t.close();
@@ -246,11 +303,15 @@ class HttpTransportDeadlineTest {
 
   // ---- helpers ----
 
-  /** Whether {@code t} is inside a socket write (the receiver stopped reading, the send buffer is full). */
+  /**
+   * Whether {@code t} is inside a socket write (the receiver stopped reading, the send buffer is
+   * full).
+   */
   private static boolean inSocketWrite(Thread t) {
     for (StackTraceElement e : t.getStackTrace()) {
       String c = e.getClassName();
-      if (e.getMethodName().startsWith("write") && (c.contains("Socket") || c.contains("NioSocketImpl"))) {
+      if (e.getMethodName().startsWith("write")
+          && (c.contains("Socket") || c.contains("NioSocketImpl"))) {
         return true;
       }
     }
@@ -321,7 +382,10 @@ class HttpTransportDeadlineTest {
     void handle(Socket socket) throws IOException;
   }
 
-  /** Accepts on 127.0.0.1 and runs the handler per connection on daemon threads; close ends everything. */
+  /**
+   * Accepts on 127.0.0.1 and runs the handler per connection on daemon threads; close ends
+   * everything.
+   */
   private static final class RawServer implements AutoCloseable {
     private final ServerSocket server;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -334,30 +398,36 @@ class HttpTransportDeadlineTest {
         server.setReceiveBufferSize(receiveBufferBytes); // inherited by accepted sockets
       }
       server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
-      Thread acceptor = new Thread(() -> {
-        while (!server.isClosed()) {
-          Socket s;
-          try {
-            s = server.accept();
-          } catch (IOException e) {
-            return;
-          }
-          connections.incrementAndGet();
-          sockets.add(s);
-          Thread th = new Thread(() -> {
-            try {
-              handler.handle(s);
-            } catch (IOException e) {
-              // the client went away
-            }
-          }, "raw-receiver-connection");
-          th.setDaemon(true);
-          synchronized (threads) {
-            threads.add(th);
-          }
-          th.start();
-        }
-      }, "raw-receiver-accept");
+      Thread acceptor =
+          new Thread(
+              () -> {
+                while (!server.isClosed()) {
+                  Socket s;
+                  try {
+                    s = server.accept();
+                  } catch (IOException e) {
+                    return;
+                  }
+                  connections.incrementAndGet();
+                  sockets.add(s);
+                  Thread th =
+                      new Thread(
+                          () -> {
+                            try {
+                              handler.handle(s);
+                            } catch (IOException e) {
+                              // the client went away
+                            }
+                          },
+                          "raw-receiver-connection");
+                  th.setDaemon(true);
+                  synchronized (threads) {
+                    threads.add(th);
+                  }
+                  th.start();
+                }
+              },
+              "raw-receiver-accept");
       acceptor.setDaemon(true);
       synchronized (threads) {
         threads.add(acceptor);

@@ -8,10 +8,10 @@ import io.logproducer.Compression;
 import io.logproducer.otlp.encoding.testing.ExpectedProto;
 import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.logproducer.otlp.testing.ProtoRequests;
+import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.Outcomes;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.Reply;
-import io.logproducer.testing.Outcomes;
-import io.logproducer.spi.ExportResult;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -28,8 +28,13 @@ import org.junit.jupiter.api.Test;
 class HttpTransportTest {
 
   private static HttpTransport transport(String url, long timeoutMillis) {
-    return new HttpTransport(URI.create(url), Map.of("X-Test", "1"), timeoutMillis, "application/x-protobuf",
-        false, "test-agent");
+    return new HttpTransport(
+        URI.create(url),
+        Map.of("X-Test", "1"),
+        timeoutMillis,
+        "application/x-protobuf",
+        false,
+        "test-agent");
   }
 
   @Test
@@ -37,11 +42,19 @@ class HttpTransportTest {
     try (OtlpReceiver server = OtlpReceiver.start()) {
       HttpTransport t = transport(server.endpoint() + "/v1/logs", 5_000);
       t.start(1);
-      ExportLogsServiceRequest request = ExpectedProto.request(Map.of("service.name", AnyValue.of("s")), "sc",
-          null, List.of(TestRecords.full("sliced")));
+      ExportLogsServiceRequest request =
+          ExpectedProto.request(
+              Map.of("service.name", AnyValue.of("s")),
+              "sc",
+              null,
+              List.of(TestRecords.full("sliced")));
       byte[] bytes = request.toByteArray();
       byte[] padded = Arrays.copyOf(bytes, bytes.length + 100);
-      Arrays.fill(padded, bytes.length, padded.length, (byte) 0xFF); // garbage after the body: must not be sent
+      Arrays.fill(
+          padded,
+          bytes.length,
+          padded.length,
+          (byte) 0xFF); // garbage after the body: must not be sent
       ExportResult r = t.send(padded, bytes.length, Compression.NONE);
       assertEquals(ExportResult.Kind.SUCCESS, r.kind(), r.toString());
       assertEquals(List.of(), server.invalidRequests());
@@ -51,7 +64,8 @@ class HttpTransportTest {
       assertEquals("test-agent", server.requests().get(0).userAgent());
       t.close();
       t.close();
-      assertEquals(ExportResult.Kind.FAILED, t.send(padded, 0, Compression.NONE).kind(), "after close");
+      assertEquals(
+          ExportResult.Kind.FAILED, t.send(padded, 0, Compression.NONE).kind(), "after close");
     }
   }
 
@@ -92,9 +106,12 @@ class HttpTransportTest {
       ExportResult r = t.send(new byte[0], 0, Compression.NONE);
       long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       assertEquals(ExportResult.Kind.RETRYABLE, r.kind(), r.toString());
-      // The request deadline fires first (it starts before the socket read timeout, with the same value).
-      assertTrue(r.message().endsWith("timed out after 300 ms (request deadline)")
-          || r.error() instanceof java.net.SocketTimeoutException, r.toString());
+      // The request deadline fires first (it starts before the socket read timeout, with the same
+      // value).
+      assertTrue(
+          r.message().endsWith("timed out after 300 ms (request deadline)")
+              || r.error() instanceof java.net.SocketTimeoutException,
+          r.toString());
       assertTrue(tookMillis >= 250 && tookMillis < 5_000, "took " + tookMillis + " ms");
       t.close();
     } finally {
@@ -111,7 +128,9 @@ class HttpTransportTest {
       t.start(2);
       CompletableFuture<ExportResult> inFlight =
           CompletableFuture.supplyAsync(() -> t.send(new byte[0], 0, Compression.NONE));
-      assertTrue(Outcomes.until(() -> server.requests().size() == 1, 10_000), "request reached the server");
+      assertTrue(
+          Outcomes.until(() -> server.requests().size() == 1, 10_000),
+          "request reached the server");
       long start = System.nanoTime();
       t.close();
       ExportResult r = inFlight.get(5, TimeUnit.SECONDS);

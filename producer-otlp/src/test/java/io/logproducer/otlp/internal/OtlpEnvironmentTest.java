@@ -33,35 +33,59 @@ class OtlpEnvironmentTest {
 
   @Test
   void endpoints() {
-    assertEquals("http://collector:4318/v1/logs", env(OtlpEnvironment.ENDPOINT, "http://collector:4318").endpoint());
-    assertEquals("http://collector:4318/v1/logs", env(OtlpEnvironment.ENDPOINT, "http://collector:4318/").endpoint());
-    assertEquals("https://gw.example.com/otlp/v1/logs",
+    assertEquals(
+        "http://collector:4318/v1/logs",
+        env(OtlpEnvironment.ENDPOINT, "http://collector:4318").endpoint());
+    assertEquals(
+        "http://collector:4318/v1/logs",
+        env(OtlpEnvironment.ENDPOINT, "http://collector:4318/").endpoint());
+    assertEquals(
+        "https://gw.example.com/otlp/v1/logs",
         env(OtlpEnvironment.ENDPOINT, "https://gw.example.com/otlp/").endpoint());
-    assertEquals("http://h:1/custom/path", env(OtlpEnvironment.LOGS_ENDPOINT, "http://h:1/custom/path").endpoint());
-    assertEquals("http://h:1", env(OtlpEnvironment.LOGS_ENDPOINT, "http://h:1").endpoint(), "used as given");
-    assertEquals("http://logs:2/x", env(OtlpEnvironment.ENDPOINT, "http://base:1",
-        OtlpEnvironment.LOGS_ENDPOINT, "http://logs:2/x").endpoint());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> env(OtlpEnvironment.ENDPOINT, "collector:4318").endpoint());
-    assertEquals("OTEL_EXPORTER_OTLP_ENDPOINT must be an http or https URL with a host, was 'collector:4318'",
+    assertEquals(
+        "http://h:1/custom/path",
+        env(OtlpEnvironment.LOGS_ENDPOINT, "http://h:1/custom/path").endpoint());
+    assertEquals(
+        "http://h:1", env(OtlpEnvironment.LOGS_ENDPOINT, "http://h:1").endpoint(), "used as given");
+    assertEquals(
+        "http://logs:2/x",
+        env(
+                OtlpEnvironment.ENDPOINT,
+                "http://base:1",
+                OtlpEnvironment.LOGS_ENDPOINT,
+                "http://logs:2/x")
+            .endpoint());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> env(OtlpEnvironment.ENDPOINT, "collector:4318").endpoint());
+    assertEquals(
+        "OTEL_EXPORTER_OTLP_ENDPOINT must be an http or https URL with a host, was 'collector:4318'",
         e.getMessage());
   }
 
   @Test
   void headersArePercentDecodedAndLogsVariantWins() {
-    OtlpEnvironment e = env(OtlpEnvironment.HEADERS,
-        " X-BK-TOKEN = abc%3D%3D , Authorization=Basic%20dXNlcjpw+ZA==,,x-name=%E4%B8%AD%zz%");
+    OtlpEnvironment e =
+        env(
+            OtlpEnvironment.HEADERS,
+            " X-BK-TOKEN = abc%3D%3D , Authorization=Basic%20dXNlcjpw+ZA==,,x-name=%E4%B8%AD%zz%");
     Map<String, String> h = e.headers();
     assertEquals(3, h.size());
     assertEquals("abc==", h.get("X-BK-TOKEN"));
     assertEquals("Basic dXNlcjpw+ZA==", h.get("Authorization"), "'+' is not a space");
     assertEquals("中%zz%", h.get("x-name"));
-    OtlpEnvironment both = env(OtlpEnvironment.HEADERS, "a=1,b=2", OtlpEnvironment.LOGS_HEADERS, "c=3");
+    OtlpEnvironment both =
+        env(OtlpEnvironment.HEADERS, "a=1,b=2", OtlpEnvironment.LOGS_HEADERS, "c=3");
     assertEquals(Map.of("c", "3"), both.headers());
-    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
-        () -> env(OtlpEnvironment.LOGS_HEADERS, "a=1,novalue").headers());
-    assertEquals("OTEL_EXPORTER_OTLP_LOGS_HEADERS: entry 'novalue' is not key=value", bad.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> env(OtlpEnvironment.HEADERS, "=v").headers());
+    IllegalArgumentException bad =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> env(OtlpEnvironment.LOGS_HEADERS, "a=1,novalue").headers());
+    assertEquals(
+        "OTEL_EXPORTER_OTLP_LOGS_HEADERS: entry 'novalue' is not key=value", bad.getMessage());
+    assertThrows(
+        IllegalArgumentException.class, () -> env(OtlpEnvironment.HEADERS, "=v").headers());
   }
 
   @Test
@@ -69,31 +93,52 @@ class OtlpEnvironmentTest {
     assertEquals(Compression.GZIP, env(OtlpEnvironment.COMPRESSION, "gzip").compression());
     assertEquals(Compression.NONE, env(OtlpEnvironment.COMPRESSION, "none").compression());
     assertEquals(Compression.ZSTD, env(OtlpEnvironment.COMPRESSION, "ZSTD").compression());
-    assertEquals(Compression.LZ4, env(OtlpEnvironment.COMPRESSION, "gzip",
-        OtlpEnvironment.LOGS_COMPRESSION, "lz4").compression());
-    IllegalArgumentException c = assertThrows(IllegalArgumentException.class,
-        () -> env(OtlpEnvironment.COMPRESSION, "brotli").compression());
-    assertEquals("OTEL_EXPORTER_OTLP_COMPRESSION must be one of none, gzip, lz4, zstd, was 'brotli'",
+    assertEquals(
+        Compression.LZ4,
+        env(OtlpEnvironment.COMPRESSION, "gzip", OtlpEnvironment.LOGS_COMPRESSION, "lz4")
+            .compression());
+    IllegalArgumentException c =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> env(OtlpEnvironment.COMPRESSION, "brotli").compression());
+    assertEquals(
+        "OTEL_EXPORTER_OTLP_COMPRESSION must be one of none, gzip, lz4, zstd, was 'brotli'",
         c.getMessage());
 
     assertEquals(2500L, env(OtlpEnvironment.TIMEOUT, "2500").timeoutMillis());
-    assertEquals(700L, env(OtlpEnvironment.TIMEOUT, "2500", OtlpEnvironment.LOGS_TIMEOUT, " 700 ").timeoutMillis());
-    IllegalArgumentException t = assertThrows(IllegalArgumentException.class,
-        () -> env(OtlpEnvironment.LOGS_TIMEOUT, "10s").timeoutMillis());
-    assertEquals("OTEL_EXPORTER_OTLP_LOGS_TIMEOUT must be a timeout in milliseconds, was '10s'", t.getMessage());
+    assertEquals(
+        700L,
+        env(OtlpEnvironment.TIMEOUT, "2500", OtlpEnvironment.LOGS_TIMEOUT, " 700 ")
+            .timeoutMillis());
+    IllegalArgumentException t =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> env(OtlpEnvironment.LOGS_TIMEOUT, "10s").timeoutMillis());
+    assertEquals(
+        "OTEL_EXPORTER_OTLP_LOGS_TIMEOUT must be a timeout in milliseconds, was '10s'",
+        t.getMessage());
 
     assertEquals(Boolean.TRUE, env(OtlpEnvironment.PROTOCOL, "http/json").json());
-    assertEquals(Boolean.FALSE, env(OtlpEnvironment.PROTOCOL, "http/json",
-        OtlpEnvironment.LOGS_PROTOCOL, "http/protobuf").json());
-    IllegalArgumentException p = assertThrows(IllegalArgumentException.class,
-        () -> env(OtlpEnvironment.PROTOCOL, "grpc").json());
-    assertEquals("OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json, was 'grpc'", p.getMessage());
+    assertEquals(
+        Boolean.FALSE,
+        env(OtlpEnvironment.PROTOCOL, "http/json", OtlpEnvironment.LOGS_PROTOCOL, "http/protobuf")
+            .json());
+    IllegalArgumentException p =
+        assertThrows(
+            IllegalArgumentException.class, () -> env(OtlpEnvironment.PROTOCOL, "grpc").json());
+    assertEquals(
+        "OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json, was 'grpc'",
+        p.getMessage());
   }
 
   @Test
   void resourceAttributes() {
-    OtlpEnvironment e = env(OtlpEnvironment.RESOURCE_ATTRIBUTES,
-        "service.name=from-attrs,deployment.environment=prod%20eu,k%3Dx=v%2Cw", OtlpEnvironment.SERVICE_NAME, "svc");
+    OtlpEnvironment e =
+        env(
+            OtlpEnvironment.RESOURCE_ATTRIBUTES,
+            "service.name=from-attrs,deployment.environment=prod%20eu,k%3Dx=v%2Cw",
+            OtlpEnvironment.SERVICE_NAME,
+            "svc");
     Map<String, String> a = e.resourceAttributes();
     assertEquals(3, a.size());
     assertEquals("from-attrs", a.get("service.name"));

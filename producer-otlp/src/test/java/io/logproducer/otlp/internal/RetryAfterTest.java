@@ -24,8 +24,10 @@ class RetryAfterTest {
     assertEquals(3_600_000, RetryAfter.parseMillis("Mon, 01 Jan 2024 01:00:00 GMT", NOW));
     assertEquals(10_000, RetryAfter.parseMillis("Monday, 01-Jan-24 00:00:10 GMT", NOW));
     assertEquals(20_000, RetryAfter.parseMillis("Mon Jan  1 00:00:20 2024", NOW));
-    assertEquals(0, RetryAfter.parseMillis("Sun, 31 Dec 2023 23:59:00 GMT", NOW), "a past date: retry now");
-    assertEquals(RetryAfter.MAX_MILLIS, RetryAfter.parseMillis("Fri, 01 Jan 2100 00:00:00 GMT", NOW));
+    assertEquals(
+        0, RetryAfter.parseMillis("Sun, 31 Dec 2023 23:59:00 GMT", NOW), "a past date: retry now");
+    assertEquals(
+        RetryAfter.MAX_MILLIS, RetryAfter.parseMillis("Fri, 01 Jan 2100 00:00:00 GMT", NOW));
   }
 
   @Test

@@ -11,21 +11,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The test kit receiver's requests parsed with protobuf-java's generated OTLP classes (an independent decoder of
- * what the exporter wrote), protobuf or JSON alike.
+ * The test kit receiver's requests parsed with protobuf-java's generated OTLP classes (an
+ * independent decoder of what the exporter wrote), protobuf or JSON alike.
  */
 public final class ProtoRequests {
 
-  private ProtoRequests() {
-  }
+  private ProtoRequests() {}
 
   /** The request as an {@code ExportLogsServiceRequest}. */
   public static ExportLogsServiceRequest parse(ReceivedRequest r) {
     try {
-      return r.isJson() ? OtlpJson.parseRequest(new String(r.body(), StandardCharsets.UTF_8))
+      return r.isJson()
+          ? OtlpJson.parseRequest(new String(r.body(), StandardCharsets.UTF_8))
           : ExportLogsServiceRequest.parseFrom(r.body());
     } catch (Exception e) {
-      throw new AssertionError("the receiver accepted a request protobuf-java cannot parse: " + r, e);
+      throw new AssertionError(
+          "the receiver accepted a request protobuf-java cannot parse: " + r, e);
     }
   }
 

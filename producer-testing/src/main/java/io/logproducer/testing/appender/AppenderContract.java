@@ -26,46 +26,78 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The mapping contract both appenders keep, as a JUnit 5 suite: real events logged through the real framework,
- * configured from its XML, received by a real {@link OtlpReceiver} on 127.0.0.1, and every mapped field pinned against
- * the table in docs/appenders.md ({@link #PINNED}: {@code AppenderMappingTableTest} compares it with the table's rows).
+ * The mapping contract both appenders keep, as a JUnit 5 suite: real events logged through the real
+ * framework, configured from its XML, received by a real {@link OtlpReceiver} on 127.0.0.1, and
+ * every mapped field pinned against the table in docs/appenders.md ({@link #PINNED}: {@code
+ * AppenderMappingTableTest} compares it with the table's rows).
  *
- * <p>A subclass per framework configures three appenders on the receiver's endpoint, told apart by their
- * {@code service.name}, and routes loggers to them by name:
+ * <p>A subclass per framework configures three appenders on the receiver's endpoint, told apart by
+ * their {@code service.name}, and routes loggers to them by name:
  *
  * <ul>
  *   <li>{@value #MAIN} (loggers {@code contract.main.*} and the root): the default mapping with
- *       {@code mdcExclude=secret};</li>
+ *       {@code mdcExclude=secret};
  *   <li>{@value #CODE} (loggers {@code contract.code.*}, not additive): {@code captureCode=true},
- *       {@code mdcInclude=user}, {@code captureThread=false}, {@code captureMarkers=false},
- *       {@code captureKeyValues=false};</li>
- *   <li>{@value #LAYOUT} (loggers {@code contract.layout.*}, not additive): {@code useLayout=true} with the pattern
- *       level, {@code |}, logger, {@code |}, message, line separator.</li>
+ *       {@code mdcInclude=user}, {@code captureThread=false}, {@code captureMarkers=false}, {@code
+ *       captureKeyValues=false};
+ *   <li>{@value #LAYOUT} (loggers {@code contract.layout.*}, not additive): {@code useLayout=true}
+ *       with the pattern level, {@code |}, logger, {@code |}, message, line separator.
  * </ul>
  *
- * Each uses {@code lingerMillis=20} and {@code sendThreads=1} (batches arrive in order). Each test starts a fresh
- * receiver and framework and stops both afterwards; a test takes at most 60 s. Attribute values are compared as the
- * receiver decodes them ({@link ReceivedLogRecord}: an int_value is a {@code Long}, a double_value a {@code Double}).
+ * Each uses {@code lingerMillis=20} and {@code sendThreads=1} (batches arrive in order). Each test
+ * starts a fresh receiver and framework and stops both afterwards; a test takes at most 60 s.
+ * Attribute values are compared as the receiver decodes them ({@link ReceivedLogRecord}: an
+ * int_value is a {@code Long}, a double_value a {@code Double}).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 public abstract class AppenderContract {
 
   /** {@code service.name} of the default-mapping appender. */
   public static final String MAIN = "contract-main";
+
   /** {@code service.name} of the caller-data appender. */
   public static final String CODE = "contract-code";
+
   /** {@code service.name} of the layout appender. */
   public static final String LAYOUT = "contract-layout";
 
   /**
-   * Every record field and attribute key this contract asserts: exactly the names in backticks in the right-hand
-   * column of the mapping table in docs/appenders.md. Unmodifiable.
+   * Every record field and attribute key this contract asserts: exactly the names in backticks in
+   * the right-hand column of the mapping table in docs/appenders.md. Unmodifiable.
    */
-  public static final Set<String> PINNED = Collections.unmodifiableSet(new HashSet<>(Arrays.asList("time_unix_nano",
-      "observed_time_unix_nano", "severity_number", "severity_text", "body", "InstrumentationScope.name",
-      "thread.name", "thread.id", "user", "trace_id", "span_id", "flags", "event_name", "logback.marker",
-      "log4j.marker", "count", "big", "ratio", "f", "ok", "raw", "name", "list", "exception.type",
-      "exception.message", "exception.stacktrace", "code.function.name", "code.file.path", "code.line.number")));
+  public static final Set<String> PINNED =
+      Collections.unmodifiableSet(
+          new HashSet<>(
+              Arrays.asList(
+                  "time_unix_nano",
+                  "observed_time_unix_nano",
+                  "severity_number",
+                  "severity_text",
+                  "body",
+                  "InstrumentationScope.name",
+                  "thread.name",
+                  "thread.id",
+                  "user",
+                  "trace_id",
+                  "span_id",
+                  "flags",
+                  "event_name",
+                  "logback.marker",
+                  "log4j.marker",
+                  "count",
+                  "big",
+                  "ratio",
+                  "f",
+                  "ok",
+                  "raw",
+                  "name",
+                  "list",
+                  "exception.type",
+                  "exception.message",
+                  "exception.stacktrace",
+                  "code.function.name",
+                  "code.file.path",
+                  "code.line.number")));
 
   private static final String TRACE_ID = "5b8efff798038103d269b633813fc60c";
   private static final String SPAN_ID = "eee19b7ec3c1b174";
@@ -93,8 +125,14 @@ public abstract class AppenderContract {
      * @param keyValues key-value pairs, in order
      * @param thrown the exception logged with the call, or null
      */
-    public Call(String logger, String level, String message, Map<String, String> mdc, List<String> markers,
-        Map<String, Object> keyValues, Throwable thrown) {
+    public Call(
+        String logger,
+        String level,
+        String message,
+        Map<String, String> mdc,
+        List<String> markers,
+        Map<String, Object> keyValues,
+        Throwable thrown) {
       this.logger = logger;
       this.level = level;
       this.message = message;
@@ -113,8 +151,14 @@ public abstract class AppenderContract {
      * @return the call, without MDC entries, markers, key-value pairs or exception
      */
     public static Call of(String logger, String level, String message) {
-      return new Call(logger, level, message, Collections.<String, String>emptyMap(),
-          Collections.<String>emptyList(), Collections.<String, Object>emptyMap(), null);
+      return new Call(
+          logger,
+          level,
+          message,
+          Collections.<String, String>emptyMap(),
+          Collections.<String>emptyList(),
+          Collections.<String, Object>emptyMap(),
+          null);
     }
 
     /** {@return the logger's name} */
@@ -193,20 +237,25 @@ public abstract class AppenderContract {
   private OtlpReceiver receiver;
 
   /**
-   * Configures the framework (three appenders, see the class comment) to send to {@code endpoint}, and starts it.
+   * Configures the framework (three appenders, see the class comment) to send to {@code endpoint},
+   * and starts it.
    *
    * @param endpoint the OTLP/HTTP endpoint, e.g. {@code http://127.0.0.1:43121}
    * @throws Exception if the framework cannot start; the test fails
    */
   protected abstract void startFramework(String endpoint) throws Exception;
 
-  /** Stops the framework (its appenders ship what they buffered). Called once per test, also after a failure. */
+  /**
+   * Stops the framework (its appenders ship what they buffered). Called once per test, also after a
+   * failure.
+   */
   protected abstract void stopFramework();
 
   /**
-   * Logs {@code call} on this thread through the framework, in this very method (so its caller data names it): the
-   * MDC / ThreadContext entries are set for the call and removed after; key-value pairs through logback's
-   * {@code addKeyValue} or a log4j2 {@code MapMessage} whose {@code message} entry is the message.
+   * Logs {@code call} on this thread through the framework, in this very method (so its caller data
+   * names it): the MDC / ThreadContext entries are set for the call and removed after; key-value
+   * pairs through logback's {@code addKeyValue} or a log4j2 {@code MapMessage} whose {@code
+   * message} entry is the message.
    *
    * @param call the call
    */
@@ -251,12 +300,34 @@ public abstract class AppenderContract {
     kv.put("name", TEXT);
     kv.put("list", Arrays.asList("a", "b"));
     kv.put("otel.event.name", "order.paid");
-    log(new Call("contract.main.Orders", "INFO", TEXT + " order 42", map("user", "alice", "secret", "s3cr3t",
-        "trace_id", TRACE_ID, "span_id", SPAN_ID, "trace_flags", "01"), Collections.singletonList("AUDIT"), kv,
-        null));
-    log(new Call("contract.main.Orders", "WARN", "no trace", map("trace_id", "not-a-trace-id", "span_id", SPAN_ID,
-        "otel.event.name", "from.mdc"), Collections.<String>emptyList(), Collections.<String, Object>emptyMap(),
-        null));
+    log(
+        new Call(
+            "contract.main.Orders",
+            "INFO",
+            TEXT + " order 42",
+            map(
+                "user",
+                "alice",
+                "secret",
+                "s3cr3t",
+                "trace_id",
+                TRACE_ID,
+                "span_id",
+                SPAN_ID,
+                "trace_flags",
+                "01"),
+            Collections.singletonList("AUDIT"),
+            kv,
+            null));
+    log(
+        new Call(
+            "contract.main.Orders",
+            "WARN",
+            "no trace",
+            map("trace_id", "not-a-trace-id", "span_id", SPAN_ID, "otel.event.name", "from.mdc"),
+            Collections.<String>emptyList(),
+            Collections.<String, Object>emptyMap(),
+            null));
     long after = nanos(Instant.now());
 
     List<Received> got = awaitRecords(MAIN, 2);
@@ -265,16 +336,58 @@ public abstract class AppenderContract {
     assertEquals(9, a.record().severityNumber(), "severity_number");
     assertEquals("INFO", a.record().severityText(), "severity_text");
     long time = a.record().timeUnixNano();
-    assertTrue(time >= before && time <= after, "time_unix_nano " + time + " in [" + before + ", " + after + "]");
+    assertTrue(
+        time >= before && time <= after,
+        "time_unix_nano " + time + " in [" + before + ", " + after + "]");
     long observed = a.record().observedTimeUnixNano();
-    assertTrue(observed >= floorMillis(time) && observed <= nanos(Instant.now()), "observed_time_unix_nano "
-        + observed + " vs time " + time);
+    assertTrue(
+        observed >= floorMillis(time) && observed <= nanos(Instant.now()),
+        "observed_time_unix_nano " + observed + " vs time " + time);
     assertEquals("contract.main.Orders", a.scope(), "InstrumentationScope.name: the logger name");
     assertEquals(TRACE_ID, a.record().traceId(), "trace_id");
     assertEquals(SPAN_ID, a.record().spanId(), "span_id");
     assertEquals(1, a.record().flags(), "flags");
-    assertEquals("order.paid", a.record().eventName(), "event_name from the otel.event.name key-value pair");
+    assertEquals(
+        "order.paid", a.record().eventName(), "event_name from the otel.event.name key-value pair");
     Map<String, Object> attrs = a.attributes();
+    assertTypedAttributesAndMarker(attrs);
+    // Exactly these: secret excluded by mdcExclude, the trace keys consumed as the record's ids,
+    // the event name not an attribute, no code.* by default.
+    assertEquals(
+        new TreeSet<>(
+            Arrays.asList(
+                "thread.name",
+                "thread.id",
+                "user",
+                "count",
+                "big",
+                "ratio",
+                "f",
+                "ok",
+                "raw",
+                "name",
+                "list",
+                markerKey())),
+        new TreeSet<>(attrs.keySet()));
+
+    Received b = got.get(1);
+    assertEquals("no trace", b.body());
+    assertEquals(13, b.record().severityNumber());
+    assertEquals("WARN", b.record().severityText());
+    assertEquals("", b.record().traceId(), "an invalid trace id sets no ids");
+    assertEquals(
+        "from.mdc", b.record().eventName(), "event_name from the otel.event.name MDC entry");
+    assertEquals(
+        new TreeSet<>(Arrays.asList("thread.name", "thread.id", "trace_id", "span_id")),
+        new TreeSet<>(b.attributes().keySet()));
+    assertEquals("not-a-trace-id", b.attributes().get("trace_id"));
+  }
+
+  /**
+   * The thread, MDC and typed key-value attributes and the marker of the first record of the
+   * mapping test.
+   */
+  private void assertTypedAttributesAndMarker(Map<String, Object> attrs) {
     assertEquals(Thread.currentThread().getName(), attrs.get("thread.name"));
     assertEquals(Thread.currentThread().getId(), attrs.get("thread.id"));
     assertEquals("alice", attrs.get("user"));
@@ -292,20 +405,6 @@ public abstract class AppenderContract {
     } else {
       assertEquals("AUDIT", marker);
     }
-    // Exactly these: secret excluded by mdcExclude, the trace keys consumed as the record's ids, the event name not
-    // an attribute, no code.* by default.
-    assertEquals(new TreeSet<>(Arrays.asList("thread.name", "thread.id", "user", "count", "big", "ratio", "f", "ok",
-        "raw", "name", "list", markerKey())), new TreeSet<>(attrs.keySet()));
-
-    Received b = got.get(1);
-    assertEquals("no trace", b.body());
-    assertEquals(13, b.record().severityNumber());
-    assertEquals("WARN", b.record().severityText());
-    assertEquals("", b.record().traceId(), "an invalid trace id sets no ids");
-    assertEquals("from.mdc", b.record().eventName(), "event_name from the otel.event.name MDC entry");
-    assertEquals(new TreeSet<>(Arrays.asList("thread.name", "thread.id", "trace_id", "span_id")),
-        new TreeSet<>(b.attributes().keySet()));
-    assertEquals("not-a-trace-id", b.attributes().get("trace_id"));
   }
 
   @Test
@@ -331,30 +430,51 @@ public abstract class AppenderContract {
   @Test
   void exceptionTypeMessageAndStackTrace() {
     Exception error = new IllegalStateException("outer ✓", new IOException("inner cause"));
-    log(new Call("contract.main.Errors", "ERROR", "failed", Collections.<String, String>emptyMap(),
-        Collections.<String>emptyList(), Collections.<String, Object>emptyMap(), error));
+    log(
+        new Call(
+            "contract.main.Errors",
+            "ERROR",
+            "failed",
+            Collections.<String, String>emptyMap(),
+            Collections.<String>emptyList(),
+            Collections.<String, Object>emptyMap(),
+            error));
     Received r = awaitRecords(MAIN, 1).get(0);
     assertEquals("failed", r.body());
     assertEquals("java.lang.IllegalStateException", r.attributes().get("exception.type"));
     assertEquals("outer ✓", r.attributes().get("exception.message"));
     String trace = typed(r.attributes(), "exception.stacktrace", String.class);
-    assertTrue(trace.startsWith("java.lang.IllegalStateException: outer ✓\n\tat " + AppenderContract.class.getName()
-        + ".exceptionTypeMessageAndStackTrace(AppenderContract.java:"), trace);
+    assertTrue(
+        trace.startsWith(
+            "java.lang.IllegalStateException: outer ✓\n\tat "
+                + AppenderContract.class.getName()
+                + ".exceptionTypeMessageAndStackTrace(AppenderContract.java:"),
+        trace);
     assertTrue(trace.contains("\nCaused by: java.io.IOException: inner cause\n"), trace);
   }
 
   @Test
   void codeAttributesAndMdcIncludeOnlyWhenConfigured() {
-    log(new Call("contract.code.Caller", "INFO", "with code", map("user", "bob", "other", "x"),
-        Collections.singletonList("AUDIT"), Collections.<String, Object>emptyMap(), null));
+    log(
+        new Call(
+            "contract.code.Caller",
+            "INFO",
+            "with code",
+            map("user", "bob", "other", "x"),
+            Collections.singletonList("AUDIT"),
+            Collections.<String, Object>emptyMap(),
+            null));
     Received r = awaitRecords(CODE, 1).get(0);
     Map<String, Object> attrs = r.attributes();
     assertEquals(getClass().getName() + ".log", attrs.get("code.function.name"));
     assertEquals(getClass().getSimpleName() + ".java", attrs.get("code.file.path"));
     assertTrue(typed(attrs, "code.line.number", Long.class) > 0, "code.line.number");
     assertEquals("bob", attrs.get("user"));
-    assertEquals(new TreeSet<>(Arrays.asList("code.function.name", "code.file.path", "code.line.number", "user")),
-        new TreeSet<>(attrs.keySet()), "mdcInclude=user; no thread, no marker");
+    assertEquals(
+        new TreeSet<>(
+            Arrays.asList("code.function.name", "code.file.path", "code.line.number", "user")),
+        new TreeSet<>(attrs.keySet()),
+        "mdcInclude=user; no thread, no marker");
   }
 
   @Test
@@ -388,20 +508,29 @@ public abstract class AppenderContract {
   }
 
   /**
-   * Waits up to 15 s for {@code n} records of {@code service}; fails if more arrive, or if the receiver refused a
-   * request as malformed.
+   * Waits up to 15 s for {@code n} records of {@code service}; fails if more arrive, or if the
+   * receiver refused a request as malformed.
    *
    * @param service the appender's {@code service.name}
    * @param n the number of records expected
    * @return exactly {@code n} records, in arrival order
-   * @throws AssertionError on a timeout, another count, a malformed request or a repeated attribute key
+   * @throws AssertionError on a timeout, another count, a malformed request or a repeated attribute
+   *     key
    */
   protected final List<Received> awaitRecords(String service, int n) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
     while (received(service).size() < n) {
       if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out waiting for " + n + " records of " + service + ": got "
-            + received(service).size() + " in " + receiver.exchanges().size() + " requests");
+        throw new AssertionError(
+            "timed out waiting for "
+                + n
+                + " records of "
+                + service
+                + ": got "
+                + received(service).size()
+                + " in "
+                + receiver.exchanges().size()
+                + " requests");
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
     }
@@ -424,7 +553,8 @@ public abstract class AppenderContract {
       if (!e.accepted()) {
         continue;
       }
-      assertEquals(Collections.emptyList(), RepeatedAttributeKeys.in(e.request()), "duplicate attributes");
+      assertEquals(
+          Collections.emptyList(), RepeatedAttributeKeys.in(e.request()), "duplicate attributes");
       for (ReceivedLogRecord r : e.request().records()) {
         if (service.equals(r.resourceAttributes().get("service.name"))) {
           out.add(new Received(service, r));

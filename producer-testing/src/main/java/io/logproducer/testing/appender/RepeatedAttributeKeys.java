@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Attribute keys that occur more than once in one attribute list of a protobuf request: a {@link ReceivedLogRecord}
- * keeps only the last value of a repeated key, so a test that must see each key once reads the raw body
- * ({@link ReceivedRequest#body()}) with this. Looks at the resource's, the instrumentation scope's and each log
- * record's attributes. Stateless, thread-safe.
+ * Attribute keys that occur more than once in one attribute list of a protobuf request: a {@link
+ * ReceivedLogRecord} keeps only the last value of a repeated key, so a test that must see each key
+ * once reads the raw body ({@link ReceivedRequest#body()}) with this. Looks at the resource's, the
+ * instrumentation scope's and each log record's attributes. Stateless, thread-safe.
  */
 public final class RepeatedAttributeKeys {
 
@@ -30,17 +30,18 @@ public final class RepeatedAttributeKeys {
   private static final int LOG_ATTRIBUTES = tag(6, LEN);
   private static final int KV_KEY = tag(1, LEN);
 
-  private RepeatedAttributeKeys() {
-  }
+  private RepeatedAttributeKeys() {}
 
   /**
-   * The keys repeated within one attribute list of {@code request}, each as {@code "resource: key"},
-   * {@code "scope: key"} or {@code "record i: key"} (i counts the request's log records from 0), in wire order.
+   * The keys repeated within one attribute list of {@code request}, each as {@code "resource:
+   * key"}, {@code "scope: key"} or {@code "record i: key"} (i counts the request's log records from
+   * 0), in wire order.
    *
-   * @param request a protobuf request, as {@link io.logproducer.testing.otlp.OtlpReceiver} received it
+   * @param request a protobuf request, as {@link io.logproducer.testing.otlp.OtlpReceiver} received
+   *     it
    * @return the repeated keys, empty if every list's keys are distinct; unmodifiable
-   * @throws IllegalArgumentException if {@code request} is OTLP/JSON (it must be protobuf), or its body is not a
-   *     well-formed protobuf message
+   * @throws IllegalArgumentException if {@code request} is OTLP/JSON (it must be protobuf), or its
+   *     body is not a well-formed protobuf message
    */
   public static List<String> in(ReceivedRequest request) {
     if (request.isJson()) {
@@ -81,7 +82,10 @@ public final class RepeatedAttributeKeys {
     return Collections.unmodifiableList(out);
   }
 
-  /** Adds to {@code out} each key of the KeyValues in field {@code fieldTag} of {@code message} seen before. */
+  /**
+   * Adds to {@code out} each key of the KeyValues in field {@code fieldTag} of {@code message} seen
+   * before.
+   */
   private static void repeated(ProtoReader message, int fieldTag, String where, List<String> out) {
     Set<String> seen = new HashSet<>();
     while (message.hasMore()) {

@@ -15,11 +15,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One running real OpenTelemetry Collector process whose pipeline ends in the debug exporter, for interop tests: it
- * tells when the Collector is ready ({@code "Everything is ready"} in its log), how many log records it has
- * exported (the sum of the debug exporter's per-batch {@code "log records": N}), its error lines and the tail of
- * its log. It needs a Collector binary ({@link CollectorBinary} finds or builds one; building needs Go) and a
- * configuration text the test fills in (receiver, ports, verbosity).
+ * One running real OpenTelemetry Collector process whose pipeline ends in the debug exporter, for
+ * interop tests: it tells when the Collector is ready ({@code "Everything is ready"} in its log),
+ * how many log records it has exported (the sum of the debug exporter's per-batch {@code "log
+ * records": N}), its error lines and the tail of its log. It needs a Collector binary ({@link
+ * CollectorBinary} finds or builds one; building needs Go) and a configuration text the test fills
+ * in (receiver, ports, verbosity).
  *
  * <pre>{@code
  * try (OtelCollector collector = OtelCollector.launch(BINARY.binary(), config)) {
@@ -29,9 +30,9 @@ import java.util.regex.Pattern;
  * }
  * }</pre>
  *
- * <p>Timeouts are in milliseconds; waits read the log every 25 ms. The log is read incrementally, so counting stays
- * cheap on long logs; keep the debug exporter's log sampling off in the configuration, or batches go uncounted.
- * Thread-safe: every method may be called from any thread.
+ * <p>Timeouts are in milliseconds; waits read the log every 25 ms. The log is read incrementally,
+ * so counting stays cheap on long logs; keep the debug exporter's log sampling off in the
+ * configuration, or batches go uncounted. Thread-safe: every method may be called from any thread.
  */
 public final class OtelCollector implements AutoCloseable {
 
@@ -41,8 +42,10 @@ public final class OtelCollector implements AutoCloseable {
   private static final int MAX_LINE_BYTES = 1 << 20;
   private static final String READY = "Everything is ready";
   private static final Pattern LOG_RECORDS = Pattern.compile("\"log records\": (\\d+)");
+
   /** The Collector's console log: {@code <time> TAB <level> TAB ...}; these levels are errors. */
-  private static final Pattern ERROR_LINE = Pattern.compile("^[^\\t]*\\t(error|dpanic|panic|fatal)\\t");
+  private static final Pattern ERROR_LINE =
+      Pattern.compile("^[^\\t]*\\t(error|dpanic|panic|fatal)\\t");
 
   private final Process process;
   private final Path dir;
@@ -63,8 +66,9 @@ public final class OtelCollector implements AutoCloseable {
   }
 
   /**
-   * Writes {@code config} to a new temporary directory and starts {@code binary --config <it>}, its output (stdout
-   * and stderr) going to a log file there. Does not wait: call {@link #awaitReady(long)}.
+   * Writes {@code config} to a new temporary directory and starts {@code binary --config <it>}, its
+   * output (stdout and stderr) going to a log file there. Does not wait: call {@link
+   * #awaitReady(long)}.
    *
    * @param binary the Collector executable
    * @param config the Collector's YAML configuration, with every value filled in
@@ -74,23 +78,28 @@ public final class OtelCollector implements AutoCloseable {
    */
   public static OtelCollector launch(Path binary, String config) throws IOException {
     if (binary == null || config == null) {
-      throw new IllegalArgumentException("binary and config must not be null: " + binary + ", " + config);
+      throw new IllegalArgumentException(
+          "binary and config must not be null: " + binary + ", " + config);
     }
     Path dir = Files.createTempDirectory("otelcol-");
     Path configFile = dir.resolve("config.yaml");
     Files.write(configFile, config.getBytes(StandardCharsets.UTF_8));
     Path log = dir.resolve("collector.log");
-    Process process = new ProcessBuilder(binary.toString(), "--config", configFile.toString())
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process process =
+        new ProcessBuilder(binary.toString(), "--config", configFile.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     return new OtelCollector(process, dir, log);
   }
 
   /**
-   * Waits until the Collector logs {@code "Everything is ready"}, exits, or {@code timeoutMillis} pass.
+   * Waits until the Collector logs {@code "Everything is ready"}, exits, or {@code timeoutMillis}
+   * pass.
    *
    * @param timeoutMillis the longest wait, in milliseconds
-   * @return true when it reported ready and is still running; false when it exited or was not ready in time (then
-   *     close it; {@link #logTail()} and {@link #errors()} say why)
+   * @return true when it reported ready and is still running; false when it exited or was not ready
+   *     in time (then close it; {@link #logTail()} and {@link #errors()} say why)
    */
   public boolean awaitReady(long timeoutMillis) {
     poll(timeoutMillis, () -> !process.isAlive() || reportedReady());
@@ -98,8 +107,8 @@ public final class OtelCollector implements AutoCloseable {
   }
 
   /**
-   * The number of log records the Collector has exported so far: the sum of the debug exporter's per-batch
-   * {@code "log records": N} lines.
+   * The number of log records the Collector has exported so far: the sum of the debug exporter's
+   * per-batch {@code "log records": N} lines.
    *
    * @return the count so far
    */
@@ -109,9 +118,9 @@ public final class OtelCollector implements AutoCloseable {
   }
 
   /**
-   * Waits until the Collector has exported at least {@code expected} log records, exits, or {@code timeoutMillis}
-   * pass. Compare the result with {@code expected}: more means records were counted twice (or others arrived),
-   * less that they did not arrive in time.
+   * Waits until the Collector has exported at least {@code expected} log records, exits, or {@code
+   * timeoutMillis} pass. Compare the result with {@code expected}: more means records were counted
+   * twice (or others arrived), less that they did not arrive in time.
    *
    * @param expected the count to wait for
    * @param timeoutMillis the longest wait, in milliseconds
@@ -123,8 +132,8 @@ public final class OtelCollector implements AutoCloseable {
   }
 
   /**
-   * The Collector's log lines at error level so far (the first line of each entry, without the stack trace that
-   * follows it).
+   * The Collector's log lines at error level so far (the first line of each entry, without the
+   * stack trace that follows it).
    *
    * @return a copy, oldest first
    */
@@ -176,8 +185,8 @@ public final class OtelCollector implements AutoCloseable {
   }
 
   /**
-   * Stops the Collector: SIGTERM, up to 10 s to exit, then SIGKILL and up to 10 s more. The log file stays; the
-   * configuration file is deleted. Idempotent.
+   * Stops the Collector: SIGTERM, up to 10 s to exit, then SIGKILL and up to 10 s more. The log
+   * file stays; the configuration file is deleted. Idempotent.
    *
    * @throws IllegalStateException when the process has not exited 10 s after SIGKILL
    */
@@ -199,7 +208,8 @@ public final class OtelCollector implements AutoCloseable {
       if (!p.waitFor(EXIT_SECONDS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         if (!p.waitFor(EXIT_SECONDS, TimeUnit.SECONDS)) {
-          throw new IllegalStateException("process " + p + " did not exit " + EXIT_SECONDS + " s after SIGKILL");
+          throw new IllegalStateException(
+              "process " + p + " did not exit " + EXIT_SECONDS + " s after SIGKILL");
         }
       }
     } catch (InterruptedException e) {
@@ -215,7 +225,9 @@ public final class OtelCollector implements AutoCloseable {
     boolean holds();
   }
 
-  /** Evaluates {@code condition} until it holds or the deadline passes, parking 25 ms in between. */
+  /**
+   * Evaluates {@code condition} until it holds or the deadline passes, parking 25 ms in between.
+   */
   private static boolean poll(long timeoutMillis, Condition condition) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     while (true) {
@@ -236,8 +248,8 @@ public final class OtelCollector implements AutoCloseable {
   }
 
   /**
-   * Accounts the complete lines the log gained since the last call. A line still being written is read again
-   * next time; meanwhile it is only shown by {@link #logTail()}.
+   * Accounts the complete lines the log gained since the last call. A line still being written is
+   * read again next time; meanwhile it is only shown by {@link #logTail()}.
    */
   private void scan() {
     try (RandomAccessFile in = new RandomAccessFile(log.toFile(), "r")) {

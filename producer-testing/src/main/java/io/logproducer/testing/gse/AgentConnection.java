@@ -12,11 +12,12 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One accepted connection of a {@link GseAgent}, served by its own thread: reads frames back to back, checks the
- * framing (msgType 0x09 / 0x0C01 / 0x0A; resv0 = resv1 = 0; agent-info requests all zero; dynamic extension
- * index = flags = 0, metaMaxLen = 408, exactly metaCount entries filling metaLen bytes, the rest of the meta area
- * zero; bodies up to 64 MiB, not empty), answers agent-info requests, and hands each data frame's body to the agent's
- * mode. A violation is reported and ends the connection, as it would desynchronise a real agent.
+ * One accepted connection of a {@link GseAgent}, served by its own thread: reads frames back to
+ * back, checks the framing (msgType 0x09 / 0x0C01 / 0x0A; resv0 = resv1 = 0; agent-info requests
+ * all zero; dynamic extension index = flags = 0, metaMaxLen = 408, exactly metaCount entries
+ * filling metaLen bytes, the rest of the meta area zero; bodies up to 64 MiB, not empty), answers
+ * agent-info requests, and hands each data frame's body to the agent's mode. A violation is
+ * reported and ends the connection, as it would desynchronise a real agent.
  *
  * <p>Not thread-safe: confined to its thread.
  */
@@ -24,6 +25,7 @@ final class AgentConnection implements Runnable {
 
   /** The meta area's size in a dynamic frame, in bytes. */
   static final int META_MAX_LEN = 408;
+
   /** The largest body the GSE server accepts, in bytes. */
   static final long MAX_BODY_BYTES = 64L * 1024 * 1024;
 
@@ -33,6 +35,7 @@ final class AgentConnection implements Runnable {
   private final ByteBuffer header = ByteBuffer.allocate(24);
   private final ByteBuffer ext = ByteBuffer.allocate(24);
   private final ByteBuffer area = ByteBuffer.allocate(META_MAX_LEN);
+
   /** COUNTING mode reuses one body buffer. */
   private ByteBuffer countingBody = ByteBuffer.allocate(1 << 20);
 
@@ -64,7 +67,9 @@ final class AgentConnection implements Runnable {
     }
   }
 
-  /** Reads one frame; false when the connection should end (cleanly, or after a violation or kill). */
+  /**
+   * Reads one frame; false when the connection should end (cleanly, or after a violation or kill).
+   */
   private boolean readFrame() throws IOException {
     header.clear();
     if (readFully(header, true) == 0) {
@@ -88,8 +93,13 @@ final class AgentConnection implements Runnable {
     }
     if (msgType == 0x0A) {
       if (dataId != 0 || utc != 0 || bodyLen != 0) {
-        return violation("agent-info request not all zero: dataid " + dataId + " utctime " + utc + " bodylen "
-            + bodyLen);
+        return violation(
+            "agent-info request not all zero: dataid "
+                + dataId
+                + " utctime "
+                + utc
+                + " bodylen "
+                + bodyLen);
       }
       byte[] reply = agent.onInfoRequest();
       if (reply != null) {
@@ -118,17 +128,34 @@ final class AgentConnection implements Runnable {
       metaLen = ext.getInt(12);
       int metaMaxLen = ext.getInt(16);
       metaCount = ext.getInt(20);
-      if (index != 0 || flags != 0 || metaMaxLen != META_MAX_LEN || metaLen < 0 || metaLen > META_MAX_LEN
+      if (index != 0
+          || flags != 0
+          || metaMaxLen != META_MAX_LEN
+          || metaLen < 0
+          || metaLen > META_MAX_LEN
           || metaCount < 0) {
-        return violation("bad dynamic extension: index " + index + " flags " + flags + " metaLen " + metaLen
-            + " metaMaxLen " + metaMaxLen + " metaCount " + metaCount);
+        return violation(
+            "bad dynamic extension: index "
+                + index
+                + " flags "
+                + flags
+                + " metaLen "
+                + metaLen
+                + " metaMaxLen "
+                + metaMaxLen
+                + " metaCount "
+                + metaCount);
       }
       area.clear();
       readFully(area, false);
       meta = parseMeta(area, metaLen, metaCount);
       if (meta == null) {
-        return violation("meta area does not hold exactly " + metaCount + " entries in " + metaLen
-            + " bytes followed by zeros");
+        return violation(
+            "meta area does not hold exactly "
+                + metaCount
+                + " entries in "
+                + metaLen
+                + " bytes followed by zeros");
       }
       jsonLen = bodyLen - 24 - META_MAX_LEN;
     } else if (bodyLen == 0) {
@@ -139,7 +166,9 @@ final class AgentConnection implements Runnable {
     }
     ByteBuffer body = ByteBuffer.allocate((int) jsonLen);
     readFully(body, false);
-    String problem = agent.onFrame(new FrameHead(id, msgType, dataId, utc, metaLen, metaCount, meta), body.array());
+    String problem =
+        agent.onFrame(
+            new FrameHead(id, msgType, dataId, utc, metaLen, metaCount, meta), body.array());
     return problem == null || violation(problem);
   }
 
@@ -164,7 +193,10 @@ final class AgentConnection implements Runnable {
     return false;
   }
 
-  /** The agent-info reply: the 8-byte header and the first bytes of the JSON, then the rest (exact reads). */
+  /**
+   * The agent-info reply: the 8-byte header and the first bytes of the JSON, then the rest (exact
+   * reads).
+   */
   private void reply(byte[] json) throws IOException {
     int first = Math.min(3, json.length);
     ByteBuffer head = ByteBuffer.allocate(8 + first);
@@ -207,8 +239,8 @@ final class AgentConnection implements Runnable {
   }
 
   /**
-   * Reads until {@code buf} is full. Returns the bytes read; 0 only when {@code mayEndHere} and the stream ended
-   * before the first byte. Honours the agent's pause, read rate and kill.
+   * Reads until {@code buf} is full. Returns the bytes read; 0 only when {@code mayEndHere} and the
+   * stream ended before the first byte. Honours the agent's pause, read rate and kill.
    */
   private int readFully(ByteBuffer buf, boolean mayEndHere) throws IOException {
     int total = 0;
@@ -229,7 +261,8 @@ final class AgentConnection implements Runnable {
         if (total == 0 && mayEndHere) {
           return 0;
         }
-        throw new EOFException("stream ended after " + total + " of " + (total + buf.remaining()) + " bytes");
+        throw new EOFException(
+            "stream ended after " + total + " of " + (total + buf.remaining()) + " bytes");
       }
       total += n;
       agent.countBytes(n);
@@ -253,7 +286,13 @@ final class AgentConnection implements Runnable {
     final int metaCount;
     final List<Map.Entry<String, String>> meta;
 
-    FrameHead(int connection, int msgType, int dataId, long utcTime, int metaLen, int metaCount,
+    FrameHead(
+        int connection,
+        int msgType,
+        int dataId,
+        long utcTime,
+        int metaLen,
+        int metaCount,
         List<Map.Entry<String, String>> meta) {
       this.connection = connection;
       this.msgType = msgType;

@@ -21,46 +21,59 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * A BlueKing GSE agent's local data socket, for tests and demos: a real Unix-domain (or TCP, on 127.0.0.1) stream
- * server that reads the frames a GSE client writes, checks them, answers agent-info requests and counts or records
- * what it received. It implements the agent's side of the protocol itself (no dependency on the exporter):
+ * A BlueKing GSE agent's local data socket, for tests and demos: a real Unix-domain (or TCP, on
+ * 127.0.0.1) stream server that reads the frames a GSE client writes, checks them, answers
+ * agent-info requests and counts or records what it received. It implements the agent's side of the
+ * protocol itself (no dependency on the exporter):
  *
  * <ul>
- *   <li>Frames: a 24-byte big-endian header ({@code msgType, dataid, utctime, bodylen, resv0, resv1}); dynamic data
- *       frames (0x09) add a 24-byte extension and a 408-byte meta area; common frames (0x0C01) do not; agent-info
- *       requests (0x0A) are a bare, all-zero header. Any malformed frame is a violation: it is recorded and the
- *       connection is closed, as a desynchronised real agent would. A frame cut short by the end of its connection is
- *       counted as truncated, not recorded.</li>
- *   <li>Agent info: each request is answered with an 8-byte header ({@code u32 0x0A, u32 bodylen}) and the JSON of
- *       {@link #setAgentInfoJson}, written in two pieces so that clients must read exact byte counts.</li>
- *   <li>{@link Mode}s: {@link Mode#STRICT} parses every body as bk-collector's document and records each frame;
- *       {@link Mode#FRAMING} records each frame with its body unparsed (any bytes); {@link Mode#COUNTING} keeps
- *       nothing but counts frames, records (items) and bytes, for load.</li>
- *   <li>Scripted faults: {@link #pauseReading()} (a stalled agent), {@link #setReadBytesPerSecond} (a slow one),
- *       {@link #killAfterFrames} (dies mid-frame), {@link #kill()} and {@link #start()} (restart on the same path),
- *       {@link #setAnswerAgentInfo} (never answers).</li>
+ *   <li>Frames: a 24-byte big-endian header ({@code msgType, dataid, utctime, bodylen, resv0,
+ *       resv1}); dynamic data frames (0x09) add a 24-byte extension and a 408-byte meta area;
+ *       common frames (0x0C01) do not; agent-info requests (0x0A) are a bare, all-zero header. Any
+ *       malformed frame is a violation: it is recorded and the connection is closed, as a
+ *       desynchronised real agent would. A frame cut short by the end of its connection is counted
+ *       as truncated, not recorded.
+ *   <li>Agent info: each request is answered with an 8-byte header ({@code u32 0x0A, u32 bodylen})
+ *       and the JSON of {@link #setAgentInfoJson}, written in two pieces so that clients must read
+ *       exact byte counts.
+ *   <li>{@link Mode}s: {@link Mode#STRICT} parses every body as bk-collector's document and records
+ *       each frame; {@link Mode#FRAMING} records each frame with its body unparsed (any bytes);
+ *       {@link Mode#COUNTING} keeps nothing but counts frames, records (items) and bytes, for load.
+ *   <li>Scripted faults: {@link #pauseReading()} (a stalled agent), {@link #setReadBytesPerSecond}
+ *       (a slow one), {@link #killAfterFrames} (dies mid-frame), {@link #kill()} and {@link
+ *       #start()} (restart on the same path), {@link #setAnswerAgentInfo} (never answers).
  * </ul>
  *
- * <p>On Java 16+ the JDK's Unix-domain channels are used; on Java 8-15 junixsocket must be on the class path
- * ({@code com.kohlschutter.junixsocket:junixsocket-core}, type pom). One thread accepts, one serves each connection
- * (daemon threads). Thread-safe.
+ * <p>On Java 16+ the JDK's Unix-domain channels are used; on Java 8-15 junixsocket must be on the
+ * class path ({@code com.kohlschutter.junixsocket:junixsocket-core}, type pom). One thread accepts,
+ * one serves each connection (daemon threads). Thread-safe.
  */
 public final class GseAgent implements Closeable {
 
   /** What the agent does with a data frame's body. */
   public enum Mode {
-    /** Parse it as bk-collector's JSON document (members, dataid, time, items checked); record the frame. */
+    /**
+     * Parse it as bk-collector's JSON document (members, dataid, time, items checked); record the
+     * frame.
+     */
     STRICT,
-    /** Record the frame with its body as bytes, unchecked (e.g. for the protocol's golden vectors). */
+    /**
+     * Record the frame with its body as bytes, unchecked (e.g. for the protocol's golden vectors).
+     */
     FRAMING,
-    /** Check the framing and count items cheaply (the document's last {@code iterationindex}); record nothing. */
+    /**
+     * Check the framing and count items cheaply (the document's last {@code iterationindex});
+     * record nothing.
+     */
     COUNTING
   }
 
   /** The agent-info reply's JSON unless {@link #setAgentInfoJson} changes it. */
-  public static final String DEFAULT_AGENT_INFO_JSON = "{\"bizid\":2,\"bk_biz_id\":3,\"cloudid\":4,"
-      + "\"ip\":\"10.0.0.5\",\"bk_agent_id\":\"0100005254008ed86116666614661851\",\"bk_host_id\":77,"
-      + "\"bk_tenant_id\":\"system\"}";
+  public static final String DEFAULT_AGENT_INFO_JSON =
+      "{\"bizid\":2,\"bk_biz_id\":3,\"cloudid\":4,"
+          + "\"ip\":\"10.0.0.5\",\"bk_agent_id\":\"0100005254008ed86116666614661851\",\"bk_host_id\":77,"
+          + "\"bk_tenant_id\":\"system\"}";
+
   /** How many violations are kept as text (all are counted). */
   private static final int MAX_VIOLATIONS_KEPT = 1000;
 
@@ -76,18 +89,25 @@ public final class GseAgent implements Closeable {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
+
   /** Guarded by lock. */
   private final List<GseFrame> frames = new ArrayList<GseFrame>();
+
   /** Guarded by lock. */
   private final List<String> violations = new ArrayList<String>();
+
   /** Guarded by lock. */
   private long violationCount;
+
   /** Guarded by lock. */
   private int infoRequests;
+
   /** Guarded by lock. */
   private int truncated;
+
   /** Guarded by lock. */
   private long records;
+
   /** Guarded by lock. */
   private long dataFrames;
 
@@ -96,8 +116,13 @@ public final class GseAgent implements Closeable {
   private volatile boolean paused;
   private final Object pauseMonitor = new Object();
   private volatile long bytesPerSecond;
-  /** Kill the agent after this many complete data frames, once the next frame's first bytes were read; -1 = off. */
+
+  /**
+   * Kill the agent after this many complete data frames, once the next frame's first bytes were
+   * read; -1 = off.
+   */
   private volatile long killAfterFrames = -1;
+
   private volatile int killPartialBytes = 64;
   private volatile boolean killed;
 
@@ -111,7 +136,8 @@ public final class GseAgent implements Closeable {
   }
 
   /**
-   * Starts a {@link Mode#STRICT} agent on a Unix-domain socket at {@code socketPath} (a stale file is replaced).
+   * Starts a {@link Mode#STRICT} agent on a Unix-domain socket at {@code socketPath} (a stale file
+   * is replaced).
    *
    * @param socketPath the socket file's path
    * @return the agent, listening
@@ -122,7 +148,8 @@ public final class GseAgent implements Closeable {
   }
 
   /**
-   * Starts an agent in {@code mode} on a Unix-domain socket at {@code socketPath} (a stale file is replaced).
+   * Starts an agent in {@code mode} on a Unix-domain socket at {@code socketPath} (a stale file is
+   * replaced).
    *
    * @param socketPath the socket file's path
    * @param mode what it does with bodies
@@ -203,7 +230,10 @@ public final class GseAgent implements Closeable {
     startThread(() -> acceptLoop(s), "gse-agent-accept");
   }
 
-  /** Abruptly closes the listening socket and every connection (unread data is lost), like a killed process. */
+  /**
+   * Abruptly closes the listening socket and every connection (unread data is lost), like a killed
+   * process.
+   */
   public synchronized void kill() {
     killed = true;
     ServerSocketChannel s = server;
@@ -258,7 +288,9 @@ public final class GseAgent implements Closeable {
     this.answerAgentInfo = answer;
   }
 
-  /** Stops reading from every connection until {@link #resumeReading()}: the client's writes stall. */
+  /**
+   * Stops reading from every connection until {@link #resumeReading()}: the client's writes stall.
+   */
   public void pauseReading() {
     paused = true;
   }
@@ -281,8 +313,8 @@ public final class GseAgent implements Closeable {
   }
 
   /**
-   * Arms a kill: after {@code frames} complete data frames, the agent reads {@code partialBytes} of the next frame
-   * after its header and then {@link #kill() dies}, leaving that frame truncated.
+   * Arms a kill: after {@code frames} complete data frames, the agent reads {@code partialBytes} of
+   * the next frame after its header and then {@link #kill() dies}, leaving that frame truncated.
    *
    * @param frames complete data frames to receive first
    * @param partialBytes bytes of the next frame to read after its 24-byte header, at least 1
@@ -297,7 +329,9 @@ public final class GseAgent implements Closeable {
     return connections.get();
   }
 
-  /** {@return the data frames recorded so far, in arrival order (empty in {@link Mode#COUNTING})} */
+  /**
+   * {@return the data frames recorded so far, in arrival order (empty in {@link Mode#COUNTING})}
+   */
   public List<GseFrame> frames() {
     lock.lock();
     try {
@@ -348,27 +382,42 @@ public final class GseAgent implements Closeable {
   }
 
   /**
-   * Waits until {@code condition} holds (checked on every change of the agent's state), failing after
-   * {@code timeoutMillis}.
+   * Waits until {@code condition} holds (checked on every change of the agent's state), failing
+   * after {@code timeoutMillis}.
    *
    * @param what what is awaited, for the failure's message
-   * @param condition the condition; evaluated under the agent's lock, so it may read the agent's counters
+   * @param condition the condition; evaluated under the agent's lock, so it may read the agent's
+   *     counters
    * @param timeoutMillis the longest wait, in ms
    * @throws AssertionError on timeout, with the agent's counts and violations
    * @throws InterruptedException if interrupted while waiting
    */
-  public void await(String what, BooleanSupplier condition, long timeoutMillis) throws InterruptedException {
+  public void await(String what, BooleanSupplier condition, long timeoutMillis)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     lock.lock();
     try {
       while (!condition.getAsBoolean()) {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0) {
-          throw new AssertionError("timed out after " + timeoutMillis + " ms waiting for " + what + "; frames="
-              + dataFrames + ", records=" + records + ", info requests=" + infoRequests + ", truncated="
-              + truncated + ", violations=" + violations);
+          throw new AssertionError(
+              "timed out after "
+                  + timeoutMillis
+                  + " ms waiting for "
+                  + what
+                  + "; frames="
+                  + dataFrames
+                  + ", records="
+                  + records
+                  + ", info requests="
+                  + infoRequests
+                  + ", truncated="
+                  + truncated
+                  + ", violations="
+                  + violations);
         }
-        changed.await(Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(100)), TimeUnit.NANOSECONDS);
+        changed.await(
+            Math.min(remaining, TimeUnit.MILLISECONDS.toNanos(100)), TimeUnit.NANOSECONDS);
       }
     } finally {
       lock.unlock();
@@ -444,7 +493,10 @@ public final class GseAgent implements Closeable {
     return answerAgentInfo ? agentInfoJson : null;
   }
 
-  /** Checks and records a data frame's body ({@link Mode#STRICT}, {@link Mode#FRAMING}); null or the problem. */
+  /**
+   * Checks and records a data frame's body ({@link Mode#STRICT}, {@link Mode#FRAMING}); null or the
+   * problem.
+   */
   String onFrame(AgentConnection.FrameHead h, byte[] body) {
     Map<String, Object> document = null;
     if (mode == Mode.STRICT) {
@@ -455,7 +507,9 @@ public final class GseAgent implements Closeable {
       try {
         document = StrictJson.parseObject(text);
       } catch (IllegalArgumentException e) {
-        return "body is not one complete JSON object: " + e.getMessage() + "; body starts "
+        return "body is not one complete JSON object: "
+            + e.getMessage()
+            + "; body starts "
             + text.substring(0, Math.min(200, text.length()));
       }
       String problem = BkCollectorDocument.check(document, h.dataId, h.utcTime);
@@ -463,32 +517,44 @@ public final class GseAgent implements Closeable {
         return problem;
       }
     }
-    final GseFrame f = new GseFrame(h.connection, h.msgType, h.dataId, h.utcTime, h.metaLen, h.metaCount, h.meta,
-        body, document);
+    final GseFrame f =
+        new GseFrame(
+            h.connection,
+            h.msgType,
+            h.dataId,
+            h.utcTime,
+            h.metaLen,
+            h.metaCount,
+            h.meta,
+            body,
+            document);
     final long items = document == null ? 0 : ((List<?>) document.get("items")).size();
-    signal(() -> {
-      frames.add(f);
-      dataFrames++;
-      records += items;
-    });
+    signal(
+        () -> {
+          frames.add(f);
+          dataFrames++;
+          records += items;
+        });
     return null;
   }
 
   /** Counts a data frame of {@code items} records ({@link Mode#COUNTING}). */
   void onCounted(final long items) {
-    signal(() -> {
-      dataFrames++;
-      records += items;
-    });
+    signal(
+        () -> {
+          dataFrames++;
+          records += items;
+        });
   }
 
   void violation(final int connection, final String what) {
-    signal(() -> {
-      violationCount++;
-      if (violations.size() < MAX_VIOLATIONS_KEPT) {
-        violations.add("connection " + connection + ": " + what);
-      }
-    });
+    signal(
+        () -> {
+          violationCount++;
+          if (violations.size() < MAX_VIOLATIONS_KEPT) {
+            violations.add("connection " + connection + ": " + what);
+          }
+        });
   }
 
   void countTruncated() {
@@ -497,7 +563,7 @@ public final class GseAgent implements Closeable {
 
   void connectionEnded(SocketChannel c) {
     clients.remove(c);
-    signal(() -> { });
+    signal(() -> {});
   }
 
   void waitWhilePaused() {

@@ -9,13 +9,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One data frame as a {@link GseAgent} received it: the header's fields, the dynamic frame's meta entries, and the
- * body (for a bk-collector document: its members and its items' {@code data} strings). Immutable; thread-safe.
+ * One data frame as a {@link GseAgent} received it: the header's fields, the dynamic frame's meta
+ * entries, and the body (for a bk-collector document: its members and its items' {@code data}
+ * strings). Immutable; thread-safe.
  */
 public final class GseFrame {
 
   /** Message type of a dynamic data frame. */
   public static final int DYNAMIC = 0x09;
+
   /** Message type of a common data frame. */
   public static final int COMMON = 0x0C01;
 
@@ -29,8 +31,16 @@ public final class GseFrame {
   private final byte[] body;
   private final Map<String, Object> document;
 
-  GseFrame(int connection, int msgType, int dataId, long utcTime, int metaLen, int metaCount,
-      List<Map.Entry<String, String>> meta, byte[] body, Map<String, Object> document) {
+  GseFrame(
+      int connection,
+      int msgType,
+      int dataId,
+      long utcTime,
+      int metaLen,
+      int metaCount,
+      List<Map.Entry<String, String>> meta,
+      byte[] body,
+      Map<String, Object> document) {
     this.connection = connection;
     this.msgType = msgType;
     this.dataId = dataId;
@@ -77,7 +87,10 @@ public final class GseFrame {
     return meta;
   }
 
-  /** {@return a copy of the body: the bytes after the header (and, for a dynamic frame, extension and meta area)} */
+  /**
+   * {@return a copy of the body: the bytes after the header (and, for a dynamic frame, extension
+   * and meta area)}
+   */
   public byte[] body() {
     return body.clone();
   }
@@ -93,8 +106,8 @@ public final class GseFrame {
   }
 
   /**
-   * {@return the body's members as parsed (in document order; numbers as {@code Long} or {@code BigDecimal}, objects
-   * as maps, arrays as lists)}
+   * {@return the body's members as parsed (in document order; numbers as {@code Long} or {@code
+   * BigDecimal}, objects as maps, arrays as lists)}
    *
    * @throws IllegalStateException if the agent did not parse bodies ({@link GseAgent.Mode#FRAMING})
    */
@@ -125,8 +138,20 @@ public final class GseFrame {
 
   @Override
   public String toString() {
-    return "GseFrame{connection " + connection + ", msgType 0x" + Integer.toHexString(msgType) + ", dataid " + dataId
-        + ", utctime " + utcTime + ", meta " + meta + ", body " + body.length + " bytes "
-        + new String(Arrays.copyOf(body, Math.min(body.length, 120)), StandardCharsets.UTF_8) + "}";
+    return "GseFrame{connection "
+        + connection
+        + ", msgType 0x"
+        + Integer.toHexString(msgType)
+        + ", dataid "
+        + dataId
+        + ", utctime "
+        + utcTime
+        + ", meta "
+        + meta
+        + ", body "
+        + body.length
+        + " bytes "
+        + new String(Arrays.copyOf(body, Math.min(body.length, 120)), StandardCharsets.UTF_8)
+        + "}";
   }
 }

@@ -3,9 +3,10 @@ package io.logproducer.testing.gse;
 import java.nio.charset.StandardCharsets;
 
 /**
- * {@link GseAgent.Mode#COUNTING}'s cheap look at a body, without parsing its JSON: an object whose {@code dataid}
- * is the header's, and the number of its items read from the end of the document, which (members in Go's sorted
- * order) ends in {@code ,"iterationindex":N}],"time":T,"utctime":"…"}}: N + 1 items. Stateless; thread-safe.
+ * {@link GseAgent.Mode#COUNTING}'s cheap look at a body, without parsing its JSON: an object whose
+ * {@code dataid} is the header's, and the number of its items read from the end of the document,
+ * which (members in Go's sorted order) ends in {@code
+ * ,"iterationindex":N}],"time":T,"utctime":"…"}}: N + 1 items. Stateless; thread-safe.
  */
 final class ItemCounter {
 
@@ -13,13 +14,13 @@ final class ItemCounter {
   private static final byte[] DATAID = "\"dataid\":".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] TIME = "],\"time\":".getBytes(StandardCharsets.US_ASCII);
 
-  private ItemCounter() {
-  }
+  private ItemCounter() {}
 
   /**
    * Checks {@code b[0, n)} and counts its items.
    *
-   * @return the number of items (at least 1), or -1 when the body is malformed ({@code problem[0]} then says how)
+   * @return the number of items (at least 1), or -1 when the body is malformed ({@code problem[0]}
+   *     then says how)
    */
   static long count(byte[] b, int n, int headerDataId, String[] problem) {
     if (n < 2 || b[0] != '{' || b[n - 1] != '}') {
@@ -39,7 +40,9 @@ final class ItemCounter {
       while (p > 0 && b[p - 1] >= '0' && b[p - 1] <= '9') {
         p--;
       }
-      if (p != digitsEnd && p >= ITEM.length && indexOf(b, p - ITEM.length, p, ITEM) == p - ITEM.length) {
+      if (p != digitsEnd
+          && p >= ITEM.length
+          && indexOf(b, p - ITEM.length, p, ITEM) == p - ITEM.length) {
         items = parseLong(b, p, digitsEnd) + 1;
       }
     }

@@ -7,11 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A strict JSON (RFC 8259) parser, independent of the encoders under test: exactly one value and nothing but
- * whitespace after it; no comments, no single quotes, no trailing commas, no duplicate member names, no leading
- * zeros, escapes only as the RFC lists them. Objects become {@link LinkedHashMap}s (members in document order),
- * arrays {@link ArrayList}s, strings {@link String}s, numbers {@link Long} when integral and in range (no fraction
- * or exponent) else {@link BigDecimal}, {@code true}/{@code false} {@link Boolean}s, {@code null} null.
+ * A strict JSON (RFC 8259) parser, independent of the encoders under test: exactly one value and
+ * nothing but whitespace after it; no comments, no single quotes, no trailing commas, no duplicate
+ * member names, no leading zeros, escapes only as the RFC lists them. Objects become {@link
+ * LinkedHashMap}s (members in document order), arrays {@link ArrayList}s, strings {@link String}s,
+ * numbers {@link Long} when integral and in range (no fraction or exponent) else {@link
+ * BigDecimal}, {@code true}/{@code false} {@link Boolean}s, {@code null} null.
  *
  * <p>Stateless entry point; each call parses on its own. Thread-safe.
  */

@@ -3,7 +3,6 @@ package io.logproducer.testing.gse;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.net.ProtocolFamily;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
@@ -11,18 +10,18 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Path;
 
 /**
- * Listening Unix-domain stream sockets on any Java from 8: the JDK's own ({@code ServerSocketChannel.open(UNIX)} and
- * {@code UnixDomainSocketAddress}, Java 16+), or junixsocket's {@code AFUNIXServerSocketChannel} (Java 8-15, when
- * junixsocket is on the class path). Both are reached by reflection, so this module compiles for Java 8 and has no
- * compile-time tie to junixsocket. The channels they return are plain blocking {@link ServerSocketChannel}s.
- * Stateless; thread-safe.
+ * Listening Unix-domain stream sockets on any Java from 8: the JDK's own ({@code
+ * ServerSocketChannel.open(UNIX)} and {@code UnixDomainSocketAddress}, Java 16+), or junixsocket's
+ * {@code AFUNIXServerSocketChannel} (Java 8-15, when junixsocket is on the class path). Both are
+ * reached by reflection, so this module compiles for Java 8 and has no compile-time tie to
+ * junixsocket. The channels they return are plain blocking {@link ServerSocketChannel}s. Stateless;
+ * thread-safe.
  */
 final class UnixServerChannels {
 
   private static final String JUNIXSOCKET = "org.newsclub.net.unix.";
 
-  private UnixServerChannels() {
-  }
+  private UnixServerChannels() {}
 
   /** Which implementation. */
   enum Impl {
@@ -45,8 +44,8 @@ final class UnixServerChannels {
   /**
    * Opens a server channel bound to {@code path} (which must not exist).
    *
-   * @throws IOException if binding fails, or neither implementation is available here (naming junixsocket's
-   *     coordinates)
+   * @throws IOException if binding fails, or neither implementation is available here (naming
+   *     junixsocket's coordinates)
    */
   static ServerSocketChannel bind(Path path, Impl impl) throws IOException {
     try {
@@ -54,16 +53,28 @@ final class UnixServerChannels {
       SocketAddress address;
       if (impl == Impl.JDK) {
         ProtocolFamily unix = StandardProtocolFamily.valueOf("UNIX");
-        s = (ServerSocketChannel) ServerSocketChannel.class.getMethod("open", ProtocolFamily.class)
-            .invoke(null, unix);
-        address = (SocketAddress) Class.forName("java.net.UnixDomainSocketAddress").getMethod("of", Path.class)
-            .invoke(null, path);
+        s =
+            (ServerSocketChannel)
+                ServerSocketChannel.class
+                    .getMethod("open", ProtocolFamily.class)
+                    .invoke(null, unix);
+        address =
+            (SocketAddress)
+                Class.forName("java.net.UnixDomainSocketAddress")
+                    .getMethod("of", Path.class)
+                    .invoke(null, path);
       } else {
         ClassLoader cl = UnixServerChannels.class.getClassLoader();
-        s = (ServerSocketChannel) Class.forName(JUNIXSOCKET + "AFUNIXServerSocketChannel", true, cl)
-            .getMethod("open").invoke(null);
-        address = (SocketAddress) Class.forName(JUNIXSOCKET + "AFUNIXSocketAddress", true, cl)
-            .getMethod("of", File.class).invoke(null, path.toFile());
+        s =
+            (ServerSocketChannel)
+                Class.forName(JUNIXSOCKET + "AFUNIXServerSocketChannel", true, cl)
+                    .getMethod("open")
+                    .invoke(null);
+        address =
+            (SocketAddress)
+                Class.forName(JUNIXSOCKET + "AFUNIXSocketAddress", true, cl)
+                    .getMethod("of", File.class)
+                    .invoke(null, path.toFile());
       }
       try {
         s.bind(address);
@@ -77,10 +88,16 @@ final class UnixServerChannels {
       if (cause instanceof IOException) {
         throw (IOException) cause;
       }
-      throw new IOException("cannot listen on the Unix-domain socket " + path + ": " + cause, cause);
+      throw new IOException(
+          "cannot listen on the Unix-domain socket " + path + ": " + cause, cause);
     } catch (ReflectiveOperationException | IllegalArgumentException | LinkageError e) {
-      throw new IOException("no Unix-domain sockets here (" + impl + "): on Java 8-15 add "
-          + "com.kohlschutter.junixsocket:junixsocket-core (type pom) to the test class path; " + e, e);
+      throw new IOException(
+          "no Unix-domain sockets here ("
+              + impl
+              + "): on Java 8-15 add "
+              + "com.kohlschutter.junixsocket:junixsocket-core (type pom) to the test class path; "
+              + e,
+          e);
     }
   }
 }

@@ -21,11 +21,12 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Reads one Kafka topic back with a real {@link KafkaConsumer}, for tests: every partition assigned (no consumer
- * group, nothing committed), from the beginning ({@link #fromBeginning}) or from the end offsets it had when the
- * reader was made ({@link #atEnd}), only committed messages ({@code isolation.level=read_committed}). Keys and
- * values are the raw bytes; {@link #utf8}, {@link #otlpRecordCount} and {@link #otlpStringBodies} decode them as
- * the {@code raw} and {@code otlp_proto} encodings write them.
+ * Reads one Kafka topic back with a real {@link KafkaConsumer}, for tests: every partition assigned
+ * (no consumer group, nothing committed), from the beginning ({@link #fromBeginning}) or from the
+ * end offsets it had when the reader was made ({@link #atEnd}), only committed messages ({@code
+ * isolation.level=read_committed}). Keys and values are the raw bytes; {@link #utf8}, {@link
+ * #otlpRecordCount} and {@link #otlpStringBodies} decode them as the {@code raw} and {@code
+ * otlp_proto} encodings write them.
  *
  * <p>Typical use: send, then assert an exact count, seeing extras too.
  *
@@ -37,22 +38,34 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * }
  * }</pre>
  *
- * <p>The reader keeps every message {@link #poll}, {@link #awaitCount} and {@link #awaitUntil} read ({@link
- * #messages()}); {@link #count} reads on from there to the partitions' current ends and only counts. Needs
- * kafka-clients (3.x or 4.x) on the class path: this module declares it optional. Thread-safe: the methods are
- * serialized (a {@code KafkaConsumer} allows one thread at a time).
+ * <p>The reader keeps every message {@link #poll}, {@link #awaitCount} and {@link #awaitUntil} read
+ * ({@link #messages()}); {@link #count} reads on from there to the partitions' current ends and
+ * only counts. Needs kafka-clients (3.x or 4.x) on the class path: this module declares it
+ * optional. Thread-safe: the methods are serialized (a {@code KafkaConsumer} allows one thread at a
+ * time).
  */
 public final class TopicReader implements AutoCloseable {
 
-  /** Log records per {@code otlp_proto} message, for {@link #count}: {@link #otlpRecordCount(byte[])}. */
+  /**
+   * Log records per {@code otlp_proto} message, for {@link #count}: {@link
+   * #otlpRecordCount(byte[])}.
+   */
   public static final ToLongFunction<byte[]> OTLP_PROTO_RECORDS = TopicReader::otlpRecordCount;
-  /** Log records per {@code raw} message, for {@link #count}: one per message with a value (maybe empty). */
+
+  /**
+   * Log records per {@code raw} message, for {@link #count}: one per message with a value (maybe
+   * empty).
+   */
   public static final ToLongFunction<byte[]> RAW_RECORDS = TopicReader::rawRecordCount;
 
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration PARTITION_RETRY_TIMEOUT = Duration.ofMillis(500);
   private static final long POLL_MILLIS = 200;
-  /** The extra poll after a wait succeeded, in ms: a message beyond the expected count shows up in it. */
+
+  /**
+   * The extra poll after a wait succeeded, in ms: a message beyond the expected count shows up in
+   * it.
+   */
   private static final long SETTLE_MILLIS = 300;
 
   private final KafkaConsumer<byte[], byte[]> consumer;
@@ -75,7 +88,8 @@ public final class TopicReader implements AutoCloseable {
     p.put("max.partition.fetch.bytes", Integer.toString(8 << 20));
     p.put("fetch.max.bytes", Integer.toString(64 << 20));
     p.put("max.poll.records", "10000");
-    this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    this.consumer =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     this.topic = topic;
     try {
       assign(METADATA_TIMEOUT, atEnd);
@@ -89,42 +103,44 @@ public final class TopicReader implements AutoCloseable {
    * A reader of the whole topic, from the first offset of every partition.
    *
    * @param bootstrapServers {@code host:port[,host:port...]}
-   * @param topic the topic; when it does not exist yet, its partitions are looked for again on each read
+   * @param topic the topic; when it does not exist yet, its partitions are looked for again on each
+   *     read
    * @return the reader; close it
-   * @throws org.apache.kafka.common.KafkaException when the cluster cannot be asked for the topic's partitions
-   *     within 30 s
+   * @throws org.apache.kafka.common.KafkaException when the cluster cannot be asked for the topic's
+   *     partitions within 30 s
    */
   public static TopicReader fromBeginning(String bootstrapServers, String topic) {
     return new TopicReader(bootstrapServers, topic, false);
   }
 
   /**
-   * A reader of what is written to the topic from now on: it starts at each partition's current end offset (a
-   * topic that does not exist yet is read from its beginning once it does).
+   * A reader of what is written to the topic from now on: it starts at each partition's current end
+   * offset (a topic that does not exist yet is read from its beginning once it does).
    *
    * @param bootstrapServers {@code host:port[,host:port...]}
    * @param topic the topic
    * @return the reader; close it
-   * @throws org.apache.kafka.common.KafkaException when the cluster cannot be asked for the topic's partitions or
-   *     their end offsets within 30 s
+   * @throws org.apache.kafka.common.KafkaException when the cluster cannot be asked for the topic's
+   *     partitions or their end offsets within 30 s
    */
   public static TopicReader atEnd(String bootstrapServers, String topic) {
     return new TopicReader(bootstrapServers, topic, true);
   }
 
   /**
-   * Reads a topic from the beginning until {@code expected} messages arrived or {@code timeoutMillis} passed, then
-   * once more briefly; the one-call form of {@link #fromBeginning} and {@link #awaitCount}.
+   * Reads a topic from the beginning until {@code expected} messages arrived or {@code
+   * timeoutMillis} passed, then once more briefly; the one-call form of {@link #fromBeginning} and
+   * {@link #awaitCount}.
    *
    * @param bootstrapServers {@code host:port[,host:port...]}
    * @param topic the topic
    * @param expected the number of messages to wait for, at least 0
    * @param timeoutMillis the longest wait, in milliseconds
-   * @return every message read, possibly more or fewer than {@code expected}: partition by partition, in offset
-   *     order within each
+   * @return every message read, possibly more or fewer than {@code expected}: partition by
+   *     partition, in offset order within each
    */
-  public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrapServers, String topic, int expected,
-      long timeoutMillis) {
+  public static List<ConsumerRecord<byte[], byte[]>> readAll(
+      String bootstrapServers, String topic, int expected, long timeoutMillis) {
     try (TopicReader reader = fromBeginning(bootstrapServers, topic)) {
       return reader.awaitCount(expected, timeoutMillis);
     }
@@ -155,9 +171,10 @@ public final class TopicReader implements AutoCloseable {
   }
 
   /**
-   * Reads until this reader has read at least {@code expected} messages in all or {@code timeoutMillis} passed,
-   * then polls once more for 300 ms, so that a message beyond the expected count is seen too. Compare the size of
-   * the result with {@code expected}: more means duplicates or strangers, fewer that they did not arrive in time.
+   * Reads until this reader has read at least {@code expected} messages in all or {@code
+   * timeoutMillis} passed, then polls once more for 300 ms, so that a message beyond the expected
+   * count is seen too. Compare the size of the result with {@code expected}: more means duplicates
+   * or strangers, fewer that they did not arrive in time.
    *
    * @param expected the number of messages to wait for, at least 0
    * @param timeoutMillis the longest wait, in milliseconds
@@ -171,8 +188,8 @@ public final class TopicReader implements AutoCloseable {
   }
 
   /**
-   * Reads until {@code done} holds for every message read so far or {@code timeoutMillis} passed, then polls once
-   * more for 300 ms.
+   * Reads until {@code done} holds for every message read so far or {@code timeoutMillis} passed,
+   * then polls once more for 300 ms.
    *
    * @param done tested after each poll with {@link #messages()}
    * @param timeoutMillis the longest wait, in milliseconds
@@ -195,19 +212,22 @@ public final class TopicReader implements AutoCloseable {
    */
   public synchronized List<ConsumerRecord<byte[], byte[]>> messages() {
     List<ConsumerRecord<byte[], byte[]>> copy = new ArrayList<>(read);
-    copy.sort(Comparator.<ConsumerRecord<byte[], byte[]>>comparingInt(ConsumerRecord::partition)
-        .thenComparingLong(ConsumerRecord::offset));
+    copy.sort(
+        Comparator.<ConsumerRecord<byte[], byte[]>>comparingInt(ConsumerRecord::partition)
+            .thenComparingLong(ConsumerRecord::offset));
     return copy;
   }
 
   /**
-   * Reads on, from where this reader is, to the end offsets the partitions have now, and counts the messages and
-   * the log records in them without keeping them. Suits large runs: memory does not grow with the topic.
+   * Reads on, from where this reader is, to the end offsets the partitions have now, and counts the
+   * messages and the log records in them without keeping them. Suits large runs: memory does not
+   * grow with the topic.
    *
-   * @param recordsPerMessage the log records in one message's value, for example {@link #OTLP_PROTO_RECORDS} or
-   *     {@link #RAW_RECORDS}; a value it throws a {@link RuntimeException} for is counted as malformed
-   * @param idleMillis how long to go on while no message arrives before giving up, in milliseconds (the count is
-   *     then {@linkplain Count#complete() incomplete})
+   * @param recordsPerMessage the log records in one message's value, for example {@link
+   *     #OTLP_PROTO_RECORDS} or {@link #RAW_RECORDS}; a value it throws a {@link RuntimeException}
+   *     for is counted as malformed
+   * @param idleMillis how long to go on while no message arrives before giving up, in milliseconds
+   *     (the count is then {@linkplain Count#complete() incomplete})
    * @return what was read
    */
   public synchronized Count count(ToLongFunction<byte[]> recordsPerMessage, long idleMillis) {
@@ -246,7 +266,8 @@ public final class TopicReader implements AutoCloseable {
   // ------------------------------------------------------------------------------------------------ decoding
 
   /**
-   * The number of log records in an {@code otlp_proto} message: one protobuf {@code ExportLogsServiceRequest}.
+   * The number of log records in an {@code otlp_proto} message: one protobuf {@code
+   * ExportLogsServiceRequest}.
    *
    * @param value the message's value
    * @return its {@code LogRecord}s over all resource and scope groups
@@ -262,25 +283,29 @@ public final class TopicReader implements AutoCloseable {
   }
 
   /**
-   * The number of log records in a {@code raw} message: one, whatever its value holds (an empty value is a record
-   * without a body).
+   * The number of log records in a {@code raw} message: one, whatever its value holds (an empty
+   * value is a record without a body).
    *
    * @param value the message's value
    * @return 1
-   * @throws IllegalArgumentException when {@code value} is null (a tombstone, which the exporter never writes)
+   * @throws IllegalArgumentException when {@code value} is null (a tombstone, which the exporter
+   *     never writes)
    */
   public static long rawRecordCount(byte[] value) {
     if (value == null) {
-      throw new IllegalArgumentException("value is null: a message without a value is not a raw log record");
+      throw new IllegalArgumentException(
+          "value is null: a message without a value is not a raw log record");
     }
     return 1;
   }
 
   /**
-   * The string bodies of the log records in an {@code otlp_proto} message, in the order the message holds them.
+   * The string bodies of the log records in an {@code otlp_proto} message, in the order the message
+   * holds them.
    *
    * @param value the message's value
-   * @return one entry per record: its string body, or null when it has no body or another kind of body
+   * @return one entry per record: its string body, or null when it has no body or another kind of
+   *     body
    * @throws IllegalArgumentException when {@code value} is null or not a well-formed request
    */
   public static List<String> otlpStringBodies(byte[] value) {
@@ -304,9 +329,12 @@ public final class TopicReader implements AutoCloseable {
     }
   }
 
-  /** The OTLP package's "malformed protobuf: ..." refusal, saying what the message should have been. */
+  /**
+   * The OTLP package's "malformed protobuf: ..." refusal, saying what the message should have been.
+   */
   private static IllegalArgumentException notARequest(IllegalArgumentException e) {
-    return new IllegalArgumentException("not a well-formed ExportLogsServiceRequest: " + e.getMessage(), e);
+    return new IllegalArgumentException(
+        "not a well-formed ExportLogsServiceRequest: " + e.getMessage(), e);
   }
 
   /**
@@ -321,7 +349,10 @@ public final class TopicReader implements AutoCloseable {
 
   // ------------------------------------------------------------------------------------------------ internals
 
-  /** Assigns the topic's partitions when it has some, each at its start offset (noted the first time). */
+  /**
+   * Assigns the topic's partitions when it has some, each at its start offset (noted the first
+   * time).
+   */
   private void assign(Duration timeout, boolean atEnd) {
     List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
     if (infos == null || infos.isEmpty()) {
@@ -331,7 +362,8 @@ public final class TopicReader implements AutoCloseable {
     for (PartitionInfo info : infos) {
       parts.add(new TopicPartition(topic, info.partition()));
     }
-    // Assigned before endOffsets: asking about partitions not assigned makes the client warn for each.
+    // Assigned before endOffsets: asking about partitions not assigned makes the client warn for
+    // each.
     consumer.assign(parts);
     if (atEnd) {
       startOffsets.putAll(consumer.endOffsets(parts, METADATA_TIMEOUT));
@@ -354,9 +386,7 @@ public final class TopicReader implements AutoCloseable {
     return true;
   }
 
-  /**
-   * What {@link #count} read. Immutable.
-   */
+  /** What {@link #count} read. Immutable. */
   public static final class Count {
     private final int partitions;
     private final long messages;
@@ -365,7 +395,13 @@ public final class TopicReader implements AutoCloseable {
     private final String firstProblem;
     private final boolean complete;
 
-    Count(int partitions, long messages, long records, long malformed, String firstProblem, boolean complete) {
+    Count(
+        int partitions,
+        long messages,
+        long records,
+        long malformed,
+        String firstProblem,
+        boolean complete) {
       this.partitions = partitions;
       this.messages = messages;
       this.records = records;
@@ -399,16 +435,28 @@ public final class TopicReader implements AutoCloseable {
       return firstProblem;
     }
 
-    /** {@return whether every partition was read to its end offset (false: no message within the idle time)} */
+    /**
+     * {@return whether every partition was read to its end offset (false: no message within the
+     * idle time)}
+     */
     public boolean complete() {
       return complete;
     }
 
     @Override
     public String toString() {
-      return "Count[" + partitions + " partitions, " + messages + " messages, " + records + " records, " + malformed
-          + " malformed" + (firstProblem == null ? "" : " (first: " + firstProblem + ")")
-          + (complete ? "" : ", incomplete") + "]";
+      return "Count["
+          + partitions
+          + " partitions, "
+          + messages
+          + " messages, "
+          + records
+          + " records, "
+          + malformed
+          + " malformed"
+          + (firstProblem == null ? "" : " (first: " + firstProblem + ")")
+          + (complete ? "" : ", incomplete")
+          + "]";
     }
 
     /** The running sums of one {@link #count} call; confined to its thread. */
@@ -425,7 +473,8 @@ public final class TopicReader implements AutoCloseable {
         } catch (RuntimeException e) {
           malformed++;
           if (firstProblem == null) {
-            firstProblem = "partition " + r.partition() + " offset " + r.offset() + ": " + e.getMessage();
+            firstProblem =
+                "partition " + r.partition() + " offset " + r.offset() + ": " + e.getMessage();
           }
         }
       }

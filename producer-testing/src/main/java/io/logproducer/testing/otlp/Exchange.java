@@ -1,8 +1,6 @@
 package io.logproducer.testing.otlp;
 
-/**
- * One request {@link OtlpReceiver} received and how it answered. Immutable, thread-safe.
- */
+/** One request {@link OtlpReceiver} received and how it answered. Immutable, thread-safe. */
 public final class Exchange {
 
   private final ReceivedRequest request;
@@ -30,6 +28,12 @@ public final class Exchange {
 
   @Override
   public String toString() {
-    return "Exchange{#" + request.index() + " " + request.recordCount() + " records -> " + status + "}";
+    return "Exchange{#"
+        + request.index()
+        + " "
+        + request.recordCount()
+        + " records -> "
+        + status
+        + "}";
   }
 }

@@ -11,19 +11,22 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Reads an OTLP/JSON {@code ExportLogsServiceRequest} (the protobuf JSON mapping: lowerCamelCase names, also
- * accepting the original snake_case ones; int64 as strings or numbers; trace and span ids as hex; bytes as base64;
- * enums as numbers or names) into {@link ReceivedLogRecord}s, with the core's {@link JsonReader}. Throws
- * {@link IllegalArgumentException} on malformed input. Stateless, thread-safe.
+ * Reads an OTLP/JSON {@code ExportLogsServiceRequest} (the protobuf JSON mapping: lowerCamelCase
+ * names, also accepting the original snake_case ones; int64 as strings or numbers; trace and span
+ * ids as hex; bytes as base64; enums as numbers or names) into {@link ReceivedLogRecord}s, with the
+ * core's {@link JsonReader}. Throws {@link IllegalArgumentException} on malformed input. Stateless,
+ * thread-safe.
  */
 final class JsonRequests {
 
   private static final String[] SEVERITIES = {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"};
 
-  private JsonRequests() {
-  }
+  private JsonRequests() {}
 
-  /** The log records of an OTLP/JSON request, in order, with their resource's and scope's attributes. */
+  /**
+   * The log records of an OTLP/JSON request, in order, with their resource's and scope's
+   * attributes.
+   */
   static List<ReceivedLogRecord> decode(String json) {
     Object root;
     try {
@@ -35,16 +38,19 @@ final class JsonRequests {
       throw new IllegalArgumentException("malformed OTLP/JSON: the request is not an object");
     }
     List<ReceivedLogRecord> out = new ArrayList<>();
-    for (Object rl : list(field((Map<?, ?>) root, "resourceLogs", "resource_logs"), "resourceLogs")) {
+    for (Object rl :
+        list(field((Map<?, ?>) root, "resourceLogs", "resource_logs"), "resourceLogs")) {
       Map<?, ?> resourceLogs = object(rl, "resourceLogs[]");
       Map<?, ?> resource = optionalObject(field(resourceLogs, "resource", "resource"), "resource");
-      Map<String, Object> resourceAttributes = keyValues(field(resource, "attributes", "attributes"), 0);
+      Map<String, Object> resourceAttributes =
+          keyValues(field(resource, "attributes", "attributes"), 0);
       for (Object sl : list(field(resourceLogs, "scopeLogs", "scope_logs"), "scopeLogs")) {
         Map<?, ?> scopeLogs = object(sl, "scopeLogs[]");
         Map<?, ?> scope = optionalObject(field(scopeLogs, "scope", "scope"), "scope");
         String name = string(field(scope, "name", "name"));
         String version = string(field(scope, "version", "version"));
-        Map<String, Object> scopeAttributes = keyValues(field(scope, "attributes", "attributes"), 0);
+        Map<String, Object> scopeAttributes =
+            keyValues(field(scope, "attributes", "attributes"), 0);
         for (Object lr : list(field(scopeLogs, "logRecords", "log_records"), "logRecords")) {
           ReceivedLogRecord r = logRecord(object(lr, "logRecords[]"));
           r.resourceAttributes = resourceAttributes;
@@ -61,15 +67,18 @@ final class JsonRequests {
   private static ReceivedLogRecord logRecord(Map<?, ?> m) {
     ReceivedLogRecord r = new ReceivedLogRecord();
     r.timeUnixNano = number(field(m, "timeUnixNano", "time_unix_nano"), "timeUnixNano");
-    r.observedTimeUnixNano = number(field(m, "observedTimeUnixNano", "observed_time_unix_nano"),
-        "observedTimeUnixNano");
+    r.observedTimeUnixNano =
+        number(field(m, "observedTimeUnixNano", "observed_time_unix_nano"), "observedTimeUnixNano");
     r.severityNumber = severity(field(m, "severityNumber", "severity_number"));
     r.severityText = string(field(m, "severityText", "severity_text"));
     Object body = field(m, "body", "body");
     r.body = body == null ? null : anyValue(object(body, "body"), 0);
     r.attributes = keyValues(field(m, "attributes", "attributes"), 0);
-    r.droppedAttributesCount = (int) number(field(m, "droppedAttributesCount", "dropped_attributes_count"),
-        "droppedAttributesCount");
+    r.droppedAttributesCount =
+        (int)
+            number(
+                field(m, "droppedAttributesCount", "dropped_attributes_count"),
+                "droppedAttributesCount");
     r.flags = (int) number(field(m, "flags", "flags"), "flags");
     r.traceId = string(field(m, "traceId", "trace_id")).toLowerCase(Locale.ROOT);
     r.spanId = string(field(m, "spanId", "span_id")).toLowerCase(Locale.ROOT);
@@ -85,7 +94,8 @@ final class JsonRequests {
     for (Object kv : list(array, "attributes")) {
       Map<?, ?> m = object(kv, "KeyValue");
       Object value = m.get("value");
-      out.put(string(m.get("key")), value == null ? null : anyValue(object(value, "value"), depth + 1));
+      out.put(
+          string(m.get("key")), value == null ? null : anyValue(object(value, "value"), depth + 1));
     }
     return Collections.unmodifiableMap(out);
   }
@@ -154,7 +164,8 @@ final class JsonRequests {
     }
     Long n = JsonReader.asLong(value);
     if (n == null) {
-      throw new IllegalArgumentException("malformed OTLP/JSON: " + name + " is not an integer: " + value);
+      throw new IllegalArgumentException(
+          "malformed OTLP/JSON: " + name + " is not an integer: " + value);
     }
     return n;
   }

@@ -22,37 +22,47 @@ import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
- * A real OTLP/HTTP logs receiver on 127.0.0.1 for tests, examples and benchmarks. It checks every request as the
- * OpenTelemetry Collector does ({@code POST /v1/logs}, Content-Type {@code application/x-protobuf} or
- * {@code application/json}, Content-Encoding absent, gzip, lz4 (frame) or zstd, a well-formed
- * {@code ExportLogsServiceRequest}) and answers a malformed one 400 (404 for another path, 405 for another method,
- * 415 for another content type), then answers the rest as scripted ({@link #respond}; by default 200 with an empty
- * {@code partial_success}, in the request's format).
+ * A real OTLP/HTTP logs receiver on 127.0.0.1 for tests, examples and benchmarks. It checks every
+ * request as the OpenTelemetry Collector does ({@code POST /v1/logs}, Content-Type {@code
+ * application/x-protobuf} or {@code application/json}, Content-Encoding absent, gzip, lz4 (frame)
+ * or zstd, a well-formed {@code ExportLogsServiceRequest}) and answers a malformed one 400 (404 for
+ * another path, 405 for another method, 415 for another content type), then answers the rest as
+ * scripted ({@link #respond}; by default 200 with an empty {@code partial_success}, in the
+ * request's format).
  *
- * <p>Two modes: <b>strict</b> ({@link #start()}) decodes every record ({@link ReceivedLogRecord}) and keeps every
- * request and its answer ({@link #exchanges()}) for assertions; <b>counting</b> ({@link #startCounting()}) walks
- * each request without building objects and keeps only counters, for the quick start and the benchmarks (over a
- * million records a second on two cores). Both keep the counters ({@link #acceptedRecords()} and the like).
+ * <p>Two modes: <b>strict</b> ({@link #start()}) decodes every record ({@link ReceivedLogRecord})
+ * and keeps every request and its answer ({@link #exchanges()}) for assertions; <b>counting</b>
+ * ({@link #startCounting()}) walks each request without building objects and keeps only counters,
+ * for the quick start and the benchmarks (over a million records a second on two cores). Both keep
+ * the counters ({@link #acceptedRecords()} and the like).
  *
- * <p>Faults: scripted statuses, headers ({@code Retry-After}), bodies (partial success, {@code google.rpc.Status}),
- * delays, held answers and dropped connections ({@link Reply}); {@link #refuse()} closes the listening socket and
- * every connection (connection refused) and {@link #resume()} listens again on the same port.
+ * <p>Faults: scripted statuses, headers ({@code Retry-After}), bodies (partial success, {@code
+ * google.rpc.Status}), delays, held answers and dropped connections ({@link Reply}); {@link
+ * #refuse()} closes the listening socket and every connection (connection refused) and {@link
+ * #resume()} listens again on the same port.
  *
- * <p>Built on the JDK's {@code com.sun.net.httpserver} (no dependency beyond producer-core), with TCP_NODELAY: the
- * first receiver started in a JVM sets the system property {@code sun.net.httpserver.nodelay=true}. Requests are
- * handled on daemon threads, one per concurrent request. Thread-safe.
+ * <p>Built on the JDK's {@code com.sun.net.httpserver} (no dependency beyond producer-core), with
+ * TCP_NODELAY: the first receiver started in a JVM sets the system property {@code
+ * sun.net.httpserver.nodelay=true}. Requests are handled on daemon threads, one per concurrent
+ * request. Thread-safe.
  */
 public final class OtlpReceiver implements AutoCloseable {
 
   /** The path the receiver serves. */
   public static final String LOGS_PATH = "/v1/logs";
+
   private static final int BACKLOG = 64;
   private static final long REBIND_MILLIS = 10_000;
-  /** {@link #invalidRequests()} keeps this many descriptions at most (a long run with a broken client). */
+
+  /**
+   * {@link #invalidRequests()} keeps this many descriptions at most (a long run with a broken
+   * client).
+   */
   static final int MAX_INVALID_KEPT = 1000;
 
   static {
-    // Without it the JDK server's separate header and body writes meet the client's delayed ACK: +40 ms a request.
+    // Without it the JDK server's separate header and body writes meet the client's delayed ACK:
+    // +40 ms a request.
     System.setProperty("sun.net.httpserver.nodelay", "true");
   }
 
@@ -81,11 +91,13 @@ public final class OtlpReceiver implements AutoCloseable {
     this.reader = new RequestReader(b.strict, b.idKey);
     this.ids = b.ids;
     AtomicInteger threads = new AtomicInteger();
-    this.executor = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "otlp-receiver-" + threads.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.executor =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "otlp-receiver-" + threads.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
     this.port = b.port;
     synchronized (this) {
       bind();
@@ -128,7 +140,10 @@ public final class OtlpReceiver implements AutoCloseable {
     return new Builder();
   }
 
-  /** {@return whether this receiver decodes and keeps requests (strict) rather than only counting them} */
+  /**
+   * {@return whether this receiver decodes and keeps requests (strict) rather than only counting
+   * them}
+   */
   public boolean isStrict() {
     return strict;
   }
@@ -138,7 +153,10 @@ public final class OtlpReceiver implements AutoCloseable {
     return port;
   }
 
-  /** {@return the base URL, e.g} {@code http://127.0.0.1:43121} (an OTLP exporter appends {@code /v1/logs}). */
+  /**
+   * {@return the base URL, e.g} {@code http://127.0.0.1:43121} (an OTLP exporter appends {@code
+   * /v1/logs}).
+   */
   public String endpoint() {
     return "http://127.0.0.1:" + port();
   }
@@ -149,8 +167,8 @@ public final class OtlpReceiver implements AutoCloseable {
   }
 
   /**
-   * Scripts the answers to well-formed requests: {@code responder} is called once per request, on a receiver
-   * thread, and must be thread-safe; null restores the default ({@link Reply#ok}).
+   * Scripts the answers to well-formed requests: {@code responder} is called once per request, on a
+   * receiver thread, and must be thread-safe; null restores the default ({@link Reply#ok}).
    *
    * @param responder the answer to each request, or null
    */
@@ -158,7 +176,10 @@ public final class OtlpReceiver implements AutoCloseable {
     this.responder = responder;
   }
 
-  /** {@return every well-formed request and its answer, in the order answered (strict mode; empty when counting)} */
+  /**
+   * {@return every well-formed request and its answer, in the order answered (strict mode; empty
+   * when counting)}
+   */
   public List<Exchange> exchanges() {
     return Collections.unmodifiableList(new ArrayList<>(exchanges));
   }
@@ -193,8 +214,8 @@ public final class OtlpReceiver implements AutoCloseable {
   }
 
   /**
-   * What was wrong with each request refused as malformed (400, 404, 405, 415), e.g.
-   * {@code "POST /v1/logs 400: malformed protobuf: truncated varint at 17"}; tests of a correct producer expect
+   * What was wrong with each request refused as malformed (400, 404, 405, 415), e.g. {@code "POST
+   * /v1/logs 400: malformed protobuf: truncated varint at 17"}; tests of a correct producer expect
    * none. Kept in both modes, the first {@value #MAX_INVALID_KEPT} only.
    *
    * @return the descriptions, oldest first; a copy
@@ -203,7 +224,10 @@ public final class OtlpReceiver implements AutoCloseable {
     return Collections.unmodifiableList(new ArrayList<>(invalidRequests));
   }
 
-  /** {@return the description of the latest request refused as malformed (see {@link #invalidRequests()}), or null} */
+  /**
+   * {@return the description of the latest request refused as malformed (see {@link
+   * #invalidRequests()}), or null}
+   */
   public String lastInvalidRequest() {
     return lastInvalidRequest;
   }
@@ -246,7 +270,8 @@ public final class OtlpReceiver implements AutoCloseable {
    * @return whether the count was reached in time
    * @throws InterruptedException if interrupted while waiting
    */
-  public boolean awaitAcceptedRecords(long records, long timeoutMillis) throws InterruptedException {
+  public boolean awaitAcceptedRecords(long records, long timeoutMillis)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     synchronized (progress) {
       while (acceptedRecords.get() < records) {
@@ -261,8 +286,8 @@ public final class OtlpReceiver implements AutoCloseable {
   }
 
   /**
-   * Stops listening and closes every open connection, so that clients see connections refused (a receiver that is
-   * down). Idempotent; {@link #resume()} listens again.
+   * Stops listening and closes every open connection, so that clients see connections refused (a
+   * receiver that is down). Idempotent; {@link #resume()} listens again.
    */
   public synchronized void refuse() {
     if (server != null) {
@@ -272,8 +297,8 @@ public final class OtlpReceiver implements AutoCloseable {
   }
 
   /**
-   * Listens again on the same port after {@link #refuse()}, retrying for up to 10 s while the port is busy; no-op
-   * if listening.
+   * Listens again on the same port after {@link #refuse()}, retrying for up to 10 s while the port
+   * is busy; no-op if listening.
    *
    * @throws IOException if the port stays busy, or the receiver is closed
    */
@@ -298,7 +323,9 @@ public final class OtlpReceiver implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REBIND_MILLIS);
     while (true) {
       try {
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), BACKLOG);
+        HttpServer s =
+            HttpServer.create(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), port), BACKLOG);
         s.setExecutor(executor);
         s.createContext("/", this::handle);
         s.start();
@@ -324,18 +351,36 @@ public final class OtlpReceiver implements AutoCloseable {
     try {
       RequestReader.Result read = reader.read(ex);
       if (read.error != null) {
-        String description = ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + " " + read.status + ": "
-            + read.error;
+        String description =
+            ex.getRequestMethod()
+                + " "
+                + ex.getRequestURI().getPath()
+                + " "
+                + read.status
+                + ": "
+                + read.error;
         lastInvalidRequest = description;
         if (invalidRequestCount.incrementAndGet() <= MAX_INVALID_KEPT) {
           invalidRequests.add(description);
         }
-        send(ex, Reply.status(read.status).withBody("text/plain; charset=utf-8",
-            read.error.getBytes(StandardCharsets.UTF_8)));
+        send(
+            ex,
+            Reply.status(read.status)
+                .withBody(
+                    "text/plain; charset=utf-8", read.error.getBytes(StandardCharsets.UTF_8)));
         return;
       }
-      ReceivedRequest request = new ReceivedRequest(index.getAndIncrement(), receivedNanos, ex.getRequestMethod(),
-          ex.getRequestURI().getPath(), read.headers, read.wireLength, read.body, read.recordCount, read.records);
+      ReceivedRequest request =
+          new ReceivedRequest(
+              index.getAndIncrement(),
+              receivedNanos,
+              ex.getRequestMethod(),
+              ex.getRequestURI().getPath(),
+              read.headers,
+              read.wireLength,
+              read.body,
+              read.recordCount,
+              read.records);
       Function<ReceivedRequest, Reply> r = responder;
       Reply reply = r == null ? Reply.ok(request) : r.apply(request);
       if (strict) {
@@ -369,7 +414,8 @@ public final class OtlpReceiver implements AutoCloseable {
     }
   }
 
-  private static void answer(HttpExchange ex, Reply reply) throws IOException, InterruptedException {
+  private static void answer(HttpExchange ex, Reply reply)
+      throws IOException, InterruptedException {
     if (reply.hold() != null) {
       reply.hold().await(60, TimeUnit.SECONDS);
     }
@@ -407,8 +453,7 @@ public final class OtlpReceiver implements AutoCloseable {
     private byte[] idKey;
     private LongConsumer ids;
 
-    private Builder() {
-    }
+    private Builder() {}
 
     /**
      * Decode and keep every request (the default).
@@ -446,9 +491,10 @@ public final class OtlpReceiver implements AutoCloseable {
     }
 
     /**
-     * Passes {@code ids}, for every record of every request answered 2xx (before the answer is sent), the int
-     * value of its attribute {@code key}, or -1 for a record without one: a record id for duplicate and loss
-     * counting (the soak test). {@code ids} is called on receiver threads and must be thread-safe. Both modes.
+     * Passes {@code ids}, for every record of every request answered 2xx (before the answer is
+     * sent), the int value of its attribute {@code key}, or -1 for a record without one: a record
+     * id for duplicate and loss counting (the soak test). {@code ids} is called on receiver threads
+     * and must be thread-safe. Both modes.
      *
      * @param key the attribute's key, e.g. {@code "seq"}
      * @param ids receives the ids, in the order of the records in each request

@@ -3,24 +3,25 @@ package io.logproducer.testing.otlp;
 import java.util.List;
 
 /**
- * Reading OTLP {@code ExportLogsServiceRequest}s outside a receiver (e.g. the values of a Kafka topic the Kafka
- * exporter wrote), with the same readers {@link OtlpReceiver} uses. Every method throws
- * {@link IllegalArgumentException} on malformed input, so what it counts is also checked. Stateless, thread-safe.
+ * Reading OTLP {@code ExportLogsServiceRequest}s outside a receiver (e.g. the values of a Kafka
+ * topic the Kafka exporter wrote), with the same readers {@link OtlpReceiver} uses. Every method
+ * throws {@link IllegalArgumentException} on malformed input, so what it counts is also checked.
+ * Stateless, thread-safe.
  */
 public final class OtlpRequests {
 
-  private OtlpRequests() {
-  }
+  private OtlpRequests() {}
 
   /**
-   * The log records in a protobuf request {@code buf[offset, offset + length)}, counted without building objects.
+   * The log records in a protobuf request {@code buf[offset, offset + length)}, counted without
+   * building objects.
    *
    * @param buf holds the serialized {@code ExportLogsServiceRequest}
    * @param offset where it starts in {@code buf}
    * @param length its length, in bytes
    * @return the number of log records
-   * @throws IllegalArgumentException if the bytes are not a well-formed protobuf message or the slice is outside
-   *     {@code buf}
+   * @throws IllegalArgumentException if the bytes are not a well-formed protobuf message or the
+   *     slice is outside {@code buf}
    */
   public static long countProtobuf(byte[] buf, int offset, int length) {
     return ProtobufRequests.count(buf, offset, length, null, null);

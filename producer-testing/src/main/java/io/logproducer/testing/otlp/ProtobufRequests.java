@@ -15,10 +15,11 @@ import java.util.Map;
 import java.util.function.LongConsumer;
 
 /**
- * Reads a protobuf {@code ExportLogsServiceRequest} (field numbers of {@code opentelemetry/proto/logs/v1} and
- * {@code common/v1}) with the core's {@link ProtoReader}: {@link #count} walks it without building objects (the
- * counting mode), {@link #decode} builds {@link ReceivedLogRecord}s (the strict mode). Both throw
- * {@link IllegalArgumentException} on malformed input. Stateless, thread-safe.
+ * Reads a protobuf {@code ExportLogsServiceRequest} (field numbers of {@code
+ * opentelemetry/proto/logs/v1} and {@code common/v1}) with the core's {@link ProtoReader}: {@link
+ * #count} walks it without building objects (the counting mode), {@link #decode} builds {@link
+ * ReceivedLogRecord}s (the strict mode). Both throw {@link IllegalArgumentException} on malformed
+ * input. Stateless, thread-safe.
  */
 final class ProtobufRequests {
 
@@ -54,12 +55,12 @@ final class ProtobufRequests {
   private static final int LIST_VALUES = tag(1, LEN);
   private static final int MAX_DEPTH = 32;
 
-  private ProtobufRequests() {
-  }
+  private ProtobufRequests() {}
 
   /**
-   * The number of log records in {@code body[offset, offset + length)}. With a non-null {@code idKey}, also passes
-   * {@code ids} each record's int attribute named {@code idKey} (UTF-8 bytes), or -1 for a record without one.
+   * The number of log records in {@code body[offset, offset + length)}. With a non-null {@code
+   * idKey}, also passes {@code ids} each record's int attribute named {@code idKey} (UTF-8 bytes),
+   * or -1 for a record without one.
    */
   static long count(byte[] body, int offset, int length, byte[] idKey, LongConsumer ids) {
     long count = 0;
@@ -95,7 +96,10 @@ final class ProtobufRequests {
     return count;
   }
 
-  /** The int_value of the attribute named {@code key} of one LogRecord, or -1 (the last one if repeated). */
+  /**
+   * The int_value of the attribute named {@code key} of one LogRecord, or -1 (the last one if
+   * repeated).
+   */
   private static long intAttribute(ProtoReader record, byte[] key) {
     long id = -1;
     while (record.hasMore()) {
@@ -132,7 +136,10 @@ final class ProtobufRequests {
     return id;
   }
 
-  /** The log records of {@code body[0, length)}, in order, with their resource's and scope's attributes. */
+  /**
+   * The log records of {@code body[0, length)}, in order, with their resource's and scope's
+   * attributes.
+   */
   static List<ReceivedLogRecord> decode(byte[] body, int length) {
     List<ReceivedLogRecord> out = new ArrayList<>();
     ProtoReader request = new ProtoReader(body, 0, length);
@@ -162,7 +169,8 @@ final class ProtobufRequests {
     return Collections.unmodifiableList(out);
   }
 
-  private static void decodeScopeLogs(ProtoReader sl, Map<String, Object> resource, List<ReceivedLogRecord> out) {
+  private static void decodeScopeLogs(
+      ProtoReader sl, Map<String, Object> resource, List<ReceivedLogRecord> out) {
     String name = "";
     String version = "";
     Map<String, Object> scopeAttributes = Collections.emptyMap();
@@ -267,7 +275,8 @@ final class ProtobufRequests {
 
   private static Object anyValue(ProtoReader v, int depth) {
     if (depth > MAX_DEPTH) {
-      throw new IllegalArgumentException("malformed protobuf: AnyValue nested deeper than " + MAX_DEPTH);
+      throw new IllegalArgumentException(
+          "malformed protobuf: AnyValue nested deeper than " + MAX_DEPTH);
     }
     Object value = null; // a oneof: the last one on the wire wins
     while (v.hasMore()) {

@@ -4,15 +4,16 @@ import java.util.Collections;
 import java.util.Map;
 
 /**
- * One OTLP {@code LogRecord} as {@link OtlpReceiver} decoded it (strict mode), with its resource's and scope's
- * attributes. Values of the OTLP {@code AnyValue} are plain Java objects: {@code String}, {@code Long} (int_value),
- * {@code Double}, {@code Boolean}, {@code byte[]}, {@code List<Object>} (array_value) and
- * {@code Map<String, Object>} (kvlist_value, in order); an absent value is null. Immutable once received, hence
- * thread-safe.
+ * One OTLP {@code LogRecord} as {@link OtlpReceiver} decoded it (strict mode), with its resource's
+ * and scope's attributes. Values of the OTLP {@code AnyValue} are plain Java objects: {@code
+ * String}, {@code Long} (int_value), {@code Double}, {@code Boolean}, {@code byte[]}, {@code
+ * List<Object>} (array_value) and {@code Map<String, Object>} (kvlist_value, in order); an absent
+ * value is null. Immutable once received, hence thread-safe.
  */
 public final class ReceivedLogRecord {
 
-  // Set once by the decoder before the record is published (through the receiver's concurrent lists).
+  // Set once by the decoder before the record is published (through the receiver's concurrent
+  // lists).
   Map<String, Object> resourceAttributes = Collections.emptyMap();
   String scopeName = "";
   String scopeVersion = "";
@@ -29,8 +30,7 @@ public final class ReceivedLogRecord {
   String spanId = "";
   String eventName = "";
 
-  ReceivedLogRecord() {
-  }
+  ReceivedLogRecord() {}
 
   /** {@return the resource's attributes, in order; unmodifiable} */
   public Map<String, Object> resourceAttributes() {
@@ -52,12 +52,18 @@ public final class ReceivedLogRecord {
     return scopeAttributes;
   }
 
-  /** {@return {@code time_unix_nano}: when the event happened, nanoseconds since the epoch; 0 if unset} */
+  /**
+   * {@return {@code time_unix_nano}: when the event happened, nanoseconds since the epoch; 0 if
+   * unset}
+   */
   public long timeUnixNano() {
     return timeUnixNano;
   }
 
-  /** {@return {@code observed_time_unix_nano}: when the event was observed, nanoseconds since the epoch; 0 if unset} */
+  /**
+   * {@return {@code observed_time_unix_nano}: when the event was observed, nanoseconds since the
+   * epoch; 0 if unset}
+   */
   public long observedTimeUnixNano() {
     return observedTimeUnixNano;
   }
@@ -77,12 +83,17 @@ public final class ReceivedLogRecord {
     return body;
   }
 
-  /** {@return the body if it is a string, else "" (as protobuf-java's {@code getBody().getStringValue()})} */
+  /**
+   * {@return the body if it is a string, else "" (as protobuf-java's {@code
+   * getBody().getStringValue()})}
+   */
   public String bodyString() {
     return body instanceof String ? (String) body : "";
   }
 
-  /** {@return the record's attributes, in order (a repeated key keeps its last value); unmodifiable} */
+  /**
+   * {@return the record's attributes, in order (a repeated key keeps its last value); unmodifiable}
+   */
   public Map<String, Object> attributes() {
     return attributes;
   }
@@ -123,7 +134,18 @@ public final class ReceivedLogRecord {
 
   @Override
   public String toString() {
-    return "ReceivedLogRecord{time=" + timeUnixNano + ", severity=" + severityNumber + "/" + severityText + ", body="
-        + body + ", attributes=" + attributes + ", scope=" + scopeName + "}";
+    return "ReceivedLogRecord{time="
+        + timeUnixNano
+        + ", severity="
+        + severityNumber
+        + "/"
+        + severityText
+        + ", body="
+        + body
+        + ", attributes="
+        + attributes
+        + ", scope="
+        + scopeName
+        + "}";
   }
 }

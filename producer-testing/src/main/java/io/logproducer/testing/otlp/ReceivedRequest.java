@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One well-formed request {@link OtlpReceiver} received: its method, path, headers, decompressed body and, in
- * strict mode, its decoded log records. Immutable, thread-safe.
+ * One well-formed request {@link OtlpReceiver} received: its method, path, headers, decompressed
+ * body and, in strict mode, its decoded log records. Immutable, thread-safe.
  */
 public final class ReceivedRequest {
 
@@ -21,8 +21,16 @@ public final class ReceivedRequest {
   private final long recordCount;
   private final List<ReceivedLogRecord> records;
 
-  ReceivedRequest(int index, long receivedNanos, String method, String path, Map<String, List<String>> headers,
-      int wireLength, byte[] body, long recordCount, List<ReceivedLogRecord> records) {
+  ReceivedRequest(
+      int index,
+      long receivedNanos,
+      String method,
+      String path,
+      Map<String, List<String>> headers,
+      int wireLength,
+      byte[] body,
+      long recordCount,
+      List<ReceivedLogRecord> records) {
     this.index = index;
     this.receivedNanos = receivedNanos;
     this.method = method;
@@ -39,7 +47,9 @@ public final class ReceivedRequest {
     return index;
   }
 
-  /** {@return {@link System#nanoTime()} when the request arrived (for intervals between requests)} */
+  /**
+   * {@return {@link System#nanoTime()} when the request arrived (for intervals between requests)}
+   */
   public long receivedNanos() {
     return receivedNanos;
   }
@@ -96,8 +106,8 @@ public final class ReceivedRequest {
   }
 
   /**
-   * A copy of the decompressed body: a serialized {@code ExportLogsServiceRequest} (protobuf) or its OTLP/JSON
-   * form, for tests that parse it with protobuf-java.
+   * A copy of the decompressed body: a serialized {@code ExportLogsServiceRequest} (protobuf) or
+   * its OTLP/JSON form, for tests that parse it with protobuf-java.
    *
    * @return a copy of the bytes
    */
@@ -123,12 +133,15 @@ public final class ReceivedRequest {
    */
   public List<ReceivedLogRecord> records() {
     if (records == null) {
-      throw new IllegalStateException("a counting OtlpReceiver keeps no records; start it in strict mode");
+      throw new IllegalStateException(
+          "a counting OtlpReceiver keeps no records; start it in strict mode");
     }
     return records;
   }
 
-  /** {@return the string bodies of {@link #records()}, "" for a record whose body is not a string} */
+  /**
+   * {@return the string bodies of {@link #records()}, "" for a record whose body is not a string}
+   */
   public List<String> bodies() {
     List<String> out = new ArrayList<>();
     for (ReceivedLogRecord r : records()) {
@@ -139,8 +152,19 @@ public final class ReceivedRequest {
 
   @Override
   public String toString() {
-    return "ReceivedRequest{#" + index + " " + method + " " + path + " " + contentType() + " "
-        + (contentEncoding() == null ? "" : contentEncoding() + " ") + wireLength + " bytes, " + recordCount
+    return "ReceivedRequest{#"
+        + index
+        + " "
+        + method
+        + " "
+        + path
+        + " "
+        + contentType()
+        + " "
+        + (contentEncoding() == null ? "" : contentEncoding() + " ")
+        + wireLength
+        + " bytes, "
+        + recordCount
         + " records}";
   }
 }

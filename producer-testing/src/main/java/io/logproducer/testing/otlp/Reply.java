@@ -8,12 +8,12 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A scripted answer of {@link OtlpReceiver}: a status, headers and a body, optionally after a delay or once a latch
- * is released, or no answer at all (the connection is dropped). Immutable and thread-safe; the {@code with…} methods
- * return a copy.
+ * A scripted answer of {@link OtlpReceiver}: a status, headers and a body, optionally after a delay
+ * or once a latch is released, or no answer at all (the connection is dropped). Immutable and
+ * thread-safe; the {@code with…} methods return a copy.
  *
- * <p>Examples: {@code Reply.status(503).withHeader("Retry-After", "2")},
- * {@code Reply.partialSuccess(request, 3, "bad attributes")}, {@code Reply.ok(request).delayed(100)},
+ * <p>Examples: {@code Reply.status(503).withHeader("Retry-After", "2")}, {@code
+ * Reply.partialSuccess(request, 3, "bad attributes")}, {@code Reply.ok(request).delayed(100)},
  * {@code Reply.dropConnection()}.
  */
 public final class Reply {
@@ -29,8 +29,14 @@ public final class Reply {
   private final CountDownLatch hold;
   private final boolean drop;
 
-  private Reply(int status, Map<String, String> headers, String contentType, byte[] body, long delayMillis,
-      CountDownLatch hold, boolean drop) {
+  private Reply(
+      int status,
+      Map<String, String> headers,
+      String contentType,
+      byte[] body,
+      long delayMillis,
+      CountDownLatch hold,
+      boolean drop) {
     this.status = status;
     this.headers = headers;
     this.contentType = contentType;
@@ -51,11 +57,13 @@ public final class Reply {
     if (status < 100 || status > 599) {
       throw new IllegalArgumentException("status must be in [100, 599], was " + status);
     }
-    return new Reply(status, Collections.<String, String>emptyMap(), null, new byte[0], 0, null, false);
+    return new Reply(
+        status, Collections.<String, String>emptyMap(), null, new byte[0], 0, null, false);
   }
 
   /**
-   * No answer: the receiver closes the connection after reading the request (the client sees it reset).
+   * No answer: the receiver closes the connection after reading the request (the client sees it
+   * reset).
    *
    * @return the non-answer
    */
@@ -74,8 +82,8 @@ public final class Reply {
   }
 
   /**
-   * 200 with a {@code partial_success} rejecting {@code rejected} records with {@code message}, protobuf or JSON
-   * like the request.
+   * 200 with a {@code partial_success} rejecting {@code rejected} records with {@code message},
+   * protobuf or JSON like the request.
    *
    * @param request the request answered
    * @param rejected the number of records rejected
@@ -84,12 +92,18 @@ public final class Reply {
    */
   public static Reply partialSuccess(ReceivedRequest request, long rejected, String message) {
     if (request.isJson()) {
-      String json = rejected == 0 && message.isEmpty() ? "{\"partialSuccess\":{}}"
-          : "{\"partialSuccess\":{\"rejectedLogRecords\":\"" + rejected + "\",\"errorMessage\":\""
-              + jsonEscape(message) + "\"}}";
+      String json =
+          rejected == 0 && message.isEmpty()
+              ? "{\"partialSuccess\":{}}"
+              : "{\"partialSuccess\":{\"rejectedLogRecords\":\""
+                  + rejected
+                  + "\",\"errorMessage\":\""
+                  + jsonEscape(message)
+                  + "\"}}";
       return status(200).withBody(JSON, json.getBytes(StandardCharsets.UTF_8));
     }
-    // ExportLogsServiceResponse { ExportLogsPartialSuccess partial_success = 1 { int64 rejected_log_records = 1;
+    // ExportLogsServiceResponse { ExportLogsPartialSuccess partial_success = 1 { int64
+    // rejected_log_records = 1;
     // string error_message = 2; } }
     ByteArrayOutputStream partial = new ByteArrayOutputStream();
     if (rejected != 0) {
@@ -106,8 +120,8 @@ public final class Reply {
   }
 
   /**
-   * A failure {@code status} with a {@code google.rpc.Status} body {@code {code: 3, message}}, protobuf or JSON
-   * like the request (what the Collector sends with a 4xx or 5xx).
+   * A failure {@code status} with a {@code google.rpc.Status} body {@code {code: 3, message}},
+   * protobuf or JSON like the request (what the Collector sends with a 4xx or 5xx).
    *
    * @param request the request answered
    * @param status the HTTP status, in [100, 599]
@@ -116,8 +130,11 @@ public final class Reply {
    */
   public static Reply rpcStatus(ReceivedRequest request, int status, String message) {
     if (request.isJson()) {
-      return status(status).withBody(JSON,
-          ("{\"code\":3,\"message\":\"" + jsonEscape(message) + "\"}").getBytes(StandardCharsets.UTF_8));
+      return status(status)
+          .withBody(
+              JSON,
+              ("{\"code\":3,\"message\":\"" + jsonEscape(message) + "\"}")
+                  .getBytes(StandardCharsets.UTF_8));
     }
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     body.write(1 << 3); // int32 code = 1
@@ -136,7 +153,8 @@ public final class Reply {
   public Reply withHeader(String name, String value) {
     Map<String, String> h = new LinkedHashMap<>(headers);
     h.put(name, value);
-    return new Reply(status, Collections.unmodifiableMap(h), contentType, body, delayMillis, hold, drop);
+    return new Reply(
+        status, Collections.unmodifiableMap(h), contentType, body, delayMillis, hold, drop);
   }
 
   /**

@@ -15,8 +15,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Checks, reads, decompresses (with the core's codecs) and decodes one request of {@link OtlpReceiver}, the way the
- * Collector's OTLP/HTTP receiver judges it. Thread-safe: one {@link #read} per request, on its thread.
+ * Checks, reads, decompresses (with the core's codecs) and decodes one request of {@link
+ * OtlpReceiver}, the way the Collector's OTLP/HTTP receiver judges it. Thread-safe: one {@link
+ * #read} per request, on its thread.
  */
 final class RequestReader {
 
@@ -54,13 +55,15 @@ final class RequestReader {
       return Result.error(405, "method must be POST, was " + ex.getRequestMethod());
     }
     if (!OtlpReceiver.LOGS_PATH.equals(ex.getRequestURI().getPath())) {
-      return Result.error(404, "path must be " + OtlpReceiver.LOGS_PATH + ", was " + ex.getRequestURI().getPath());
+      return Result.error(
+          404, "path must be " + OtlpReceiver.LOGS_PATH + ", was " + ex.getRequestURI().getPath());
     }
     String type = ex.getRequestHeaders().getFirst("Content-Type");
     String mediaType = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
     boolean json = mediaType.equals("application/json");
     if (!json && !mediaType.equals("application/x-protobuf")) {
-      return Result.error(415, "Content-Type must be application/x-protobuf or application/json, was " + type);
+      return Result.error(
+          415, "Content-Type must be application/x-protobuf or application/json, was " + type);
     }
     String encoding = ex.getRequestHeaders().getFirst("Content-Encoding");
     Result r = new Result();
@@ -97,12 +100,14 @@ final class RequestReader {
   }
 
   private void decodeJson(Result r) {
-    List<ReceivedLogRecord> records = JsonRequests.decode(new String(r.body, StandardCharsets.UTF_8));
+    List<ReceivedLogRecord> records =
+        JsonRequests.decode(new String(r.body, StandardCharsets.UTF_8));
     r.recordCount = records.size();
     if (idKey != null) {
       r.ids = ids(records);
     }
-    r.records = decode ? records : null; // counting mode counts JSON by decoding it, keeping nothing
+    r.records =
+        decode ? records : null; // counting mode counts JSON by decoding it, keeping nothing
   }
 
   private long[] ids(List<ReceivedLogRecord> records) {
@@ -126,18 +131,21 @@ final class RequestReader {
       throw new IOException("unsupported Content-Encoding " + encoding);
     }
     if (c == Compression.NONE) {
-      throw new IOException("Content-Encoding " + encoding + " must be omitted for an uncompressed body");
+      throw new IOException(
+          "Content-Encoding " + encoding + " must be omitted for an uncompressed body");
     }
     Codec codec;
     try {
       codec = Codec.of(c, 0);
     } catch (IllegalStateException e) {
-      throw new IOException(e.getMessage(), e); // lz4-java or zstd-jni missing: the user's set-up, said plainly
+      throw new IOException(
+          e.getMessage(), e); // lz4-java or zstd-jni missing: the user's set-up, said plainly
     }
     try (InputStream in = codec.decompress(new ByteArrayInputStream(wire))) {
       return readAll(in, Math.max(1024, wire.length * 8));
     } catch (IOException | RuntimeException e) {
-      throw new IOException("cannot decompress the " + encoding + " body of " + wire.length + " bytes: " + e, e);
+      throw new IOException(
+          "cannot decompress the " + encoding + " body of " + wire.length + " bytes: " + e, e);
     }
   }
 
@@ -185,7 +193,9 @@ final class RequestReader {
     return Collections.unmodifiableMap(out);
   }
 
-  /** A growable list of record ids, the {@code LongConsumer} of a counting walk. Not thread-safe. */
+  /**
+   * A growable list of record ids, the {@code LongConsumer} of a counting walk. Not thread-safe.
+   */
   private static final class IdList implements java.util.function.LongConsumer {
     private long[] ids = new long[1024];
     private int n;

@@ -28,14 +28,23 @@ import org.junit.jupiter.api.Timeout;
 class RepeatedAttributeKeysTest {
 
   private static KeyValue kv(String key, String value) {
-    return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setStringValue(value)).build();
+    return KeyValue.newBuilder()
+        .setKey(key)
+        .setValue(AnyValue.newBuilder().setStringValue(value))
+        .build();
   }
 
   private static ReceivedRequest receive(String contentType, byte[] body) throws Exception {
     try (OtlpReceiver receiver = OtlpReceiver.start()) {
-      HttpResponse<Void> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-          receiver.logsUrl())).timeout(Duration.ofSeconds(10)).header("Content-Type", contentType)
-          .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.discarding());
+      HttpResponse<Void> response =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(receiver.logsUrl()))
+                      .timeout(Duration.ofSeconds(10))
+                      .header("Content-Type", contentType)
+                      .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding());
       assertEquals(200, response.statusCode());
       return receiver.requests().get(0);
     }
@@ -43,31 +52,59 @@ class RepeatedAttributeKeysTest {
 
   @Test
   void findsEachRepeatedKeyPerListAndRecord() throws Exception {
-    LogRecord distinct = LogRecord.newBuilder().addAttributes(kv("a", "1")).addAttributes(kv("b", "2")).build();
-    LogRecord repeated = LogRecord.newBuilder().addAttributes(kv("a", "1")).addAttributes(kv("b", "2"))
-        .addAttributes(kv("a", "3")).build();
-    ExportLogsServiceRequest request = ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder()
-        .setResource(Resource.newBuilder().addAttributes(kv("service.name", "s")).addAttributes(kv("service.name",
-            "t")))
-        .addScopeLogs(ScopeLogs.newBuilder().setScope(InstrumentationScope.newBuilder().setName("x")
-            .addAttributes(kv("k", "1")).addAttributes(kv("k", "2"))).addLogRecords(distinct)
-            .addLogRecords(repeated))
-        .addScopeLogs(ScopeLogs.newBuilder().addLogRecords(repeated))).build();
+    LogRecord distinct =
+        LogRecord.newBuilder().addAttributes(kv("a", "1")).addAttributes(kv("b", "2")).build();
+    LogRecord repeated =
+        LogRecord.newBuilder()
+            .addAttributes(kv("a", "1"))
+            .addAttributes(kv("b", "2"))
+            .addAttributes(kv("a", "3"))
+            .build();
+    ExportLogsServiceRequest request =
+        ExportLogsServiceRequest.newBuilder()
+            .addResourceLogs(
+                ResourceLogs.newBuilder()
+                    .setResource(
+                        Resource.newBuilder()
+                            .addAttributes(kv("service.name", "s"))
+                            .addAttributes(kv("service.name", "t")))
+                    .addScopeLogs(
+                        ScopeLogs.newBuilder()
+                            .setScope(
+                                InstrumentationScope.newBuilder()
+                                    .setName("x")
+                                    .addAttributes(kv("k", "1"))
+                                    .addAttributes(kv("k", "2")))
+                            .addLogRecords(distinct)
+                            .addLogRecords(repeated))
+                    .addScopeLogs(ScopeLogs.newBuilder().addLogRecords(repeated)))
+            .build();
     ReceivedRequest received = receive("application/x-protobuf", request.toByteArray());
-    assertEquals(List.of("resource: service.name", "scope: k", "record 1: a", "record 2: a"),
+    assertEquals(
+        List.of("resource: service.name", "scope: k", "record 1: a", "record 2: a"),
         RepeatedAttributeKeys.in(received));
-    assertEquals(Map.of("a", "3", "b", "2"), received.records().get(1).attributes(),
+    assertEquals(
+        Map.of("a", "3", "b", "2"),
+        received.records().get(1).attributes(),
         "the decoded record keeps the last value only");
 
-    ExportLogsServiceRequest clean = ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder()
-        .addScopeLogs(ScopeLogs.newBuilder().addLogRecords(distinct))).build();
-    assertEquals(List.of(), RepeatedAttributeKeys.in(receive("application/x-protobuf", clean.toByteArray())));
+    ExportLogsServiceRequest clean =
+        ExportLogsServiceRequest.newBuilder()
+            .addResourceLogs(
+                ResourceLogs.newBuilder()
+                    .addScopeLogs(ScopeLogs.newBuilder().addLogRecords(distinct)))
+            .build();
+    assertEquals(
+        List.of(),
+        RepeatedAttributeKeys.in(receive("application/x-protobuf", clean.toByteArray())));
   }
 
   @Test
   void refusesJson() throws Exception {
     ReceivedRequest json = receive("application/json", "{\"resourceLogs\":[]}".getBytes("UTF-8"));
-    assertEquals("request must be protobuf, was application/json",
-        assertThrows(IllegalArgumentException.class, () -> RepeatedAttributeKeys.in(json)).getMessage());
+    assertEquals(
+        "request must be protobuf, was application/json",
+        assertThrows(IllegalArgumentException.class, () -> RepeatedAttributeKeys.in(json))
+            .getMessage());
   }
 }

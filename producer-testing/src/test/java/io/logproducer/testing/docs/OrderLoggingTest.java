@@ -26,8 +26,13 @@ class OrderLoggingTest {
     }
 
     void placeOrder(long orderId, Callback callback) {
-      producer.send(LogRecord.builder().setSeverity(Severity.INFO).setBody("order placed")
-          .setAttribute("order.id", orderId).build(), callback);
+      producer.send(
+          LogRecord.builder()
+              .setSeverity(Severity.INFO)
+              .setBody("order placed")
+              .setAttribute("order.id", orderId)
+              .build(),
+          callback);
     }
   }
 

@@ -22,22 +22,37 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The agent against the protocol's golden vectors (docs: the GSE wire protocol; produced by the unmodified libgse
- * encoder; utctime 0x01020304, dataid 1500001, body {"a":1}), written by hand on a real socket, and its modes and
- * checks.
+ * The agent against the protocol's golden vectors (docs: the GSE wire protocol; produced by the
+ * unmodified libgse encoder; utctime 0x01020304, dataid 1500001, body {"a":1}), written by hand on
+ * a real socket, and its modes and checks.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class GseAgentTest {
 
   private static final HexFormat HEX = HexFormat.of();
-  private static final String COMMON = "00000c01" + "0016e361" + "01020304" + "00000007" + "00000000" + "00000000"
-      + "7b2261223a317d";
-  private static final String DYNAMIC_HEAD = "00000009" + "0016e361" + "01020304" + "000001b7" + "00000000"
-      + "00000000" + "0000000000000000" + "00000000" + "00000000" + "00000198" + "00000000";
+  private static final String COMMON =
+      "00000c01"
+          + "0016e361"
+          + "01020304"
+          + "00000007"
+          + "00000000"
+          + "00000000"
+          + "7b2261223a317d";
+  private static final String DYNAMIC_HEAD =
+      "00000009"
+          + "0016e361"
+          + "01020304"
+          + "000001b7"
+          + "00000000"
+          + "00000000"
+          + "0000000000000000"
+          + "00000000"
+          + "00000000"
+          + "00000198"
+          + "00000000";
   private static final String AGENT_INFO_REQUEST = "0000000a" + "00000000".repeat(5);
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private static byte[] dynamic(String metaLenCount, byte[] metaArea) {
     byte[] head = HEX.parseHex(DYNAMIC_HEAD);
@@ -102,17 +117,20 @@ class GseAgentTest {
       assertEquals(List.of(Map.entry("tag", "v1")), frames.get(2).meta());
       assertEquals(13, frames.get(2).metaLen());
       assertEquals(1, frames.get(2).metaCount());
-      assertThrows(IllegalStateException.class, () -> frames.get(0).document(), "FRAMING parses no body");
+      assertThrows(
+          IllegalStateException.class, () -> frames.get(0).document(), "FRAMING parses no body");
     }
   }
 
   @Test
   void theGoldenAgentInfoRequestIsAnsweredWithHeaderAndJson() throws Exception {
-    try (GseAgent agent = GseAgent.tcp(); SocketChannel c = connect(agent)) {
+    try (GseAgent agent = GseAgent.tcp();
+        SocketChannel c = connect(agent)) {
       agent.setAgentInfoJson("{\"bizid\":9}");
       write(c, HEX.parseHex(AGENT_INFO_REQUEST));
       byte[] reply = read(c, 8 + 11);
-      assertEquals("0000000a" + "0000000b" + HEX.formatHex("{\"bizid\":9}".getBytes(StandardCharsets.UTF_8)),
+      assertEquals(
+          "0000000a" + "0000000b" + HEX.formatHex("{\"bizid\":9}".getBytes(StandardCharsets.UTF_8)),
           HEX.formatHex(reply));
       assertEquals(1, agent.infoRequests());
       assertEquals(24, agent.bytes());
@@ -121,10 +139,12 @@ class GseAgentTest {
 
   @Test
   void strictModeRejectsABodyThatIsNotBkCollectorsDocument() throws Exception {
-    try (GseAgent agent = GseAgent.unix(dir.resolve("s.sock")); SocketChannel c = connect(agent)) {
+    try (GseAgent agent = GseAgent.unix(dir.resolve("s.sock"));
+        SocketChannel c = connect(agent)) {
       write(c, HEX.parseHex(COMMON));
       agent.await("a violation", () -> agent.violationCount() == 1, 10_000);
-      assertEquals(List.of("connection 1: body members [a], expected " + BkCollectorDocument.BODY_KEYS),
+      assertEquals(
+          List.of("connection 1: body members [a], expected " + BkCollectorDocument.BODY_KEYS),
           agent.violations());
       assertEquals(0, agent.dataFrames());
     }
@@ -133,24 +153,42 @@ class GseAgentTest {
   private static byte[] common(int dataId, long utc, String json) {
     byte[] body = json.getBytes(StandardCharsets.UTF_8);
     ByteBuffer b = ByteBuffer.allocate(24 + body.length);
-    b.putInt(0x0C01).putInt(dataId).putInt((int) utc).putInt(body.length).putInt(0).putInt(0).put(body);
+    b.putInt(0x0C01)
+        .putInt(dataId)
+        .putInt((int) utc)
+        .putInt(body.length)
+        .putInt(0)
+        .putInt(0)
+        .put(body);
     return b.array();
   }
 
   private static String document(int dataId, long time, int items) {
-    StringBuilder s = new StringBuilder("{\"bizid\":0,\"bk_agent_id\":\"\",\"bk_biz_id\":0,\"bk_host_id\":0,"
-        + "\"cloudid\":0,\"dataid\":" + dataId + ",\"datetime\":\"2026-11-21 10:00:00\",\"gseindex\":1,"
-        + "\"hostname\":\"h\",\"ip\":\"\",\"items\":[");
+    StringBuilder s =
+        new StringBuilder(
+            "{\"bizid\":0,\"bk_agent_id\":\"\",\"bk_biz_id\":0,\"bk_host_id\":0,"
+                + "\"cloudid\":0,\"dataid\":"
+                + dataId
+                + ",\"datetime\":\"2026-11-21 10:00:00\",\"gseindex\":1,"
+                + "\"hostname\":\"h\",\"ip\":\"\",\"items\":[");
     for (int i = 0; i < items; i++) {
-      s.append(i > 0 ? "," : "").append("{\"data\":\"r").append(i).append("\",\"iterationindex\":").append(i)
+      s.append(i > 0 ? "," : "")
+          .append("{\"data\":\"r")
+          .append(i)
+          .append("\",\"iterationindex\":")
+          .append(i)
           .append('}');
     }
-    return s.append("],\"time\":").append(time).append(",\"utctime\":\"2026-11-21 02:00:00\"}").toString();
+    return s.append("],\"time\":")
+        .append(time)
+        .append(",\"utctime\":\"2026-11-21 02:00:00\"}")
+        .toString();
   }
 
   @Test
   void strictModeRecordsAWellFormedDocumentAndCountsItsItems() throws Exception {
-    try (GseAgent agent = GseAgent.unix(dir.resolve("d.sock")); SocketChannel c = connect(agent)) {
+    try (GseAgent agent = GseAgent.unix(dir.resolve("d.sock"));
+        SocketChannel c = connect(agent)) {
       write(c, common(1500001, 1795000000L, document(1500001, 1795000000L, 3)));
       agent.awaitRecords(3, 10_000);
       GseFrame f = agent.frames().get(0);
@@ -158,7 +196,9 @@ class GseAgentTest {
       assertEquals(1500001L, f.document().get("dataid"));
       write(c, common(1500001, 1795000000L, document(1500002, 1795000000L, 1)));
       agent.await("a violation", () -> agent.violationCount() == 1, 10_000);
-      assertEquals(List.of("connection 1: header dataid 1500001 != body dataid 1500002"), agent.violations());
+      assertEquals(
+          List.of("connection 1: header dataid 1500001 != body dataid 1500002"),
+          agent.violations());
     }
   }
 
@@ -174,7 +214,9 @@ class GseAgentTest {
       assertEquals(List.of(), agent.frames());
       write(c, common(7, 1795000000L, document(1500001, 1795000000L, 1)));
       agent.await("a violation", () -> agent.violationCount() == 1, 10_000);
-      assertTrue(agent.violations().get(0).contains("header dataid 7 does not match"), agent.violations().get(0));
+      assertTrue(
+          agent.violations().get(0).contains("header dataid 7 does not match"),
+          agent.violations().get(0));
     }
   }
 
@@ -221,7 +263,7 @@ class GseAgentTest {
   void junixsocketServesTheSameSocketAsTheJdk() throws Exception {
     Path path = dir.resolve("j.sock");
     try (java.nio.channels.ServerSocketChannel s =
-        UnixServerChannels.bind(path, UnixServerChannels.Impl.JUNIXSOCKET);
+            UnixServerChannels.bind(path, UnixServerChannels.Impl.JUNIXSOCKET);
         SocketChannel client = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       client.connect(UnixDomainSocketAddress.of(path));
       try (SocketChannel accepted = s.accept()) {

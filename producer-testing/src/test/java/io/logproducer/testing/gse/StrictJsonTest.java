@@ -14,8 +14,9 @@ class StrictJsonTest {
 
   @Test
   void parsesEveryKindOfValueInDocumentOrder() {
-    Map<String, Object> m = StrictJson.parseObject(
-        " {\"z\":1,\"a\":[true,false,null],\"s\":\"q\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\",\"d\":-1.5e2,\"o\":{}} ");
+    Map<String, Object> m =
+        StrictJson.parseObject(
+            " {\"z\":1,\"a\":[true,false,null],\"s\":\"q\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\",\"d\":-1.5e2,\"o\":{}} ");
     Map<String, Object> expected = new LinkedHashMap<>();
     expected.put("z", 1L);
     expected.put("a", Arrays.asList(true, false, null));
@@ -28,11 +29,25 @@ class StrictJsonTest {
 
   @Test
   void refusesWhatIsNotStrictJson() {
-    for (String bad : new String[] {"{\"a\":1} x", "{'a':1}", "{\"a\":1,}", "{\"a\":01}", "{\"a\":1,\"a\":2}",
-        "{\"a\":\"\\x\"}", "{\"a\":\"\u0001\"}", "[1]", "{\"a\":tru}", "{\"a\":1", "{\"a\":.5}"}) {
+    for (String bad :
+        new String[] {
+          "{\"a\":1} x",
+          "{'a':1}",
+          "{\"a\":1,}",
+          "{\"a\":01}",
+          "{\"a\":1,\"a\":2}",
+          "{\"a\":\"\\x\"}",
+          "{\"a\":\"\u0001\"}",
+          "[1]",
+          "{\"a\":tru}",
+          "{\"a\":1",
+          "{\"a\":.5}"
+        }) {
       assertThrows(IllegalArgumentException.class, () -> StrictJson.parseObject(bad), bad);
     }
-    assertEquals("text after the JSON value at offset 8",
-        assertThrows(IllegalArgumentException.class, () -> StrictJson.parseObject("{\"a\":1} x")).getMessage());
+    assertEquals(
+        "text after the JSON value at offset 8",
+        assertThrows(IllegalArgumentException.class, () -> StrictJson.parseObject("{\"a\":1} x"))
+            .getMessage());
   }
 }

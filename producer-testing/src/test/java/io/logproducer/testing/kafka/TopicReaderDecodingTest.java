@@ -11,27 +11,36 @@ import java.util.Collections;
 import org.junit.jupiter.api.Test;
 
 /**
- * The decoders of {@link TopicReader} on hand-written protobuf bytes (field numbers from the OTLP logs proto); the
- * Kafka tests check them again against protobuf-java on what the exporter writes.
+ * The decoders of {@link TopicReader} on hand-written protobuf bytes (field numbers from the OTLP
+ * logs proto); the Kafka tests check them again against protobuf-java on what the exporter writes.
  */
 class TopicReaderDecodingTest {
 
   @Test
   void countsAndReadsTheBodiesOfEveryRecordOverResourceAndScopeGroups() {
-    byte[] scopeA = concat(scope("io.logproducer"), record(stringBody("first")), record(stringBody("二番目")));
+    byte[] scopeA =
+        concat(scope("io.logproducer"), record(stringBody("first")), record(stringBody("二番目")));
     byte[] scopeB = concat(record(intBody(42)), record(new byte[0]), record(stringBody("")));
-    byte[] request = concat(field(1, concat(resource("svc"), field(2, scopeA))), field(1, field(2, scopeB)));
+    byte[] request =
+        concat(field(1, concat(resource("svc"), field(2, scopeA))), field(1, field(2, scopeB)));
 
     assertEquals(5, TopicReader.otlpRecordCount(request));
-    assertEquals(Arrays.asList("first", "二番目", null, null, ""), TopicReader.otlpStringBodies(request));
+    assertEquals(
+        Arrays.asList("first", "二番目", null, null, ""), TopicReader.otlpStringBodies(request));
     assertEquals(5, TopicReader.OTLP_PROTO_RECORDS.applyAsLong(request));
   }
 
   @Test
   void skipsFieldsOfEveryWireTypeItDoesNotFollow() {
-    byte[] logRecord = concat(fixed64(1, 1_700_000_000_000_000_000L), varintField(2, 9), fixed32(13, 7),
-        stringBody("kept"), field(6, field(1, utf8("k")))); // attributes(6): KeyValue { key(1) }
-    byte[] request = concat(varintField(9, 300), field(1, concat(field(2, field(2, logRecord)), fixed32(7, 1))));
+    byte[] logRecord =
+        concat(
+            fixed64(1, 1_700_000_000_000_000_000L),
+            varintField(2, 9),
+            fixed32(13, 7),
+            stringBody("kept"),
+            field(6, field(1, utf8("k")))); // attributes(6): KeyValue { key(1) }
+    byte[] request =
+        concat(varintField(9, 300), field(1, concat(field(2, field(2, logRecord)), fixed32(7, 1))));
     assertEquals(Collections.singletonList("kept"), TopicReader.otlpStringBodies(request));
   }
 
@@ -44,14 +53,21 @@ class TopicReaderDecodingTest {
   void refusesWhatIsNotAWellFormedRequest() {
     byte[] request = field(1, field(2, record(stringBody("truncated"))));
     byte[] truncated = Arrays.copyOf(request, request.length - 3);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> TopicReader.otlpRecordCount(truncated));
-    assertTrue(e.getMessage().startsWith("not a well-formed ExportLogsServiceRequest: malformed protobuf: "), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> TopicReader.otlpRecordCount(new byte[] {0x0b}));
-    assertThrows(IllegalArgumentException.class, () -> TopicReader.otlpRecordCount(new byte[] {0x00}));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> TopicReader.otlpRecordCount(truncated));
+    assertTrue(
+        e.getMessage()
+            .startsWith("not a well-formed ExportLogsServiceRequest: malformed protobuf: "),
+        e.getMessage());
+    assertThrows(
+        IllegalArgumentException.class, () -> TopicReader.otlpRecordCount(new byte[] {0x0b}));
+    assertThrows(
+        IllegalArgumentException.class, () -> TopicReader.otlpRecordCount(new byte[] {0x00}));
     assertThrows(IllegalArgumentException.class, () -> TopicReader.otlpRecordCount(null));
-    assertThrows(IllegalArgumentException.class, () -> TopicReader.otlpStringBodies("{\"resourceLogs\":[]}"
-        .getBytes(StandardCharsets.UTF_8)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            TopicReader.otlpStringBodies("{\"resourceLogs\":[]}".getBytes(StandardCharsets.UTF_8)));
   }
 
   @Test
@@ -63,11 +79,13 @@ class TopicReaderDecodingTest {
     assertEquals(null, TopicReader.utf8(null));
   }
 
-  // ------------------------------------------------------------------------------------------ protobuf writing
+  // ------------------------------------------------------------------------------------------
+  // protobuf writing
 
   private static byte[] resource(String serviceName) {
     // Resource { attributes(1): KeyValue { key(1), value(2): AnyValue { string_value(1) } } }
-    return field(1, field(1, concat(field(1, utf8("service.name")), field(2, field(1, utf8(serviceName))))));
+    return field(
+        1, field(1, concat(field(1, utf8("service.name")), field(2, field(1, utf8(serviceName))))));
   }
 
   private static byte[] scope(String name) {

@@ -50,16 +50,20 @@ class OtlpReceiverTest {
   private static final String JSON = "application/json";
   private static final long TRACE_TIME = 1_700_000_000_123_456_789L;
 
-  private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   @ParameterizedTest
   @EnumSource(Compression.class)
-  void strictDecodesEveryFieldOfAProtobufRequestInEachCodec(Compression compression) throws Exception {
+  void strictDecodesEveryFieldOfAProtobufRequestInEachCodec(Compression compression)
+      throws Exception {
     ExportLogsServiceRequest request = fullRequest();
     try (OtlpReceiver receiver = OtlpReceiver.start()) {
-      HttpResponse<byte[]> response = post(receiver.logsUrl(), PROTOBUF, compression, request.toByteArray());
+      HttpResponse<byte[]> response =
+          post(receiver.logsUrl(), PROTOBUF, compression, request.toByteArray());
       assertEquals(200, response.statusCode());
-      assertArrayEquals(new byte[] {0x0A, 0x00}, response.body(), "an empty partial_success, as the Collector");
+      assertArrayEquals(
+          new byte[] {0x0A, 0x00}, response.body(), "an empty partial_success, as the Collector");
       assertEquals(PROTOBUF, response.headers().firstValue("content-type").orElse(null));
       assertEquals(List.of(), receiver.invalidRequests());
       ReceivedRequest r = receiver.requests().get(0);
@@ -76,16 +80,23 @@ class OtlpReceiverTest {
       assertEquals(1, receiver.acceptedRequests());
       assertEquals(3, receiver.acceptedRecords());
       assertEquals(request.getSerializedSize(), receiver.acceptedBodyBytes());
-      assertEquals(compress(compression, request.toByteArray()).length, receiver.acceptedWireBytes());
+      assertEquals(
+          compress(compression, request.toByteArray()).length, receiver.acceptedWireBytes());
     }
   }
 
   @ParameterizedTest
-  @EnumSource(value = Compression.class, names = {"NONE", "GZIP", "ZSTD"})
+  @EnumSource(
+      value = Compression.class,
+      names = {"NONE", "GZIP", "ZSTD"})
   void strictDecodesTheSameRequestInOtlpJson(Compression compression) throws Exception {
     try (OtlpReceiver receiver = OtlpReceiver.start()) {
-      HttpResponse<byte[]> response = post(receiver.logsUrl(), JSON + "; charset=utf-8", compression,
-          fullRequestJson().getBytes(StandardCharsets.UTF_8));
+      HttpResponse<byte[]> response =
+          post(
+              receiver.logsUrl(),
+              JSON + "; charset=utf-8",
+              compression,
+              fullRequestJson().getBytes(StandardCharsets.UTF_8));
       assertEquals(200, response.statusCode());
       assertEquals("{\"partialSuccess\":{}}", new String(response.body(), StandardCharsets.UTF_8));
       assertEquals(List.of(), receiver.invalidRequests());
@@ -108,7 +119,9 @@ class OtlpReceiverTest {
     assertEquals(9, first.severityNumber());
     assertEquals("INFO", first.severityText());
     assertEquals("hello", first.body());
-    assertEquals(List.of("k", "i", "d", "b", "arr", "map", "bytes"), new ArrayList<>(first.attributes().keySet()));
+    assertEquals(
+        List.of("k", "i", "d", "b", "arr", "map", "bytes"),
+        new ArrayList<>(first.attributes().keySet()));
     assertEquals("v", first.attribute("k"));
     assertEquals(-42L, first.attribute("i"));
     assertEquals(2.5, first.attribute("d"));
@@ -138,33 +151,55 @@ class OtlpReceiverTest {
   void refusesWhatTheCollectorRefuses() throws Exception {
     byte[] good = fullRequest().toByteArray();
     try (OtlpReceiver receiver = OtlpReceiver.start()) {
-      HttpResponse<byte[]> get = client.send(HttpRequest.newBuilder(URI.create(receiver.logsUrl())).GET().build(),
-          HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> get =
+          client.send(
+              HttpRequest.newBuilder(URI.create(receiver.logsUrl())).GET().build(),
+              HttpResponse.BodyHandlers.ofByteArray());
       assertEquals(405, get.statusCode());
-      assertEquals(404, post(receiver.endpoint() + "/v1/traces", PROTOBUF, Compression.NONE, good).statusCode());
-      assertEquals(415, post(receiver.logsUrl(), "text/plain", Compression.NONE, good).statusCode());
+      assertEquals(
+          404,
+          post(receiver.endpoint() + "/v1/traces", PROTOBUF, Compression.NONE, good).statusCode());
+      assertEquals(
+          415, post(receiver.logsUrl(), "text/plain", Compression.NONE, good).statusCode());
       assertEquals(400, postEncoded(receiver.logsUrl(), "none", good).statusCode());
       assertEquals(400, postEncoded(receiver.logsUrl(), "br", good).statusCode());
-      assertEquals(400, postEncoded(receiver.logsUrl(), "gzip", good).statusCode(), "not gzip data");
-      assertEquals(400, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, Arrays.copyOf(good, good.length - 1))
-          .statusCode());
-      assertEquals(400, post(receiver.logsUrl(), JSON, Compression.NONE, "{\"resourceLogs\":[".getBytes())
-          .statusCode());
+      assertEquals(
+          400, postEncoded(receiver.logsUrl(), "gzip", good).statusCode(), "not gzip data");
+      assertEquals(
+          400,
+          post(receiver.logsUrl(), PROTOBUF, Compression.NONE, Arrays.copyOf(good, good.length - 1))
+              .statusCode());
+      assertEquals(
+          400,
+          post(receiver.logsUrl(), JSON, Compression.NONE, "{\"resourceLogs\":[".getBytes())
+              .statusCode());
       List<String> invalid = receiver.invalidRequests();
       assertEquals(8, invalid.size(), invalid.toString());
       assertEquals("GET /v1/logs 405: method must be POST, was GET", invalid.get(0));
       assertEquals("POST /v1/traces 404: path must be /v1/logs, was /v1/traces", invalid.get(1));
-      assertEquals("POST /v1/logs 415: Content-Type must be application/x-protobuf or application/json, was "
-          + "text/plain", invalid.get(2));
-      assertEquals("POST /v1/logs 400: Content-Encoding none must be omitted for an uncompressed body",
+      assertEquals(
+          "POST /v1/logs 415: Content-Type must be application/x-protobuf or application/json, was "
+              + "text/plain",
+          invalid.get(2));
+      assertEquals(
+          "POST /v1/logs 400: Content-Encoding none must be omitted for an uncompressed body",
           invalid.get(3));
       assertEquals("POST /v1/logs 400: unsupported Content-Encoding br", invalid.get(4));
-      assertTrue(invalid.get(5).startsWith("POST /v1/logs 400: cannot decompress the gzip body of " + good.length
-          + " bytes"), invalid.get(5));
-      assertTrue(invalid.get(6).startsWith("POST /v1/logs 400: malformed protobuf: "), invalid.get(6));
+      assertTrue(
+          invalid
+              .get(5)
+              .startsWith(
+                  "POST /v1/logs 400: cannot decompress the gzip body of "
+                      + good.length
+                      + " bytes"),
+          invalid.get(5));
+      assertTrue(
+          invalid.get(6).startsWith("POST /v1/logs 400: malformed protobuf: "), invalid.get(6));
       assertEquals(8, receiver.invalidRequestCount());
       assertEquals(invalid.get(7), receiver.lastInvalidRequest());
-      assertEquals("POST /v1/logs 400: malformed OTLP/JSON: unexpected end of input at offset 17", invalid.get(7));
+      assertEquals(
+          "POST /v1/logs 400: malformed OTLP/JSON: unexpected end of input at offset 17",
+          invalid.get(7));
       assertEquals(List.of(), receiver.exchanges());
       assertEquals(0, receiver.acceptedRequests() + receiver.rejectedRequests());
     }
@@ -181,9 +216,11 @@ class OtlpReceiverTest {
       assertEquals(n, receiver.invalidRequestCount());
       List<String> invalid = receiver.invalidRequests();
       assertEquals(OtlpReceiver.MAX_INVALID_KEPT, invalid.size());
-      assertEquals("POST /v1/logs 400: malformed protobuf: length 1 exceeds the remaining 0 bytes at 2",
+      assertEquals(
+          "POST /v1/logs 400: malformed protobuf: length 1 exceeds the remaining 0 bytes at 2",
           invalid.get(0));
-      assertEquals("POST /v1/logs 400: malformed protobuf: length 2 exceeds the remaining 0 bytes at 2",
+      assertEquals(
+          "POST /v1/logs 400: malformed protobuf: length 2 exceeds the remaining 0 bytes at 2",
           receiver.lastInvalidRequest());
     }
   }
@@ -193,18 +230,20 @@ class OtlpReceiverTest {
     byte[] body = fullRequest().toByteArray();
     AtomicInteger calls = new AtomicInteger();
     try (OtlpReceiver receiver = OtlpReceiver.start()) {
-      receiver.respond(r -> {
-        switch (calls.getAndIncrement()) {
-          case 0:
-            return Reply.rpcStatus(r, 503, "overloaded").withHeader("Retry-After", "2");
-          case 1:
-            return Reply.status(429).withHeader("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT");
-          case 2:
-            return Reply.status(413).withBody("text/plain", "too large".getBytes(StandardCharsets.UTF_8));
-          default:
-            return Reply.ok(r);
-        }
-      });
+      receiver.respond(
+          r -> {
+            switch (calls.getAndIncrement()) {
+              case 0:
+                return Reply.rpcStatus(r, 503, "overloaded").withHeader("Retry-After", "2");
+              case 1:
+                return Reply.status(429).withHeader("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT");
+              case 2:
+                return Reply.status(413)
+                    .withBody("text/plain", "too large".getBytes(StandardCharsets.UTF_8));
+              default:
+                return Reply.ok(r);
+            }
+          });
       HttpResponse<byte[]> first = post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body);
       assertEquals(503, first.statusCode());
       assertEquals("2", first.headers().firstValue("retry-after").orElse(null));
@@ -212,13 +251,17 @@ class OtlpReceiverTest {
       assertArrayEquals(status, first.body(), "google.rpc.Status{code: 3, message: overloaded}");
       HttpResponse<byte[]> second = post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body);
       assertEquals(429, second.statusCode());
-      assertEquals("Wed, 21 Oct 2015 07:28:00 GMT", second.headers().firstValue("retry-after").orElse(null));
+      assertEquals(
+          "Wed, 21 Oct 2015 07:28:00 GMT", second.headers().firstValue("retry-after").orElse(null));
       HttpResponse<byte[]> third = post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body);
       assertEquals(413, third.statusCode());
       assertEquals("too large", new String(third.body(), StandardCharsets.UTF_8));
       assertEquals(200, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body).statusCode());
-      assertEquals(List.of(503, 429, 413, 200), receiver.exchanges().stream().map(Exchange::status).toList());
-      assertEquals(List.of(false, false, false, true),
+      assertEquals(
+          List.of(503, 429, 413, 200),
+          receiver.exchanges().stream().map(Exchange::status).toList());
+      assertEquals(
+          List.of(false, false, false, true),
           receiver.exchanges().stream().map(Exchange::accepted).toList());
       assertEquals(List.of("hello", "", "third"), receiver.deliveredBodies());
       assertEquals(3, receiver.rejectedRequests());
@@ -233,18 +276,26 @@ class OtlpReceiverTest {
   void partialSuccessInTheRequestsFormat() throws Exception {
     try (OtlpReceiver receiver = OtlpReceiver.start()) {
       receiver.respond(r -> Reply.partialSuccess(r, 3, "3 \"bad\" records"));
-      HttpResponse<byte[]> proto = post(receiver.logsUrl(), PROTOBUF, Compression.NONE,
-          fullRequest().toByteArray());
+      HttpResponse<byte[]> proto =
+          post(receiver.logsUrl(), PROTOBUF, Compression.NONE, fullRequest().toByteArray());
       assertEquals(200, proto.statusCode());
       ExportLogsServiceResponse parsed = ExportLogsServiceResponse.parseFrom(proto.body());
       assertEquals(3, parsed.getPartialSuccess().getRejectedLogRecords());
       assertEquals("3 \"bad\" records", parsed.getPartialSuccess().getErrorMessage());
-      HttpResponse<byte[]> json = post(receiver.logsUrl(), JSON, Compression.NONE,
-          fullRequestJson().getBytes(StandardCharsets.UTF_8));
-      assertEquals("{\"partialSuccess\":{\"rejectedLogRecords\":\"3\",\"errorMessage\":\"3 \\\"bad\\\" records\"}}",
+      HttpResponse<byte[]> json =
+          post(
+              receiver.logsUrl(),
+              JSON,
+              Compression.NONE,
+              fullRequestJson().getBytes(StandardCharsets.UTF_8));
+      assertEquals(
+          "{\"partialSuccess\":{\"rejectedLogRecords\":\"3\",\"errorMessage\":\"3 \\\"bad\\\" records\"}}",
           new String(json.body(), StandardCharsets.UTF_8));
       assertEquals(JSON, json.headers().firstValue("content-type").orElse(null));
-      assertEquals(6, receiver.acceptedRecords(), "a partial success is a 200: the request counts as accepted");
+      assertEquals(
+          6,
+          receiver.acceptedRecords(),
+          "a partial success is a 200: the request counts as accepted");
     }
   }
 
@@ -254,26 +305,35 @@ class OtlpReceiverTest {
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
     try (OtlpReceiver receiver = OtlpReceiver.start()) {
-      receiver.respond(r -> switch (calls.getAndIncrement()) {
-        case 0 -> Reply.ok(r).delayed(300);
-        case 1 -> Reply.ok(r).heldBy(release);
-        case 2 -> Reply.dropConnection();
-        default -> Reply.ok(r);
-      });
+      receiver.respond(
+          r ->
+              switch (calls.getAndIncrement()) {
+                case 0 -> Reply.ok(r).delayed(300);
+                case 1 -> Reply.ok(r).heldBy(release);
+                case 2 -> Reply.dropConnection();
+                default -> Reply.ok(r);
+              });
       long start = System.nanoTime();
       assertEquals(200, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body).statusCode());
-      assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(300), "answered after the delay");
+      assertTrue(
+          System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(300),
+          "answered after the delay");
 
-      CompletableFuture<HttpResponse<byte[]>> held = client.sendAsync(request(receiver.logsUrl(), PROTOBUF, null,
-          body), HttpResponse.BodyHandlers.ofByteArray());
+      CompletableFuture<HttpResponse<byte[]>> held =
+          client.sendAsync(
+              request(receiver.logsUrl(), PROTOBUF, null, body),
+              HttpResponse.BodyHandlers.ofByteArray());
       assertTrue(waitFor(() -> receiver.exchanges().size() == 2), "the held request arrived");
       assertFalse(held.isDone(), "held until released");
       release.countDown();
       assertEquals(200, held.get(10, TimeUnit.SECONDS).statusCode());
 
-      assertThrows(IOException.class, () -> post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body));
+      assertThrows(
+          IOException.class, () -> post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body));
       assertEquals(0, receiver.exchanges().get(2).status());
-      assertEquals(200, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body).statusCode(),
+      assertEquals(
+          200,
+          post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body).statusCode(),
           "the next request is answered on a new connection");
       assertEquals(1, receiver.rejectedRequests());
       assertEquals(3, receiver.acceptedRequests());
@@ -288,7 +348,8 @@ class OtlpReceiverTest {
       assertEquals(200, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body).statusCode());
       receiver.refuse();
       receiver.refuse();
-      assertThrows(ConnectException.class, () -> post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body));
+      assertThrows(
+          ConnectException.class, () -> post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body));
       receiver.resume();
       assertEquals(port, receiver.port());
       assertEquals(200, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body).statusCode());
@@ -303,13 +364,14 @@ class OtlpReceiverTest {
       assertFalse(receiver.isStrict());
       AtomicInteger calls = new AtomicInteger();
       List<Long> seenCounts = new ArrayList<>();
-      receiver.respond(r -> {
-        synchronized (seenCounts) {
-          seenCounts.add(r.recordCount());
-        }
-        assertThrows(IllegalStateException.class, r::records);
-        return calls.getAndIncrement() == 1 ? Reply.status(503) : Reply.ok(r);
-      });
+      receiver.respond(
+          r -> {
+            synchronized (seenCounts) {
+              seenCounts.add(r.recordCount());
+            }
+            assertThrows(IllegalStateException.class, r::records);
+            return calls.getAndIncrement() == 1 ? Reply.status(503) : Reply.ok(r);
+          });
       long wire = 0;
       long bodyBytes = 0;
       int records = 0;
@@ -324,19 +386,31 @@ class OtlpReceiverTest {
           records += 1 + i * 37;
         }
       }
-      assertEquals(200, post(receiver.logsUrl(), JSON, Compression.GZIP,
-          fullRequestJson().getBytes(StandardCharsets.UTF_8)).statusCode());
+      assertEquals(
+          200,
+          post(
+                  receiver.logsUrl(),
+                  JSON,
+                  Compression.GZIP,
+                  fullRequestJson().getBytes(StandardCharsets.UTF_8))
+              .statusCode());
       assertEquals(records + 3, receiver.acceptedRecords());
       assertEquals(8, receiver.acceptedRequests());
       assertEquals(1, receiver.rejectedRequests());
-      assertEquals(bodyBytes + fullRequestJson().getBytes(StandardCharsets.UTF_8).length,
+      assertEquals(
+          bodyBytes + fullRequestJson().getBytes(StandardCharsets.UTF_8).length,
           receiver.acceptedBodyBytes());
-      assertEquals(wire + compress(Compression.GZIP, fullRequestJson().getBytes(StandardCharsets.UTF_8)).length,
+      assertEquals(
+          wire
+              + compress(Compression.GZIP, fullRequestJson().getBytes(StandardCharsets.UTF_8))
+                  .length,
           receiver.acceptedWireBytes());
       assertEquals(List.of(), receiver.exchanges());
       assertEquals(38L, seenCounts.get(1));
-      assertEquals(400, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, new byte[] {0x0A, 0x05, 0x12})
-          .statusCode());
+      assertEquals(
+          400,
+          post(receiver.logsUrl(), PROTOBUF, Compression.NONE, new byte[] {0x0A, 0x05, 0x12})
+              .statusCode());
       assertEquals(1, receiver.invalidRequestCount());
       assertTrue(receiver.awaitAcceptedRecords(records + 3, 1_000));
       assertFalse(receiver.awaitAcceptedRecords(records + 4, 50));
@@ -355,19 +429,25 @@ class OtlpReceiverTest {
         assertEquals(503, post(receiver.logsUrl(), PROTOBUF, Compression.ZSTD, body).statusCode());
         assertEquals(List.of(), new ArrayList<>(ids), "a rejected request's ids are not reported");
         assertEquals(200, post(receiver.logsUrl(), PROTOBUF, Compression.LZ4, body).statusCode());
-        assertEquals(List.of(1_000_000_005L, -1L, 1_000_000_007L), new ArrayList<>(ids), "strict=" + strict);
+        assertEquals(
+            List.of(1_000_000_005L, -1L, 1_000_000_007L), new ArrayList<>(ids), "strict=" + strict);
       }
     }
   }
 
   @Test
   void validatesItsOptions() {
-    assertEquals("port must be in [0, 65535], was 65536",
-        assertThrows(IllegalArgumentException.class, () -> OtlpReceiver.builder().port(65536)).getMessage());
-    assertEquals("status must be in [100, 599], was 600",
+    assertEquals(
+        "port must be in [0, 65535], was 65536",
+        assertThrows(IllegalArgumentException.class, () -> OtlpReceiver.builder().port(65536))
+            .getMessage());
+    assertEquals(
+        "status must be in [100, 599], was 600",
         assertThrows(IllegalArgumentException.class, () -> Reply.status(600)).getMessage());
-    assertEquals("millis must be >= 0, was -1",
-        assertThrows(IllegalArgumentException.class, () -> Reply.status(200).delayed(-1)).getMessage());
+    assertEquals(
+        "millis must be >= 0, was -1",
+        assertThrows(IllegalArgumentException.class, () -> Reply.status(200).delayed(-1))
+            .getMessage());
   }
 
   @Test
@@ -375,68 +455,140 @@ class OtlpReceiverTest {
     OtlpReceiver receiver = OtlpReceiver.start();
     receiver.close();
     receiver.close();
-    assertEquals("the receiver is closed", assertThrows(IOException.class, receiver::resume).getMessage());
+    assertEquals(
+        "the receiver is closed", assertThrows(IOException.class, receiver::resume).getMessage());
   }
 
   // ---------------------------------------------------------------------------------------------------------------
 
-  /** Records whose attribute "seq" is first, first + 1, …; with {@code gap}, the second record has no seq. */
+  /**
+   * Records whose attribute "seq" is first, first + 1, …; with {@code gap}, the second record has
+   * no seq.
+   */
   private static ExportLogsServiceRequest requestWithIds(long first, int n, boolean gap) {
     ScopeLogs.Builder scope = ScopeLogs.newBuilder();
     for (int i = 0; i < n; i++) {
-      LogRecord.Builder r = LogRecord.newBuilder().setBody(AnyValue.newBuilder().setStringValue("r" + i))
-          .addAttributes(kv("other", AnyValue.newBuilder().setIntValue(99).build()));
+      LogRecord.Builder r =
+          LogRecord.newBuilder()
+              .setBody(AnyValue.newBuilder().setStringValue("r" + i))
+              .addAttributes(kv("other", AnyValue.newBuilder().setIntValue(99).build()));
       if (!(gap && i == 1)) {
         r.addAttributes(kv("seq", AnyValue.newBuilder().setIntValue(first + i).build()));
       }
       scope.addLogRecords(r);
     }
-    return ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder().addScopeLogs(scope))
+    return ExportLogsServiceRequest.newBuilder()
+        .addResourceLogs(ResourceLogs.newBuilder().addScopeLogs(scope))
         .build();
   }
 
   private static ExportLogsServiceRequest fullRequest() {
-    LogRecord first = LogRecord.newBuilder().setTimeUnixNano(TRACE_TIME).setObservedTimeUnixNano(TRACE_TIME + 5)
-        .setSeverityNumber(SeverityNumber.SEVERITY_NUMBER_INFO).setSeverityText("INFO")
-        .setBody(AnyValue.newBuilder().setStringValue("hello"))
-        .addAttributes(kv("k", AnyValue.newBuilder().setStringValue("v").build()))
-        .addAttributes(kv("i", AnyValue.newBuilder().setIntValue(-42).build()))
-        .addAttributes(kv("d", AnyValue.newBuilder().setDoubleValue(2.5).build()))
-        .addAttributes(kv("b", AnyValue.newBuilder().setBoolValue(false).build()))
-        .addAttributes(kv("arr", AnyValue.newBuilder().setArrayValue(ArrayValue.newBuilder()
-            .addValues(AnyValue.newBuilder().setStringValue("x")).addValues(AnyValue.newBuilder().setIntValue(1)))
-            .build()))
-        .addAttributes(kv("map", AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder()
-            .addValues(kv("inner", AnyValue.newBuilder().setStringValue("y").build()))).build()))
-        .addAttributes(kv("bytes", AnyValue.newBuilder().setBytesValue(ByteString.copyFrom(new byte[] {1, 2, -1}))
-            .build()))
-        .setDroppedAttributesCount(3).setFlags(1)
-        .setTraceId(ByteString.copyFrom(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}))
-        .setSpanId(ByteString.copyFrom(new byte[] {(byte) 0xa1, (byte) 0xa2, (byte) 0xa3, (byte) 0xa4, (byte) 0xa5,
-            (byte) 0xa6, (byte) 0xa7, (byte) 0xa8}))
-        .setEventName("order.paid").build();
-    LogRecord second = LogRecord.newBuilder().setBody(AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder()
-        .addValues(kv("n", AnyValue.newBuilder().setIntValue(7).build())))).build();
-    LogRecord third = LogRecord.newBuilder().setSeverityNumber(SeverityNumber.SEVERITY_NUMBER_FATAL)
-        .setBody(AnyValue.newBuilder().setStringValue("third")).build();
-    return ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder()
-        .setResource(Resource.newBuilder().addAttributes(kv("service.name",
-            AnyValue.newBuilder().setStringValue("svc").build()))
-            .addAttributes(kv("host.cpus", AnyValue.newBuilder().setIntValue(8).build())))
-        .addScopeLogs(ScopeLogs.newBuilder().setScope(InstrumentationScope.newBuilder().setName("io.test")
-            .setVersion("1.2").addAttributes(kv("scope.flag", AnyValue.newBuilder().setBoolValue(true).build())))
-            .addLogRecords(first).addLogRecords(second))
-        .addScopeLogs(ScopeLogs.newBuilder().setScope(InstrumentationScope.newBuilder().setName("other.scope"))
-            .addLogRecords(third)))
+    LogRecord first =
+        LogRecord.newBuilder()
+            .setTimeUnixNano(TRACE_TIME)
+            .setObservedTimeUnixNano(TRACE_TIME + 5)
+            .setSeverityNumber(SeverityNumber.SEVERITY_NUMBER_INFO)
+            .setSeverityText("INFO")
+            .setBody(AnyValue.newBuilder().setStringValue("hello"))
+            .addAttributes(kv("k", AnyValue.newBuilder().setStringValue("v").build()))
+            .addAttributes(kv("i", AnyValue.newBuilder().setIntValue(-42).build()))
+            .addAttributes(kv("d", AnyValue.newBuilder().setDoubleValue(2.5).build()))
+            .addAttributes(kv("b", AnyValue.newBuilder().setBoolValue(false).build()))
+            .addAttributes(
+                kv(
+                    "arr",
+                    AnyValue.newBuilder()
+                        .setArrayValue(
+                            ArrayValue.newBuilder()
+                                .addValues(AnyValue.newBuilder().setStringValue("x"))
+                                .addValues(AnyValue.newBuilder().setIntValue(1)))
+                        .build()))
+            .addAttributes(
+                kv(
+                    "map",
+                    AnyValue.newBuilder()
+                        .setKvlistValue(
+                            KeyValueList.newBuilder()
+                                .addValues(
+                                    kv("inner", AnyValue.newBuilder().setStringValue("y").build())))
+                        .build()))
+            .addAttributes(
+                kv(
+                    "bytes",
+                    AnyValue.newBuilder()
+                        .setBytesValue(ByteString.copyFrom(new byte[] {1, 2, -1}))
+                        .build()))
+            .setDroppedAttributesCount(3)
+            .setFlags(1)
+            .setTraceId(
+                ByteString.copyFrom(
+                    new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}))
+            .setSpanId(
+                ByteString.copyFrom(
+                    new byte[] {
+                      (byte) 0xa1,
+                      (byte) 0xa2,
+                      (byte) 0xa3,
+                      (byte) 0xa4,
+                      (byte) 0xa5,
+                      (byte) 0xa6,
+                      (byte) 0xa7,
+                      (byte) 0xa8
+                    }))
+            .setEventName("order.paid")
+            .build();
+    LogRecord second =
+        LogRecord.newBuilder()
+            .setBody(
+                AnyValue.newBuilder()
+                    .setKvlistValue(
+                        KeyValueList.newBuilder()
+                            .addValues(kv("n", AnyValue.newBuilder().setIntValue(7).build()))))
+            .build();
+    LogRecord third =
+        LogRecord.newBuilder()
+            .setSeverityNumber(SeverityNumber.SEVERITY_NUMBER_FATAL)
+            .setBody(AnyValue.newBuilder().setStringValue("third"))
+            .build();
+    return ExportLogsServiceRequest.newBuilder()
+        .addResourceLogs(
+            ResourceLogs.newBuilder()
+                .setResource(
+                    Resource.newBuilder()
+                        .addAttributes(
+                            kv("service.name", AnyValue.newBuilder().setStringValue("svc").build()))
+                        .addAttributes(
+                            kv("host.cpus", AnyValue.newBuilder().setIntValue(8).build())))
+                .addScopeLogs(
+                    ScopeLogs.newBuilder()
+                        .setScope(
+                            InstrumentationScope.newBuilder()
+                                .setName("io.test")
+                                .setVersion("1.2")
+                                .addAttributes(
+                                    kv(
+                                        "scope.flag",
+                                        AnyValue.newBuilder().setBoolValue(true).build())))
+                        .addLogRecords(first)
+                        .addLogRecords(second))
+                .addScopeLogs(
+                    ScopeLogs.newBuilder()
+                        .setScope(InstrumentationScope.newBuilder().setName("other.scope"))
+                        .addLogRecords(third)))
         .build();
   }
 
-  /** {@link #fullRequest()} in OTLP/JSON, as an exporter writes it (int64 as strings, ids in hex). */
+  /**
+   * {@link #fullRequest()} in OTLP/JSON, as an exporter writes it (int64 as strings, ids in hex).
+   */
   private static String fullRequestJson() {
     return "{\"resourceLogs\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":{\"stringValue\":"
         + "\"svc\"}},{\"key\":\"host.cpus\",\"value\":{\"intValue\":\"8\"}}]},\"scopeLogs\":[{\"scope\":{\"name\":"
         + "\"io.test\",\"version\":\"1.2\",\"attributes\":[{\"key\":\"scope.flag\",\"value\":{\"boolValue\":true}}]},"
-        + "\"logRecords\":[{\"timeUnixNano\":\"" + TRACE_TIME + "\",\"observedTimeUnixNano\":\"" + (TRACE_TIME + 5)
+        + "\"logRecords\":[{\"timeUnixNano\":\""
+        + TRACE_TIME
+        + "\",\"observedTimeUnixNano\":\""
+        + (TRACE_TIME + 5)
         + "\",\"severityNumber\":\"SEVERITY_NUMBER_INFO\",\"severityText\":\"INFO\",\"body\":{\"stringValue\":"
         + "\"hello\"},\"attributes\":[{\"key\":\"k\",\"value\":{\"stringValue\":\"v\"}},{\"key\":\"i\",\"value\":"
         + "{\"intValue\":\"-42\"}},{\"key\":\"d\",\"value\":{\"doubleValue\":2.5}},{\"key\":\"b\",\"value\":"
@@ -464,26 +616,34 @@ class OtlpReceiverTest {
     return out.toByteArray();
   }
 
-  private HttpResponse<byte[]> post(String url, String type, Compression c, byte[] body) throws Exception {
-    return client.send(request(url, type, c.contentEncoding(), compress(c, body)),
+  private HttpResponse<byte[]> post(String url, String type, Compression c, byte[] body)
+      throws Exception {
+    return client.send(
+        request(url, type, c.contentEncoding(), compress(c, body)),
         HttpResponse.BodyHandlers.ofByteArray());
   }
 
-  private HttpResponse<byte[]> postEncoded(String url, String encoding, byte[] body) throws Exception {
-    return client.send(request(url, PROTOBUF, encoding, body), HttpResponse.BodyHandlers.ofByteArray());
+  private HttpResponse<byte[]> postEncoded(String url, String encoding, byte[] body)
+      throws Exception {
+    return client.send(
+        request(url, PROTOBUF, encoding, body), HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private static HttpRequest request(String url, String type, String encoding, byte[] body) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
-        .header("Content-Type", type).header("User-Agent", "test-agent/1")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(Duration.ofSeconds(20))
+            .header("Content-Type", type)
+            .header("User-Agent", "test-agent/1")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     if (encoding != null) {
       b.header("Content-Encoding", encoding);
     }
     return b.build();
   }
 
-  private static boolean waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+  private static boolean waitFor(java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {

@@ -6,13 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.ByteArrayOutputStream;
 import org.junit.jupiter.api.Test;
 
-/** Counting and decoding requests outside a receiver (moved from examples' OtlpRecordCounterTest). */
+/**
+ * Counting and decoding requests outside a receiver (moved from examples' OtlpRecordCounterTest).
+ */
 class OtlpRequestsTest {
 
-  /** ExportLogsServiceRequest with 2 ResourceLogs holding 1 and 2 ScopeLogs of 2, 1 and 3 records. */
+  /**
+   * ExportLogsServiceRequest with 2 ResourceLogs holding 1 and 2 ScopeLogs of 2, 1 and 3 records.
+   */
   @Test
   void countsRecordsAcrossResourceAndScopeLogs() {
-    byte[] request = request(resourceLogs(scopeLogs(2)), resourceLogs(concat(scopeLogs(1), scopeLogs(3))));
+    byte[] request =
+        request(resourceLogs(scopeLogs(2)), resourceLogs(concat(scopeLogs(1), scopeLogs(3))));
     assertEquals(6, OtlpRequests.countProtobuf(request, 0, request.length));
     assertEquals(0, OtlpRequests.countProtobuf(new byte[0], 0, 0));
   }
@@ -20,27 +25,33 @@ class OtlpRequestsTest {
   @Test
   void truncatedInputIsRejected() {
     byte[] request = request(resourceLogs(scopeLogs(2)));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> OtlpRequests.countProtobuf(request, 0, request.length - 1));
   }
 
   @Test
   void countsJsonLogRecordsIgnoringBracesInStrings() {
-    String json = "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"a}{[\\\"\"}},"
-        + "{\"attributes\":[{\"key\":\"k\",\"value\":{\"kvlistValue\":{\"values\":[]}}}]}]},"
-        + "{\"logRecords\":[ {} ]}]}]}";
+    String json =
+        "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"a}{[\\\"\"}},"
+            + "{\"attributes\":[{\"key\":\"k\",\"value\":{\"kvlistValue\":{\"values\":[]}}}]}]},"
+            + "{\"logRecords\":[ {} ]}]}]}";
     assertEquals(3, OtlpRequests.countJson(json));
-    assertThrows(IllegalArgumentException.class, () -> OtlpRequests.countJson("{\"logRecords\":[{"));
-    assertThrows(IllegalArgumentException.class, () -> OtlpRequests.countJson("{\"resourceLogs\":{}}"));
+    assertThrows(
+        IllegalArgumentException.class, () -> OtlpRequests.countJson("{\"logRecords\":[{"));
+    assertThrows(
+        IllegalArgumentException.class, () -> OtlpRequests.countJson("{\"resourceLogs\":{}}"));
   }
 
   @Test
   void countsASliceAndDecodesTheSameRecords() {
-    byte[] request = request(resourceLogs(scopeLogs(2)), resourceLogs(concat(scopeLogs(1), scopeLogs(3))));
+    byte[] request =
+        request(resourceLogs(scopeLogs(2)), resourceLogs(concat(scopeLogs(1), scopeLogs(3))));
     byte[] padded = new byte[request.length + 7];
     System.arraycopy(request, 0, padded, 3, request.length);
     assertEquals(6, OtlpRequests.countProtobuf(padded, 3, request.length));
-    assertThrows(IllegalArgumentException.class, () -> OtlpRequests.countProtobuf(padded, 3, padded.length));
+    assertThrows(
+        IllegalArgumentException.class, () -> OtlpRequests.countProtobuf(padded, 3, padded.length));
     java.util.List<ReceivedLogRecord> records = OtlpRequests.decodeProtobuf(request);
     assertEquals(6, records.size());
     for (ReceivedLogRecord r : records) {

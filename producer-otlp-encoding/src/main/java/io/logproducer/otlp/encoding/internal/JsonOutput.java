@@ -4,20 +4,21 @@ import io.logproducer.spi.EncodeBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * JSON primitives written straight into an {@link EncodeBuffer}, without allocating: escaped UTF-8 strings,
- * decimal integers (signed and unsigned), lower-case hex and standard base64 byte strings. Strings are escaped as
- * RFC 8259 requires (quote, backslash, control characters) and otherwise written as UTF-8; an unpaired surrogate
- * becomes {@code '?'}, as in the protobuf path. Stateless, thread-safe.
+ * JSON primitives written straight into an {@link EncodeBuffer}, without allocating: escaped UTF-8
+ * strings, decimal integers (signed and unsigned), lower-case hex and standard base64 byte strings.
+ * Strings are escaped as RFC 8259 requires (quote, backslash, control characters) and otherwise
+ * written as UTF-8; an unpaired surrogate becomes {@code '?'}, as in the protobuf path. Stateless,
+ * thread-safe.
  */
 final class JsonOutput {
 
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] BASE64 =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".getBytes(StandardCharsets.US_ASCII);
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+          .getBytes(StandardCharsets.US_ASCII);
   private static final byte[] MIN_LONG = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
 
-  private JsonOutput() {
-  }
+  private JsonOutput() {}
 
   /** ASCII bytes of a literal, for constant keys and punctuation. */
   static byte[] ascii(String literal) {
@@ -41,7 +42,9 @@ final class JsonOutput {
         out.writeByte(0xC0 | (c >> 6));
         out.writeByte(0x80 | (c & 0x3F));
       } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < n
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
           int cp = Character.toCodePoint(c, s.charAt(++i));
           out.writeByte(0xF0 | (cp >> 18));
           out.writeByte(0x80 | ((cp >> 12) & 0x3F));
@@ -146,7 +149,10 @@ final class JsonOutput {
     out.writeByte('"');
   }
 
-  /** Writes a finite double as a JSON number ({@link Double#toString(double)} form, which JSON accepts). */
+  /**
+   * Writes a finite double as a JSON number ({@link Double#toString(double)} form, which JSON
+   * accepts).
+   */
   static void writeDouble(EncodeBuffer out, double value) {
     out.writeAscii(Double.toString(value));
   }

@@ -6,12 +6,12 @@ import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.RecordEncoder;
 
 /**
- * Encodes a {@link LogRecord} as one OTLP/JSON {@code LogRecord} object: camelCase keys, {@code timeUnixNano} and
- * {@code observedTimeUnixNano} as decimal strings, {@code severityNumber} as an integer, {@code traceId} and
- * {@code spanId} as hex, {@code flags} as an unsigned number; absent and default fields are left out, except
- * {@code observedTimeUnixNano}, which is always written so that every record is at least {@link #MIN_RECORD_BYTES}
- * long (this bounds the commas a request adds, see {@link JsonWireFormat}). Thread-safe; allocates only to format
- * doubles.
+ * Encodes a {@link LogRecord} as one OTLP/JSON {@code LogRecord} object: camelCase keys, {@code
+ * timeUnixNano} and {@code observedTimeUnixNano} as decimal strings, {@code severityNumber} as an
+ * integer, {@code traceId} and {@code spanId} as hex, {@code flags} as an unsigned number; absent
+ * and default fields are left out, except {@code observedTimeUnixNano}, which is always written so
+ * that every record is at least {@link #MIN_RECORD_BYTES} long (this bounds the commas a request
+ * adds, see {@link JsonWireFormat}). Thread-safe; allocates only to format doubles.
  */
 public final class JsonRecordEncoder implements RecordEncoder {
 

@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * OTLP/JSON encoding of {@code AnyValue} and {@code KeyValue} ({@code opentelemetry/proto/common/v1/common.proto}
- * under the proto3 JSON mapping, with OTLP's rules): {@code stringValue}, {@code boolValue}, {@code intValue} as a
- * decimal string, {@code doubleValue} as a number, {@code bytesValue} as base64, {@code arrayValue} and
- * {@code kvlistValue} as {@code {"values":[...]}}. Stateless, thread-safe.
+ * OTLP/JSON encoding of {@code AnyValue} and {@code KeyValue} ({@code
+ * opentelemetry/proto/common/v1/common.proto} under the proto3 JSON mapping, with OTLP's rules):
+ * {@code stringValue}, {@code boolValue}, {@code intValue} as a decimal string, {@code doubleValue}
+ * as a number, {@code bytesValue} as base64, {@code arrayValue} and {@code kvlistValue} as {@code
+ * {"values":[...]}}. Stateless, thread-safe.
  */
 final class JsonValues {
 
@@ -25,8 +26,7 @@ final class JsonValues {
   private static final byte[] KEY = JsonOutput.ascii("{\"key\":");
   private static final byte[] VALUE = JsonOutput.ascii(",\"value\":");
 
-  private JsonValues() {
-  }
+  private JsonValues() {}
 
   /** Writes an {@code AnyValue} object. */
   static void writeAnyValue(EncodeBuffer out, AnyValue value) {
@@ -54,31 +54,33 @@ final class JsonValues {
         JsonOutput.writeBase64(out, value.asBytes());
         out.writeByte('}');
         return;
-      case ARRAY: {
-        out.writeBytes(ARRAY_VALUE);
-        List<AnyValue> values = value.asArray();
-        for (int i = 0, n = values.size(); i < n; i++) {
-          if (i > 0) {
-            out.writeByte(',');
+      case ARRAY:
+        {
+          out.writeBytes(ARRAY_VALUE);
+          List<AnyValue> values = value.asArray();
+          for (int i = 0, n = values.size(); i < n; i++) {
+            if (i > 0) {
+              out.writeByte(',');
+            }
+            writeAnyValue(out, values.get(i));
           }
-          writeAnyValue(out, values.get(i));
+          out.writeBytes(END_LIST_VALUE);
+          return;
         }
-        out.writeBytes(END_LIST_VALUE);
-        return;
-      }
-      case KEY_VALUE_LIST: {
-        out.writeBytes(KVLIST_VALUE);
-        boolean first = true;
-        for (Map.Entry<String, AnyValue> e : value.asKeyValueList().entrySet()) {
-          if (!first) {
-            out.writeByte(',');
+      case KEY_VALUE_LIST:
+        {
+          out.writeBytes(KVLIST_VALUE);
+          boolean first = true;
+          for (Map.Entry<String, AnyValue> e : value.asKeyValueList().entrySet()) {
+            if (!first) {
+              out.writeByte(',');
+            }
+            first = false;
+            writeKeyValue(out, e.getKey(), e.getValue());
           }
-          first = false;
-          writeKeyValue(out, e.getKey(), e.getValue());
+          out.writeBytes(END_LIST_VALUE);
+          return;
         }
-        out.writeBytes(END_LIST_VALUE);
-        return;
-      }
       default:
         throw new IllegalArgumentException("unknown AnyValue type " + value.getType());
     }
@@ -93,7 +95,10 @@ final class JsonValues {
     out.writeByte('}');
   }
 
-  /** Writes {@code "attributes":[...]} for a map, or nothing when it is empty; returns whether it wrote. */
+  /**
+   * Writes {@code "attributes":[...]} for a map, or nothing when it is empty; returns whether it
+   * wrote.
+   */
   static boolean writeAttributes(EncodeBuffer out, Map<String, AnyValue> attributes) {
     if (attributes.isEmpty()) {
       return false;

@@ -6,25 +6,30 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Protobuf encoding of OTLP's {@code AnyValue} and {@code KeyValue} (all seven value kinds, nested arrays and
- * key/value lists) and of string fields, in one pass: room for a nested message's length is kept before the
- * message ({@link ProtoWriter#reserveVarint32}, as many bytes as a lower bound of its size needs, from char
- * counts and element counts) and the length is filled in after it ({@link ProtoWriter#fillVarint32},
- * which moves the message in the rare case the bound took fewer bytes than the size). Field numbers are those of
- * {@code opentelemetry/proto/common/v1/common.proto}. Stateless, thread-safe.
+ * Protobuf encoding of OTLP's {@code AnyValue} and {@code KeyValue} (all seven value kinds, nested
+ * arrays and key/value lists) and of string fields, in one pass: room for a nested message's length
+ * is kept before the message ({@link ProtoWriter#reserveVarint32}, as many bytes as a lower bound
+ * of its size needs, from char counts and element counts) and the length is filled in after it
+ * ({@link ProtoWriter#fillVarint32}, which moves the message in the rare case the bound took fewer
+ * bytes than the size). Field numbers are those of {@code
+ * opentelemetry/proto/common/v1/common.proto}. Stateless, thread-safe.
  */
 public final class ProtoFields {
 
   /** Wire type of varint fields. */
   public static final int VARINT = 0;
+
   /** Wire type of 8-byte fields. */
   public static final int FIXED64 = 1;
+
   /** Wire type of length-delimited fields. */
   public static final int LEN = 2;
+
   /** Wire type of 4-byte fields. */
   public static final int FIXED32 = 5;
 
-  // AnyValue { oneof value: string 1, bool 2, int64 3, double 4, ArrayValue 5, KeyValueList 6, bytes 7 }
+  // AnyValue { oneof value: string 1, bool 2, int64 3, double 4, ArrayValue 5, KeyValueList 6,
+  // bytes 7 }
   private static final int ANY_STRING = tag(1, LEN);
   private static final int ANY_BOOL = tag(2, VARINT);
   private static final int ANY_INT = tag(3, VARINT);
@@ -38,8 +43,7 @@ public final class ProtoFields {
   private static final int KV_KEY = tag(1, LEN);
   private static final int KV_VALUE = tag(2, LEN);
 
-  private ProtoFields() {
-  }
+  private ProtoFields() {}
 
   /** A field tag, {@code (number << 3) | wireType}; all tags used here fit one byte. */
   public static int tag(int fieldNumber, int wireType) {
@@ -62,7 +66,8 @@ public final class ProtoFields {
     if (value.getType() == AnyValue.Type.STRING) {
       String s = value.asString();
       int chars = key.length() + s.length();
-      // the worst case must be within the buffer's limit: near it, the general path checks each byte as written
+      // the worst case must be within the buffer's limit: near it, the general path checks each
+      // byte as written
       if (chars <= SHORT_KEY_VALUE_CHARS && (long) out.size() + 8 + 3 * chars <= out.limit()) {
         writeShortStringKeyValueField(tag, key, s, out);
         return;
@@ -81,18 +86,20 @@ public final class ProtoFields {
   }
 
   /**
-   * The most chars of key and string value together that {@link #writeShortStringKeyValueField} takes: the
-   * {@code KeyValue}'s content is then at most {@code 2 + 4 + 3 * 40 = 126} bytes (3 UTF-8 bytes a char at most), so
-   * it and every length inside it fit a one-byte varint.
+   * The most chars of key and string value together that {@link #writeShortStringKeyValueField}
+   * takes: the {@code KeyValue}'s content is then at most {@code 2 + 4 + 3 * 40 = 126} bytes (3
+   * UTF-8 bytes a char at most), so it and every length inside it fit a one-byte varint.
    */
   private static final int SHORT_KEY_VALUE_CHARS = 40;
 
   /**
-   * A {@code KeyValue} with a string value, whose key and value have at most {@link #SHORT_KEY_VALUE_CHARS} chars
-   * together (the common attribute): room is checked once and the four one-byte lengths are filled in as the strings
-   * are written, with no reserved bytes to move. The same bytes as the general path.
+   * A {@code KeyValue} with a string value, whose key and value have at most {@link
+   * #SHORT_KEY_VALUE_CHARS} chars together (the common attribute): room is checked once and the
+   * four one-byte lengths are filled in as the strings are written, with no reserved bytes to move.
+   * The same bytes as the general path.
    */
-  private static void writeShortStringKeyValueField(int tag, String key, String value, EncodeBuffer out) {
+  private static void writeShortStringKeyValueField(
+      int tag, String key, String value, EncodeBuffer out) {
     out.ensure(2 + 6 + 3 * (key.length() + value.length()));
     byte[] b = out.array();
     int start = out.size();
@@ -122,7 +129,8 @@ public final class ProtoFields {
     out.writeByte(tag);
     int width = EncodeBuffer.varintSize32(minSize);
     int index = ProtoWriter.reserveVarint32(out, width);
-    if (value.getType() == AnyValue.Type.STRING) { // the common case, kept small enough to be inlined
+    if (value.getType()
+        == AnyValue.Type.STRING) { // the common case, kept small enough to be inlined
       writeString(ANY_STRING, value.asString(), out);
     } else {
       writeAnyValue(value, out);
@@ -131,9 +139,9 @@ public final class ProtoFields {
   }
 
   /**
-   * A lower bound of an {@code AnyValue}'s content size, without encoding anything: a string's UTF-8 length is at
-   * least its number of chars. Its varint width is the width of the size's but for values with many multi-byte
-   * chars near a varint boundary.
+   * A lower bound of an {@code AnyValue}'s content size, without encoding anything: a string's
+   * UTF-8 length is at least its number of chars. Its varint width is the width of the size's but
+   * for values with many multi-byte chars near a varint boundary.
    */
   private static int minAnyValueSize(AnyValue value) {
     AnyValue.Type type = value.getType();
@@ -154,7 +162,10 @@ public final class ProtoFields {
     }
   }
 
-  /** Writes the content of an {@code AnyValue}; a set oneof member is written even when it holds its default. */
+  /**
+   * Writes the content of an {@code AnyValue}; a set oneof member is written even when it holds its
+   * default.
+   */
   private static void writeAnyValue(AnyValue value, EncodeBuffer out) {
     switch (value.getType()) {
       case STRING:
@@ -172,35 +183,38 @@ public final class ProtoFields {
         out.writeByte(ANY_DOUBLE);
         ProtoWriter.writeFixed64(out, Double.doubleToRawLongBits(value.asDouble()));
         return;
-      case BYTES: {
-        byte[] bytes = value.asBytes();
-        out.writeByte(ANY_BYTES);
-        out.writeVarint32(bytes.length);
-        out.writeBytes(bytes);
-        return;
-      }
-      case ARRAY: {
-        List<AnyValue> values = value.asArray();
-        out.writeByte(ANY_ARRAY);
-        int width = EncodeBuffer.varintSize32(2 * values.size());
-        int index = ProtoWriter.reserveVarint32(out, width);
-        for (int i = 0, n = values.size(); i < n; i++) {
-          writeAnyValueField(LIST_VALUES, values.get(i), out);
+      case BYTES:
+        {
+          byte[] bytes = value.asBytes();
+          out.writeByte(ANY_BYTES);
+          out.writeVarint32(bytes.length);
+          out.writeBytes(bytes);
+          return;
         }
-        ProtoWriter.fillVarint32(out, index, width);
-        return;
-      }
-      case KEY_VALUE_LIST: {
-        Map<String, AnyValue> values = value.asKeyValueList();
-        out.writeByte(ANY_KVLIST);
-        int width = EncodeBuffer.varintSize32(2 * values.size());
-        int index = ProtoWriter.reserveVarint32(out, width);
-        for (Map.Entry<String, AnyValue> e : values.entrySet()) {
-          writeKeyValueField(LIST_VALUES, e.getKey(), e.getValue(), out);
+      case ARRAY:
+        {
+          List<AnyValue> values = value.asArray();
+          out.writeByte(ANY_ARRAY);
+          int width = EncodeBuffer.varintSize32(2 * values.size());
+          int index = ProtoWriter.reserveVarint32(out, width);
+          for (int i = 0, n = values.size(); i < n; i++) {
+            writeAnyValueField(LIST_VALUES, values.get(i), out);
+          }
+          ProtoWriter.fillVarint32(out, index, width);
+          return;
         }
-        ProtoWriter.fillVarint32(out, index, width);
-        return;
-      }
+      case KEY_VALUE_LIST:
+        {
+          Map<String, AnyValue> values = value.asKeyValueList();
+          out.writeByte(ANY_KVLIST);
+          int width = EncodeBuffer.varintSize32(2 * values.size());
+          int index = ProtoWriter.reserveVarint32(out, width);
+          for (Map.Entry<String, AnyValue> e : values.entrySet()) {
+            writeKeyValueField(LIST_VALUES, e.getKey(), e.getValue(), out);
+          }
+          ProtoWriter.fillVarint32(out, index, width);
+          return;
+        }
       default:
         throw new IllegalArgumentException("unknown AnyValue type " + value.getType());
     }

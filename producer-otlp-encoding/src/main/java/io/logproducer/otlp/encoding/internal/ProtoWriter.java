@@ -4,37 +4,40 @@ import io.logproducer.RecordTooLargeException;
 import io.logproducer.spi.EncodeBuffer;
 
 /**
- * The protobuf-specific writers of the one-pass OTLP encoder, as static methods over an {@link EncodeBuffer}: they
- * write into its {@link EncodeBuffer#array() backing array} from {@link EncodeBuffer#size()} on, after making room
- * with {@link EncodeBuffer#ensure(int)}, and commit what they wrote with {@link EncodeBuffer#setSize(int)}. Kept
- * here, not in the public buffer, so that a faster trick is an internal change.
+ * The protobuf-specific writers of the one-pass OTLP encoder, as static methods over an {@link
+ * EncodeBuffer}: they write into its {@link EncodeBuffer#array() backing array} from {@link
+ * EncodeBuffer#size()} on, after making room with {@link EncodeBuffer#ensure(int)}, and commit what
+ * they wrote with {@link EncodeBuffer#setSize(int)}. Kept here, not in the public buffer, so that a
+ * faster trick is an internal change.
  *
  * <ul>
- *   <li>Raw writers ({@link #putVarint32}, {@link #putFixed32}, {@link #putFixed64}, {@link #putUtf8}) into room
- *       the caller made: a run of small fields is written with room checked once, then committed once.</li>
- *   <li>Length-delimited values in one pass: {@link #reserveVarint32} keeps room for the length, the value is
- *       written, and {@link #fillVarint32} writes the length, moving the value if the length's varint needs another
- *       number of bytes than were kept, so the output is the minimal varint protobuf writes.
- *       {@link #writeUtf8LengthDelimited} does this for a string.</li>
- *   <li>The sign-bit ASCII flag: {@link #utf8LengthMarked} returns {@code ~length} for an all-ASCII string, which
- *       {@link #writeUtf8Marked} copies in bulk (the encoder's earlier two-pass string path, kept for
- *       {@code Utf8Benchmark}).</li>
+ *   <li>Raw writers ({@link #putVarint32}, {@link #putFixed32}, {@link #putFixed64}, {@link
+ *       #putUtf8}) into room the caller made: a run of small fields is written with room checked
+ *       once, then committed once.
+ *   <li>Length-delimited values in one pass: {@link #reserveVarint32} keeps room for the length,
+ *       the value is written, and {@link #fillVarint32} writes the length, moving the value if the
+ *       length's varint needs another number of bytes than were kept, so the output is the minimal
+ *       varint protobuf writes. {@link #writeUtf8LengthDelimited} does this for a string.
+ *   <li>The sign-bit ASCII flag: {@link #utf8LengthMarked} returns {@code ~length} for an all-ASCII
+ *       string, which {@link #writeUtf8Marked} copies in bulk (the encoder's earlier two-pass
+ *       string path, kept for {@code Utf8Benchmark}).
  * </ul>
  *
- * <p>Strings are encoded as {@link EncodeBuffer#writeUtf8(CharSequence)} encodes them (an unpaired surrogate becomes
- * {@code '?'}), byte for byte. Every writer that grows the buffer throws {@link RecordTooLargeException} past its
- * {@link EncodeBuffer#limit()}, before allocating. Stateless; each buffer is confined to one thread.
+ * <p>Strings are encoded as {@link EncodeBuffer#writeUtf8(CharSequence)} encodes them (an unpaired
+ * surrogate becomes {@code '?'}), byte for byte. Every writer that grows the buffer throws {@link
+ * RecordTooLargeException} past its {@link EncodeBuffer#limit()}, before allocating. Stateless;
+ * each buffer is confined to one thread.
  */
 public final class ProtoWriter {
 
   /**
-   * Strings of at most this many chars are written by {@link #writeUtf8LengthDelimited} with room checked once for
-   * their worst case: at most 3 UTF-8 bytes a char, {@code 3 * 42 = 126} bytes, a one-byte length.
+   * Strings of at most this many chars are written by {@link #writeUtf8LengthDelimited} with room
+   * checked once for their worst case: at most 3 UTF-8 bytes a char, {@code 3 * 42 = 126} bytes, a
+   * one-byte length.
    */
   private static final int SHORT_STRING = 42;
 
-  private ProtoWriter() {
-  }
+  private ProtoWriter() {}
 
   /**
    * Puts {@code value} as an unsigned protobuf varint (1–5 bytes) into {@code dst} at {@code off}.
@@ -73,7 +76,8 @@ public final class ProtoWriter {
   }
 
   /**
-   * Puts 8 bytes, little-endian (protobuf {@code fixed64}, {@code double} bits), into {@code dst} at {@code off}.
+   * Puts 8 bytes, little-endian (protobuf {@code fixed64}, {@code double} bits), into {@code dst}
+   * at {@code off}.
    *
    * @param dst the array, usually {@link EncodeBuffer#array()}
    * @param off the index of the first byte
@@ -98,7 +102,8 @@ public final class ProtoWriter {
   }
 
   /**
-   * Writes 8 bytes, little-endian (protobuf {@code fixed64}, {@code sfixed64}, {@code double} bits).
+   * Writes 8 bytes, little-endian (protobuf {@code fixed64}, {@code sfixed64}, {@code double}
+   * bits).
    *
    * @param out the buffer
    * @param value the value
@@ -110,15 +115,16 @@ public final class ProtoWriter {
   }
 
   /**
-   * Encodes {@code s} as UTF-8 into {@code dst} from index {@code off}, the same bytes
-   * {@link EncodeBuffer#writeUtf8(CharSequence)} writes, reading it with {@code charAt}: meant for short strings (a
-   * few dozen chars), into room the caller made for the worst case of 3 bytes a char.
+   * Encodes {@code s} as UTF-8 into {@code dst} from index {@code off}, the same bytes {@link
+   * EncodeBuffer#writeUtf8(CharSequence)} writes, reading it with {@code charAt}: meant for short
+   * strings (a few dozen chars), into room the caller made for the worst case of 3 bytes a char.
    *
    * @param s the characters
    * @param dst the array, usually {@link EncodeBuffer#array()}
    * @param off the index of the first byte
    * @return the index after the last byte written
-   * @throws ArrayIndexOutOfBoundsException if {@code dst} has no room for the bytes (some may have been written)
+   * @throws ArrayIndexOutOfBoundsException if {@code dst} has no room for the bytes (some may have
+   *     been written)
    */
   public static int putUtf8(CharSequence s, byte[] dst, int off) {
     int n = s.length();
@@ -132,7 +138,10 @@ public final class ProtoWriter {
     return off + n;
   }
 
-  /** {@link #putUtf8} from char {@code i} on, at {@code dst[p]}: out of line, so that the ASCII loop stays small. */
+  /**
+   * {@link #putUtf8} from char {@code i} on, at {@code dst[p]}: out of line, so that the ASCII loop
+   * stays small.
+   */
   private static int putUtf8From(CharSequence s, int i, int n, byte[] dst, int p) {
     while (i < n) {
       char c = s.charAt(i++);
@@ -160,25 +169,30 @@ public final class ProtoWriter {
   }
 
   /**
-   * Writes {@code s} as a protobuf length-delimited value: the varint of its UTF-8 length, then its UTF-8 bytes, in
-   * one pass over the chars (the length is filled in after the bytes, as {@link #fillVarint32} does). The same bytes
-   * as {@code out.writeVarint32(EncodeBuffer.utf8Length(s))} followed by {@code out.writeUtf8(s)}.
+   * Writes {@code s} as a protobuf length-delimited value: the varint of its UTF-8 length, then its
+   * UTF-8 bytes, in one pass over the chars (the length is filled in after the bytes, as {@link
+   * #fillVarint32} does). The same bytes as {@code out.writeVarint32(EncodeBuffer.utf8Length(s))}
+   * followed by {@code out.writeUtf8(s)}.
    *
    * @param out the buffer
    * @param s the characters
    * @return the UTF-8 length in bytes (the length prefix not included)
-   * @throws RecordTooLargeException if the buffer would have to grow past its limit (a huge string is refused before
-   *     a buffer of its size exists)
+   * @throws RecordTooLargeException if the buffer would have to grow past its limit (a huge string
+   *     is refused before a buffer of its size exists)
    */
   public static int writeUtf8LengthDelimited(EncodeBuffer out, CharSequence s) {
     int n = s.length();
-    if (n <= SHORT_STRING && out.capacity() - out.size() >= 1 + 3 * n) { // room for the worst case: the common path
+    if (n <= SHORT_STRING
+        && out.capacity() - out.size() >= 1 + 3 * n) { // room for the worst case: the common path
       return putShortLengthDelimited(out, s);
     }
     return writeUtf8LengthDelimitedGrowing(out, s, n);
   }
 
-  /** A string of at most {@link #SHORT_STRING} chars, with room for its worst case: a one-byte length, then UTF-8. */
+  /**
+   * A string of at most {@link #SHORT_STRING} chars, with room for its worst case: a one-byte
+   * length, then UTF-8.
+   */
   private static int putShortLengthDelimited(EncodeBuffer out, CharSequence s) {
     byte[] b = out.array();
     int size = out.size();
@@ -190,9 +204,10 @@ public final class ProtoWriter {
   }
 
   /**
-   * {@link #writeUtf8LengthDelimited} when the buffer may have to grow: for a short string whose worst case is within
-   * the limit, room for it; else the length is kept and filled in after the bytes are written, which grows the buffer
-   * for the exact UTF-8 length at most (and throws if that is past the limit).
+   * {@link #writeUtf8LengthDelimited} when the buffer may have to grow: for a short string whose
+   * worst case is within the limit, room for it; else the length is kept and filled in after the
+   * bytes are written, which grows the buffer for the exact UTF-8 length at most (and throws if
+   * that is past the limit).
    */
   private static int writeUtf8LengthDelimitedGrowing(EncodeBuffer out, CharSequence s, int n) {
     if (n <= SHORT_STRING && (long) out.size() + 1 + 3 * n <= out.limit()) {
@@ -206,13 +221,14 @@ public final class ProtoWriter {
   }
 
   /**
-   * Keeps {@code width} bytes for a varint length that {@link #fillVarint32} writes once the bytes it counts are
-   * written: how a length-delimited value of unknown size is written in one pass. The kept bytes are undefined until
-   * filled.
+   * Keeps {@code width} bytes for a varint length that {@link #fillVarint32} writes once the bytes
+   * it counts are written: how a length-delimited value of unknown size is written in one pass. The
+   * kept bytes are undefined until filled.
    *
    * @param out the buffer
-   * @param width the bytes expected for the varint, in [1, 5]: {@link EncodeBuffer#varintSize32(int)} of a good guess
-   *     of the length (a wrong guess costs moving the value once, when it is filled)
+   * @param width the bytes expected for the varint, in [1, 5]: {@link
+   *     EncodeBuffer#varintSize32(int)} of a good guess of the length (a wrong guess costs moving
+   *     the value once, when it is filled)
    * @return the index of the kept bytes, to pass to {@link #fillVarint32}
    * @throws IllegalArgumentException if {@code width} is not in [1, 5]
    * @throws RecordTooLargeException if the buffer would have to grow past its limit
@@ -228,16 +244,18 @@ public final class ProtoWriter {
   }
 
   /**
-   * Writes, at {@code index}, the length of what was written after the bytes kept there by
-   * {@link #reserveVarint32 reserveVarint32(out, width)}, as the minimal varint
-   * {@link EncodeBuffer#writeVarint32(int)} writes. When that varint takes other than {@code width} bytes, the bytes
-   * after it are moved to follow it. Lengths kept later inside this one must have been filled first.
+   * Writes, at {@code index}, the length of what was written after the bytes kept there by {@link
+   * #reserveVarint32 reserveVarint32(out, width)}, as the minimal varint {@link
+   * EncodeBuffer#writeVarint32(int)} writes. When that varint takes other than {@code width} bytes,
+   * the bytes after it are moved to follow it. Lengths kept later inside this one must have been
+   * filled first.
    *
    * @param out the buffer
    * @param index what {@link #reserveVarint32} returned
    * @param width the width passed to it
    * @return the length: bytes written after the kept ones
-   * @throws IndexOutOfBoundsException if {@code index} and {@code width} do not describe kept bytes of {@code out}
+   * @throws IndexOutOfBoundsException if {@code index} and {@code width} do not describe kept bytes
+   *     of {@code out}
    * @throws RecordTooLargeException if a longer varint takes the buffer past its limit
    */
   public static int fillVarint32(EncodeBuffer out, int index, int width) {
@@ -255,7 +273,10 @@ public final class ProtoWriter {
     return length;
   }
 
-  /** Moves the {@code length} bytes at {@code start} by {@code shift} (negative: back) for a varint before them. */
+  /**
+   * Moves the {@code length} bytes at {@code start} by {@code shift} (negative: back) for a varint
+   * before them.
+   */
   private static void move(EncodeBuffer out, int start, int length, int shift) {
     if (shift > 0) {
       out.ensure(shift);
@@ -276,10 +297,11 @@ public final class ProtoWriter {
   }
 
   /**
-   * The UTF-8 length of {@code s} as {@link EncodeBuffer#utf8Length(CharSequence)} computes it, marked:
-   * {@code ~length} (negative) when every char is ASCII, {@code length} otherwise. Costs the same single scan; pass
-   * the result to {@link #writeUtf8Marked} and recover the length with {@link #markedLength(int)}. (A UTF-8 length
-   * equal to the char count does not prove ASCII: an unpaired surrogate is one char and one {@code '?'} byte.)
+   * The UTF-8 length of {@code s} as {@link EncodeBuffer#utf8Length(CharSequence)} computes it,
+   * marked: {@code ~length} (negative) when every char is ASCII, {@code length} otherwise. Costs
+   * the same single scan; pass the result to {@link #writeUtf8Marked} and recover the length with
+   * {@link #markedLength(int)}. (A UTF-8 length equal to the char count does not prove ASCII: an
+   * unpaired surrogate is one char and one {@code '?'} byte.)
    *
    * @param s the characters
    * @return {@code ~length} if {@code s} is all ASCII, else {@code length}
@@ -305,8 +327,9 @@ public final class ProtoWriter {
   }
 
   /**
-   * Writes the UTF-8 bytes of {@code s}, given the value {@link #utf8LengthMarked(CharSequence)} returned for it: a
-   * pure-ASCII string is copied in bulk, any other is encoded as {@link EncodeBuffer#writeUtf8(CharSequence)} does.
+   * Writes the UTF-8 bytes of {@code s}, given the value {@link #utf8LengthMarked(CharSequence)}
+   * returned for it: a pure-ASCII string is copied in bulk, any other is encoded as {@link
+   * EncodeBuffer#writeUtf8(CharSequence)} does.
    *
    * @param out the buffer
    * @param s the string
@@ -314,7 +337,8 @@ public final class ProtoWriter {
    * @return the number of bytes written
    * @throws RecordTooLargeException if the buffer would have to grow past its limit
    */
-  @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) copies the low 8 bits: exact for ASCII
+  @SuppressWarnings(
+      "deprecation") // getBytes(int, int, byte[], int) copies the low 8 bits: exact for ASCII
   public static int writeUtf8Marked(EncodeBuffer out, String s, int marked) {
     if (marked >= 0) {
       return out.writeUtf8(s);

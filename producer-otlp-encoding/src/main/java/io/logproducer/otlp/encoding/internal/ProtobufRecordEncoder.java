@@ -12,15 +12,16 @@ import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.RecordEncoder;
 
 /**
- * Encodes a {@link LogRecord} as OTLP protobuf: field 2 of {@code ScopeLogs} (tag {@code 0x12}, varint length, the
- * {@code LogRecord} message of {@code opentelemetry/proto/logs/v1/logs.proto}), so that a batch's records
- * concatenated are the {@code log_records} of one {@code ScopeLogs}. Fields are written in field-number order and
- * default values are omitted, as protobuf-java does, so the output is byte-for-byte what it would produce.
+ * Encodes a {@link LogRecord} as OTLP protobuf: field 2 of {@code ScopeLogs} (tag {@code 0x12},
+ * varint length, the {@code LogRecord} message of {@code opentelemetry/proto/logs/v1/logs.proto}),
+ * so that a batch's records concatenated are the {@code log_records} of one {@code ScopeLogs}.
+ * Fields are written in field-number order and default values are omitted, as protobuf-java does,
+ * so the output is byte-for-byte what it would produce.
  *
- * <p>One pass: the message's length is filled in after the message ({@link ProtoWriter#reserveVarint32},
- * {@link ProtoWriter#fillVarint32}), as are the lengths of its nested messages and strings
- * ({@link ProtoFields}); every string is read once. No per-record allocation beyond the
- * iterators of key/value-list bodies, no thread-local state. Thread-safe.
+ * <p>One pass: the message's length is filled in after the message ({@link
+ * ProtoWriter#reserveVarint32}, {@link ProtoWriter#fillVarint32}), as are the lengths of its nested
+ * messages and strings ({@link ProtoFields}); every string is read once. No per-record allocation
+ * beyond the iterators of key/value-list bodies, no thread-local state. Thread-safe.
  */
 public final class ProtobufRecordEncoder implements RecordEncoder {
 
@@ -37,10 +38,11 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
   private static final int SPAN_ID = tag(10, LEN);
   private static final int OBSERVED_TIME_UNIX_NANO = tag(11, FIXED64);
   private static final int EVENT_NAME = tag(12, LEN);
+
   /**
-   * The bytes kept for the length of a record's message before it is written: 2, the varint width of 128 B – 16 KiB,
-   * where most records are. A smaller record is moved back a byte once written (cheap: it is small), a larger one
-   * forward (cheap next to encoding it).
+   * The bytes kept for the length of a record's message before it is written: 2, the varint width
+   * of 128 B – 16 KiB, where most records are. A smaller record is moved back a byte once written
+   * (cheap: it is small), a larger one forward (cheap next to encoding it).
    */
   static final int LENGTH_WIDTH = 2;
 
@@ -57,16 +59,20 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
   }
 
   /**
-   * Writes the field's tag, keeps {@link #LENGTH_WIDTH} bytes for its length and writes the record's time and
-   * severity number, checking for room once, for exactly the bytes written (so that near the buffer's limit a
-   * record that fits is not refused).
+   * Writes the field's tag, keeps {@link #LENGTH_WIDTH} bytes for its length and writes the
+   * record's time and severity number, checking for room once, for exactly the bytes written (so
+   * that near the buffer's limit a record that fits is not refused).
    *
    * @return the index of the kept bytes, for {@link ProtoWriter#fillVarint32}
    */
   private static int writeHead(LogRecord r, EncodeBuffer out) {
     long time = r.getTimeUnixNano();
     int severity = r.getSeverityNumber();
-    out.ensure(1 + LENGTH_WIDTH + (time != 0 ? 9 : 0) + (severity != 0 ? 1 + EncodeBuffer.varintSize32(severity) : 0));
+    out.ensure(
+        1
+            + LENGTH_WIDTH
+            + (time != 0 ? 9 : 0)
+            + (severity != 0 ? 1 + EncodeBuffer.varintSize32(severity) : 0));
     byte[] b = out.array();
     int start = out.size();
     b[start] = (byte) SCOPE_LOGS_LOG_RECORD_TAG;

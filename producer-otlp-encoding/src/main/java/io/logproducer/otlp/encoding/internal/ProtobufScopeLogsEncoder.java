@@ -8,16 +8,17 @@ import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.RecordEncoder;
 
 /**
- * Encodes a {@link LogRecord} as OTLP protobuf in a {@code ScopeLogs} of its own: field 2 of {@code ResourceLogs}
- * (tag {@code 0x12}, varint length, {@code ScopeLogs{ scope(1), log_records(2) }}), so that a batch's records
- * concatenated are the {@code scope_logs} of one {@code ResourceLogs}. The scope is
- * {@code InstrumentationScope{ name(1) }} with the record's {@link LogRecord#getInstrumentationScopeName() scope
- * name}, or, for a record without one, the exporter's scope (name and version) as the wire format encoded it once.
- * The {@code LogRecord} is written by {@link ProtobufRecordEncoder}; the output is byte-for-byte what protobuf-java
- * writes for the same {@code ScopeLogs}.
+ * Encodes a {@link LogRecord} as OTLP protobuf in a {@code ScopeLogs} of its own: field 2 of {@code
+ * ResourceLogs} (tag {@code 0x12}, varint length, {@code ScopeLogs{ scope(1), log_records(2) }}),
+ * so that a batch's records concatenated are the {@code scope_logs} of one {@code ResourceLogs}.
+ * The scope is {@code InstrumentationScope{ name(1) }} with the record's {@link
+ * LogRecord#getInstrumentationScopeName() scope name}, or, for a record without one, the exporter's
+ * scope (name and version) as the wire format encoded it once. The {@code LogRecord} is written by
+ * {@link ProtobufRecordEncoder}; the output is byte-for-byte what protobuf-java writes for the same
+ * {@code ScopeLogs}.
  *
- * <p>As {@link ProtobufRecordEncoder}: one pass, lengths filled in after what they count, no allocation.
- * Thread-safe.
+ * <p>As {@link ProtobufRecordEncoder}: one pass, lengths filled in after what they count, no
+ * allocation. Thread-safe.
  */
 public final class ProtobufScopeLogsEncoder implements RecordEncoder {
 
@@ -27,12 +28,16 @@ public final class ProtobufScopeLogsEncoder implements RecordEncoder {
   private static final int SCOPE_LOGS_SCOPE = tag(1, LEN);
   private static final int SCOPE_NAME = tag(1, LEN);
 
-  /** {@code ScopeLogs.scope} (tag, length, {@code InstrumentationScope}) of records without a scope name. */
+  /**
+   * {@code ScopeLogs.scope} (tag, length, {@code InstrumentationScope}) of records without a scope
+   * name.
+   */
   private final byte[] defaultScopeField;
 
   /**
-   * @param defaultScopeField the {@code ScopeLogs.scope} field (tag, length, {@code InstrumentationScope}) written
-   *     for records without a scope name; not copied, not to be modified
+   * @param defaultScopeField the {@code ScopeLogs.scope} field (tag, length, {@code
+   *     InstrumentationScope}) written for records without a scope name; not copied, not to be
+   *     modified
    */
   ProtobufScopeLogsEncoder(byte[] defaultScopeField) {
     this.defaultScopeField = defaultScopeField;
@@ -45,7 +50,8 @@ public final class ProtobufScopeLogsEncoder implements RecordEncoder {
     int index = ProtoWriter.reserveVarint32(out, ProtobufRecordEncoder.LENGTH_WIDTH);
     if (name != null && !name.isEmpty()) {
       out.writeByte(SCOPE_LOGS_SCOPE);
-      int scopeWidth = EncodeBuffer.varintSize32(2 + name.length()); // a UTF-8 length is at least the char count
+      int scopeWidth =
+          EncodeBuffer.varintSize32(2 + name.length()); // a UTF-8 length is at least the char count
       int scopeIndex = ProtoWriter.reserveVarint32(out, scopeWidth);
       ProtoFields.writeString(SCOPE_NAME, name, out);
       ProtoWriter.fillVarint32(out, scopeIndex, scopeWidth);

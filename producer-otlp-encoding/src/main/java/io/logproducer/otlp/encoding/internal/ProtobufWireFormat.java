@@ -13,16 +13,17 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * OTLP/HTTP with {@code Content-Type: application/x-protobuf}. A request is
- * {@code ExportLogsServiceRequest{ resource_logs(1){ resource(1), scope_logs(2){ scope(1), log_records(2)... } } }}
- * ({@code opentelemetry/proto/collector/logs/v1/logs_service.proto}); the resource and scope fields are encoded
- * once here, and the three enclosing lengths are computed in O(1) from {@link Batch#sizeInBytes()} because every
- * encoded record already carries its own {@code log_records} tag and length ({@link ProtobufRecordEncoder}).
+ * OTLP/HTTP with {@code Content-Type: application/x-protobuf}. A request is {@code
+ * ExportLogsServiceRequest{ resource_logs(1){ resource(1), scope_logs(2){ scope(1),
+ * log_records(2)... } } }} ({@code opentelemetry/proto/collector/logs/v1/logs_service.proto}); the
+ * resource and scope fields are encoded once here, and the three enclosing lengths are computed in
+ * O(1) from {@link Batch#sizeInBytes()} because every encoded record already carries its own {@code
+ * log_records} tag and length ({@link ProtobufRecordEncoder}).
  *
- * <p>With the scope taken from the records, each record is a {@code ScopeLogs} of its own, tag and length included
- * ({@link ProtobufScopeLogsEncoder}), and a request is
- * {@code ExportLogsServiceRequest{ resource_logs(1){ resource(1), scope_logs(2)... } }}: two enclosing lengths.
- * Immutable, thread-safe.
+ * <p>With the scope taken from the records, each record is a {@code ScopeLogs} of its own, tag and
+ * length included ({@link ProtobufScopeLogsEncoder}), and a request is {@code
+ * ExportLogsServiceRequest{ resource_logs(1){ resource(1), scope_logs(2)... } }}: two enclosing
+ * lengths. Immutable, thread-safe.
  */
 public final class ProtobufWireFormat implements WireFormat {
 
@@ -36,41 +37,55 @@ public final class ProtobufWireFormat implements WireFormat {
   private static final int SCOPE_LOGS_SCOPE = tag(1, LEN);
   private static final int SCOPE_NAME = tag(1, LEN);
   private static final int SCOPE_VERSION = tag(2, LEN);
+
   /** A one-byte tag and a varint length of at most 5 bytes. */
   private static final int MAX_HEAD_BYTES = 1 + 5;
 
   private final RecordEncoder encoder;
-  /** Whether each record is a {@code ScopeLogs} of its own (else records are the {@code log_records} of one). */
+
+  /**
+   * Whether each record is a {@code ScopeLogs} of its own (else records are the {@code log_records}
+   * of one).
+   */
   private final boolean scopeFromRecords;
+
   /** {@code ResourceLogs.resource}: tag, length, {@code Resource}. */
   private final byte[] resourceField;
+
   /** {@code ScopeLogs.scope}: tag, length, {@code InstrumentationScope}: the exporter's scope. */
   private final byte[] scopeField;
 
   /**
-   * One {@code ScopeLogs} with the exporter's scope for all records (records' scope names are ignored).
+   * One {@code ScopeLogs} with the exporter's scope for all records (records' scope names are
+   * ignored).
    *
    * @param resourceAttributes the {@code Resource} attributes, in order
    * @param scopeName {@code InstrumentationScope.name}
    * @param scopeVersion {@code InstrumentationScope.version}, or null
    */
-  public ProtobufWireFormat(Map<String, AnyValue> resourceAttributes, String scopeName, String scopeVersion) {
+  public ProtobufWireFormat(
+      Map<String, AnyValue> resourceAttributes, String scopeName, String scopeVersion) {
     this(resourceAttributes, scopeName, scopeVersion, false);
   }
 
   /**
    * @param resourceAttributes the {@code Resource} attributes, in order
-   * @param scopeName {@code InstrumentationScope.name}: of every record, or of records without a scope name
+   * @param scopeName {@code InstrumentationScope.name}: of every record, or of records without a
+   *     scope name
    * @param scopeVersion {@code InstrumentationScope.version} going with {@code scopeName}, or null
    * @param scopeFromRecords whether each record is a {@code ScopeLogs} of its own, scoped by its
    *     {@link io.logproducer.LogRecord#getInstrumentationScopeName() scope name}
    */
-  public ProtobufWireFormat(Map<String, AnyValue> resourceAttributes, String scopeName, String scopeVersion,
+  public ProtobufWireFormat(
+      Map<String, AnyValue> resourceAttributes,
+      String scopeName,
+      String scopeVersion,
       boolean scopeFromRecords) {
     this.resourceField = resourceField(resourceAttributes);
     this.scopeField = scopeField(scopeName, scopeVersion);
     this.scopeFromRecords = scopeFromRecords;
-    this.encoder = scopeFromRecords ? new ProtobufScopeLogsEncoder(scopeField) : new ProtobufRecordEncoder();
+    this.encoder =
+        scopeFromRecords ? new ProtobufScopeLogsEncoder(scopeField) : new ProtobufRecordEncoder();
   }
 
   private static byte[] resourceField(Map<String, AnyValue> attributes) {
@@ -144,8 +159,9 @@ public final class ProtobufWireFormat implements WireFormat {
   }
 
   /**
-   * The worst-case bytes a request holds besides its records: the {@code resource_logs} head and resource, and
-   * unless each record carries its own {@code ScopeLogs}, the {@code scope_logs} head and the exporter's scope.
+   * The worst-case bytes a request holds besides its records: the {@code resource_logs} head and
+   * resource, and unless each record carries its own {@code ScopeLogs}, the {@code scope_logs} head
+   * and the exporter's scope.
    */
   int framingOverheadInBytes() {
     int resourceLogs = MAX_HEAD_BYTES + resourceField.length;

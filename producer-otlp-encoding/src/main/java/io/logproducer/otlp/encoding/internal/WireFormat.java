@@ -6,10 +6,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * One OTLP/HTTP body encoding (protobuf or JSON): how records are encoded at {@code send} time and how a batch of
- * them is framed into an {@code ExportLogsServiceRequest} with the exporter's resource and scope (or, with the
- * scope taken from the records, with the resource around records that each carry their own {@code ScopeLogs}).
- * Implementations are immutable and thread-safe.
+ * One OTLP/HTTP body encoding (protobuf or JSON): how records are encoded at {@code send} time and
+ * how a batch of them is framed into an {@code ExportLogsServiceRequest} with the exporter's
+ * resource and scope (or, with the scope taken from the records, with the resource around records
+ * that each carry their own {@code ScopeLogs}). Implementations are immutable and thread-safe.
  */
 public interface WireFormat {
 
@@ -26,8 +26,8 @@ public interface WireFormat {
   void writeRequest(Batch batch, OutputStream out) throws IOException;
 
   /**
-   * The largest sum of encoded record bytes whose request body, framing included, is at most
-   * {@code maxRequestSizeInBytes}; 0 or less if the framing alone does not fit.
+   * The largest sum of encoded record bytes whose request body, framing included, is at most {@code
+   * maxRequestSizeInBytes}; 0 or less if the framing alone does not fit.
    */
   int maxBatchSizeInBytes(int maxRequestSizeInBytes);
 }

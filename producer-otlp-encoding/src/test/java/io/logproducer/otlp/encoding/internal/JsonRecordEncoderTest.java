@@ -22,7 +22,10 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** Parses the JSON encoder's output with protobuf-java-util's JsonFormat and compares with the protobuf path. */
+/**
+ * Parses the JSON encoder's output with protobuf-java-util's JsonFormat and compares with the
+ * protobuf path.
+ */
 class JsonRecordEncoderTest {
 
   private final JsonRecordEncoder encoder = new JsonRecordEncoder();
@@ -41,13 +44,23 @@ class JsonRecordEncoderTest {
 
   @Test
   void exactTextOfASmallRecord() {
-    LogRecord r = LogRecord.builder().setTimeUnixNano(1).setObservedTimeUnixNano(5).setSeverity(Severity.INFO)
-        .setBody("hi").setAttribute("k", -3L).setFlags(1).setTraceId("0102030405060708090a0b0c0d0e0fff")
-        .setSpanId("a1a2a3a4a5a6a7a8").setEventName("e").build();
-    assertEquals("{\"observedTimeUnixNano\":\"5\",\"timeUnixNano\":\"1\",\"severityNumber\":9,"
-        + "\"severityText\":\"INFO\",\"body\":{\"stringValue\":\"hi\"},"
-        + "\"attributes\":[{\"key\":\"k\",\"value\":{\"intValue\":\"-3\"}}],\"flags\":1,"
-        + "\"traceId\":\"0102030405060708090a0b0c0d0e0fff\",\"spanId\":\"a1a2a3a4a5a6a7a8\",\"eventName\":\"e\"}",
+    LogRecord r =
+        LogRecord.builder()
+            .setTimeUnixNano(1)
+            .setObservedTimeUnixNano(5)
+            .setSeverity(Severity.INFO)
+            .setBody("hi")
+            .setAttribute("k", -3L)
+            .setFlags(1)
+            .setTraceId("0102030405060708090a0b0c0d0e0fff")
+            .setSpanId("a1a2a3a4a5a6a7a8")
+            .setEventName("e")
+            .build();
+    assertEquals(
+        "{\"observedTimeUnixNano\":\"5\",\"timeUnixNano\":\"1\",\"severityNumber\":9,"
+            + "\"severityText\":\"INFO\",\"body\":{\"stringValue\":\"hi\"},"
+            + "\"attributes\":[{\"key\":\"k\",\"value\":{\"intValue\":\"-3\"}}],\"flags\":1,"
+            + "\"traceId\":\"0102030405060708090a0b0c0d0e0fff\",\"spanId\":\"a1a2a3a4a5a6a7a8\",\"eventName\":\"e\"}",
         encode(r));
   }
 
@@ -56,25 +69,37 @@ class JsonRecordEncoderTest {
     Map<String, AnyValue> kv = new LinkedHashMap<>();
     kv.put("a", AnyValue.of(true));
     kv.put("b", AnyValue.ofArray());
-    LogRecord r = LogRecord.builder().setObservedTimeUnixNano(7)
-        .setBody(AnyValue.ofArray(AnyValue.of("s"), AnyValue.of(false), AnyValue.of(Long.MIN_VALUE),
-            AnyValue.of(2.5), AnyValue.of(new byte[] {(byte) 0xFB, (byte) 0xFF}), AnyValue.ofKeyValueList(kv),
-            AnyValue.ofKeyValueList(new LinkedHashMap<>())))
-        .build();
-    assertEquals("{\"observedTimeUnixNano\":\"7\",\"body\":{\"arrayValue\":{\"values\":["
-        + "{\"stringValue\":\"s\"},{\"boolValue\":false},{\"intValue\":\"-9223372036854775808\"},"
-        + "{\"doubleValue\":2.5},{\"bytesValue\":\"+/8=\"},"
-        + "{\"kvlistValue\":{\"values\":[{\"key\":\"a\",\"value\":{\"boolValue\":true}},"
-        + "{\"key\":\"b\",\"value\":{\"arrayValue\":{\"values\":[]}}}]}},"
-        + "{\"kvlistValue\":{\"values\":[]}}]}}}", encode(r));
+    LogRecord r =
+        LogRecord.builder()
+            .setObservedTimeUnixNano(7)
+            .setBody(
+                AnyValue.ofArray(
+                    AnyValue.of("s"),
+                    AnyValue.of(false),
+                    AnyValue.of(Long.MIN_VALUE),
+                    AnyValue.of(2.5),
+                    AnyValue.of(new byte[] {(byte) 0xFB, (byte) 0xFF}),
+                    AnyValue.ofKeyValueList(kv),
+                    AnyValue.ofKeyValueList(new LinkedHashMap<>())))
+            .build();
+    assertEquals(
+        "{\"observedTimeUnixNano\":\"7\",\"body\":{\"arrayValue\":{\"values\":["
+            + "{\"stringValue\":\"s\"},{\"boolValue\":false},{\"intValue\":\"-9223372036854775808\"},"
+            + "{\"doubleValue\":2.5},{\"bytesValue\":\"+/8=\"},"
+            + "{\"kvlistValue\":{\"values\":[{\"key\":\"a\",\"value\":{\"boolValue\":true}},"
+            + "{\"key\":\"b\",\"value\":{\"arrayValue\":{\"values\":[]}}}]}},"
+            + "{\"kvlistValue\":{\"values\":[]}}]}}}",
+        encode(r));
   }
 
   @Test
   void stringEscaping() {
     String s = "a\"b\\c/\n\r\t\b\f\u0000\u0001\u001f\u007f é中😀 \uD800x\uDC00";
     LogRecord r = LogRecord.builder().setObservedTimeUnixNano(1).setBody(s).build();
-    assertEquals("{\"observedTimeUnixNano\":\"1\",\"body\":{\"stringValue\":"
-        + "\"a\\\"b\\\\c/\\n\\r\\t\\b\\f\\u0000\\u0001\\u001f\u007f é中😀 ?x?\"}}", encode(r));
+    assertEquals(
+        "{\"observedTimeUnixNano\":\"1\",\"body\":{\"stringValue\":"
+            + "\"a\\\"b\\\\c/\\n\\r\\t\\b\\f\\u0000\\u0001\\u001f\u007f é中😀 ?x?\"}}",
+        encode(r));
   }
 
   @Test
@@ -100,11 +125,19 @@ class JsonRecordEncoderTest {
     resource.put("on", AnyValue.of(true));
     List<LogRecord> records = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
-      records.add(i % 3 == 0 ? TestRecords.full("full " + i) : TestRecords.simple("simple " + i + " 😀"));
+      records.add(
+          i % 3 == 0 ? TestRecords.full("full " + i) : TestRecords.simple("simple " + i + " 😀"));
     }
-    records.add(LogRecord.builder().setObservedTimeUnixNano(9).setBody("").setAttribute("k", "")
-        .setAttribute("big", Double.MAX_VALUE).setAttribute("min", Double.MIN_VALUE)
-        .setFlags(0xFFFFFFFF).setSeverityNumber(24).build());
+    records.add(
+        LogRecord.builder()
+            .setObservedTimeUnixNano(9)
+            .setBody("")
+            .setAttribute("k", "")
+            .setAttribute("big", Double.MAX_VALUE)
+            .setAttribute("min", Double.MIN_VALUE)
+            .setFlags(0xFFFFFFFF)
+            .setSeverityNumber(24)
+            .build());
     String json = request(new JsonWireFormat(resource, "io.logproducer.test", "9.9"), records);
     ExportLogsServiceRequest fromJson = OtlpJson.parseRequest(json);
 
@@ -117,27 +150,38 @@ class JsonRecordEncoderTest {
     assertEquals(ExpectedProto.request(resource, "io.logproducer.test", "9.9", records), fromJson);
     assertEquals(31, fromJson.getResourceLogs(0).getScopeLogs(0).getLogRecordsCount());
     assertEquals(-1, fromJson.getResourceLogs(0).getScopeLogs(0).getLogRecords(30).getFlags());
-    assertTrue(json.startsWith("{\"resourceLogs\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\","
-        + "\"value\":{\"stringValue\":\"svc \\\"quoted\\\" 服务\"}}"), json);
+    assertTrue(
+        json.startsWith(
+            "{\"resourceLogs\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\","
+                + "\"value\":{\"stringValue\":\"svc \\\"quoted\\\" 服务\"}}"),
+        json);
     assertTrue(json.endsWith("}]}]}]}"), json);
   }
 
   @Test
   void framingWithoutVersionAndWithOneRecord() throws Exception {
     LogRecord r = LogRecord.builder().setObservedTimeUnixNano(1).build();
-    String json = request(new JsonWireFormat(Map.of("service.name", AnyValue.of("s")), "scope", null), List.of(r));
-    assertEquals("{\"resourceLogs\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":"
-        + "{\"stringValue\":\"s\"}}]},\"scopeLogs\":[{\"scope\":{\"name\":\"scope\"},\"logRecords\":["
-        + "{\"observedTimeUnixNano\":\"1\"}]}]}]}", json);
+    String json =
+        request(
+            new JsonWireFormat(Map.of("service.name", AnyValue.of("s")), "scope", null),
+            List.of(r));
+    assertEquals(
+        "{\"resourceLogs\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":"
+            + "{\"stringValue\":\"s\"}}]},\"scopeLogs\":[{\"scope\":{\"name\":\"scope\"},\"logRecords\":["
+            + "{\"observedTimeUnixNano\":\"1\"}]}]}]}",
+        json);
     String empty = request(new JsonWireFormat(Map.of(), "scope", "1"), List.of(r, r));
-    assertEquals("{\"resourceLogs\":[{\"resource\":{},\"scopeLogs\":[{\"scope\":{\"name\":\"scope\","
-        + "\"version\":\"1\"},\"logRecords\":[{\"observedTimeUnixNano\":\"1\"},"
-        + "{\"observedTimeUnixNano\":\"1\"}]}]}]}", empty);
+    assertEquals(
+        "{\"resourceLogs\":[{\"resource\":{},\"scopeLogs\":[{\"scope\":{\"name\":\"scope\","
+            + "\"version\":\"1\"},\"logRecords\":[{\"observedTimeUnixNano\":\"1\"},"
+            + "{\"observedTimeUnixNano\":\"1\"}]}]}]}",
+        empty);
   }
 
   @Test
   void maxBatchSizeHoldsWithOneCommaPerShortestRecord() throws Exception {
-    JsonWireFormat format = new JsonWireFormat(Map.of("service.name", AnyValue.of("svc")), "io.logproducer", null);
+    JsonWireFormat format =
+        new JsonWireFormat(Map.of("service.name", AnyValue.of("svc")), "io.logproducer", null);
     int maxRequest = 10_000;
     int maxBatch = format.maxBatchSizeInBytes(maxRequest);
     LogRecord shortest = LogRecord.builder().setObservedTimeUnixNano(1).build();
@@ -160,21 +204,26 @@ class JsonRecordEncoderTest {
       long v = i < edge.length ? edge[i] : random.nextLong() >> random.nextInt(64);
       buf.reset();
       JsonOutput.writeLong(buf, v);
-      assertEquals(Long.toString(v), new String(buf.array(), 0, buf.size(), StandardCharsets.US_ASCII));
+      assertEquals(
+          Long.toString(v), new String(buf.array(), 0, buf.size(), StandardCharsets.US_ASCII));
       buf.reset();
       JsonOutput.writeUnsignedLong(buf, v);
-      assertEquals(Long.toUnsignedString(v), new String(buf.array(), 0, buf.size(), StandardCharsets.US_ASCII));
+      assertEquals(
+          Long.toUnsignedString(v),
+          new String(buf.array(), 0, buf.size(), StandardCharsets.US_ASCII));
     }
     for (int n = 0; n < 40; n++) {
       byte[] bytes = new byte[n];
       random.nextBytes(bytes);
       buf.reset();
       JsonOutput.writeBase64(buf, bytes);
-      assertEquals("\"" + Base64.getEncoder().encodeToString(bytes) + "\"",
+      assertEquals(
+          "\"" + Base64.getEncoder().encodeToString(bytes) + "\"",
           new String(buf.array(), 0, buf.size(), StandardCharsets.US_ASCII));
       buf.reset();
       JsonOutput.writeHex(buf, bytes);
-      assertEquals("\"" + java.util.HexFormat.of().formatHex(bytes) + "\"",
+      assertEquals(
+          "\"" + java.util.HexFormat.of().formatHex(bytes) + "\"",
           new String(buf.array(), 0, buf.size(), StandardCharsets.US_ASCII));
     }
   }

@@ -15,13 +15,25 @@ import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The protobuf writers, against the JDK's UTF-8 and hand-written wire bytes (moved here from EncodeBufferTest). */
+/**
+ * The protobuf writers, against the JDK's UTF-8 and hand-written wire bytes (moved here from
+ * EncodeBufferTest).
+ */
 class ProtoWriterTest {
 
   @Test
   void utf8MatchesTheJdkIncludingSurrogates() {
-    String[] samples = {"", "ascii", "测试日志_____abc", "é", "😀 emoji", "\uD83D", "x\uDE00y", "\uD83D\uD83D\uDE00",
-        "\u0000\u007f\u0080\u07ff\u0800\uffff"};
+    String[] samples = {
+      "",
+      "ascii",
+      "测试日志_____abc",
+      "é",
+      "😀 emoji",
+      "\uD83D",
+      "x\uDE00y",
+      "\uD83D\uD83D\uDE00",
+      "\u0000\u007f\u0080\u07ff\u0800\uffff"
+    };
     for (String s : samples) {
       check(s);
     }
@@ -72,12 +84,15 @@ class ProtoWriterTest {
     ProtoWriter.writeFixed64(expected, 0x0102030405060708L);
     expected.writeUtf8("é");
     assertEquals(1 + 4 + 2 + 5 + 8 + 2, b.size());
-    assertArrayEquals(Arrays.copyOf(expected.array(), expected.size()), Arrays.copyOf(b.array(), b.size()));
+    assertArrayEquals(
+        Arrays.copyOf(expected.array(), expected.size()), Arrays.copyOf(b.array(), b.size()));
     b.writeByte(0x66); // writing goes on after the committed bytes
     assertEquals(0x66, b.array()[b.size() - 1]);
 
-    assertThrows(ArrayIndexOutOfBoundsException.class, () -> ProtoWriter.putFixed64(new byte[7], 0, 1L));
-    assertThrows(ArrayIndexOutOfBoundsException.class, () -> ProtoWriter.putUtf8("日", new byte[2], 0));
+    assertThrows(
+        ArrayIndexOutOfBoundsException.class, () -> ProtoWriter.putFixed64(new byte[7], 0, 1L));
+    assertThrows(
+        ArrayIndexOutOfBoundsException.class, () -> ProtoWriter.putUtf8("日", new byte[2], 0));
   }
 
   @Test
@@ -86,12 +101,31 @@ class ProtoWriterTest {
     ProtoWriter.writeFixed32(b, 0x01020304);
     ProtoWriter.writeFixed64(b, 0x0102030405060708L);
     ProtoWriter.writeFixed32(b, -1);
-    byte[] expected = {0x04, 0x03, 0x02, 0x01, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, (byte) 0xff,
-        (byte) 0xff, (byte) 0xff, (byte) 0xff};
+    byte[] expected = {
+      0x04,
+      0x03,
+      0x02,
+      0x01,
+      0x08,
+      0x07,
+      0x06,
+      0x05,
+      0x04,
+      0x03,
+      0x02,
+      0x01,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff
+    };
     assertArrayEquals(expected, Arrays.copyOf(b.array(), b.size()));
   }
 
-  /** The varint of the JDK's UTF-8 length, then the JDK's UTF-8 bytes: what protobuf-java writes for a string. */
+  /**
+   * The varint of the JDK's UTF-8 length, then the JDK's UTF-8 bytes: what protobuf-java writes for
+   * a string.
+   */
   private static byte[] lengthDelimited(String s) {
     byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
     EncodeBuffer b = new EncodeBuffer(16);
@@ -108,7 +142,8 @@ class ProtoWriterTest {
       b.writeByte(0x0A);
       int length = ProtoWriter.writeUtf8LengthDelimited(b, s);
       assertEquals(string.getBytes(StandardCharsets.UTF_8).length, length, () -> describe(string));
-      assertArrayEquals(expected, Arrays.copyOfRange(b.array(), 1, b.size()), () -> describe(string));
+      assertArrayEquals(
+          expected, Arrays.copyOfRange(b.array(), 1, b.size()), () -> describe(string));
     }
   }
 
@@ -131,9 +166,16 @@ class ProtoWriterTest {
       int kind = random.nextInt(4);
       for (int j = 0; j < cs.length; j++) {
         int r = random.nextInt(100);
-        cs[j] = (char) (kind == 0 || r < 70 ? random.nextInt(0x80) // mostly ASCII, as logs are
-            : r < 80 ? 0x80 + random.nextInt(0x780) : r < 95 ? 0x800 + random.nextInt(0xF800)
-            : 0xD800 + random.nextInt(0x800)); // surrogates, paired by chance or not
+        cs[j] =
+            (char)
+                (kind == 0 || r < 70
+                    ? random.nextInt(0x80) // mostly ASCII, as logs are
+                    : r < 80
+                        ? 0x80 + random.nextInt(0x780)
+                        : r < 95
+                            ? 0x800 + random.nextInt(0xF800)
+                            : 0xD800
+                                + random.nextInt(0x800)); // surrogates, paired by chance or not
       }
       checkLengthDelimited(new String(cs));
     }
@@ -159,14 +201,16 @@ class ProtoWriterTest {
         b.writeBytes(content);
         assertEquals(length, ProtoWriter.fillVarint32(b, index, width));
         b.writeByte(0x66);
-        assertArrayEquals(expected.toByteArray(), Arrays.copyOf(b.array(), b.size()), length + "/" + width);
+        assertArrayEquals(
+            expected.toByteArray(), Arrays.copyOf(b.array(), b.size()), length + "/" + width);
       }
     }
   }
 
   @Test
   void nestedReservedLengthsAreFilledInnermostFirst() {
-    // message { a: message { b: 200 bytes } }: the inner length takes 2 bytes, the outer 2 (203 bytes)
+    // message { a: message { b: 200 bytes } }: the inner length takes 2 bytes, the outer 2 (203
+    // bytes)
     byte[] inner = new byte[200];
     Arrays.fill(inner, (byte) 7);
     EncodeBuffer b = new EncodeBuffer(16);
@@ -179,7 +223,8 @@ class ProtoWriterTest {
     assertEquals(203, ProtoWriter.fillVarint32(b, outer, 1));
     byte[] actual = Arrays.copyOf(b.array(), b.size());
     assertEquals(1 + 2 + 1 + 2 + 200, actual.length);
-    assertArrayEquals(new byte[] {0x0A, (byte) 0xCB, 0x01, 0x12, (byte) 0xC8, 0x01}, Arrays.copyOf(actual, 6));
+    assertArrayEquals(
+        new byte[] {0x0A, (byte) 0xCB, 0x01, 0x12, (byte) 0xC8, 0x01}, Arrays.copyOf(actual, 6));
     assertArrayEquals(inner, Arrays.copyOfRange(actual, 6, actual.length));
   }
 
@@ -208,7 +253,9 @@ class ProtoWriterTest {
       delimited.setLimit(limit);
       delimited.writeByte(0x0A);
       RecordTooLargeException e =
-          assertThrows(RecordTooLargeException.class, () -> ProtoWriter.writeUtf8LengthDelimited(delimited, s));
+          assertThrows(
+              RecordTooLargeException.class,
+              () -> ProtoWriter.writeUtf8LengthDelimited(delimited, s));
       assertEquals(1 + 4 + utf8, e.getRecordSizeInBytes(), "tag, 4-byte length and the string");
       assertEquals(limit, e.getMaxRecordSizeInBytes());
       assertTrue(delimited.capacity() <= limit, "grew to " + delimited.capacity());

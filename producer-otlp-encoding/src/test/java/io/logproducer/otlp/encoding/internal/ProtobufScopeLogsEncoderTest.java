@@ -30,8 +30,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The scope taken from the records, protobuf: each record is a {@code ResourceLogs.scope_logs} entry of its own,
- * decoded with the generated OTLP classes and compared with what protobuf-java writes, byte for byte.
+ * The scope taken from the records, protobuf: each record is a {@code ResourceLogs.scope_logs}
+ * entry of its own, decoded with the generated OTLP classes and compared with what protobuf-java
+ * writes, byte for byte.
  */
 class ProtobufScopeLogsEncoderTest {
 
@@ -39,7 +40,8 @@ class ProtobufScopeLogsEncoderTest {
   private static final String SCOPE = "io.logproducer.test";
   private static final String VERSION = "1.2.3";
 
-  private final RecordEncoder encoder = new ProtobufWireFormat(RESOURCE, SCOPE, VERSION, true).encoder();
+  private final RecordEncoder encoder =
+      new ProtobufWireFormat(RESOURCE, SCOPE, VERSION, true).encoder();
 
   /** Encodes, checks the ResourceLogs field 2 envelope, and returns the ScopeLogs message bytes. */
   private byte[] encodeMessage(LogRecord r) throws Exception {
@@ -54,7 +56,10 @@ class ProtobufScopeLogsEncoderTest {
     return Arrays.copyOfRange(all, header, all.length);
   }
 
-  /** Decodes the record's ScopeLogs and checks it equals, byte for byte, what protobuf-java makes of it. */
+  /**
+   * Decodes the record's ScopeLogs and checks it equals, byte for byte, what protobuf-java makes of
+   * it.
+   */
   private ScopeLogs roundTrip(LogRecord r) throws Exception {
     byte[] message = encodeMessage(r);
     ScopeLogs parsed = ScopeLogs.parseFrom(message);
@@ -84,8 +89,12 @@ class ProtobufScopeLogsEncoderTest {
   @Test
   void emptyOrNullNameMeansTheExportersScope() throws Exception {
     LogRecord empty = TestRecords.simple("e", "");
-    LogRecord cleared = LogRecord.builder().setBody("c").setInstrumentationScopeName("x")
-        .setInstrumentationScopeName(null).build();
+    LogRecord cleared =
+        LogRecord.builder()
+            .setBody("c")
+            .setInstrumentationScopeName("x")
+            .setInstrumentationScopeName(null)
+            .build();
     assertNull(empty.getInstrumentationScopeName());
     assertNull(cleared.getInstrumentationScopeName());
     assertEquals(SCOPE, roundTrip(empty).getScope().getName());
@@ -94,8 +103,9 @@ class ProtobufScopeLogsEncoderTest {
 
   @Test
   void nonAsciiAndSurrogatesInNames() throws Exception {
-    String[] names = {"服务.日志", "ok 😀👍🏽", "é", "a\uD83Db", "end\uD83D", "\uDE00",
-        "tab\tquote\"back\\"};
+    String[] names = {
+      "服务.日志", "ok 😀👍🏽", "é", "a\uD83Db", "end\uD83D", "\uDE00", "tab\tquote\"back\\"
+    };
     String[] decoded = {"服务.日志", "ok 😀👍🏽", "é", "a?b", "end?", "?", "tab\tquote\"back\\"};
     for (int i = 0; i < names.length; i++) {
       ScopeLogs p = roundTrip(TestRecords.simple("b" + i, names[i]));
@@ -105,17 +115,28 @@ class ProtobufScopeLogsEncoderTest {
 
   @Test
   void multiByteLengthsOfNameScopeAndScopeLogs() throws Exception {
-    // names whose own length, the scope's (name + 2) or the ScopeLogs's crosses a varint boundary, ASCII (copied
+    // names whose own length, the scope's (name + 2) or the ScopeLogs's crosses a varint boundary,
+    // ASCII (copied
     // in bulk) and not; then records of 100 B .. 2 MiB
-    for (int nameLength : new int[] {1, 110, 114, 115, 125, 126, 127, 128, 16_370, 16_381, 16_382, 16_384, 70_000}) {
+    for (int nameLength :
+        new int[] {1, 110, 114, 115, 125, 126, 127, 128, 16_370, 16_381, 16_382, 16_384, 70_000}) {
       for (String name : new String[] {"n".repeat(nameLength), "名".repeat(nameLength / 3 + 1)}) {
-        roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setInstrumentationScopeName(name).build());
+        roundTrip(
+            LogRecord.builder()
+                .setObservedTimeUnixNano(1)
+                .setInstrumentationScopeName(name)
+                .build());
       }
     }
     for (int bodyLength : new int[] {100, 127, 128, 16_383, 16_384, 2_097_152}) {
-      roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody("x".repeat(bodyLength))
-          .setInstrumentationScopeName("s").build());
-      roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody("x".repeat(bodyLength)).build());
+      roundTrip(
+          LogRecord.builder()
+              .setObservedTimeUnixNano(1)
+              .setBody("x".repeat(bodyLength))
+              .setInstrumentationScopeName("s")
+              .build());
+      roundTrip(
+          LogRecord.builder().setObservedTimeUnixNano(1).setBody("x".repeat(bodyLength)).build());
     }
   }
 
@@ -124,12 +145,20 @@ class ProtobufScopeLogsEncoderTest {
     // the ScopeLogs's length is kept in 2 bytes: moved back under 128 bytes, forward from 16,384
     for (String name : new String[] {null, "s", "名".repeat(40)}) {
       for (int body = 0; body < 140; body++) {
-        roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody("b".repeat(body))
-            .setInstrumentationScopeName(name).build());
+        roundTrip(
+            LogRecord.builder()
+                .setObservedTimeUnixNano(1)
+                .setBody("b".repeat(body))
+                .setInstrumentationScopeName(name)
+                .build());
       }
       for (int body = 16_300; body < 16_400; body += 3) {
-        roundTrip(LogRecord.builder().setObservedTimeUnixNano(1).setBody("b".repeat(body))
-            .setInstrumentationScopeName(name).build());
+        roundTrip(
+            LogRecord.builder()
+                .setObservedTimeUnixNano(1)
+                .setBody("b".repeat(body))
+                .setInstrumentationScopeName(name)
+                .build());
       }
     }
   }
@@ -145,16 +174,21 @@ class ProtobufScopeLogsEncoderTest {
     String[] loggers = {"com.example.A", null, "com.example.B", "com.example.A", "日志.记录器", null};
     for (int i = 0; i < 30; i++) {
       String logger = loggers[i % loggers.length];
-      records.add(i % 5 == 0 ? TestRecords.full("full " + i, logger) : TestRecords.simple("simple " + i, logger));
+      records.add(
+          i % 5 == 0
+              ? TestRecords.full("full " + i, logger)
+              : TestRecords.simple("simple " + i, logger));
       expectedNames.add(logger != null ? logger : SCOPE);
     }
     TestBatch batch = TestBatch.of(format.encoder(), records);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     format.writeRequest(batch, out);
     ExportLogsServiceRequest parsed = ExportLogsServiceRequest.parseFrom(out.toByteArray());
-    ExportLogsServiceRequest expected = ExpectedProto.scopedRequest(resource, SCOPE, VERSION, records);
+    ExportLogsServiceRequest expected =
+        ExpectedProto.scopedRequest(resource, SCOPE, VERSION, records);
     assertEquals(expected, parsed);
-    assertArrayEquals(expected.toByteArray(), out.toByteArray(), "byte-for-byte what protobuf-java writes");
+    assertArrayEquals(
+        expected.toByteArray(), out.toByteArray(), "byte-for-byte what protobuf-java writes");
     assertEquals(1, parsed.getResourceLogsCount());
     ResourceLogs rl = parsed.getResourceLogs(0);
     assertEquals("svc-服务", rl.getResource().getAttributes(0).getValue().getStringValue());
@@ -173,21 +207,27 @@ class ProtobufScopeLogsEncoderTest {
   void withoutScopeFromRecordsNamesAreIgnoredAndBytesUnchanged() throws Exception {
     ProtobufWireFormat format = new ProtobufWireFormat(RESOURCE, SCOPE, VERSION);
     List<LogRecord> plain = List.of(TestRecords.full("a"), TestRecords.simple("b"));
-    List<LogRecord> named = List.of(TestRecords.full("a", "com.example.A"), TestRecords.simple("b", "com.example.B"));
+    List<LogRecord> named =
+        List.of(TestRecords.full("a", "com.example.A"), TestRecords.simple("b", "com.example.B"));
     ByteArrayOutputStream withNames = new ByteArrayOutputStream();
     format.writeRequest(TestBatch.of(format.encoder(), named), withNames);
     ByteArrayOutputStream withoutNames = new ByteArrayOutputStream();
     format.writeRequest(TestBatch.of(format.encoder(), plain), withoutNames);
     assertArrayEquals(withoutNames.toByteArray(), withNames.toByteArray());
-    assertArrayEquals(ExpectedProto.request(RESOURCE, SCOPE, VERSION, plain).toByteArray(), withNames.toByteArray());
-    assertTrue(new ProtobufWireFormat(RESOURCE, SCOPE, VERSION, false).encoder() instanceof ProtobufRecordEncoder);
+    assertArrayEquals(
+        ExpectedProto.request(RESOURCE, SCOPE, VERSION, plain).toByteArray(),
+        withNames.toByteArray());
+    assertTrue(
+        new ProtobufWireFormat(RESOURCE, SCOPE, VERSION, false).encoder()
+            instanceof ProtobufRecordEncoder);
   }
 
   @Test
   void maxBatchSizeLeavesRoomForTheResourceLogsOnly() throws Exception {
     ProtobufWireFormat scoped = new ProtobufWireFormat(RESOURCE, "io.logproducer", null, true);
     ProtobufWireFormat shared = new ProtobufWireFormat(RESOURCE, "io.logproducer", null, false);
-    // resource field: 0A 17 (0A 15 (0A 0C "service.name" 12 05 (0A 03 "svc"))) = 25 bytes; one tag and a 5-byte
+    // resource field: 0A 17 (0A 15 (0A 0C "service.name" 12 05 (0A 03 "svc"))) = 25 bytes; one tag
+    // and a 5-byte
     // varint: no scope_logs head or scope here, every record carries its own
     assertEquals(6 + 25, scoped.framingOverheadInBytes());
     assertEquals(6 + 25 + 6 + 18, shared.framingOverheadInBytes());
@@ -200,12 +240,15 @@ class ProtobufScopeLogsEncoderTest {
     for (int count : new int[] {1, 3, 300}) {
       List<LogRecord> records = new ArrayList<>();
       for (int i = 0; i < count; i++) {
-        records.add(TestRecords.simple(i + "z".repeat(count == 300 ? 10_000 : 10), i % 2 == 0 ? "logger." + i : null));
+        records.add(
+            TestRecords.simple(
+                i + "z".repeat(count == 300 ? 10_000 : 10), i % 2 == 0 ? "logger." + i : null));
       }
       TestBatch batch = TestBatch.of(format.encoder(), records);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       format.writeRequest(batch, out);
-      assertArrayEquals(ExpectedProto.scopedRequest(RESOURCE, SCOPE, VERSION, records).toByteArray(),
+      assertArrayEquals(
+          ExpectedProto.scopedRequest(RESOURCE, SCOPE, VERSION, records).toByteArray(),
           out.toByteArray());
       assertTrue(out.size() - batch.sizeInBytes() <= format.framingOverheadInBytes());
       assertTrue(out.size() <= batch.sizeInBytes() + format.framingOverheadInBytes());
@@ -216,28 +259,33 @@ class ProtobufScopeLogsEncoderTest {
   void concurrentEncodingFromManyThreadsIsConsistent() throws Exception {
     List<LogRecord> records = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
-      records.add(TestRecords.full("record " + i + " " + "y".repeat(i * 37),
-          i % 3 == 0 ? null : "logger-" + (i % 7) + "-日志"));
+      records.add(
+          TestRecords.full(
+              "record " + i + " " + "y".repeat(i * 37),
+              i % 3 == 0 ? null : "logger-" + (i % 7) + "-日志"));
     }
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
       List<Future<Integer>> futures = new ArrayList<>();
       for (int t = 0; t < 8; t++) {
-        futures.add(pool.submit(() -> {
-          EncodeBuffer buf = new EncodeBuffer(64);
-          int checked = 0;
-          for (int round = 0; round < 20; round++) {
-            for (LogRecord r : records) {
-              buf.reset();
-              encoder.encode(r, buf);
-              byte[] expected = ExpectedProto.scopeLogs(r, SCOPE, VERSION).toByteArray();
-              byte[] actual = Arrays.copyOfRange(buf.array(), buf.size() - expected.length, buf.size());
-              assertArrayEquals(expected, actual);
-              checked++;
-            }
-          }
-          return checked;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  EncodeBuffer buf = new EncodeBuffer(64);
+                  int checked = 0;
+                  for (int round = 0; round < 20; round++) {
+                    for (LogRecord r : records) {
+                      buf.reset();
+                      encoder.encode(r, buf);
+                      byte[] expected = ExpectedProto.scopeLogs(r, SCOPE, VERSION).toByteArray();
+                      byte[] actual =
+                          Arrays.copyOfRange(buf.array(), buf.size() - expected.length, buf.size());
+                      assertArrayEquals(expected, actual);
+                      checked++;
+                    }
+                  }
+                  return checked;
+                }));
       }
       for (Future<Integer> f : futures) {
         assertEquals(20 * 50, f.get(60, TimeUnit.SECONDS));
@@ -249,11 +297,19 @@ class ProtobufScopeLogsEncoderTest {
 
   @Test
   void encodingDoesNotAllocate() {
-    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    LogRecord.Builder b = LogRecord.builder().setTimeUnixNano(1).setBody("a body with 日本語").setAttribute("k", "v")
-        .setTraceId("0102030405060708090a0b0c0d0e0f10");
-    LogRecord[] records = {b.setInstrumentationScopeName("com.example.service.Handler").build(),
-        b.setInstrumentationScopeName("服务.处理器").build(), b.setInstrumentationScopeName(null).build()};
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    LogRecord.Builder b =
+        LogRecord.builder()
+            .setTimeUnixNano(1)
+            .setBody("a body with 日本語")
+            .setAttribute("k", "v")
+            .setTraceId("0102030405060708090a0b0c0d0e0f10");
+    LogRecord[] records = {
+      b.setInstrumentationScopeName("com.example.service.Handler").build(),
+      b.setInstrumentationScopeName("服务.处理器").build(),
+      b.setInstrumentationScopeName(null).build()
+    };
     EncodeBuffer buf = new EncodeBuffer(1024);
     for (int i = 0; i < 30_000; i++) { // warm up (and let the thread-local caches settle)
       buf.reset();

@@ -16,21 +16,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds, with the generated OTLP classes (an independent implementation), the message our encoders should
- * produce for a record, so tests compare decoded output with it field by field ({@code equals}) and byte by byte.
+ * Builds, with the generated OTLP classes (an independent implementation), the message our encoders
+ * should produce for a record, so tests compare decoded output with it field by field ({@code
+ * equals}) and byte by byte.
  */
 public final class ExpectedProto {
 
-  private ExpectedProto() {
-  }
+  private ExpectedProto() {}
 
   /** The generated {@code LogRecord} for {@code r}. */
   public static io.opentelemetry.proto.logs.v1.LogRecord logRecord(LogRecord r) {
-    io.opentelemetry.proto.logs.v1.LogRecord.Builder b = io.opentelemetry.proto.logs.v1.LogRecord.newBuilder()
-        .setTimeUnixNano(r.getTimeUnixNano())
-        .setObservedTimeUnixNano(r.getObservedTimeUnixNano())
-        .setSeverityNumberValue(r.getSeverityNumber())
-        .setFlags(r.getFlags());
+    io.opentelemetry.proto.logs.v1.LogRecord.Builder b =
+        io.opentelemetry.proto.logs.v1.LogRecord.newBuilder()
+            .setTimeUnixNano(r.getTimeUnixNano())
+            .setObservedTimeUnixNano(r.getObservedTimeUnixNano())
+            .setSeverityNumberValue(r.getSeverityNumber())
+            .setFlags(r.getFlags());
     if (r.getSeverityText() != null) {
       b.setSeverityText(utf8(r.getSeverityText()));
     }
@@ -57,7 +58,8 @@ public final class ExpectedProto {
   }
 
   public static io.opentelemetry.proto.common.v1.AnyValue anyValue(AnyValue v) {
-    io.opentelemetry.proto.common.v1.AnyValue.Builder b = io.opentelemetry.proto.common.v1.AnyValue.newBuilder();
+    io.opentelemetry.proto.common.v1.AnyValue.Builder b =
+        io.opentelemetry.proto.common.v1.AnyValue.newBuilder();
     switch (v.getType()) {
       case STRING:
         return b.setStringValue(utf8(v.asString())).build();
@@ -69,28 +71,33 @@ public final class ExpectedProto {
         return b.setDoubleValue(v.asDouble()).build();
       case BYTES:
         return b.setBytesValue(ByteString.copyFrom(v.asBytes())).build();
-      case ARRAY: {
-        ArrayValue.Builder a = ArrayValue.newBuilder();
-        for (AnyValue e : v.asArray()) {
-          a.addValues(anyValue(e));
+      case ARRAY:
+        {
+          ArrayValue.Builder a = ArrayValue.newBuilder();
+          for (AnyValue e : v.asArray()) {
+            a.addValues(anyValue(e));
+          }
+          return b.setArrayValue(a).build();
         }
-        return b.setArrayValue(a).build();
-      }
-      case KEY_VALUE_LIST: {
-        KeyValueList.Builder l = KeyValueList.newBuilder();
-        for (Map.Entry<String, AnyValue> e : v.asKeyValueList().entrySet()) {
-          l.addValues(keyValue(e.getKey(), e.getValue()));
+      case KEY_VALUE_LIST:
+        {
+          KeyValueList.Builder l = KeyValueList.newBuilder();
+          for (Map.Entry<String, AnyValue> e : v.asKeyValueList().entrySet()) {
+            l.addValues(keyValue(e.getKey(), e.getValue()));
+          }
+          return b.setKvlistValue(l).build();
         }
-        return b.setKvlistValue(l).build();
-      }
       default:
         throw new AssertionError(v.getType());
     }
   }
 
   /** The whole request for these records under one resource and scope. */
-  public static ExportLogsServiceRequest request(Map<String, AnyValue> resource, String scopeName,
-      String scopeVersion, List<LogRecord> records) {
+  public static ExportLogsServiceRequest request(
+      Map<String, AnyValue> resource,
+      String scopeName,
+      String scopeVersion,
+      List<LogRecord> records) {
     Resource.Builder res = Resource.newBuilder();
     for (Map.Entry<String, AnyValue> e : resource.entrySet()) {
       res.addAttributes(keyValue(e.getKey(), e.getValue()));
@@ -109,12 +116,15 @@ public final class ExpectedProto {
   }
 
   /**
-   * The whole request for these records with the scope taken from the records: one {@code ScopeLogs} per record,
-   * scoped by its {@link LogRecord#getInstrumentationScopeName() scope name} (name only), or by the exporter's
-   * {@code scopeName} and {@code scopeVersion} when it has none.
+   * The whole request for these records with the scope taken from the records: one {@code
+   * ScopeLogs} per record, scoped by its {@link LogRecord#getInstrumentationScopeName() scope name}
+   * (name only), or by the exporter's {@code scopeName} and {@code scopeVersion} when it has none.
    */
-  public static ExportLogsServiceRequest scopedRequest(Map<String, AnyValue> resource, String scopeName,
-      String scopeVersion, List<LogRecord> records) {
+  public static ExportLogsServiceRequest scopedRequest(
+      Map<String, AnyValue> resource,
+      String scopeName,
+      String scopeVersion,
+      List<LogRecord> records) {
     Resource.Builder res = Resource.newBuilder();
     for (Map.Entry<String, AnyValue> e : resource.entrySet()) {
       res.addAttributes(keyValue(e.getKey(), e.getValue()));
@@ -126,7 +136,10 @@ public final class ExpectedProto {
     return ExportLogsServiceRequest.newBuilder().addResourceLogs(resourceLogs).build();
   }
 
-  /** The {@code ScopeLogs} of its own that {@code r} travels in when the scope is taken from the records. */
+  /**
+   * The {@code ScopeLogs} of its own that {@code r} travels in when the scope is taken from the
+   * records.
+   */
   public static ScopeLogs scopeLogs(LogRecord r, String scopeName, String scopeVersion) {
     InstrumentationScope.Builder scope = InstrumentationScope.newBuilder();
     if (r.getInstrumentationScopeName() != null) {

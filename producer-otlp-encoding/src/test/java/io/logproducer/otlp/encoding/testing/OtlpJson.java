@@ -9,18 +9,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses OTLP/JSON with protobuf-java-util's {@link JsonFormat} (an independent JSON implementation). OTLP/JSON
- * differs from the proto3 JSON mapping only in trace and span ids, which are hex instead of base64: they are
- * converted first.
+ * Parses OTLP/JSON with protobuf-java-util's {@link JsonFormat} (an independent JSON
+ * implementation). OTLP/JSON differs from the proto3 JSON mapping only in trace and span ids, which
+ * are hex instead of base64: they are converted first.
  */
 public final class OtlpJson {
 
   private static final Pattern IDS = Pattern.compile("\"(traceId|spanId)\":\"([0-9a-fA-F]*)\"");
 
-  private OtlpJson() {
-  }
+  private OtlpJson() {}
 
-  public static ExportLogsServiceRequest parseRequest(String json) throws InvalidProtocolBufferException {
+  public static ExportLogsServiceRequest parseRequest(String json)
+      throws InvalidProtocolBufferException {
     ExportLogsServiceRequest.Builder b = ExportLogsServiceRequest.newBuilder();
     JsonFormat.parser().merge(hexIdsToBase64(json), b);
     return b.build();

@@ -9,8 +9,7 @@ import java.util.Map;
 /** Sample records for tests. */
 public final class TestRecords {
 
-  private TestRecords() {
-  }
+  private TestRecords() {}
 
   /** A record with every field set and attributes of every kind, nested, with non-ASCII text. */
   public static LogRecord full(String body) {
@@ -39,8 +38,14 @@ public final class TestRecords {
         .setAttribute("double", 3.25)
         .setAttribute("tiny", 1e-300)
         .setAttribute("bytes", new byte[] {0, 1, 2, (byte) 0xFF, 0x7F})
-        .setAttribute("array", AnyValue.ofArray(AnyValue.of("a"), AnyValue.of(2L), AnyValue.of(false),
-            AnyValue.of(0.5), AnyValue.of(new byte[] {9})))
+        .setAttribute(
+            "array",
+            AnyValue.ofArray(
+                AnyValue.of("a"),
+                AnyValue.of(2L),
+                AnyValue.of(false),
+                AnyValue.of(0.5),
+                AnyValue.of(new byte[] {9})))
         .setAttribute("kvlist", AnyValue.ofKeyValueList(kv))
         .setTraceId("0102030405060708090a0b0c0d0e0f10")
         .setSpanId("a1a2a3a4a5a6a7a8")
@@ -51,8 +56,9 @@ public final class TestRecords {
   }
 
   /**
-   * An INFO record with a string body and one attribute. Its observed time is fixed too (unset, it would be the
-   * moment the record is built, and two records built a millisecond apart would differ).
+   * An INFO record with a string body and one attribute. Its observed time is fixed too (unset, it
+   * would be the moment the record is built, and two records built a millisecond apart would
+   * differ).
    */
   public static LogRecord simple(String body) {
     return simple(body, null);
