@@ -215,10 +215,8 @@ public final class WorkloadRunner {
                       refused.increment();
                       refusedRawBytes += workload.rawBytes() - rawBefore;
                       lastRefusal.set(e);
-                    } catch (
-                        Throwable
-                            e) { // BufferExhaustedException, or anything unexpected: stop this
-                      // thread
+                    } catch (Throwable e) {
+                      // BufferExhaustedException, or anything unexpected: stop this thread
                       refused.increment();
                       refusedRawBytes += workload.rawBytes() - rawBefore;
                       lastRefusal.set(e);
@@ -250,22 +248,7 @@ public final class WorkloadRunner {
       reporter.interrupt();
     }
     Throwable refusal = lastRefusal.get();
-    if (refusal != null) {
-      progress.printf(
-          Locale.ROOT,
-          "send() refused %d record(s), the last with %s%s%n",
-          refused.sum(),
-          refusal,
-          stoppedThreads.get() == 0
-              ? ""
-              : String.format(
-                  Locale.ROOT,
-                  "; %d of %d threads stopped sending at "
-                      + "their refusal, leaving %d records not sent",
-                  stoppedThreads.get(),
-                  threads,
-                  notSent.sum()));
-    }
+    printRefusal(refusal, refused.sum(), stoppedThreads.get(), notSent.sum());
     ProducerMetrics m = producer.getMetrics();
     long received = receiverCount == null ? -1 : receiverCount.getAsLong();
     SendResult failure = lastFailure.get();
@@ -286,6 +269,26 @@ public final class WorkloadRunner {
         received,
         m.getPeakBufferedBytes(),
         lastProblem);
+  }
+
+  /** Prints, when {@code send} refused records, how many and why, and what stopped sending. */
+  private void printRefusal(Throwable refusal, long refused, int stoppedThreads, long notSent) {
+    if (refusal != null) {
+      progress.printf(
+          Locale.ROOT,
+          "send() refused %d record(s), the last with %s%s%n",
+          refused,
+          refusal,
+          stoppedThreads == 0
+              ? ""
+              : String.format(
+                  Locale.ROOT,
+                  "; %d of %d threads stopped sending at "
+                      + "their refusal, leaving %d records not sent",
+                  stoppedThreads,
+                  threads,
+                  notSent));
+    }
   }
 
   /**

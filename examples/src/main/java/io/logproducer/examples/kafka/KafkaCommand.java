@@ -174,52 +174,7 @@ public final class KafkaCommand implements Command {
           producer.getMetrics(),
           result.peakBufferedBytes(),
           producer.getConfig().getTotalSizeInBytes());
-      boolean verified = true;
-      if (counter != null) {
-        long begin = System.nanoTime();
-        TopicReader.Count c;
-        try {
-          c = counter.count(recordsPerMessage(encoding), READ_IDLE_TIMEOUT.toMillis());
-        } catch (KafkaException e) {
-          c = null;
-          verified = false;
-          System.err.printf(
-              Locale.ROOT,
-              "MISMATCH: producer reports %d delivered, topic %s could not be read back: " + "%s%n",
-              result.delivered(),
-              topic,
-              e);
-        }
-        if (c != null) {
-          System.err.printf(
-              Locale.ROOT,
-              "read back topic %s (%d partitions): %,d records in %,d messages in %.1f " + "s%n",
-              topic,
-              c.partitions(),
-              c.records(),
-              c.messages(),
-              (System.nanoTime() - begin) / 1e9);
-          verified = c.complete() && c.malformed() == 0 && c.records() == result.delivered();
-        }
-        if (c != null && !verified) {
-          System.err.printf(
-              Locale.ROOT,
-              "MISMATCH: producer reports %d delivered, topic %s holds %d records in %d "
-                  + "messages, %d malformed message(s)%s%s%n",
-              result.delivered(),
-              topic,
-              c.records(),
-              c.messages(),
-              c.malformed(),
-              c.firstProblem() == null ? "" : " (first: " + c.firstProblem() + ")",
-              c.complete()
-                  ? ""
-                  : "; no message arrived for "
-                      + READ_IDLE_TIMEOUT.toSeconds()
-                      + " s before the "
-                      + "end of every partition was reached");
-        }
-      }
+      boolean verified = counter == null || readBack(counter, encoding, topic, result.delivered());
       System.out.println(result.summary());
       return result.report(
           options.records(),
@@ -238,6 +193,61 @@ public final class KafkaCommand implements Command {
         deleteRecursively(dataDir);
       }
     }
+  }
+
+  /**
+   * Reads the topic back from the offsets taken before the run and compares its log records with
+   * what the producer reports delivered; prints the outcome.
+   *
+   * @return whether the topic holds exactly the delivered records, all well-formed
+   */
+  private static boolean readBack(
+      TopicReader counter, KafkaEncoding encoding, String topic, long delivered) {
+    boolean verified = true;
+    long begin = System.nanoTime();
+    TopicReader.Count c;
+    try {
+      c = counter.count(recordsPerMessage(encoding), READ_IDLE_TIMEOUT.toMillis());
+    } catch (KafkaException e) {
+      c = null;
+      verified = false;
+      System.err.printf(
+          Locale.ROOT,
+          "MISMATCH: producer reports %d delivered, topic %s could not be read back: " + "%s%n",
+          delivered,
+          topic,
+          e);
+    }
+    if (c != null) {
+      System.err.printf(
+          Locale.ROOT,
+          "read back topic %s (%d partitions): %,d records in %,d messages in %.1f " + "s%n",
+          topic,
+          c.partitions(),
+          c.records(),
+          c.messages(),
+          (System.nanoTime() - begin) / 1e9);
+      verified = c.complete() && c.malformed() == 0 && c.records() == delivered;
+    }
+    if (c != null && !verified) {
+      System.err.printf(
+          Locale.ROOT,
+          "MISMATCH: producer reports %d delivered, topic %s holds %d records in %d "
+              + "messages, %d malformed message(s)%s%s%n",
+          delivered,
+          topic,
+          c.records(),
+          c.messages(),
+          c.malformed(),
+          c.firstProblem() == null ? "" : " (first: " + c.firstProblem() + ")",
+          c.complete()
+              ? ""
+              : "; no message arrived for "
+                  + READ_IDLE_TIMEOUT.toSeconds()
+                  + " s before the "
+                  + "end of every partition was reached");
+    }
+    return verified;
   }
 
   /**
