@@ -135,7 +135,6 @@ final class SoakChart {
       boolean dots,
       double limit,
       String limitLabel) {
-    int plotW = W - LEFT - RIGHT;
     int y0 = TOP + index * (PANEL_H + GAP);
     double max = Double.isNaN(limit) ? 0 : limit;
     double min = Double.MAX_VALUE;
@@ -152,6 +151,15 @@ final class SoakChart {
     double step = Charts.Axis.niceStep(Math.max(1e-9, max - lo) / 4);
     lo = Math.floor(lo / step) * step;
     double hi = lo + Math.max(1, Math.ceil((max * 1.05 - lo) / step)) * step;
+    markTimeline(sb, index, tMax, y0);
+    gridAndTicks(sb, tMax, y0, lo, hi, step);
+    frameAndLabels(sb, y0, label, color, limit, limitLabel, lo, hi);
+    plotSeries(sb, points, tMax, y0, lo, hi, color, dots);
+  }
+
+  /** Shades the outages, marks the heap-rule windows (top panel) and the end of sending. */
+  private void markTimeline(StringBuilder sb, int index, double tMax, int y0) {
+    int plotW = W - LEFT - RIGHT;
     // outages
     for (SoakMain.Outage out : outages) {
       double x1 = LEFT + out.from() / tMax * plotW;
@@ -186,6 +194,12 @@ final class SoakChart {
             y0,
             xe,
             y0 + PANEL_H));
+  }
+
+  /** Draws the horizontal grid with y tick labels and the x ticks. */
+  private static void gridAndTicks(
+      StringBuilder sb, double tMax, int y0, double lo, double hi, double step) {
+    int plotW = W - LEFT - RIGHT;
     // y grid and ticks
     for (double v = lo; v <= hi + step / 1000; v += step) {
       double y = y0 + PANEL_H - (v - lo) / (hi - lo) * PANEL_H;
@@ -226,6 +240,19 @@ final class SoakChart {
               y0 + PANEL_H + 15,
               fmt(t)));
     }
+  }
+
+  /** Draws the panel frame, its title and the optional limit line. */
+  private static void frameAndLabels(
+      StringBuilder sb,
+      int y0,
+      String label,
+      String color,
+      double limit,
+      String limitLabel,
+      double lo,
+      double hi) {
+    int plotW = W - LEFT - RIGHT;
     sb.append(
         String.format(
             Locale.ROOT,
@@ -262,6 +289,19 @@ final class SoakChart {
               y - 4,
               esc(limitLabel)));
     }
+  }
+
+  /** Draws the series as a path, with a dot per sample when asked; NaN breaks the line. */
+  private static void plotSeries(
+      StringBuilder sb,
+      double[][] points,
+      double tMax,
+      int y0,
+      double lo,
+      double hi,
+      String color,
+      boolean dots) {
+    int plotW = W - LEFT - RIGHT;
     // data
     StringBuilder path = new StringBuilder();
     boolean pen = false;

@@ -4,16 +4,15 @@ import static io.logproducer.benchmark.soak.SoakMain.MIB;
 import static io.logproducer.benchmark.soak.SoakMain.fmt;
 import static io.logproducer.benchmark.soak.SoakMain.mb;
 
-import io.logproducer.benchmark.soak.SoakMain.Criterion;
-import io.logproducer.benchmark.soak.SoakMain.Result;
 import io.logproducer.benchmark.soak.SoakMain.Sample;
+import io.logproducer.benchmark.soak.SoakResult.Criterion;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The soak's pass criteria, judged from its counts ({@link Result}), its one-a-second samples and
- * its GC events: one outcome per accepted record, delivered means received, heap after GC flat,
+ * The soak's pass criteria, judged from its counts ({@link SoakResult}), its one-a-second samples
+ * and its GC events: one outcome per accepted record, delivered means received, heap after GC flat,
  * thread count flat, buffered bytes bounded, nothing hangs. Not thread-safe; used once, after the
  * run.
  */
@@ -33,7 +32,7 @@ final class SoakCriteria {
    * {@return every criterion, in the report's order}; {@code hangs} are the problems the run
    * noticed.
    */
-  List<Criterion> judge(Result r, List<String> hangs) {
+  List<Criterion> judge(SoakResult r, List<String> hangs) {
     List<Criterion> c = new ArrayList<>();
     c.add(
         new Criterion(

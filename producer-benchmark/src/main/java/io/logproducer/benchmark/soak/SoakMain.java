@@ -209,7 +209,7 @@ public final class SoakMain {
     List<String> leftover = leftoverThreads(threadsBefore);
     watchdog.done();
 
-    Result r = evaluate(metrics, rs, seen, leftover, sendEnd, closeSeconds);
+    SoakResult r = evaluate(metrics, rs, seen, leftover, sendEnd, closeSeconds);
     SoakReport report =
         new SoakReport(
             o,
@@ -374,72 +374,7 @@ public final class SoakMain {
     return leftover;
   }
 
-  /** Everything the report needs besides the samples. */
-  record Result(
-      long accepted,
-      long refused,
-      long[] byStatus,
-      long outcomes,
-      long missing,
-      long repeatedOutcomes,
-      long noOutcomeIds,
-      long received,
-      long duplicates,
-      long lostDelivered,
-      long phantom,
-      long receivedButFailed,
-      long receiverRecordsWithoutId,
-      long receiverBadRequests,
-      long receiverUnavailableAnswers,
-      long receiverRequests,
-      ProducerMetrics metrics,
-      double sendEnd,
-      double closeSeconds,
-      List<String> leftoverThreads,
-      long trackingBytes,
-      long trackingGrownBytes,
-      List<Criterion> criteria) {
-
-    boolean pass() {
-      return criteria.stream().allMatch(Criterion::pass);
-    }
-
-    long delivered() {
-      return byStatus[SendResult.Status.DELIVERED.ordinal()];
-    }
-
-    Result withCriteria(List<Criterion> c) {
-      return new Result(
-          accepted,
-          refused,
-          byStatus,
-          outcomes,
-          missing,
-          repeatedOutcomes,
-          noOutcomeIds,
-          received,
-          duplicates,
-          lostDelivered,
-          phantom,
-          receivedButFailed,
-          receiverRecordsWithoutId,
-          receiverBadRequests,
-          receiverUnavailableAnswers,
-          receiverRequests,
-          metrics,
-          sendEnd,
-          closeSeconds,
-          leftoverThreads,
-          trackingBytes,
-          trackingGrownBytes,
-          c);
-    }
-  }
-
-  /** One pass criterion. */
-  record Criterion(String name, String rule, String measured, boolean pass) {}
-
-  private Result evaluate(
+  private SoakResult evaluate(
       ProducerMetrics m,
       SoakReceiverProcess.Stats rs,
       SoakIdSet[] seen,
@@ -485,8 +420,8 @@ public final class SoakMain {
       hangs = new ArrayList<>(problems);
     }
     long noId = rs.noId() + rs.unknownThread();
-    Result r =
-        new Result(
+    SoakResult r =
+        new SoakResult(
             accepted,
             refused,
             status,

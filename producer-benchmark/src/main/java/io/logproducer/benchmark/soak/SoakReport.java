@@ -49,7 +49,7 @@ final class SoakReport {
 
   private final SoakOptions o;
   private final Map<String, String> machine;
-  private final SoakMain.Result r;
+  private final SoakResult r;
   private final List<SoakMain.Sample> samples;
   private final List<SoakMain.GcEvent> gcs;
   private final List<SoakMain.Outage> outages;
@@ -59,7 +59,7 @@ final class SoakReport {
   SoakReport(
       SoakOptions o,
       Map<String, String> machine,
-      SoakMain.Result r,
+      SoakResult r,
       List<SoakMain.Sample> samples,
       List<SoakMain.GcEvent> gcs,
       List<SoakMain.Outage> outages,
@@ -174,7 +174,7 @@ final class SoakReport {
 
   private String criteriaTable() {
     Table t = new Table("criterion", "rule", "measured", "");
-    for (SoakMain.Criterion c : r.criteria()) {
+    for (SoakResult.Criterion c : r.criteria()) {
       t.row(c.name(), c.rule(), c.measured(), c.pass() ? "✓" : "✗ FAIL");
     }
     return t.markdown();

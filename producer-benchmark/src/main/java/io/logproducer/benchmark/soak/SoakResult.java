@@ -1,0 +1,70 @@
+package io.logproducer.benchmark.soak;
+
+import io.logproducer.ProducerMetrics;
+import io.logproducer.SendResult;
+import java.util.List;
+
+/** The soak's counts and verdict: everything the report needs besides the samples. */
+record SoakResult(
+    long accepted,
+    long refused,
+    long[] byStatus,
+    long outcomes,
+    long missing,
+    long repeatedOutcomes,
+    long noOutcomeIds,
+    long received,
+    long duplicates,
+    long lostDelivered,
+    long phantom,
+    long receivedButFailed,
+    long receiverRecordsWithoutId,
+    long receiverBadRequests,
+    long receiverUnavailableAnswers,
+    long receiverRequests,
+    ProducerMetrics metrics,
+    double sendEnd,
+    double closeSeconds,
+    List<String> leftoverThreads,
+    long trackingBytes,
+    long trackingGrownBytes,
+    List<Criterion> criteria) {
+
+  boolean pass() {
+    return criteria.stream().allMatch(Criterion::pass);
+  }
+
+  long delivered() {
+    return byStatus[SendResult.Status.DELIVERED.ordinal()];
+  }
+
+  SoakResult withCriteria(List<Criterion> c) {
+    return new SoakResult(
+        accepted,
+        refused,
+        byStatus,
+        outcomes,
+        missing,
+        repeatedOutcomes,
+        noOutcomeIds,
+        received,
+        duplicates,
+        lostDelivered,
+        phantom,
+        receivedButFailed,
+        receiverRecordsWithoutId,
+        receiverBadRequests,
+        receiverUnavailableAnswers,
+        receiverRequests,
+        metrics,
+        sendEnd,
+        closeSeconds,
+        leftoverThreads,
+        trackingBytes,
+        trackingGrownBytes,
+        c);
+  }
+
+  /** One pass criterion. */
+  record Criterion(String name, String rule, String measured, boolean pass) {}
+}
