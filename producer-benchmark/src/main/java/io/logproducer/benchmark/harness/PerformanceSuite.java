@@ -299,7 +299,7 @@ public final class PerformanceSuite {
         run("sendThreads", base.withSendThreads(st).withLabel("sendThreads " + st), results);
       }
     }
-    int bestThreads = pickUnblocked(sendThreads, samplesOf("sendThreads"));
+    int bestThreads = Runs.pickUnblocked(sendThreads, samplesOf("sendThreads"));
     meta.put("standardSendThreads", Integer.toString(bestThreads));
     out.println(
         "  → standard sendThreads for the other sweeps (fewest with which send() never waited for buffer "
@@ -631,29 +631,6 @@ public final class PerformanceSuite {
     return samples.stream().filter(s -> s.section().equals(name)).toList();
   }
 
-  /**
-   * The fewest send threads with which the application threads never waited for buffer space (in
-   * every pass): send threads exist to keep requests in flight while earlier ones wait for the
-   * receiver; once {@code send} never blocks, more of them only add runnable threads (and
-   * connections). Falls back to the largest setting.
-   */
-  public static int pickUnblocked(int[] sendThreads, List<Sample> sweep) {
-    for (int st : sendThreads) {
-      List<Sample> l = sweep.stream().filter(s -> s.spec().sendThreads() == st).toList();
-      boolean never =
-          !l.isEmpty()
-              && l.stream()
-                  .allMatch(
-                      s ->
-                          s.result().getLong("sendBlockedNanos")
-                              < 0.005 * s.spec().appThreads() * s.result().seconds() * 1e9);
-      if (never) {
-        return st;
-      }
-    }
-    return sendThreads[sendThreads.length - 1];
-  }
-
   private double median(String section, java.util.function.Predicate<Sample> filter) {
     return Report.median(
         samples.stream()
@@ -676,10 +653,10 @@ public final class PerformanceSuite {
    */
   private void run(String section, RunSpec spec, Path results, Path jfrFile)
       throws IOException, InterruptedException {
-    String key = specKey(spec);
+    String key = Runs.specKey(spec);
     long have =
         samples.stream()
-            .filter(x -> x.section().equals(section) && specKey(x.spec()).equals(key))
+            .filter(x -> x.section().equals(section) && Runs.specKey(x.spec()).equals(key))
             .count();
     Sample reusable =
         jfrFile != null
@@ -688,7 +665,7 @@ public final class PerformanceSuite {
                 .filter(
                     x ->
                         !x.section().equals(section)
-                            && specKey(x.spec()).equals(key)
+                            && Runs.specKey(x.spec()).equals(key)
                             && !x.result().has("reusedFrom"))
                 .skip(have)
                 .findFirst()
@@ -710,9 +687,9 @@ public final class PerformanceSuite {
     out.printf(
         Locale.ROOT, "[%2d/%d] %s — %s%n", runNumber, plannedRuns, spec.label(), spec.describe());
     RunResult r = probedRun(spec, jfrFile);
-    double others = othersPercent(r);
+    double others = Runs.othersPercent(r);
     double slowdown = r.getDouble("machineSlowdown");
-    if (disturbance(r) > 1 && spec.client() != Client.GENERATE) {
+    if (Runs.disturbance(r) > 1 && spec.client() != Client.GENERATE) {
       String why =
           others > DISTURBED_PERCENT
               ? String.format(
@@ -724,7 +701,7 @@ public final class PerformanceSuite {
       if (slackSeconds() > averageRunSeconds() + 15) {
         out.printf(Locale.ROOT, "        disturbed: %s; once more%n", why);
         RunResult again = probedRun(spec, jfrFile);
-        if (disturbance(again) < disturbance(r)) {
+        if (Runs.disturbance(again) < Runs.disturbance(r)) {
           r = again;
         }
         r = r.with("rerun", true);
@@ -767,17 +744,6 @@ public final class PerformanceSuite {
     return r;
   }
 
-  /**
-   * How disturbed a run was, 1 at either threshold: other processes' CPU against {@link
-   * #DISTURBED_PERCENT}, the machine's slowdown (see {@link SpeedProbe}) against {@link
-   * SpeedProbe#SLOW}; the larger.
-   */
-  public static double disturbance(RunResult r) {
-    double slow =
-        r.has("machineSlowdown") ? (r.getDouble("machineSlowdown") - 1) / (SpeedProbe.SLOW - 1) : 0;
-    return Math.max(othersPercent(r) / DISTURBED_PERCENT, slow);
-  }
-
   private void record(Sample s, Path results) throws IOException {
     samples.add(s);
     Files.writeString(
@@ -786,26 +752,6 @@ public final class PerformanceSuite {
         StandardCharsets.UTF_8,
         StandardOpenOption.CREATE,
         StandardOpenOption.APPEND);
-  }
-
-  /** The settings that define a measurement (label and profiling excluded). */
-  public static String specKey(RunSpec spec) {
-    Map<String, String> m = new LinkedHashMap<>(spec.toMap());
-    m.remove("label");
-    m.remove("jfr");
-    return m.toString();
-  }
-
-  /**
-   * CPU other processes used during a run's measured phase, % of one core; 0 when unknown (no
-   * whole-machine figure, or a run too short for two sink reports, whose CPU would otherwise count
-   * as someone else's).
-   */
-  public static double othersPercent(RunResult r) {
-    if (!r.has("machineBusyPercent") || (r.has("sinkRecords") && !r.has("sinkCpuPercent"))) {
-      return 0;
-    }
-    return r.getDouble("machineBusyPercent") - r.cpuPercent() - r.getDouble("sinkCpuPercent");
   }
 
   private double averageRunSeconds() {

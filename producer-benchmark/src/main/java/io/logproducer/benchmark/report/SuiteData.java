@@ -2,9 +2,9 @@ package io.logproducer.benchmark.report;
 
 import io.logproducer.Compression;
 import io.logproducer.benchmark.harness.JmhRunner;
-import io.logproducer.benchmark.harness.PerformanceSuite;
 import io.logproducer.benchmark.harness.RunResult;
 import io.logproducer.benchmark.harness.RunSpec.Client;
+import io.logproducer.benchmark.harness.Runs;
 import io.logproducer.benchmark.harness.Sample;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -223,7 +223,7 @@ public final class SuiteData {
                         && s.spec().rateLimit() == 0
                         && !s.spec().jfr()
                         && !s.result().has("reusedFrom")),
-            s -> PerformanceSuite.specKey(s.spec()));
+            s -> Runs.specKey(s.spec()));
     List<Sample> best = null;
     double ratio = 0;
     for (List<Sample> l : g.values()) {
@@ -278,7 +278,7 @@ public final class SuiteData {
    * than 15 % slower than its fastest (the suite's speed probe).
    */
   static String disturbedMark(Sample s) {
-    return PerformanceSuite.disturbance(s.result()) > 1 ? " ⚠" : "";
+    return Runs.disturbance(s.result()) > 1 ? " ⚠" : "";
   }
 
   static String verifiedCell(List<Sample> l) {

@@ -37,16 +37,13 @@ class ParsingAndFormattingTest {
         RunResult.parse(
             "RESULT seconds=1.0 cpuNanos=1500000000 machineBusyPercent=180 "
                 + "sinkCpuPercent=20 sinkRecords=1");
-    assertEquals(10, PerformanceSuite.othersPercent(quiet), 1e-9); // 180 - 150 - 20
-    assertEquals(0.4, PerformanceSuite.disturbance(quiet), 1e-9);
-    assertEquals(
-        1.6,
-        PerformanceSuite.disturbance(quiet.with("machineBusyPercent", 210)),
-        1e-9); // others 40 %
-    assertEquals(0.4, PerformanceSuite.disturbance(quiet.with("machineSlowdown", "1.05")), 1e-9);
-    assertEquals(2.0, PerformanceSuite.disturbance(quiet.with("machineSlowdown", "1.30")), 1e-9);
-    assertFalse(PerformanceSuite.disturbance(quiet.with("machineSlowdown", "1.149")) > 1);
-    assertTrue(PerformanceSuite.disturbance(quiet.with("machineSlowdown", "1.151")) > 1);
+    assertEquals(10, Runs.othersPercent(quiet), 1e-9); // 180 - 150 - 20
+    assertEquals(0.4, Runs.disturbance(quiet), 1e-9);
+    assertEquals(1.6, Runs.disturbance(quiet.with("machineBusyPercent", 210)), 1e-9); // others 40 %
+    assertEquals(0.4, Runs.disturbance(quiet.with("machineSlowdown", "1.05")), 1e-9);
+    assertEquals(2.0, Runs.disturbance(quiet.with("machineSlowdown", "1.30")), 1e-9);
+    assertFalse(Runs.disturbance(quiet.with("machineSlowdown", "1.149")) > 1);
+    assertTrue(Runs.disturbance(quiet.with("machineSlowdown", "1.151")) > 1);
   }
 
   @Test
@@ -144,14 +141,14 @@ class ParsingAndFormattingTest {
               RunResult.parse("RESULT seconds=8 sendBlockedNanos=" + b[1])));
     }
     // 4 blocked 0.1 s of 80 thread-seconds in its second pass: 0.125 %, under the 0.5 % tolerance
-    assertEquals(4, PerformanceSuite.pickUnblocked(new int[] {1, 2, 4, 8}, sweep));
+    assertEquals(4, Runs.pickUnblocked(new int[] {1, 2, 4, 8}, sweep));
     sweep.add(
         new Sample(
             "sendThreads",
             RunSpec.reference().withSendThreads(4),
             RunResult.parse("RESULT seconds=8 sendBlockedNanos=1000000000")));
-    assertEquals(8, PerformanceSuite.pickUnblocked(new int[] {1, 2, 4, 8}, sweep));
-    assertEquals(16, PerformanceSuite.pickUnblocked(new int[] {16}, java.util.List.of()));
+    assertEquals(8, Runs.pickUnblocked(new int[] {1, 2, 4, 8}, sweep));
+    assertEquals(16, Runs.pickUnblocked(new int[] {16}, java.util.List.of()));
   }
 
   @Test
