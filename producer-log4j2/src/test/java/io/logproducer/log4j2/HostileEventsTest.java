@@ -206,7 +206,7 @@ class HostileEventsTest {
   }
 
   /** A marker that is its own parent: a naive walk over its parents never ends. */
-  static final class CyclicMarker implements Marker {
+  static class CyclicMarker implements Marker {
     private static final long serialVersionUID = 1L;
     private final String name;
 

@@ -200,7 +200,7 @@ class HostileEventsTest {
   }
 
   /** A marker that references itself: a naive walk over its references never ends. */
-  static final class CyclicMarker implements Marker {
+  static class CyclicMarker implements Marker {
     private static final long serialVersionUID = 1L;
     private final String name;
     private Marker next = this;
