@@ -27,7 +27,9 @@ import java.util.function.Consumer;
  *   <li><b>Never blocking, never throwing.</b> {@link #send(LogRecord)} under the appender default
  *       {@code bufferFullPolicy=DROP} never waits; with {@code BLOCK} it waits at most {@code
  *       maxBlockMillis}. A record refused for any reason (full buffer, too large, producer closed)
- *       is counted, never thrown into the logging call.
+ *       is counted, never thrown into the logging call. {@link #mapAndSend} maps and sends an event
+ *       and catches anything either throws, {@link Error}s included: the event is counted as
+ *       dropped, whatever the framework's {@code ignoreExceptions} says.
  *   <li><b>Visible losses.</b> Dropped and failed events are reported through {@code status} (the
  *       framework's own status channel) at most once per {@code reportIntervalMillis}, with counts
  *       since the last report and the last cause.
@@ -47,6 +49,9 @@ public final class AppenderProducer {
           return new boolean[1];
         }
       };
+
+  /** Longest exception text in a report's cause (an exception's message may be huge). */
+  private static final int MAX_CAUSE_CHARS = 500;
 
   private final String appenderName;
   private final long stopTimeoutMillis;
@@ -246,6 +251,46 @@ public final class AppenderProducer {
         RuntimeException e) { // too large, closed, interrupted, a record the exporter cannot encode
       countDropped(e.toString());
     }
+  }
+
+  /**
+   * Maps {@code event} and sends the record: the one place where the appenders turn an event into a
+   * record. Never throws: anything thrown while the event is mapped or sent, {@link Error}s
+   * included ({@code StackOverflowError}, {@code OutOfMemoryError} of a huge allocation, {@code
+   * LinkageError}), counts the event as dropped with the cause {@code "mapping the event failed: "
+   * + t} in the next report. Under {@code DROP} never waits.
+   *
+   * @param mapper the appender's mapper
+   * @param event the event, read only during this call
+   * @param <E> the framework's event type
+   */
+  public <E> void mapAndSend(EventMapper<E> mapper, E event) {
+    LogRecord record;
+    try {
+      record = mapper.map(event);
+    } catch (Throwable t) {
+      countDropped(failure(t));
+      return;
+    }
+    try {
+      send(record);
+    } catch (Throwable t) { // send counts what the producer refuses; this is what it did not expect
+      countDropped(failure(t));
+    }
+  }
+
+  /** The cause of an event lost to {@code t}; never throws (not even if {@code t} does). */
+  private static String failure(Throwable t) {
+    String text;
+    try {
+      text = String.valueOf(t);
+    } catch (Throwable e) {
+      text = t.getClass().getName();
+    }
+    if (text.length() > MAX_CAUSE_CHARS) {
+      text = text.substring(0, MAX_CAUSE_CHARS) + "…";
+    }
+    return "mapping the event failed: " + text;
   }
 
   private void onOutcome(SendResult result) {

@@ -1,6 +1,5 @@
 package io.logproducer.log4j2;
 
-import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.EventMapper;
@@ -329,14 +328,7 @@ public final class LogproducerAppender extends AbstractAppender {
       return;
     }
     try {
-      LogRecord record;
-      try {
-        record = mapper.map(event);
-      } catch (RuntimeException e) {
-        producer.countDropped("the event could not be mapped: " + e);
-        return;
-      }
-      producer.send(record);
+      producer.mapAndSend(mapper, event);
     } finally {
       producer.exit();
     }

@@ -1,7 +1,6 @@
 package io.logproducer.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.logproducer.LogRecord;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.EventMapper;
 import io.logproducer.appender.HandOff;
@@ -86,14 +85,7 @@ final class EventPipeline {
   }
 
   private void sendNow(ILoggingEvent event) {
-    LogRecord record;
-    try {
-      record = mapper.map(event);
-    } catch (RuntimeException e) {
-      producer.countDropped("mapping the event failed: " + e);
-      return;
-    }
-    producer.send(record);
+    producer.mapAndSend(mapper, event);
   }
 
   /**
