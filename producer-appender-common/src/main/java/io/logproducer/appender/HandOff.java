@@ -90,8 +90,9 @@ public final class HandOff<E> {
    *     events it logs itself are kept out of the appender (see {@link
    *     AppenderProducer#enter(String)})
    * @param capacity the most events waiting, rounded up to a power of two; at least 1, at most 2^20
-   * @param consumer maps and sends one event; runs on the worker; must not throw (a throw is caught
-   *     and the event lost)
+   * @param consumer maps and sends one event; runs on the worker; must not throw: the appenders
+   *     pass {@link AppenderProducer#mapAndSend}, which counts any failure as a drop (a throw would
+   *     still be caught, the worker going on, but the event lost uncounted)
    * @throws IllegalArgumentException if {@code capacity} is out of range
    */
   public HandOff(String threadName, int capacity, Consumer<E> consumer) {

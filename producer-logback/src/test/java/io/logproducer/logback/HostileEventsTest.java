@@ -368,4 +368,43 @@ class HostileEventsTest {
             .anyMatch(w -> w.contains("mapping the event failed: " + HostileError.class.getName())),
         () -> "status: " + warnings);
   }
+
+  @Test
+  void anErrorOnTheHandOffWorkerIsCountedAsDropped() throws Exception {
+    ctx.stop();
+    ctx =
+        LogbackTestSupport.configure(
+            "hostile-queue.xml", Map.of("otlp.endpoint", server.endpoint()));
+    lp = LogbackTestSupport.appender(ctx, "LP");
+    assertTrue(lp.isStarted());
+    log = ctx.getLogger("app.hostile");
+    CyclicMarker broken =
+        new CyclicMarker("broken") {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          public String getName() {
+            throw new HostileError();
+          }
+        };
+    logOnDefaultStack(
+        3,
+        () -> {
+          log.info(broken, "unmappable on the worker");
+          log.error("bad exception on the worker", new BadToString());
+          log.info("fine");
+        });
+    List<Decoded> records = stopAndAccount(1);
+    assertEquals(
+        List.of("bad exception on the worker", "fine"),
+        records.stream().map(Decoded::body).toList());
+    assertTrue(
+        ((String) records.get(0).attributes().get("exception.stacktrace"))
+            .startsWith("<toString() threw java.lang.IllegalStateException>\n"));
+    List<String> warnings = LogbackTestSupport.statuses(ctx, Status.WARN);
+    assertTrue(
+        warnings.stream()
+            .anyMatch(w -> w.contains("mapping the event failed: " + HostileError.class.getName())),
+        () -> "status: " + warnings);
+  }
 }
