@@ -38,6 +38,7 @@ final class EventPipeline {
   private final AtomicBoolean droppedAfterStop = new AtomicBoolean();
   private final Consumer<String> status;
   private boolean stopped; // guarded by this
+  private volatile boolean stopping;
   private final AppenderProducer producer;
   private final EventMapper<ILoggingEvent> mapper;
   private final boolean captureCode;
@@ -178,6 +179,7 @@ final class EventPipeline {
       return;
     }
     stopped = true;
+    stopping = true;
     long timeout = producer.stopTimeoutMillis();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
     StopFlush flush = new StopFlush(producer.producer());
@@ -190,6 +192,11 @@ final class EventPipeline {
     }
     producer.stop(millisLeft(deadline));
     flush.awaitEnd(200);
+  }
+
+  /** {@return whether {@link #stop} has begun} */
+  boolean isStopping() {
+    return stopping;
   }
 
   private static long millisLeft(long deadlineNanos) {

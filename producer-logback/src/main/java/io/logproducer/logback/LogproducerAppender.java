@@ -2,6 +2,7 @@ package io.logproducer.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Context;
+import ch.qos.logback.core.CoreConstants;
 import ch.qos.logback.core.Layout;
 import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.encoder.Encoder;
@@ -10,6 +11,7 @@ import ch.qos.logback.core.status.StatusListener;
 import io.logproducer.Producer;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.EventMapper;
+import io.logproducer.appender.ExitHook;
 import io.logproducer.appender.GseSettings;
 import io.logproducer.appender.KafkaSettings;
 import io.logproducer.appender.MappingSettings;
@@ -56,6 +58,9 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   /** The {@code InstrumentationScope} name of records whose logger name is not used as scope. */
   public static final String SCOPE_NAME = "io.logproducer.logback";
 
+  /** The object Spring Boot's LogbackLoggingSystem puts in the context it manages. */
+  static final String SPRING_BOOT_MARKER = "org.springframework.boot.logging.LoggingSystem";
+
   private OtlpSettings otlp;
   private GseSettings gse;
   private KafkaSettings kafka;
@@ -71,6 +76,8 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   private volatile AppenderProducer appenderProducer;
   private volatile EventPipeline pipeline;
   private int queueSize;
+  private Boolean exitHookWanted; // the producer settings' shutdownHookEnabled, read at first start
+  private volatile ExitHook exitHook;
 
   /** logback's re-entrancy guard, per appender and thread, as {@code doAppend} has it. */
   private final ThreadLocal<boolean[]> appending = ThreadLocal.withInitial(() -> new boolean[1]);
@@ -266,6 +273,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       ap =
           new AppenderProducer(
               String.valueOf(getName()), stopTimeoutMillis, reportIntervalMillis, this::addWarn);
+      takeOverShutdownHook();
       ap.start(producerSettings, otlp, gse, kafka, SCOPE_NAME, mapping.scopeFromLogger());
     } catch (RuntimeException | LinkageError e) {
       addError(prefix + e.getMessage(), e);
@@ -281,7 +289,40 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       return;
     }
     appenderProducer = ap;
+    if (exitHookWanted) {
+      EventPipeline p = pipeline;
+      exitHook =
+          ExitHook.register(
+              ap.producer().getConfig().getClientId() + "-exit-hook",
+              this::frameworkStopsAtExit,
+              p::isStopping,
+              this::stop,
+              ap.producer().getConfig().getShutdownHookTimeoutMillis());
+    }
     super.start();
+  }
+
+  /**
+   * The appender, not its producer, owns the JVM exit ({@link ExitHook}): the producer's own hook
+   * is turned off; {@code shutdownHookEnabled=false} in {@code <producer>} turns both off.
+   */
+  private void takeOverShutdownHook() {
+    if (exitHookWanted == null) {
+      exitHookWanted = producerSettings.toConfig(String.valueOf(getName())).isShutdownHookEnabled();
+    }
+    producerSettings.setShutdownHookEnabled(false);
+  }
+
+  /**
+   * Whether logback stops this appender at JVM exit by itself: a {@code <shutdownHook/>} in the
+   * configuration, or Spring Boot's logging system, whose shutdown handler stops the context after
+   * the application's.
+   */
+  private boolean frameworkStopsAtExit() {
+    Context c = getContext();
+    return c != null
+        && (c.getObject(CoreConstants.SHUTDOWN_HOOK_THREAD) != null
+            || c.getObject(SPRING_BOOT_MARKER) != null);
   }
 
   /**
@@ -293,6 +334,11 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
    */
   @Override
   public void stop() {
+    ExitHook hook = exitHook;
+    exitHook = null;
+    if (hook != null) {
+      hook.remove();
+    }
     EventPipeline p = pipeline; // the producer is kept after stop for its counts
     if (p != null && isStarted()) {
       try {
