@@ -544,7 +544,9 @@ public final class ProducerConfig {
     /**
      * Close the producer from a JVM shutdown hook if the application has not closed it; default
      * true. Turn it off when the application closes producers itself in its own shutdown order
-     * (e.g. after its last log line).
+     * (e.g. after its last log line). The logback and log4j2 appenders turn it off for their
+     * producers and own the exit themselves (one stop, after the logging framework's, see
+     * docs/appenders.md, "Lifecycle"); for them {@code false} turns their own exit hook off too.
      *
      * @param shutdownHookEnabled whether to install the hook; default true
      * @return this builder

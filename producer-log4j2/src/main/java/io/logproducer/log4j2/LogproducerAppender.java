@@ -3,6 +3,7 @@ package io.logproducer.log4j2;
 import io.logproducer.Producer;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.EventMapper;
+import io.logproducer.appender.ExitHook;
 import io.logproducer.appender.GseSettings;
 import io.logproducer.appender.KafkaSettings;
 import io.logproducer.appender.MappingSettings;
@@ -10,17 +11,22 @@ import io.logproducer.appender.OtlpSettings;
 import io.logproducer.appender.ProducerSettings;
 import java.io.Serializable;
 import java.util.concurrent.TimeUnit;
+import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.Appender;
 import org.apache.logging.log4j.core.Filter;
 import org.apache.logging.log4j.core.Layout;
 import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.Node;
 import org.apache.logging.log4j.core.config.Property;
 import org.apache.logging.log4j.core.config.plugins.Plugin;
 import org.apache.logging.log4j.core.config.plugins.PluginBuilderAttribute;
 import org.apache.logging.log4j.core.config.plugins.PluginBuilderFactory;
 import org.apache.logging.log4j.core.config.plugins.PluginElement;
+import org.apache.logging.log4j.core.impl.Log4jContextFactory;
+import org.apache.logging.log4j.spi.LoggerContextFactory;
 
 /**
  * A log4j2 appender that ships every event as an OpenTelemetry log record through a logproducer
@@ -57,6 +63,9 @@ public final class LogproducerAppender extends AbstractAppender {
   /** Default {@code reportIntervalMillis}: {@value}. */
   public static final long DEFAULT_REPORT_INTERVAL_MILLIS = 10_000;
 
+  /** The external context Spring Boot's Log4J2LoggingSystem gives the LoggerContext it manages. */
+  static final String SPRING_BOOT_MARKER = "org.springframework.boot.logging.LoggingSystem";
+
   private final ProducerSettings producerSettings;
   private final OtlpSettings otlp;
   private final GseSettings gse;
@@ -64,6 +73,9 @@ public final class LogproducerAppender extends AbstractAppender {
   private final MappingSettings mapping;
   private final EventMapper<LogEvent> mapper;
   private final AppenderProducer producer;
+  private final Configuration configuration; // null when built outside a configuration
+  private Boolean exitHookWanted; // the producer settings' shutdownHookEnabled, read at first start
+  private volatile ExitHook exitHook;
 
   private LogproducerAppender(
       String name,
@@ -77,8 +89,10 @@ public final class LogproducerAppender extends AbstractAppender {
       KafkaSettings kafka,
       MappingSettings mapping,
       long stopTimeoutMillis,
-      long reportIntervalMillis) {
+      long reportIntervalMillis,
+      Configuration configuration) {
     super(name, filter, layout, ignoreExceptions, properties);
+    this.configuration = configuration;
     this.producerSettings = producerSettings;
     this.otlp = otlp;
     this.gse = gse;
@@ -290,7 +304,8 @@ public final class LogproducerAppender extends AbstractAppender {
           kafka != null ? kafka.settings() : null,
           mapping != null ? mapping.settings() : new MappingSettings(),
           stopAndReport[0],
-          stopAndReport[1]);
+          stopAndReport[1],
+          getConfiguration());
     }
   }
 
@@ -301,13 +316,56 @@ public final class LogproducerAppender extends AbstractAppender {
   @Override
   public void start() {
     try {
+      takeOverShutdownHook();
       producer.start(producerSettings, otlp, gse, kafka, getName(), mapping.scopeFromLogger());
     } catch (RuntimeException
         | LinkageError e) { // LinkageError: a mismatched logproducer jar on the class path
       LOGGER.error("Logproducer appender '{}' not started: {}", getName(), e.getMessage(), e);
       return;
     }
+    if (exitHookWanted) {
+      exitHook =
+          ExitHook.register(
+              producer.producer().getConfig().getClientId() + "-exit-hook",
+              this::frameworkStopsAtExit,
+              () -> isStopping() || isStopped(),
+              this::stop,
+              producer.producer().getConfig().getShutdownHookTimeoutMillis());
+    }
     super.start();
+  }
+
+  /**
+   * The appender, not its producer, owns the JVM exit ({@link ExitHook}): the producer's own hook
+   * is turned off; {@code shutdownHookEnabled="false"} in {@code <ProducerSettings>} turns both
+   * off.
+   */
+  private void takeOverShutdownHook() {
+    if (exitHookWanted == null) {
+      exitHookWanted = producerSettings.toConfig(getName()).isShutdownHookEnabled();
+    }
+    producerSettings.setShutdownHookEnabled(false);
+  }
+
+  /**
+   * Whether log4j2 stops this appender at JVM exit by itself: its shutdown hook is on (the default:
+   * {@code shutdownHook} of the configuration and {@code log4j2.shutdownHookEnabled}), or Spring
+   * Boot manages the LoggerContext (Spring Boot turns log4j2's hook off and stops the context from
+   * its own shutdown handler, after the application's).
+   */
+  private boolean frameworkStopsAtExit() {
+    Configuration config = configuration;
+    if (config == null) {
+      return false;
+    }
+    LoggerContext context = config.getLoggerContext();
+    if (context != null && SPRING_BOOT_MARKER.equals(context.getExternalContext())) {
+      return true;
+    }
+    LoggerContextFactory factory = LogManager.getFactory();
+    return config.isShutdownHookEnabled()
+        && factory instanceof Log4jContextFactory
+        && ((Log4jContextFactory) factory).isShutdownHookEnabled();
   }
 
   /**
@@ -355,6 +413,11 @@ public final class LogproducerAppender extends AbstractAppender {
    */
   @Override
   public boolean stop(long timeout, TimeUnit timeUnit) {
+    ExitHook hook = exitHook;
+    exitHook = null;
+    if (hook != null) {
+      hook.remove();
+    }
     setStopping();
     super.stop(timeout, timeUnit, false);
     producer.stop();

@@ -5,15 +5,39 @@ import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.EventMapper;
 import io.logproducer.appender.HandOff;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * The path of one started appender's events to its producer: on the logging thread (the recursion
  * guard, mapping, send), or, with a {@code queueSize}, through the appender's own {@link HandOff}
  * queue to its worker thread, which maps and sends. Thread-safe: {@link #append} is called
- * concurrently by logging threads, {@link #stop} once by the lifecycle.
+ * concurrently by logging threads, {@link #stop} by the lifecycle (a second call waits for the
+ * first, then returns).
+ *
+ * <p>No event that reaches it is lost uncounted, the stop included: {@link #stop} first ships what
+ * is buffered while still taking events (logback goes on appending to an appender it is stopping
+ * until it detaches it, after it stopped every appender), then shuts the {@link AppendGate}, waits
+ * for the appends inside, and closes the producer; every event that comes after is counted as
+ * dropped, and the first one is reported through the status channel.
  */
 final class EventPipeline {
 
+  /** The cause of drops after the stop, in the producer's reports. */
+  static final String STOPPED_CAUSE =
+      "the appender was stopped (a reset, a reconfiguration or the context's stop)";
+
+  /** A flush shorter than this is the last one before the producer closes: 20 ms. */
+  private static final long SHORT_FLUSH_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+  /** At most this many flushes while still taking events. */
+  private static final int MAX_FLUSHES = 3;
+
+  private final AppendGate gate = new AppendGate();
+  private final AtomicBoolean droppedAfterStop = new AtomicBoolean();
+  private final Consumer<String> status;
+  private boolean stopped; // guarded by this
+  private volatile boolean stopping;
   private final AppenderProducer producer;
   private final EventMapper<ILoggingEvent> mapper;
   private final boolean captureCode;
@@ -22,13 +46,16 @@ final class EventPipeline {
 
   /**
    * @param queueSize 0 for the logging thread, else the hand-off queue's capacity, in [1, 1048576]
+   * @param status the appender's status channel (logback's {@code addWarn})
    * @throws IllegalArgumentException if {@code queueSize} is out of range (the message names it)
    */
   EventPipeline(
       AppenderProducer producer,
       EventMapper<ILoggingEvent> mapper,
       boolean captureCode,
-      int queueSize) {
+      int queueSize,
+      Consumer<String> status) {
+    this.status = status;
     this.producer = producer;
     this.mapper = mapper;
     this.captureCode = captureCode;
@@ -44,10 +71,42 @@ final class EventPipeline {
   }
 
   /**
-   * Maps and sends {@code event}, or queues it for the worker; never blocks under {@code DROP},
-   * never throws.
+   * Maps and sends {@code event}, or queues it for the worker; once the stop has shut the gate,
+   * counts it as dropped. Never blocks under {@code DROP}, never throws.
    */
   void append(ILoggingEvent event) {
+    if (!gate.enter()) {
+      dropAfterStop(event);
+      return;
+    }
+    try {
+      appendOpen(event);
+    } finally {
+      gate.exit();
+    }
+  }
+
+  /**
+   * Counts an event that reached the stopped appender as dropped (unless it is one the appender
+   * never takes: the producer's own threads', the {@code io.logproducer} loggers'); the first one
+   * is reported at once, the later ones with the producer's periodic reports.
+   */
+  private void dropAfterStop(ILoggingEvent event) {
+    String logger = event.getLoggerName();
+    if ((logger != null && logger.startsWith("io.logproducer."))
+        || producer.isProducerThread(Thread.currentThread().getName())) {
+      return;
+    }
+    producer.countDropped(STOPPED_CAUSE);
+    if (!droppedAfterStop.getAndSet(true)) {
+      status.accept(
+          "logproducer appender: events still reach it after it stopped (logback detaches an"
+              + " appender only after stopping all of them); they are counted as dropped");
+    }
+  }
+
+  /** {@link #append} once through the gate. */
+  private void appendOpen(ILoggingEvent event) {
     HandOff<ILoggingEvent> h = handOff;
     if (h != null) {
       // Only a hand-off here: nothing below can log back into the producer on this thread (the
@@ -55,6 +114,7 @@ final class EventPipeline {
       // for the synchronous path, which maps and sends; logback's own guard stops a nested append
       // anyway).
       if (!producer.admits(event.getLoggerName())) {
+        countIfClosed(event);
         return;
       }
       if (h.looksFull()) { // dropped anyway: spend no more of the logging thread on it (no
@@ -70,11 +130,12 @@ final class EventPipeline {
       event.prepareForDeferredProcessing(); // formats the message, copies the MDC: readable on the
       // worker
       if (!h.offer(event)) {
-        producer.countDropped(queueFullCause);
+        producer.countDropped(gate.isClosed() ? STOPPED_CAUSE : queueFullCause);
       }
       return;
     }
     if (!producer.enter(event.getLoggerName())) {
+      countIfClosed(event);
       return;
     }
     try {
@@ -89,18 +150,48 @@ final class EventPipeline {
   }
 
   /**
-   * Drains the queue (events left after the timeout are counted as dropped), then closes the
-   * producer with what is left of {@code stopTimeoutMillis}.
+   * An event the producer refused to take in ({@code enter}/{@code admits} false) is dropped, not
+   * ignored, when the reason is that the producer is closed (the stop ran out of time waiting at
+   * the gate).
    */
-  void stop() {
+  private void countIfClosed(ILoggingEvent event) {
+    if (producer.producer() == null) {
+      dropAfterStop(event);
+    }
+  }
+
+  /**
+   * Stops within {@code stopTimeoutMillis} (+ 1 s): flushes the producer while events are still
+   * taken (at most {@value #MAX_FLUSHES} times, until a flush takes less than 20 ms), shuts the
+   * gate and waits for the appends inside, drains the queue (events left after the timeout are
+   * counted as dropped), then closes the producer with what is left of the time. Idempotent.
+   */
+  synchronized void stop() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    stopping = true;
     long timeout = producer.stopTimeoutMillis();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
+    StopFlush flush = new StopFlush(producer.producer());
+    flush.flushWhileTaking(deadline, MAX_FLUSHES, SHORT_FLUSH_NANOS);
+    gate.close(millisLeft(deadline));
     if (handOff != null) {
-      long start = System.nanoTime();
-      for (long lost = handOff.stop(timeout); lost > 0; lost--) {
+      for (long lost = handOff.stop(millisLeft(deadline)); lost > 0; lost--) {
         producer.countDropped("the appender stopped before its queue drained (stopTimeoutMillis)");
       }
-      timeout -= TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
-    producer.stop(timeout);
+    producer.stop(millisLeft(deadline));
+    flush.awaitEnd(200);
+  }
+
+  /** {@return whether {@link #stop} has begun} */
+  boolean isStopping() {
+    return stopping;
+  }
+
+  private static long millisLeft(long deadlineNanos) {
+    return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
   }
 }

@@ -2,13 +2,16 @@ package io.logproducer.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Context;
+import ch.qos.logback.core.CoreConstants;
 import ch.qos.logback.core.Layout;
 import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.spi.FilterReply;
 import ch.qos.logback.core.status.StatusListener;
 import io.logproducer.Producer;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.EventMapper;
+import io.logproducer.appender.ExitHook;
 import io.logproducer.appender.GseSettings;
 import io.logproducer.appender.KafkaSettings;
 import io.logproducer.appender.MappingSettings;
@@ -16,6 +19,7 @@ import io.logproducer.appender.OtlpSettings;
 import io.logproducer.appender.ProducerSettings;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A logback appender that ships every event through a logproducer {@link Producer}, over OTLP/HTTP
@@ -38,6 +42,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * setting with an invalid value is reported through the status channel with its name, and the
  * appender does not start.
  *
+ * <p>Nothing that reaches it is lost uncounted, a reset or a reconfiguration included: logback
+ * stops every appender of a logger before it detaches them, and goes on appending meanwhile. {@link
+ * #stop()} therefore ships what is buffered while still taking events, and only then closes the
+ * producer; an event that arrives after that is counted as dropped ({@link #droppedCount()}), not
+ * discarded by logback as an event for a stopped appender ({@link #doAppend}).
+ *
  * <p>This class holds the settings and the lifecycle only: events are mapped by the mapping both
  * appenders share, {@link EventMapper} (reading logback's events through {@code
  * LogbackEventAdapter}), and reach the producer through {@code EventPipeline} (on the logging
@@ -47,6 +57,9 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
 
   /** The {@code InstrumentationScope} name of records whose logger name is not used as scope. */
   public static final String SCOPE_NAME = "io.logproducer.logback";
+
+  /** The object Spring Boot's LogbackLoggingSystem puts in the context it manages. */
+  static final String SPRING_BOOT_MARKER = "org.springframework.boot.logging.LoggingSystem";
 
   private OtlpSettings otlp;
   private GseSettings gse;
@@ -63,6 +76,17 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   private volatile AppenderProducer appenderProducer;
   private volatile EventPipeline pipeline;
   private int queueSize;
+  private Boolean exitHookWanted; // the producer settings' shutdownHookEnabled, read at first start
+  private volatile ExitHook exitHook;
+
+  /** logback's re-entrancy guard, per appender and thread, as {@code doAppend} has it. */
+  private final ThreadLocal<boolean[]> appending = ThreadLocal.withInitial(() -> new boolean[1]);
+
+  /** Status messages of {@link #doAppend} so far (at most {@value #MAX_APPEND_REPORTS} each). */
+  private final AtomicInteger notStartedReports = new AtomicInteger();
+
+  private final AtomicInteger failureReports = new AtomicInteger();
+  private static final int MAX_APPEND_REPORTS = 3;
 
   /**
    * Creates an appender with the defaults; logback's configurator calls the setters, then {@link
@@ -249,6 +273,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       ap =
           new AppenderProducer(
               String.valueOf(getName()), stopTimeoutMillis, reportIntervalMillis, this::addWarn);
+      takeOverShutdownHook();
       ap.start(producerSettings, otlp, gse, kafka, SCOPE_NAME, mapping.scopeFromLogger());
     } catch (RuntimeException | LinkageError e) {
       addError(prefix + e.getMessage(), e);
@@ -257,31 +282,113 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
     EventMapper<ILoggingEvent> mapper =
         new EventMapper<ILoggingEvent>(mapping, new LogbackEventAdapter(this, layout, encoder));
     try {
-      pipeline = new EventPipeline(ap, mapper, mapping.captureCode(), queueSize);
+      pipeline = new EventPipeline(ap, mapper, mapping.captureCode(), queueSize, this::addWarn);
     } catch (RuntimeException e) {
       ap.stop(0);
       addError(prefix + e.getMessage(), e);
       return;
     }
     appenderProducer = ap;
+    if (exitHookWanted) {
+      EventPipeline p = pipeline;
+      exitHook =
+          ExitHook.register(
+              ap.producer().getConfig().getClientId() + "-exit-hook",
+              this::frameworkStopsAtExit,
+              p::isStopping,
+              this::stop,
+              ap.producer().getConfig().getShutdownHookTimeoutMillis());
+    }
     super.start();
+  }
+
+  /**
+   * The appender, not its producer, owns the JVM exit ({@link ExitHook}): the producer's own hook
+   * is turned off; {@code shutdownHookEnabled=false} in {@code <producer>} turns both off.
+   */
+  private void takeOverShutdownHook() {
+    if (exitHookWanted == null) {
+      exitHookWanted = producerSettings.toConfig(String.valueOf(getName())).isShutdownHookEnabled();
+    }
+    producerSettings.setShutdownHookEnabled(false);
+  }
+
+  /**
+   * Whether logback stops this appender at JVM exit by itself: a {@code <shutdownHook/>} in the
+   * configuration, or Spring Boot's logging system, whose shutdown handler stops the context after
+   * the application's.
+   */
+  private boolean frameworkStopsAtExit() {
+    Context c = getContext();
+    return c != null
+        && (c.getObject(CoreConstants.SHUTDOWN_HOOK_THREAD) != null
+            || c.getObject(SPRING_BOOT_MARKER) != null);
   }
 
   /**
    * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (+ 1 s);
    * afterwards no producer thread runs. Called by logback when the context stops or is reset (its
-   * shutdown hook included). Never throws.
+   * shutdown hook included), before it detaches the appender: until the producer closes, events
+   * that still arrive are shipped; after, they are counted as dropped. The appender reads as
+   * started until the producer closed. Never throws.
    */
   @Override
   public void stop() {
-    super.stop();
+    ExitHook hook = exitHook;
+    exitHook = null;
+    if (hook != null) {
+      hook.remove();
+    }
     EventPipeline p = pipeline; // the producer is kept after stop for its counts
-    if (p != null) {
+    if (p != null && isStarted()) {
       try {
         p.stop();
       } catch (RuntimeException e) {
         addError("logproducer appender '" + getName() + "': failed to stop the producer", e);
       }
+    }
+    super.stop();
+  }
+
+  /**
+   * What logback's {@code UnsynchronizedAppenderBase.doAppend} does (the per-thread re-entrancy
+   * guard, the filter chain, a status message instead of an exception), except for a stopped
+   * appender: an event that reaches it after {@link #stop()} closed the producer is counted as
+   * dropped, not discarded uncounted. An appender that never started reports events as logback does
+   * ("Attempted to append to non started appender"). Catches every {@link Throwable}: nothing
+   * reaches the logging call.
+   *
+   * @param event the event
+   */
+  @Override
+  public void doAppend(ILoggingEvent event) {
+    boolean[] inside = appending.get();
+    if (inside[0]) {
+      return;
+    }
+    inside[0] = true;
+    try {
+      EventPipeline p = pipeline;
+      if (p == null) {
+        if (notStartedReports.getAndIncrement() < MAX_APPEND_REPORTS) {
+          addWarn("Attempted to append to non started appender [" + getName() + "].");
+        }
+        return;
+      }
+      if (getFilterChainDecision(event) == FilterReply.DENY) {
+        return;
+      }
+      append(event);
+    } catch (Throwable t) { // an Error included: nothing reaches the logging call
+      AppenderProducer ap = appenderProducer;
+      if (ap != null) {
+        ap.countDropped("appending the event failed: " + t);
+      }
+      if (failureReports.getAndIncrement() < MAX_APPEND_REPORTS) {
+        addError("Appender [" + getName() + "] failed to append.", t);
+      }
+    } finally {
+      inside[0] = false;
     }
   }
 

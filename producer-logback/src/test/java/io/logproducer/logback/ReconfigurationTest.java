@@ -1,0 +1,308 @@
+package io.logproducer.logback;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import ch.qos.logback.classic.AsyncAppender;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.core.Appender;
+import io.logproducer.testing.otlp.OtlpReceiver;
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * 20 reconfigurations of logback (its {@code scan} task, or {@code reset()} and {@code
+ * JoranConfigurator} as that task does) while 4 threads log sequence numbers: every event that
+ * reached the appender is delivered to the receiver or counted as dropped, exactly, over all the
+ * appender instances the reconfigurations created, and so is every event a plain witness appender
+ * beside it on the same logger saw; no producer thread or MBean outlives the last stop.
+ *
+ * <p>What reached the appender is recorded by {@link WitnessedLogproducerAppender} (the appender
+ * under test, recording each {@code doAppend} call before it handles it). The witness beside it is
+ * referenced after it: logback attaches a new configuration's appenders one by one, so for a moment
+ * the appender referenced first is attached alone; events of that moment reach the appender and not
+ * the witness (printed as "reached, not witnessed"), never the other way round.
+ */
+class ReconfigurationTest {
+
+  static final int RECONFIGURATIONS = 20;
+  static final int THREADS = 4;
+  static final long CAPACITY = 64L << 20; // sequence numbers: the most events one run logs
+  static final String CLIENT_ID = "lp-reconf";
+  static final String LOGGER = "app.reconf";
+
+  @TempDir Path dir;
+
+  /**
+   * @param how {@code scan}: logback's scan task finds the rewritten file; {@code reset}: the test
+   *     thread resets and configures the context, as that task does
+   * @param rate events per second of all threads together; 0: as fast as they can
+   * @param queueSize the appender's {@code queueSize}
+   * @param async whether logback's AsyncAppender is in front of the appender
+   */
+  @ParameterizedTest(name = "{0}, rate {1}/s, queueSize {2}, AsyncAppender {3}")
+  @CsvSource({
+    "scan, 7000, 0, false",
+    "scan, 0, 0, false",
+    "reset, 7000, 0, false",
+    "reset, 0, 0, false",
+    "reset, 0, 1024, false",
+    "scan, 0, 1024, false",
+    "reset, 0, 0, true",
+  })
+  void everyEventTheWitnessSawIsDeliveredOrCountedAsDropped(
+      String how, int rate, int queueSize, boolean async) throws Exception {
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(120), () -> run(how.equals("scan"), rate, queueSize, async));
+  }
+
+  private void run(boolean scan, int rate, int queueSize, boolean async) throws Exception {
+    String run = UUID.randomUUID().toString();
+    SeqSet witnessed = new SeqSet(CAPACITY);
+    SeqSet reached = new SeqSet(CAPACITY);
+    SeqSet delivered = new SeqSet(CAPACITY);
+    WitnessAppender.RUNS.put(run, witnessed);
+    WitnessAppender.RUNS.put(run + "-reached", reached);
+    try (OtlpReceiver server =
+        OtlpReceiver.builder().counting().recordIds("seq", delivered::add).start()) {
+      File file = dir.resolve("logback-reconf.xml").toFile();
+      Config config = new Config(file, server.endpoint(), run, scan, queueSize, async);
+      config.write(0);
+      LoggerContext ctx = new LoggerContext();
+      ctx.setName("reconf");
+      LogbackTestSupport.useGlobalMdc(ctx);
+      configure(ctx, file);
+      Set<LogproducerAppender> instances = Collections.newSetFromMap(new IdentityHashMap<>());
+      Logger logger = ctx.getLogger(LOGGER);
+      instances.add(ours(logger, async));
+      Load load = new Load(logger, rate);
+      load.start();
+      try {
+        for (int gen = 1; gen <= RECONFIGURATIONS; gen++) {
+          waitForEvents(reached, rate == 0 ? 20_000 : 500);
+          LogproducerAppender before = ours(logger, async);
+          config.write(gen);
+          if (!scan) {
+            ctx.reset();
+            configure(ctx, file);
+          }
+          LogbackTestSupport.await(
+              "reconfiguration " + gen,
+              () -> {
+                LogproducerAppender now = ours(logger, async);
+                return now != null && now != before && now.isStarted();
+              },
+              30_000,
+              () -> "still " + ours(logger, async));
+          instances.add(ours(logger, async));
+        }
+        waitForEvents(reached, rate == 0 ? 20_000 : 500);
+      } finally {
+        load.stop();
+      }
+      ctx.stop();
+      long dropped = 0;
+      long failed = 0;
+      for (LogproducerAppender lp : instances) {
+        dropped += lp.droppedCount();
+        failed += lp.failedCount();
+      }
+      long r = reached.count();
+      long d = delivered.count();
+      System.out.printf(
+          "logback reconfiguration (%s, rate %s, queueSize %d, AsyncAppender %s): %,d events"
+              + " logged, %,d reached the appender (%,d witnessed beside it, %,d reached and not"
+              + " witnessed), %,d delivered, %,d dropped, %,d failed, %,d lost (reached -"
+              + " delivered - dropped - failed) over %d appender instances%n",
+          scan ? "scan" : "reset",
+          rate == 0 ? "saturating" : rate + "/s",
+          queueSize,
+          async,
+          load.logged(),
+          r,
+          witnessed.count(),
+          reached.missingFrom(witnessed),
+          d,
+          dropped,
+          failed,
+          r - d - dropped - failed,
+          instances.size());
+      assertEquals(RECONFIGURATIONS + 1, instances.size(), "appender instances");
+      assertEquals(0, delivered.duplicates(), "records delivered twice");
+      assertEquals(0, delivered.missingFrom(reached), "records delivered that never reached it");
+      assertEquals(0, reached.duplicates() + reached.outOfRange(), "events reaching it twice");
+      if (!async) {
+        assertEquals(0, witnessed.missingFrom(reached), "events witnessed that never reached it");
+      }
+      assertEquals(0, failed, "failed events (the receiver accepts everything)");
+      assertEquals(r, d + dropped, "reached == delivered + dropped");
+      assertEquals(List.of(), LogbackTestSupport.liveThreads(CLIENT_ID + "-"), "producer threads");
+      assertEquals(List.of(), producerMBeans(), "producer MBeans");
+    } finally {
+      WitnessAppender.RUNS.remove(run);
+      WitnessAppender.RUNS.remove(run + "-reached");
+    }
+  }
+
+  private static void configure(LoggerContext ctx, File file) throws Exception {
+    JoranConfigurator jc = new JoranConfigurator();
+    jc.setContext(ctx);
+    jc.doConfigure(file);
+    ctx.start();
+  }
+
+  /** The appender under test now attached (behind the AsyncAppender, if any). */
+  private static LogproducerAppender ours(Logger logger, boolean async) {
+    Appender<?> a = logger.getAppender(async ? "ASYNC" : "LP");
+    if (async && a != null) {
+      a = ((AsyncAppender) a).getAppender("LP");
+    }
+    return (LogproducerAppender) a;
+  }
+
+  private static void waitForEvents(SeqSet witnessed, long more) {
+    long target = witnessed.count() + more;
+    LogbackTestSupport.await(
+        "events", () -> witnessed.count() >= target, 30_000, () -> witnessed.count() + " seen");
+  }
+
+  static List<String> producerMBeans() throws Exception {
+    List<String> out = new ArrayList<>();
+    for (ObjectName n :
+        ManagementFactory.getPlatformMBeanServer()
+            .queryNames(new ObjectName("io.logproducer:type=Producer,*"), null)) {
+      if (n.toString().contains(CLIENT_ID)) {
+        out.add(n.toString());
+      }
+    }
+    return out;
+  }
+
+  /** The configuration file, rewritten for each reconfiguration. */
+  private record Config(
+      File file, String endpoint, String run, boolean scan, int queueSize, boolean async) {
+
+    void write(int generation) throws Exception {
+      String lp =
+          "<appender name='LP' class='io.logproducer.logback.WitnessedLogproducerAppender'><run>"
+              + run
+              + "-reached</run><otlp><endpoint>"
+              + endpoint
+              + "</endpoint></otlp>"
+              + "<producer><clientId>"
+              + CLIENT_ID
+              + "</clientId><lingerMillis>20</lingerMillis></producer>"
+              + "<queueSize>"
+              + queueSize
+              + "</queueSize></appender>";
+      // AsyncAppender (neverBlock false, nothing discarded) takes one appender, and loses events of
+      // its own at its stop (a put blocked on its full queue ends after its worker drained it): no
+      // witness beside it
+      String front =
+          async
+              ? "<appender name='ASYNC' class='ch.qos.logback.classic.AsyncAppender'>"
+                  + "<discardingThreshold>0</discardingThreshold>"
+                  + "<appender-ref ref='LP'/></appender>"
+              : "<appender name='WITNESS' class='io.logproducer.logback.WitnessAppender'><run>"
+                  + run
+                  + "</run></appender>";
+      String refs =
+          async
+              ? "<appender-ref ref='ASYNC'/>"
+              : "<appender-ref ref='LP'/><appender-ref ref='WITNESS'/>";
+      String xml =
+          "<configuration"
+              + (scan ? " scan='true' scanPeriod='50 milliseconds'" : "")
+              + ">\n<!-- generation "
+              + generation
+              + " -->\n"
+              + lp
+              + front
+              + "<logger name='"
+              + LOGGER
+              + "' level='INFO' additivity='false'>"
+              + refs
+              + "</logger></configuration>\n";
+      long lastModified = file.exists() ? file.lastModified() : 0;
+      Files.write(file.toPath(), xml.getBytes(StandardCharsets.UTF_8));
+      // the scan task compares modification times: make the change visible whatever the clock's
+      // resolution
+      if (file.lastModified() <= lastModified) {
+        file.setLastModified(lastModified + 1000);
+      }
+    }
+  }
+
+  /** {@value #THREADS} threads logging sequence numbers, paced or as fast as they can. */
+  private static final class Load {
+    private final Logger logger;
+    private final long periodNanos; // per thread; 0: no pacing
+    private final AtomicLong next = new AtomicLong();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final List<Thread> threads = new ArrayList<>();
+
+    Load(Logger logger, int rate) {
+      this.logger = logger;
+      this.periodNanos = rate == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) * THREADS / rate;
+    }
+
+    void start() {
+      for (int i = 0; i < THREADS; i++) {
+        Thread t = new Thread(this::log, "reconf-load-" + i);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+      }
+    }
+
+    private void log() {
+      long due = System.nanoTime();
+      while (running.get()) {
+        long seq = next.getAndIncrement();
+        if (seq >= CAPACITY) {
+          next.set(CAPACITY);
+          return;
+        }
+        logger.atInfo().addKeyValue("seq", seq).log("reconf");
+        if (periodNanos > 0) {
+          due += periodNanos;
+          long wait = due - System.nanoTime();
+          if (wait > 0) {
+            LockSupport.parkNanos(wait);
+          }
+        }
+      }
+    }
+
+    void stop() throws InterruptedException {
+      running.set(false);
+      for (Thread t : threads) {
+        t.join(30_000);
+      }
+    }
+
+    long logged() {
+      return Math.min(next.get(), CAPACITY);
+    }
+  }
+}
