@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.testing.kafka.TopicReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -58,6 +61,11 @@ class LogbackKafkaDnsTest {
         result = child.awaitLine("RESULT", 150_000);
         assertEquals("THREADS ", child.awaitLine("THREADS", 30_000), "no thread left after stop");
       }
+      Files.write( // one line per run and execution, kept (surefire's reports are per class)
+          Paths.get("target", "logback-dns.txt"),
+          (result + "\n").getBytes(StandardCharsets.UTF_8),
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
       int total = before + after;
       assertEquals(
           "RESULT started=true accepted="

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.testing.kafka.TopicReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -14,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -80,11 +84,20 @@ class KafkaBootstrapDnsTest {
         r = result(child.awaitLine("RESULT", 150_000));
         assertEquals("THREADS ", child.awaitLine("THREADS", 30_000), "no client thread left");
       }
-      System.out.println(
-          "bootstrap resolvable -> first delivery: "
+      String measured =
+          "kafka-clients "
+              + AppInfoParser.getVersion()
+              + ": bootstrap resolvable -> first delivery: "
               + (Long.parseLong(r.get("firstDeliveredAt")) - resolvedAt)
               + " ms; "
-              + r);
+              + r
+              + "\n";
+      System.out.print(measured);
+      Files.write( // one line per run, kept across runs and the two client versions' executions
+          Paths.get("target", "dns-first-delivery.txt"),
+          measured.getBytes(StandardCharsets.UTF_8),
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
       assertEquals(Integer.toString(before + after), r.get("total"), r.toString());
       assertEquals(Integer.toString(before + after), r.get("distinct"), r.toString());
       assertEquals("0", r.get("duplicates"), r.toString());

@@ -23,7 +23,6 @@ import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,12 +50,11 @@ class DeferredClientTest {
   }
 
   private static MockProducer<byte[], byte[]> client() {
-    return new MockProducer<>(true, new ByteArraySerializer(), new ByteArraySerializer());
+    return new MockProducer<>(); // the constructor kafka-clients 3.x and 4.x both have
   }
 
   /** Fails the first {@code failures} builds of the real bootstrap as unresolved; counts calls. */
-  private static final class Factory
-      implements Function<Map<String, Object>, Producer<byte[], byte[]>> {
+  private static class Factory implements Function<Map<String, Object>, Producer<byte[], byte[]>> {
     final AtomicInteger builds = new AtomicInteger();
     final AtomicInteger checks = new AtomicInteger();
     final List<MockProducer<byte[], byte[]>> made = new ArrayList<>();
