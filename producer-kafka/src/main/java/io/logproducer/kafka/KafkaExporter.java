@@ -81,6 +81,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * ExporterCapabilities#requestTimeoutMillis() request timeout}); the producer requires {@code
  * deliveryTimeoutMillis} to exceed that plus {@code lingerMillis}.
  *
+ * <p><b>Bootstrap not resolvable yet.</b> Kafka's client refuses to be built when no {@code
+ * bootstrap.servers} host resolves (a pod started before its Kafka service name is in DNS). The
+ * exporter then starts anyway (after checking that the rest of the configuration is accepted: any
+ * other refusal still throws from {@link #start}); the producer keeps the records within {@code
+ * totalSizeInBytes}; each export meanwhile fails retryably with "Kafka client not built yet:
+ * &lt;cause&gt;" (logged at a bounded rate by the producer; a record still waiting at its {@code
+ * deliveryTimeoutMillis} fails with it); and a send thread builds the client once a bootstrap host
+ * resolves, trying at most every 100 ms, backing off to every 5 s. The records then ship in the
+ * usual way. The JVM caches a failed lookup for {@code networkaddress.cache.negative.ttl} seconds
+ * (10 by default), which adds to the wait.
+ *
  * <p>Thread-safe. A {@link io.logproducer.Producer} owns its exporter and calls it as {@link
  * Exporter} describes.
  */
@@ -206,10 +217,14 @@ public final class KafkaExporter implements Exporter {
 
   /**
    * Creates the Kafka client (it connects on the first send) with the exporter's defaults, the
-   * producer's compression and {@code clientId}, and the properties given to the builder.
+   * producer's compression and {@code clientId}, and the properties given to the builder. When no
+   * {@code bootstrap.servers} host resolves yet (the only refusal of Kafka's that may pass), the
+   * exporter starts without its client, logs why at WARN, and builds it later (see the class
+   * comment, <b>Bootstrap not resolvable yet</b>).
    *
-   * @throws IllegalArgumentException if the Kafka client refuses the properties (its message
-   *     included)
+   * @throws IllegalArgumentException if the Kafka client refuses the properties for any other
+   *     reason (its message included): an unknown value, a class that does not exist, a SASL or TLS
+   *     configuration it refuses, a malformed {@code host:port}
    */
   @Override
   public void start(ProducerConfig config) {
@@ -294,6 +309,10 @@ public final class KafkaExporter implements Exporter {
     Object shard = batch.shardKey();
     String target =
         shard instanceof Topics.KeySlot ? ((Topics.KeySlot) shard).topic() : (String) shard;
+    ExportResult notReady = t.notReady();
+    if (notReady != null) {
+      return notReady;
+    }
     try {
       int partitions;
       try {

@@ -1,6 +1,7 @@
 package io.logproducer.kafka.internal;
 
 import io.logproducer.spi.ExportResult;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -14,7 +15,8 @@ import org.apache.kafka.common.errors.RetriableException;
  * ExportResult.Kind#TOO_LARGE} (the producer splits the batch); any other {@code ApiException}
  * (authorization, authentication, invalid topic, unsupported version, a record the broker refuses)
  * is {@link ExportResult.Kind#REJECTED}; anything else (a closed client, an interrupt, a local
- * error) is {@link ExportResult.Kind#FAILED}. The message always carries Kafka's own.
+ * error) is {@link ExportResult.Kind#FAILED}. The message always carries Kafka's own. It also tells
+ * which refusals of a client's construction may pass ({@link #unresolvedBootstrap}).
  */
 public final class KafkaErrors {
 
@@ -43,6 +45,34 @@ public final class KafkaErrors {
     }
     return ExportResult.failed(
         message, e); // e.g. a closed client, an interrupt, a local KafkaException
+  }
+
+  /**
+   * The reason Kafka refused to build a client when that reason is only that no bootstrap host
+   * resolves (yet): {@code ClientUtils.parseAndValidateAddresses}, called by the {@code
+   * KafkaProducer} constructor (kafka-clients 3.x and 4.x), throws a {@code ConfigException} "No
+   * resolvable bootstrap urls given in bootstrap.servers" when no host resolves (the default {@code
+   * client.dns.lookup}), or "Unknown host in bootstrap.servers: &lt;url&gt;" ({@code
+   * resolve_canonical_bootstrap_servers_only}), which the constructor wraps in a {@code
+   * KafkaException}. Its other refusals ("Invalid url", "Invalid port", bad values, missing
+   * classes, SASL/TLS settings) can never pass by waiting.
+   *
+   * @param e what the constructor threw
+   * @return the {@code ConfigException} about the unresolved bootstrap in {@code e}'s cause chain,
+   *     or null if {@code e} is another refusal
+   */
+  static ConfigException unresolvedBootstrap(Throwable e) {
+    Throwable t = e;
+    for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
+      String m = t.getMessage();
+      if (t instanceof ConfigException
+          && m != null
+          && (m.startsWith("No resolvable bootstrap urls given in ")
+              || m.startsWith("Unknown host in "))) {
+        return (ConfigException) t;
+      }
+    }
+    return null;
   }
 
   /**

@@ -27,7 +27,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * it, so the application never waits for Kafka metadata or the client's buffer. When a metadata
  * wait runs out, an admin client (created then, closed with the transport) asks the cluster whether
  * the topic exists: a missing topic is a final rejection, anything else (no broker reachable) is
- * retried. Thread-safe.
+ * retried. The client itself is a {@link DeferredClient}: built at start, or later when only its
+ * bootstrap host did not resolve yet. Thread-safe.
  */
 public final class KafkaTransport implements AutoCloseable {
 
@@ -37,7 +38,7 @@ public final class KafkaTransport implements AutoCloseable {
   private final Map<String, Object> properties;
   private final long waitMillis;
   private final Object adminLock = new Object();
-  private volatile Producer<byte[], byte[]> producer;
+  private final DeferredClient client;
   private Admin admin; // guarded by adminLock
   private volatile boolean closed;
 
@@ -49,24 +50,40 @@ public final class KafkaTransport implements AutoCloseable {
   public KafkaTransport(Map<String, Object> properties, long waitMillis) {
     this.properties = new HashMap<>(properties);
     this.waitMillis = waitMillis;
+    this.client =
+        new DeferredClient(
+            properties,
+            p -> new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer()));
   }
 
   /**
-   * Creates the Kafka producer (it connects lazily, on the first send).
+   * Creates the Kafka producer (it connects lazily, on the first send), or defers that while no
+   * bootstrap host resolves (see {@link DeferredClient}).
    *
-   * @throws IllegalArgumentException if Kafka refuses the configuration, with its message
+   * @return true if the client was built, false if its build is deferred
+   * @throws IllegalArgumentException if Kafka refuses the configuration for a reason other than an
+   *     unresolved bootstrap host, with its message
    */
-  public void start() {
-    try {
-      producer =
-          new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
-    } catch (KafkaException e) {
-      throw new IllegalArgumentException(
-          "the Kafka producer configuration was refused: "
-              + e.getMessage()
-              + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""),
-          e);
+  public boolean start() {
+    return client.start();
+  }
+
+  /**
+   * {@return null when the client is there (built now if its build was deferred and due), else the
+   * export's answer saying why not: retryable while the bootstrap does not resolve} Called by the
+   * send threads before each export.
+   */
+  public ExportResult notReady() {
+    return client.get() != null ? null : client.notBuilt();
+  }
+
+  /** The client; after {@link #notReady()} said it is there, only a close can take it away. */
+  private Producer<byte[], byte[]> producer() {
+    Producer<byte[], byte[]> p = client.get();
+    if (p == null) {
+      throw new IllegalStateException("the Kafka client is closed");
     }
+    return p;
   }
 
   /**
@@ -76,7 +93,7 @@ public final class KafkaTransport implements AutoCloseable {
    *     metadata came)
    */
   public int partitionCount(String topic) {
-    return producer.partitionsFor(topic).size();
+    return producer().partitionsFor(topic).size();
   }
 
   /**
@@ -90,8 +107,9 @@ public final class KafkaTransport implements AutoCloseable {
   public ExportResult send(List<ProducerRecord<byte[], byte[]>> records, String topic) {
     List<Future<RecordMetadata>> acks = new ArrayList<>(records.size());
     try {
+      Producer<byte[], byte[]> p = producer();
       for (ProducerRecord<byte[], byte[]> r : records) {
-        acks.add(producer.send(r));
+        acks.add(p.send(r));
       }
     } catch (RuntimeException e) {
       return failure(e, topic);
@@ -148,7 +166,11 @@ public final class KafkaTransport implements AutoCloseable {
         adminProperties.put(
             AdminClientConfig.CLIENT_ID_CONFIG,
             (clientId != null ? clientId : "logproducer") + "-admin");
-        admin = Admin.create(adminProperties);
+        try {
+          admin = Admin.create(adminProperties);
+        } catch (RuntimeException e) { // e.g. the bootstrap no longer resolves: not known missing
+          return false;
+        }
       }
       a = admin;
     }
@@ -172,15 +194,13 @@ public final class KafkaTransport implements AutoCloseable {
   /**
    * Closes the client without waiting: by the time the producer closes its exporter, every batch
    * has its outcome, so whatever the client still holds belongs to batches already reported; sends
-   * waiting in {@link #send} fail at once. Idempotent.
+   * waiting in {@link #send} fail at once; a deferred build under way closes the client it builds.
+   * Idempotent.
    */
   @Override
   public void close() {
     closed = true;
-    Producer<byte[], byte[]> p = producer;
-    if (p != null) {
-      p.close(Duration.ZERO);
-    }
+    client.close();
     synchronized (adminLock) {
       if (admin != null) {
         admin.close(Duration.ZERO);
