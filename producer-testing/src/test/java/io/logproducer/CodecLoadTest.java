@@ -3,8 +3,7 @@ package io.logproducer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.memory.ChildJvm;
-import java.util.List;
+import io.logproducer.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -17,8 +16,9 @@ class CodecLoadTest {
   @Test
   void zstdThatCannotLoadFailsTheConstructorWithAClearMessage() throws Exception {
     ChildJvm.Result r =
-        ChildJvm.run(
-            List.of("-Djava.io.tmpdir=/nonexistent/logproducer-test"), CodecLoadMain.class, 30);
+        ChildJvm.builder(CodecLoadMain.class)
+            .jvmOptions("-Djava.io.tmpdir=/nonexistent/logproducer-test")
+            .run(30);
     assertEquals(0, r.exitCode(), r.output());
     assertTrue(
         r.output()
@@ -29,7 +29,7 @@ class CodecLoadTest {
 
   @Test
   void zstdThatLoadsBuildsAProducer() throws Exception {
-    ChildJvm.Result r = ChildJvm.run(List.of(), CodecLoadMain.class, 30);
+    ChildJvm.Result r = ChildJvm.builder(CodecLoadMain.class).run(30);
     assertEquals(0, r.exitCode(), r.output());
     assertTrue(r.output().contains("CONSTRUCTED"), r.output());
   }

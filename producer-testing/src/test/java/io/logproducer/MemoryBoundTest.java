@@ -3,11 +3,10 @@ package io.logproducer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.memory.ChildJvm;
 import io.logproducer.memory.MemoryBoundMain;
 import io.logproducer.memory.TooLargeMain;
+import io.logproducer.testing.ChildJvm;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,11 +41,10 @@ class MemoryBoundTest {
   void retainedHeapStaysWithinTheBudgetWhenTheReceiverRefusesEverything(String config)
       throws Exception {
     ChildJvm.Result child =
-        ChildJvm.run(
-            List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:MarkSweepDeadRatio=0"),
-            MemoryBoundMain.class,
-            120,
-            config);
+        ChildJvm.builder(MemoryBoundMain.class)
+            .jvmOptions("-Xmx512m", "-XX:+UseSerialGC", "-XX:MarkSweepDeadRatio=0")
+            .args(config)
+            .run(120);
     assertEquals(0, child.exitCode(), "child JVM failed:\n" + child.output());
     Map<String, String> r = result(child.output());
     long total = num(r, "total");
@@ -125,7 +123,9 @@ class MemoryBoundTest {
   @Timeout(120)
   void aRecordTooLargeIsRefusedBeforeABufferOfItsSizeIsAllocated() throws Exception {
     ChildJvm.Result child =
-        ChildJvm.run(List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError"), TooLargeMain.class, 100);
+        ChildJvm.builder(TooLargeMain.class)
+            .jvmOptions("-Xmx256m", "-XX:+ExitOnOutOfMemoryError")
+            .run(100);
     System.out.println("too-large child (" + child.millis() + " ms):\n" + child.output());
     assertEquals(0, child.exitCode(), "child JVM failed:\n" + child.output());
     assertTrue(child.output().contains(TooLargeMain.MARKER), child.output());

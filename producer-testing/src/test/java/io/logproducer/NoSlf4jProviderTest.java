@@ -3,10 +3,9 @@ package io.logproducer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.memory.ChildJvm;
+import io.logproducer.testing.ChildJvm;
 import java.io.File;
 import java.util.Arrays;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -38,7 +37,7 @@ class NoSlf4jProviderTest {
   @Test
   void warningsGoToStderrWhenNoProviderIsBound() throws Exception {
     ChildJvm.Result r =
-        ChildJvm.run(List.of(), classPathWithoutProvider(), NoSlf4jProviderMain.class, 60);
+        ChildJvm.builder(NoSlf4jProviderMain.class).classPath(classPathWithoutProvider()).run(60);
     String out = r.output();
     assertEquals(0, r.exitCode(), out);
     assertEquals(
@@ -78,11 +77,10 @@ class NoSlf4jProviderTest {
   @Test
   void theFallbackCanBeTurnedOff() throws Exception {
     ChildJvm.Result r =
-        ChildJvm.run(
-            List.of("-Dio.logproducer.stderrFallback=false"),
-            classPathWithoutProvider(),
-            NoSlf4jProviderMain.class,
-            60);
+        ChildJvm.builder(NoSlf4jProviderMain.class)
+            .jvmOptions("-Dio.logproducer.stderrFallback=false")
+            .classPath(classPathWithoutProvider())
+            .run(60);
     String out = r.output();
     assertEquals(0, r.exitCode(), out);
     assertEquals(0, count(out, "logproducer: no SLF4J provider found"), out);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
+import io.logproducer.testing.ChildJvm;
 import io.logproducer.testing.kafka.TopicReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,14 +47,12 @@ class LogbackKafkaDnsTest {
       broker.createTopic("logback-dns", 2);
       String port = broker.bootstrapServers().substring(broker.bootstrapServers().indexOf(':'));
       String result;
-      try (HostsFileJvm child =
-          new HostsFileJvm(
-              Paths.get("target", "logback-dns-" + System.nanoTime()),
-              KafkaDnsChild.class,
-              NAME + port,
-              "logback-dns",
-              Integer.toString(before),
-              Integer.toString(after))) {
+      try (ChildJvm child =
+          ChildJvm.builder(KafkaDnsChild.class)
+              .hostsFile(Paths.get("target", "logback-dns-" + System.nanoTime()))
+              .jvmOptions("-Xmx256m")
+              .args(NAME + port, "logback-dns", Integer.toString(before), Integer.toString(after))
+              .start()) {
         assertEquals("STARTED true", child.awaitLine("STARTED", 60_000), "the appender started");
         child.awaitLine("RETRYING", 60_000);
         child.resolve(NAME);

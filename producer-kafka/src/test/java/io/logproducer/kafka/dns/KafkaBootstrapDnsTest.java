@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
+import io.logproducer.testing.ChildJvm;
 import io.logproducer.testing.kafka.TopicReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
  * service name is in DNS): the producer starts anyway, keeps the records, and ships them once the
  * name resolves; records whose delivery timeout passes first fail with the cause; settings that can
  * never work still refuse to start. Each case runs in a child JVM whose name resolution is a hosts
- * file the test edits ({@link HostsFileJvm}), so the machine's resolver is never touched.
+ * file the test edits ({@link ChildJvm}), so the machine's resolver is never touched.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class KafkaBootstrapDnsTest {
@@ -66,16 +67,18 @@ class KafkaBootstrapDnsTest {
       String port = broker.bootstrapServers().substring(broker.bootstrapServers().indexOf(':'));
       Map<String, String> r;
       long resolvedAt;
-      try (HostsFileJvm child =
-          new HostsFileJvm(
-              dir("resolves"),
-              DnsChild.class,
-              NAME + port,
-              "dns",
-              Integer.toString(before),
-              Integer.toString(after),
-              "60000",
-              "wait")) {
+      try (ChildJvm child =
+          ChildJvm.builder(DnsChild.class)
+              .hostsFile(dir("resolves"))
+              .jvmOptions("-Xmx256m")
+              .args(
+                  NAME + port,
+                  "dns",
+                  Integer.toString(before),
+                  Integer.toString(after),
+                  "60000",
+                  "wait")
+              .start()) {
         child.awaitLine("STARTED", 60_000);
         child.awaitLine("RETRYING", 60_000); // the first attempts failed: the name is unknown
         child.resolve(NAME);
@@ -123,16 +126,12 @@ class KafkaBootstrapDnsTest {
       throws Exception {
     int n = 120;
     Map<String, String> r;
-    try (HostsFileJvm child =
-        new HostsFileJvm(
-            dir("never"),
-            DnsChild.class,
-            NAME + ":9092",
-            "dns",
-            Integer.toString(n),
-            "0",
-            "8000",
-            "nowait")) {
+    try (ChildJvm child =
+        ChildJvm.builder(DnsChild.class)
+            .hostsFile(dir("never"))
+            .jvmOptions("-Xmx256m")
+            .args(NAME + ":9092", "dns", Integer.toString(n), "0", "8000", "nowait")
+            .start()) {
       child.awaitLine("STARTED", 60_000);
       r = result(child.awaitLine("RESULT", 90_000));
       assertEquals("THREADS ", child.awaitLine("THREADS", 30_000), "no client thread left");
@@ -149,9 +148,12 @@ class KafkaBootstrapDnsTest {
 
   /** Starts a child with an unresolvable bootstrap and {@code props}; returns its REFUSED line. */
   private static String refusal(String bootstrap, String props) throws Exception {
-    try (HostsFileJvm child =
-        new HostsFileJvm(
-            dir("refused"), DnsChild.class, bootstrap, "dns", "1", "0", "8000", "nowait", props)) {
+    try (ChildJvm child =
+        ChildJvm.builder(DnsChild.class)
+            .hostsFile(dir("refused"))
+            .jvmOptions("-Xmx256m")
+            .args(bootstrap, "dns", "1", "0", "8000", "nowait", props)
+            .start()) {
       return child.awaitLine("REFUSED", 60_000);
     }
   }
