@@ -87,8 +87,8 @@ public final class Options {
               "max-attribute-value-length",
               "CHARS",
               ProducerConfigDef.MAX_ATTRIBUTE_VALUE_LENGTH,
-              "maxAttributeValueLength: longer attribute values are truncated",
-              "unlimited"),
+              "maxAttributeValueLength: longer attribute values are truncated (2147483647: no limit)",
+              null),
           OptionSpec.flag("quiet", "no progress lines"));
 
   /** How the final line accounts for every record, for the usage text. */
