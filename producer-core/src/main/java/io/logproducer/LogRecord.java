@@ -12,10 +12,11 @@ import java.util.concurrent.TimeUnit;
  * <p>Fields: {@code time_unix_nano} and {@code observed_time_unix_nano} (nanoseconds since the Unix
  * epoch, 0 = unknown), {@code severity_number} (0–24) and {@code severity_text}, {@code body} (any
  * {@link AnyValue}), attributes (unique non-empty string keys to {@link AnyValue}s, in insertion
- * order), {@code trace_id} (16 bytes or absent), {@code span_id} (8 bytes or absent), {@code flags}
- * (W3C trace flags, 32 bits), {@code event_name}; and, outside the OTLP model, an optional {@code
- * destination}: an exporter-specific routing target that is not encoded (the GSE {@code dataid} as
- * a decimal string, a Kafka topic; ignored by OTLP).
+ * order), {@code dropped_attributes_count} (attributes left out, e.g. by a limit), {@code trace_id}
+ * (16 bytes or absent), {@code span_id} (8 bytes or absent), {@code flags} (W3C trace flags, 32
+ * bits), {@code event_name}; and, outside the OTLP model, an optional {@code destination}: an
+ * exporter-specific routing target that is not encoded (the GSE {@code dataid} as a decimal string,
+ * a Kafka topic; ignored by OTLP).
  */
 public final class LogRecord {
 
@@ -29,6 +30,8 @@ public final class LogRecord {
   private final AnyValue body;
   private final String[] attributeKeys;
   private final AnyValue[] attributeValues;
+  private final int droppedAttributesCount;
+  private final int longestAttributeValueLength;
   private final byte[] traceId;
   private final byte[] spanId;
   private final int flags;
@@ -52,6 +55,8 @@ public final class LogRecord {
       this.attributeKeys = Arrays.copyOf(b.attributeKeys, b.attributeCount);
       this.attributeValues = Arrays.copyOf(b.attributeValues, b.attributeCount);
     }
+    this.droppedAttributesCount = b.droppedAttributesCount;
+    this.longestAttributeValueLength = b.longestAttributeValueLength;
     this.traceId = b.traceId;
     this.spanId = b.spanId;
     this.flags = b.flags;
@@ -121,7 +126,10 @@ public final class LogRecord {
   }
 
   /**
-   * Looks an attribute up by key; linear in the attribute count.
+   * Looks an attribute up by key; linear in the attribute count. (A record keeps no index of its
+   * keys: the lookups done per record, e.g. an exporter's key attribute, are few, and an encoder
+   * reads every attribute anyway, so an index would cost every record memory and time to save none.
+   * The builder has one, for {@code setAttribute}.)
    *
    * @param key the key
    * @return the value of the attribute named {@code key}, or null when there is none
@@ -133,6 +141,27 @@ public final class LogRecord {
       }
     }
     return null;
+  }
+
+  /**
+   * {@return OTLP {@code dropped_attributes_count}: how many attributes were left out of this
+   * record, at least 0} Set with {@link Builder#setDroppedAttributesCount(int)}, counted by {@link
+   * Builder#setAttributeCountLimit(int)}, and raised by the producer when it applies its attribute
+   * limits.
+   */
+  public int getDroppedAttributesCount() {
+    return droppedAttributesCount;
+  }
+
+  /**
+   * {@return the length of the longest attribute value given for this record's attributes: chars of
+   * a string (UTF-16 units, as {@link String#length()}) or bytes of a byte array, at any depth of
+   * arrays and key/value lists; 0 when there is none} Exact, unless an attribute's value was
+   * replaced by a shorter one (it is then at least the longest value held). It lets the producer
+   * see in O(1) that no value exceeds its {@code maxAttributeValueLength}.
+   */
+  public int getLongestAttributeValueLength() {
+    return longestAttributeValueLength;
   }
 
   /** {@return the 16-byte trace id (internal array: do not modify), or null when absent} */
@@ -191,6 +220,9 @@ public final class LogRecord {
     if (attributeKeys.length > 0) {
       sb.append('}');
     }
+    if (droppedAttributesCount > 0) {
+      sb.append(", droppedAttributes=").append(droppedAttributesCount);
+    }
     return sb.append('}').toString();
   }
 
@@ -198,6 +230,10 @@ public final class LogRecord {
    * Builds {@link LogRecord}s. Setters validate at once and throw {@link IllegalArgumentException}
    * naming the field. Not thread-safe; reusable: {@link #build()} copies what it needs and leaves
    * the builder as it was.
+   *
+   * <p>Setting an attribute costs O(1) whatever the number of attributes: up to {@value
+   * AttributeIndex#LINEAR_MAX} keys are compared one by one (faster than hashing for the usual
+   * handful), beyond that a hash index of the keys finds a repeated key.
    */
   public static final class Builder {
     private long timeUnixNano;
@@ -208,6 +244,10 @@ public final class LogRecord {
     private String[] attributeKeys = NO_KEYS;
     private AnyValue[] attributeValues = NO_VALUES;
     private int attributeCount;
+    private AttributeIndex index;
+    private int attributeCountLimit = Integer.MAX_VALUE;
+    private int droppedAttributesCount;
+    private int longestAttributeValueLength;
     private byte[] traceId;
     private byte[] spanId;
     private int flags;
@@ -440,7 +480,8 @@ public final class LogRecord {
     }
 
     /**
-     * Removes all attributes.
+     * Removes all attributes and sets the dropped-attributes count back to 0; the attribute count
+     * limit stays.
      *
      * @return this builder
      */
@@ -448,6 +489,47 @@ public final class LogRecord {
       Arrays.fill(attributeKeys, 0, attributeCount, null);
       Arrays.fill(attributeValues, 0, attributeCount, null);
       attributeCount = 0;
+      index = null;
+      droppedAttributesCount = 0;
+      longestAttributeValueLength = 0;
+      return this;
+    }
+
+    /**
+     * OTLP {@code dropped_attributes_count}: how many attributes were left out before the record
+     * reached this builder (e.g. by an SDK's limit upstream). Attributes refused by {@link
+     * #setAttributeCountLimit(int)} are added to it; the producer adds those its own limit drops.
+     *
+     * @param droppedAttributesCount the count, at least 0; default 0
+     * @return this builder
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder setDroppedAttributesCount(int droppedAttributesCount) {
+      if (droppedAttributesCount < 0) {
+        throw new IllegalArgumentException(
+            "droppedAttributesCount must be >= 0, was " + droppedAttributesCount);
+      }
+      this.droppedAttributesCount = droppedAttributesCount;
+      return this;
+    }
+
+    /**
+     * Caps the number of attributes, as OpenTelemetry's {@code AttributeCountLimit}: from now on an
+     * attribute with a new key is not added while the builder holds {@code limit} or more; it is
+     * counted in {@code dropped_attributes_count} instead (saturating at {@link
+     * Integer#MAX_VALUE}). Setting the value of a key already held still works. Attributes already
+     * held above a lowered limit stay. A mapper that copies an unbounded source (an MDC) thus
+     * neither holds nor copies what the record may not carry. Not part of the built record.
+     *
+     * @param limit attributes, at least 0; default {@link Integer#MAX_VALUE} (no limit)
+     * @return this builder
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder setAttributeCountLimit(int limit) {
+      if (limit < 0) {
+        throw new IllegalArgumentException("attributeCountLimit must be >= 0, was " + limit);
+      }
+      this.attributeCountLimit = limit;
       return this;
     }
 
@@ -458,12 +540,39 @@ public final class LogRecord {
       if (key.isEmpty()) {
         throw new IllegalArgumentException("attribute key must not be empty");
       }
+      int i = indexOf(key);
+      if (i >= 0) {
+        attributeValues[i] = value;
+      } else if (attributeCount >= attributeCountLimit) {
+        if (droppedAttributesCount < Integer.MAX_VALUE) {
+          droppedAttributesCount++;
+        }
+        return this;
+      } else {
+        append(key, value);
+      }
+      int length = valueLength(value);
+      if (length > longestAttributeValueLength) {
+        longestAttributeValueLength = length;
+      }
+      return this;
+    }
+
+    /** The position of {@code key}, or -1: a scan of a few keys, else the index. */
+    private int indexOf(String key) {
+      if (index != null) {
+        return index.find(key, attributeKeys);
+      }
       for (int i = 0; i < attributeCount; i++) {
         if (attributeKeys[i].equals(key)) {
-          attributeValues[i] = value;
-          return this;
+          return i;
         }
       }
+      return -1;
+    }
+
+    /** Adds a key not held yet; indexes the keys once there are more than a scan is good for. */
+    private void append(String key, AnyValue value) {
       if (attributeCount == attributeKeys.length) {
         int n = Math.max(4, attributeCount * 2);
         attributeKeys = Arrays.copyOf(attributeKeys, n);
@@ -471,8 +580,43 @@ public final class LogRecord {
       }
       attributeKeys[attributeCount] = key;
       attributeValues[attributeCount] = value;
+      if (index != null) {
+        index.add(key, attributeCount, attributeKeys);
+      } else if (attributeCount >= AttributeIndex.LINEAR_MAX) {
+        index = new AttributeIndex(attributeKeys, attributeCount + 1);
+      }
       attributeCount++;
-      return this;
+    }
+
+    /**
+     * Chars of a string, bytes of a byte array, the longest of those inside an array or key/value
+     * list (recursion bounded by {@link AnyValue#MAX_DEPTH}); 0 for other values.
+     */
+    private static int valueLength(AnyValue value) {
+      switch (value.getType()) {
+        case STRING:
+          return value.asString().length();
+        case BYTES:
+          return value.asBytes().length;
+        case ARRAY:
+          {
+            int longest = 0;
+            for (AnyValue v : value.asArray()) {
+              longest = Math.max(longest, valueLength(v));
+            }
+            return longest;
+          }
+        case KEY_VALUE_LIST:
+          {
+            int longest = 0;
+            for (AnyValue v : value.asKeyValueList().values()) {
+              longest = Math.max(longest, valueLength(v));
+            }
+            return longest;
+          }
+        default:
+          return 0;
+      }
     }
 
     /**

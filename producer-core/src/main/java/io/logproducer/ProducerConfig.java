@@ -61,6 +61,22 @@ public final class ProducerConfig {
   /** Default gzip {@code compressionLevel}: {@value}. */
   public static final int DEFAULT_GZIP_LEVEL = 1;
 
+  /**
+   * Default {@code maxAttributesPerRecord}: {@value}, OpenTelemetry's {@code LogLimits} default.
+   * The same number as the SDK, so a record keeps the same attributes whichever of the two shipped
+   * it; far above what a log event usually carries (a handful to a few dozen), and it bounds what
+   * one hostile event (an MDC of a million entries) costs the logging thread and the batch.
+   */
+  public static final int DEFAULT_MAX_ATTRIBUTES_PER_RECORD = 128;
+
+  /**
+   * Default {@code maxAttributeValueLength}: {@value} (unlimited), as OpenTelemetry's {@code
+   * LogLimits}. A record's size is already bounded (a record larger than a batch may carry is
+   * refused with {@link RecordTooLargeException}), and a limit would cut values that are long on
+   * purpose, such as the appenders' {@code exception.stacktrace}.
+   */
+  public static final int DEFAULT_MAX_ATTRIBUTE_VALUE_LENGTH = Integer.MAX_VALUE;
+
   /** Default {@code shutdownHookTimeoutMillis}: {@value}. */
   public static final long DEFAULT_SHUTDOWN_HOOK_TIMEOUT_MILLIS = 5_000L;
 
@@ -82,6 +98,8 @@ public final class ProducerConfig {
   private final long initialRetryBackoffMillis;
   private final long maxRetryBackoffMillis;
   private final long deliveryTimeoutMillis;
+  private final int maxAttributesPerRecord;
+  private final int maxAttributeValueLength;
   private final Compression compression;
   private final int compressionLevel;
   private final BufferFullPolicy bufferFullPolicy;
@@ -101,6 +119,8 @@ public final class ProducerConfig {
     this.initialRetryBackoffMillis = b.initialRetryBackoffMillis;
     this.maxRetryBackoffMillis = b.maxRetryBackoffMillis;
     this.deliveryTimeoutMillis = b.deliveryTimeoutMillis;
+    this.maxAttributesPerRecord = b.maxAttributesPerRecord;
+    this.maxAttributeValueLength = b.maxAttributeValueLength;
     this.compression = b.compression;
     this.compressionLevel = b.compressionLevel;
     this.bufferFullPolicy = b.bufferFullPolicy;
@@ -201,6 +221,22 @@ public final class ProducerConfig {
     return deliveryTimeoutMillis;
   }
 
+  /**
+   * {@return how many attributes a record keeps at {@code send}} The first ones, in order; the
+   * others are dropped and counted in its {@code dropped_attributes_count}.
+   */
+  public int getMaxAttributesPerRecord() {
+    return maxAttributesPerRecord;
+  }
+
+  /**
+   * {@return the longest attribute value a record keeps at {@code send}, in chars of a string
+   * (UTF-16 units) or bytes of a byte array; {@link Integer#MAX_VALUE} for no limit}
+   */
+  public int getMaxAttributeValueLength() {
+    return maxAttributeValueLength;
+  }
+
   /** {@return the request compression, or null for the exporter's default} */
   public Compression getCompression() {
     return compression;
@@ -268,6 +304,10 @@ public final class ProducerConfig {
         + maxRetryBackoffMillis
         + ", deliveryTimeoutMillis="
         + deliveryTimeoutMillis
+        + ", maxAttributesPerRecord="
+        + maxAttributesPerRecord
+        + ", maxAttributeValueLength="
+        + maxAttributeValueLength
         + ", compression="
         + (compression == null ? "<the exporter's default>" : compression)
         + ", compressionLevel="
@@ -321,6 +361,8 @@ public final class ProducerConfig {
     private long initialRetryBackoffMillis = DEFAULT_INITIAL_RETRY_BACKOFF_MILLIS;
     private long maxRetryBackoffMillis = DEFAULT_MAX_RETRY_BACKOFF_MILLIS;
     private long deliveryTimeoutMillis = DEFAULT_DELIVERY_TIMEOUT_MILLIS;
+    private int maxAttributesPerRecord = DEFAULT_MAX_ATTRIBUTES_PER_RECORD;
+    private int maxAttributeValueLength = DEFAULT_MAX_ATTRIBUTE_VALUE_LENGTH;
     private Compression compression;
     private int compressionLevel;
     private BufferFullPolicy bufferFullPolicy = BufferFullPolicy.BLOCK;
@@ -468,6 +510,46 @@ public final class ProducerConfig {
     public Builder setDeliveryTimeoutMillis(long deliveryTimeoutMillis) {
       this.deliveryTimeoutMillis =
           ProducerConfigDef.DELIVERY_TIMEOUT_MILLIS.check(deliveryTimeoutMillis);
+      return this;
+    }
+
+    /**
+     * How many attributes a record keeps, as OpenTelemetry's {@code
+     * LogLimits.maxNumberOfAttributes}: {@code send} keeps a record's first {@code
+     * maxAttributesPerRecord} attributes (in their order) and drops the rest, adding them to the
+     * record's {@code dropped_attributes_count}. A record within the limit is sent as it is, at no
+     * cost (the count is known). The appenders stop copying the MDC / ThreadContext at this limit.
+     *
+     * @param maxAttributesPerRecord attributes, in [0, 2^31-1]; default {@value
+     *     ProducerConfig#DEFAULT_MAX_ATTRIBUTES_PER_RECORD} (OpenTelemetry's: far above a usual
+     *     event's attributes, and a bound on what one hostile event costs)
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
+    public Builder setMaxAttributesPerRecord(int maxAttributesPerRecord) {
+      this.maxAttributesPerRecord =
+          (int) ProducerConfigDef.MAX_ATTRIBUTES_PER_RECORD.check(maxAttributesPerRecord);
+      return this;
+    }
+
+    /**
+     * The longest attribute value a record keeps, as OpenTelemetry's {@code
+     * LogLimits.maxAttributeValueLength}: {@code send} truncates a longer string attribute to this
+     * many chars (UTF-16 units; one fewer rather than split a surrogate pair), strings inside
+     * arrays and key/value lists too, and byte arrays to this many bytes. Other values, the body
+     * and the keys are left as they are. A record whose values are all within it is sent as it is,
+     * at no cost (the builder knows its longest value).
+     *
+     * @param maxAttributeValueLength chars, in [0, 2^31-1]; default {@value
+     *     ProducerConfig#DEFAULT_MAX_ATTRIBUTE_VALUE_LENGTH} (no limit, as OpenTelemetry: a
+     *     record's size is bounded anyway, and a limit cuts values long on purpose, such as stack
+     *     traces)
+     * @return this builder
+     * @throws IllegalArgumentException if outside that range
+     */
+    public Builder setMaxAttributeValueLength(int maxAttributeValueLength) {
+      this.maxAttributeValueLength =
+          (int) ProducerConfigDef.MAX_ATTRIBUTE_VALUE_LENGTH.check(maxAttributeValueLength);
       return this;
     }
 

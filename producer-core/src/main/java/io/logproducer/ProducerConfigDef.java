@@ -84,7 +84,7 @@ public final class ProducerConfigDef {
 
     /**
      * {@return the unit: {@code bytes}, {@code ms}, {@code records}, {@code threads}, {@code
-     * count}, or "—"}
+     * count}, {@code chars}, or "—"}
      */
     public String unit() {
       return unit;
@@ -344,6 +344,32 @@ public final class ProducerConfigDef {
           Integer.MAX_VALUE,
           "bound on a batch's delivery, retries included, from its creation",
           (b, v) -> b.setDeliveryTimeoutMillis((Long) v));
+
+  /** {@code maxAttributesPerRecord}. */
+  public static final Setting MAX_ATTRIBUTES_PER_RECORD =
+      number(
+          "maxAttributesPerRecord",
+          Type.INT,
+          "count",
+          ProducerConfig.DEFAULT_MAX_ATTRIBUTES_PER_RECORD + " (OpenTelemetry's default)",
+          0,
+          Integer.MAX_VALUE,
+          "attributes a record keeps at `send`: the first ones in order; the rest are dropped and "
+              + "counted in its `dropped_attributes_count`",
+          (b, v) -> b.setMaxAttributesPerRecord((Integer) v));
+
+  /** {@code maxAttributeValueLength}. */
+  public static final Setting MAX_ATTRIBUTE_VALUE_LENGTH =
+      number(
+          "maxAttributeValueLength",
+          Type.INT,
+          "chars",
+          ProducerConfig.DEFAULT_MAX_ATTRIBUTE_VALUE_LENGTH + " (unlimited)",
+          0,
+          Integer.MAX_VALUE,
+          "longer attribute strings (also inside arrays and key/value lists) are truncated at "
+              + "`send`, never inside a surrogate pair; byte arrays likewise, in bytes",
+          (b, v) -> b.setMaxAttributeValueLength((Integer) v));
 
   /** {@code clientId}. */
   public static final Setting CLIENT_ID =

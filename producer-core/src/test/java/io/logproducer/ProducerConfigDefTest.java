@@ -39,6 +39,8 @@ class ProducerConfigDefTest {
           "initialRetryBackoffMillis",
           "maxRetryBackoffMillis",
           "deliveryTimeoutMillis",
+          "maxAttributesPerRecord",
+          "maxAttributeValueLength",
           "clientId",
           "jmxEnabled",
           "shutdownHookEnabled",

@@ -76,6 +76,19 @@ public final class Options {
               "maxBlockMillis: how long "
                   + "send() waits for buffer space before it refuses a record",
               null),
+          OptionSpec.producer(
+              "max-attributes",
+              "N",
+              ProducerConfigDef.MAX_ATTRIBUTES_PER_RECORD,
+              "maxAttributesPerRecord: attributes a record keeps; the rest are dropped and counted "
+                  + "in its dropped_attributes_count",
+              null),
+          OptionSpec.producer(
+              "max-attribute-value-length",
+              "CHARS",
+              ProducerConfigDef.MAX_ATTRIBUTE_VALUE_LENGTH,
+              "maxAttributeValueLength: longer attribute values are truncated (2147483647: no limit)",
+              null),
           OptionSpec.flag("quiet", "no progress lines"));
 
   /** How the final line accounts for every record, for the usage text. */

@@ -45,7 +45,10 @@ class OptionsTest {
               "1500",
               "--max-block-ms=500",
               "--request-timeout-ms",
-              "700"
+              "700",
+              "--max-attributes",
+              "16",
+              "--max-attribute-value-length=256"
             },
             1);
     assertEquals(1000, o.records());
@@ -59,6 +62,8 @@ class OptionsTest {
     assertEquals(1500, c.getDeliveryTimeoutMillis());
     assertEquals(500, c.getMaxBlockMillis());
     assertEquals(700, o.requestTimeoutMillis(10_000));
+    assertEquals(16, c.getMaxAttributesPerRecord());
+    assertEquals(256, c.getMaxAttributeValueLength());
     assertTrue(o.quiet());
   }
 

@@ -2,8 +2,10 @@ package io.logproducer.appender;
 
 import io.logproducer.AnyValue;
 import io.logproducer.LogRecord;
+import io.logproducer.ProducerConfig;
 import io.logproducer.Severity;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -26,6 +28,12 @@ import java.util.List;
  *       {@code code.*}.
  * </ul>
  *
+ * <p>Attributes are capped at the producer's {@code maxAttributesPerRecord} while they are mapped
+ * (an MDC of a million entries costs a visit per entry, not a million attributes): the context gets
+ * the room the attributes that follow it may need left free (markers 1, exception 3, caller 3, when
+ * the event has them), and what does not fit is counted in the record's {@code
+ * dropped_attributes_count}; key-value pairs share the room left after the context.
+ *
  * <p>Immutable and thread-safe; reads the event only during {@link #map}. Entries are visited with
  * non-capturing visitors, so the mapping allocates little besides the record and its values.
  *
@@ -45,6 +53,12 @@ public final class EventMapper<E> {
    */
   public static final String MAP_MESSAGE_BODY_KEY = "message";
 
+  /** At most {@code exception.type}, {@code exception.message}, {@code exception.stacktrace}. */
+  private static final int EXCEPTION_ATTRIBUTES = 3;
+
+  /** At most {@code code.function.name}, {@code code.file.path}, {@code code.line.number}. */
+  private static final int CODE_ATTRIBUTES = 3;
+
   private final EventAdapter<E> adapter;
   private final KeyFilter mdcFilter;
   private final boolean captureContext;
@@ -55,6 +69,7 @@ public final class EventMapper<E> {
   private final boolean useLayout;
   private final boolean scopeFromLogger;
   private final int exceptionMaxFrames;
+  private final int maxAttributes;
 
   private final EventAdapter.EntryVisitor contextAll = (k, v, b) -> context(k, v, b, false);
   private final EventAdapter.EntryVisitor contextWithoutTrace = (k, v, b) -> context(k, v, b, true);
@@ -62,12 +77,26 @@ public final class EventMapper<E> {
 
   /**
    * Creates a mapper with the settings as they are now (later changes to {@code mapping} are not
-   * seen).
+   * seen), for a producer with the default {@code maxAttributesPerRecord}.
    *
    * @param mapping the mapping settings, not null
    * @param adapter the framework's adapter, not null
    */
   public EventMapper(MappingSettings mapping, EventAdapter<E> adapter) {
+    this(mapping, adapter, ProducerConfig.DEFAULT_MAX_ATTRIBUTES_PER_RECORD);
+  }
+
+  /**
+   * Creates a mapper with the settings as they are now (later changes to {@code mapping} are not
+   * seen).
+   *
+   * @param mapping the mapping settings, not null
+   * @param adapter the framework's adapter, not null
+   * @param maxAttributesPerRecord the producer's {@code maxAttributesPerRecord}, at least 0: the
+   *     most attributes a record gets; the others are counted as dropped
+   */
+  public EventMapper(MappingSettings mapping, EventAdapter<E> adapter, int maxAttributesPerRecord) {
+    this.maxAttributes = maxAttributesPerRecord;
     this.adapter = adapter;
     this.mdcFilter = mapping.mdcFilter();
     this.captureContext = !mdcFilter.acceptsNone();
@@ -103,6 +132,9 @@ public final class EventMapper<E> {
     if (scopeFromLogger) {
       b.setInstrumentationScopeName(adapter.loggerName(event));
     }
+    List<String> markers =
+        captureMarkers ? adapter.markerNames(event) : Collections.<String>emptyList();
+    b.setAttributeCountLimit(Math.max(0, maxAttributes - roomAfterContext(event, markers)));
     if (captureThread) {
       String threadName = adapter.threadName(event);
       if (threadName != null) {
@@ -114,9 +146,8 @@ public final class EventMapper<E> {
       }
     }
     addContext(b, event);
-    if (captureMarkers) {
-      addMarkers(b, adapter.markerNames(event));
-    }
+    b.setAttributeCountLimit(maxAttributes);
+    addMarkers(b, markers);
     Object eventName = adapter.keyValue(event, EVENT_NAME_KEY);
     if (eventName != null) {
       b.setEventName(
@@ -131,6 +162,16 @@ public final class EventMapper<E> {
       addCode(b, adapter.caller(event));
     }
     return b.build();
+  }
+
+  /**
+   * The most attributes the mapping adds after the context (key-value pairs aside): kept free so
+   * that a flood of context entries cannot push them out.
+   */
+  private int roomAfterContext(E event, List<String> markers) {
+    return (markers.isEmpty() ? 0 : 1)
+        + (adapter.thrown(event) != null ? EXCEPTION_ATTRIBUTES : 0)
+        + (captureCode ? CODE_ATTRIBUTES : 0);
   }
 
   private void addContext(LogRecord.Builder b, E event) {

@@ -18,6 +18,7 @@ public final class ProducerSettings {
   private final ProducerConfig.Builder builder =
       ProducerConfig.builder().setBufferFullPolicy(BufferFullPolicy.DROP);
   private boolean clientIdSet;
+  private int maxAttributesPerRecord = ProducerConfig.DEFAULT_MAX_ATTRIBUTES_PER_RECORD;
 
   /** Creates settings with the appender defaults. */
   public ProducerSettings() {}
@@ -125,6 +126,36 @@ public final class ProducerSettings {
   }
 
   /**
+   * See {@link ProducerConfig.Builder#setMaxAttributesPerRecord(int)}: the appender also stops
+   * copying an event's MDC / ThreadContext at this limit.
+   *
+   * @param attributes how many attributes a record keeps; default {@value
+   *     ProducerConfig#DEFAULT_MAX_ATTRIBUTES_PER_RECORD}
+   */
+  public void setMaxAttributesPerRecord(int attributes) {
+    builder.setMaxAttributesPerRecord(attributes);
+    maxAttributesPerRecord = attributes;
+  }
+
+  /**
+   * See {@link ProducerConfig.Builder#setMaxAttributeValueLength(int)}.
+   *
+   * @param chars the longest attribute value kept, in chars (bytes for byte arrays); default
+   *     unlimited
+   */
+  public void setMaxAttributeValueLength(int chars) {
+    builder.setMaxAttributeValueLength(chars);
+  }
+
+  /**
+   * {@return the {@code maxAttributesPerRecord} set so far (by setter or by name), or its default}
+   * The appender's event mapping takes it, to stop copying the context at the limit.
+   */
+  public int maxAttributesPerRecord() {
+    return maxAttributesPerRecord;
+  }
+
+  /**
    * {@code none}, {@code gzip}, {@code lz4} or {@code zstd}; unset leaves it to the exporter.
    *
    * @param compression the name, any case
@@ -195,6 +226,8 @@ public final class ProducerSettings {
     ProducerConfigDef.setting(name).apply(builder, value);
     if (name.equals(ProducerConfigDef.CLIENT_ID.name())) {
       clientIdSet = true;
+    } else if (name.equals(ProducerConfigDef.MAX_ATTRIBUTES_PER_RECORD.name())) {
+      maxAttributesPerRecord = Integer.parseInt(value.trim()); // valid: apply took it
     }
   }
 

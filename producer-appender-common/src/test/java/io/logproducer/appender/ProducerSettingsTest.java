@@ -42,6 +42,8 @@ public class ProducerSettingsTest {
     m.put("initialRetryBackoffMillis", "10");
     m.put("maxRetryBackoffMillis", "20000");
     m.put("deliveryTimeoutMillis", "99999");
+    m.put("maxAttributesPerRecord", "64");
+    m.put("maxAttributeValueLength", "1000");
     m.put("clientId", "sample-client");
     m.put("jmxEnabled", "false");
     m.put("shutdownHookEnabled", "false");

@@ -63,6 +63,7 @@ public final class ProducerEngine {
   private final ProducerConfig config;
   private final Exporter exporter;
   private final RecordEncoder encoder;
+  private final AttributeLimits attributeLimits;
   private final int maxRecordSize;
   private final MemoryBudget budget;
   private final ChunkPool pool;
@@ -110,6 +111,7 @@ public final class ProducerEngine {
             capabilities.compressesItself() ? Compression.NONE : compression,
             config.getCompressionLevel());
     this.encoder = exporter.encoder();
+    this.attributeLimits = new AttributeLimits(config);
     long total = config.getTotalSizeInBytes();
     this.maxRecordSize = maxRecordSize(capabilities.maxBatchSizeInBytes(), total);
     this.budget = new MemoryBudget(total);
@@ -344,13 +346,14 @@ public final class ProducerEngine {
   }
 
   /** See {@link io.logproducer.Producer#send(LogRecord, Callback)}. */
-  public void send(LogRecord record, Callback callback) {
-    if (record == null) {
+  public void send(LogRecord given, Callback callback) {
+    if (given == null) {
       throw new IllegalArgumentException("record must not be null");
     }
     if (closed) {
       throw new IllegalStateException("cannot send after the producer is closed");
     }
+    LogRecord record = attributeLimits.apply(given); // O(1) when within the limits
     Scratch scratch = scratch();
     EncodeBuffer buf = scratch.buffer;
     scratch.inUse = true;

@@ -9,6 +9,7 @@ import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.Marker;
 import org.apache.logging.log4j.core.Layout;
@@ -44,6 +45,14 @@ final class Log4j2EventAdapter implements EventAdapter<LogEvent> {
           VISIT.accept(k, v, state);
         }
       };
+
+  /**
+   * Above this many entries, the context is read through a copy ({@code toMap()}), not {@code
+   * forEach}: log4j2 2.24+'s default context map ({@code UnmodifiableArrayBackedMap}, wrapped in a
+   * {@code JdkMapAdapterStringMap}) finds each value of {@code forEach} by a linear search, which
+   * made one event with 1,000,000 entries take hours. Below it, {@code forEach} allocates nothing.
+   */
+  private static final int LARGE_CONTEXT = 32;
 
   private final Layout<? extends Serializable> layout;
 
@@ -150,8 +159,18 @@ final class Log4j2EventAdapter implements EventAdapter<LogEvent> {
   @Override
   public void forEachContext(LogEvent event, EntryVisitor visitor, LogRecord.Builder builder) {
     ReadOnlyStringMap context = event.getContextData();
-    if (context != null && !context.isEmpty()) {
+    if (context == null || context.isEmpty()) {
+      return;
+    }
+    if (context.size() <= LARGE_CONTEXT) {
       context.forEach(VISIT, new Object[] {visitor, builder});
+      return;
+    }
+    Map<String, ?> copy = context.toMap();
+    for (Map.Entry<String, ?> e : copy.entrySet()) {
+      if (e.getKey() != null && e.getValue() != null) {
+        visitor.visit(e.getKey(), e.getValue(), builder);
+      }
     }
   }
 

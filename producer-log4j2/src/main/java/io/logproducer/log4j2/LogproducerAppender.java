@@ -100,7 +100,9 @@ public final class LogproducerAppender extends AbstractAppender {
     this.mapping = mapping;
     this.mapper =
         new EventMapper<LogEvent>(
-            mapping, new Log4j2EventAdapter(mapping.useLayout() ? layout : null));
+            mapping,
+            new Log4j2EventAdapter(mapping.useLayout() ? layout : null),
+            producerSettings.maxAttributesPerRecord());
     this.producer =
         new AppenderProducer(name, stopTimeoutMillis, reportIntervalMillis, LOGGER::warn);
   }

@@ -46,6 +46,9 @@ public final class ProducerSettingsElement {
    * @param initialRetryBackoffMillis the first retry backoff
    * @param maxRetryBackoffMillis the retry backoff cap
    * @param deliveryTimeoutMillis the bound on a batch's delivery, retries included
+   * @param maxAttributesPerRecord how many attributes a record keeps (the rest are counted as
+   *     dropped); the appender stops copying the ThreadContext there
+   * @param maxAttributeValueLength the longest attribute value kept, in chars
    * @param compression {@code none}, {@code gzip}, {@code lz4} or {@code zstd}
    * @param compressionLevel 0 for the codec's default, gzip 1–9, zstd 1–22
    * @param clientId names the producer's threads and its JMX bean
@@ -67,6 +70,8 @@ public final class ProducerSettingsElement {
       @PluginAttribute("initialRetryBackoffMillis") String initialRetryBackoffMillis,
       @PluginAttribute("maxRetryBackoffMillis") String maxRetryBackoffMillis,
       @PluginAttribute("deliveryTimeoutMillis") String deliveryTimeoutMillis,
+      @PluginAttribute("maxAttributesPerRecord") String maxAttributesPerRecord,
+      @PluginAttribute("maxAttributeValueLength") String maxAttributeValueLength,
       @PluginAttribute("compression") String compression,
       @PluginAttribute("compressionLevel") String compressionLevel,
       @PluginAttribute("clientId") String clientId,
@@ -88,6 +93,8 @@ public final class ProducerSettingsElement {
       initialRetryBackoffMillis,
       maxRetryBackoffMillis,
       deliveryTimeoutMillis,
+      maxAttributesPerRecord,
+      maxAttributeValueLength,
       compression,
       compressionLevel,
       clientId,

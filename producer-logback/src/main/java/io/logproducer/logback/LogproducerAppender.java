@@ -280,7 +280,10 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       return;
     }
     EventMapper<ILoggingEvent> mapper =
-        new EventMapper<ILoggingEvent>(mapping, new LogbackEventAdapter(this, layout, encoder));
+        new EventMapper<ILoggingEvent>(
+            mapping,
+            new LogbackEventAdapter(this, layout, encoder),
+            producerSettings.maxAttributesPerRecord());
     try {
       pipeline = new EventPipeline(ap, mapper, mapping.captureCode(), queueSize, this::addWarn);
     } catch (RuntimeException e) {

@@ -21,9 +21,9 @@ import java.util.Map;
  * The {@link InMemoryExporter}'s wire form of a record, and its decoder. Integers are big-endian; a
  * string is its UTF-8 length (4 bytes, -1 for null) and bytes; a byte array likewise. Full form:
  * time, observed time (8 bytes each), severity number (4), severity text, body (a value), attribute
- * count (4) then key and value each, trace id, span id, flags (4), event name, scope name,
- * destination. A value is a type byte (-1 for null) then its content. Body-only form: the body's
- * UTF-8 length (4 bytes) and bytes. Stateless and thread-safe.
+ * count (4) then key and value each, dropped attributes count (4), trace id, span id, flags (4),
+ * event name, scope name, destination. A value is a type byte (-1 for null) then its content.
+ * Body-only form: the body's UTF-8 length (4 bytes) and bytes. Stateless and thread-safe.
  */
 final class RecordFormat implements RecordEncoder {
 
@@ -57,6 +57,7 @@ final class RecordFormat implements RecordEncoder {
       writeString(out, record.getAttributeKey(i));
       writeValue(out, record.getAttributeValue(i));
     }
+    out.writeIntBigEndian(record.getDroppedAttributesCount());
     writeBytes(out, record.getTraceId());
     writeBytes(out, record.getSpanId());
     out.writeIntBigEndian(record.getFlags());
@@ -101,6 +102,7 @@ final class RecordFormat implements RecordEncoder {
     for (int i = in.getInt(); i > 0; i--) {
       b.setAttribute(readString(in), readValue(in));
     }
+    b.setDroppedAttributesCount(in.getInt());
     b.setTraceId(readBytes(in)).setSpanId(readBytes(in)).setFlags(in.getInt());
     String eventName = readString(in);
     String scope = readString(in);

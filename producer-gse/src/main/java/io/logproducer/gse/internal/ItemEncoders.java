@@ -31,6 +31,16 @@ import java.util.Map;
  */
 public final class ItemEncoders {
 
+  /**
+   * The attribute that carries a record's {@code dropped_attributes_count} in {@code RECORD_JSON}
+   * items (bk-collector's record has no such field), an integer written only when the count is
+   * above 0, in its sorted place among the attributes; a record's own attribute of that name wins.
+   */
+  public static final String DROPPED_ATTRIBUTES_COUNT_KEY = "otel.dropped_attributes_count";
+
+  /** Up to this many attributes are sorted by insertion (no allocation); more with a merge sort. */
+  private static final int INSERTION_SORT_MAX = 32;
+
   private static final byte[] ITEM_START = ascii("{\"data\":\"");
   private static final byte[] RECORD_START = ascii("{\"data\":\"{\\\"attributes\\\":{");
   private static final byte[] KEY_BODY = ascii("},\\\"body\\\":");
@@ -115,18 +125,28 @@ public final class ItemEncoders {
   }
 
   /**
-   * The attributes as a level-2 object, keys sorted (Go map order), blank keys dropped; no braces.
+   * The attributes as a level-2 object, keys sorted (Go map order), blank keys dropped, with {@link
+   * #DROPPED_ATTRIBUTES_COUNT_KEY} when the record dropped some; no braces.
    */
   private static void writeAttributes(EncodeBuffer j, LogRecord record) {
     int n = record.getAttributeCount();
-    if (n == 0) {
+    int dropped = record.getDroppedAttributesCount();
+    if (n == 0 && dropped == 0) {
       return;
     }
-    int[] order = sortedOrder(record, n);
+    int[] order = n == 0 ? null : sortedOrder(record, n);
+    boolean droppedPending = dropped > 0;
     boolean first = true;
     for (int k = 0; k < n; k++) {
       int i = order == null ? k : order[k];
       String key = record.getAttributeKey(i);
+      if (droppedPending) {
+        int c = DROPPED_ATTRIBUTES_COUNT_KEY.compareTo(key);
+        if (c < 0) {
+          first = writeDropped(j, dropped, first);
+        }
+        droppedPending = c > 0; // c == 0: the record's own attribute of that name wins
+      }
       if (isBlank(key)) {
         continue;
       }
@@ -138,6 +158,20 @@ public final class ItemEncoders {
       j.writeByte(':');
       GoValues.value2(j, record.getAttributeValue(i));
     }
+    if (droppedPending) {
+      writeDropped(j, dropped, first);
+    }
+  }
+
+  /** Writes the dropped count's entry; returns false (the next entry is not the first). */
+  private static boolean writeDropped(EncodeBuffer j, int dropped, boolean first) {
+    if (!first) {
+      j.writeByte(',');
+    }
+    GoJson.string2(j, DROPPED_ATTRIBUTES_COUNT_KEY);
+    j.writeByte(':');
+    GoJson.number(j, dropped);
+    return false;
   }
 
   /** Attribute indices in key order, or null when they already are. */
@@ -148,6 +182,19 @@ public final class ItemEncoders {
     }
     if (sorted) {
       return null;
+    }
+    if (n > INSERTION_SORT_MAX) { // insertion sort is quadratic
+      Integer[] boxed = new Integer[n];
+      for (int i = 0; i < n; i++) {
+        boxed[i] = i;
+      }
+      java.util.Arrays.sort(
+          boxed, (a, b) -> record.getAttributeKey(a).compareTo(record.getAttributeKey(b)));
+      int[] order = new int[n];
+      for (int i = 0; i < n; i++) {
+        order[i] = boxed[i];
+      }
+      return order;
     }
     int[] order = new int[n];
     for (int i = 0; i < n; i++) {

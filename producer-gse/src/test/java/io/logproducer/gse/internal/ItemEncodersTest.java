@@ -72,6 +72,74 @@ class ItemEncodersTest {
   }
 
   @Test
+  void theDroppedAttributesCountIsAnAttributeInItsSortedPlaceOnlyWhenAboveZero()
+      throws IOException {
+    RecordEncoder encoder = ItemEncoders.recordJson(IDS, Map.of());
+    LogRecord.Builder b =
+        LogRecord.builder()
+            .setObservedTimeUnixNano(1_000)
+            .setAttribute("z", "last")
+            .setAttribute("a", 1L)
+            .setAttribute("p", true);
+    String none = encode(encoder, b.build());
+    assertEquals(
+        List.of("a", "p", "z"),
+        new ArrayList<>(attributes(none).keySet()),
+        "no such attribute when nothing was dropped");
+    String withCount = encode(encoder, b.setDroppedAttributesCount(42).build());
+    assertEquals(
+        none.replace("\\\"p\\\":true,", "\\\"otel.dropped_attributes_count\\\":42,\\\"p\\\":true,"),
+        withCount,
+        "byte for byte: the entry in its sorted place");
+    assertEquals(
+        List.of("a", ItemEncoders.DROPPED_ATTRIBUTES_COUNT_KEY, "p", "z"),
+        new ArrayList<>(attributes(withCount).keySet()));
+    assertEquals(
+        Integer.MAX_VALUE,
+        attributes(
+                encode(
+                    encoder,
+                    LogRecord.builder().setDroppedAttributesCount(Integer.MAX_VALUE).build()))
+            .get(ItemEncoders.DROPPED_ATTRIBUTES_COUNT_KEY)
+            .getAsInt(),
+        "alone, and last");
+    JsonObject last =
+        attributes(
+            encode(
+                encoder,
+                LogRecord.builder().setAttribute("a", 1L).setDroppedAttributesCount(3).build()));
+    assertEquals(
+        List.of("a", ItemEncoders.DROPPED_ATTRIBUTES_COUNT_KEY), new ArrayList<>(last.keySet()));
+    JsonObject own =
+        attributes(
+            encode(
+                encoder,
+                LogRecord.builder()
+                    .setAttribute(ItemEncoders.DROPPED_ATTRIBUTES_COUNT_KEY, "mine")
+                    .setDroppedAttributesCount(3)
+                    .build()));
+    assertEquals("mine", own.get(ItemEncoders.DROPPED_ATTRIBUTES_COUNT_KEY).getAsString());
+    assertEquals(1, own.size(), "the record's own attribute of that name wins");
+  }
+
+  @Test
+  void manyAttributesAreSortedAsFew() throws IOException {
+    LogRecord.Builder b = LogRecord.builder();
+    List<String> keys = new ArrayList<>();
+    for (int i = 999; i >= 0; i--) {
+      b.setAttribute("k" + i, (long) i);
+      keys.add("k" + i);
+    }
+    keys.sort(null);
+    JsonObject a = attributes(encode(ItemEncoders.recordJson(IDS, Map.of()), b.build()));
+    assertEquals(keys, new ArrayList<>(a.keySet()));
+  }
+
+  private static JsonObject attributes(String encoded) throws IOException {
+    return strict(item(encoded).get("data").getAsString()).getAsJsonObject("attributes");
+  }
+
+  @Test
   void recordJsonDecodesToTheRecordWhateverItHolds() throws IOException {
     String nasty =
         "q\" b\\ nl\n cr\r tab\t bs\b ff\f nul\u0000 us\u001f del\u007f <>& \u2028\u2029 é 中 😀 lone\ud800x";

@@ -32,6 +32,19 @@ class RawRecordEncoderTest {
   }
 
   @Test
+  void rawCarriesNoAttributesSoNoDroppedCountEither() {
+    RawRecordEncoder e = new RawRecordEncoder("user");
+    LogRecord.Builder b =
+        LogRecord.builder().setBody("line").setAttribute("user", "u1").setAttribute("other", 1L);
+    byte[][] plain = roundTrip(e, b.build());
+    byte[][] withDropped = roundTrip(e, b.setDroppedAttributesCount(9).build());
+    assertEquals("u1", utf8(withDropped[0]));
+    assertEquals("line", utf8(withDropped[1]), "the body only: no attribute, no count");
+    assertArrayEquals(plain[0], withDropped[0]);
+    assertArrayEquals(plain[1], withDropped[1]);
+  }
+
+  @Test
   void bodiesOfEveryKind() {
     RawRecordEncoder e = new RawRecordEncoder(null);
     assertEquals(

@@ -8,10 +8,11 @@ import io.logproducer.spi.RecordEncoder;
 /**
  * Encodes a {@link LogRecord} as one OTLP/JSON {@code LogRecord} object: camelCase keys, {@code
  * timeUnixNano} and {@code observedTimeUnixNano} as decimal strings, {@code severityNumber} as an
- * integer, {@code traceId} and {@code spanId} as hex, {@code flags} as an unsigned number; absent
- * and default fields are left out, except {@code observedTimeUnixNano}, which is always written so
- * that every record is at least {@link #MIN_RECORD_BYTES} long (this bounds the commas a request
- * adds, see {@link JsonWireFormat}). Thread-safe; allocates only to format doubles.
+ * integer, {@code droppedAttributesCount} as a number, {@code traceId} and {@code spanId} as hex,
+ * {@code flags} as an unsigned number; absent and default fields are left out, except {@code
+ * observedTimeUnixNano}, which is always written so that every record is at least {@link
+ * #MIN_RECORD_BYTES} long (this bounds the commas a request adds, see {@link JsonWireFormat}).
+ * Thread-safe; allocates only to format doubles.
  */
 public final class JsonRecordEncoder implements RecordEncoder {
 
@@ -24,6 +25,8 @@ public final class JsonRecordEncoder implements RecordEncoder {
   private static final byte[] SEVERITY_TEXT = JsonOutput.ascii(",\"severityText\":");
   private static final byte[] BODY = JsonOutput.ascii(",\"body\":");
   private static final byte[] ATTRIBUTES = JsonOutput.ascii(",\"attributes\":[");
+  private static final byte[] DROPPED_ATTRIBUTES_COUNT =
+      JsonOutput.ascii(",\"droppedAttributesCount\":");
   private static final byte[] FLAGS = JsonOutput.ascii(",\"flags\":");
   private static final byte[] TRACE_ID = JsonOutput.ascii(",\"traceId\":");
   private static final byte[] SPAN_ID = JsonOutput.ascii(",\"spanId\":");
@@ -60,6 +63,10 @@ public final class JsonRecordEncoder implements RecordEncoder {
         JsonValues.writeKeyValue(out, r.getAttributeKey(i), r.getAttributeValue(i));
       }
       out.writeByte(']');
+    }
+    if (r.getDroppedAttributesCount() != 0) { // uint32: a JSON number
+      out.writeBytes(DROPPED_ATTRIBUTES_COUNT);
+      JsonOutput.writeLong(out, r.getDroppedAttributesCount());
     }
     if (r.getFlags() != 0) {
       out.writeBytes(FLAGS);

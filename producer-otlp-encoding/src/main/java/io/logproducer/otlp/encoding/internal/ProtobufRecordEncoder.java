@@ -33,6 +33,7 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
   private static final int SEVERITY_TEXT = tag(3, LEN);
   private static final int BODY = tag(5, LEN);
   private static final int ATTRIBUTES = tag(6, LEN);
+  private static final int DROPPED_ATTRIBUTES_COUNT = tag(7, VARINT);
   private static final int FLAGS = tag(8, FIXED32);
   private static final int TRACE_ID = tag(9, LEN);
   private static final int SPAN_ID = tag(10, LEN);
@@ -99,6 +100,10 @@ public final class ProtobufRecordEncoder implements RecordEncoder {
     }
     for (int i = 0, n = r.getAttributeCount(); i < n; i++) {
       ProtoFields.writeKeyValueField(ATTRIBUTES, r.getAttributeKey(i), r.getAttributeValue(i), out);
+    }
+    if (r.getDroppedAttributesCount() != 0) { // uint32, never negative
+      out.writeByte(DROPPED_ATTRIBUTES_COUNT);
+      out.writeVarint32(r.getDroppedAttributesCount());
     }
     if (r.getFlags() != 0) {
       out.writeByte(FLAGS);

@@ -65,6 +65,27 @@ class JsonRecordEncoderTest {
   }
 
   @Test
+  void droppedAttributesCountIsANumberWrittenOnlyWhenAboveZero() {
+    LogRecord.Builder b =
+        LogRecord.builder().setObservedTimeUnixNano(5).setAttribute("k", "v").setFlags(1);
+    assertEquals(
+        "{\"observedTimeUnixNano\":\"5\",\"attributes\":[{\"key\":\"k\",\"value\":{\"stringValue\":"
+            + "\"v\"}}],\"flags\":1}",
+        encode(b.build()));
+    assertEquals(
+        "{\"observedTimeUnixNano\":\"5\",\"attributes\":[{\"key\":\"k\",\"value\":{\"stringValue\":"
+            + "\"v\"}}],\"droppedAttributesCount\":4294967,\"flags\":1}",
+        encode(b.setDroppedAttributesCount(4_294_967).build()));
+    assertEquals(
+        "{\"observedTimeUnixNano\":\"5\",\"droppedAttributesCount\":2147483647}",
+        encode(
+            LogRecord.builder()
+                .setObservedTimeUnixNano(5)
+                .setDroppedAttributesCount(Integer.MAX_VALUE)
+                .build()));
+  }
+
+  @Test
   void everyAnyValueKindExactly() {
     Map<String, AnyValue> kv = new LinkedHashMap<>();
     kv.put("a", AnyValue.of(true));
@@ -138,6 +159,14 @@ class JsonRecordEncoderTest {
             .setFlags(0xFFFFFFFF)
             .setSeverityNumber(24)
             .build());
+    for (int dropped : new int[] {1, 128, Integer.MAX_VALUE}) {
+      records.add(
+          LogRecord.builder()
+              .setObservedTimeUnixNano(dropped)
+              .setAttribute("kept", "v")
+              .setDroppedAttributesCount(dropped)
+              .build());
+    }
     String json = request(new JsonWireFormat(resource, "io.logproducer.test", "9.9"), records);
     ExportLogsServiceRequest fromJson = OtlpJson.parseRequest(json);
 
@@ -148,7 +177,10 @@ class JsonRecordEncoderTest {
 
     assertEquals(fromProto, fromJson);
     assertEquals(ExpectedProto.request(resource, "io.logproducer.test", "9.9", records), fromJson);
-    assertEquals(31, fromJson.getResourceLogs(0).getScopeLogs(0).getLogRecordsCount());
+    assertEquals(34, fromJson.getResourceLogs(0).getScopeLogs(0).getLogRecordsCount());
+    assertEquals(
+        Integer.MAX_VALUE,
+        fromJson.getResourceLogs(0).getScopeLogs(0).getLogRecords(33).getDroppedAttributesCount());
     assertEquals(-1, fromJson.getResourceLogs(0).getScopeLogs(0).getLogRecords(30).getFlags());
     assertTrue(
         json.startsWith(

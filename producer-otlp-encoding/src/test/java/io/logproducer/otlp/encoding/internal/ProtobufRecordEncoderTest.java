@@ -31,6 +31,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Decodes the protobuf encoder's output with the generated OTLP classes and compares field by
@@ -108,6 +109,46 @@ class ProtobufRecordEncoderTest {
     assertArrayEquals(r.getSpanId(), p.getSpanId().toByteArray());
     assertEquals(1, p.getFlags());
     assertEquals("app.event", p.getEventName());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 127, 128, 16_383, 16_384, 2_097_151, 2_097_152, Integer.MAX_VALUE})
+  void droppedAttributesCountIsField7AsProtobufJavaWritesIt(int dropped) throws Exception {
+    LogRecord r =
+        LogRecord.builder()
+            .setObservedTimeUnixNano(1)
+            .setAttribute("kept", "v")
+            .setDroppedAttributesCount(dropped)
+            .setFlags(1)
+            .build();
+    io.opentelemetry.proto.logs.v1.LogRecord p = roundTrip(r);
+    assertEquals(dropped, p.getDroppedAttributesCount());
+    assertEquals(
+        dropped,
+        roundTrip(LogRecord.builder().setDroppedAttributesCount(dropped).build())
+            .getDroppedAttributesCount(),
+        "without attributes");
+    io.opentelemetry.proto.logs.v1.LogRecord full =
+        roundTrip(
+            LogRecord.builder()
+                .setAttributeCountLimit(3)
+                .setAttribute("a", 1L)
+                .setAttribute("b", "x")
+                .setAttribute("c", true)
+                .setAttribute("d", 2L)
+                .setAttribute("e", 3L)
+                .setTraceId("0102030405060708090a0b0c0d0e0f10")
+                .setEventName("evt")
+                .build());
+    assertEquals(2, full.getDroppedAttributesCount());
+    assertEquals(3, full.getAttributesCount());
+  }
+
+  @Test
+  void aZeroDroppedAttributesCountIsNotWritten() throws Exception {
+    byte[] message = encodeMessage(LogRecord.builder().setObservedTimeUnixNano(1).build());
+    assertArrayEquals(
+        new byte[] {0x59, 1, 0, 0, 0, 0, 0, 0, 0}, message, "only observed_time_unix_nano");
   }
 
   static Stream<AnyValue> bodies() {

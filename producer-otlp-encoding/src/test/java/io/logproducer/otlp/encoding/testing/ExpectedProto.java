@@ -31,7 +31,8 @@ public final class ExpectedProto {
             .setTimeUnixNano(r.getTimeUnixNano())
             .setObservedTimeUnixNano(r.getObservedTimeUnixNano())
             .setSeverityNumberValue(r.getSeverityNumber())
-            .setFlags(r.getFlags());
+            .setFlags(r.getFlags())
+            .setDroppedAttributesCount(r.getDroppedAttributesCount());
     if (r.getSeverityText() != null) {
       b.setSeverityText(utf8(r.getSeverityText()));
     }
