@@ -145,7 +145,7 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Launches the child and waits for it to exit.
+     * Launches the child with its standard input closed and waits for it to exit.
      *
      * @param timeoutSeconds the most to wait; the child is killed after it
      * @return the exit code and output
@@ -155,6 +155,7 @@ public final class ChildJvm implements AutoCloseable {
      */
     public Result run(long timeoutSeconds) throws IOException, InterruptedException {
       try (ChildJvm child = start()) {
+        child.endInput();
         int code = child.waitFor(TimeUnit.SECONDS.toMillis(timeoutSeconds));
         return new Result(code, child.output(), child.millis());
       }
@@ -262,6 +263,15 @@ public final class ChildJvm implements AutoCloseable {
     OutputStream in = process.getOutputStream();
     in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
     in.flush();
+  }
+
+  /**
+   * Closes the child's standard input: a child reading it sees its end.
+   *
+   * @throws IOException if closing fails
+   */
+  public void endInput() throws IOException {
+    process.getOutputStream().close();
   }
 
   /**
