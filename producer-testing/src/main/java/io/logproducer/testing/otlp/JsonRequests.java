@@ -42,21 +42,27 @@ final class JsonRequests {
         list(field((Map<?, ?>) root, "resourceLogs", "resource_logs"), "resourceLogs")) {
       Map<?, ?> resourceLogs = object(rl, "resourceLogs[]");
       Map<?, ?> resource = optionalObject(field(resourceLogs, "resource", "resource"), "resource");
+      List<String> resourceRepeats = new ArrayList<>();
       Map<String, Object> resourceAttributes =
-          keyValues(field(resource, "attributes", "attributes"), 0);
+          keyValues(field(resource, "attributes", "attributes"), 0, resourceRepeats);
+      List<String> resourceRepeated = Collections.unmodifiableList(resourceRepeats);
       for (Object sl : list(field(resourceLogs, "scopeLogs", "scope_logs"), "scopeLogs")) {
         Map<?, ?> scopeLogs = object(sl, "scopeLogs[]");
         Map<?, ?> scope = optionalObject(field(scopeLogs, "scope", "scope"), "scope");
         String name = string(field(scope, "name", "name"));
         String version = string(field(scope, "version", "version"));
+        List<String> scopeRepeats = new ArrayList<>();
         Map<String, Object> scopeAttributes =
-            keyValues(field(scope, "attributes", "attributes"), 0);
+            keyValues(field(scope, "attributes", "attributes"), 0, scopeRepeats);
+        List<String> scopeRepeated = Collections.unmodifiableList(scopeRepeats);
         for (Object lr : list(field(scopeLogs, "logRecords", "log_records"), "logRecords")) {
           ReceivedLogRecord r = logRecord(object(lr, "logRecords[]"));
           r.resourceAttributes = resourceAttributes;
           r.scopeName = name;
           r.scopeVersion = version;
           r.scopeAttributes = scopeAttributes;
+          r.repeatedResourceAttributeKeys = resourceRepeated;
+          r.repeatedScopeAttributeKeys = scopeRepeated;
           out.add(r);
         }
       }
@@ -73,7 +79,9 @@ final class JsonRequests {
     r.severityText = string(field(m, "severityText", "severity_text"));
     Object body = field(m, "body", "body");
     r.body = body == null ? null : anyValue(object(body, "body"), 0);
-    r.attributes = keyValues(field(m, "attributes", "attributes"), 0);
+    List<String> repeats = new ArrayList<>();
+    r.attributes = keyValues(field(m, "attributes", "attributes"), 0, repeats);
+    r.repeatedAttributeKeys = Collections.unmodifiableList(repeats);
     r.droppedAttributesCount =
         (int)
             number(
@@ -86,7 +94,11 @@ final class JsonRequests {
     return r;
   }
 
-  private static Map<String, Object> keyValues(Object array, int depth) {
+  /**
+   * The KeyValues of a JSON array; keys seen before in it are added to {@code repeats} (null: not
+   * tracked, inside a value), and the last value is kept.
+   */
+  private static Map<String, Object> keyValues(Object array, int depth, List<String> repeats) {
     if (array == null) {
       return Collections.emptyMap();
     }
@@ -94,6 +106,9 @@ final class JsonRequests {
     for (Object kv : list(array, "attributes")) {
       Map<?, ?> m = object(kv, "KeyValue");
       Object value = m.get("value");
+      if (repeats != null && out.containsKey(string(m.get("key")))) {
+        repeats.add(string(m.get("key")));
+      }
       out.put(
           string(m.get("key")), value == null ? null : anyValue(object(value, "value"), depth + 1));
     }
@@ -130,7 +145,7 @@ final class JsonRequests {
     }
     if (v.containsKey("kvlistValue") || v.containsKey("kvlist_value")) {
       Map<?, ?> kvlist = object(field(v, "kvlistValue", "kvlist_value"), "kvlistValue");
-      return keyValues(kvlist.get("values"), depth + 1);
+      return keyValues(kvlist.get("values"), depth + 1, null);
     }
     return null;
   }

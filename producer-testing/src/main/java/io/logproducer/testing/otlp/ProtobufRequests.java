@@ -151,29 +151,35 @@ final class ProtobufRequests {
       }
       ProtoReader rl = request.readMessage();
       Map<String, Object> resource = Collections.emptyMap();
+      List<String> resourceRepeats = new ArrayList<>();
       List<ProtoReader> scopeLogs = new ArrayList<>();
       while (rl.hasMore()) { // the resource may follow its scope_logs on the wire: read it first
         int t = rl.readTag();
         if (t == RESOURCE_LOGS_RESOURCE) {
-          resource = attributes(rl.readMessage(), RESOURCE_ATTRIBUTES);
+          resource = attributes(rl.readMessage(), RESOURCE_ATTRIBUTES, resourceRepeats);
         } else if (t == RESOURCE_LOGS_SCOPE_LOGS) {
           scopeLogs.add(rl.readMessage());
         } else {
           rl.skip(t);
         }
       }
+      List<String> resourceRepeated = Collections.unmodifiableList(resourceRepeats);
       for (ProtoReader sl : scopeLogs) {
-        decodeScopeLogs(sl, resource, out);
+        decodeScopeLogs(sl, resource, resourceRepeated, out);
       }
     }
     return Collections.unmodifiableList(out);
   }
 
   private static void decodeScopeLogs(
-      ProtoReader sl, Map<String, Object> resource, List<ReceivedLogRecord> out) {
+      ProtoReader sl,
+      Map<String, Object> resource,
+      List<String> resourceRepeats,
+      List<ReceivedLogRecord> out) {
     String name = "";
     String version = "";
     Map<String, Object> scopeAttributes = Collections.emptyMap();
+    List<String> scopeRepeats = new ArrayList<>();
     int first = out.size();
     while (sl.hasMore()) {
       int t = sl.readTag();
@@ -187,7 +193,7 @@ final class ProtobufRequests {
           } else if (st == SCOPE_VERSION) {
             version = scope.readString();
           } else if (st == SCOPE_ATTRIBUTES) {
-            keyValue(scope.readMessage(), attrs, 0);
+            keyValue(scope.readMessage(), attrs, 0, scopeRepeats);
           } else {
             scope.skip(st);
           }
@@ -196,21 +202,25 @@ final class ProtobufRequests {
       } else if (t == SCOPE_LOGS_LOG_RECORDS) {
         ReceivedLogRecord r = logRecord(sl.readMessage());
         r.resourceAttributes = resource;
+        r.repeatedResourceAttributeKeys = resourceRepeats;
         out.add(r);
       } else {
         sl.skip(t);
       }
     }
+    List<String> scopeRepeated = Collections.unmodifiableList(scopeRepeats);
     for (int i = first; i < out.size(); i++) { // the scope may follow its records on the wire
       out.get(i).scopeName = name;
       out.get(i).scopeVersion = version;
       out.get(i).scopeAttributes = scopeAttributes;
+      out.get(i).repeatedScopeAttributeKeys = scopeRepeated;
     }
   }
 
   private static ReceivedLogRecord logRecord(ProtoReader in) {
     ReceivedLogRecord r = new ReceivedLogRecord();
     Map<String, Object> attributes = new LinkedHashMap<>();
+    List<String> repeats = new ArrayList<>();
     while (in.hasMore()) {
       int t = in.readTag();
       if (t == LOG_TIME) {
@@ -224,7 +234,7 @@ final class ProtobufRequests {
       } else if (t == LOG_BODY) {
         r.body = anyValue(in.readMessage(), 0);
       } else if (t == LOG_ATTRIBUTES) {
-        keyValue(in.readMessage(), attributes, 0);
+        keyValue(in.readMessage(), attributes, 0, repeats);
       } else if (t == LOG_DROPPED_ATTRIBUTES) {
         r.droppedAttributesCount = (int) in.readVarint();
       } else if (t == LOG_FLAGS) {
@@ -240,16 +250,21 @@ final class ProtobufRequests {
       }
     }
     r.attributes = Collections.unmodifiableMap(attributes);
+    r.repeatedAttributeKeys = Collections.unmodifiableList(repeats);
     return r;
   }
 
-  /** The KeyValues of field {@code fieldTag} of a message (a Resource's attributes). */
-  private static Map<String, Object> attributes(ProtoReader message, int fieldTag) {
+  /**
+   * The KeyValues of field {@code fieldTag} of a message (a Resource's attributes); keys seen
+   * before in the list are added to {@code repeats}.
+   */
+  private static Map<String, Object> attributes(
+      ProtoReader message, int fieldTag, List<String> repeats) {
     Map<String, Object> out = new LinkedHashMap<>();
     while (message.hasMore()) {
       int t = message.readTag();
       if (t == fieldTag) {
-        keyValue(message.readMessage(), out, 0);
+        keyValue(message.readMessage(), out, 0, repeats);
       } else {
         message.skip(t);
       }
@@ -257,7 +272,12 @@ final class ProtobufRequests {
     return Collections.unmodifiableMap(out);
   }
 
-  private static void keyValue(ProtoReader kv, Map<String, Object> into, int depth) {
+  /**
+   * Puts one KeyValue into {@code into}; a key already there is added to {@code repeats} (null: not
+   * tracked, inside a value) and takes the new value.
+   */
+  private static void keyValue(
+      ProtoReader kv, Map<String, Object> into, int depth, List<String> repeats) {
     String key = "";
     Object value = null;
     while (kv.hasMore()) {
@@ -269,6 +289,9 @@ final class ProtobufRequests {
       } else {
         kv.skip(t);
       }
+    }
+    if (into.containsKey(key) && repeats != null) {
+      repeats.add(key);
     }
     into.put(key, value);
   }
@@ -309,7 +332,7 @@ final class ProtobufRequests {
         while (kvlist.hasMore()) {
           int kt = kvlist.readTag();
           if (kt == LIST_VALUES) {
-            keyValue(kvlist.readMessage(), map, depth + 1);
+            keyValue(kvlist.readMessage(), map, depth + 1, null);
           } else {
             kvlist.skip(kt);
           }

@@ -1,6 +1,7 @@
 package io.logproducer.testing.otlp;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,6 +26,9 @@ public final class ReceivedLogRecord {
   Object body;
   Map<String, Object> attributes = Collections.emptyMap();
   int droppedAttributesCount;
+  List<String> repeatedAttributeKeys = Collections.emptyList();
+  List<String> repeatedResourceAttributeKeys = Collections.emptyList();
+  List<String> repeatedScopeAttributeKeys = Collections.emptyList();
   int flags;
   String traceId = "";
   String spanId = "";
@@ -105,6 +109,39 @@ public final class ReceivedLogRecord {
    */
   public Object attribute(String key) {
     return attributes.get(key);
+  }
+
+  /**
+   * Keys that occur more than once in this record's own attribute list (a well-formed OTLP producer
+   * writes each key once): {@link #attributes()} keeps the last value of each.
+   *
+   * @return the repeated keys, once per extra occurrence, in wire order; empty if all are distinct;
+   *     unmodifiable
+   */
+  public List<String> repeatedAttributeKeys() {
+    return repeatedAttributeKeys;
+  }
+
+  /**
+   * Keys that occur more than once in the attributes of this record's {@code Resource}: {@link
+   * #resourceAttributes()} keeps the last value of each.
+   *
+   * @return the repeated keys, once per extra occurrence, in wire order; empty if all are distinct;
+   *     the same list for every record of one {@code ResourceLogs}; unmodifiable
+   */
+  public List<String> repeatedResourceAttributeKeys() {
+    return repeatedResourceAttributeKeys;
+  }
+
+  /**
+   * Keys that occur more than once in the attributes of this record's {@code InstrumentationScope}:
+   * {@link #scopeAttributes()} keeps the last value of each.
+   *
+   * @return the repeated keys, once per extra occurrence, in wire order; empty if all are distinct;
+   *     the same list for every record of one {@code ScopeLogs}; unmodifiable
+   */
+  public List<String> repeatedScopeAttributeKeys() {
+    return repeatedScopeAttributeKeys;
   }
 
   /** {@return {@code dropped_attributes_count}} */

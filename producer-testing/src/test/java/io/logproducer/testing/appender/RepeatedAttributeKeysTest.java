@@ -1,7 +1,6 @@
 package io.logproducer.testing.appender;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.ReceivedRequest;
@@ -100,11 +99,21 @@ class RepeatedAttributeKeysTest {
   }
 
   @Test
-  void refusesJson() throws Exception {
-    ReceivedRequest json = receive("application/json", "{\"resourceLogs\":[]}".getBytes("UTF-8"));
+  void findsRepeatedKeysInJsonToo() throws Exception {
+    String json =
+        "{\"resourceLogs\":[{\"resource\":{\"attributes\":["
+            + "{\"key\":\"service.name\",\"value\":{\"stringValue\":\"s\"}},"
+            + "{\"key\":\"service.name\",\"value\":{\"stringValue\":\"t\"}}]},"
+            + "\"scopeLogs\":[{\"logRecords\":["
+            + "{\"attributes\":[{\"key\":\"a\",\"value\":{\"stringValue\":\"1\"}}]},"
+            + "{\"attributes\":[{\"key\":\"a\",\"value\":{\"stringValue\":\"1\"}},"
+            + "{\"key\":\"a\",\"value\":{\"stringValue\":\"2\"}},"
+            + "{\"key\":\"a\",\"value\":{\"stringValue\":\"3\"}}]}]}]}]}";
+    ReceivedRequest received = receive("application/json", json.getBytes("UTF-8"));
     assertEquals(
-        "request must be protobuf, was application/json",
-        assertThrows(IllegalArgumentException.class, () -> RepeatedAttributeKeys.in(json))
-            .getMessage());
+        List.of("resource: service.name", "record 1: a", "record 1: a"),
+        RepeatedAttributeKeys.in(received));
+    assertEquals(Map.of("a", "3"), received.records().get(1).attributes());
+    assertEquals(List.of("a", "a"), received.records().get(1).repeatedAttributeKeys());
   }
 }
