@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
  * One entry leaving the spool undelivered, as reported to {@link SpoolListener#onDiscarded}: the
@@ -42,6 +43,24 @@ final class Discard {
       return new Discard(reason, seq, h.getInt(24), m.array());
     } catch (IOException e) {
       return new Discard(reason, seq, -1, null);
+    }
+  }
+
+  /** Reports {@code events} to {@code listener}, ignoring what it throws. */
+  static void fire(SpoolListener listener, List<Discard> events) {
+    for (Discard d : events) {
+      safely(() -> listener.onDiscarded(d.reason, d.sequence, d.recordCount, d.meta));
+    }
+  }
+
+  /**
+   * Runs a listener call, ignoring what it throws (a listener must not reach the spool's callers).
+   */
+  static void safely(Runnable r) {
+    try {
+      r.run();
+    } catch (RuntimeException ignored) {
+      // Ignored on purpose.
     }
   }
 }

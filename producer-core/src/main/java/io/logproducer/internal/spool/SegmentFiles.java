@@ -3,6 +3,7 @@ package io.logproducer.internal.spool;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -109,5 +110,42 @@ final class SegmentFiles {
       p += r;
     }
     return true;
+  }
+
+  /**
+   * Refuses a segment of {@code segmentBytes} that would leave less than {@code minShare} of the
+   * file system of {@code dir} usable.
+   *
+   * @throws IOException naming the numbers when it would
+   */
+  static void checkFreeDisk(Path dir, long segmentBytes, double minShare) throws IOException {
+    FileStore store = Files.getFileStore(dir);
+    long usable = store.getUsableSpace();
+    long totalSpace = store.getTotalSpace();
+    if (usable - segmentBytes < minShare * totalSpace) {
+      throw new IOException(
+          "free-disk guard: a segment of "
+              + segmentBytes
+              + " bytes would leave less than "
+              + minShare
+              + " of "
+              + totalSpace
+              + " bytes free (usable "
+              + usable
+              + ") in "
+              + dir);
+    }
+  }
+
+  /** Closes {@code ch} (null allowed), ignoring errors. */
+  static void closeQuietly(FileChannel ch) {
+    if (ch == null) {
+      return;
+    }
+    try {
+      ch.close();
+    } catch (IOException ignored) {
+      // Closing a channel no longer used.
+    }
   }
 }

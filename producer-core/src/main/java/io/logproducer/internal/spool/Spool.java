@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,7 +97,7 @@ public final class Spool implements AutoCloseable {
       spool.firstSequenceOfRun = spool.nextSequence;
       spool.written = spool.nextSequence - 1;
       spool.durable = spool.written;
-      fire(config.listener, corrupt);
+      Discard.fire(config.listener, corrupt);
     } catch (IOException | RuntimeException | Error e) {
       spool.closeChannels();
       spool.dirLock.release();
@@ -172,7 +171,7 @@ public final class Spool implements AutoCloseable {
       pendingEntries++;
     } finally {
       lock.unlock();
-      fire(config.listener, drops);
+      Discard.fire(config.listener, drops);
     }
     if (config.durability == SpoolDurability.EVERY_ENTRY) {
       IOException e = commit();
@@ -279,14 +278,14 @@ public final class Spool implements AutoCloseable {
       s.setFileBytes(SegmentFiles.seal(s.channel, s, force));
       segmentBytesOnDisk += s.fileBytes() - before;
       s.sealAt(s.dataEnd());
-      closeQuietly(s.channel);
+      SegmentFiles.closeQuietly(s.channel);
       s.channel = null;
       active = null;
       if (s.fullyAcked()) {
         deleteSegment(s);
       }
     }
-    checkFreeDisk();
+    SegmentFiles.checkFreeDisk(dir, config.segmentBytes, config.minFreeDiskShare);
     long base = nextSequence;
     Segment stale = segments.get(base);
     if (stale != null && stale.count() == 0) {
@@ -302,25 +301,6 @@ public final class Spool implements AutoCloseable {
     active = s;
     if (force) {
       Checkpoint.forceDirectory(dir);
-    }
-  }
-
-  private void checkFreeDisk() throws IOException {
-    FileStore store = Files.getFileStore(dir);
-    long usable = store.getUsableSpace();
-    long totalSpace = store.getTotalSpace();
-    if (usable - config.segmentBytes < config.minFreeDiskShare * totalSpace) {
-      throw new IOException(
-          "free-disk guard: a segment of "
-              + config.segmentBytes
-              + " bytes would leave less than "
-              + config.minFreeDiskShare
-              + " of "
-              + totalSpace
-              + " bytes free (usable "
-              + usable
-              + ") in spool "
-              + dir);
     }
   }
 
@@ -363,7 +343,7 @@ public final class Spool implements AutoCloseable {
         pendingFailure = forceFailure;
       }
     }
-    closeQuietly(s.channel);
+    SegmentFiles.closeQuietly(s.channel);
     s.channel = null;
     s.sealAt(s.dataEnd());
     if (s.count() == 0) {
@@ -466,7 +446,7 @@ public final class Spool implements AutoCloseable {
       (event.reason == DiscardReason.EXPIRED ? expired : corrupt).incrementAndGet();
       List<Discard> one = new ArrayList<>(1);
       one.add(event);
-      fire(config.listener, one);
+      Discard.fire(config.listener, one);
     }
   }
 
@@ -527,7 +507,7 @@ public final class Spool implements AutoCloseable {
       lock.unlock();
     }
     if (failed != null) {
-      safely(() -> config.listener.onDurabilityFailed(failedFrom, failedTo, failed));
+      Discard.safely(() -> config.listener.onDurabilityFailed(failedFrom, failedTo, failed));
     }
     if (target < from) {
       return null;
@@ -552,14 +532,14 @@ public final class Spool implements AutoCloseable {
         lock.unlock();
       }
       IOException f = failure;
-      safely(() -> config.listener.onDurabilityFailed(from, target, f));
+      Discard.safely(() -> config.listener.onDurabilityFailed(from, target, f));
     }
     synchronized (durableMonitor) {
       durable = Math.max(durable, target);
       durableMonitor.notifyAll();
     }
     if (failure == null) {
-      safely(() -> config.listener.onDurable(target));
+      Discard.safely(() -> config.listener.onDurable(target));
     }
     return failure;
   }
@@ -787,20 +767,9 @@ public final class Spool implements AutoCloseable {
 
   private void closeChannels() {
     if (active != null) {
-      closeQuietly(active.channel);
+      SegmentFiles.closeQuietly(active.channel);
       active.channel = null;
       active = null;
-    }
-  }
-
-  private static void closeQuietly(FileChannel ch) {
-    if (ch == null) {
-      return;
-    }
-    try {
-      ch.close();
-    } catch (IOException ignored) {
-      // Closing a channel we no longer use.
     }
   }
 
@@ -810,20 +779,6 @@ public final class Spool implements AutoCloseable {
       return s.getAsLong();
     } finally {
       lock.unlock();
-    }
-  }
-
-  static void fire(SpoolListener listener, List<Discard> events) {
-    for (Discard d : events) {
-      safely(() -> listener.onDiscarded(d.reason, d.sequence, d.recordCount, d.meta));
-    }
-  }
-
-  private static void safely(Runnable r) {
-    try {
-      r.run();
-    } catch (RuntimeException ignored) {
-      // A listener's failure must not reach the spool's callers.
     }
   }
 }
