@@ -686,8 +686,10 @@ public final class Spool implements AutoCloseable {
   }
 
   /**
-   * Closes: stops the committer, forces (unless NONE), seals the active segment (or empties it when
-   * it holds nothing), writes the checkpoint and releases the lock. Idempotent; never throws.
+   * Closes: stops the committer, forces (unless NONE), seals the active segment (or, when every
+   * entry in it is acknowledged, empties it and renames it after the next sequence, so that
+   * sequences continue even without a checkpoint), writes the checkpoint and releases the lock.
+   * Idempotent; never throws.
    */
   @Override
   public void close() {
@@ -752,9 +754,18 @@ public final class Spool implements AutoCloseable {
     }
     try {
       long before = s.fileBytes();
-      if (s.count() == 0) {
+      if (s.fullyAcked()) {
         s.channel.truncate(0);
         s.setFileBytes(0);
+        segmentBytesOnDisk -= before;
+        closeChannels();
+        segments.remove(s.baseSequence());
+        Path empty = dir.resolve(Segment.fileName(nextSequence));
+        if (!empty.equals(s.path())) {
+          Files.move(s.path(), empty);
+        }
+        segments.put(nextSequence, new Segment(empty, nextSequence));
+        return;
       } else {
         s.setFileBytes(SegmentFiles.seal(s.channel, s, config.durability != SpoolDurability.NONE));
       }
