@@ -128,6 +128,7 @@ public final class ProducerEngine {
         config.getSpool() == null
             ? null
             : ProducerSpool.open(config.getSpool(), exporter, codec.compression(), retryPolicy);
+    metrics.useSpool(spool);
     this.completer =
         new BatchCompleter(
             this,
