@@ -183,8 +183,8 @@ class SpoolProducerTest {
     exporter.respondWith(b -> DOWN);
     SpoolConfig small =
         spool()
-            .setSegmentBytes(4096)
-            .setMaxBytes(2 * 4096 + SpoolConfig.FIXED_OVERHEAD_BYTES)
+            .setSegmentBytes(64 * 1024)
+            .setMaxBytes(2 * 64 * 1024 + SpoolConfig.FIXED_OVERHEAD_BYTES)
             .setFullPolicy(SpoolFullPolicy.DROP_NEWEST, 0)
             .build();
     Producer p = producer(exporter, small, 500);
