@@ -126,6 +126,14 @@ final class BatchCompleter {
     b.releaseMemory(budget);
   }
 
+  /**
+   * The exporter answered {@code b} with a final failure: its spool entry, if any, is acknowledged
+   * so that its outcome stays FAILED (a stored copy would fail the same way).
+   */
+  void finalFailure(ProducerBatch b) {
+    spoolOutcomes.discard(b);
+  }
+
   /** A batch that had its outcome (TIMED_OUT) was delivered after all: its spool entry is done. */
   void deliveredAfterTimeout(ProducerBatch b) {
     spoolOutcomes.lateDelivery(b);

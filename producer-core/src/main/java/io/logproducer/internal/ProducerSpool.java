@@ -99,13 +99,14 @@ final class ProducerSpool {
 
   /**
    * Close, before the batches still without an outcome are aborted: stops replay and waits (up to
-   * twice the group-commit interval) until everything written is durable, so that those batches get
-   * SPOOLED.
+   * twice the group-commit interval + 100 ms, at most 900 ms) until everything written is durable,
+   * so that those batches get SPOOLED.
    */
   void beforeAbort() {
     replay.stop();
     try {
-      spool.awaitDurable(spool.nextSequence() - 1, 2 * config.getGroupCommitMillis() + 1000);
+      spool.awaitDurable(
+          spool.nextSequence() - 1, Math.min(900, 2 * config.getGroupCommitMillis() + 100));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -361,6 +361,9 @@ final class Sender {
 
   /** A final local or transport failure. */
   private void failed(ProducerBatch b, ExportResult r) {
+    if (!aborting) {
+      completer.finalFailure(b); // the exporter's final answer: replaying the body would not help
+    }
     metrics.noteError(exporter.describe(), "failed: " + r.message());
     failures.warn(
         () ->

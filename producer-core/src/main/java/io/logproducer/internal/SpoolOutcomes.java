@@ -54,6 +54,14 @@ final class SpoolOutcomes {
     }
   }
 
+  /** The batch's entry will not be delivered: acknowledged now; the batch gets its own outcome. */
+  void discard(ProducerBatch b) {
+    if (writer != null) {
+      writer.acknowledge(b);
+      b.spoolSequence = -1;
+    }
+  }
+
   /** A late answer for a batch that already had its outcome: a delivery acknowledges its entry. */
   void lateDelivery(ProducerBatch b) {
     if (writer != null) {
