@@ -65,7 +65,7 @@ final class SegmentScanner {
       }
       long next = resync(pos + 1, last);
       if (next < 0) {
-        if (!zerosFrom(pos)) {
+        if (!zerosFrom(pos) && !footerAt(pos, segment)) {
           corrupt++;
         }
         dataEnd = pos;
@@ -138,6 +138,23 @@ final class SegmentScanner {
       }
     }
     return -1;
+  }
+
+  /**
+   * {@return whether a valid footer of exactly {@code segment}'s entries starts at {@code pos}: a
+   * seal that was written but whose truncation did not reach the disk, not a damaged entry}
+   */
+  private boolean footerAt(long pos, Segment segment) throws IOException {
+    long length = SegmentFooter.bytesFor(segment.count());
+    if (pos + length > fileLength || length > Integer.MAX_VALUE || !readFully(pos, (int) length)) {
+      return false;
+    }
+    ByteBuffer footer = ByteBuffer.wrap(entry.array(), 0, (int) length).slice();
+    Segment probe = new Segment(segment.path(), segment.baseSequence());
+    return footer.getInt((int) length - 8) == SegmentFooter.MAGIC
+        && SegmentFooter.decodeInto(footer, probe)
+        && probe.count() == segment.count()
+        && probe.dataEnd() == pos;
   }
 
   /**

@@ -99,7 +99,14 @@ final class SpoolRecovery {
           SegmentFiles.zero(ch, scanner.dataEnd(), scanner.garbageEnd());
         }
         if (size < spool.config.segmentBytes) {
-          SegmentFiles.zero(ch, size, spool.config.segmentBytes);
+          try {
+            SegmentFiles.zero(ch, size, spool.config.segmentBytes);
+          } catch (IOException e) {
+            ch.truncate(size);
+            s.sealAt(s.dataEnd());
+            spool.health.failed(e, spool.config.clock.getAsLong());
+            return s;
+          }
           s.setFileBytes(spool.config.segmentBytes);
         }
         s.channel = ch;
