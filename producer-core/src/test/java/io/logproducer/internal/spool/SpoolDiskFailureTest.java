@@ -153,6 +153,29 @@ class SpoolDiskFailureTest {
     }
   }
 
+  @Test
+  void aDisabledSpoolRetriesOnlyAfterItsBackOff() throws Exception {
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(0);
+    Path spoolDir = dir.resolve("spool");
+    SpoolConfig cfg =
+        config(spoolDir, 64 << 10, 16L << 20)
+            .retryBackoffMillis(1000, 30_000)
+            .clock(now::get)
+            .build();
+    try (Spool spool = Spool.open(cfg)) {
+      deleteRecursively(spoolDir);
+      assertEquals(AppendResult.Status.DISABLED, appendOne(spool, 0).status());
+      now.addAndGet(999);
+      AppendResult early = appendOne(spool, 1);
+      assertEquals(AppendResult.Status.DISABLED, early.status());
+      assertTrue(!Files.exists(spoolDir), "no retry before the back-off");
+      now.addAndGet(1);
+      AppendResult back = appendOne(spool, 2);
+      assertTrue(back.stored(), back.toString());
+      assertEquals(1, back.sequence());
+    }
+  }
+
   private static boolean canCreateFileIn(Path d) {
     try {
       Files.delete(Files.createFile(d.resolve("probe")));
