@@ -27,10 +27,12 @@ public final class AppendResult {
     this.cause = cause;
   }
 
+  /** {@return a STORED result for {@code sequence}} */
   static AppendResult stored(long sequence) {
     return new AppendResult(Status.STORED, sequence, null);
   }
 
+  /** {@return a refusal with {@code status} and its {@code cause} (may be null)} */
   static AppendResult refused(Status status, Throwable cause) {
     return new AppendResult(status, -1, cause);
   }
@@ -55,6 +57,7 @@ public final class AppendResult {
     return cause;
   }
 
+  /** {@return the status, with the sequence or the cause} */
   @Override
   public String toString() {
     return status + (stored() ? " #" + sequence : cause == null ? "" : ": " + cause);

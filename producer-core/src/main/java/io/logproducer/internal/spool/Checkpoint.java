@@ -42,6 +42,7 @@ final class Checkpoint {
   final long lowestUnacked;
   final long[] ackedAbove;
 
+  /** A checkpoint of these values (see the class comment). */
   Checkpoint(long nextSequence, long lowestUnacked, long[] ackedAbove) {
     this.nextSequence = nextSequence;
     this.lowestUnacked = lowestUnacked;

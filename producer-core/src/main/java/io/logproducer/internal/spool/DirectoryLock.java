@@ -28,6 +28,7 @@ final class DirectoryLock {
   private final FileLock lock;
   private final long bytes;
 
+  /** A held lock: its channel, the OS lock and the lock file's size in bytes. */
   private DirectoryLock(FileChannel channel, FileLock lock, long bytes) {
     this.channel = channel;
     this.lock = lock;
@@ -110,6 +111,7 @@ final class DirectoryLock {
     }
   }
 
+  /** {@return the owner written in the lock {@code file}, or why it cannot be read} */
   private static String owner(Path file) {
     try {
       String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).trim();

@@ -21,6 +21,7 @@ final class SegmentFiles {
 
   private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20);
 
+  /** Not instantiable. */
   private SegmentFiles() {}
 
   /**

@@ -185,6 +185,7 @@ final class SegmentScanner {
     return fill(entry, pos);
   }
 
+  /** Fills {@code buf} from {@code pos}; {@return false at end of file} */
   private boolean fill(ByteBuffer buf, long pos) throws IOException {
     long p = pos;
     while (buf.hasRemaining()) {

@@ -71,6 +71,7 @@ public final class Spool implements AutoCloseable {
   private final AtomicLong expired = new AtomicLong();
   private SpoolCommitter committer;
 
+  /** A spool not yet loaded; see {@link #open}. */
   private Spool(SpoolConfig config) {
     this.config = config;
     this.dir = config.directory;
@@ -248,6 +249,7 @@ public final class Spool implements AutoCloseable {
     }
   }
 
+  /** {@return whether an entry of {@code total} bytes fits the active segment, footer included} */
   private boolean fits(long total) {
     return active != null
         && !health.disabled()
@@ -747,6 +749,7 @@ public final class Spool implements AutoCloseable {
     }
   }
 
+  /** Seals the active segment at close (or empties and renames it when fully acknowledged). */
   private void sealActiveAtClose() {
     Segment s = active;
     if (s == null) {
@@ -776,6 +779,7 @@ public final class Spool implements AutoCloseable {
     closeChannels();
   }
 
+  /** Closes the active segment's channel and forgets it as active. */
   private void closeChannels() {
     if (active != null) {
       SegmentFiles.closeQuietly(active.channel);
@@ -784,6 +788,7 @@ public final class Spool implements AutoCloseable {
     }
   }
 
+  /** {@return {@code s} evaluated under the lock} */
   private long locked(java.util.function.LongSupplier s) {
     lock.lock();
     try {

@@ -35,6 +35,7 @@ final class SpoolRecovery {
   /** How far sequences jump after an unclean stop. */
   static final long UNCLEAN_GAP = 1L << 20;
 
+  /** Not instantiable. */
   private SpoolRecovery() {}
 
   /** Loads the directory into {@code spool}; {@return the damaged entries found, to report} */
@@ -128,6 +129,10 @@ final class SpoolRecovery {
     }
   }
 
+  /**
+   * Marks what {@code cp} acknowledges (all pending when null), totals the pending bytes and
+   * entries, and deletes fully acknowledged sealed segments.
+   */
   private static void applyCheckpoint(Spool spool, Checkpoint cp) throws IOException {
     List<Segment> done = new ArrayList<>();
     for (Segment s : spool.segments.values()) {
