@@ -14,7 +14,13 @@ public final class AppendResult {
     /** Refused: the entry cannot fit in a segment or meta is larger than 64 KiB. */
     TOO_LARGE,
     /** Refused: the spool is closed. */
-    CLOSED
+    CLOSED,
+    /**
+     * Refused: the calling thread was interrupted while it waited (BLOCK) or wrote — a {@code
+     * FileChannel} is closed by an interrupt during I/O — or another appender's interrupt closed
+     * the segment under this write. The spool stays ENABLED: the next append starts a new segment.
+     */
+    INTERRUPTED
   }
 
   private final Status status;

@@ -154,6 +154,31 @@ final class SpoolRecovery {
     }
   }
 
+  /**
+   * Recreates {@code spool}'s directory when it was deleted under it (meta and lock included)
+   * before a retry; segments whose files vanished no longer count against maxBytes (their entries
+   * are reported CORRUPT when the cursor reaches them). Caller holds the spool's lock.
+   *
+   * @throws IOException when the directory cannot be recreated
+   */
+  static void reviveDirectory(Spool spool) throws IOException {
+    if (Files.isDirectory(spool.dir)) {
+      return;
+    }
+    Files.createDirectories(spool.dir);
+    spool.metaBytes = SpoolMeta.write(spool.dir, spool.config.kind);
+    spool.dirLock.release();
+    spool.dirLock = DirectoryLock.acquire(spool.dir);
+    spool.checkpointBytes = 0;
+    spool.checkpointDirty = true;
+    for (Segment s : spool.segments.values()) {
+      if (!Files.exists(s.path())) {
+        spool.segmentBytesOnDisk -= s.fileBytes();
+        s.setFileBytes(0);
+      }
+    }
+  }
+
   /** {@return the checkpoint of {@code spool}'s current state (caller holds its lock)} */
   static Checkpoint snapshot(Spool spool) {
     long low = spool.nextSequence;

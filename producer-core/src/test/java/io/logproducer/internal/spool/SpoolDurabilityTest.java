@@ -67,4 +67,29 @@ class SpoolDurabilityTest {
       assertTrue(spool.awaitDurable(seq, 0));
     }
   }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(SpoolDurability.class)
+  void anInterruptedAppenderIsRefusedAndTheSpoolStaysUsable(SpoolDurability policy)
+      throws Exception {
+    SpoolConfig cfg = config(dir, 64 << 10, 1L << 20).durability(policy, 20).build();
+    try (Spool spool = Spool.open(cfg)) {
+      long first = append(spool, 0, 1000);
+      Thread.currentThread().interrupt();
+      AppendResult r;
+      try {
+        r = spool.append(0, 1, null, java.nio.ByteBuffer.wrap(new byte[500]));
+      } finally {
+        assertTrue(Thread.interrupted(), "the interrupt status is kept");
+      }
+      assertEquals(AppendResult.Status.INTERRUPTED, r.status(), r.toString());
+      assertEquals(SpoolStatus.ENABLED, spool.status());
+      assertTrue(spool.awaitDurable(first, 30_000), "what was stored before stays durable");
+      long next = append(spool, 2, 1000);
+      assertEquals(first + 1, next, "the refused append used no sequence");
+      assertTrue(spool.awaitDurable(next, 30_000));
+      assertEquals(
+          List.of(first, next), SpoolTestSupport.sequences(SpoolTestSupport.readAll(spool)));
+    }
+  }
 }
