@@ -141,11 +141,24 @@ final class SegmentScanner {
   }
 
   /**
-   * {@return whether a valid footer of exactly {@code segment}'s entries starts at {@code pos}: a
-   * seal that was written but whose truncation did not reach the disk, not a damaged entry}
+   * {@return whether the bytes at {@code pos} are the seal of {@code segment}'s entries, not a
+   * damaged entry: either the file ends exactly where a footer of these entries would and the bytes
+   * still carry the footer's magic or its first index entry (a sealed segment whose footer took a
+   * flipped byte; one flip cannot erase both), or a valid footer of exactly these entries starts
+   * there (a seal whose truncation did not reach the disk)}
    */
   private boolean footerAt(long pos, Segment segment) throws IOException {
     long length = SegmentFooter.bytesFor(segment.count());
+    if (pos + length == fileLength && length <= Integer.MAX_VALUE && readFully(pos, (int) length)) {
+      boolean magic = entry.getInt((int) length - 8) == SegmentFooter.MAGIC;
+      boolean firstIndexed =
+          segment.count() > 0
+              && entry.getLong(0) == segment.sequenceAt(0)
+              && entry.getInt(8) == segment.offsetAt(0);
+      if (magic || firstIndexed) {
+        return true;
+      }
+    }
     if (pos + length > fileLength || length > Integer.MAX_VALUE || !readFully(pos, (int) length)) {
       return false;
     }
