@@ -4,6 +4,7 @@ import io.logproducer.internal.spool.AppendResult;
 import io.logproducer.internal.spool.Spool;
 import io.logproducer.internal.spool.SpoolConfig;
 import io.logproducer.internal.spool.SpoolDurability;
+import io.logproducer.internal.spool.SpoolLockedException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -13,7 +14,8 @@ import java.util.Random;
  * The child JVM of the spool's process tests. {@code hold <dir>}: opens the spool, prints {@code
  * OPEN <pid>} and waits to be killed. {@code append <dir>}: opens it with durability NONE, prints
  * {@code OPEN}, then appends as fast as it can, printing {@code SEQ <sequence>} after each append
- * returns STORED.
+ * returns STORED. {@code try <dir>}: tries to open it and prints {@code OPENED} or {@code LOCKED
+ * <message>}.
  */
 public final class SpoolChildMain {
 
@@ -42,6 +44,14 @@ public final class SpoolChildMain {
   /** Runs the mode in {@code args[0]} on the directory {@code args[1]}. */
   public static void main(String[] args) throws Exception {
     Path dir = Paths.get(args[1]);
+    if (args[0].equals("try")) {
+      try (Spool spool = Spool.open(config(dir))) {
+        System.out.println("OPENED");
+      } catch (SpoolLockedException e) {
+        System.out.println("LOCKED " + e.getMessage());
+      }
+      return;
+    }
     Spool spool = Spool.open(config(dir));
     System.out.println("OPEN " + ProcessHandle.current().pid());
     System.out.flush();

@@ -48,6 +48,24 @@ class SpoolProcessTest {
   }
 
   @Test
+  @Timeout(120)
+  void aFailedSecondOpenInThisJvmDoesNotHandTheLockToAnotherProcess() throws Exception {
+    try (Spool spool = Spool.open(SpoolChildMain.config(dir))) {
+      for (int i = 0; i < 3; i++) {
+        assertThrows(SpoolLockedException.class, () -> Spool.open(SpoolChildMain.config(dir)));
+      }
+      try (SpoolChild child = SpoolChild.start("try", dir.toString())) {
+        String line = child.awaitLine("", 1, 60_000);
+        assertTrue(line.startsWith("LOCKED "), "the child got: " + line);
+        assertTrue(line.contains("pid=" + ProcessHandle.current().pid() + " "), line);
+      }
+    }
+    try (SpoolChild child = SpoolChild.start("try", dir.toString())) {
+      assertEquals("OPENED", child.awaitLine("", 1, 60_000), "released by close");
+    }
+  }
+
+  @Test
   @Timeout(600)
   void killDashNineDuringAppendsLosesNothingThatWasPrinted() throws Exception {
     Random r = new Random(20261125);
