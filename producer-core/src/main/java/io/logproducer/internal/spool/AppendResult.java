@@ -14,7 +14,13 @@ public final class AppendResult {
     /** Refused: the entry cannot fit in a segment or meta is larger than 64 KiB. */
     TOO_LARGE,
     /** Refused: the spool is closed. */
-    CLOSED
+    CLOSED,
+    /**
+     * Refused: the calling thread was interrupted while it waited (BLOCK) or wrote — a {@code
+     * FileChannel} is closed by an interrupt during I/O — or another appender's interrupt closed
+     * the segment under this write. The spool stays ENABLED: the next append starts a new segment.
+     */
+    INTERRUPTED
   }
 
   private final Status status;
@@ -27,10 +33,12 @@ public final class AppendResult {
     this.cause = cause;
   }
 
+  /** {@return a STORED result for {@code sequence}} */
   static AppendResult stored(long sequence) {
     return new AppendResult(Status.STORED, sequence, null);
   }
 
+  /** {@return a refusal with {@code status} and its {@code cause} (may be null)} */
   static AppendResult refused(Status status, Throwable cause) {
     return new AppendResult(status, -1, cause);
   }
@@ -55,6 +63,7 @@ public final class AppendResult {
     return cause;
   }
 
+  /** {@return the status, with the sequence or the cause} */
   @Override
   public String toString() {
     return status + (stored() ? " #" + sequence : cause == null ? "" : ": " + cause);

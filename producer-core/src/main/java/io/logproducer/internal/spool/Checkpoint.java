@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 /**
  * The spool's progress, {@code <dir>/checkpoint}: the next sequence to assign, the lowest
@@ -42,23 +43,20 @@ final class Checkpoint {
   final long lowestUnacked;
   final long[] ackedAbove;
 
+  /** A checkpoint of these values (see the class comment). */
   Checkpoint(long nextSequence, long lowestUnacked, long[] ackedAbove) {
     this.nextSequence = nextSequence;
     this.lowestUnacked = lowestUnacked;
-    this.ackedAbove = ackedAbove;
+    this.ackedAbove = ackedAbove.clone();
+    Arrays.sort(this.ackedAbove);
   }
 
-  /** {@return whether this checkpoint says {@code sequence} is acknowledged} */
+  /** {@return whether this checkpoint says {@code sequence} is acknowledged} (O(log n)) */
   boolean acknowledges(long sequence) {
     if (sequence < lowestUnacked) {
       return true;
     }
-    for (long s : ackedAbove) {
-      if (s == sequence) {
-        return true;
-      }
-    }
-    return false;
+    return Arrays.binarySearch(ackedAbove, sequence) >= 0;
   }
 
   /** {@return the size of this checkpoint's file, bytes} */

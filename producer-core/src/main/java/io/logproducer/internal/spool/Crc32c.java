@@ -71,6 +71,7 @@ abstract class Crc32c {
     return crc.value();
   }
 
+  /** {@return the constructor of {@code java.util.zip.CRC32C}, or null on Java 8} */
   private static MethodHandle findJdkConstructor() {
     try {
       Class<?> type = Class.forName("java.util.zip.CRC32C");
@@ -80,6 +81,7 @@ abstract class Crc32c {
     }
   }
 
+  /** {@return the 256-entry table of the reflected polynomial} */
   private static int[] buildTable() {
     int[] table = new int[256];
     for (int i = 0; i < 256; i++) {
@@ -96,6 +98,7 @@ abstract class Crc32c {
   private static final class JdkCrc extends Crc32c {
     private final Checksum checksum;
 
+    /** Wraps the JDK {@code checksum}. */
     JdkCrc(Checksum checksum) {
       this.checksum = checksum;
     }

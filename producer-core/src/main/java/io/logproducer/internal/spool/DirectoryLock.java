@@ -6,11 +6,12 @@ import java.lang.management.RuntimeMXBean;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The single-owner lock of a spool directory: an OS lock ({@link FileChannel#tryLock()}) on {@code
@@ -24,14 +25,33 @@ final class DirectoryLock {
   /** The file name. */
   static final String FILE = "lock";
 
+  /**
+   * The directories (real paths) this JVM holds, with their owner line. Checked before the lock
+   * file is even opened: on Linux (POSIX {@code fcntl} locks) closing any descriptor of a file
+   * drops every lock the process holds on it, so a second open in this JVM must not open, read or
+   * close the lock file of a directory this JVM holds (it would silently hand the lock to another
+   * process).
+   */
+  private static final ConcurrentHashMap<Path, String> HELD = new ConcurrentHashMap<>();
+
+  /** Numbers the claims, so that a late second release cannot drop a newer claim. */
+  private static final AtomicLong CLAIMS = new AtomicLong();
+
   private final FileChannel channel;
   private final FileLock lock;
   private final long bytes;
+  private final Path key;
+  private final String token;
 
-  private DirectoryLock(FileChannel channel, FileLock lock, long bytes) {
+  /**
+   * A held lock: its channel, the OS lock, the lock file's size in bytes and the directory's key.
+   */
+  private DirectoryLock(FileChannel channel, FileLock lock, long bytes, Path key, String token) {
     this.channel = channel;
     this.lock = lock;
     this.bytes = bytes;
+    this.key = key;
+    this.token = token;
   }
 
   /**
@@ -41,6 +61,22 @@ final class DirectoryLock {
    * @throws IOException when the lock file cannot be created or written
    */
   static DirectoryLock acquire(Path dir) throws IOException {
+    Path key = dir.toRealPath();
+    String me = identity().trim() + " spool#" + CLAIMS.incrementAndGet();
+    String holder = HELD.putIfAbsent(key, me);
+    if (holder != null) {
+      throw new SpoolLockedException(dir, holder + ", in this JVM");
+    }
+    try {
+      return lockFile(dir, key, me);
+    } catch (IOException | RuntimeException e) {
+      HELD.remove(key, me);
+      throw e;
+    }
+  }
+
+  /** Takes the OS lock of {@code dir}'s lock file for the claim {@code token} of {@code key}. */
+  private static DirectoryLock lockFile(Path dir, Path key, String token) throws IOException {
     Path file = dir.resolve(FILE);
     FileChannel ch =
         FileChannel.open(
@@ -48,8 +84,6 @@ final class DirectoryLock {
     FileLock lock;
     try {
       lock = ch.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
@@ -65,7 +99,7 @@ final class DirectoryLock {
       while (buf.hasRemaining()) {
         ch.write(buf, buf.position());
       }
-      return new DirectoryLock(ch, lock, id.length);
+      return new DirectoryLock(ch, lock, id.length, key, token);
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
@@ -77,7 +111,7 @@ final class DirectoryLock {
     return bytes;
   }
 
-  /** Releases the lock; idempotent, never throws. */
+  /** Releases the lock (the OS lock, then this JVM's claim); idempotent, never throws. */
   void release() {
     try {
       if (lock.isValid()) {
@@ -91,6 +125,7 @@ final class DirectoryLock {
     } catch (IOException ignored) {
       // Nothing more to release.
     }
+    HELD.remove(key, token);
   }
 
   /** {@return "pid=<pid> started=<millis>" of this process} */
@@ -110,6 +145,7 @@ final class DirectoryLock {
     }
   }
 
+  /** {@return the owner written in the lock {@code file}, or why it cannot be read} */
   private static String owner(Path file) {
     try {
       String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).trim();

@@ -16,6 +16,7 @@ final class Discard {
   final int recordCount;
   final byte[] meta;
 
+  /** An event; -1, -1 and null where unknown. */
   Discard(DiscardReason reason, long sequence, int recordCount, byte[] meta) {
     this.reason = reason;
     this.sequence = sequence;

@@ -14,6 +14,7 @@ final class DiskHealth {
   private long retryAtMillis;
   private long backoffMillis;
 
+  /** A healthy state whose back-off goes from {@code minMillis} doubling to {@code maxMillis}. */
   DiskHealth(long minMillis, long maxMillis) {
     this.minMillis = minMillis;
     this.maxMillis = maxMillis;
@@ -43,6 +44,7 @@ final class DiskHealth {
     backoffMillis = minMillis;
   }
 
+  /** {@return whether the disk failed and has not worked since} */
   boolean disabled() {
     return disabled;
   }
@@ -52,6 +54,7 @@ final class DiskHealth {
     return nowMillis >= retryAtMillis;
   }
 
+  /** {@return the last error recorded, or null} */
   Throwable lastError() {
     return lastError;
   }

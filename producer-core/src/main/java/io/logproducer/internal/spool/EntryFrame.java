@@ -35,6 +35,7 @@ final class EntryFrame {
   /** Offset of the CRC field. */
   static final int CRC_OFFSET = 32;
 
+  /** Not instantiable. */
   private EntryFrame() {}
 
   /**

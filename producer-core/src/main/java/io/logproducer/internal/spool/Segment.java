@@ -34,6 +34,7 @@ final class Segment {
   /** The write channel while this is the active segment; null otherwise. */
   FileChannel channel;
 
+  /** An empty segment of the file {@code path} whose first sequence is {@code baseSequence}. */
   Segment(Path path, long baseSequence) {
     this.path = path;
     this.baseSequence = baseSequence;
@@ -129,26 +130,32 @@ final class Segment {
     return ackedCount == count;
   }
 
+  /** {@return the segment file} */
   Path path() {
     return path;
   }
 
+  /** {@return the sequence in the file name (the first entry's, or the next one when empty)} */
   long baseSequence() {
     return baseSequence;
   }
 
+  /** {@return the number of entries indexed} */
   int count() {
     return count;
   }
 
+  /** {@return the sequence of entry {@code index}} */
   long sequenceAt(int index) {
     return sequences[index];
   }
 
+  /** {@return the file offset of entry {@code index}, bytes} */
   int offsetAt(int index) {
     return offsets[index];
   }
 
+  /** {@return the total length of entry {@code index}, bytes} */
   int lengthAt(int index) {
     return lengths[index];
   }
@@ -163,10 +170,12 @@ final class Segment {
     return dataEnd;
   }
 
+  /** Sets the end of the data (the next write position), bytes. */
   void setDataEnd(long end) {
     dataEnd = end;
   }
 
+  /** {@return whether the segment takes no more entries (sealed by a footer or abandoned)} */
   boolean sealed() {
     return sealed;
   }
@@ -176,6 +185,7 @@ final class Segment {
     return fileBytes;
   }
 
+  /** Records the size of the file, bytes. */
   void setFileBytes(long bytes) {
     fileBytes = bytes;
   }

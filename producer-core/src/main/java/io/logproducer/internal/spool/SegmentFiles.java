@@ -21,6 +21,7 @@ final class SegmentFiles {
 
   private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20);
 
+  /** Not instantiable. */
   private SegmentFiles() {}
 
   /**
@@ -134,6 +135,32 @@ final class SegmentFiles {
               + usable
               + ") in "
               + dir);
+    }
+  }
+
+  /**
+   * Forces {@code path}'s data to disk: through {@code ch} when it is open, else through a new
+   * descriptor (fsync flushes a file's dirty pages whichever descriptor asks), with this thread's
+   * interrupt status set aside meanwhile so that an interrupt cannot close it again.
+   *
+   * @throws IOException when the force fails
+   */
+  static void force(FileChannel ch, Path path) throws IOException {
+    if (ch != null && ch.isOpen()) {
+      try {
+        ch.force(false);
+        return;
+      } catch (java.nio.channels.ClosedChannelException e) {
+        // Closed meanwhile (an interrupt): force through a new descriptor below.
+      }
+    }
+    boolean interrupted = Thread.interrupted();
+    try (FileChannel again = FileChannel.open(path, StandardOpenOption.READ)) {
+      again.force(false);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

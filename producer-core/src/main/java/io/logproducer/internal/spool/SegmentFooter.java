@@ -26,6 +26,7 @@ final class SegmentFooter {
   /** The footer's magic number. */
   static final int MAGIC = 0x4C50534F;
 
+  /** Not instantiable. */
   private SegmentFooter() {}
 
   /** {@return the bytes of the footer of a segment of {@code count} entries} */

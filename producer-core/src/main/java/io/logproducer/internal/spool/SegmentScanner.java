@@ -65,7 +65,7 @@ final class SegmentScanner {
       }
       long next = resync(pos + 1, last);
       if (next < 0) {
-        if (!zerosFrom(pos)) {
+        if (!zerosFrom(pos) && !footerAt(pos, segment)) {
           corrupt++;
         }
         dataEnd = pos;
@@ -141,6 +141,36 @@ final class SegmentScanner {
   }
 
   /**
+   * {@return whether the bytes at {@code pos} are the seal of {@code segment}'s entries, not a
+   * damaged entry: either the file ends exactly where a footer of these entries would and the bytes
+   * still carry the footer's magic or its first index entry (a sealed segment whose footer took a
+   * flipped byte; one flip cannot erase both), or a valid footer of exactly these entries starts
+   * there (a seal whose truncation did not reach the disk)}
+   */
+  private boolean footerAt(long pos, Segment segment) throws IOException {
+    long length = SegmentFooter.bytesFor(segment.count());
+    if (pos + length == fileLength && length <= Integer.MAX_VALUE && readFully(pos, (int) length)) {
+      boolean magic = entry.getInt((int) length - 8) == SegmentFooter.MAGIC;
+      boolean firstIndexed =
+          segment.count() > 0
+              && entry.getLong(0) == segment.sequenceAt(0)
+              && entry.getInt(8) == segment.offsetAt(0);
+      if (magic || firstIndexed) {
+        return true;
+      }
+    }
+    if (pos + length > fileLength || length > Integer.MAX_VALUE || !readFully(pos, (int) length)) {
+      return false;
+    }
+    ByteBuffer footer = ByteBuffer.wrap(entry.array(), 0, (int) length).slice();
+    Segment probe = new Segment(segment.path(), segment.baseSequence());
+    return footer.getInt((int) length - 8) == SegmentFooter.MAGIC
+        && SegmentFooter.decodeInto(footer, probe)
+        && probe.count() == segment.count()
+        && probe.dataEnd() == pos;
+  }
+
+  /**
    * {@return whether the header-sized range at {@code pos} (or what is left of the file) is zeros}
    */
   private boolean zerosFrom(long pos) throws IOException {
@@ -168,6 +198,7 @@ final class SegmentScanner {
     return fill(entry, pos);
   }
 
+  /** Fills {@code buf} from {@code pos}; {@return false at end of file} */
   private boolean fill(ByteBuffer buf, long pos) throws IOException {
     long p = pos;
     while (buf.hasRemaining()) {

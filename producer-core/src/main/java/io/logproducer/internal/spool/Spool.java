@@ -47,7 +47,6 @@ public final class Spool implements AutoCloseable {
   final Path dir;
   final ReentrantLock lock = new ReentrantLock();
   private final Condition spaceFreed = lock.newCondition();
-  private final Object durableMonitor = new Object();
   final TreeMap<Long, Segment> segments = new TreeMap<>();
   Segment active;
   DirectoryLock dirLock;
@@ -59,18 +58,16 @@ public final class Spool implements AutoCloseable {
   long nextSequence = 1;
   long firstSequenceOfRun;
   private long written;
-  private volatile long durable;
+  private DurableWatermark durable;
   private boolean closed;
-  private boolean checkpointDirty = true;
-  private long pendingFailureFrom = -1;
-  private long pendingFailureTo;
-  private IOException pendingFailure;
+  boolean checkpointDirty = true;
   final DiskHealth health;
   final AtomicLong corrupt = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong expired = new AtomicLong();
   private SpoolCommitter committer;
 
+  /** A spool not yet loaded; see {@link #open}. */
   private Spool(SpoolConfig config) {
     this.config = config;
     this.dir = config.directory;
@@ -96,7 +93,7 @@ public final class Spool implements AutoCloseable {
       List<Discard> corrupt = SpoolRecovery.load(spool);
       spool.firstSequenceOfRun = spool.nextSequence;
       spool.written = spool.nextSequence - 1;
-      spool.durable = spool.written;
+      spool.durable = new DurableWatermark(spool.written);
       Discard.fire(config.listener, corrupt);
     } catch (IOException | RuntimeException | Error e) {
       spool.closeChannels();
@@ -159,6 +156,9 @@ public final class Spool implements AutoCloseable {
         while (left > 0) {
           left -= ch.write(srcs);
         }
+      } catch (ClosedChannelException e) {
+        abandonActive();
+        return AppendResult.refused(AppendResult.Status.INTERRUPTED, e);
       } catch (IOException e) {
         fail(e);
         return AppendResult.refused(AppendResult.Status.DISABLED, e);
@@ -196,7 +196,7 @@ public final class Spool implements AutoCloseable {
         return AppendResult.refused(AppendResult.Status.DISABLED, health.lastError());
       }
       try {
-        reviveDirectory();
+        SpoolRecovery.reviveDirectory(this);
       } catch (IOException e) {
         health.failed(e, now);
         return AppendResult.refused(AppendResult.Status.DISABLED, e);
@@ -240,7 +240,7 @@ public final class Spool implements AutoCloseable {
           spaceFreed.awaitNanos(left);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return full;
+          return AppendResult.refused(AppendResult.Status.INTERRUPTED, e);
         }
         return closed ? AppendResult.refused(AppendResult.Status.CLOSED, null) : null;
       default:
@@ -248,6 +248,7 @@ public final class Spool implements AutoCloseable {
     }
   }
 
+  /** {@return whether an entry of {@code total} bytes fits the active segment, footer included} */
   private boolean fits(long total) {
     return active != null
         && !health.disabled()
@@ -304,43 +305,31 @@ public final class Spool implements AutoCloseable {
     }
   }
 
-  /** Recreates a directory deleted under the spool (meta and lock included) before a retry. */
-  private void reviveDirectory() throws IOException {
-    if (Files.isDirectory(dir)) {
-      return;
-    }
-    Files.createDirectories(dir);
-    metaBytes = SpoolMeta.write(dir, config.kind);
-    dirLock.release();
-    dirLock = DirectoryLock.acquire(dir);
-    checkpointBytes = 0;
-    checkpointDirty = true;
-    for (Segment s : segments.values()) {
-      if (!Files.exists(s.path())) {
-        segmentBytesOnDisk -= s.fileBytes();
-        s.setFileBytes(0);
-      }
-    }
-  }
-
   /**
    * Records a disk failure: DISABLED until a retry; the active segment is abandoned (its entries
    * stay readable; the next segment starts after them). Caller holds the lock.
    */
   void fail(IOException e) {
     health.failed(e, config.clock.getAsLong());
+    abandonActive();
+  }
+
+  /**
+   * Stops appending to the active segment: forces what was written to it (through a new descriptor
+   * if its channel was closed by an interrupt; a failure is queued for the listener), closes it and
+   * keeps its entries readable; the next append starts a new segment. Caller holds the lock.
+   */
+  private void abandonActive() {
     Segment s = active;
     active = null;
     if (s == null) {
       return;
     }
-    if (config.durability != SpoolDurability.NONE && written > durable) {
+    if (config.durability != SpoolDurability.NONE && written > durable.value()) {
       try {
-        s.channel.force(false);
+        SegmentFiles.force(s.channel, s.path());
       } catch (IOException forceFailure) {
-        pendingFailureFrom = durable + 1;
-        pendingFailureTo = written;
-        pendingFailure = forceFailure;
+        durable.queueFailure(durable.value() + 1, written, forceFailure);
       }
     }
     SegmentFiles.closeQuietly(s.channel);
@@ -490,25 +479,17 @@ public final class Spool implements AutoCloseable {
     FileChannel ch;
     long target;
     long from;
-    long failedFrom;
-    long failedTo;
-    IOException failed;
+    DurableWatermark.Failure earlier;
     lock.lock();
     try {
-      failedFrom = pendingFailureFrom;
-      failedTo = pendingFailureTo;
-      failed = pendingFailure;
-      pendingFailureFrom = -1;
-      pendingFailure = null;
+      earlier = durable.takeFailure();
       target = written;
-      from = durable + 1;
+      from = durable.value() + 1;
       ch = active == null ? null : active.channel;
     } finally {
       lock.unlock();
     }
-    if (failed != null) {
-      Discard.safely(() -> config.listener.onDurabilityFailed(failedFrom, failedTo, failed));
-    }
+    report(earlier);
     if (target < from) {
       return null;
     }
@@ -517,31 +498,51 @@ public final class Spool implements AutoCloseable {
       try {
         ch.force(false);
       } catch (ClosedChannelException e) {
-        // Sealed (and forced) meanwhile, or abandoned after a failure that reports itself.
+        failure = afterClosedChannel(ch);
       } catch (IOException e) {
         failure = e;
-      }
-    }
-    if (failure != null) {
-      lock.lock();
-      try {
-        if (active != null && active.channel == ch) {
-          fail(failure);
+        lock.lock();
+        try {
+          if (active != null && active.channel == ch) {
+            fail(e);
+          }
+        } finally {
+          lock.unlock();
         }
-      } finally {
-        lock.unlock();
+        report(new DurableWatermark.Failure(from, target, e));
       }
-      IOException f = failure;
-      Discard.safely(() -> config.listener.onDurabilityFailed(from, target, f));
     }
-    synchronized (durableMonitor) {
-      durable = Math.max(durable, target);
-      durableMonitor.notifyAll();
-    }
+    durable.advance(target);
     if (failure == null) {
       Discard.safely(() -> config.listener.onDurable(target));
     }
     return failure;
+  }
+
+  /**
+   * The active channel was closed under a force: by a roll (which forced it when sealing), by an
+   * abandon (which forced it or queued a failure), or by an interrupt (then it is abandoned now).
+   * {@return the failure reported, or null when the entries are durable}
+   */
+  private IOException afterClosedChannel(FileChannel ch) {
+    DurableWatermark.Failure f;
+    lock.lock();
+    try {
+      if (active != null && active.channel == ch) {
+        abandonActive();
+      }
+      f = durable.takeFailure();
+    } finally {
+      lock.unlock();
+    }
+    report(f);
+    return f == null ? null : f.cause;
+  }
+
+  private void report(DurableWatermark.Failure f) {
+    if (f != null) {
+      Discard.safely(() -> config.listener.onDurabilityFailed(f.from, f.to, f.cause));
+    }
   }
 
   /** Writes the checkpoint if anything changed since the last one (or when {@code always}). */
@@ -589,14 +590,9 @@ public final class Spool implements AutoCloseable {
    */
   public long durableSequence() {
     if (config.durability == SpoolDurability.NONE) {
-      lock.lock();
-      try {
-        return written;
-      } finally {
-        lock.unlock();
-      }
+      return locked(() -> written);
     }
-    return durable;
+    return durable.value();
   }
 
   /**
@@ -609,17 +605,7 @@ public final class Spool implements AutoCloseable {
     if (config.durability == SpoolDurability.NONE) {
       return durableSequence() >= sequence;
     }
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    synchronized (durableMonitor) {
-      while (durable < sequence) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        TimeUnit.NANOSECONDS.timedWait(durableMonitor, left);
-      }
-      return true;
-    }
+    return durable.await(sequence, timeoutMillis);
   }
 
   /** {@return ENABLED, DISABLED (see {@link #lastError()}) or CLOSED} */
@@ -747,6 +733,7 @@ public final class Spool implements AutoCloseable {
     }
   }
 
+  /** Seals the active segment at close (or empties and renames it when fully acknowledged). */
   private void sealActiveAtClose() {
     Segment s = active;
     if (s == null) {
@@ -776,6 +763,7 @@ public final class Spool implements AutoCloseable {
     closeChannels();
   }
 
+  /** Closes the active segment's channel and forgets it as active. */
   private void closeChannels() {
     if (active != null) {
       SegmentFiles.closeQuietly(active.channel);
@@ -784,6 +772,7 @@ public final class Spool implements AutoCloseable {
     }
   }
 
+  /** {@return {@code s} evaluated under the lock} */
   private long locked(java.util.function.LongSupplier s) {
     lock.lock();
     try {

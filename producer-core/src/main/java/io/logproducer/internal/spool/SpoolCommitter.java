@@ -14,12 +14,14 @@ final class SpoolCommitter extends Thread {
   private final Spool spool;
   private volatile boolean stopped;
 
+  /** The committer of {@code spool}, not yet started. */
   SpoolCommitter(Spool spool) {
     super("logproducer-spool-committer");
     setDaemon(true);
     this.spool = spool;
   }
 
+  /** Commits and checkpoints at their intervals until {@link #shutdown()}. */
   @Override
   public void run() {
     SpoolConfig c = spool.config;

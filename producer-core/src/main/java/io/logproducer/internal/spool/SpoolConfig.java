@@ -32,6 +32,7 @@ public final class SpoolConfig {
   final SpoolListener listener;
   final LongSupplier clock;
 
+  /** Copies the builder's settings. */
   private SpoolConfig(Builder b) {
     directory = b.directory;
     kind = b.kind;
@@ -83,6 +84,7 @@ public final class SpoolConfig {
     private SpoolListener listener = SpoolListener.NONE;
     private LongSupplier clock = System::currentTimeMillis;
 
+    /** A builder with the defaults for {@code directory} and {@code kind}. */
     private Builder(Path directory, String kind) {
       this.directory = directory;
       this.kind = kind;
@@ -174,6 +176,7 @@ public final class SpoolConfig {
       return new SpoolConfig(this);
     }
 
+    /** Throws {@link IllegalArgumentException} with {@code message} unless {@code ok}. */
     private static void require(boolean ok, String message) {
       if (!ok) {
         throw new IllegalArgumentException("spool: " + message);

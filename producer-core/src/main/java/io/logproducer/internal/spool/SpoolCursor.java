@@ -20,6 +20,7 @@ public final class SpoolCursor implements AutoCloseable {
   private Segment openSegment;
   private FileChannel channel;
 
+  /** A cursor over {@code spool}, before its oldest pending entry. */
   SpoolCursor(Spool spool) {
     this.spool = spool;
     this.position = 0;
@@ -90,6 +91,7 @@ public final class SpoolCursor implements AutoCloseable {
     return new SpoolEntry(seq, createdAt, recordCount, meta, buffer.slice().asReadOnlyBuffer());
   }
 
+  /** {@return a read channel on {@code s}, reusing the open one} */
   private FileChannel channelFor(Segment s) throws IOException {
     if (openSegment != s) {
       close();

@@ -15,6 +15,7 @@ public final class SpoolEntry {
   private final byte[] meta;
   private final ByteBuffer payload;
 
+  /** An entry as read; {@code payload} is a view valid until the cursor moves. */
   SpoolEntry(
       long sequence, long createdAtMillis, int recordCount, byte[] meta, ByteBuffer payload) {
     this.sequence = sequence;

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 public final class SpoolKindMismatchException extends SpoolException {
   private static final long serialVersionUID = 1L;
 
+  /** The directory {@code directory} is of kind {@code found}, opened as {@code expected}. */
   SpoolKindMismatchException(Path directory, String found, String expected) {
     super(
         "spool directory "

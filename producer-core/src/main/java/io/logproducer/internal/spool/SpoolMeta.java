@@ -20,6 +20,7 @@ final class SpoolMeta {
   /** The format version this code writes and reads. */
   static final int VERSION = 1;
 
+  /** Not instantiable. */
   private SpoolMeta() {}
 
   /**
@@ -62,6 +63,7 @@ final class SpoolMeta {
     return bytes.length;
   }
 
+  /** {@return the value of the line {@code name=value} in {@code text}, or null} */
   private static String field(String text, String name) {
     for (String line : text.split("\n")) {
       if (line.startsWith(name + "=")) {

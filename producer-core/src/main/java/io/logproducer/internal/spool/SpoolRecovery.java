@@ -35,6 +35,7 @@ final class SpoolRecovery {
   /** How far sequences jump after an unclean stop. */
   static final long UNCLEAN_GAP = 1L << 20;
 
+  /** Not instantiable. */
   private SpoolRecovery() {}
 
   /** Loads the directory into {@code spool}; {@return the damaged entries found, to report} */
@@ -99,7 +100,14 @@ final class SpoolRecovery {
           SegmentFiles.zero(ch, scanner.dataEnd(), scanner.garbageEnd());
         }
         if (size < spool.config.segmentBytes) {
-          SegmentFiles.zero(ch, size, spool.config.segmentBytes);
+          try {
+            SegmentFiles.zero(ch, size, spool.config.segmentBytes);
+          } catch (IOException e) {
+            ch.truncate(size);
+            s.sealAt(s.dataEnd());
+            spool.health.failed(e, spool.config.clock.getAsLong());
+            return s;
+          }
           s.setFileBytes(spool.config.segmentBytes);
         }
         s.channel = ch;
@@ -121,6 +129,10 @@ final class SpoolRecovery {
     }
   }
 
+  /**
+   * Marks what {@code cp} acknowledges (all pending when null), totals the pending bytes and
+   * entries, and deletes fully acknowledged sealed segments.
+   */
   private static void applyCheckpoint(Spool spool, Checkpoint cp) throws IOException {
     List<Segment> done = new ArrayList<>();
     for (Segment s : spool.segments.values()) {
@@ -139,6 +151,31 @@ final class SpoolRecovery {
       Files.deleteIfExists(s.path());
       spool.segments.remove(s.baseSequence());
       spool.segmentBytesOnDisk -= s.fileBytes();
+    }
+  }
+
+  /**
+   * Recreates {@code spool}'s directory when it was deleted under it (meta and lock included)
+   * before a retry; segments whose files vanished no longer count against maxBytes (their entries
+   * are reported CORRUPT when the cursor reaches them). Caller holds the spool's lock.
+   *
+   * @throws IOException when the directory cannot be recreated
+   */
+  static void reviveDirectory(Spool spool) throws IOException {
+    if (Files.isDirectory(spool.dir)) {
+      return;
+    }
+    Files.createDirectories(spool.dir);
+    spool.metaBytes = SpoolMeta.write(spool.dir, spool.config.kind);
+    spool.dirLock.release();
+    spool.dirLock = DirectoryLock.acquire(spool.dir);
+    spool.checkpointBytes = 0;
+    spool.checkpointDirty = true;
+    for (Segment s : spool.segments.values()) {
+      if (!Files.exists(s.path())) {
+        spool.segmentBytesOnDisk -= s.fileBytes();
+        s.setFileBytes(0);
+      }
     }
   }
 

@@ -67,6 +67,28 @@ class SpoolBitFlipTest {
     }
   }
 
+  @Test
+  void aDamagedFooterFallsBackToAScanAndIsRewritten() throws Exception {
+    SpoolConfig cfg = config(dir, 16 << 10, 1L << 20).build();
+    try (Spool spool = Spool.open(cfg)) {
+      for (int i = 0; i < 12; i++) {
+        append(spool, i, 3000);
+      }
+    }
+    Path first = segments(dir).get(0);
+    long size = java.nio.file.Files.size(first);
+    flip(first, size - 10);
+    try (Spool spool = Spool.open(cfg)) {
+      assertEquals(12, readAll(spool).size());
+      assertEquals(0, spool.corruptEntries());
+    }
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(first)) {
+      Segment probe = new Segment(first, 1);
+      assertEquals(true, SegmentFiles.readFooter(ch, ch.size(), probe), "footer rewritten");
+      assertEquals(size, ch.size());
+    }
+  }
+
   private void flipAndCheck(boolean sealed, int offsetInEntry, String what) throws Exception {
     Path sub = dir.resolve((sealed ? "sealed-" : "active-") + what.replace(' ', '-'));
     SpoolTestSupport.Recorder rec = new SpoolTestSupport.Recorder();

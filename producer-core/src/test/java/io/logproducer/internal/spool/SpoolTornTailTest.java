@@ -97,4 +97,24 @@ class SpoolTornTailTest {
       assertEquals(2, readAll(third).size());
     }
   }
+
+  @Test
+  void aSealWhoseTruncationWasLostIsNotADamagedEntry() throws Exception {
+    SpoolConfig cfg = config(dir, 64 << 10, 1L << 20).build();
+    try (Spool spool = Spool.open(cfg)) {
+      for (int i = 0; i < 3; i++) {
+        append(spool, i, SIZES[i]);
+      }
+    }
+    Path seg = segments(dir).get(0);
+    try (RandomAccessFile f = new RandomAccessFile(seg.toFile(), "rw")) {
+      f.setLength(64 << 10);
+    }
+    try (Spool spool = Spool.open(cfg)) {
+      assertEquals(0, spool.corruptEntries());
+      List<SpoolTestSupport.Read> all = readAll(spool);
+      assertEquals(3, all.size());
+      assertEntry(all.get(2), 2, SIZES[2]);
+    }
+  }
 }
