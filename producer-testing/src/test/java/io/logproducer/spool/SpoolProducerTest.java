@@ -207,4 +207,35 @@ class SpoolProducerTest {
     assertTrue(m.getSpoolBatchesNotWritten() > 0, m.toString());
     assertEquals(0, m.getBufferedBytes());
   }
+
+  @Test
+  void aFinalFailureFromTheExporterStaysFailedAndLeavesNothingInTheSpool() {
+    InMemoryExporter exporter = InMemoryExporter.create();
+    exporter.respondWith(b -> ExportResult.failed("refused locally", null));
+    Producer p = producer(exporter, spool().build(), 60_000);
+    Outcomes outcomes = new Outcomes();
+    int n = 50;
+    sendAll(p, outcomes, n);
+    outcomes.awaitCount(n, 30_000);
+    assertEquals(Map.of(SendResult.Status.FAILED, n), outcomes.statusCounts());
+    assertEquals(0, p.getMetrics().getSpoolPendingBatches());
+    assertEquals(0, p.getMetrics().getRecordsSpooled());
+  }
+
+  @Test
+  void spooledBatchesOlderThanMaxAgeAreExpiredAndCounted() {
+    InMemoryExporter exporter = InMemoryExporter.create();
+    exporter.respondWith(b -> DOWN);
+    Producer p = producer(exporter, spool().setMaxAgeMillis(1).build(), 500);
+    Outcomes outcomes = new Outcomes();
+    int n = 100;
+    sendAll(p, outcomes, n);
+    outcomes.awaitCount(n, 30_000);
+    assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
+    assertTrue(
+        Outcomes.until(() -> p.getMetrics().getSpoolRecordsExpired() == n, 30_000),
+        () -> p.getMetrics().toString());
+    assertEquals(0, p.getMetrics().getSpoolPendingBatches());
+    assertEquals(0, p.getMetrics().getSpoolRecordsDelivered());
+  }
 }
