@@ -30,10 +30,14 @@ public class DeliveryException extends ProducerException {
       throw new IllegalArgumentException(
           "a DeliveryException needs a result that is not a success, was " + result);
     }
-    return (result.getStatus() == SendResult.Status.PARTIALLY_REJECTED
-            ? "record may not have been delivered: "
-            : "record not delivered: ")
-        + result;
+    switch (result.getStatus()) {
+      case PARTIALLY_REJECTED:
+        return "record may not have been delivered: " + result;
+      case SPOOLED:
+        return "record not delivered yet, stored in the disk spool for later delivery: " + result;
+      default:
+        return "record not delivered: " + result;
+    }
   }
 
   /**

@@ -107,6 +107,7 @@ public final class ProducerConfig {
   private final boolean jmxEnabled;
   private final boolean shutdownHookEnabled;
   private final long shutdownHookTimeoutMillis;
+  private final SpoolConfig spool;
 
   private ProducerConfig(Builder b) {
     this.totalSizeInBytes = b.totalSizeInBytes;
@@ -128,6 +129,7 @@ public final class ProducerConfig {
     this.jmxEnabled = b.jmxEnabled;
     this.shutdownHookEnabled = b.shutdownHookEnabled;
     this.shutdownHookTimeoutMillis = b.shutdownHookTimeoutMillis;
+    this.spool = b.spool;
   }
 
   /**
@@ -280,6 +282,14 @@ public final class ProducerConfig {
     return shutdownHookTimeoutMillis;
   }
 
+  /**
+   * {@return the disk spool's settings, or null when the producer has no spool (the default)} See
+   * {@link Builder#setSpool(SpoolConfig)}.
+   */
+  public SpoolConfig getSpool() {
+    return spool;
+  }
+
   @Override
   public String toString() {
     return "ProducerConfig{clientId="
@@ -318,6 +328,7 @@ public final class ProducerConfig {
         + shutdownHookEnabled
         + ", shutdownHookTimeoutMillis="
         + shutdownHookTimeoutMillis
+        + (spool == null ? "" : ", spool=" + spool)
         + "}";
   }
 
@@ -368,6 +379,7 @@ public final class ProducerConfig {
     private BufferFullPolicy bufferFullPolicy = BufferFullPolicy.BLOCK;
     private String clientId;
     private boolean jmxEnabled = true;
+    private SpoolConfig spool;
     private boolean shutdownHookEnabled = true;
     private long shutdownHookTimeoutMillis = DEFAULT_SHUTDOWN_HOOK_TIMEOUT_MILLIS;
 
@@ -609,6 +621,21 @@ public final class ProducerConfig {
         throw new IllegalArgumentException("clientId must not be empty");
       }
       this.clientId = clientId;
+      return this;
+    }
+
+    /**
+     * Gives the producer a disk spool: each sealed batch is written there, as shipped, when first
+     * exported; a batch undelivered at its {@code deliveryTimeoutMillis} or at {@code close()}
+     * while durable in the spool completes with {@link SendResult.Status#SPOOLED} and leaves
+     * memory, and this producer or the next one on the same directory delivers it. The producer's
+     * constructor opens (and locks) the directory; another owner makes it throw.
+     *
+     * @param spool the spool's settings, or null for none (the default)
+     * @return this builder
+     */
+    public Builder setSpool(SpoolConfig spool) {
+      this.spool = spool;
       return this;
     }
 

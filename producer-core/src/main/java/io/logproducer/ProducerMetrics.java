@@ -5,9 +5,10 @@ package io.logproducer;
  * producer was created. "Bytes" are encoded record bytes (before compression) unless named "wire".
  *
  * <p>Every accepted record ends in exactly one of {@code recordsSent}, {@code recordsRejected},
- * {@code recordsFailed}; so {@code recordsAccepted - recordsSent - recordsRejected - recordsFailed}
- * is the number still in the producer. {@code recordsDropped} counts records that were never
- * accepted.
+ * {@code recordsFailed}, {@code recordsSpooled}; so {@code recordsAccepted - recordsSent -
+ * recordsRejected - recordsFailed - recordsSpooled} is the number still in the producer's memory.
+ * What becomes of spooled records later is counted by the {@code spool…} counters. {@code
+ * recordsDropped} counts records that were never accepted.
  */
 public final class ProducerMetrics {
   private final long recordsAccepted;
@@ -29,6 +30,17 @@ public final class ProducerMetrics {
   private final long requestLatencyNanosTotal;
   private final long requestLatencyNanosMax;
   private final String lastError;
+  private final long recordsSpooled;
+  private final long batchesSpooled;
+  private final long spoolBytesOnDisk;
+  private final long spoolPendingBatches;
+  private final long spoolRecordsReplayed;
+  private final long spoolRecordsDelivered;
+  private final long spoolRecordsRefused;
+  private final long spoolRecordsExpired;
+  private final long spoolRecordsDropped;
+  private final long spoolBatchesCorrupt;
+  private final long spoolBatchesNotWritten;
 
   /**
    * Creates a snapshot; used by the producer ({@link Producer#getMetrics()}). Each argument is the
@@ -74,6 +86,105 @@ public final class ProducerMetrics {
       long requestLatencyNanosTotal,
       long requestLatencyNanosMax,
       String lastError) {
+    this(
+        recordsAccepted,
+        recordsSent,
+        bytesSent,
+        wireBytesSent,
+        recordsRejected,
+        recordsFailed,
+        recordsDropped,
+        batchesSent,
+        batchesFailed,
+        retries,
+        bufferedBytes,
+        peakBufferedBytes,
+        totalSizeInBytes,
+        waitingThreads,
+        sendBlockedNanos,
+        requests,
+        requestLatencyNanosTotal,
+        requestLatencyNanosMax,
+        lastError,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0);
+  }
+
+  /**
+   * Creates a snapshot with the spool's counters; used by the producer ({@link
+   * Producer#getMetrics()}). Each argument is the value of the getter of the same name.
+   *
+   * @param recordsAccepted see {@link #getRecordsAccepted()}
+   * @param recordsSent see {@link #getRecordsSent()}
+   * @param bytesSent see {@link #getBytesSent()}
+   * @param wireBytesSent see {@link #getWireBytesSent()}
+   * @param recordsRejected see {@link #getRecordsRejected()}
+   * @param recordsFailed see {@link #getRecordsFailed()}
+   * @param recordsDropped see {@link #getRecordsDropped()}
+   * @param batchesSent see {@link #getBatchesSent()}
+   * @param batchesFailed see {@link #getBatchesFailed()}
+   * @param retries see {@link #getRetries()}
+   * @param bufferedBytes see {@link #getBufferedBytes()}
+   * @param peakBufferedBytes see {@link #getPeakBufferedBytes()}
+   * @param totalSizeInBytes see {@link #getTotalSizeInBytes()}
+   * @param waitingThreads see {@link #getWaitingThreads()}
+   * @param sendBlockedNanos see {@link #getSendBlockedNanos()}
+   * @param requests see {@link #getRequests()}
+   * @param requestLatencyNanosTotal see {@link #getRequestLatencyNanosTotal()}
+   * @param requestLatencyNanosMax see {@link #getRequestLatencyNanosMax()}
+   * @param lastError see {@link #getLastError()}
+   * @param recordsSpooled see {@link #getRecordsSpooled()}
+   * @param batchesSpooled see {@link #getBatchesSpooled()}
+   * @param spoolBytesOnDisk see {@link #getSpoolBytesOnDisk()}
+   * @param spoolPendingBatches see {@link #getSpoolPendingBatches()}
+   * @param spoolRecordsReplayed see {@link #getSpoolRecordsReplayed()}
+   * @param spoolRecordsDelivered see {@link #getSpoolRecordsDelivered()}
+   * @param spoolRecordsRefused see {@link #getSpoolRecordsRefused()}
+   * @param spoolRecordsExpired see {@link #getSpoolRecordsExpired()}
+   * @param spoolRecordsDropped see {@link #getSpoolRecordsDropped()}
+   * @param spoolBatchesCorrupt see {@link #getSpoolBatchesCorrupt()}
+   * @param spoolBatchesNotWritten see {@link #getSpoolBatchesNotWritten()}
+   */
+  public ProducerMetrics(
+      long recordsAccepted,
+      long recordsSent,
+      long bytesSent,
+      long wireBytesSent,
+      long recordsRejected,
+      long recordsFailed,
+      long recordsDropped,
+      long batchesSent,
+      long batchesFailed,
+      long retries,
+      long bufferedBytes,
+      long peakBufferedBytes,
+      long totalSizeInBytes,
+      int waitingThreads,
+      long sendBlockedNanos,
+      long requests,
+      long requestLatencyNanosTotal,
+      long requestLatencyNanosMax,
+      String lastError,
+      long recordsSpooled,
+      long batchesSpooled,
+      long spoolBytesOnDisk,
+      long spoolPendingBatches,
+      long spoolRecordsReplayed,
+      long spoolRecordsDelivered,
+      long spoolRecordsRefused,
+      long spoolRecordsExpired,
+      long spoolRecordsDropped,
+      long spoolBatchesCorrupt,
+      long spoolBatchesNotWritten) {
     this.recordsAccepted = recordsAccepted;
     this.recordsSent = recordsSent;
     this.bytesSent = bytesSent;
@@ -93,6 +204,17 @@ public final class ProducerMetrics {
     this.requestLatencyNanosTotal = requestLatencyNanosTotal;
     this.requestLatencyNanosMax = requestLatencyNanosMax;
     this.lastError = lastError;
+    this.recordsSpooled = recordsSpooled;
+    this.batchesSpooled = batchesSpooled;
+    this.spoolBytesOnDisk = spoolBytesOnDisk;
+    this.spoolPendingBatches = spoolPendingBatches;
+    this.spoolRecordsReplayed = spoolRecordsReplayed;
+    this.spoolRecordsDelivered = spoolRecordsDelivered;
+    this.spoolRecordsRefused = spoolRecordsRefused;
+    this.spoolRecordsExpired = spoolRecordsExpired;
+    this.spoolRecordsDropped = spoolRecordsDropped;
+    this.spoolBatchesCorrupt = spoolBatchesCorrupt;
+    this.spoolBatchesNotWritten = spoolBatchesNotWritten;
   }
 
   /** {@return records accepted by {@code send}} */
@@ -222,6 +344,82 @@ public final class ProducerMetrics {
     return lastError;
   }
 
+  /** {@return records whose outcome was {@link SendResult.Status#SPOOLED}} */
+  public long getRecordsSpooled() {
+    return recordsSpooled;
+  }
+
+  /** {@return batches whose outcome was {@link SendResult.Status#SPOOLED}} */
+  public long getBatchesSpooled() {
+    return batchesSpooled;
+  }
+
+  /**
+   * {@return bytes the spool's files take on disk now (segments as preallocated, checkpoint, lock,
+   * meta); 0 without a spool}
+   */
+  public long getSpoolBytesOnDisk() {
+    return spoolBytesOnDisk;
+  }
+
+  /**
+   * {@return batches stored in the spool and not yet acknowledged (delivered, refused or discarded)
+   * now}
+   */
+  public long getSpoolPendingBatches() {
+    return spoolPendingBatches;
+  }
+
+  /**
+   * {@return records of stored batches replayed from the spool (each replayed batch counted once,
+   * however many attempts)}
+   */
+  public long getSpoolRecordsReplayed() {
+    return spoolRecordsReplayed;
+  }
+
+  /** {@return records delivered from the spool by replay} */
+  public long getSpoolRecordsDelivered() {
+    return spoolRecordsDelivered;
+  }
+
+  /**
+   * {@return records of replayed batches the receiver refused for good (rejected, too large,
+   * failed), acknowledged and gone}
+   */
+  public long getSpoolRecordsRefused() {
+    return spoolRecordsRefused;
+  }
+
+  /** {@return records of stored batches expired by {@code maxAgeMillis} before delivery} */
+  public long getSpoolRecordsExpired() {
+    return spoolRecordsExpired;
+  }
+
+  /**
+   * {@return records of stored batches deleted undelivered to make room ({@link
+   * SpoolFullPolicy#DROP_OLDEST})}
+   */
+  public long getSpoolRecordsDropped() {
+    return spoolRecordsDropped;
+  }
+
+  /**
+   * {@return stored batches found damaged (bad checksum, torn, unreadable) and skipped; their
+   * record count may be unknown}
+   */
+  public long getSpoolBatchesCorrupt() {
+    return spoolBatchesCorrupt;
+  }
+
+  /**
+   * {@return batches the spool did not store (full under DROP_NEWEST or BLOCK, disk failed, too
+   * large): they kept the in-memory path only}
+   */
+  public long getSpoolBatchesNotWritten() {
+    return spoolBatchesNotWritten;
+  }
+
   @Override
   public String toString() {
     return "ProducerMetrics{accepted="
@@ -256,6 +454,22 @@ public final class ProducerMetrics {
         + requests
         + ", requestLatencyAvgMs="
         + String.format(java.util.Locale.ROOT, "%.2f", getRequestLatencyAvgMillis())
+        + (spoolBytesOnDisk == 0 && recordsSpooled == 0
+            ? ""
+            : ", spooled="
+                + recordsSpooled
+                + ", spoolBytesOnDisk="
+                + spoolBytesOnDisk
+                + ", spoolPendingBatches="
+                + spoolPendingBatches
+                + ", spoolDelivered="
+                + spoolRecordsDelivered
+                + ", spoolExpired="
+                + spoolRecordsExpired
+                + ", spoolDropped="
+                + spoolRecordsDropped
+                + ", spoolCorrupt="
+                + spoolBatchesCorrupt)
         + (lastError == null ? "" : ", lastError=" + lastError)
         + "}";
   }

@@ -71,4 +71,58 @@ public interface ProducerMetricsMXBean {
    * @return the last failure's text, or null
    */
   String getLastError();
+
+  /** {@return records whose outcome was {@link SendResult.Status#SPOOLED}} */
+  long getRecordsSpooled();
+
+  /** {@return batches whose outcome was {@link SendResult.Status#SPOOLED}} */
+  long getBatchesSpooled();
+
+  /**
+   * {@return bytes the spool's files take on disk now (segments as preallocated, checkpoint, lock,
+   * meta); 0 without a spool}
+   */
+  long getSpoolBytesOnDisk();
+
+  /**
+   * {@return batches stored in the spool and not yet acknowledged (delivered, refused or discarded)
+   * now}
+   */
+  long getSpoolPendingBatches();
+
+  /**
+   * {@return records of stored batches replayed from the spool (each replayed batch counted once,
+   * however many attempts)}
+   */
+  long getSpoolRecordsReplayed();
+
+  /** {@return records delivered from the spool by replay} */
+  long getSpoolRecordsDelivered();
+
+  /**
+   * {@return records of replayed batches the receiver refused for good (rejected, too large,
+   * failed), acknowledged and gone}
+   */
+  long getSpoolRecordsRefused();
+
+  /** {@return records of stored batches expired by {@code maxAgeMillis} before delivery} */
+  long getSpoolRecordsExpired();
+
+  /**
+   * {@return records of stored batches deleted undelivered to make room ({@link
+   * SpoolFullPolicy#DROP_OLDEST})}
+   */
+  long getSpoolRecordsDropped();
+
+  /**
+   * {@return stored batches found damaged (bad checksum, torn, unreadable) and skipped; their
+   * record count may be unknown}
+   */
+  long getSpoolBatchesCorrupt();
+
+  /**
+   * {@return batches the spool did not store (full under DROP_NEWEST or BLOCK, disk failed, too
+   * large): they kept the in-memory path only}
+   */
+  long getSpoolBatchesNotWritten();
 }

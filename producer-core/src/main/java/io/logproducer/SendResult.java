@@ -27,7 +27,15 @@ public final class SendResult {
      */
     FAILED_AT_CLOSE,
     /** Not accepted: the buffer was full and {@link BufferFullPolicy#DROP} was chosen. */
-    DROPPED
+    DROPPED,
+    /**
+     * Durably stored per the durability policy ({@link SpoolDurability}) in the producer's spool
+     * ({@link ProducerConfig#getSpool()}); this producer, or the next one on the same directory,
+     * will deliver it; later fates are counted in the metrics and reported to the SpoolListener.
+     * Given instead of {@link #FAILED} or {@link #FAILED_AT_CLOSE} to a batch that reached its
+     * {@code deliveryTimeoutMillis}, ran out of retries or was undelivered at {@code close()}.
+     */
+    SPOOLED
   }
 
   private final Status status;

@@ -18,13 +18,28 @@ final class BatchCompleter {
   private final MemoryBudget budget;
   private final Metrics metrics;
   private final IncompleteBatches incomplete;
+  private final SpoolOutcomes spoolOutcomes;
   private final RateLimitedLog callbackErrors = new RateLimitedLog(log, 10_000);
 
   /**
    * @param owner the producer whose callbacks these are (see {@link CallbackContext})
    */
   BatchCompleter(Object owner, MemoryBudget budget, Metrics metrics, IncompleteBatches incomplete) {
+    this(owner, budget, metrics, incomplete, SpoolOutcomes.NONE);
+  }
+
+  /**
+   * @param owner the producer whose callbacks these are (see {@link CallbackContext})
+   * @param spoolOutcomes turns failures of batches durable in the spool into SPOOLED
+   */
+  BatchCompleter(
+      Object owner,
+      MemoryBudget budget,
+      Metrics metrics,
+      IncompleteBatches incomplete,
+      SpoolOutcomes spoolOutcomes) {
     this.owner = owner;
+    this.spoolOutcomes = spoolOutcomes;
     this.budget = budget;
     this.metrics = metrics;
     this.incomplete = incomplete;
@@ -37,7 +52,18 @@ final class BatchCompleter {
    *
    * @param wireBytes request body bytes of the delivering attempt (0 if not delivered)
    */
-  void complete(ProducerBatch b, SendResult result, long wireBytes, boolean releaseMemory) {
+  void complete(ProducerBatch b, SendResult chosen, long wireBytes, boolean releaseMemory) {
+    SendResult result = chosen;
+    try {
+      result = spoolOutcomes.settle(b, chosen);
+    } catch (Throwable t) {
+      callbackErrors.warn("settling a batch's spool entry failed; its outcome stays " + chosen, t);
+    }
+    complete0(b, result, wireBytes, releaseMemory);
+  }
+
+  private void complete0(
+      ProducerBatch b, SendResult result, long wireBytes, boolean releaseMemory) {
     try {
       count(b, result, wireBytes);
     } finally {
@@ -80,6 +106,8 @@ final class BatchCompleter {
         metrics.wireBytesSent.add(wireBytes);
         metrics.batchesSent.increment();
         break;
+      case SPOOLED:
+        break; // counted by SpoolOutcomes: the spool has the records now
       case REJECTED:
         metrics.recordsRejected.add(records);
         metrics.batchesFailed.increment();
@@ -99,10 +127,24 @@ final class BatchCompleter {
   }
 
   /**
+   * The exporter answered {@code b} with a final failure: its spool entry, if any, is acknowledged
+   * so that its outcome stays FAILED (a stored copy would fail the same way).
+   */
+  void finalFailure(ProducerBatch b) {
+    spoolOutcomes.discard(b);
+  }
+
+  /** A batch that had its outcome (TIMED_OUT) was delivered after all: its spool entry is done. */
+  void deliveredAfterTimeout(ProducerBatch b) {
+    spoolOutcomes.lateDelivery(b);
+  }
+
+  /**
    * Completes a batch that was split into {@code children} (already charged): its outcome is
    * theirs. The children take its place among the incomplete batches, so they keep its deadline.
    */
   void completeSplit(ProducerBatch parent, ProducerBatch[] children) {
+    spoolOutcomes.split(parent);
     parent.setPendingChildren(children.length);
     ProducerBatch anchor = parent;
     for (ProducerBatch c : children) {

@@ -93,7 +93,18 @@ public final class Metrics implements ProducerMetricsMXBean {
         requests.sum(),
         requestLatencyNanos.sum(),
         requestLatencyMax.get(),
-        lastError);
+        lastError,
+        getRecordsSpooled(),
+        getBatchesSpooled(),
+        getSpoolBytesOnDisk(),
+        getSpoolPendingBatches(),
+        getSpoolRecordsReplayed(),
+        getSpoolRecordsDelivered(),
+        getSpoolRecordsRefused(),
+        getSpoolRecordsExpired(),
+        getSpoolRecordsDropped(),
+        getSpoolBatchesCorrupt(),
+        getSpoolBatchesNotWritten());
   }
 
   @Override
@@ -185,5 +196,122 @@ public final class Metrics implements ProducerMetricsMXBean {
   @Override
   public long getRequestLatencyNanosMax() {
     return requestLatencyMax.get();
+  }
+
+  private volatile ProducerSpool spool;
+
+  /** Reads the spool's counters from now on; called once, by the producer's constructor. */
+  void useSpool(ProducerSpool spool) {
+    this.spool = spool;
+  }
+
+  @Override
+  public long getRecordsSpooled() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return s.recordsSpooled.sum();
+  }
+
+  @Override
+  public long getBatchesSpooled() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return s.batchesSpooled.sum();
+  }
+
+  @Override
+  public long getSpoolBytesOnDisk() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return sp.spool().bytesOnDisk();
+  }
+
+  @Override
+  public long getSpoolPendingBatches() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return sp.spool().pendingEntries();
+  }
+
+  @Override
+  public long getSpoolRecordsReplayed() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return s.recordsReplayed.sum();
+  }
+
+  @Override
+  public long getSpoolRecordsDelivered() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return s.recordsDeliveredFromSpool.sum();
+  }
+
+  @Override
+  public long getSpoolRecordsRefused() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return s.recordsRefusedFromSpool.sum();
+  }
+
+  @Override
+  public long getSpoolRecordsExpired() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return s.recordsExpired.sum();
+  }
+
+  @Override
+  public long getSpoolRecordsDropped() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return s.recordsDropped.sum();
+  }
+
+  @Override
+  public long getSpoolBatchesCorrupt() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return s.batchesCorrupt.sum();
+  }
+
+  @Override
+  public long getSpoolBatchesNotWritten() {
+    ProducerSpool sp = spool;
+    if (sp == null) {
+      return 0;
+    }
+    SpoolMetrics s = sp.metrics();
+    return s.batchesNotWritten.sum();
   }
 }

@@ -117,6 +117,9 @@ final class ProducerBatch implements Batch {
 
   volatile Throwable lastCause;
 
+  /** The batch's sequence in the producer's spool once written there (see SpoolWriter), else -1. */
+  volatile long spoolSequence = -1;
+
   ProducerBatch(
       Object shardKey,
       ChunkPool pool,

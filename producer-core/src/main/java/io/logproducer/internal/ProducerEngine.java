@@ -73,6 +73,7 @@ public final class ProducerEngine {
   private final LingerTimer timer;
   private final Sender sender;
   private final BatchCompleter completer;
+  private final ProducerSpool spool;
   private final List<ProducerThread> threads = new ArrayList<>();
   private final AtomicInteger replacements = new AtomicInteger();
   private final RateLimitedLog dropLog = new RateLimitedLog(log, 10_000);
@@ -118,12 +119,23 @@ public final class ProducerEngine {
     this.pool = new ChunkPool(ChunkPool.chunkSizeFor(batchSize, total), budget);
     budget.setReusable(pool::hasFree);
     this.metrics = new Metrics(budget, pool);
-    this.completer = new BatchCompleter(this, budget, metrics, incomplete);
     RetryPolicy retryPolicy =
         new RetryPolicy(
             config.getRetries(),
             config.getInitialRetryBackoffMillis(),
             config.getMaxRetryBackoffMillis());
+    this.spool =
+        config.getSpool() == null
+            ? null
+            : ProducerSpool.open(config.getSpool(), exporter, codec.compression(), retryPolicy);
+    metrics.useSpool(spool);
+    this.completer =
+        new BatchCompleter(
+            this,
+            budget,
+            metrics,
+            incomplete,
+            spool == null ? SpoolOutcomes.NONE : spool.outcomes());
     SendQueue queue = new SendQueue();
     this.timer = new LingerTimer(incomplete, this::sealForLinger, queue::add, this::expire);
     this.sender =
@@ -140,8 +152,17 @@ public final class ProducerEngine {
             incomplete,
             timer,
             sender::enqueue);
-
-    exporter.start(config);
+    if (spool != null) {
+      sender.writeAheadTo(spool.writer());
+    }
+    try {
+      exporter.start(config);
+    } catch (RuntimeException | Error e) {
+      if (spool != null) {
+        spool.close(); // unlock the directory: no producer owns it
+      }
+      throw e;
+    }
     String id = config.getClientId();
     startThreads(id, config.getSendThreads());
     this.jmx = config.isJmxEnabled() ? JmxRegistration.register(id, metrics) : null;
@@ -220,9 +241,15 @@ public final class ProducerEngine {
       for (int i = 1; i <= sendThreads; i++) {
         startThread(id + "-sender-" + i, sender::runLoop);
       }
+      if (spool != null) {
+        startThread(id + "-spool-replay", spool.replayTask());
+      }
     } catch (Throwable t) { // e.g. OutOfMemoryError: unable to create native thread
       timer.stop();
       sender.stop();
+      if (spool != null) {
+        spool.close();
+      }
       try {
         exporter.close();
       } catch (Throwable suppressed) {
@@ -584,6 +611,9 @@ public final class ProducerEngine {
     } finally {
       try {
         sender.abort();
+        if (spool != null) {
+          spool.beforeAbort(); // what is durable in the spool gets SPOOLED, not FAILED_AT_CLOSE
+        }
         abortIncomplete();
       } finally {
         try {
@@ -603,6 +633,9 @@ public final class ProducerEngine {
           abortIncomplete();
         } finally {
           closeExporter();
+          if (spool != null) {
+            spool.close();
+          }
           pool.close();
           if (jmx != null) {
             jmx.unregister();

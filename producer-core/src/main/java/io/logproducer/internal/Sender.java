@@ -51,6 +51,9 @@ final class Sender {
   private final RateLimitedLog errors = new RateLimitedLog(log, 5_000);
   private volatile boolean aborting;
 
+  /** Writes each batch ahead of its first export, or null without a spool; set before start. */
+  private SpoolWriter spoolWriter;
+
   Sender(
       SendQueue queue,
       Exporter exporter,
@@ -80,6 +83,14 @@ final class Sender {
   static int bodyKeepBytes(int batchSizeInBytes) {
     return (int)
         Math.min(Integer.MAX_VALUE - 8, batchSizeInBytes + (batchSizeInBytes >> 3) + 65_536L);
+  }
+
+  /**
+   * Writes each batch's request body to the spool before its first export; called once, before the
+   * send threads start.
+   */
+  void writeAheadTo(SpoolWriter writer) {
+    this.spoolWriter = writer;
   }
 
   /** Queues a sealed (or retry-due) batch. Never allocates. */
@@ -215,6 +226,9 @@ final class Sender {
         closeQuietly(out); // frees the codec's native memory (zstd, deflate) after a failure
       }
     }
+    if (spoolWriter != null) {
+      spoolWriter.writeAhead(b, body.array(), length);
+    }
     ExportResult result;
     long start = System.nanoTime();
     try {
@@ -239,6 +253,9 @@ final class Sender {
 
   private void handle(ProducerBatch b, ExportResult r, int wireBytes, long nowNanos) {
     if (b.state() == ProducerBatch.TIMED_OUT) {
+      if (r.kind() == ExportResult.Kind.SUCCESS || r.kind() == ExportResult.Kind.PARTIAL_SUCCESS) {
+        completer.deliveredAfterTimeout(b); // a spooled copy need not be sent again
+      }
       finish(b, null, 0); // its outcome was given while in flight; this answer comes too late
       return;
     }
@@ -344,6 +361,9 @@ final class Sender {
 
   /** A final local or transport failure. */
   private void failed(ProducerBatch b, ExportResult r) {
+    if (!aborting) {
+      completer.finalFailure(b); // the exporter's final answer: replaying the body would not help
+    }
     metrics.noteError(exporter.describe(), "failed: " + r.message());
     failures.warn(
         () ->

@@ -88,6 +88,37 @@ public interface Exporter extends AutoCloseable {
   ExportResult export(Batch batch, byte[] body, int length, Compression compression);
 
   /**
+   * The shard key of a batch as bytes to store beside its request body in the producer's disk
+   * spool, so that the body can be exported again, by this producer or the next one on the same
+   * directory, without the batch's records. Called on send threads; must be thread-safe.
+   *
+   * <p>An exporter whose {@link #export} needs no more of a batch than its shard key, {@link
+   * Batch#recordCount()}, {@link Batch#sizeInBytes()} and {@link Batch#attempt()} (the records
+   * themselves are not available when a stored body is exported again) can be used with a spool.
+   * The default supports {@link String} and {@link Integer} keys and returns null for any other
+   * (the producer then refuses a spool for this exporter); override it with {@link
+   * #spoolShardKey(byte[])} for other keys.
+   *
+   * @param shardKey a key {@link #shardKey} returned
+   * @return its stored form, or null if this exporter cannot export a stored body
+   */
+  default byte[] spoolShardKey(Object shardKey) {
+    return SpoolShardKeys.encode(shardKey);
+  }
+
+  /**
+   * The shard key {@link #spoolShardKey(Object)} stored, rebuilt when a stored body is exported
+   * again. Called on send threads; must be thread-safe.
+   *
+   * @param stored bytes {@link #spoolShardKey(Object)} returned (possibly in an earlier process)
+   * @return the shard key, not null
+   * @throws IllegalArgumentException if the bytes are not a stored key of this exporter
+   */
+  default Object spoolShardKey(byte[] stored) {
+    return SpoolShardKeys.decode(stored);
+  }
+
+  /**
    * {@return where requests go, for log and error messages (e.g. "http://127.0.0.1:4318/v1/logs")}
    */
   String describe();

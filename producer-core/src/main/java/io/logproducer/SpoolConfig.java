@@ -1,0 +1,303 @@
+package io.logproducer;
+
+import java.nio.file.Path;
+
+/**
+ * The settings of a producer's disk spool ({@link ProducerConfig.Builder#setSpool}): where it
+ * lives, how many bytes it may take on disk, what a stored batch survives, what happens when it is
+ * full, and how much of the send capacity replaying a backlog may take. Immutable and thread-safe;
+ * built with {@link #builder(Path)}. Each setter checks its value and throws {@link
+ * IllegalArgumentException} naming the setting; {@link Builder#build()} checks the settings against
+ * each other.
+ *
+ * <p>With a spool, every sealed batch is written to the spool as shipped (its compressed request
+ * body) when it is first exported; a batch still undelivered at its {@code deliveryTimeoutMillis}
+ * or at {@code close()} while durable in the spool completes with {@link
+ * SendResult.Status#SPOOLED}, and this producer, or the next one on the same directory, delivers
+ * it.
+ */
+public final class SpoolConfig {
+
+  /** Bytes beyond two segments that {@code maxBytes} must leave for the spool's small files. */
+  public static final long FIXED_OVERHEAD_BYTES = 1L << 20;
+
+  private final Path directory;
+  private final long maxBytes;
+  private final long segmentBytes;
+  private final SpoolDurability durability;
+  private final long groupCommitMillis;
+  private final SpoolFullPolicy fullPolicy;
+  private final long maxBlockMillis;
+  private final long maxAgeMillis;
+  private final double minFreeDiskShare;
+  private final double replayShare;
+
+  private SpoolConfig(Builder b) {
+    directory = b.directory;
+    maxBytes = b.maxBytes;
+    segmentBytes = b.segmentBytes;
+    durability = b.durability;
+    groupCommitMillis = b.groupCommitMillis;
+    fullPolicy = b.fullPolicy;
+    maxBlockMillis = b.maxBlockMillis;
+    maxAgeMillis = b.maxAgeMillis;
+    minFreeDiskShare = b.minFreeDiskShare;
+    replayShare = b.replayShare;
+  }
+
+  /**
+   * {@return a builder for a spool in {@code directory}, with the defaults}
+   *
+   * @param directory the spool's directory (created when absent); one producer at a time owns it
+   * @throws IllegalArgumentException if {@code directory} is null
+   */
+  public static Builder builder(Path directory) {
+    return new Builder(directory);
+  }
+
+  /** {@return the spool directory} */
+  public Path getDirectory() {
+    return directory;
+  }
+
+  /** {@return every byte the spool may take on disk (segments, checkpoint, lock, meta), bytes} */
+  public long getMaxBytes() {
+    return maxBytes;
+  }
+
+  /** {@return the size of one segment file, preallocated, bytes} */
+  public long getSegmentBytes() {
+    return segmentBytes;
+  }
+
+  /** {@return what a stored batch survives} */
+  public SpoolDurability getDurability() {
+    return durability;
+  }
+
+  /** {@return the group-commit interval of {@link SpoolDurability#GROUP_COMMIT}, millis} */
+  public long getGroupCommitMillis() {
+    return groupCommitMillis;
+  }
+
+  /** {@return what happens when the spool is full} */
+  public SpoolFullPolicy getFullPolicy() {
+    return fullPolicy;
+  }
+
+  /** {@return how long {@link SpoolFullPolicy#BLOCK} waits for room, millis} */
+  public long getMaxBlockMillis() {
+    return maxBlockMillis;
+  }
+
+  /** {@return the age past which a stored batch is expired (counted), millis} */
+  public long getMaxAgeMillis() {
+    return maxAgeMillis;
+  }
+
+  /** {@return the share of the file system the spool leaves free (0 ≤ share &lt; 1)} */
+  public double getMinFreeDiskShare() {
+    return minFreeDiskShare;
+  }
+
+  /**
+   * {@return the share of the send capacity replaying stored batches may take (0 &lt; share ≤ 1)}
+   */
+  public double getReplayShare() {
+    return replayShare;
+  }
+
+  @Override
+  public String toString() {
+    return "SpoolConfig{directory="
+        + directory
+        + ", maxBytes="
+        + maxBytes
+        + ", segmentBytes="
+        + segmentBytes
+        + ", durability="
+        + durability
+        + (durability == SpoolDurability.GROUP_COMMIT ? "/" + groupCommitMillis + "ms" : "")
+        + ", fullPolicy="
+        + fullPolicy
+        + (fullPolicy == SpoolFullPolicy.BLOCK ? "/" + maxBlockMillis + "ms" : "")
+        + ", maxAgeMillis="
+        + maxAgeMillis
+        + ", minFreeDiskShare="
+        + minFreeDiskShare
+        + ", replayShare="
+        + replayShare
+        + '}';
+  }
+
+  /** Builds a {@link SpoolConfig}; not thread-safe. */
+  public static final class Builder {
+    private final Path directory;
+    private long maxBytes = 1L << 30;
+    private long segmentBytes = 64L << 20;
+    private SpoolDurability durability = SpoolDurability.GROUP_COMMIT;
+    private long groupCommitMillis = 200;
+    private SpoolFullPolicy fullPolicy = SpoolFullPolicy.DROP_NEWEST;
+    private long maxBlockMillis;
+    private long maxAgeMillis = 7L * 24 * 3600 * 1000;
+    private double minFreeDiskShare = 0.05;
+    private double replayShare = 0.5;
+
+    private Builder(Path directory) {
+      if (directory == null) {
+        throw new IllegalArgumentException("spool directory must not be null");
+      }
+      this.directory = directory;
+    }
+
+    /**
+     * Every byte the spool may take on disk: segment files as preallocated, the checkpoint, the
+     * lock and meta files. Default 1 GiB: at a 10:1 compression it holds minutes to hours of a busy
+     * service's logs, and is small next to today's disks.
+     *
+     * @param bytes at least {@code 2 × segmentBytes + }{@link #FIXED_OVERHEAD_BYTES} (checked by
+     *     {@link #build()})
+     * @return this builder
+     * @throws IllegalArgumentException ("maxBytes …") if not positive
+     */
+    public Builder setMaxBytes(long bytes) {
+      require(bytes > 0, "maxBytes must be positive: " + bytes);
+      this.maxBytes = bytes;
+      return this;
+    }
+
+    /**
+     * The size of one segment file. Default 64 MiB: a 1 MiB batch wastes at most 1/64 of a segment
+     * when it does not fit, and deleting a delivered segment frees a useful amount at once.
+     *
+     * @param bytes 4 KiB to 1 GiB, and larger than the largest request body
+     * @return this builder
+     * @throws IllegalArgumentException ("segmentBytes …") if out of range
+     */
+    public Builder setSegmentBytes(long bytes) {
+      require(bytes >= 4096 && bytes <= (1L << 30), "segmentBytes must be 4 KiB..1 GiB: " + bytes);
+      this.segmentBytes = bytes;
+      return this;
+    }
+
+    /**
+     * What a stored batch survives. Default {@link SpoolDurability#GROUP_COMMIT} every 200 ms:
+     * power-loss safe within 200 ms for one fsync per interval, where an fsync per batch would cost
+     * throughput and no fsync would lose the page cache at a power cut.
+     *
+     * @param durability the policy, not null
+     * @return this builder
+     * @throws IllegalArgumentException ("durability …") if null
+     */
+    public Builder setDurability(SpoolDurability durability) {
+      require(durability != null, "durability must not be null");
+      this.durability = durability;
+      return this;
+    }
+
+    /**
+     * The group-commit interval of {@link SpoolDurability#GROUP_COMMIT}. Default 200 ms: short
+     * enough that a batch is durable long before a typical {@code deliveryTimeoutMillis}, long
+     * enough for one fsync to cover many batches.
+     *
+     * @param millis 1 to 60 000
+     * @return this builder
+     * @throws IllegalArgumentException ("groupCommitMillis …") if out of range
+     */
+    public Builder setGroupCommitMillis(long millis) {
+      require(millis >= 1 && millis <= 60_000, "groupCommitMillis must be 1..60000: " + millis);
+      this.groupCommitMillis = millis;
+      return this;
+    }
+
+    /**
+     * What happens when storing a batch would pass {@code maxBytes}. Default {@link
+     * SpoolFullPolicy#DROP_NEWEST}: every SPOOLED promise already made is kept, and a batch that
+     * finds no room keeps today's in-memory outcome, which the application sees.
+     *
+     * @param policy the policy, not null
+     * @param maxBlockMillis for {@link SpoolFullPolicy#BLOCK}, the longest a send thread waits for
+     *     room, 0 to 60 000 millis; ignored otherwise
+     * @return this builder
+     * @throws IllegalArgumentException ("fullPolicy …" / "maxBlockMillis …") if null or out of
+     *     range
+     */
+    public Builder setFullPolicy(SpoolFullPolicy policy, long maxBlockMillis) {
+      require(policy != null, "fullPolicy must not be null");
+      require(
+          maxBlockMillis >= 0 && maxBlockMillis <= 60_000,
+          "maxBlockMillis must be 0..60000: " + maxBlockMillis);
+      this.fullPolicy = policy;
+      this.maxBlockMillis = maxBlockMillis;
+      return this;
+    }
+
+    /**
+     * The age (from the batch's creation) past which a stored batch is expired instead of sent,
+     * counted in the metrics. Default 7 days: a spool left behind for a week is rarely worth
+     * replaying, and a bound keeps a forgotten directory from replaying forever.
+     *
+     * @param millis positive; {@link Long#MAX_VALUE} for no bound
+     * @return this builder
+     * @throws IllegalArgumentException ("maxAgeMillis …") if not positive
+     */
+    public Builder setMaxAgeMillis(long millis) {
+      require(millis > 0, "maxAgeMillis must be positive: " + millis);
+      this.maxAgeMillis = millis;
+      return this;
+    }
+
+    /**
+     * The share of the file system the spool leaves free: it creates no segment that would leave
+     * less. Default 0.05 (as the Datadog Agent's 95 % ratio): the application and the OS keep room.
+     *
+     * @param share 0 (no guard) up to, not including, 1
+     * @return this builder
+     * @throws IllegalArgumentException ("minFreeDiskShare …") if out of range
+     */
+    public Builder setMinFreeDiskShare(double share) {
+      require(share >= 0 && share < 1, "minFreeDiskShare must be in [0, 1): " + share);
+      this.minFreeDiskShare = share;
+      return this;
+    }
+
+    /**
+     * The share of the send capacity replaying stored batches may take beside new traffic. Default
+     * 0.5: a backlog drains steadily while new records still go out first-class.
+     *
+     * @param share above 0, at most 1
+     * @return this builder
+     * @throws IllegalArgumentException ("replayShare …") if out of range
+     */
+    public Builder setReplayShare(double share) {
+      require(share > 0 && share <= 1, "replayShare must be in (0, 1]: " + share);
+      this.replayShare = share;
+      return this;
+    }
+
+    /**
+     * {@return the settings}
+     *
+     * @throws IllegalArgumentException ("maxBytes …") if {@code maxBytes} is below {@code 2 ×
+     *     segmentBytes + FIXED_OVERHEAD_BYTES}
+     */
+    public SpoolConfig build() {
+      long floor = 2 * segmentBytes + FIXED_OVERHEAD_BYTES;
+      require(
+          maxBytes >= floor,
+          "maxBytes ("
+              + maxBytes
+              + ") must be at least 2 x segmentBytes + "
+              + FIXED_OVERHEAD_BYTES
+              + " = "
+              + floor);
+      return new SpoolConfig(this);
+    }
+
+    private static void require(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException("spool: " + message);
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package io.logproducer.internal;
+
+import io.logproducer.Compression;
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolOpenException;
+import io.logproducer.internal.spool.Spool;
+import io.logproducer.internal.spool.SpoolLockedException;
+import io.logproducer.spi.Exporter;
+import java.io.IOException;
+
+/**
+ * A producer's spool and the parts around it, as the {@link ProducerEngine} sees them: opened with
+ * the producer ({@link #open}), the {@link SpoolWriter} the send threads write ahead with, the
+ * {@link SpoolOutcomes} the completer settles with, the {@link ReplaySource} task, and the steps of
+ * close ({@link #beforeAbort}, {@link #close}). Thread-safe.
+ */
+final class ProducerSpool {
+
+  private static final InternalLogger log = InternalLogger.get(ProducerSpool.class);
+
+  private final Spool spool;
+  private final SpoolConfig config;
+  private final SpoolMetrics metrics;
+  private final SpoolWriter writer;
+  private final SpoolOutcomes outcomes;
+  private final ReplaySource replay;
+
+  private ProducerSpool(
+      Spool spool,
+      SpoolConfig config,
+      SpoolMetrics metrics,
+      Exporter exporter,
+      Compression compression,
+      RetryPolicy retryPolicy) {
+    this.spool = spool;
+    this.config = config;
+    this.metrics = metrics;
+    this.writer = new SpoolWriter(spool, exporter, compression, metrics);
+    this.outcomes = new SpoolOutcomes(writer, metrics);
+    this.replay = new ReplaySource(spool, writer, exporter, retryPolicy, metrics);
+  }
+
+  /**
+   * Opens (and locks) the spool of {@code config} for {@code exporter}, whose kind is its class
+   * name.
+   *
+   * @param compression the codec request bodies are compressed with (stored beside each body)
+   * @throws io.logproducer.SpoolLockedException when another producer owns the directory (the
+   *     message names the directory and the owner's pid)
+   * @throws SpoolOpenException when the directory cannot be opened (unreadable, another kind)
+   * @throws IllegalArgumentException naming a setting the storage layer refuses
+   */
+  static ProducerSpool open(
+      SpoolConfig config, Exporter exporter, Compression compression, RetryPolicy retryPolicy) {
+    SpoolMetrics metrics = new SpoolMetrics();
+    String kind = exporter.getClass().getName();
+    Spool spool;
+    try {
+      spool = Spool.open(SpoolSettings.toStorage(config, kind, metrics));
+    } catch (SpoolLockedException e) {
+      throw new io.logproducer.SpoolLockedException(config.getDirectory(), e.getMessage(), e);
+    } catch (IOException e) {
+      throw new SpoolOpenException(
+          config.getDirectory(),
+          "cannot open spool directory " + config.getDirectory() + ": " + e.getMessage(),
+          e);
+    }
+    long backlog = spool.pendingEntries();
+    if (backlog > 0) {
+      log.info(
+          "spool {}: {} batches from earlier runs ({} bytes) will be replayed",
+          config.getDirectory(),
+          backlog,
+          spool.bytesUsed());
+    }
+    return new ProducerSpool(spool, config, metrics, exporter, compression, retryPolicy);
+  }
+
+  SpoolWriter writer() {
+    return writer;
+  }
+
+  SpoolOutcomes outcomes() {
+    return outcomes;
+  }
+
+  SpoolMetrics metrics() {
+    return metrics;
+  }
+
+  Spool spool() {
+    return spool;
+  }
+
+  /** The replay thread's task. */
+  Runnable replayTask() {
+    return replay;
+  }
+
+  /**
+   * Close, before the batches still without an outcome are aborted: stops replay and waits (up to
+   * twice the group-commit interval + 100 ms, at most 900 ms) until everything written is durable,
+   * so that those batches get SPOOLED.
+   */
+  void beforeAbort() {
+    replay.stop();
+    try {
+      spool.awaitDurable(
+          spool.nextSequence() - 1, Math.min(900, 2 * config.getGroupCommitMillis() + 100));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Close, after every thread stopped: closes the spool (forces, checkpoints, unlocks). */
+  void close() {
+    replay.stop();
+    try {
+      spool.close();
+    } catch (Throwable t) {
+      log.warn("closing spool {} failed", config.getDirectory(), t);
+    }
+  }
+}

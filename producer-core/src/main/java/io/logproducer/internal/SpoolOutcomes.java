@@ -1,0 +1,71 @@
+package io.logproducer.internal;
+
+import io.logproducer.SendResult;
+
+/**
+ * Decides a spooled batch's final outcome: a batch about to fail ({@code FAILED} or {@code
+ * FAILED_AT_CLOSE}: its delivery timeout, its retries or the producer's close ran out) whose entry
+ * is durable in the spool gets {@link SendResult.Status#SPOOLED} instead, and its entry goes to
+ * replay; any other final outcome acknowledges the entry. Without a spool ({@link #NONE}) outcomes
+ * pass unchanged. Thread-safe.
+ */
+final class SpoolOutcomes {
+
+  /** No spool: every outcome stays as it is. */
+  static final SpoolOutcomes NONE = new SpoolOutcomes(null, null);
+
+  private final SpoolWriter writer;
+  private final SpoolMetrics metrics;
+
+  SpoolOutcomes(SpoolWriter writer, SpoolMetrics metrics) {
+    this.writer = writer;
+    this.metrics = metrics;
+  }
+
+  /**
+   * {@return the outcome batch {@code b} gets, given the one the data path chose} Called once per
+   * batch, by {@link BatchCompleter}, before its effects.
+   */
+  SendResult settle(ProducerBatch b, SendResult chosen) {
+    if (writer == null || b.spoolSequence < 0) {
+      return chosen;
+    }
+    SendResult.Status s = chosen.getStatus();
+    if ((s == SendResult.Status.FAILED || s == SendResult.Status.FAILED_AT_CLOSE)
+        && writer.handOver(b)) {
+      metrics.batchesSpooled.increment();
+      metrics.recordsSpooled.add(b.recordCount());
+      return new SendResult(
+          SendResult.Status.SPOOLED,
+          chosen.getAttempts(),
+          chosen.getBatchRecordCount(),
+          0,
+          "stored in spool " + writer.spool().directory() + " (" + chosen.getMessage() + ")",
+          null);
+    }
+    writer.acknowledge(b);
+    return chosen;
+  }
+
+  /** A batch that was split: its halves carry its records, so its own entry is acknowledged. */
+  void split(ProducerBatch parent) {
+    if (writer != null) {
+      writer.acknowledge(parent);
+    }
+  }
+
+  /** The batch's entry will not be delivered: acknowledged now; the batch gets its own outcome. */
+  void discard(ProducerBatch b) {
+    if (writer != null) {
+      writer.acknowledge(b);
+      b.spoolSequence = -1;
+    }
+  }
+
+  /** A late answer for a batch that already had its outcome: a delivery acknowledges its entry. */
+  void lateDelivery(ProducerBatch b) {
+    if (writer != null) {
+      writer.acknowledge(b);
+    }
+  }
+}

@@ -1,0 +1,180 @@
+package io.logproducer.internal;
+
+import io.logproducer.Compression;
+import io.logproducer.internal.spool.AppendResult;
+import io.logproducer.internal.spool.Spool;
+import io.logproducer.spi.Exporter;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Write-ahead: a send thread writes each batch's request body, as shipped, to the spool before its
+ * first export ({@link #writeAhead}), and the batch's final outcome either acknowledges the entry
+ * ({@link #acknowledge}) or hands it over to replay ({@link #handOver}). It knows which entries are
+ * still held in memory by a live batch, so that replay never sends one of those ({@link
+ * #replayBound()}). Thread-safe.
+ */
+final class SpoolWriter {
+
+  private static final InternalLogger log = InternalLogger.get(SpoolWriter.class);
+
+  private final Spool spool;
+  private final Exporter exporter;
+  private final Compression compression;
+  private final SpoolMetrics metrics;
+  private final RateLimitedLog refusals = new RateLimitedLog(log, 10_000);
+
+  /** Sequences of entries whose batch is still in memory, without its outcome. */
+  private final ConcurrentSkipListSet<Long> held = new ConcurrentSkipListSet<>();
+
+  /** Lower bounds of sequences being appended now (the spool's next sequence before each). */
+  private final ConcurrentSkipListMap<Long, AtomicInteger> appending =
+      new ConcurrentSkipListMap<>();
+
+  /** Notified when an entry is handed over to replay. */
+  private final Object handedOver = new Object();
+
+  SpoolWriter(Spool spool, Exporter exporter, Compression compression, SpoolMetrics metrics) {
+    this.spool = spool;
+    this.exporter = exporter;
+    this.compression = compression;
+    this.metrics = metrics;
+  }
+
+  Spool spool() {
+    return spool;
+  }
+
+  /**
+   * Writes {@code body[0, length)} of {@code b} to the spool unless it is there already (a retry).
+   * Never throws for a disk problem: a batch the spool refuses (full, disk failed) stays on the
+   * in-memory path only. Blocks for the write, and per the durability and full policies.
+   */
+  void writeAhead(ProducerBatch b, byte[] body, int length) {
+    if (b.spoolSequence >= 0) {
+      return;
+    }
+    byte[] key;
+    try {
+      key = exporter.spoolShardKey(b.shardKey());
+    } catch (RuntimeException e) {
+      notWritten(b, "the exporter could not store shard key " + b.shardKey() + ": " + e);
+      return;
+    }
+    if (key == null) {
+      notWritten(b, "the exporter cannot store shard key " + b.shardKey());
+      return;
+    }
+    byte[] meta = new StoredBatchMeta(compression, b.recordCount(), b.sizeInBytes(), key).encode();
+    Long floor = spool.nextSequence();
+    appending.computeIfAbsent(floor, f -> new AtomicInteger()).incrementAndGet();
+    try {
+      AppendResult r =
+          spool.append(
+              System.currentTimeMillis(), b.recordCount(), meta, ByteBuffer.wrap(body, 0, length));
+      if (r.stored()) {
+        held.add(r.sequence());
+        b.spoolSequence = r.sequence();
+        metrics.batchesWritten.increment();
+      } else {
+        notWritten(b, r.toString());
+      }
+    } finally {
+      appending.computeIfPresent(floor, (f, n) -> n.decrementAndGet() == 0 ? null : n);
+    }
+  }
+
+  private void notWritten(ProducerBatch b, String why) {
+    metrics.batchesNotWritten.increment();
+    refusals.warn(
+        () ->
+            "spool "
+                + spool.directory()
+                + " did not store a batch of "
+                + b.recordCount()
+                + " records ("
+                + why
+                + "); it stays in memory only",
+        null);
+  }
+
+  /** The batch's entry is no longer needed (delivered, refused for good, or failed): acked. */
+  void acknowledge(ProducerBatch b) {
+    long seq = b.spoolSequence;
+    if (seq >= 0) {
+      spool.acknowledge(seq);
+      held.remove(seq);
+    }
+  }
+
+  /**
+   * {@return whether the batch's entry is durable per the policy and now belongs to replay (its
+   * records' outcome is then SPOOLED)} When the batch is not in the spool, or its entry is not yet
+   * durable, false (and the entry, if any, is acknowledged: the caller gives the in-memory
+   * outcome).
+   */
+  boolean handOver(ProducerBatch b) {
+    long seq = b.spoolSequence;
+    if (seq < 0) {
+      return false;
+    }
+    if (spool.durableSequence() < seq) {
+      acknowledge(b);
+      return false;
+    }
+    held.remove(seq);
+    synchronized (handedOver) {
+      handedOver.notifyAll();
+    }
+    return true;
+  }
+
+  /**
+   * {@return the highest sequence replay may read now: below every entry still held in memory and
+   * every append under way}
+   */
+  long replayBound() {
+    long bound = spool.nextSequence() - 1;
+    Long lowestAppending = appending.isEmpty() ? null : firstKey();
+    if (lowestAppending != null) {
+      bound = Math.min(bound, lowestAppending - 1);
+    }
+    Long lowestHeld = held.isEmpty() ? null : first();
+    if (lowestHeld != null) {
+      bound = Math.min(bound, lowestHeld - 1);
+    }
+    return bound;
+  }
+
+  private Long firstKey() {
+    try {
+      return appending.firstKey();
+    } catch (java.util.NoSuchElementException e) {
+      return null;
+    }
+  }
+
+  private Long first() {
+    try {
+      return held.first();
+    } catch (java.util.NoSuchElementException e) {
+      return null;
+    }
+  }
+
+  /** Waits up to {@code millis} for an entry to be handed over to replay. */
+  void awaitHandOver(long millis) throws InterruptedException {
+    synchronized (handedOver) {
+      handedOver.wait(millis);
+    }
+  }
+
+  /** Wakes a replay thread waiting in {@link #awaitHandOver}. */
+  void wake() {
+    synchronized (handedOver) {
+      handedOver.notifyAll();
+    }
+  }
+}

@@ -1,0 +1,784 @@
+package io.logproducer.internal.spool;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A crash-consistent, bounded disk spool of entries (sealed batches) in one directory: the facade
+ * the producer integration calls. Layout, framing and recovery rules: {@code docs/spool-format.md}.
+ *
+ * <p>API: {@link #open(SpoolConfig)}; {@link #append} from any thread (never throws: a refusal is
+ * an {@link AppendResult}); {@link #acknowledge(long)} from any thread, in any order; one {@link
+ * #cursor()} reader; {@link #durableSequence()} / {@link #awaitDurable(long, long)}; {@link
+ * #status()}, {@link #lastError()} and the byte and entry counters; {@link #close()}.
+ *
+ * <p>Concurrency: one {@link ReentrantLock} guards the segments, the write position and the
+ * accounting; an append holds it for the positional write only (its CRC is computed before). Forces
+ * (fsync) run outside it. Acknowledgements take it briefly (deleting a segment file under it: an
+ * unlink). The cursor takes it to find the next entry and reads outside it. Listener calls are made
+ * after the lock is released.
+ *
+ * <p>Acknowledged entries are replayed after a crash only if their acknowledgement is younger than
+ * the last checkpoint (checkpointIntervalMillis, 1 s by default) or was one of more than {@link
+ * Checkpoint#MAX_ACKED_ABOVE} out-of-order acknowledgements above the lowest unacknowledged entry:
+ * at least once, with that bound on duplicates.
+ */
+public final class Spool implements AutoCloseable {
+
+  /**
+   * The bytes maxBytes must allow beyond two segments: checkpoint (twice, while renaming), lock,
+   * meta.
+   */
+  public static final long FIXED_OVERHEAD_BYTES = 2L * Checkpoint.MAX_BYTES + 4096;
+
+  final SpoolConfig config;
+  final Path dir;
+  final ReentrantLock lock = new ReentrantLock();
+  private final Condition spaceFreed = lock.newCondition();
+  final TreeMap<Long, Segment> segments = new TreeMap<>();
+  Segment active;
+  DirectoryLock dirLock;
+  long metaBytes;
+  long checkpointBytes;
+  long segmentBytesOnDisk;
+  long unackedBytes;
+  long pendingEntries;
+  long nextSequence = 1;
+  long firstSequenceOfRun;
+  private long written;
+  private DurableWatermark durable;
+  private boolean closed;
+  boolean checkpointDirty = true;
+  final DiskHealth health;
+  final AtomicLong corrupt = new AtomicLong();
+  private final AtomicLong dropped = new AtomicLong();
+  private final AtomicLong expired = new AtomicLong();
+  private SpoolCommitter committer;
+
+  /** A spool not yet loaded; see {@link #open}. */
+  private Spool(SpoolConfig config) {
+    this.config = config;
+    this.dir = config.directory;
+    this.health = new DiskHealth(config.retryMinMillis, config.retryMaxMillis);
+  }
+
+  /**
+   * Opens (creating when needed) the spool in {@code config.directory()}: takes its lock, checks
+   * its kind, reads sealed segments by their footers, recovers the newest unsealed segment by a
+   * scan, applies the checkpoint, and starts the committer thread. If no segment can be created
+   * (disk full, read-only), the spool opens DISABLED and retries on later appends.
+   *
+   * @throws SpoolLockedException when another owner holds the directory
+   * @throws SpoolKindMismatchException when the directory belongs to another kind
+   * @throws IOException when the directory cannot be created or read
+   */
+  public static Spool open(SpoolConfig config) throws IOException {
+    Spool spool = new Spool(config);
+    Files.createDirectories(config.directory);
+    spool.dirLock = DirectoryLock.acquire(config.directory);
+    try {
+      spool.metaBytes = SpoolMeta.checkOrCreate(config.directory, config.kind);
+      List<Discard> corrupt = SpoolRecovery.load(spool);
+      spool.firstSequenceOfRun = spool.nextSequence;
+      spool.written = spool.nextSequence - 1;
+      spool.durable = new DurableWatermark(spool.written);
+      Discard.fire(config.listener, corrupt);
+    } catch (IOException | RuntimeException | Error e) {
+      spool.closeChannels();
+      spool.dirLock.release();
+      throw e;
+    }
+    spool.writeCheckpoint(true);
+    spool.committer = new SpoolCommitter(spool);
+    spool.committer.start();
+    return spool;
+  }
+
+  /**
+   * Appends one entry. Never throws for a disk problem and never blocks longer than maxBlockMillis
+   * (BLOCK) plus the write (and, for EVERY_ENTRY, one fsync).
+   *
+   * @param createdAtMillis the batch's creation time, epoch millis (for maxAgeMillis)
+   * @param recordCount the records in the batch (reported back on discard)
+   * @param meta opaque bytes up to 64 KiB (may be null: empty)
+   * @param payload the body (its remaining bytes; position unchanged)
+   * @return STORED with the sequence, or why not (FULL, DISABLED with the cause, TOO_LARGE, CLOSED)
+   */
+  public AppendResult append(
+      long createdAtMillis, int recordCount, byte[] meta, ByteBuffer payload) {
+    byte[] m = meta == null ? new byte[0] : meta;
+    long total = (long) EntryFrame.HEADER_BYTES + m.length + payload.remaining();
+    if (m.length > EntryFrame.MAX_META_BYTES || total > config.maxEntryBytes()) {
+      return AppendResult.refused(
+          AppendResult.Status.TOO_LARGE,
+          new IllegalArgumentException(
+              "entry of "
+                  + total
+                  + " bytes (meta "
+                  + m.length
+                  + ") does not fit a segment of "
+                  + config.segmentBytes
+                  + " bytes in spool "
+                  + dir));
+    }
+    Crc32c crc = Crc32c.create();
+    crc.update(m, 0, m.length);
+    crc.update(payload);
+    ByteBuffer header = ByteBuffer.allocate(EntryFrame.HEADER_BYTES);
+    List<Discard> drops = new ArrayList<>(0);
+    long seq;
+    lock.lock();
+    try {
+      AppendResult refusal = ensureRoom(total, drops);
+      if (refusal != null) {
+        return refusal;
+      }
+      seq = nextSequence;
+      EntryFrame.writeHeader(header, (int) total, seq, createdAtMillis, recordCount, m.length, crc);
+      long pos = active.dataEnd();
+      try {
+        FileChannel ch = active.channel;
+        ch.position(pos);
+        ByteBuffer[] srcs = {header, ByteBuffer.wrap(m), payload.duplicate()};
+        long left = total;
+        while (left > 0) {
+          left -= ch.write(srcs);
+        }
+      } catch (ClosedChannelException e) {
+        abandonActive();
+        return AppendResult.refused(AppendResult.Status.INTERRUPTED, e);
+      } catch (IOException e) {
+        fail(e);
+        return AppendResult.refused(AppendResult.Status.DISABLED, e);
+      }
+      active.addEntry(seq, (int) pos, (int) total);
+      nextSequence++;
+      written = seq;
+      checkpointDirty = true;
+      unackedBytes += total;
+      pendingEntries++;
+    } finally {
+      lock.unlock();
+      Discard.fire(config.listener, drops);
+    }
+    if (config.durability == SpoolDurability.EVERY_ENTRY) {
+      IOException e = commit();
+      if (e != null) {
+        acknowledge(seq);
+        return new AppendResult(AppendResult.Status.DISABLED, seq, e);
+      }
+    }
+    return AppendResult.stored(seq);
+  }
+
+  /**
+   * Makes room for an entry of {@code total} bytes; {@return null when there is, else the refusal}
+   */
+  private AppendResult ensureRoom(long total, List<Discard> drops) {
+    if (closed) {
+      return AppendResult.refused(AppendResult.Status.CLOSED, null);
+    }
+    long now = config.clock.getAsLong();
+    if (health.disabled()) {
+      if (!health.retryDue(now)) {
+        return AppendResult.refused(AppendResult.Status.DISABLED, health.lastError());
+      }
+      try {
+        SpoolRecovery.reviveDirectory(this);
+      } catch (IOException e) {
+        health.failed(e, now);
+        return AppendResult.refused(AppendResult.Status.DISABLED, e);
+      }
+    }
+    if (fits(total)) {
+      return null;
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.maxBlockMillis);
+    while (!roomForNewSegment()) {
+      AppendResult r = applyFullPolicy(deadline, drops);
+      if (r != null) {
+        return r;
+      }
+      if (fits(total)) {
+        return null;
+      }
+    }
+    try {
+      roll();
+    } catch (IOException e) {
+      fail(e);
+      return AppendResult.refused(AppendResult.Status.DISABLED, e);
+    }
+    health.recovered();
+    return null;
+  }
+
+  /** One step of the full policy; {@return null to check again, else the refusal} */
+  private AppendResult applyFullPolicy(long deadline, List<Discard> drops) {
+    AppendResult full = AppendResult.refused(AppendResult.Status.FULL, null);
+    switch (config.fullPolicy) {
+      case DROP_OLDEST:
+        return dropOldest(drops) ? null : full;
+      case BLOCK:
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return full;
+        }
+        try {
+          spaceFreed.awaitNanos(left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return AppendResult.refused(AppendResult.Status.INTERRUPTED, e);
+        }
+        return closed ? AppendResult.refused(AppendResult.Status.CLOSED, null) : null;
+      default:
+        return full;
+    }
+  }
+
+  /** {@return whether an entry of {@code total} bytes fits the active segment, footer included} */
+  private boolean fits(long total) {
+    return active != null
+        && !health.disabled()
+        && active.dataEnd() + total + SegmentFooter.bytesFor(active.count() + 1)
+            <= active.fileBytes();
+  }
+
+  /** {@return whether sealing the active segment and creating a new one stays within maxBytes} */
+  private boolean roomForNewSegment() {
+    long shrink = 0;
+    if (active != null) {
+      shrink = active.fileBytes() - (active.dataEnd() + SegmentFooter.bytesFor(active.count()));
+    }
+    return reservedBytes() - shrink + config.segmentBytes <= config.maxBytes;
+  }
+
+  /** {@return the bytes counted against maxBytes: files, with the checkpoint reserved twice} */
+  private long reservedBytes() {
+    return segmentBytesOnDisk + dirLock.bytes() + metaBytes + 2L * Checkpoint.MAX_BYTES;
+  }
+
+  /** Seals the active segment (if any) and creates the next one. */
+  private void roll() throws IOException {
+    boolean force = config.durability != SpoolDurability.NONE;
+    if (active != null) {
+      Segment s = active;
+      long before = s.fileBytes();
+      s.setFileBytes(SegmentFiles.seal(s.channel, s, force));
+      segmentBytesOnDisk += s.fileBytes() - before;
+      s.sealAt(s.dataEnd());
+      SegmentFiles.closeQuietly(s.channel);
+      s.channel = null;
+      active = null;
+      if (s.fullyAcked()) {
+        deleteSegment(s);
+      }
+    }
+    SegmentFiles.checkFreeDisk(dir, config.segmentBytes, config.minFreeDiskShare);
+    long base = nextSequence;
+    Segment stale = segments.get(base);
+    if (stale != null && stale.count() == 0) {
+      Files.deleteIfExists(stale.path());
+      segments.remove(base);
+      segmentBytesOnDisk -= stale.fileBytes();
+    }
+    Segment s = new Segment(dir.resolve(Segment.fileName(base)), base);
+    s.channel = SegmentFiles.createPreallocated(s.path(), config.segmentBytes);
+    s.setFileBytes(config.segmentBytes);
+    segments.put(base, s);
+    segmentBytesOnDisk += config.segmentBytes;
+    active = s;
+    if (force) {
+      Checkpoint.forceDirectory(dir);
+    }
+  }
+
+  /**
+   * Records a disk failure: DISABLED until a retry; the active segment is abandoned (its entries
+   * stay readable; the next segment starts after them). Caller holds the lock.
+   */
+  void fail(IOException e) {
+    health.failed(e, config.clock.getAsLong());
+    abandonActive();
+  }
+
+  /**
+   * Stops appending to the active segment: forces what was written to it (through a new descriptor
+   * if its channel was closed by an interrupt; a failure is queued for the listener), closes it and
+   * keeps its entries readable; the next append starts a new segment. Caller holds the lock.
+   */
+  private void abandonActive() {
+    Segment s = active;
+    active = null;
+    if (s == null) {
+      return;
+    }
+    if (config.durability != SpoolDurability.NONE && written > durable.value()) {
+      try {
+        SegmentFiles.force(s.channel, s.path());
+      } catch (IOException forceFailure) {
+        durable.queueFailure(durable.value() + 1, written, forceFailure);
+      }
+    }
+    SegmentFiles.closeQuietly(s.channel);
+    s.channel = null;
+    s.sealAt(s.dataEnd());
+    if (s.count() == 0) {
+      try {
+        Files.deleteIfExists(s.path());
+        segments.remove(s.baseSequence());
+        segmentBytesOnDisk -= s.fileBytes();
+      } catch (IOException ignored) {
+        // Stays listed; the next segment with its base replaces it.
+      }
+    }
+  }
+
+  /** Deletes a fully acknowledged sealed segment (caller holds the lock). */
+  private void deleteSegment(Segment s) {
+    try {
+      Files.deleteIfExists(s.path());
+    } catch (IOException e) {
+      health.noted(e);
+      return;
+    }
+    segments.remove(s.baseSequence());
+    segmentBytesOnDisk -= s.fileBytes();
+    checkpointDirty = true;
+    spaceFreed.signalAll();
+  }
+
+  /** Drops the oldest sealed segment, collecting its unacknowledged entries; false if none. */
+  private boolean dropOldest(List<Discard> drops) {
+    Map.Entry<Long, Segment> first = segments.firstEntry();
+    if (first == null || first.getValue() == active) {
+      return false;
+    }
+    Segment s = first.getValue();
+    for (int i = 0; i < s.count(); i++) {
+      if (!s.isAcked(i)) {
+        drops.add(Discard.read(DiscardReason.DROPPED_OLDEST, s, i));
+        credit(s, i);
+        dropped.incrementAndGet();
+      }
+    }
+    int before = segments.size();
+    deleteSegment(s);
+    return segments.size() < before;
+  }
+
+  /** Acknowledges entry {@code i} of {@code s} without deleting; {@return the bytes credited} */
+  private int credit(Segment s, int i) {
+    int bytes = s.acknowledge(i);
+    if (bytes > 0) {
+      unackedBytes -= bytes;
+      pendingEntries--;
+      checkpointDirty = true;
+    }
+    return bytes;
+  }
+
+  /**
+   * Acknowledges the entry {@code sequence}: its bytes leave {@link #bytesUsed()} at once; its
+   * segment file is deleted once every entry in it is acknowledged (the active one only once
+   * sealed). Thread-safe; any order. {@return false when unknown or already acknowledged}
+   */
+  public boolean acknowledge(long sequence) {
+    lock.lock();
+    try {
+      Map.Entry<Long, Segment> e = segments.floorEntry(sequence);
+      if (e == null) {
+        return false;
+      }
+      Segment s = e.getValue();
+      int i = s.indexOf(sequence);
+      if (i < 0 || credit(s, i) == 0) {
+        return false;
+      }
+      if (s.sealed() && s.fullyAcked()) {
+        deleteSegment(s);
+      }
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Removes entry {@code i} of {@code s} for {@code reason} if still pending; reports it. */
+  void discard(Segment s, int i, Discard event) {
+    boolean removed;
+    lock.lock();
+    try {
+      removed = segments.get(s.baseSequence()) == s && !s.isAcked(i);
+      if (removed) {
+        credit(s, i);
+        if (s.sealed() && s.fullyAcked()) {
+          deleteSegment(s);
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (removed) {
+      (event.reason == DiscardReason.EXPIRED ? expired : corrupt).incrementAndGet();
+      List<Discard> one = new ArrayList<>(1);
+      one.add(event);
+      Discard.fire(config.listener, one);
+    }
+  }
+
+  /** {@return whether entry {@code i} of {@code s} is still pending (listed, unacknowledged)} */
+  boolean pending(Segment s, int i) {
+    lock.lock();
+    try {
+      return segments.get(s.baseSequence()) == s && !s.isAcked(i);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * {@return the first pending entry with a sequence in (after, upTo], as [segment, index], or
+   * null}
+   */
+  Object[] locateNext(long after, long upTo) {
+    lock.lock();
+    try {
+      Long from = segments.floorKey(after + 1);
+      Map<Long, Segment> tail = from == null ? segments : segments.tailMap(from, true);
+      for (Segment s : tail.values()) {
+        int i = s.firstUnackedAfter(after);
+        if (i >= 0) {
+          return s.sequenceAt(i) <= upTo ? new Object[] {s, i} : null;
+        }
+      }
+      return null;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Forces what was written since the last commit (GROUP_COMMIT's committer; EVERY_ENTRY's
+   * appender) and advances the durable watermark. {@return null, or the force's failure (then
+   * reported)}
+   */
+  IOException commit() {
+    FileChannel ch;
+    long target;
+    long from;
+    DurableWatermark.Failure earlier;
+    lock.lock();
+    try {
+      earlier = durable.takeFailure();
+      target = written;
+      from = durable.value() + 1;
+      ch = active == null ? null : active.channel;
+    } finally {
+      lock.unlock();
+    }
+    report(earlier);
+    if (target < from) {
+      return null;
+    }
+    IOException failure = null;
+    if (ch != null && config.durability != SpoolDurability.NONE) {
+      try {
+        ch.force(false);
+      } catch (ClosedChannelException e) {
+        failure = afterClosedChannel(ch);
+      } catch (IOException e) {
+        failure = e;
+        lock.lock();
+        try {
+          if (active != null && active.channel == ch) {
+            fail(e);
+          }
+        } finally {
+          lock.unlock();
+        }
+        report(new DurableWatermark.Failure(from, target, e));
+      }
+    }
+    durable.advance(target);
+    if (failure == null) {
+      Discard.safely(() -> config.listener.onDurable(target));
+    }
+    return failure;
+  }
+
+  /**
+   * The active channel was closed under a force: by a roll (which forced it when sealing), by an
+   * abandon (which forced it or queued a failure), or by an interrupt (then it is abandoned now).
+   * {@return the failure reported, or null when the entries are durable}
+   */
+  private IOException afterClosedChannel(FileChannel ch) {
+    DurableWatermark.Failure f;
+    lock.lock();
+    try {
+      if (active != null && active.channel == ch) {
+        abandonActive();
+      }
+      f = durable.takeFailure();
+    } finally {
+      lock.unlock();
+    }
+    report(f);
+    return f == null ? null : f.cause;
+  }
+
+  private void report(DurableWatermark.Failure f) {
+    if (f != null) {
+      Discard.safely(() -> config.listener.onDurabilityFailed(f.from, f.to, f.cause));
+    }
+  }
+
+  /** Writes the checkpoint if anything changed since the last one (or when {@code always}). */
+  void writeCheckpoint(boolean always) {
+    Checkpoint cp;
+    lock.lock();
+    try {
+      if (!checkpointDirty && !always) {
+        return;
+      }
+      cp = SpoolRecovery.snapshot(this);
+      checkpointDirty = false;
+    } finally {
+      lock.unlock();
+    }
+    try {
+      cp.write(dir);
+      lock.lock();
+      try {
+        checkpointBytes = cp.bytes();
+      } finally {
+        lock.unlock();
+      }
+    } catch (IOException e) {
+      lock.lock();
+      try {
+        checkpointDirty = true;
+        if (!closed) {
+          fail(e);
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /** {@return a cursor over the pending entries, oldest first; one reader at a time} */
+  public SpoolCursor cursor() {
+    return new SpoolCursor(this);
+  }
+
+  /**
+   * {@return every sequence up to this one is as durable as the policy promises (for NONE: written
+   * to the page cache), or reported through {@link SpoolListener#onDurabilityFailed}}
+   */
+  public long durableSequence() {
+    if (config.durability == SpoolDurability.NONE) {
+      return locked(() -> written);
+    }
+    return durable.value();
+  }
+
+  /**
+   * Waits until {@link #durableSequence()} reaches {@code sequence} or {@code timeoutMillis}
+   * passes. {@return whether it did}
+   *
+   * @throws InterruptedException when interrupted while waiting
+   */
+  public boolean awaitDurable(long sequence, long timeoutMillis) throws InterruptedException {
+    if (config.durability == SpoolDurability.NONE) {
+      return durableSequence() >= sequence;
+    }
+    return durable.await(sequence, timeoutMillis);
+  }
+
+  /** {@return ENABLED, DISABLED (see {@link #lastError()}) or CLOSED} */
+  public SpoolStatus status() {
+    if (closed) {
+      return SpoolStatus.CLOSED;
+    }
+    return health.disabled() ? SpoolStatus.DISABLED : SpoolStatus.ENABLED;
+  }
+
+  /** {@return the last disk error met, or null} */
+  public Throwable lastError() {
+    return health.lastError();
+  }
+
+  /** {@return the bytes of unacknowledged entries (headers included), dropping as acks arrive} */
+  public long bytesUsed() {
+    return locked(() -> unackedBytes);
+  }
+
+  /** {@return the bytes of every file the spool keeps in its directory, as it sized them} */
+  public long bytesOnDisk() {
+    return locked(() -> segmentBytesOnDisk + dirLock.bytes() + metaBytes + checkpointBytes);
+  }
+
+  /** {@return the number of unacknowledged entries} */
+  public long pendingEntries() {
+    return locked(() -> pendingEntries);
+  }
+
+  /** {@return the sequence the next append gets} */
+  public long nextSequence() {
+    return locked(() -> nextSequence);
+  }
+
+  /** {@return the first sequence appended by this run (earlier ones come from previous runs)} */
+  public long firstSequenceOfThisRun() {
+    return firstSequenceOfRun;
+  }
+
+  /** {@return the number of segment files the spool holds} */
+  public int segmentCount() {
+    return (int) locked(() -> segments.size());
+  }
+
+  /** {@return damaged entries found (at open and when read) since open} */
+  public long corruptEntries() {
+    return corrupt.get();
+  }
+
+  /** {@return entries dropped by DROP_OLDEST since open} */
+  public long droppedEntries() {
+    return dropped.get();
+  }
+
+  /** {@return entries expired by maxAgeMillis since open} */
+  public long expiredEntries() {
+    return expired.get();
+  }
+
+  /** {@return the spool directory} */
+  public Path directory() {
+    return dir;
+  }
+
+  /**
+   * Closes: stops the committer, forces (unless NONE), seals the active segment (or, when every
+   * entry in it is acknowledged, empties it and renames it after the next sequence, so that
+   * sequences continue even without a checkpoint), writes the checkpoint and releases the lock.
+   * Idempotent; never throws.
+   */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      spaceFreed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    committer.shutdown();
+    commit();
+    lock.lock();
+    try {
+      sealActiveAtClose();
+    } finally {
+      lock.unlock();
+    }
+    writeCheckpoint(true);
+    dirLock.release();
+  }
+
+  /**
+   * Leaves the directory as a process kill would (tests and fault injection only): stops the
+   * committer, closes every file without sealing, forcing or checkpointing, and releases the lock.
+   */
+  void abandon() {
+    lock.lock();
+    try {
+      closed = true;
+      spaceFreed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    committer.shutdown();
+    lock.lock();
+    try {
+      closeChannels();
+    } finally {
+      lock.unlock();
+    }
+    dirLock.release();
+  }
+
+  /** {@return whether an appender waits for space under BLOCK (tests)} */
+  boolean hasBlockedAppenders() {
+    lock.lock();
+    try {
+      return lock.hasWaiters(spaceFreed);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Seals the active segment at close (or empties and renames it when fully acknowledged). */
+  private void sealActiveAtClose() {
+    Segment s = active;
+    if (s == null) {
+      return;
+    }
+    try {
+      long before = s.fileBytes();
+      if (s.fullyAcked()) {
+        s.channel.truncate(0);
+        s.setFileBytes(0);
+        segmentBytesOnDisk -= before;
+        closeChannels();
+        segments.remove(s.baseSequence());
+        Path empty = dir.resolve(Segment.fileName(nextSequence));
+        if (!empty.equals(s.path())) {
+          Files.move(s.path(), empty);
+        }
+        segments.put(nextSequence, new Segment(empty, nextSequence));
+        return;
+      } else {
+        s.setFileBytes(SegmentFiles.seal(s.channel, s, config.durability != SpoolDurability.NONE));
+      }
+      segmentBytesOnDisk += s.fileBytes() - before;
+    } catch (IOException e) {
+      health.noted(e);
+    }
+    closeChannels();
+  }
+
+  /** Closes the active segment's channel and forgets it as active. */
+  private void closeChannels() {
+    if (active != null) {
+      SegmentFiles.closeQuietly(active.channel);
+      active.channel = null;
+      active = null;
+    }
+  }
+
+  /** {@return {@code s} evaluated under the lock} */
+  private long locked(java.util.function.LongSupplier s) {
+    lock.lock();
+    try {
+      return s.getAsLong();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package io.logproducer.internal.spool;
+
+import java.io.IOException;
+
+/**
+ * Events from a {@link Spool}, so that nothing leaves it silently. Called on the thread that caused
+ * the event (an appender for DROPPED_OLDEST, the cursor's reader for EXPIRED and CORRUPT, the
+ * opening thread for CORRUPT found at open, the committer thread for durability), never under a
+ * lock the listener could need; an exception it throws is ignored. Implementations must be
+ * thread-safe.
+ */
+public interface SpoolListener {
+
+  /** A listener that ignores everything. */
+  SpoolListener NONE = new SpoolListener() {};
+
+  /**
+   * An unacknowledged entry left the spool undelivered. {@code sequence} is -1 and {@code meta}
+   * null when the entry was too damaged to know them; {@code recordCount} is then -1.
+   */
+  default void onDiscarded(DiscardReason reason, long sequence, int recordCount, byte[] meta) {}
+
+  /** Every entry with a sequence up to {@code sequence} is as durable as the policy promises. */
+  default void onDurable(long sequence) {}
+
+  /**
+   * Forcing entries {@code from..to} (inclusive) to disk failed: they stay readable in this process
+   * but may not survive a power loss. The durable watermark still passes them.
+   */
+  default void onDurabilityFailed(long from, long to, IOException cause) {}
+}

@@ -1,0 +1,46 @@
+package io.logproducer.internal.spool;
+
+import static io.logproducer.internal.spool.SpoolTestSupport.config;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(60)
+class SpoolLockTest {
+  @TempDir Path dir;
+
+  @Test
+  void aSecondOpenInThisJvmFailsNamingDirectoryAndPid() throws Exception {
+    SpoolConfig cfg = config(dir, 64 << 10, 1L << 20).build();
+    try (Spool spool = Spool.open(cfg)) {
+      SpoolLockedException e = assertThrows(SpoolLockedException.class, () -> Spool.open(cfg));
+      assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
+      assertTrue(e.getMessage().contains("pid=" + ProcessHandle.current().pid()), e.getMessage());
+    }
+    try (Spool again = Spool.open(cfg)) {
+      assertTrue(Files.exists(dir.resolve(DirectoryLock.FILE)), "released by close, reopened");
+    }
+  }
+
+  @Test
+  void anotherKindIsRefusedNamingBoth() throws Exception {
+    try (Spool spool = Spool.open(config(dir, 64 << 10, 1L << 20).build())) {
+      spool.append(0, 1, null, java.nio.ByteBuffer.allocate(10));
+    }
+    SpoolConfig other =
+        SpoolConfig.builder(dir, "kafka").segmentBytes(64 << 10).maxBytes(1L << 20).build();
+    SpoolKindMismatchException e =
+        assertThrows(SpoolKindMismatchException.class, () -> Spool.open(other));
+    assertTrue(
+        e.getMessage().contains("'test'") && e.getMessage().contains("'kafka'"), e.getMessage());
+    assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
+    try (Spool spool = Spool.open(config(dir, 64 << 10, 1L << 20).build())) {
+      assertTrue(spool.pendingEntries() == 1, "the refused open released the lock");
+    }
+  }
+}

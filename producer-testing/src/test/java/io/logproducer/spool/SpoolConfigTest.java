@@ -1,0 +1,67 @@
+package io.logproducer.spool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.logproducer.ProducerConfig;
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import io.logproducer.SpoolFullPolicy;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/** {@link SpoolConfig}: defaults, and each refusal naming its setting. */
+class SpoolConfigTest {
+
+  private static final Path DIR = Paths.get("spool-dir");
+
+  private static void refused(String setting, Executable e) {
+    IllegalArgumentException x = assertThrows(IllegalArgumentException.class, e);
+    assertTrue(x.getMessage().contains(setting), x.getMessage());
+  }
+
+  @Test
+  void defaults() {
+    SpoolConfig c = SpoolConfig.builder(DIR).build();
+    assertEquals(DIR, c.getDirectory());
+    assertEquals(1L << 30, c.getMaxBytes());
+    assertEquals(64L << 20, c.getSegmentBytes());
+    assertEquals(SpoolDurability.GROUP_COMMIT, c.getDurability());
+    assertEquals(200, c.getGroupCommitMillis());
+    assertEquals(SpoolFullPolicy.DROP_NEWEST, c.getFullPolicy());
+    assertEquals(0, c.getMaxBlockMillis());
+    assertEquals(7L * 24 * 3600 * 1000, c.getMaxAgeMillis());
+    assertEquals(0.05, c.getMinFreeDiskShare());
+    assertEquals(0.5, c.getReplayShare());
+    assertNull(ProducerConfig.defaults().getSpool());
+    assertSame(c, ProducerConfig.builder().setSpool(c).build().getSpool());
+  }
+
+  @Test
+  void eachRefusalNamesItsSetting() {
+    refused("directory", () -> SpoolConfig.builder(null));
+    refused("maxBytes", () -> SpoolConfig.builder(DIR).setMaxBytes(0));
+    refused("segmentBytes", () -> SpoolConfig.builder(DIR).setSegmentBytes(4095));
+    refused("segmentBytes", () -> SpoolConfig.builder(DIR).setSegmentBytes((1L << 30) + 1));
+    refused("durability", () -> SpoolConfig.builder(DIR).setDurability(null));
+    refused("groupCommitMillis", () -> SpoolConfig.builder(DIR).setGroupCommitMillis(0));
+    refused("fullPolicy", () -> SpoolConfig.builder(DIR).setFullPolicy(null, 0));
+    refused(
+        "maxBlockMillis", () -> SpoolConfig.builder(DIR).setFullPolicy(SpoolFullPolicy.BLOCK, -1));
+    refused("maxAgeMillis", () -> SpoolConfig.builder(DIR).setMaxAgeMillis(0));
+    refused("minFreeDiskShare", () -> SpoolConfig.builder(DIR).setMinFreeDiskShare(1));
+    refused("replayShare", () -> SpoolConfig.builder(DIR).setReplayShare(0));
+    long floor = 2 * 4096 + SpoolConfig.FIXED_OVERHEAD_BYTES;
+    refused(
+        "maxBytes",
+        () -> SpoolConfig.builder(DIR).setSegmentBytes(4096).setMaxBytes(floor - 1).build());
+    assertEquals(
+        floor,
+        SpoolConfig.builder(DIR).setSegmentBytes(4096).setMaxBytes(floor).build().getMaxBytes());
+  }
+}

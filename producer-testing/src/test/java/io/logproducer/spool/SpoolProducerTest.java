@@ -1,0 +1,241 @@
+package io.logproducer.spool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.logproducer.Compression;
+import io.logproducer.LogRecord;
+import io.logproducer.Producer;
+import io.logproducer.ProducerConfig;
+import io.logproducer.ProducerMetrics;
+import io.logproducer.SendResult;
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import io.logproducer.SpoolFullPolicy;
+import io.logproducer.SpoolLockedException;
+import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.ExportedBatch;
+import io.logproducer.testing.InMemoryExporter;
+import io.logproducer.testing.Outcomes;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole-producer tests of the disk spool with the in-memory exporter (a receiver we script). */
+@Timeout(120)
+class SpoolProducerTest {
+
+  private static final AtomicInteger IDS = new AtomicInteger();
+  private static final ExportResult DOWN = ExportResult.retryable("receiver down", null, -1);
+  private static final int SHARDS = 4;
+
+  @TempDir Path dir;
+  private final List<Producer> producers = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() {
+    for (Producer p : producers) {
+      p.close(0);
+    }
+  }
+
+  private Producer producer(InMemoryExporter exporter, SpoolConfig spool, long deliveryMillis) {
+    ProducerConfig config =
+        ProducerConfig.builder()
+            .setClientId("spool-" + IDS.incrementAndGet())
+            .setLingerMillis(5)
+            .setBatchCountThreshold(10)
+            .setDeliveryTimeoutMillis(deliveryMillis)
+            .setInitialRetryBackoffMillis(10)
+            .setMaxRetryBackoffMillis(50)
+            .setSendThreads(1)
+            .setCompression(Compression.NONE)
+            .setJmxEnabled(false)
+            .setShutdownHookEnabled(false)
+            .setSpool(spool)
+            .build();
+    Producer p = new Producer(config, exporter);
+    producers.add(p);
+    return p;
+  }
+
+  private SpoolConfig.Builder spool() {
+    return SpoolConfig.builder(dir)
+        .setSegmentBytes(64 * 1024)
+        .setMaxBytes(8L << 20)
+        .setDurability(SpoolDurability.GROUP_COMMIT)
+        .setGroupCommitMillis(20);
+  }
+
+  private static LogRecord record(int i) {
+    return LogRecord.builder().setBody("r-" + i).setDestination("shard-" + (i % SHARDS)).build();
+  }
+
+  private static void sendAll(Producer p, Outcomes outcomes, int n) {
+    for (int i = 0; i < n; i++) {
+      p.send(record(i), outcomes.callback(i));
+    }
+  }
+
+  /** The bodies delivered, per shard, in arrival order. */
+  private static Map<Object, List<Integer>> deliveredByShard(InMemoryExporter exporter) {
+    Map<Object, List<Integer>> out = new HashMap<>();
+    for (ExportedBatch b : exporter.batches()) {
+      if (b.isDelivered()) {
+        for (String body : b.bodies()) {
+          out.computeIfAbsent(b.shardKey(), k -> new ArrayList<>())
+              .add(Integer.parseInt(body.substring(2)));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void assertDeliveredOnceInOrder(InMemoryExporter exporter, int n) {
+    Map<Object, List<Integer>> byShard = deliveredByShard(exporter);
+    Set<Integer> all = new HashSet<>();
+    int count = 0;
+    for (Map.Entry<Object, List<Integer>> e : byShard.entrySet()) {
+      List<Integer> ids = e.getValue();
+      for (int k = 1; k < ids.size(); k++) {
+        assertTrue(ids.get(k - 1) < ids.get(k), "order of " + e.getKey() + ": " + ids);
+      }
+      all.addAll(ids);
+      count += ids.size();
+    }
+    assertEquals(n, all.size(), "distinct records delivered");
+    assertEquals(n, count, "records delivered, duplicates included");
+  }
+
+  @Test
+  void outageLongerThanDeliveryTimeoutSpoolsEveryRecordThenDeliversThemOnceInOrder() {
+    InMemoryExporter exporter = InMemoryExporter.create();
+    exporter.respondWith(b -> DOWN);
+    Producer p = producer(exporter, spool().build(), 500);
+    Outcomes outcomes = new Outcomes();
+    int n = 200;
+    sendAll(p, outcomes, n);
+    outcomes.awaitCount(n, 30_000);
+    assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
+    assertEquals(0, outcomes.duplicates());
+    ProducerMetrics m = p.getMetrics();
+    assertEquals(0, m.getBufferedBytes(), "memory back to the budget");
+    assertEquals(n, m.getRecordsSpooled());
+    assertEquals(0, m.getRecordsFailed());
+
+    exporter.respondWith(b -> ExportResult.success());
+    assertTrue(
+        Outcomes.until(() -> p.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+        () -> "delivered from the spool: " + p.getMetrics());
+    assertTrue(Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertDeliveredOnceInOrder(exporter, n);
+    assertEquals(n, outcomes.total(), "no second outcome");
+  }
+
+  @Test
+  void closeWithDeadReceiverSpoolsAndTheNextProducerDeliversThemAll() {
+    InMemoryExporter down = InMemoryExporter.create();
+    down.respondWith(b -> DOWN);
+    Producer first = producer(down, spool().build(), 60_000);
+    Outcomes outcomes = new Outcomes();
+    int n = 120;
+    sendAll(first, outcomes, n);
+    assertTrue(Outcomes.until(() -> down.exportCalls() >= n / 10, 10_000));
+    first.close(2_000);
+    assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
+
+    InMemoryExporter up = InMemoryExporter.create();
+    Producer second = producer(up, spool().build(), 60_000);
+    assertTrue(
+        Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+        () -> "delivered from the spool: " + second.getMetrics());
+    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertDeliveredOnceInOrder(up, n);
+    assertEquals(0, second.getMetrics().getRecordsAccepted());
+  }
+
+  @Test
+  void aSecondProducerOnTheSameDirectoryIsRefusedNamingDirectoryAndPid() {
+    InMemoryExporter exporter = InMemoryExporter.create();
+    producer(exporter, spool().build(), 60_000);
+    SpoolLockedException e =
+        assertThrows(
+            SpoolLockedException.class,
+            () -> producer(InMemoryExporter.create(), spool().build(), 60_000));
+    assertEquals(dir, e.getDirectory());
+    assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
+    assertTrue(e.getMessage().contains("pid=" + ProcessHandle.current().pid()), e.getMessage());
+  }
+
+  @Test
+  void dropNewestWhenFullKeepsTodaysOutcomesAndCountsEveryBatch() {
+    InMemoryExporter exporter = InMemoryExporter.create();
+    exporter.respondWith(b -> DOWN);
+    SpoolConfig small =
+        spool()
+            .setSegmentBytes(64 * 1024)
+            .setMaxBytes(2 * 64 * 1024 + SpoolConfig.FIXED_OVERHEAD_BYTES)
+            .setFullPolicy(SpoolFullPolicy.DROP_NEWEST, 0)
+            .build();
+    Producer p = producer(exporter, small, 500);
+    Outcomes outcomes = new Outcomes();
+    int n = 2_000;
+    String pad = "x".repeat(1_000);
+    for (int i = 0; i < n; i++) {
+      p.send(LogRecord.builder().setBody(pad + i).build(), outcomes.callback(i));
+    }
+    outcomes.awaitCount(n, 60_000);
+    Map<SendResult.Status, Integer> counts = outcomes.statusCounts();
+    int spooled = counts.getOrDefault(SendResult.Status.SPOOLED, 0);
+    int failed = counts.getOrDefault(SendResult.Status.FAILED, 0);
+    assertEquals(n, spooled + failed, "one outcome per record: " + counts);
+    assertTrue(spooled > 0 && failed > 0, "some stored, some refused: " + counts);
+    ProducerMetrics m = p.getMetrics();
+    assertEquals(spooled, m.getRecordsSpooled());
+    assertEquals(failed, m.getRecordsFailed());
+    assertEquals(n, m.getRecordsAccepted() - m.getRecordsSent() - m.getRecordsRejected());
+    assertTrue(m.getSpoolBatchesNotWritten() > 0, m.toString());
+    assertEquals(0, m.getBufferedBytes());
+  }
+
+  @Test
+  void aFinalFailureFromTheExporterStaysFailedAndLeavesNothingInTheSpool() {
+    InMemoryExporter exporter = InMemoryExporter.create();
+    exporter.respondWith(b -> ExportResult.failed("refused locally", null));
+    Producer p = producer(exporter, spool().build(), 60_000);
+    Outcomes outcomes = new Outcomes();
+    int n = 50;
+    sendAll(p, outcomes, n);
+    outcomes.awaitCount(n, 30_000);
+    assertEquals(Map.of(SendResult.Status.FAILED, n), outcomes.statusCounts());
+    assertEquals(0, p.getMetrics().getSpoolPendingBatches());
+    assertEquals(0, p.getMetrics().getRecordsSpooled());
+  }
+
+  @Test
+  void spooledBatchesOlderThanMaxAgeAreExpiredAndCounted() {
+    InMemoryExporter exporter = InMemoryExporter.create();
+    exporter.respondWith(b -> DOWN);
+    Producer p = producer(exporter, spool().setMaxAgeMillis(1).build(), 500);
+    Outcomes outcomes = new Outcomes();
+    int n = 100;
+    sendAll(p, outcomes, n);
+    outcomes.awaitCount(n, 30_000);
+    assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
+    assertTrue(
+        Outcomes.until(() -> p.getMetrics().getSpoolRecordsExpired() == n, 30_000),
+        () -> p.getMetrics().toString());
+    assertEquals(0, p.getMetrics().getSpoolPendingBatches());
+    assertEquals(0, p.getMetrics().getSpoolRecordsDelivered());
+  }
+}
