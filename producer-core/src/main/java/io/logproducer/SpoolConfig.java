@@ -30,7 +30,6 @@ public final class SpoolConfig {
   private final long maxBlockMillis;
   private final long maxAgeMillis;
   private final double minFreeDiskShare;
-  private final double replayShare;
 
   private SpoolConfig(Builder b) {
     directory = b.directory;
@@ -42,7 +41,6 @@ public final class SpoolConfig {
     maxBlockMillis = b.maxBlockMillis;
     maxAgeMillis = b.maxAgeMillis;
     minFreeDiskShare = b.minFreeDiskShare;
-    replayShare = b.replayShare;
   }
 
   /**
@@ -100,13 +98,6 @@ public final class SpoolConfig {
     return minFreeDiskShare;
   }
 
-  /**
-   * {@return the share of the send capacity replaying stored batches may take (0 &lt; share ≤ 1)}
-   */
-  public double getReplayShare() {
-    return replayShare;
-  }
-
   @Override
   public String toString() {
     return "SpoolConfig{directory="
@@ -125,8 +116,6 @@ public final class SpoolConfig {
         + maxAgeMillis
         + ", minFreeDiskShare="
         + minFreeDiskShare
-        + ", replayShare="
-        + replayShare
         + '}';
   }
 
@@ -141,7 +130,6 @@ public final class SpoolConfig {
     private long maxBlockMillis;
     private long maxAgeMillis = 7L * 24 * 3600 * 1000;
     private double minFreeDiskShare = 0.05;
-    private double replayShare = 0.5;
 
     private Builder(Path directory) {
       if (directory == null) {
@@ -258,20 +246,6 @@ public final class SpoolConfig {
     public Builder setMinFreeDiskShare(double share) {
       require(share >= 0 && share < 1, "minFreeDiskShare must be in [0, 1): " + share);
       this.minFreeDiskShare = share;
-      return this;
-    }
-
-    /**
-     * The share of the send capacity replaying stored batches may take beside new traffic. Default
-     * 0.5: a backlog drains steadily while new records still go out first-class.
-     *
-     * @param share above 0, at most 1
-     * @return this builder
-     * @throws IllegalArgumentException ("replayShare …") if out of range
-     */
-    public Builder setReplayShare(double share) {
-      require(share > 0 && share <= 1, "replayShare must be in (0, 1]: " + share);
-      this.replayShare = share;
       return this;
     }
 

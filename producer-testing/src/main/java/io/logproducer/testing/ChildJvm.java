@@ -331,6 +331,19 @@ public final class ChildJvm implements AutoCloseable {
     reader.join(10_000);
   }
 
+  /**
+   * The child's process id.
+   *
+   * @return the pid, or -1 on Java 8 (whose {@link Process} does not tell it)
+   */
+  public long pid() {
+    try {
+      return (Long) Process.class.getMethod("pid").invoke(process);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   /** {@return whether the child still runs} */
   public boolean isAlive() {
     return process.isAlive();

@@ -37,7 +37,6 @@ class SpoolConfigTest {
     assertEquals(0, c.getMaxBlockMillis());
     assertEquals(7L * 24 * 3600 * 1000, c.getMaxAgeMillis());
     assertEquals(0.05, c.getMinFreeDiskShare());
-    assertEquals(0.5, c.getReplayShare());
     assertNull(ProducerConfig.defaults().getSpool());
     assertSame(c, ProducerConfig.builder().setSpool(c).build().getSpool());
   }
@@ -55,7 +54,6 @@ class SpoolConfigTest {
         "maxBlockMillis", () -> SpoolConfig.builder(DIR).setFullPolicy(SpoolFullPolicy.BLOCK, -1));
     refused("maxAgeMillis", () -> SpoolConfig.builder(DIR).setMaxAgeMillis(0));
     refused("minFreeDiskShare", () -> SpoolConfig.builder(DIR).setMinFreeDiskShare(1));
-    refused("replayShare", () -> SpoolConfig.builder(DIR).setReplayShare(0));
     long floor = 2 * 4096 + SpoolConfig.FIXED_OVERHEAD_BYTES;
     refused(
         "maxBytes",
