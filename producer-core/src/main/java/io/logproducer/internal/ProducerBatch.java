@@ -389,6 +389,14 @@ final class ProducerBatch implements Batch {
     }
   }
 
+  /**
+   * IN_FLIGHT → SEALED: close wrote the queued batch to the spool without sending it, and queues it
+   * again; false if its deadline took it meanwhile (TIMED_OUT).
+   */
+  boolean tryReturnToSealed() {
+    return state.compareAndSet(IN_FLIGHT, SEALED);
+  }
+
   /** Counts an export attempt; only the send thread holding the batch IN_FLIGHT calls it. */
   void countAttempt() {
     attempts++;

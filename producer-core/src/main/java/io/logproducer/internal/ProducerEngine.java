@@ -40,6 +40,12 @@ public final class ProducerEngine {
    */
   public static final long CLOSE_SLACK_MILLIS = 1_000;
 
+  /**
+   * How long close may write queued batches to the spool beyond its grace period, in ms; with the
+   * spool's wait for durability (at most 900 ms) within {@link #CLOSE_SLACK_MILLIS}.
+   */
+  static final long SPOOL_AT_CLOSE_MILLIS = 50;
+
   private static final int SCRATCH_INITIAL_BYTES = 4096;
   private static final int SCRATCH_KEEP_BYTES = 1024 * 1024;
 
@@ -607,6 +613,14 @@ public final class ProducerEngine {
       removeShutdownHook();
       budget.close(); // wakes senders blocked on the budget: they fail, having reserved nothing
       accumulator.closeAndSealAll(); // after this no record can be appended to any batch
+      if (spool != null) {
+        // queued batches go to the spool now, so that those still undelivered after the grace
+        // period get SPOOLED; at least SPOOL_AT_CLOSE_MILLIS even with no grace period
+        sender.spoolQueued(
+            Math.max(
+                deadline,
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SPOOL_AT_CLOSE_MILLIS)));
+      }
       awaitIncomplete(deadline);
     } finally {
       try {

@@ -6,6 +6,8 @@ import io.logproducer.internal.codec.Codec;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -200,15 +202,8 @@ final class Sender {
       metrics.retries.increment();
     }
     int length;
-    OutputStream out = null;
     try {
-      body.reset();
-      out = codec.compress(body);
-      exporter.writeRequest(b, out);
-      OutputStream o = out;
-      out = null;
-      o.close();
-      length = body.size();
+      length = buildBody(b, body);
     } catch (Exception | LinkageError e) {
       finish(
           b,
@@ -221,10 +216,6 @@ final class Sender {
               e),
           0);
       return;
-    } finally {
-      if (out != null) {
-        closeQuietly(out); // frees the codec's native memory (zstd, deflate) after a failure
-      }
     }
     if (spoolWriter != null) {
       spoolWriter.writeAhead(b, body.array(), length);
@@ -241,6 +232,82 @@ final class Sender {
     }
     metrics.recordRequest(System.nanoTime() - start);
     handle(b, result, length, System.nanoTime());
+  }
+
+  /** Frames and compresses {@code b}'s request body into {@code body}; returns its length. */
+  private int buildBody(ProducerBatch b, ChunkWriter body) throws Exception {
+    OutputStream out = null;
+    try {
+      body.reset();
+      out = codec.compress(body);
+      exporter.writeRequest(b, out);
+      OutputStream o = out;
+      out = null;
+      o.close();
+      return body.size();
+    } finally {
+      if (out != null) {
+        closeQuietly(out); // frees the codec's native memory (zstd, deflate) after a failure
+      }
+    }
+  }
+
+  /**
+   * Close, before its grace period: writes every queued batch that is not in the spool yet to the
+   * spool (framed and compressed as it would be shipped), then queues them again in their order, so
+   * that the send threads may still deliver them during the grace period and, when they cannot,
+   * their final outcome is SPOOLED. Stops writing once {@code deadlineNanos} has passed (the
+   * batches left stay memory-only). Runs on the closing thread; a batch is claimed (IN_FLIGHT)
+   * while it is written, so neither a send thread nor the deadline watchdog gives it an outcome
+   * meanwhile.
+   *
+   * @return how many batches were written
+   */
+  int spoolQueued(long deadlineNanos) {
+    if (spoolWriter == null) {
+      return 0;
+    }
+    List<ProducerBatch> taken = new ArrayList<>();
+    for (ProducerBatch b = queue.poll(); b != null; b = queue.poll()) {
+      taken.add(b);
+    }
+    int written = 0;
+    ChunkWriter body = new ChunkWriter(bodyKeepBytes);
+    try {
+      for (ProducerBatch b : taken) {
+        if (b.spoolSequence >= 0 || System.nanoTime() - deadlineNanos >= 0) {
+          continue;
+        }
+        if (spoolAtClose(b, body, deadlineNanos)) {
+          written++;
+        }
+      }
+    } finally {
+      for (ProducerBatch b : taken) {
+        if (b.state() == ProducerBatch.SEALED || b.state() == ProducerBatch.RETRY_WAIT) {
+          queue.add(b);
+        }
+      }
+    }
+    return written;
+  }
+
+  private boolean spoolAtClose(ProducerBatch b, ChunkWriter body, long deadlineNanos) {
+    if (b.state() != ProducerBatch.SEALED || !b.tryStartAttempt()) {
+      return false;
+    }
+    try {
+      int length = buildBody(b, body);
+      long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+      spoolWriter.writeAhead(b, body.array(), length, Math.max(0, left));
+    } catch (Exception | LinkageError e) {
+      errors.warn(() -> "could not write a queued batch to the spool at close: " + e, null);
+    } finally {
+      if (!b.tryReturnToSealed()) {
+        finish(b, null, 0); // its deadline gave it an outcome meanwhile: release its memory
+      }
+    }
+    return b.spoolSequence >= 0;
   }
 
   private static void closeQuietly(OutputStream out) {

@@ -53,6 +53,14 @@ final class SpoolWriter {
    * in-memory path only. Blocks for the write, and per the durability and full policies.
    */
   void writeAhead(ProducerBatch b, byte[] body, int length) {
+    writeAhead(b, body, length, -1);
+  }
+
+  /**
+   * {@link #writeAhead(ProducerBatch, byte[], int)}, blocking per the full policy at most {@code
+   * maxBlockMillis} (close's bound; negative: the configured maxBlockMillis).
+   */
+  void writeAhead(ProducerBatch b, byte[] body, int length, long maxBlockMillis) {
     if (b.spoolSequence >= 0) {
       return;
     }
@@ -71,9 +79,12 @@ final class SpoolWriter {
     Long floor = spool.nextSequence();
     appending.computeIfAbsent(floor, f -> new AtomicInteger()).incrementAndGet();
     try {
+      ByteBuffer payload = ByteBuffer.wrap(body, 0, length);
+      long now = System.currentTimeMillis();
       AppendResult r =
-          spool.append(
-              System.currentTimeMillis(), b.recordCount(), meta, ByteBuffer.wrap(body, 0, length));
+          maxBlockMillis < 0
+              ? spool.append(now, b.recordCount(), meta, payload)
+              : spool.append(now, b.recordCount(), meta, payload, maxBlockMillis);
       if (r.stored()) {
         held.add(r.sequence());
         b.spoolSequence = r.sequence();

@@ -118,6 +118,12 @@ public final class Spool implements AutoCloseable {
    */
   public AppendResult append(
       long createdAtMillis, int recordCount, byte[] meta, ByteBuffer payload) {
+    return append(createdAtMillis, recordCount, meta, payload, config.maxBlockMillis);
+  }
+
+  /** {@link #append}, blocking (BLOCK) at most {@code maxBlockMillis} (≥ 0) instead. */
+  public AppendResult append(
+      long createdAtMillis, int recordCount, byte[] meta, ByteBuffer payload, long maxBlockMillis) {
     byte[] m = meta == null ? new byte[0] : meta;
     long total = (long) EntryFrame.HEADER_BYTES + m.length + payload.remaining();
     if (m.length > EntryFrame.MAX_META_BYTES || total > config.maxEntryBytes()) {
@@ -141,7 +147,7 @@ public final class Spool implements AutoCloseable {
     long seq;
     lock.lock();
     try {
-      AppendResult refusal = ensureRoom(total, drops);
+      AppendResult refusal = ensureRoom(total, drops, maxBlockMillis);
       if (refusal != null) {
         return refusal;
       }
@@ -186,7 +192,7 @@ public final class Spool implements AutoCloseable {
   /**
    * Makes room for an entry of {@code total} bytes; {@return null when there is, else the refusal}
    */
-  private AppendResult ensureRoom(long total, List<Discard> drops) {
+  private AppendResult ensureRoom(long total, List<Discard> drops, long maxBlockMillis) {
     if (closed) {
       return AppendResult.refused(AppendResult.Status.CLOSED, null);
     }
@@ -205,7 +211,7 @@ public final class Spool implements AutoCloseable {
     if (fits(total)) {
       return null;
     }
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.maxBlockMillis);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxBlockMillis);
     while (!roomForNewSegment()) {
       AppendResult r = applyFullPolicy(deadline, drops);
       if (r != null) {
