@@ -30,6 +30,7 @@ public final class SpoolConfig {
   private final long maxBlockMillis;
   private final long maxAgeMillis;
   private final double minFreeDiskShare;
+  private final SpoolListener listener;
 
   private SpoolConfig(Builder b) {
     directory = b.directory;
@@ -41,6 +42,7 @@ public final class SpoolConfig {
     maxBlockMillis = b.maxBlockMillis;
     maxAgeMillis = b.maxAgeMillis;
     minFreeDiskShare = b.minFreeDiskShare;
+    listener = b.listener;
   }
 
   /**
@@ -98,6 +100,11 @@ public final class SpoolConfig {
     return minFreeDiskShare;
   }
 
+  /** {@return the listener told of each stored batch leaving the spool, or null for none} */
+  public SpoolListener getListener() {
+    return listener;
+  }
+
   @Override
   public String toString() {
     return "SpoolConfig{directory="
@@ -116,6 +123,7 @@ public final class SpoolConfig {
         + maxAgeMillis
         + ", minFreeDiskShare="
         + minFreeDiskShare
+        + (listener == null ? "" : ", listener=" + listener.getClass().getName())
         + '}';
   }
 
@@ -130,6 +138,7 @@ public final class SpoolConfig {
     private long maxBlockMillis;
     private long maxAgeMillis = 7L * 24 * 3600 * 1000;
     private double minFreeDiskShare = 0.05;
+    private SpoolListener listener;
 
     private Builder(Path directory) {
       if (directory == null) {
@@ -246,6 +255,18 @@ public final class SpoolConfig {
     public Builder setMinFreeDiskShare(double share) {
       require(share >= 0 && share < 1, "minFreeDiskShare must be in [0, 1): " + share);
       this.minFreeDiskShare = share;
+      return this;
+    }
+
+    /**
+     * The listener told of each stored batch leaving the spool (delivered by replay, expired,
+     * dropped, corrupt, refused). Default none: the spool's metrics count every event anyway.
+     *
+     * @param listener thread-safe and quick (see {@link SpoolListener}); null for none
+     * @return this builder
+     */
+    public Builder setListener(SpoolListener listener) {
+      this.listener = listener;
       return this;
     }
 

@@ -52,7 +52,7 @@ final class ProducerSpool {
    */
   static ProducerSpool open(
       SpoolConfig config, Exporter exporter, Compression compression, RetryPolicy retryPolicy) {
-    SpoolMetrics metrics = new SpoolMetrics();
+    SpoolMetrics metrics = new SpoolMetrics(config.getListener());
     String kind = exporter.getClass().getName();
     Spool spool;
     try {

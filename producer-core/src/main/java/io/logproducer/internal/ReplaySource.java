@@ -77,7 +77,7 @@ final class ReplaySource implements Runnable {
               exporter.spoolShardKey(meta.shardKey), meta.recordCount, meta.sizeInBytes);
     } catch (RuntimeException ex) {
       failures.warn(() -> "spool entry #" + e.sequence() + " is unreadable; dropped: " + ex, null);
-      metrics.batchesCorrupt.increment();
+      metrics.corrupt(e.sequence(), e.recordCount());
       spool.acknowledge(e.sequence());
       return;
     }
@@ -96,8 +96,8 @@ final class ReplaySource implements Runnable {
         case SUCCESS:
         case PARTIAL_SUCCESS:
           spool.acknowledge(e.sequence());
-          metrics.recordsDeliveredFromSpool.add(meta.recordCount - r.rejectedCount());
-          metrics.recordsRefusedFromSpool.add(r.rejectedCount());
+          metrics.delivered(
+              e.sequence(), meta.recordCount, Math.min(meta.recordCount, r.rejectedCount()));
           return;
         case RETRYABLE:
           long backoff =
@@ -122,7 +122,7 @@ final class ReplaySource implements Runnable {
                       + r.message(),
               null);
           spool.acknowledge(e.sequence());
-          metrics.recordsRefusedFromSpool.add(meta.recordCount);
+          metrics.refused(e.sequence(), meta.recordCount, r.kind() + ": " + r.message());
           return;
       }
     }

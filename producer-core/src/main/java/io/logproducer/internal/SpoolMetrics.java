@@ -7,10 +7,16 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The spool's counters: records and batches whose outcome was SPOOLED, batches written ahead,
  * replayed and delivered from the spool, and stored batches that left it undelivered (expired by
- * maxAge, dropped when full, corrupt, refused by the receiver). Also the spool's {@link
- * SpoolListener}: each discard is counted here. Thread-safe.
+ * maxAge, dropped when full, corrupt, refused by the receiver). Also the storage's {@link
+ * SpoolListener}: each discard is counted here. Every stored batch leaving the spool (a discard, or
+ * replay's {@link #delivered} / {@link #refused}) is also told to the user's {@link
+ * io.logproducer.SpoolListener}, whose exceptions are caught and logged (rate-limited).
+ * Thread-safe.
  */
 final class SpoolMetrics implements SpoolListener {
+
+  private static final InternalLogger log = InternalLogger.get(SpoolMetrics.class);
+
   final LongAdder recordsSpooled = new LongAdder();
   final LongAdder batchesSpooled = new LongAdder();
   final LongAdder batchesWritten = new LongAdder();
@@ -24,6 +30,49 @@ final class SpoolMetrics implements SpoolListener {
   final LongAdder batchesDropped = new LongAdder();
   final LongAdder recordsDropped = new LongAdder();
   final LongAdder batchesCorrupt = new LongAdder();
+  private final io.logproducer.SpoolListener user;
+  private final RateLimitedLog listenerErrors = new RateLimitedLog(log, 10_000);
+
+  /**
+   * @param user the application's listener, or null
+   */
+  SpoolMetrics(io.logproducer.SpoolListener user) {
+    this.user = user;
+  }
+
+  /** Replay delivered stored batch {@code sequence}; {@code rejected} of its records refused. */
+  void delivered(long sequence, int recordCount, long rejected) {
+    recordsDeliveredFromSpool.add(recordCount - rejected);
+    recordsRefusedFromSpool.add(rejected);
+    if (user != null) {
+      try {
+        user.onDelivered(sequence, recordCount);
+      } catch (Throwable t) {
+        listenerThrew("onDelivered", t);
+      }
+    }
+  }
+
+  /** The receiver refused replayed batch {@code sequence} for good. */
+  void refused(long sequence, int recordCount, String reason) {
+    recordsRefusedFromSpool.add(recordCount);
+    if (user != null) {
+      try {
+        user.onRefused(sequence, recordCount, reason);
+      } catch (Throwable t) {
+        listenerThrew("onRefused", t);
+      }
+    }
+  }
+
+  /** Replay found stored batch {@code sequence} unreadable. */
+  void corrupt(long sequence, int recordCount) {
+    onDiscarded(DiscardReason.CORRUPT, sequence, recordCount, null);
+  }
+
+  private void listenerThrew(String method, Throwable t) {
+    listenerErrors.warn("the spool listener's " + method + " threw; ignored", t);
+  }
 
   @Override
   public void onDiscarded(DiscardReason reason, long sequence, int recordCount, byte[] meta) {
@@ -41,6 +90,28 @@ final class SpoolMetrics implements SpoolListener {
       default:
         batchesCorrupt.increment();
         break;
+    }
+    if (user != null) {
+      tell(reason, sequence, recordCount);
+    }
+  }
+
+  private void tell(DiscardReason reason, long sequence, int recordCount) {
+    try {
+      switch (reason) {
+        case EXPIRED:
+          user.onExpired(sequence, recordCount);
+          break;
+        case DROPPED_OLDEST:
+          user.onDropped(sequence, recordCount);
+          break;
+        case CORRUPT:
+        default:
+          user.onCorrupt(sequence, recordCount);
+          break;
+      }
+    } catch (Throwable t) {
+      listenerThrew("on" + reason, t);
     }
   }
 }

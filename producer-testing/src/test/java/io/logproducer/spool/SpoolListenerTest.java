@@ -1,0 +1,290 @@
+package io.logproducer.spool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.logproducer.Compression;
+import io.logproducer.LogRecord;
+import io.logproducer.Producer;
+import io.logproducer.ProducerConfig;
+import io.logproducer.SendResult;
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import io.logproducer.SpoolFullPolicy;
+import io.logproducer.SpoolListener;
+import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.InMemoryExporter;
+import io.logproducer.testing.Outcomes;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The public {@link SpoolListener}: one event per stored batch leaving the spool. */
+@Timeout(120)
+class SpoolListenerTest {
+
+  private static final AtomicInteger IDS = new AtomicInteger();
+  private static final ExportResult DOWN = ExportResult.retryable("receiver down", null, -1);
+
+  @TempDir Path dir;
+  private final List<Producer> producers = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() {
+    for (Producer p : producers) {
+      p.close(0);
+    }
+  }
+
+  /** Every event, by kind and sequence; a second event for a sequence is recorded as a repeat. */
+  static final class Events implements SpoolListener {
+    final Map<Long, String> kindBySequence = new HashMap<>();
+    final Map<String, Integer> records = new HashMap<>();
+    final Map<String, Integer> batches = new HashMap<>();
+    final List<String> repeats = new ArrayList<>();
+
+    private synchronized void on(String kind, long sequence, int recordCount) {
+      String before = kindBySequence.put(sequence, kind);
+      if (before != null) {
+        repeats.add(kind + " #" + sequence + " after " + before);
+      }
+      records.merge(kind, recordCount, Integer::sum);
+      batches.merge(kind, 1, Integer::sum);
+    }
+
+    synchronized int records(String kind) {
+      return records.getOrDefault(kind, 0);
+    }
+
+    synchronized int batches(String kind) {
+      return batches.getOrDefault(kind, 0);
+    }
+
+    synchronized Map<String, Integer> batches() {
+      return new HashMap<>(batches);
+    }
+
+    synchronized List<String> repeats() {
+      return new ArrayList<>(repeats);
+    }
+
+    @Override
+    public void onDelivered(long sequence, int recordCount) {
+      on("delivered", sequence, recordCount);
+    }
+
+    @Override
+    public void onExpired(long sequence, int recordCount) {
+      on("expired", sequence, recordCount);
+    }
+
+    @Override
+    public void onDropped(long sequence, int recordCount) {
+      on("dropped", sequence, recordCount);
+    }
+
+    @Override
+    public void onCorrupt(long sequence, int recordCount) {
+      on("corrupt", sequence, recordCount);
+    }
+
+    @Override
+    public void onRefused(long sequence, int recordCount, String reason) {
+      on("refused", sequence, recordCount);
+    }
+  }
+
+  private Producer producer(InMemoryExporter exporter, SpoolConfig spool, long deliveryMillis) {
+    ProducerConfig config =
+        ProducerConfig.builder()
+            .setClientId("spool-listener-" + IDS.incrementAndGet())
+            .setLingerMillis(5)
+            .setBatchCountThreshold(10)
+            .setDeliveryTimeoutMillis(deliveryMillis)
+            .setInitialRetryBackoffMillis(10)
+            .setMaxRetryBackoffMillis(50)
+            .setSendThreads(1)
+            .setCompression(Compression.NONE)
+            .setJmxEnabled(false)
+            .setShutdownHookEnabled(false)
+            .setSpool(spool)
+            .build();
+    Producer p = new Producer(config, exporter);
+    producers.add(p);
+    return p;
+  }
+
+  private SpoolConfig.Builder spool() {
+    return SpoolConfig.builder(dir)
+        .setSegmentBytes(64 * 1024)
+        .setMaxBytes(8L << 20)
+        .setDurability(SpoolDurability.GROUP_COMMIT)
+        .setGroupCommitMillis(20);
+  }
+
+  private static void sendAll(Producer p, Outcomes outcomes, int n, String pad) {
+    for (int i = 0; i < n; i++) {
+      p.send(
+          LogRecord.builder().setBody("r-" + i + pad).setDestination("shard-" + (i % 4)).build(),
+          outcomes.callback(i));
+    }
+  }
+
+  /** A first producer against a dead receiver, closed: all {@code n} records SPOOLED. */
+  private void spoolAll(int n) {
+    InMemoryExporter down = InMemoryExporter.create();
+    down.respondWith(b -> DOWN);
+    Producer first = producer(down, spool().build(), 60_000);
+    Outcomes outcomes = new Outcomes();
+    sendAll(first, outcomes, n, "");
+    first.close(1_000);
+    assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
+  }
+
+  @Test
+  void eachBatchReplayedIsDeliveredOnceWithItsRecordCount() {
+    int n = 200;
+    spoolAll(n);
+    Events events = new Events();
+    Producer second =
+        producer(InMemoryExporter.create(), spool().setListener(events).build(), 60_000);
+    assertTrue(
+        Outcomes.until(() -> events.records("delivered") == n, 30_000), events.batches()::toString);
+    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertEquals(List.of(), events.repeats());
+    assertEquals(Map.of("delivered", n / 10), events.batches());
+  }
+
+  @Test
+  void eachBatchOlderThanMaxAgeIsExpiredOnce() {
+    int n = 200; // 4 shards x 5 full batches of 10
+    spoolAll(n);
+    Events events = new Events();
+    Producer second =
+        producer(
+            InMemoryExporter.create(),
+            spool().setMaxAgeMillis(1).setListener(events).build(),
+            60_000);
+    assertTrue(
+        Outcomes.until(() -> events.records("expired") == n, 30_000), events.batches()::toString);
+    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertEquals(List.of(), events.repeats());
+    assertEquals(Map.of("expired", n / 10), events.batches());
+    assertEquals(n, second.getMetrics().getSpoolRecordsExpired());
+  }
+
+  @Test
+  void eachBatchDroppedToMakeRoomIsDroppedOnceAndTheRestDelivered() {
+    Events events = new Events();
+    SpoolConfig small =
+        spool()
+            .setMaxBytes(2 * 64 * 1024 + SpoolConfig.FIXED_OVERHEAD_BYTES)
+            .setFullPolicy(SpoolFullPolicy.DROP_OLDEST, 0)
+            .setListener(events)
+            .build();
+    InMemoryExporter exporter = InMemoryExporter.create();
+    exporter.respondWith(b -> DOWN);
+    Producer p = producer(exporter, small, 500);
+    Outcomes outcomes = new Outcomes();
+    int n = 2_000;
+    sendAll(p, outcomes, n, "x".repeat(1_000));
+    outcomes.awaitCount(n, 60_000);
+    int spooled = outcomes.statusCounts().getOrDefault(SendResult.Status.SPOOLED, 0);
+    assertTrue(
+        Outcomes.until(() -> events.records("dropped") > 0, 30_000), events.batches()::toString);
+    exporter.respondWith(b -> ExportResult.success());
+    assertTrue(Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 30_000));
+    assertEquals(List.of(), events.repeats());
+    assertEquals(p.getMetrics().getSpoolRecordsDropped(), events.records("dropped"));
+    assertEquals(p.getMetrics().getSpoolRecordsDelivered(), events.records("delivered"));
+    assertEquals(
+        spooled,
+        events.records("dropped") + events.records("delivered"),
+        "every SPOOLED record dropped or delivered: " + events.batches());
+  }
+
+  @Test
+  void aDamagedBatchIsCorruptOnceAndTheOthersDelivered() throws IOException {
+    int n = 200;
+    spoolAll(n);
+    flipByteOf("r-57");
+    Events events = new Events();
+    Producer second =
+        producer(InMemoryExporter.create(), spool().setListener(events).build(), 60_000);
+    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 30_000));
+    assertEquals(List.of(), events.repeats());
+    assertEquals(Map.of("corrupt", 1, "delivered", n / 10 - 1), events.batches());
+    assertEquals(n - 10, events.records("delivered"));
+    assertEquals(1, second.getMetrics().getSpoolBatchesCorrupt());
+  }
+
+  @Test
+  void aListenerThatThrowsChangesNothing() {
+    int n = 200;
+    spoolAll(n);
+    AtomicInteger calls = new AtomicInteger();
+    SpoolListener throwing =
+        new SpoolListener() {
+          @Override
+          public void onDelivered(long sequence, int recordCount) {
+            calls.incrementAndGet();
+            throw new IllegalStateException("listener bug");
+          }
+        };
+    Producer second =
+        producer(InMemoryExporter.create(), spool().setListener(throwing).build(), 60_000);
+    assertTrue(
+        Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+        () -> second.getMetrics().toString());
+    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertEquals(n / 10, calls.get());
+  }
+
+  /** Flips one byte of {@code text} in the only segment file holding it. */
+  private void flipByteOf(String text) throws IOException {
+    byte[] needle = text.getBytes(StandardCharsets.US_ASCII);
+    List<Path> hits = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (!f.getFileName().toString().endsWith(".seg")) {
+          continue;
+        }
+        byte[] bytes = Files.readAllBytes(f);
+        int at = indexOf(bytes, needle);
+        if (at >= 0) {
+          bytes[at + needle.length - 1] ^= 0x01;
+          Files.write(f, bytes);
+          hits.add(f);
+        }
+      }
+    }
+    assertEquals(1, hits.size(), "segments holding " + text + ": " + hits);
+  }
+
+  private static int indexOf(byte[] hay, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= hay.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (hay[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      if (i + needle.length < hay.length && Character.isDigit((char) hay[i + needle.length])) {
+        continue;
+      }
+      return i;
+    }
+    return -1;
+  }
+}
