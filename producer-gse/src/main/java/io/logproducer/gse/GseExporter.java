@@ -19,6 +19,7 @@ import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
@@ -118,6 +119,11 @@ public final class GseExporter implements Exporter {
    * ,"iterationindex":2147483647}}.
    */
   static final int ITEM_SUFFIX_MAX_BYTES = 29;
+
+  /** The tag byte of a stored GSE shard key ({@link #spoolShardKey(Object)}). */
+  private static final byte STORED_KEY_TAG = 'G';
+
+  private static final int STORED_KEY_BYTES = 9;
 
   private static final byte[] ITERATION_INDEX =
       ",\"iterationindex\":".getBytes(StandardCharsets.US_ASCII);
@@ -335,6 +341,43 @@ public final class GseExporter implements Exporter {
     }
     int dataId = ((DataIds.ShardKey) batch.shardKey()).dataId;
     return t.send(agent -> envelope.render(dataId, body, length, agent));
+  }
+
+  /**
+   * The stored form of a GSE shard key for the disk spool: a tag byte {@code 'G'}, then the dataid
+   * and the stripe as big-endian int32 (9 bytes). {@link #export} needs no more of a stored batch
+   * than its dataid, so GSE batches are stored and replayed (the envelope is rendered at replay
+   * with the agent info of that moment).
+   *
+   * @return 9 bytes, or null for a key this exporter did not make
+   */
+  @Override
+  public byte[] spoolShardKey(Object shardKey) {
+    if (!(shardKey instanceof DataIds.ShardKey)) {
+      return null;
+    }
+    DataIds.ShardKey k = (DataIds.ShardKey) shardKey;
+    return ByteBuffer.allocate(STORED_KEY_BYTES)
+        .put(STORED_KEY_TAG)
+        .putInt(k.dataId)
+        .putInt(k.stripe())
+        .array();
+  }
+
+  /**
+   * The shard key {@link #spoolShardKey(Object)} stored.
+   *
+   * @throws IllegalArgumentException if the bytes are not a stored GSE shard key
+   */
+  @Override
+  public Object spoolShardKey(byte[] stored) {
+    if (stored == null || stored.length != STORED_KEY_BYTES || stored[0] != STORED_KEY_TAG) {
+      throw new IllegalArgumentException(
+          "not a stored GSE shard key: "
+              + (stored == null ? "null" : stored.length + " bytes, tag " + stored[0]));
+    }
+    ByteBuffer b = ByteBuffer.wrap(stored, 1, STORED_KEY_BYTES - 1);
+    return DataIds.ShardKey.of(b.getInt(), b.getInt());
   }
 
   @Override

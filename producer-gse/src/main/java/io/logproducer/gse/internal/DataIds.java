@@ -30,6 +30,25 @@ public final class DataIds {
       this.stripe = stripe;
     }
 
+    /**
+     * {@return the key of {@code stripe} of {@code dataId}, rebuilt from a disk spool}
+     *
+     * @throws IllegalArgumentException if the dataid is not in [1, 2147483647] or the stripe is
+     *     negative
+     */
+    public static ShardKey of(int dataId, int stripe) {
+      if (dataId <= 0 || stripe < 0) {
+        throw new IllegalArgumentException(
+            "not a GSE shard key: dataid " + dataId + " stripe " + stripe);
+      }
+      return new ShardKey(dataId, stripe);
+    }
+
+    /** {@return the stripe of the dataid this shard is, from 0} */
+    public int stripe() {
+      return stripe;
+    }
+
     @Override
     public boolean equals(Object o) {
       if (!(o instanceof ShardKey)) {
