@@ -17,6 +17,8 @@ import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -143,6 +145,10 @@ public final class KafkaExporter implements Exporter {
 
   private final String bootstrapServers;
   private final String topic;
+
+  /** The tag byte of a stored key slot ({@link #spoolShardKey(Object)}). */
+  private static final byte KEY_SLOT_TAG = 'K';
+
   private final KafkaEncoding encoding;
   private final Compression compression;
   private final String keyAttribute;
@@ -346,6 +352,47 @@ public final class KafkaExporter implements Exporter {
       return ExportResult.failed(
           "sending to Kafka topic " + target + " failed unexpectedly: " + e, e);
     }
+  }
+
+  /**
+   * The stored form of a shard key for the disk spool. With an OTLP encoding a batch is one message
+   * whose value is the stored body, so it is stored: a topic as the default form, a key slot as the
+   * tag {@code 'K'}, the slot (big-endian int32) and the topic (UTF-8). With the raw encoding a
+   * batch is one message per record, which {@link #export} cuts from the body with each record's
+   * size, and a stored body has no record sizes: null (not stored; the batch keeps its in-memory
+   * outcome).
+   */
+  @Override
+  public byte[] spoolShardKey(Object shardKey) {
+    if (format == null) {
+      return null;
+    }
+    if (shardKey instanceof Topics.KeySlot) {
+      Topics.KeySlot k = (Topics.KeySlot) shardKey;
+      byte[] t = k.topic().getBytes(StandardCharsets.UTF_8);
+      return ByteBuffer.allocate(5 + t.length).put(KEY_SLOT_TAG).putInt(k.slot()).put(t).array();
+    }
+    return shardKey instanceof String ? Exporter.super.spoolShardKey(shardKey) : null;
+  }
+
+  /**
+   * The shard key {@link #spoolShardKey(Object)} stored.
+   *
+   * @throws IllegalArgumentException if the bytes are not a stored Kafka shard key
+   */
+  @Override
+  public Object spoolShardKey(byte[] stored) {
+    if (stored != null && stored.length >= 5 && stored[0] == KEY_SLOT_TAG) {
+      ByteBuffer b = ByteBuffer.wrap(stored, 1, stored.length - 1);
+      int slot = b.getInt();
+      return Topics.KeySlot.of(
+          new String(stored, 5, stored.length - 5, StandardCharsets.UTF_8), slot);
+    }
+    Object key = Exporter.super.spoolShardKey(stored);
+    if (!(key instanceof String)) {
+      throw new IllegalArgumentException("not a stored Kafka shard key: " + key);
+    }
+    return key;
   }
 
   /** {@code kafka://<bootstrap servers>/<topic> (<encoding>)}. */

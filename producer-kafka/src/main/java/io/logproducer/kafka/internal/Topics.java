@@ -140,9 +140,26 @@ public final class Topics {
       this.slot = slot;
     }
 
+    /**
+     * {@return the slot {@code slot} of {@code topic}, rebuilt from a disk spool}
+     *
+     * @throws IllegalArgumentException if the topic is null or the slot negative
+     */
+    public static KeySlot of(String topic, int slot) {
+      if (topic == null || slot < 0) {
+        throw new IllegalArgumentException("not a Kafka key slot: " + topic + " #" + slot);
+      }
+      return new KeySlot(topic, slot);
+    }
+
     /** {@return the topic} */
     public String topic() {
       return topic;
+    }
+
+    /** {@return the slot number, from 0} */
+    public int slot() {
+      return slot;
     }
 
     /** {@return the partition of this slot's batches among {@code partitions}} */
