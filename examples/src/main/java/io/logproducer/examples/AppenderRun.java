@@ -174,6 +174,7 @@ public final class AppenderRun {
         new WorkloadRunner.Result(
             delivered,
             failed,
+            m.getRecordsSpooled(),
             dropped,
             0,
             (end - start) / 1e9,

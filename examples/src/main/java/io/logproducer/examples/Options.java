@@ -2,11 +2,16 @@ package io.logproducer.examples;
 
 import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerConfigDef;
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import io.logproducer.SpoolFullPolicy;
 import io.logproducer.gse.GseExporter;
 import io.logproducer.otlp.OtlpHttpExporter;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -91,19 +96,70 @@ public final class Options {
               null),
           OptionSpec.flag("quiet", "no progress lines"));
 
+  /**
+   * The disk spool's options ({@link SpoolConfig}), for the sub-commands whose exporter can use a
+   * spool: {@code --spool-dir} turns it on, the others tune it (ignored without it).
+   */
+  public static final List<OptionSpec> SPOOL =
+      List.of(
+          OptionSpec.value(
+              "spool-dir",
+              "DIR",
+              "write each batch ahead to a disk spool in DIR; what is not delivered within "
+                  + "--delivery-timeout-ms (or by the end) is SPOOLED and delivered by the next run on DIR; "
+                  + "with --records 0, only drain DIR",
+              null),
+          OptionSpec.value(
+              "spool-max-bytes",
+              "BYTES",
+              "every byte the spool may take on disk; at least 2 x --spool-segment-bytes + 1 MiB",
+              1L << 30),
+          OptionSpec.value(
+              "spool-segment-bytes", "BYTES", "the size of one spool segment file", 64L << 20),
+          OptionSpec.value(
+              "spool-durability",
+              "D",
+              "none (survives a process kill) | group-commit (an fsync every "
+                  + "--spool-group-commit-ms: survives a power loss after that) | every-batch "
+                  + "(an fsync per batch)",
+              "group-commit"),
+          OptionSpec.value("spool-group-commit-ms", "MS", "the group-commit interval", 200),
+          OptionSpec.value(
+              "spool-full-policy",
+              "P",
+              "when the spool is full: drop-newest (the batch stays in memory only) | drop-oldest "
+                  + "(delete the oldest segment, counted) | block (wait up to --spool-max-block-ms)",
+              "drop-newest"),
+          OptionSpec.value(
+              "spool-max-block-ms", "MS", "how long block waits for room in the spool", 0),
+          OptionSpec.value(
+              "spool-max-age-ms",
+              "MS",
+              "stored batches older than this are expired (counted), not sent",
+              7L * 24 * 3600 * 1000),
+          OptionSpec.value(
+              "drain-timeout-ms",
+              "MS",
+              "with --records 0: how long to wait for the spool to drain before giving up (exit 1)",
+              60_000));
+
   /** How the final line accounts for every record, for the usage text. */
   public static final String SUMMARY_USAGE =
       String.join(
           "\n",
-          "The last line (stdout) accounts for every record: delivered + failed + refused + not_sent = --records.",
+          "The last line (stdout) accounts for every record: delivered + failed + spooled + refused + not_sent = --records.",
           "  delivered  the receiver accepted them",
           "  failed     send() accepted them but they were not delivered (receiver unreachable or refusing them,",
           "             deliveryTimeoutMillis passed, ...)",
+          "  spooled    send() accepted them, they were not delivered yet, and they are stored in the --spool-dir",
+          "             spool: the next run on that directory delivers them",
           "  refused    send() did not accept them (no buffer space within --max-block-ms, record too large, ...)",
           "  not_sent   never passed to send(): a thread stops at the first record refused for want of buffer",
           "             space, as waiting --max-block-ms for each further record would not help",
           "Exit code: 0 when every record was delivered (and the embedded receiver, agent or broker counted them all),",
-          "1 when not, 2 for a usage error.");
+          "1 when not, 2 for a usage error.",
+          "With --records 0 --spool-dir DIR the otlp sub-command only drains DIR and prints drained=N: exit 0 once",
+          "the spool is empty and every drained record was delivered, 1 if it is not within --drain-timeout-ms.");
 
   private final Map<String, String> values;
 
@@ -200,9 +256,9 @@ public final class Options {
     return (int) longValue(name, defaultValue, min, max);
   }
 
-  /** Records to send in all. */
+  /** Records to send in all; 0 only with {@code --spool-dir} (drain the spool). */
   public long records() {
-    return longValue("records", 1_000_000, 1, Long.MAX_VALUE / 2);
+    return longValue("records", 1_000_000, has("spool-dir") ? 0 : 1, Long.MAX_VALUE / 2);
   }
 
   /** Application threads. */
@@ -223,15 +279,72 @@ public final class Options {
   }
 
   /**
+   * The spool the {@link #SPOOL} options describe, or null without {@code --spool-dir}.
+   *
+   * @throws IllegalArgumentException naming the option, if a value does not parse or the spool
+   *     refuses it
+   */
+  public SpoolConfig spoolConfig() {
+    if (!has("spool-dir")) {
+      return null;
+    }
+    SpoolConfig.Builder b = SpoolConfig.builder(Paths.get(string("spool-dir", null)));
+    String option = "spool-max-bytes";
+    try {
+      b.setMaxBytes(longValue(option, 1L << 30, 1, Long.MAX_VALUE));
+      option = "spool-segment-bytes";
+      b.setSegmentBytes(longValue(option, 64L << 20, 1, Long.MAX_VALUE));
+      option = "spool-durability";
+      b.setDurability(enumOption(option, SpoolDurability.class, string(option, "group-commit")));
+      option = "spool-group-commit-ms";
+      b.setGroupCommitMillis(longValue(option, 200, 1, Long.MAX_VALUE));
+      option = "spool-full-policy";
+      SpoolFullPolicy policy =
+          enumOption(option, SpoolFullPolicy.class, string(option, "drop-newest"));
+      option = "spool-max-block-ms";
+      b.setFullPolicy(policy, longValue(option, 0, 0, Long.MAX_VALUE));
+      option = "spool-max-age-ms";
+      b.setMaxAgeMillis(longValue(option, 7L * 24 * 3600 * 1000, 1, Long.MAX_VALUE));
+      option = "spool-max-bytes";
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith("--")) {
+        throw e;
+      }
+      throw new IllegalArgumentException("--" + option + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** How long {@code --records 0} waits for the spool to drain, ms. */
+  public long drainTimeoutMillis() {
+    return longValue("drain-timeout-ms", 60_000, 1, 86_400_000);
+  }
+
+  /** {@code value} as a constant of {@code type}: any case, {@code -} for {@code _}. */
+  private static <E extends Enum<E>> E enumOption(String option, Class<E> type, String value) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(value.replace('-', '_'))) {
+        return e;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (E e : type.getEnumConstants()) {
+      names.add(e.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    }
+    throw new IllegalArgumentException(
+        "--" + option + " must be " + String.join("|", names) + ", was '" + value + "'");
+  }
+
+  /**
    * The producer configuration the common options describe: each option given is parsed and
    * validated by the setting it is declared for ({@link ProducerConfigDef}); the others keep the
-   * producer's defaults.
+   * producer's defaults. With {@code --spool-dir}, the {@link #spoolConfig() spool} too.
    *
    * @throws IllegalArgumentException naming the option and the setting, if a value does not parse
    *     or is out of bounds
    */
   public ProducerConfig.Builder producerConfig() {
-    ProducerConfig.Builder b = ProducerConfig.builder();
+    ProducerConfig.Builder b = ProducerConfig.builder().setSpool(spoolConfig());
     for (OptionSpec spec : COMMON) {
       if (spec.setting() != null && has(spec.name())) {
         try {

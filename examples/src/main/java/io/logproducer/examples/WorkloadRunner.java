@@ -21,10 +21,10 @@ import java.util.function.LongSupplier;
 /**
  * Sends the reference workload through a producer from {@code threads} application threads, prints
  * progress every second (stderr), and ends with the one-line summary every sub-command prints
- * (stdout): {@code delivered=<n> failed=<n> refused=<n> not_sent=<n> records_per_sec=<x>
- * raw_mb_per_sec=<y> wire_mb_per_sec=<z>}, which accounts for every record (see {@link
- * Options#SUMMARY_USAGE}). MB is 10^6 bytes; rates are over the time from the first send to the
- * last outcome (flush included).
+ * (stdout): {@code delivered=<n> failed=<n> spooled=<n> refused=<n> not_sent=<n>
+ * records_per_sec=<x> raw_mb_per_sec=<y> wire_mb_per_sec=<z>}, which accounts for every record (see
+ * {@link Options#SUMMARY_USAGE}). MB is 10^6 bytes; rates are over the time from the first send to
+ * the last outcome (flush included).
  *
  * <p>A thread whose {@code send} throws {@link BufferExhaustedException} (no buffer space within
  * {@code maxBlockMillis}: the receiver is unreachable or does not keep up) stops sending: waiting
@@ -40,6 +40,8 @@ public final class WorkloadRunner {
    * @param delivered records the receiver accepted
    * @param failed records send() accepted that were not delivered (failed, rejected, failed at
    *     close)
+   * @param spooled records send() accepted whose outcome was SPOOLED: not delivered yet, stored in
+   *     the disk spool for the next producer on its directory
    * @param refused records send() did not accept (it threw, or reported them DROPPED)
    * @param notSent records never passed to send() because their thread stopped early
    * @param lastProblem the last failure's explanation (a failed batch's, else a refusal's), or null
@@ -47,6 +49,7 @@ public final class WorkloadRunner {
   public record Result(
       long delivered,
       long failed,
+      long spooled,
       long refused,
       long notSent,
       double seconds,
@@ -65,7 +68,7 @@ public final class WorkloadRunner {
      * records.
      */
     public double rawMbPerSec() {
-      long accepted = delivered + failed;
+      long accepted = delivered + failed + spooled;
       double deliveredRaw = accepted == 0 ? 0 : (double) rawBytes * delivered / accepted;
       return deliveredRaw / 1e6 / seconds;
     }
@@ -74,19 +77,20 @@ public final class WorkloadRunner {
       return wireBytes / 1e6 / seconds;
     }
 
-    /** Records the summary accounts for: delivered + failed + refused + not sent. */
+    /** Records the summary accounts for: delivered + failed + spooled + refused + not sent. */
     public long accountedFor() {
-      return delivered + failed + refused + notSent;
+      return delivered + failed + spooled + refused + notSent;
     }
 
     /** The final line. */
     public String summary() {
       return String.format(
           Locale.ROOT,
-          "delivered=%d failed=%d refused=%d not_sent=%d records_per_sec=%.0f "
+          "delivered=%d failed=%d spooled=%d refused=%d not_sent=%d records_per_sec=%.0f "
               + "raw_mb_per_sec=%.1f wire_mb_per_sec=%.1f",
           delivered,
           failed,
+          spooled,
           refused,
           notSent,
           recordsPerSec(),
@@ -121,7 +125,19 @@ public final class WorkloadRunner {
       if (delivered == records) {
         return verified ? 0 : 1;
       }
-      if (delivered == 0) {
+      if (delivered + spooled == records && spooled > 0) {
+        err.printf(
+            Locale.ROOT,
+            "error: %d of %d records were not delivered to %s within deliveryTimeoutMillis=%d but "
+                + "are stored in the spool (spooled=%d): run again on its directory with "
+                + "--records 0 to deliver them; last failure: %s%n",
+            spooled,
+            records,
+            destination,
+            deliveryTimeoutMillis,
+            spooled,
+            cause);
+      } else if (delivered == 0) {
         err.printf(
             Locale.ROOT,
             "error: no record could be delivered to %s within deliveryTimeoutMillis=%d: %s%n",
@@ -131,12 +147,13 @@ public final class WorkloadRunner {
       } else {
         err.printf(
             Locale.ROOT,
-            "error: %d of %d records were not delivered to %s (failed=%d refused=%d "
+            "error: %d of %d records were not delivered to %s (failed=%d spooled=%d refused=%d "
                 + "not_sent=%d); last failure: %s%n",
             records - delivered,
             records,
             destination,
             failed,
+            spooled,
             refused,
             notSent,
             cause);
@@ -261,6 +278,7 @@ public final class WorkloadRunner {
     return new Result(
         m.getRecordsSent(),
         m.getRecordsFailed() + m.getRecordsRejected(),
+        m.getRecordsSpooled(),
         refused.sum() + m.getRecordsDropped(),
         notSent.sum(),
         (end - start) / 1e9,
@@ -320,12 +338,13 @@ public final class WorkloadRunner {
       long refusedNow = refused.sum() + m.getRecordsDropped();
       progress.printf(
           Locale.ROOT,
-          "[%5.1fs] accepted=%d delivered=%d (%.0f/s) failed=%d%s buffered=%.1fMB%s%n",
+          "[%5.1fs] accepted=%d delivered=%d (%.0f/s) failed=%d%s%s buffered=%.1fMB%s%n",
           (now - start) / 1e9,
           m.getRecordsAccepted(),
           m.getRecordsSent(),
           rate,
           m.getRecordsFailed() + m.getRecordsRejected(),
+          m.getRecordsSpooled() == 0 ? "" : " spooled=" + m.getRecordsSpooled(),
           refusedNow == 0 ? "" : " refused=" + refusedNow,
           m.getBufferedBytes() / 1e6,
           receiverCount == null ? "" : " receiver=" + receiverCount.getAsLong());

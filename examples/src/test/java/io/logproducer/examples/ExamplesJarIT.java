@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(180)
 class ExamplesJarIT {
 
-  private static final String ALL_DELIVERED = "delivered=20000 failed=0 refused=0 not_sent=0 ";
+  private static final String ALL_DELIVERED =
+      "delivered=20000 failed=0 spooled=0 refused=0 not_sent=0 ";
 
   private static Path jar() {
     Path jar = Path.of(System.getProperty("examples.jar", "target/logproducer-examples.jar"));

@@ -61,7 +61,8 @@ class NativeAccessIT {
           compression + ":\n" + text);
       assertTrue(
           text.lines()
-              .anyMatch(l -> l.startsWith("delivered=20000 failed=0 refused=0 not_sent=0 ")),
+              .anyMatch(
+                  l -> l.startsWith("delivered=20000 failed=0 spooled=0 refused=0 not_sent=0 ")),
           compression + ":\n" + text);
     }
   }

@@ -164,7 +164,9 @@ class OptionsTest {
               "\n  --max-block-ms MS          maxBlockMillis: how long send() waits for buffer "
                   + "space before it refuses a record\n                             (default 60000)\n"),
           run.out);
-      assertTrue(run.out.contains("delivered + failed + refused + not_sent = --records"), run.out);
+      assertTrue(
+          run.out.contains("delivered + failed + spooled + refused + not_sent = --records"),
+          run.out);
       assertTrue(run.out.contains("\n  --quiet                    no progress lines\n"), run.out);
     }
     Run gse = run(new String[] {"gse", "--help"});
@@ -283,6 +285,68 @@ class OptionsTest {
             o.name() + ": the declared default");
       }
     }
+  }
+
+  @Test
+  void spoolOptionsBuildTheSpoolConfigAndBadValuesAreNamed() {
+    io.logproducer.SpoolConfig spool =
+        Options.parse(
+                new String[] {
+                  "--spool-dir",
+                  "/tmp/q",
+                  "--spool-max-bytes",
+                  "16_777_216",
+                  "--spool-segment-bytes",
+                  "1048576",
+                  "--spool-durability",
+                  "every-batch",
+                  "--spool-full-policy",
+                  "BLOCK",
+                  "--spool-max-block-ms",
+                  "250",
+                  "--spool-max-age-ms",
+                  "60000",
+                  "--spool-group-commit-ms",
+                  "50"
+                },
+                0,
+                "otlp",
+                Options.SPOOL)
+            .producerConfig()
+            .build()
+            .getSpool();
+    assertEquals(java.nio.file.Paths.get("/tmp/q"), spool.getDirectory());
+    assertEquals(16_777_216, spool.getMaxBytes());
+    assertEquals(1_048_576, spool.getSegmentBytes());
+    assertEquals(io.logproducer.SpoolDurability.EVERY_BATCH, spool.getDurability());
+    assertEquals(io.logproducer.SpoolFullPolicy.BLOCK, spool.getFullPolicy());
+    assertEquals(250, spool.getMaxBlockMillis());
+    assertEquals(60_000, spool.getMaxAgeMillis());
+    assertEquals(50, spool.getGroupCommitMillis());
+    assertEquals(
+        null, Options.parse(new String[] {}, 0).producerConfig().build().getSpool(), "off");
+
+    assertEquals(
+        "--spool-durability must be none|group-commit|every-batch, was 'sometimes'",
+        message(() -> spoolOptions("--spool-durability", "sometimes").spoolConfig()));
+    assertEquals(
+        "--spool-full-policy must be block|drop-newest|drop-oldest, was 'drop'",
+        message(() -> spoolOptions("--spool-full-policy", "drop").spoolConfig()));
+    assertTrue(
+        message(() -> spoolOptions("--spool-max-bytes", "1000000").spoolConfig())
+            .startsWith("--spool-max-bytes: spool: maxBytes (1000000) must be at least "));
+    assertEquals(
+        "--spool-group-commit-ms: spool: groupCommitMillis must be 1..60000: 70000",
+        message(() -> spoolOptions("--spool-group-commit-ms", "70000").spoolConfig()));
+    assertEquals(
+        "--records must be in [1, 4611686018427387903], was 0",
+        message(() -> Options.parse(new String[] {"--records", "0"}, 0).records()));
+    assertEquals(0, spoolOptions("--records", "0").records());
+  }
+
+  private static Options spoolOptions(String name, String value) {
+    return Options.parse(
+        new String[] {"--spool-dir", "/tmp/q", name, value}, 0, "otlp", Options.SPOOL);
   }
 
   private static String message(org.junit.jupiter.api.function.Executable e) {

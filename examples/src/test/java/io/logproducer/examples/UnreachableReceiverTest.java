@@ -26,7 +26,7 @@ class UnreachableReceiverTest {
 
   private static final Pattern SUMMARY =
       Pattern.compile(
-          "delivered=(\\d+) failed=(\\d+) refused=(\\d+) "
+          "delivered=(\\d+) failed=(\\d+) spooled=0 refused=(\\d+) "
               + "not_sent=(\\d+) records_per_sec=0 raw_mb_per_sec=0\\.0 wire_mb_per_sec=0\\.0");
 
   @ParameterizedTest

@@ -61,8 +61,10 @@ public final class AppenderProducer {
   // word.
   private final LongAdder dropped = new LongAdder();
   private final LongAdder failed = new LongAdder();
+  private final LongAdder spooled = new LongAdder();
   private final AtomicLong reportedDropped = new AtomicLong();
   private final AtomicLong reportedFailed = new AtomicLong();
+  private final AtomicLong reportedSpooled = new AtomicLong();
   private final AtomicLong nextReportNanos = new AtomicLong(System.nanoTime());
   private final Callback outcomes = this::onOutcome;
   private volatile String lastCause;
@@ -300,6 +302,10 @@ public final class AppenderProducer {
       case DROPPED:
         countDropped("the buffer was full (the receiver is slow or down)");
         return;
+      case SPOOLED: // not a failure: stored on disk, delivered by this producer or the next one
+        spooled.increment();
+        maybeReport();
+        return;
       default:
         failed.increment();
         lastCause =
@@ -334,21 +340,43 @@ public final class AppenderProducer {
     }
     long d = dropped.sum();
     long f = failed.sum();
+    long s = spooled.sum();
     long newDropped = d - reportedDropped.getAndSet(d);
     long newFailed = f - reportedFailed.getAndSet(f);
+    long newSpooled = s - reportedSpooled.getAndSet(s);
     if (newDropped > 0 || newFailed > 0) {
       status.accept(
           String.format(
               Locale.ROOT,
               "logproducer appender '%s': %,d events dropped and %,d failed since"
-                  + " the last report (%,d and %,d in all); last cause: %s",
+                  + " the last report (%,d and %,d in all)%s; last cause: %s",
               appenderName,
               newDropped,
               newFailed,
               d,
               f,
+              spooledText(newSpooled, s),
               lastCause));
+    } else if (newSpooled > 0) {
+      status.accept(
+          String.format(
+              Locale.ROOT,
+              "logproducer appender '%s'%s",
+              appenderName,
+              spooledText(newSpooled, s).replaceFirst("^;", ":")));
     }
+  }
+
+  /** The spooled part of a report, empty when nothing was spooled since the last one. */
+  private static String spooledText(long newSpooled, long all) {
+    return newSpooled == 0
+        ? ""
+        : String.format(
+            Locale.ROOT,
+            "; %,d events not delivered yet were stored in the disk spool since the last report"
+                + " (%,d in all; the next producer on its directory delivers them)",
+            newSpooled,
+            all);
   }
 
   /** {@return the configured {@code stopTimeoutMillis}} */
@@ -363,9 +391,20 @@ public final class AppenderProducer {
     return dropped.sum();
   }
 
-  /** {@return events accepted but not delivered (failed, rejected, failed at close)} */
+  /**
+   * {@return events accepted but not delivered (failed, rejected, failed at close); SPOOLED events
+   * are not failures and are counted by {@link #spooledCount()}}
+   */
   public long failedCount() {
     return failed.sum();
+  }
+
+  /**
+   * {@return events whose outcome was SPOOLED: not delivered yet, durably stored in the producer's
+   * disk spool; this producer, or the next one on the same directory, delivers them}
+   */
+  public long spooledCount() {
+    return spooled.sum();
   }
 
   /** {@return the running producer, or null before start and after stop} */

@@ -19,6 +19,7 @@ public final class ProducerSettings {
       ProducerConfig.builder().setBufferFullPolicy(BufferFullPolicy.DROP);
   private boolean clientIdSet;
   private int maxAttributesPerRecord = ProducerConfig.DEFAULT_MAX_ATTRIBUTES_PER_RECORD;
+  private AppenderSpoolSettings spool;
 
   /** Creates settings with the appender defaults. */
   public ProducerSettings() {}
@@ -232,16 +233,29 @@ public final class ProducerSettings {
   }
 
   /**
+   * Gives the producer a disk spool (the appender's {@code <spool>} element), or none; applied by
+   * {@link #toConfig(String)}. Not a {@code set…} method: the spool is an element of the appender,
+   * not of {@code <producer>}.
+   *
+   * @param spool the spool's settings, or null for none (the default)
+   */
+  public void useSpool(AppenderSpoolSettings spool) {
+    this.spool = spool;
+  }
+
+  /**
    * Builds the configuration.
    *
    * @param appenderName the appender's name, for the default client id
    * @return the producer configuration
-   * @throws IllegalArgumentException if the settings contradict each other (the message names them)
+   * @throws IllegalArgumentException if the settings contradict each other, or the spool's are
+   *     incomplete (the message names them)
    */
   public ProducerConfig toConfig(String appenderName) {
     if (!clientIdSet) {
       builder.setClientId("logproducer-" + Text.clientIdPart(appenderName));
     }
+    builder.setSpool(spool == null ? null : spool.toSpoolConfig());
     return builder.build();
   }
 }

@@ -42,6 +42,10 @@ import org.apache.logging.log4j.spi.LoggerContextFactory;
  * </Logproducer>
  * }</pre>
  *
+ * <p>A {@code <Spool directory="…"/>} element ({@link SpoolElement}) gives the producer a disk
+ * spool: events not delivered within {@code deliveryTimeoutMillis} or by the stop are SPOOLED
+ * ({@link #spooledCount()}) and the next producer on the directory delivers them.
+ *
  * <p>It never hurts the application: the logging thread never waits (the appender default {@code
  * bufferFullPolicy=DROP}; {@code BLOCK} waits at most {@code maxBlockMillis}), nothing is thrown
  * into the logging call, dropped events are counted and reported on log4j2's status channel at most
@@ -121,8 +125,8 @@ public final class LogproducerAppender extends AbstractAppender {
   /**
    * Builds a {@link LogproducerAppender} from the XML: attributes {@code name}, {@code
    * stopTimeoutMillis}, {@code reportIntervalMillis}, {@code ignoreExceptions}; elements {@code
-   * <Otlp>}, {@code <Gse>} or {@code <Kafka>}, {@code <ProducerSettings>}, {@code <Mapping>}, a
-   * layout (the body when {@code <Mapping useLayout="true">}) and a filter.
+   * <Otlp>}, {@code <Gse>} or {@code <Kafka>}, {@code <ProducerSettings>}, {@code <Spool>}, {@code
+   * <Mapping>}, a layout (the body when {@code <Mapping useLayout="true">}) and a filter.
    *
    * @param <B> the builder type
    */
@@ -147,6 +151,9 @@ public final class LogproducerAppender extends AbstractAppender {
 
     @PluginElement("Mapping")
     private MappingElement mapping;
+
+    @PluginElement("Spool")
+    private SpoolElement spool;
 
     /** Creates a builder with the defaults. */
     public Builder() {}
@@ -218,6 +225,17 @@ public final class LogproducerAppender extends AbstractAppender {
     }
 
     /**
+     * The producer's disk spool (none when unset).
+     *
+     * @param spool the {@code <Spool>} element
+     * @return this builder
+     */
+    public B setSpool(SpoolElement spool) {
+      this.spool = spool;
+      return asBuilder();
+    }
+
+    /**
      * The event-to-record mapping.
      *
      * @param mapping the {@code <Mapping>} element
@@ -246,7 +264,8 @@ public final class LogproducerAppender extends AbstractAppender {
               && (gse == null || gse.valid())
               && (kafka == null || kafka.valid())
               && (producerSettings == null || producerSettings.valid())
-              && (mapping == null || mapping.valid());
+              && (mapping == null || mapping.valid())
+              && (spool == null || spool.valid());
       final long[] stopAndReport = {DEFAULT_STOP_TIMEOUT_MILLIS, DEFAULT_REPORT_INTERVAL_MILLIS};
       Settings attributes =
           new Settings("Logproducer name=\"" + name + "\"")
@@ -280,6 +299,16 @@ public final class LogproducerAppender extends AbstractAppender {
       }
       ProducerSettings settings =
           producerSettings != null ? producerSettings.settings() : new ProducerSettings();
+      if (valid && spool != null) {
+        try {
+          spool.settings().toSpoolConfig(); // validates the spool's settings together
+          settings.useSpool(spool.settings());
+        } catch (RuntimeException e) {
+          Settings.STATUS.error(
+              "Logproducer appender '{}': invalid <Spool>: {}", name, e.getMessage());
+          valid = false;
+        }
+      }
       if (valid) {
         try {
           settings.toConfig(name); // validates the combination of the settings
@@ -432,9 +461,20 @@ public final class LogproducerAppender extends AbstractAppender {
     return producer.droppedCount();
   }
 
-  /** {@return events accepted by the producer but not delivered} */
+  /**
+   * {@return events accepted by the producer but not delivered; SPOOLED events are not failures
+   * ({@link #spooledCount()})}
+   */
   public long failedCount() {
     return producer.failedCount();
+  }
+
+  /**
+   * {@return events not delivered yet but durably stored in the {@code <Spool>}: the next producer
+   * on its directory delivers them}
+   */
+  public long spooledCount() {
+    return producer.spooledCount();
   }
 
   /** {@return the running producer (for its metrics), or null before start and after stop} */

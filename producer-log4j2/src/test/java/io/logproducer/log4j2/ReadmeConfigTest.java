@@ -26,6 +26,13 @@ class ReadmeConfigTest {
   @TempDir Path dir;
 
   private static String readmeLog4j2Xml() throws Exception {
+    return readmeLog4j2Xml("<Logproducer ");
+  }
+
+  /**
+   * The first log4j2 {@code <Configuration>} block of docs/appenders.md containing {@code mark}.
+   */
+  private static String readmeLog4j2Xml(String mark) throws Exception {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
       Path readme =
           d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there
@@ -34,11 +41,12 @@ class ReadmeConfigTest {
             Pattern.compile("(?s)```xml\\n(<Configuration.*?</Configuration>)\\n```")
                 .matcher(new String(Files.readAllBytes(readme), StandardCharsets.UTF_8));
         while (m.find()) {
-          if (m.group(1).contains("<Logproducer ")) {
+          if (m.group(1).contains("<Logproducer ") && m.group(1).contains(mark)) {
             return m.group(1);
           }
         }
-        throw new AssertionError("no log4j2 <Configuration> block with <Logproducer> in " + readme);
+        throw new AssertionError(
+            "no log4j2 <Configuration> block with <Logproducer> and " + mark + " in " + readme);
       }
     }
     throw new AssertionError("docs/appenders.md not found");
@@ -63,6 +71,30 @@ class ReadmeConfigTest {
       ctx.stop();
       assertEquals(List.of("order 42 paid"), server.deliveredBodies());
       assertEquals(List.of(), Support.threads("logproducer-logproducer-"));
+    }
+  }
+
+  @Test
+  void theReadmeSpoolConfigurationStartsAndShipsThroughTheSpool() throws Exception {
+    Path spool = dir.resolve("spool");
+    try (OtlpReceiver server = OtlpReceiver.start()) {
+      Path xml = dir.resolve("log4j2-readme-spool.xml");
+      Files.write(
+          xml,
+          readmeLog4j2Xml("<Spool ")
+              .replace("${sys:otlp.endpoint:-http://127.0.0.1:4318}", server.endpoint())
+              .replace("${sys:spool.dir:-/var/spool/myapp-logs}", spool.toString())
+              .getBytes(StandardCharsets.UTF_8));
+      LoggerContext ctx = new LoggerContext("readme-spool", null, xml.toUri());
+      ctx.start();
+      LogproducerAppender appender = Support.appender(ctx, "LOGPRODUCER");
+      assertTrue(appender.isStarted());
+      assertEquals(spool, appender.getProducer().getConfig().getSpool().getDirectory());
+      assertEquals(2147483648L, appender.getProducer().getConfig().getSpool().getMaxBytes());
+      ctx.getLogger("com.example.Checkout").info("order {} paid", 42);
+      ctx.stop();
+      assertEquals(List.of("order 42 paid"), server.deliveredBodies());
+      assertTrue(Files.isDirectory(spool));
     }
   }
 }

@@ -10,6 +10,7 @@ import ch.qos.logback.core.spi.FilterReply;
 import ch.qos.logback.core.status.StatusListener;
 import io.logproducer.Producer;
 import io.logproducer.appender.AppenderProducer;
+import io.logproducer.appender.AppenderSpoolSettings;
 import io.logproducer.appender.EventMapper;
 import io.logproducer.appender.ExitHook;
 import io.logproducer.appender.GseSettings;
@@ -29,10 +30,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Configured from logback's XML with nested elements: {@code <otlp>} ({@link OtlpSettings}),
  * {@code <gse>} ({@link GseSettings}) or {@code <kafka>} ({@link KafkaSettings}) for the exporter
  * (none: OTLP from the {@code OTEL_EXPORTER_OTLP_*} environment variables), {@code <producer>}
- * ({@link ProducerSettings}, appender default {@code bufferFullPolicy=DROP}), {@code <mapping>}
- * ({@link MappingSettings}), {@code <stopTimeoutMillis>}, {@code <reportIntervalMillis>}, and an
- * optional {@code <encoder>} or {@code <layout>} whose output is the body when {@code
- * mapping.useLayout} is set.
+ * ({@link ProducerSettings}, appender default {@code bufferFullPolicy=DROP}), {@code <spool>}
+ * ({@link AppenderSpoolSettings}: a disk spool, off by default), {@code <mapping>} ({@link
+ * MappingSettings}), {@code <stopTimeoutMillis>}, {@code <reportIntervalMillis>}, and an optional
+ * {@code <encoder>} or {@code <layout>} whose output is the body when {@code mapping.useLayout} is
+ * set.
  *
  * <p>It never hurts the application: no appender-wide lock on the logging path, never blocking
  * under {@code DROP} (the default), never throwing, no recursion (events of the producer's own
@@ -66,6 +68,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   private KafkaSettings kafka;
   private ProducerSettings producerSettings = new ProducerSettings();
   private MappingSettings mapping = new MappingSettings();
+  private AppenderSpoolSettings spool;
   private long stopTimeoutMillis = 10_000;
   private long reportIntervalMillis = 10_000;
   private Encoder<ILoggingEvent> encoder;
@@ -149,6 +152,17 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
+   * The producer's disk spool ({@code <spool>}); unset: none. Events not delivered within {@code
+   * deliveryTimeoutMillis} or by {@link #stop()} are then SPOOLED ({@link #spooledCount()}), and
+   * this appender's producer, or the next one on the same directory, delivers them.
+   *
+   * @param spool the spool's settings; {@code directory} is required
+   */
+  public void setSpool(AppenderSpoolSettings spool) {
+    this.spool = spool;
+  }
+
+  /**
    * How events become records ({@code <mapping>}).
    *
    * @param mapping the mapping settings
@@ -220,13 +234,25 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
-   * Events accepted by the producer but not delivered (failed, rejected, failed at stop).
+   * Events accepted by the producer but not delivered (failed, rejected, failed at stop); SPOOLED
+   * events are not failures ({@link #spooledCount()}).
    *
    * @return the count; 0 before start; kept after stop
    */
   public long failedCount() {
     AppenderProducer ap = appenderProducer;
     return ap == null ? 0 : ap.failedCount();
+  }
+
+  /**
+   * Events not delivered yet but durably stored in the {@code <spool>}: the next producer on its
+   * directory delivers them.
+   *
+   * @return the count; 0 before start; kept after stop
+   */
+  public long spooledCount() {
+    AppenderProducer ap = appenderProducer;
+    return ap == null ? 0 : ap.spooledCount();
   }
 
   /**
@@ -273,6 +299,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       ap =
           new AppenderProducer(
               String.valueOf(getName()), stopTimeoutMillis, reportIntervalMillis, this::addWarn);
+      producerSettings.useSpool(spool);
       takeOverShutdownHook();
       ap.start(producerSettings, otlp, gse, kafka, SCOPE_NAME, mapping.scopeFromLogger());
     } catch (RuntimeException | LinkageError e) {

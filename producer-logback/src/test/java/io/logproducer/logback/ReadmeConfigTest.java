@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The logback configuration of docs/appenders.md (once the README's), as printed: it starts the
@@ -25,7 +26,16 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class ReadmeConfigTest {
 
+  @TempDir Path dir;
+
   private static String readmeLogbackXml() throws Exception {
+    return readmeLogbackXml("io.logproducer.logback.LogproducerAppender");
+  }
+
+  /**
+   * The first logback {@code <configuration>} block of docs/appenders.md containing {@code mark}.
+   */
+  private static String readmeLogbackXml(String mark) throws Exception {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
       Path readme =
           d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there
@@ -34,12 +44,16 @@ class ReadmeConfigTest {
             Pattern.compile("(?s)```xml\\n(<configuration>.*?</configuration>)\\n```")
                 .matcher(new String(Files.readAllBytes(readme), StandardCharsets.UTF_8));
         while (m.find()) {
-          if (m.group(1).contains("io.logproducer.logback.LogproducerAppender")) {
+          if (m.group(1).contains("io.logproducer.logback.LogproducerAppender")
+              && m.group(1).contains(mark)) {
             return m.group(1);
           }
         }
         throw new AssertionError(
-            "no logback <configuration> block with LogproducerAppender in " + readme);
+            "no logback <configuration> block with LogproducerAppender and "
+                + mark
+                + " in "
+                + readme);
       }
     }
     throw new AssertionError("docs/appenders.md not found");
@@ -63,6 +77,31 @@ class ReadmeConfigTest {
       ctx.stop();
       assertEquals(List.of("order 42 paid"), server.deliveredBodies());
       assertEquals(List.of(), LogbackTestSupport.liveThreads("logproducer-logproducer-"));
+    }
+  }
+
+  @Test
+  void theReadmeSpoolConfigurationStartsAndShipsThroughTheSpool() throws Exception {
+    Path spool = dir.resolve("spool");
+    try (OtlpReceiver server = OtlpReceiver.start()) {
+      LoggerContext ctx = new LoggerContext();
+      LogbackTestSupport.useGlobalMdc(ctx);
+      ctx.putProperty("otlp.endpoint", server.endpoint());
+      ctx.putProperty("spool.dir", spool.toString());
+      JoranConfigurator jc = new JoranConfigurator();
+      jc.setContext(ctx);
+      jc.doConfigure(
+          new ByteArrayInputStream(readmeLogbackXml("<spool>").getBytes(StandardCharsets.UTF_8)));
+      ctx.start();
+      assertEquals(List.of(), LogbackTestSupport.statuses(ctx, Status.ERROR));
+      LogproducerAppender appender = LogbackTestSupport.appender(ctx, "LOGPRODUCER");
+      assertTrue(appender.isStarted());
+      assertEquals(spool, appender.getProducer().getConfig().getSpool().getDirectory());
+      assertEquals(2147483648L, appender.getProducer().getConfig().getSpool().getMaxBytes());
+      ctx.getLogger("com.example.Checkout").info("order {} paid", 42);
+      ctx.stop();
+      assertEquals(List.of("order 42 paid"), server.deliveredBodies());
+      assertTrue(Files.isDirectory(spool));
     }
   }
 }

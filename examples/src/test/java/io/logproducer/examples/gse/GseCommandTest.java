@@ -40,7 +40,7 @@ class GseCommandTest {
     String stdout = out.toString(StandardCharsets.UTF_8);
     String stderr = err.toString(StandardCharsets.UTF_8);
     assertEquals(0, exit, stdout + stderr);
-    assertTrue(stdout.contains("delivered=3000 failed=0 refused=0 not_sent=0 "), stdout);
+    assertTrue(stdout.contains("delivered=3000 failed=0 spooled=0 refused=0 not_sent=0 "), stdout);
     assertTrue(stderr.contains("agent counted 3,000 records in "), stderr);
     assertFalse(stderr.contains("MISMATCH"), stderr);
   }

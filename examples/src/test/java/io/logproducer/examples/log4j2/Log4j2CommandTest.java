@@ -17,7 +17,7 @@ class Log4j2CommandTest {
 
   private static final Pattern SUMMARY =
       Pattern.compile(
-          "delivered=(\\d+) failed=(\\d+) refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
+          "delivered=(\\d+) failed=(\\d+) spooled=0 refused=(\\d+) not_sent=(\\d+) records_per_sec=(\\d+) "
               + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
 
   @Test
