@@ -3,7 +3,8 @@ package io.logproducer.log4j2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.logproducer.log4j2.SeqWitness.Seqs;
+import io.logproducer.testing.appender.SequenceLoad;
+import io.logproducer.testing.appender.SequenceSet;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -13,14 +14,9 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import javax.management.ObjectName;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.message.MapMessage;
 import org.apache.logging.log4j.message.StringMapMessage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,8 +55,8 @@ class ReconfigurationTest {
 
   private void run(int rate) throws Exception {
     String run = UUID.randomUUID().toString();
-    Seqs witnessed = new Seqs(CAPACITY);
-    Seqs delivered = new Seqs(CAPACITY);
+    SequenceSet witnessed = new SequenceSet(CAPACITY);
+    SequenceSet delivered = new SequenceSet(CAPACITY);
     SeqWitness.RUNS.put(run, witnessed);
     try (OtlpReceiver server =
         OtlpReceiver.builder().counting().recordIds("seq", delivered::add).start()) {
@@ -69,7 +65,14 @@ class ReconfigurationTest {
       LoggerContext ctx = Support.context("reconf.xml");
       Set<LogproducerAppender> instances = Collections.newSetFromMap(new IdentityHashMap<>());
       instances.add(Support.appender(ctx, "LP"));
-      Load load = new Load(ctx.getLogger("app.reconf"), rate);
+      Logger logger = ctx.getLogger("app.reconf");
+      SequenceLoad load =
+          new SequenceLoad(
+              "reconf4-load",
+              THREADS,
+              rate,
+              CAPACITY,
+              seq -> logger.info(new StringMapMessage().with("seq", seq)));
       load.start();
       try {
         for (int i = 0; i < RECONFIGURATIONS; i++) {
@@ -103,8 +106,8 @@ class ReconfigurationTest {
           w - d - dropped - failed,
           instances.size());
       assertEquals(RECONFIGURATIONS + 1, instances.size(), "appender instances");
-      assertEquals(0, delivered.anomalies.get(), "records delivered twice");
-      assertEquals(0, witnessed.anomalies.get(), "events witnessed twice");
+      assertEquals(0, delivered.duplicates() + delivered.outOfRange(), "records delivered twice");
+      assertEquals(0, witnessed.duplicates() + witnessed.outOfRange(), "events witnessed twice");
       assertEquals(0, delivered.missingFrom(witnessed), "records delivered but not witnessed");
       assertEquals(0, failed, "failed events (the receiver accepts everything)");
       assertEquals(w, d + dropped, "witnessed == delivered + dropped");
@@ -115,7 +118,7 @@ class ReconfigurationTest {
     }
   }
 
-  private static void waitForEvents(Seqs witnessed, long more) {
+  private static void waitForEvents(SequenceSet witnessed, long more) {
     long target = witnessed.count() + more;
     Support.await(
         "events", () -> witnessed.count() >= target, 30_000, () -> witnessed.count() + " seen");
@@ -131,59 +134,5 @@ class ReconfigurationTest {
       }
     }
     return out;
-  }
-
-  /** {@value #THREADS} threads logging sequence numbers, paced or as fast as they can. */
-  private static final class Load {
-    private final Logger logger;
-    private final long periodNanos; // per thread; 0: no pacing
-    private final AtomicLong next = new AtomicLong();
-    private final AtomicBoolean running = new AtomicBoolean(true);
-    private final List<Thread> threads = new ArrayList<>();
-
-    Load(Logger logger, int rate) {
-      this.logger = logger;
-      this.periodNanos = rate == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) * THREADS / rate;
-    }
-
-    void start() {
-      for (int i = 0; i < THREADS; i++) {
-        Thread t = new Thread(this::log, "reconf4-load-" + i);
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
-      }
-    }
-
-    private void log() {
-      long due = System.nanoTime();
-      while (running.get()) {
-        long seq = next.getAndIncrement();
-        if (seq >= CAPACITY) {
-          next.set(CAPACITY);
-          return;
-        }
-        MapMessage<?, ?> m = new StringMapMessage().with("seq", seq);
-        logger.info(m);
-        if (periodNanos > 0) {
-          due += periodNanos;
-          long wait = due - System.nanoTime();
-          if (wait > 0) {
-            LockSupport.parkNanos(wait);
-          }
-        }
-      }
-    }
-
-    void stop() throws InterruptedException {
-      running.set(false);
-      for (Thread t : threads) {
-        t.join(30_000);
-      }
-    }
-
-    long logged() {
-      return Math.min(next.get(), CAPACITY);
-    }
   }
 }

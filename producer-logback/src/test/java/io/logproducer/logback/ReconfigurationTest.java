@@ -8,6 +8,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.core.Appender;
+import io.logproducer.testing.appender.SequenceLoad;
+import io.logproducer.testing.appender.SequenceSet;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import java.io.File;
 import java.lang.management.ManagementFactory;
@@ -21,10 +23,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,9 +76,9 @@ class ReconfigurationTest {
 
   private void run(boolean scan, int rate, int queueSize, boolean async) throws Exception {
     String run = UUID.randomUUID().toString();
-    SeqSet witnessed = new SeqSet(CAPACITY);
-    SeqSet reached = new SeqSet(CAPACITY);
-    SeqSet delivered = new SeqSet(CAPACITY);
+    SequenceSet witnessed = new SequenceSet(CAPACITY);
+    SequenceSet reached = new SequenceSet(CAPACITY);
+    SequenceSet delivered = new SequenceSet(CAPACITY);
     WitnessAppender.RUNS.put(run, witnessed);
     WitnessAppender.RUNS.put(run + "-reached", reached);
     try (OtlpReceiver server =
@@ -95,7 +93,13 @@ class ReconfigurationTest {
       Set<LogproducerAppender> instances = Collections.newSetFromMap(new IdentityHashMap<>());
       Logger logger = ctx.getLogger(LOGGER);
       instances.add(ours(logger, async));
-      Load load = new Load(logger, rate);
+      SequenceLoad load =
+          new SequenceLoad(
+              "reconf-load",
+              THREADS,
+              rate,
+              CAPACITY,
+              seq -> logger.atInfo().addKeyValue("seq", seq).log("reconf"));
       load.start();
       try {
         for (int gen = 1; gen <= RECONFIGURATIONS; gen++) {
@@ -180,7 +184,7 @@ class ReconfigurationTest {
     return (LogproducerAppender) a;
   }
 
-  private static void waitForEvents(SeqSet witnessed, long more) {
+  private static void waitForEvents(SequenceSet witnessed, long more) {
     long target = witnessed.count() + more;
     LogbackTestSupport.await(
         "events", () -> witnessed.count() >= target, 30_000, () -> witnessed.count() + " seen");
@@ -250,59 +254,6 @@ class ReconfigurationTest {
       if (file.lastModified() <= lastModified) {
         file.setLastModified(lastModified + 1000);
       }
-    }
-  }
-
-  /** {@value #THREADS} threads logging sequence numbers, paced or as fast as they can. */
-  private static final class Load {
-    private final Logger logger;
-    private final long periodNanos; // per thread; 0: no pacing
-    private final AtomicLong next = new AtomicLong();
-    private final AtomicBoolean running = new AtomicBoolean(true);
-    private final List<Thread> threads = new ArrayList<>();
-
-    Load(Logger logger, int rate) {
-      this.logger = logger;
-      this.periodNanos = rate == 0 ? 0 : TimeUnit.SECONDS.toNanos(1) * THREADS / rate;
-    }
-
-    void start() {
-      for (int i = 0; i < THREADS; i++) {
-        Thread t = new Thread(this::log, "reconf-load-" + i);
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
-      }
-    }
-
-    private void log() {
-      long due = System.nanoTime();
-      while (running.get()) {
-        long seq = next.getAndIncrement();
-        if (seq >= CAPACITY) {
-          next.set(CAPACITY);
-          return;
-        }
-        logger.atInfo().addKeyValue("seq", seq).log("reconf");
-        if (periodNanos > 0) {
-          due += periodNanos;
-          long wait = due - System.nanoTime();
-          if (wait > 0) {
-            LockSupport.parkNanos(wait);
-          }
-        }
-      }
-    }
-
-    void stop() throws InterruptedException {
-      running.set(false);
-      for (Thread t : threads) {
-        t.join(30_000);
-      }
-    }
-
-    long logged() {
-      return Math.min(next.get(), CAPACITY);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.logproducer.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
+import io.logproducer.testing.appender.SequenceSet;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.event.KeyValuePair;
@@ -13,9 +14,9 @@ import org.slf4j.event.KeyValuePair;
  */
 public class WitnessAppender extends AppenderBase<ILoggingEvent> {
 
-  static final Map<String, SeqSet> RUNS = new ConcurrentHashMap<>();
+  static final Map<String, SequenceSet> RUNS = new ConcurrentHashMap<>();
 
-  private volatile SeqSet seen;
+  private volatile SequenceSet seen;
 
   /**
    * @param run the key of the set in {@link #RUNS}
@@ -34,7 +35,7 @@ public class WitnessAppender extends AppenderBase<ILoggingEvent> {
     // all the work is in doAppend
   }
 
-  static void record(SeqSet set, ILoggingEvent e) {
+  static void record(SequenceSet set, ILoggingEvent e) {
     if (set == null || e.getKeyValuePairs() == null) {
       return;
     }

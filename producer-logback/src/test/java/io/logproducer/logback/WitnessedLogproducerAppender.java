@@ -1,6 +1,7 @@
 package io.logproducer.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.logproducer.testing.appender.SequenceSet;
 
 /**
  * The appender under test, recording the {@code seq} of every event that reaches it (every call of
@@ -9,7 +10,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
  */
 public class WitnessedLogproducerAppender extends LogproducerAppender {
 
-  private volatile SeqSet seen;
+  private volatile SequenceSet seen;
 
   /**
    * @param run the key of the set in {@link WitnessAppender#RUNS}
