@@ -114,8 +114,9 @@ public interface Exporter extends AutoCloseable {
    * one byte below 128 bytes, two below 16 KiB), so that a batch exported again from the spool
    * answers {@code recordSize}; when false (the default) it stores no sizes, and {@code recordSize}
    * of such a batch throws {@link UnsupportedOperationException}. The sizes count against the 64
-   * KiB a stored batch may carry beside its body: a batch with more sizes than fit (more than about
-   * 60,000 records) is not stored and keeps its in-memory outcome.
+   * KiB of meta a stored batch may carry beside its body: a batch whose sizes do not fit (about
+   * 65,000 records below 128 bytes each, 32,000 below 16 KiB) is not stored, and keeps its
+   * in-memory outcome.
    *
    * <p>Called on send threads for each batch written to a spool; must be cheap, thread-safe and
    * give the same answer for the exporter's life.
