@@ -38,11 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
  * batch) and {@code raw} (one message per record, cut out of the stored body with the stored record
  * sizes, keyed by an attribute).
  *
- * <p>Phase 1 ends with {@code close}: with the broker down one Kafka export blocks for {@code
- * max.block.ms} and then for the exporter's topic-existence check (up to 5 s), so with one send
- * thread the queued batches would reach a short {@code deliveryTimeoutMillis} before their first
- * attempt, and a batch never attempted is not in the spool (it fails). At close the queued batches
- * are written to the spool and get {@code SPOOLED} with the one in flight.
+ * <p>Phase 1 has a short {@code deliveryTimeoutMillis} (2 s). With the broker down one Kafka export
+ * blocks for {@code max.block.ms} and then for the exporter's topic-existence check (up to 5 s), so
+ * with one send thread only the batch in flight is in the spool when its timeout passes: a batch
+ * still queued for the send thread then has not been written (write-ahead happens at the first
+ * attempt) and would fail. So the first batch is sent alone and gets SPOOLED by its timeout; the
+ * rest are sent and the producer closed at once, which writes the queued batches to the spool
+ * (SPOOLED at close).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class KafkaSpoolTest {
@@ -97,9 +99,9 @@ class KafkaSpoolTest {
         ProducerConfig.builder()
             .setClientId(clientId)
             .setBatchCountThreshold(BATCH)
-            .setLingerMillis(5_000)
+            .setLingerMillis(200)
             .setSendThreads(1)
-            .setDeliveryTimeoutMillis(20_000)
+            .setDeliveryTimeoutMillis(2_000)
             .setShutdownHookEnabled(false)
             .setSpool(spool(dir))
             .build(),
@@ -113,12 +115,24 @@ class KafkaSpoolTest {
         .build();
   }
 
-  /** Phase 1, broker down: every record SPOOLED, exactly once. */
+  /**
+   * Phase 1, broker down: the first batch alone, SPOOLED when its delivery timeout passes (its
+   * export still blocked); then the rest, queued behind it, SPOOLED at close. Every record SPOOLED,
+   * exactly once.
+   */
   private void spoolEverything(Path dir, KafkaEncoding encoding, String topic) {
     broker.stop();
     Outcomes outcomes = new Outcomes();
     Producer p = producer("kafka-spool-away", dir, encoding, topic);
-    for (int i = 0; i < RECORDS; i++) {
+    for (int i = 0; i < BATCH; i++) {
+      p.send(record(i), outcomes.callback(i));
+    }
+    assertTrue(outcomes.await(BATCH, 15_000), "first batch: " + outcomes.statusCounts());
+    assertEquals(
+        Collections.singletonMap(SendResult.Status.SPOOLED, BATCH),
+        outcomes.statusCounts(),
+        "the first batch, past its delivery timeout while safely in the spool");
+    for (int i = BATCH; i < RECORDS; i++) {
       p.send(record(i), outcomes.callback(i));
     }
     p.close(1_000);
