@@ -74,7 +74,10 @@ final class ReplaySource implements Runnable {
       meta = StoredBatchMeta.decode(e.meta());
       batch =
           new StoredBatch(
-              exporter.spoolShardKey(meta.shardKey), meta.recordCount, meta.sizeInBytes);
+              exporter.spoolShardKey(meta.shardKey),
+              meta.recordCount,
+              meta.sizeInBytes,
+              meta.recordSizes);
     } catch (RuntimeException ex) {
       failures.warn(() -> "spool entry #" + e.sequence() + " is unreadable; dropped: " + ex, null);
       metrics.corrupt(e.sequence(), e.recordCount());

@@ -75,7 +75,8 @@ final class SpoolWriter {
       notWritten(b, "the exporter cannot store shard key " + b.shardKey());
       return;
     }
-    byte[] meta = new StoredBatchMeta(compression, b.recordCount(), b.sizeInBytes(), key).encode();
+    byte[] meta =
+        StoredBatchMeta.of(compression, b, key, exporter.exportNeedsRecordSizes()).encode();
     Long floor = spool.nextSequence();
     appending.computeIfAbsent(floor, f -> new AtomicInteger()).incrementAndGet();
     try {

@@ -6,20 +6,32 @@ import java.io.OutputStream;
 /**
  * A batch read back from the spool, as {@link io.logproducer.spi.Exporter#export} sees it when a
  * stored request body is exported again: its shard key, record count, encoded size and attempt are
- * known; its records are not (the body is already framed and compressed), so the record accessors
- * throw {@link UnsupportedOperationException}. Immutable apart from the attempt; confined to the
- * replay thread.
+ * known, and each record's size when the exporter asked for sizes to be stored ({@link
+ * io.logproducer.spi.Exporter#exportNeedsRecordSizes()}). Its records are not: {@link #writeTo} and
+ * {@link #writeRecord} throw {@link UnsupportedOperationException}, as {@link #recordSize} does
+ * without stored sizes. (The stored body is the request body as shipped: compressed with the stored
+ * codec, and framed by the exporter. An exporter whose transport compresses itself, as Kafka's,
+ * gets uncompressed bodies; for Kafka's {@code raw} encoding the body is then exactly the records'
+ * encodings back to back, which is what the sizes cut apart. The exporter reads them from the body
+ * it is given, not through this batch.) Immutable apart from the attempt; confined to the replay
+ * thread.
  */
 final class StoredBatch implements Batch {
   private final Object shardKey;
   private final int recordCount;
   private final int sizeInBytes;
+  private final int[] recordSizes;
   private int attempt;
 
-  StoredBatch(Object shardKey, int recordCount, int sizeInBytes) {
+  /**
+   * @param recordSizes each record's encoded size ({@code recordCount} of them), or null when none
+   *     were stored; not copied
+   */
+  StoredBatch(Object shardKey, int recordCount, int sizeInBytes, int[] recordSizes) {
     this.shardKey = shardKey;
     this.recordCount = recordCount;
     this.sizeInBytes = sizeInBytes;
+    this.recordSizes = recordSizes;
   }
 
   void nextAttempt() {
@@ -41,9 +53,23 @@ final class StoredBatch implements Batch {
     return sizeInBytes;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws UnsupportedOperationException if no record sizes were stored with this batch
+   */
   @Override
   public int recordSize(int index) {
-    throw unavailable();
+    if (recordSizes == null) {
+      throw new UnsupportedOperationException(
+          "a batch replayed from the spool carries record sizes only when its exporter asks for"
+              + " them (Exporter.exportNeedsRecordSizes)");
+    }
+    if (index < 0 || index >= recordCount) {
+      throw new IndexOutOfBoundsException(
+          "record " + index + " of a batch of " + recordCount + " records");
+    }
+    return recordSizes[index];
   }
 
   @Override
@@ -72,6 +98,7 @@ final class StoredBatch implements Batch {
         + shardKey
         + ", records="
         + recordCount
+        + (recordSizes != null ? ", with record sizes" : "")
         + ", attempt="
         + attempt
         + '}';

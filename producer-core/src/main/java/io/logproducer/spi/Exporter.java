@@ -93,17 +93,38 @@ public interface Exporter extends AutoCloseable {
    * directory, without the batch's records. Called on send threads; must be thread-safe.
    *
    * <p>An exporter whose {@link #export} needs no more of a batch than its shard key, {@link
-   * Batch#recordCount()}, {@link Batch#sizeInBytes()} and {@link Batch#attempt()} (the records
-   * themselves are not available when a stored body is exported again) can be used with a spool.
-   * The default supports {@link String} and {@link Integer} keys and returns null for any other
-   * (the producer then refuses a spool for this exporter); override it with {@link
-   * #spoolShardKey(byte[])} for other keys.
+   * Batch#recordCount()}, {@link Batch#sizeInBytes()}, {@link Batch#attempt()} and, if it says so
+   * with {@link #exportNeedsRecordSizes()}, {@link Batch#recordSize(int)} (the records themselves
+   * are not available when a stored body is exported again) can be used with a spool. The default
+   * supports {@link String} and {@link Integer} keys and returns null for any other (the producer
+   * then refuses a spool for this exporter); override it with {@link #spoolShardKey(byte[])} for
+   * other keys.
    *
    * @param shardKey a key {@link #shardKey} returned
    * @return its stored form, or null if this exporter cannot export a stored body
    */
   default byte[] spoolShardKey(Object shardKey) {
     return SpoolShardKeys.encode(shardKey);
+  }
+
+  /**
+   * Whether {@link #export} reads {@link Batch#recordSize(int)}, as an exporter that ships one
+   * message per record cut out of the body does (Kafka's {@code raw} encoding). When true, the disk
+   * spool stores each record's encoded size beside a stored body (an unsigned varint per record:
+   * one byte below 128 bytes, two below 16 KiB), so that a batch exported again from the spool
+   * answers {@code recordSize}; when false (the default) it stores no sizes, and {@code recordSize}
+   * of such a batch throws {@link UnsupportedOperationException}. The sizes count against the 64
+   * KiB of meta a stored batch may carry beside its body: a batch whose sizes do not fit (about
+   * 65,000 records below 128 bytes each, 32,000 below 16 KiB) is not stored, and keeps its
+   * in-memory outcome.
+   *
+   * <p>Called on send threads for each batch written to a spool; must be cheap, thread-safe and
+   * give the same answer for the exporter's life.
+   *
+   * @return true if stored batches must carry their record sizes; default false
+   */
+  default boolean exportNeedsRecordSizes() {
+    return false;
   }
 
   /**

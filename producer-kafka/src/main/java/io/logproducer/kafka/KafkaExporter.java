@@ -355,24 +355,33 @@ public final class KafkaExporter implements Exporter {
   }
 
   /**
-   * The stored form of a shard key for the disk spool. With an OTLP encoding a batch is one message
-   * whose value is the stored body, so it is stored: a topic as the default form, a key slot as the
-   * tag {@code 'K'}, the slot (big-endian int32) and the topic (UTF-8). With the raw encoding a
-   * batch is one message per record, which {@link #export} cuts from the body with each record's
-   * size, and a stored body has no record sizes: null (not stored; the batch keeps its in-memory
-   * outcome).
+   * The stored form of a shard key for the disk spool: a topic as the default form, a key slot (an
+   * OTLP encoding with a key attribute) as the tag {@code 'K'}, the slot (big-endian int32) and the
+   * topic (UTF-8); null for any other key. Every encoding is stored. With an OTLP encoding a batch
+   * is one message whose value is the stored body. With the {@code raw} encoding the stored body is
+   * the records' encodings back to back, uncompressed (the Kafka client compresses), and {@link
+   * #export} cuts one message per record out of it by the record sizes stored beside it ({@link
+   * #exportNeedsRecordSizes()}); a keyed raw record's partition is again chosen by Kafka's
+   * partitioner from its key.
    */
   @Override
   public byte[] spoolShardKey(Object shardKey) {
-    if (format == null) {
-      return null;
-    }
     if (shardKey instanceof Topics.KeySlot) {
       Topics.KeySlot k = (Topics.KeySlot) shardKey;
       byte[] t = k.topic().getBytes(StandardCharsets.UTF_8);
       return ByteBuffer.allocate(5 + t.length).put(KEY_SLOT_TAG).putInt(k.slot()).put(t).array();
     }
     return shardKey instanceof String ? Exporter.super.spoolShardKey(shardKey) : null;
+  }
+
+  /**
+   * {@return true for the {@code raw} encoding, whose {@link #export} sends one message per record,
+   * cut out of the body by each record's size; false for the OTLP encodings (one message per
+   * batch)}
+   */
+  @Override
+  public boolean exportNeedsRecordSizes() {
+    return format == null;
   }
 
   /**

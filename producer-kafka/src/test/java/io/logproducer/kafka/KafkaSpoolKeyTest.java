@@ -2,12 +2,15 @@ package io.logproducer.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.AnyValue;
 import io.logproducer.LogRecord;
 import io.logproducer.kafka.internal.Topics;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** Which Kafka batches the disk spool stores, and their shard keys' stored form. */
@@ -42,10 +45,37 @@ class KafkaSpoolKeyTest {
   }
 
   @Test
-  void rawBatchesAreNotStoredBecauseExportCutsThemPerRecord() {
+  void rawBatchesAreStoredWithTheirRecordSizes() {
     KafkaExporter e =
-        KafkaExporter.builder().setTopic("logs").setEncoding(KafkaEncoding.RAW).build();
-    assertNull(e.spoolShardKey(e.shardKey(LogRecord.builder().setBody("b").build())));
+        KafkaExporter.builder()
+            .setTopic("logs")
+            .setEncoding(KafkaEncoding.RAW)
+            .setKeyAttribute("user")
+            .build();
+    Object key =
+        e.shardKey(
+            LogRecord.builder().setBody("b").setAttribute("user", AnyValue.of("u-17")).build());
+    assertEquals("logs", key, "a raw batch's shard is its topic; Kafka partitions by record key");
+    byte[] stored = e.spoolShardKey(key);
+    assertArrayEquals(
+        "Slogs".getBytes(StandardCharsets.UTF_8), stored, "the default form: tag S, UTF-8");
+    assertEquals("logs", e.spoolShardKey(stored));
+    assertTrue(e.exportNeedsRecordSizes(), "export cuts one message per record out of the body");
+  }
+
+  @Test
+  void otlpBatchesNeedNoRecordSizes() {
+    for (KafkaEncoding encoding :
+        new KafkaEncoding[] {KafkaEncoding.OTLP_PROTO, KafkaEncoding.OTLP_JSON}) {
+      KafkaExporter e = KafkaExporter.builder().setTopic("logs").setEncoding(encoding).build();
+      assertFalse(e.exportNeedsRecordSizes(), encoding + ": one message per batch");
+    }
+  }
+
+  @Test
+  void keysOfOtherTypesAreNotStored() {
+    KafkaExporter e = KafkaExporter.builder().setTopic("logs").build();
+    assertNull(e.spoolShardKey((Object) Integer.valueOf(3)));
   }
 
   @Test
