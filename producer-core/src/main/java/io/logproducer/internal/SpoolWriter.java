@@ -5,6 +5,7 @@ import io.logproducer.internal.spool.AppendResult;
 import io.logproducer.internal.spool.Spool;
 import io.logproducer.spi.Exporter;
 import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,6 +29,9 @@ final class SpoolWriter {
 
   /** Sequences of entries whose batch is still in memory, without its outcome. */
   private final ConcurrentSkipListSet<Long> held = new ConcurrentSkipListSet<>();
+
+  /** Sequences of entries replay has read and is exporting now. */
+  private final ConcurrentHashMap<Long, Boolean> replaying = new ConcurrentHashMap<>();
 
   /** Lower bounds of sequences being appended now (the spool's next sequence before each). */
   private final ConcurrentSkipListMap<Long, AtomicInteger> appending =
@@ -122,24 +126,52 @@ final class SpoolWriter {
 
   /**
    * {@return whether the batch's entry is durable per the policy and now belongs to replay (its
-   * records' outcome is then SPOOLED)} When the batch is not in the spool, or its entry is not yet
-   * durable, false (and the entry, if any, is acknowledged: the caller gives the in-memory
-   * outcome).
+   * records' outcome is then SPOOLED)} When the batch is not in the spool, its entry is not yet
+   * durable, or the storage dropped it while the batch held it ({@link #droppedByStorage}), false
+   * (and the entry, if any, is acknowledged: the caller gives the in-memory outcome).
    */
   boolean handOver(ProducerBatch b) {
     long seq = b.spoolSequence;
     if (seq < 0) {
       return false;
     }
-    if (spool.durableSequence() < seq) {
+    if (spool.durableSequence() < seq || !held.remove(seq)) {
       acknowledge(b);
       return false;
     }
-    held.remove(seq);
     synchronized (handedOver) {
       handedOver.notifyAll();
     }
     return true;
+  }
+
+  /**
+   * The storage dropped entry {@code sequence} (full policy DROP_OLDEST). {@return true when a live
+   * batch still held it (no outcome yet)}: that batch then goes on in memory only and never gets
+   * SPOOLED ({@link #handOver} says false), so the drop is not a spooled batch's and must not be
+   * counted or reported as one. Also true while replay exports the entry ({@link #replayStarted}):
+   * replay reports its fate. False for an entry handed over to replay and waiting on disk (its
+   * records got SPOOLED: the drop is theirs). Whichever of this and {@link #handOver} removes the
+   * sequence from the held set first decides.
+   */
+  boolean droppedByStorage(long sequence) {
+    return held.remove(sequence) || replaying.replace(sequence, Boolean.TRUE) != null;
+  }
+
+  /**
+   * Replay took entry {@code sequence} into memory to export it: a drop of its disk copy meanwhile
+   * is not a drop of its records (replay still delivers or refuses them, and says so).
+   */
+  void replayStarted(long sequence) {
+    replaying.put(sequence, Boolean.FALSE);
+  }
+
+  /**
+   * Replay is done with entry {@code sequence} (after acknowledging it, or at stop). {@return
+   * whether the storage dropped it meanwhile (then replay reports its fate, not the drop)}
+   */
+  boolean replayEnded(long sequence) {
+    return Boolean.TRUE.equals(replaying.remove(sequence));
   }
 
   /**
