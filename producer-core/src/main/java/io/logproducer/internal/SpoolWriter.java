@@ -30,6 +30,12 @@ final class SpoolWriter {
   /** Sequences of entries whose batch is still in memory, without its outcome. */
   private final ConcurrentSkipListSet<Long> held = new ConcurrentSkipListSet<>();
 
+  /**
+   * Sequences of entries handed over (their records got SPOOLED) while their batch's export was
+   * still in flight: replay waits for that export's late answer ({@link #release}).
+   */
+  private final ConcurrentSkipListSet<Long> answering = new ConcurrentSkipListSet<>();
+
   /** Sequences of entries replay has read and is exporting now. */
   private final ConcurrentHashMap<Long, Boolean> replaying = new ConcurrentHashMap<>();
 
@@ -121,6 +127,7 @@ final class SpoolWriter {
     if (seq >= 0) {
       spool.acknowledge(seq);
       held.remove(seq);
+      answering.remove(seq);
     }
   }
 
@@ -129,20 +136,43 @@ final class SpoolWriter {
    * records' outcome is then SPOOLED)} When the batch is not in the spool, its entry is not yet
    * durable, or the storage dropped it while the batch held it ({@link #droppedByStorage}), false
    * (and the entry, if any, is acknowledged: the caller gives the in-memory outcome).
+   *
+   * @param inFlight whether a send thread is exporting the batch now (it timed out in flight):
+   *     replay then leaves the entry alone until that export's answer, so that one copy is sent at
+   *     a time: a late delivery acknowledges it ({@link #acknowledge}), any other answer hands it
+   *     to replay ({@link #release})
    */
-  boolean handOver(ProducerBatch b) {
+  boolean handOver(ProducerBatch b, boolean inFlight) {
     long seq = b.spoolSequence;
     if (seq < 0) {
       return false;
+    }
+    if (inFlight) {
+      answering.add(seq); // before leaving held: replay's bound never passes it
     }
     if (spool.durableSequence() < seq || !held.remove(seq)) {
       acknowledge(b);
       return false;
     }
-    synchronized (handedOver) {
-      handedOver.notifyAll();
+    if (!inFlight) {
+      synchronized (handedOver) {
+        handedOver.notifyAll();
+      }
     }
     return true;
+  }
+
+  /**
+   * The send thread let go of batch {@code b} after its outcome was given in flight: unless its
+   * late answer delivered it (then acknowledged already), its entry now belongs to replay.
+   */
+  void release(ProducerBatch b) {
+    long seq = b.spoolSequence;
+    if (seq >= 0 && answering.remove(seq)) {
+      synchronized (handedOver) {
+        handedOver.notifyAll();
+      }
+    }
   }
 
   /**
@@ -184,9 +214,13 @@ final class SpoolWriter {
     if (lowestAppending != null) {
       bound = Math.min(bound, lowestAppending - 1);
     }
-    Long lowestHeld = held.isEmpty() ? null : first();
+    Long lowestHeld = first(held);
     if (lowestHeld != null) {
       bound = Math.min(bound, lowestHeld - 1);
+    }
+    Long lowestAnswering = first(answering);
+    if (lowestAnswering != null) {
+      bound = Math.min(bound, lowestAnswering - 1);
     }
     return bound;
   }
@@ -199,9 +233,9 @@ final class SpoolWriter {
     }
   }
 
-  private Long first() {
+  private static Long first(ConcurrentSkipListSet<Long> set) {
     try {
-      return held.first();
+      return set.first();
     } catch (java.util.NoSuchElementException e) {
       return null;
     }

@@ -250,4 +250,41 @@ class SpoolReplayTest {
     assertEquals(0, sameShardAtOnce.get(), "exports of one shard in flight at once");
     assertDeliveredOnceInOrder(slow, n);
   }
+
+  @Test
+  void aBatchTimingOutWhileItsExportIsInFlightIsDeliveredOnceByItsLateAnswer() {
+    InMemoryExporter slow = InMemoryExporter.create();
+    slow.setDelayMillis(2_000); // slower than the 1 s delivery timeout
+    // 40 records in 4 shards: a batch of 10 per shard, each in flight on its own send thread when
+    // its delivery timeout expires: SPOOLED; the late answer delivers them.
+    Producer p = producer(slow, spool().build(), 1_000, 8);
+    Outcomes outcomes = new Outcomes();
+    int n = 40;
+    for (int i = 0; i < n; i++) {
+      p.send(record(i), outcomes.callback(i));
+    }
+    outcomes.awaitCount(n, 30_000);
+    assertEquals(
+        Map.of(SendResult.Status.SPOOLED, n),
+        outcomes.statusCounts(),
+        () -> outcomes.all().stream().map(SendResult::getMessage).distinct().toList().toString());
+    assertTrue(
+        Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 30_000),
+        () -> p.getMetrics().toString());
+    // A replay of a handed-over entry would have started before the late answers emptied the
+    // spool; wait until every export started has its answer.
+    assertTrue(
+        Outcomes.until(
+            () ->
+                slow.batches().size() == slow.exportCalls()
+                    && slow.batches().stream().allMatch(b -> b.result() != null),
+            10_000));
+    List<Integer> delivered = new ArrayList<>();
+    for (List<Integer> ids : deliveredByShard(slow).values()) {
+      delivered.addAll(ids);
+    }
+    assertEquals(0, delivered.size() - n, "records delivered twice (late answer + replay)");
+    assertEquals(n, new HashSet<>(delivered).size(), "distinct records delivered");
+    assertEquals(0, p.getMetrics().getSpoolRecordsDelivered(), "nothing needed replay");
+  }
 }
