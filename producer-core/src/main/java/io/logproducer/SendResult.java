@@ -34,6 +34,15 @@ public final class SendResult {
      * will deliver it; later fates are counted in the metrics and reported to the SpoolListener.
      * Given instead of {@link #FAILED} or {@link #FAILED_AT_CLOSE} to a batch that reached its
      * {@code deliveryTimeoutMillis}, ran out of retries or was undelivered at {@code close()}.
+     *
+     * <p>At least once: a spooled batch whose export was still in flight when it got this outcome
+     * is not replayed while that export lasts; its late answer, if a delivery, removes it from the
+     * spool, and only another answer leaves it to replay, so within one process it reaches the
+     * receiver once. A batch can be delivered twice only when the process dies (e.g. {@code kill
+     * -9}) after the receiver took the request but before the producer removed the batch from the
+     * spool: the next producer replays it, at most once more per batch that was in flight then.
+     * Each batch's sequence ({@link SpoolListener}) is the key a receiver can drop such a duplicate
+     * by.
      */
     SPOOLED
   }

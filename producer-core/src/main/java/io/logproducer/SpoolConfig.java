@@ -30,6 +30,7 @@ public final class SpoolConfig {
   private final long maxBlockMillis;
   private final long maxAgeMillis;
   private final double minFreeDiskShare;
+  private final double replayShare;
   private final SpoolListener listener;
 
   private SpoolConfig(Builder b) {
@@ -42,6 +43,7 @@ public final class SpoolConfig {
     maxBlockMillis = b.maxBlockMillis;
     maxAgeMillis = b.maxAgeMillis;
     minFreeDiskShare = b.minFreeDiskShare;
+    replayShare = b.replayShare;
     listener = b.listener;
   }
 
@@ -100,6 +102,14 @@ public final class SpoolConfig {
     return minFreeDiskShare;
   }
 
+  /**
+   * {@return the share of the send threads' concurrent exports replay may use (0 &lt; share ≤ 1)}:
+   * replay keeps at most {@code max(1, floor(replayShare × sendThreads))} exports in flight
+   */
+  public double getReplayShare() {
+    return replayShare;
+  }
+
   /** {@return the listener told of each stored batch leaving the spool, or null for none} */
   public SpoolListener getListener() {
     return listener;
@@ -123,6 +133,8 @@ public final class SpoolConfig {
         + maxAgeMillis
         + ", minFreeDiskShare="
         + minFreeDiskShare
+        + ", replayShare="
+        + replayShare
         + (listener == null ? "" : ", listener=" + listener.getClass().getName())
         + '}';
   }
@@ -138,6 +150,7 @@ public final class SpoolConfig {
     private long maxBlockMillis;
     private long maxAgeMillis = 7L * 24 * 3600 * 1000;
     private double minFreeDiskShare = 0.05;
+    private double replayShare = 0.5;
     private SpoolListener listener;
 
     private Builder(Path directory) {
@@ -255,6 +268,25 @@ public final class SpoolConfig {
     public Builder setMinFreeDiskShare(double share) {
       require(share >= 0 && share < 1, "minFreeDiskShare must be in [0, 1): " + share);
       this.minFreeDiskShare = share;
+      return this;
+    }
+
+    /**
+     * How much of the send capacity replaying a backlog may take: replay keeps at most {@code
+     * max(1, floor(share × sendThreads))} exports in flight (one thread each, one body each in
+     * memory), beside the {@code sendThreads} exports of new traffic. Per shard it sends one stored
+     * batch at a time, in the order stored, so order per shard is kept; batches of different shards
+     * pass each other. Default 0.5: a backlog drains about half as fast as the send threads
+     * together can send (4 exports with the default 8 send threads), while the receiver keeps at
+     * least as much capacity for new traffic, which should not wait behind a long outage's backlog.
+     *
+     * @param share more than 0, at most 1
+     * @return this builder
+     * @throws IllegalArgumentException ("replayShare …") if out of range
+     */
+    public Builder setReplayShare(double share) {
+      require(share > 0 && share <= 1, "replayShare must be in (0, 1]: " + share);
+      this.replayShare = share;
       return this;
     }
 

@@ -123,7 +123,11 @@ final class BatchCompleter {
    * Releases the memory of a batch whose outcome was given while a send thread held it (TIMED_OUT).
    */
   void releaseAfterTimeout(ProducerBatch b) {
-    b.releaseMemory(budget);
+    try {
+      spoolOutcomes.released(b);
+    } finally {
+      b.releaseMemory(budget);
+    }
   }
 
   /**

@@ -248,7 +248,10 @@ public final class ProducerEngine {
         startThread(id + "-sender-" + i, sender::runLoop);
       }
       if (spool != null) {
-        startThread(id + "-spool-replay", spool.replayTask());
+        List<Runnable> replay = spool.replayTasks(sendThreads, metrics);
+        for (int i = 0; i < replay.size(); i++) {
+          startThread(id + "-spool-replay" + (i == 0 ? "" : "-" + i), replay.get(i));
+        }
       }
     } catch (Throwable t) { // e.g. OutOfMemoryError: unable to create native thread
       timer.stop();

@@ -7,6 +7,8 @@ import io.logproducer.internal.spool.Spool;
 import io.logproducer.internal.spool.SpoolLockedException;
 import io.logproducer.spi.Exporter;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A producer's spool and the parts around it, as the {@link ProducerEngine} sees them: opened with
@@ -36,6 +38,7 @@ final class ProducerSpool {
     this.config = config;
     this.metrics = metrics;
     this.writer = new SpoolWriter(spool, exporter, compression, metrics);
+    metrics.claimHeldDropsWith(writer::droppedByStorage);
     this.outcomes = new SpoolOutcomes(writer, metrics);
     this.replay = new ReplaySource(spool, writer, exporter, retryPolicy, metrics);
   }
@@ -92,9 +95,25 @@ final class ProducerSpool {
     return spool;
   }
 
-  /** The replay thread's task. */
-  Runnable replayTask() {
-    return replay;
+  /**
+   * {@return the replay threads' tasks: the reader, then {@code max(1, floor(replayShare ×
+   * sendThreads))} workers}, failures noted in {@code metrics}' last error. Called once, before the
+   * threads start.
+   */
+  List<Runnable> replayTasks(int sendThreads, Metrics metrics) {
+    int workers = replayWorkers(config.getReplayShare(), sendThreads);
+    replay.configure(workers, metrics::noteError);
+    List<Runnable> tasks = new ArrayList<>(workers + 1);
+    tasks.add(replay);
+    for (int i = 0; i < workers; i++) {
+      tasks.add(replay.worker());
+    }
+    return tasks;
+  }
+
+  /** {@return the replay exports allowed in flight: max(1, floor(share × sendThreads))} */
+  static int replayWorkers(double share, int sendThreads) {
+    return Math.max(1, (int) Math.floor(share * sendThreads + 1e-9));
   }
 
   /**

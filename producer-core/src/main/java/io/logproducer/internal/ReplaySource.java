@@ -9,20 +9,24 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Replay: one thread sends the spool's entries that no live batch holds — entries of previous runs
- * and entries of this run whose records got SPOOLED — oldest first, through {@link Exporter#export}
- * with the stored body as it is (nothing re-encoded), beside new traffic. One export at a time: at
- * most one of the {@code sendThreads + 1} concurrent exports is a replay, so per shard the stored
- * order is kept. A retryable answer is retried with the {@link RetryPolicy}'s backoff, without a
- * limit of attempts or time (a stored entry leaves only when delivered, refused for good, or
- * expired by maxAge); any other answer acknowledges the entry and is counted. Thread-safe: {@link
- * #run()} on its own thread, {@link #stop()} from any.
+ * Replay: sends the spool's entries that no live batch holds — entries of previous runs and entries
+ * of this run whose records got SPOOLED — oldest first, through {@link Exporter#export} with the
+ * stored body as it is (nothing re-encoded), beside new traffic. One reader ({@link #run()}) reads
+ * entries in sequence order into {@link ReplayLanes}; {@code workers} workers ({@link #worker()})
+ * export them, so at most {@code workers} replay exports are in flight and at most that many bodies
+ * are in memory. Per shard, one entry at a time in sequence order: the stored order is kept;
+ * entries of different shards pass each other and are acknowledged in any order. A retryable answer
+ * is retried with the {@link RetryPolicy}'s backoff, without a limit of attempts or time (a stored
+ * entry leaves only when delivered, refused for good, or expired by maxAge), and is noted as the
+ * producer's last error so that a stalled drain says why; any other answer acknowledges the entry
+ * and is counted. Thread-safe: {@link #run()} and each {@link #worker()} on their own threads,
+ * {@link #stop()} from any.
  */
 final class ReplaySource implements Runnable {
 
   private static final InternalLogger log = InternalLogger.get(ReplaySource.class);
 
-  /** How long the thread waits for work before looking again, in ms. */
+  /** How long the reader waits for work or room before looking again, in ms. */
   private static final long IDLE_MILLIS = 100;
 
   private final Spool spool;
@@ -32,8 +36,15 @@ final class ReplaySource implements Runnable {
   private final SpoolMetrics metrics;
   private final RateLimitedLog failures = new RateLimitedLog(log, 5_000);
   private final Object pause = new Object();
+  private volatile ReplayLanes lanes = new ReplayLanes(1);
+  private volatile ErrorSink errors = (source, message) -> {};
   private volatile boolean stopped;
-  private byte[] body = new byte[64 * 1024];
+
+  /** Where replay's failures go: the producer's last error. */
+  interface ErrorSink {
+    /** Notes {@code message} about {@code source} (the exporter's description). */
+    void noteError(String source, String message);
+  }
 
   ReplaySource(
       Spool spool,
@@ -48,26 +59,87 @@ final class ReplaySource implements Runnable {
     this.metrics = metrics;
   }
 
+  /**
+   * Sets the most exports in flight at once ({@code workers}, each with its own {@link #worker()}
+   * thread) and where failures are noted; called once, before the threads start.
+   */
+  void configure(int workers, ErrorSink errors) {
+    this.lanes = new ReplayLanes(workers);
+    this.errors = errors;
+  }
+
+  /** {@return the most exports in flight at once} */
+  int workers() {
+    return lanes.capacity();
+  }
+
+  /** The reader: reads entries in sequence order while there is room, until {@link #stop()}. */
   @Override
   public void run() {
+    ReplayLanes l = lanes;
     try (SpoolCursor cursor = spool.cursor()) {
       while (!stopped) {
-        SpoolEntry e = cursor.next(writer.replayBound());
-        if (e == null) {
-          try {
-            writer.awaitHandOver(IDLE_MILLIS);
-          } catch (InterruptedException ignored) {
-            // stop() interrupts only to hurry; the flag says when to leave
-          }
-          continue;
+        try {
+          readNext(cursor, l);
+        } catch (InterruptedException ignored) {
+          // stop() interrupts only to hurry; the flag says when to leave
         }
-        replay(e);
+      }
+    } finally {
+      l.stop();
+      for (long seq : l.waitingSequences()) {
+        writer.replayEnded(seq); // stays in the spool for the next producer
       }
     }
   }
 
-  /** Sends one entry until it is delivered, refused for good, or the producer closes. */
-  private void replay(SpoolEntry e) {
+  /** Reads the next entry into {@code l} when there is room and one; else waits a little. */
+  private void readNext(SpoolCursor cursor, ReplayLanes l) throws InterruptedException {
+    if (!l.awaitRoom(IDLE_MILLIS)) {
+      return;
+    }
+    SpoolEntry e = cursor.next(writer.replayBound());
+    if (e == null) {
+      writer.awaitHandOver(IDLE_MILLIS);
+      return;
+    }
+    ReplayLanes.Job job = read(e);
+    if (job != null) {
+      l.add(job);
+    }
+  }
+
+  /** {@return a worker's task: exports the entries the reader read until {@link #stop()}} */
+  Runnable worker() {
+    return this::work;
+  }
+
+  private void work() {
+    ReplayLanes l = lanes;
+    while (true) {
+      ReplayLanes.Job job;
+      try {
+        job = l.take();
+      } catch (InterruptedException e) {
+        if (stopped) {
+          return;
+        }
+        continue;
+      }
+      if (job == null) {
+        return;
+      }
+      try {
+        replay(job);
+      } finally {
+        writer.replayEnded(job.sequence);
+        l.done(job);
+      }
+    }
+  }
+
+  /** {@return entry {@code e} ready to export (its body copied), or null when unreadable} */
+  private ReplayLanes.Job read(SpoolEntry e) {
     StoredBatch batch;
     StoredBatchMeta meta;
     try {
@@ -80,60 +152,96 @@ final class ReplaySource implements Runnable {
               meta.recordSizes);
     } catch (RuntimeException ex) {
       failures.warn(() -> "spool entry #" + e.sequence() + " is unreadable; dropped: " + ex, null);
-      metrics.corrupt(e.sequence(), e.recordCount());
-      spool.acknowledge(e.sequence());
-      return;
+      if (spool.acknowledge(e.sequence())) {
+        metrics.corrupt(e.sequence(), e.recordCount());
+      }
+      return null;
     }
     ByteBuffer payload = e.payload();
-    int length = payload.remaining();
-    if (body.length < length) {
-      body = new byte[length];
-    }
-    payload.duplicate().get(body, 0, length);
+    byte[] body = new byte[payload.remaining()];
+    payload.duplicate().get(body);
+    writer.replayStarted(e.sequence());
     metrics.batchesReplayed.increment();
     metrics.recordsReplayed.add(meta.recordCount);
+    return new ReplayLanes.Job(e.sequence(), meta, batch, body);
+  }
+
+  /** Sends one entry until it is delivered, refused for good, or the producer closes. */
+  private void replay(ReplayLanes.Job job) {
+    StoredBatch batch = job.batch;
+    StoredBatchMeta meta = job.meta;
+    long seq = job.sequence;
     while (!stopped) {
       batch.nextAttempt();
-      ExportResult r = export(batch, length, meta);
+      ExportResult r = export(job);
       switch (r.kind()) {
         case SUCCESS:
         case PARTIAL_SUCCESS:
-          spool.acknowledge(e.sequence());
-          metrics.delivered(
-              e.sequence(), meta.recordCount, Math.min(meta.recordCount, r.rejectedCount()));
+          if (settled(seq)) {
+            metrics.delivered(seq, meta.recordCount, Math.min(meta.recordCount, r.rejectedCount()));
+          }
           return;
         case RETRYABLE:
           long backoff =
               retryPolicy.backoffMillis(Math.min(batch.attempt(), 30), r.retryAfterMillis());
+          errors.noteError(
+              exporter.describe(),
+              "spool replay of batch #"
+                  + seq
+                  + " ("
+                  + meta.recordCount
+                  + " records): "
+                  + r.message()
+                  + ", retry "
+                  + batch.attempt()
+                  + " in "
+                  + backoff
+                  + " ms");
           pause(backoff);
           break;
         default:
           if (stopped) {
             return; // the exporter closing under us is not an answer: keep the entry
           }
-          failures.warn(
-              () ->
-                  "spooled batch #"
-                      + e.sequence()
-                      + " of "
-                      + meta.recordCount
-                      + " records refused by "
-                      + exporter.describe()
-                      + " ("
-                      + r.kind()
-                      + "): "
-                      + r.message(),
-              null);
-          spool.acknowledge(e.sequence());
-          metrics.refused(e.sequence(), meta.recordCount, r.kind() + ": " + r.message());
+          refused(seq, meta, r);
           return;
       }
     }
   }
 
-  private ExportResult export(StoredBatch batch, int length, StoredBatchMeta meta) {
+  private void refused(long seq, StoredBatchMeta meta, ExportResult r) {
+    String reason = r.kind() + ": " + r.message();
+    failures.warn(
+        () ->
+            "spooled batch #"
+                + seq
+                + " of "
+                + meta.recordCount
+                + " records refused by "
+                + exporter.describe()
+                + " ("
+                + reason
+                + ")",
+        null);
+    errors.noteError(
+        exporter.describe(), "spool replay: batch #" + seq + " refused for good (" + reason + ")");
+    if (settled(seq)) {
+      metrics.refused(seq, meta.recordCount, reason);
+    }
+  }
+
+  /**
+   * Acknowledges entry {@code seq}. {@return whether its fate is replay's to report}: true unless
+   * the storage dropped it before replay read it (the drop was reported then).
+   */
+  private boolean settled(long seq) {
+    boolean acked = spool.acknowledge(seq);
+    return writer.replayEnded(seq) || acked;
+  }
+
+  private ExportResult export(ReplayLanes.Job job) {
     try {
-      ExportResult r = exporter.export(batch, body, length, meta.compression);
+      ExportResult r = exporter.export(job.batch, job.body, job.body.length, job.meta.compression);
       return r == null ? ExportResult.failed("exporter returned no result", null) : r;
     } catch (Exception | LinkageError ex) {
       return ExportResult.failed("exporter threw " + ex, ex);
@@ -154,9 +262,10 @@ final class ReplaySource implements Runnable {
     }
   }
 
-  /** Makes the thread leave after its current export; entries not delivered stay in the spool. */
+  /** Makes the threads leave after their current export; entries not delivered stay spooled. */
   void stop() {
     stopped = true;
+    lanes.stop();
     synchronized (pause) {
       pause.notifyAll();
     }

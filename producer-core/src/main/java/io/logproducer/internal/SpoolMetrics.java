@@ -3,6 +3,7 @@ package io.logproducer.internal;
 import io.logproducer.internal.spool.DiscardReason;
 import io.logproducer.internal.spool.SpoolListener;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongPredicate;
 
 /**
  * The spool's counters: records and batches whose outcome was SPOOLED, batches written ahead,
@@ -31,6 +32,7 @@ final class SpoolMetrics implements SpoolListener {
   final LongAdder recordsDropped = new LongAdder();
   final LongAdder batchesCorrupt = new LongAdder();
   private final io.logproducer.SpoolListener user;
+  private volatile LongPredicate heldDrops = seq -> false;
   private final RateLimitedLog listenerErrors = new RateLimitedLog(log, 10_000);
 
   /**
@@ -38,6 +40,15 @@ final class SpoolMetrics implements SpoolListener {
    */
   SpoolMetrics(io.logproducer.SpoolListener user) {
     this.user = user;
+  }
+
+  /**
+   * Routes DROPPED_OLDEST events to {@code claim} first: when it returns true (a live batch held
+   * the entry and keeps its in-memory outcome) the drop is neither counted nor told to the user's
+   * listener. Called once, before the spool is used.
+   */
+  void claimHeldDropsWith(LongPredicate claim) {
+    this.heldDrops = claim;
   }
 
   /** Replay delivered stored batch {@code sequence}; {@code rejected} of its records refused. */
@@ -76,6 +87,9 @@ final class SpoolMetrics implements SpoolListener {
 
   @Override
   public void onDiscarded(DiscardReason reason, long sequence, int recordCount, byte[] meta) {
+    if (reason == DiscardReason.DROPPED_OLDEST && heldDrops.test(sequence)) {
+      return; // a live batch's entry: its records get their in-memory outcome instead
+    }
     long records = Math.max(0, recordCount);
     switch (reason) {
       case EXPIRED:

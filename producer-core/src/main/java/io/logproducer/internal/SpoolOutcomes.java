@@ -32,7 +32,7 @@ final class SpoolOutcomes {
     }
     SendResult.Status s = chosen.getStatus();
     if ((s == SendResult.Status.FAILED || s == SendResult.Status.FAILED_AT_CLOSE)
-        && writer.handOver(b)) {
+        && writer.handOver(b, b.state() == ProducerBatch.TIMED_OUT)) {
       metrics.batchesSpooled.increment();
       metrics.recordsSpooled.add(b.recordCount());
       return new SendResult(
@@ -66,6 +66,16 @@ final class SpoolOutcomes {
   void lateDelivery(ProducerBatch b) {
     if (writer != null) {
       writer.acknowledge(b);
+    }
+  }
+
+  /**
+   * The send thread let go of a batch that got its outcome while in flight (after its late answer,
+   * if any): an entry its late answer did not deliver goes to replay now.
+   */
+  void released(ProducerBatch b) {
+    if (writer != null) {
+      writer.release(b);
     }
   }
 }

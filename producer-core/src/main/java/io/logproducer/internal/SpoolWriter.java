@@ -5,6 +5,7 @@ import io.logproducer.internal.spool.AppendResult;
 import io.logproducer.internal.spool.Spool;
 import io.logproducer.spi.Exporter;
 import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,6 +29,15 @@ final class SpoolWriter {
 
   /** Sequences of entries whose batch is still in memory, without its outcome. */
   private final ConcurrentSkipListSet<Long> held = new ConcurrentSkipListSet<>();
+
+  /**
+   * Sequences of entries handed over (their records got SPOOLED) while their batch's export was
+   * still in flight: replay waits for that export's late answer ({@link #release}).
+   */
+  private final ConcurrentSkipListSet<Long> answering = new ConcurrentSkipListSet<>();
+
+  /** Sequences of entries replay has read and is exporting now. */
+  private final ConcurrentHashMap<Long, Boolean> replaying = new ConcurrentHashMap<>();
 
   /** Lower bounds of sequences being appended now (the spool's next sequence before each). */
   private final ConcurrentSkipListMap<Long, AtomicInteger> appending =
@@ -118,29 +128,81 @@ final class SpoolWriter {
     if (seq >= 0) {
       spool.acknowledge(seq);
       held.remove(seq);
+      answering.remove(seq);
     }
   }
 
   /**
    * {@return whether the batch's entry is durable per the policy and now belongs to replay (its
-   * records' outcome is then SPOOLED)} When the batch is not in the spool, or its entry is not yet
-   * durable, false (and the entry, if any, is acknowledged: the caller gives the in-memory
-   * outcome).
+   * records' outcome is then SPOOLED)} When the batch is not in the spool, its entry is not yet
+   * durable, or the storage dropped it while the batch held it ({@link #droppedByStorage}), false
+   * (and the entry, if any, is acknowledged: the caller gives the in-memory outcome).
+   *
+   * @param inFlight whether a send thread is exporting the batch now (it timed out in flight):
+   *     replay then leaves the entry alone until that export's answer, so that one copy is sent at
+   *     a time: a late delivery acknowledges it ({@link #acknowledge}), any other answer hands it
+   *     to replay ({@link #release})
    */
-  boolean handOver(ProducerBatch b) {
+  boolean handOver(ProducerBatch b, boolean inFlight) {
     long seq = b.spoolSequence;
     if (seq < 0) {
       return false;
     }
-    if (spool.durableSequence() < seq) {
+    if (inFlight) {
+      answering.add(seq); // before leaving held: replay's bound never passes it
+    }
+    if (spool.durableSequence() < seq || !held.remove(seq)) {
       acknowledge(b);
       return false;
     }
-    held.remove(seq);
-    synchronized (handedOver) {
-      handedOver.notifyAll();
+    if (!inFlight) {
+      synchronized (handedOver) {
+        handedOver.notifyAll();
+      }
     }
     return true;
+  }
+
+  /**
+   * The send thread let go of batch {@code b} after its outcome was given in flight: unless its
+   * late answer delivered it (then acknowledged already), its entry now belongs to replay.
+   */
+  void release(ProducerBatch b) {
+    long seq = b.spoolSequence;
+    if (seq >= 0 && answering.remove(seq)) {
+      synchronized (handedOver) {
+        handedOver.notifyAll();
+      }
+    }
+  }
+
+  /**
+   * The storage dropped entry {@code sequence} (full policy DROP_OLDEST). {@return true when a live
+   * batch still held it (no outcome yet)}: that batch then goes on in memory only and never gets
+   * SPOOLED ({@link #handOver} says false), so the drop is not a spooled batch's and must not be
+   * counted or reported as one. Also true while replay exports the entry ({@link #replayStarted}):
+   * replay reports its fate. False for an entry handed over to replay and waiting on disk (its
+   * records got SPOOLED: the drop is theirs). Whichever of this and {@link #handOver} removes the
+   * sequence from the held set first decides.
+   */
+  boolean droppedByStorage(long sequence) {
+    return held.remove(sequence) || replaying.replace(sequence, Boolean.TRUE) != null;
+  }
+
+  /**
+   * Replay took entry {@code sequence} into memory to export it: a drop of its disk copy meanwhile
+   * is not a drop of its records (replay still delivers or refuses them, and says so).
+   */
+  void replayStarted(long sequence) {
+    replaying.put(sequence, Boolean.FALSE);
+  }
+
+  /**
+   * Replay is done with entry {@code sequence} (after acknowledging it, or at stop). {@return
+   * whether the storage dropped it meanwhile (then replay reports its fate, not the drop)}
+   */
+  boolean replayEnded(long sequence) {
+    return Boolean.TRUE.equals(replaying.remove(sequence));
   }
 
   /**
@@ -153,9 +215,13 @@ final class SpoolWriter {
     if (lowestAppending != null) {
       bound = Math.min(bound, lowestAppending - 1);
     }
-    Long lowestHeld = held.isEmpty() ? null : first();
+    Long lowestHeld = first(held);
     if (lowestHeld != null) {
       bound = Math.min(bound, lowestHeld - 1);
+    }
+    Long lowestAnswering = first(answering);
+    if (lowestAnswering != null) {
+      bound = Math.min(bound, lowestAnswering - 1);
     }
     return bound;
   }
@@ -168,9 +234,9 @@ final class SpoolWriter {
     }
   }
 
-  private Long first() {
+  private static Long first(ConcurrentSkipListSet<Long> set) {
     try {
-      return held.first();
+      return set.first();
     } catch (java.util.NoSuchElementException e) {
       return null;
     }

@@ -1,0 +1,290 @@
+package io.logproducer.spool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.logproducer.Compression;
+import io.logproducer.LogRecord;
+import io.logproducer.Producer;
+import io.logproducer.ProducerConfig;
+import io.logproducer.ProducerMetrics;
+import io.logproducer.SendResult;
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import io.logproducer.SpoolFullPolicy;
+import io.logproducer.SpoolListener;
+import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.ExportedBatch;
+import io.logproducer.testing.InMemoryExporter;
+import io.logproducer.testing.Outcomes;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Replay and the outcomes around it: DROP_OLDEST of a batch still in memory, replay failures in the
+ * producer's last error, parallel replay under {@code replayShare} with per-shard order, and no
+ * duplicate when a batch times out while its export is in flight.
+ */
+@Timeout(120)
+class SpoolReplayTest {
+
+  private static final AtomicInteger IDS = new AtomicInteger();
+  private static final ExportResult DOWN = ExportResult.retryable("connection refused", null, -1);
+  private static final int SHARDS = 4;
+
+  @TempDir Path dir;
+  private final List<Producer> producers = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() {
+    for (Producer p : producers) {
+      p.close(0);
+    }
+  }
+
+  private Producer producer(
+      InMemoryExporter exporter, SpoolConfig spool, long deliveryMillis, int sendThreads) {
+    ProducerConfig config =
+        ProducerConfig.builder()
+            .setClientId("replay-" + IDS.incrementAndGet())
+            .setLingerMillis(5)
+            .setBatchCountThreshold(10)
+            .setDeliveryTimeoutMillis(deliveryMillis)
+            .setInitialRetryBackoffMillis(10)
+            .setMaxRetryBackoffMillis(50)
+            .setSendThreads(sendThreads)
+            .setCompression(Compression.NONE)
+            .setJmxEnabled(false)
+            .setShutdownHookEnabled(false)
+            .setSpool(spool)
+            .build();
+    Producer p = new Producer(config, exporter);
+    producers.add(p);
+    return p;
+  }
+
+  private SpoolConfig.Builder spool() {
+    return SpoolConfig.builder(dir)
+        .setSegmentBytes(64 * 1024)
+        .setMaxBytes(8L << 20)
+        .setDurability(SpoolDurability.GROUP_COMMIT)
+        .setGroupCommitMillis(20);
+  }
+
+  private static LogRecord record(int i) {
+    return LogRecord.builder().setBody("r-" + i).setDestination("shard-" + (i % SHARDS)).build();
+  }
+
+  /** Stores {@code n} records (4 shards) in the spool: a producer whose receiver is down closes. */
+  private void spoolBacklog(int n) {
+    InMemoryExporter down = InMemoryExporter.create();
+    down.respondWith(b -> DOWN);
+    Producer first = producer(down, spool().build(), 60_000, 1);
+    Outcomes outcomes = new Outcomes();
+    for (int i = 0; i < n; i++) {
+      first.send(record(i), outcomes.callback(i));
+    }
+    assertTrue(Outcomes.until(() -> down.exportCalls() >= n / 10, 10_000));
+    first.close(2_000);
+    assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
+  }
+
+  /** The record ids delivered, per shard, in arrival order. */
+  private static Map<Object, List<Integer>> deliveredByShard(InMemoryExporter exporter) {
+    Map<Object, List<Integer>> out = new HashMap<>();
+    for (ExportedBatch b : exporter.batches()) {
+      if (b.isDelivered()) {
+        for (String body : b.bodies()) {
+          out.computeIfAbsent(b.shardKey(), k -> new ArrayList<>())
+              .add(Integer.parseInt(body.substring(body.lastIndexOf('-') + 1)));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void assertDeliveredOnceInOrder(InMemoryExporter exporter, int n) {
+    Set<Integer> all = new HashSet<>();
+    int count = 0;
+    for (Map.Entry<Object, List<Integer>> e : deliveredByShard(exporter).entrySet()) {
+      List<Integer> ids = e.getValue();
+      for (int k = 1; k < ids.size(); k++) {
+        assertTrue(ids.get(k - 1) < ids.get(k), "order of " + e.getKey() + ": " + ids);
+      }
+      all.addAll(ids);
+      count += ids.size();
+    }
+    assertEquals(n, all.size(), "distinct records delivered");
+    assertEquals(n, count, "records delivered, duplicates included");
+  }
+
+  @Test
+  void dropOldestOfABatchStillInMemoryGivesItsRecordsFailedNotSpooledCountedOnce() {
+    InMemoryExporter exporter = InMemoryExporter.create();
+    exporter.respondWith(b -> DOWN);
+    AtomicLong droppedRecords = new AtomicLong();
+    SpoolConfig small =
+        spool()
+            .setMaxBytes(2 * 64 * 1024 + SpoolConfig.FIXED_OVERHEAD_BYTES)
+            .setFullPolicy(SpoolFullPolicy.DROP_OLDEST, 0)
+            .setListener(
+                new SpoolListener() {
+                  @Override
+                  public void onDropped(long sequence, int recordCount) {
+                    droppedRecords.addAndGet(recordCount);
+                  }
+                })
+            .build();
+    // Every batch is written ahead within its 3 s delivery timeout, so the spool (two 64 KiB
+    // segments) drops the oldest entries while their batches are still retried in memory.
+    Producer p = producer(exporter, small, 3_000, 1);
+    Outcomes outcomes = new Outcomes();
+    int n = 2_000;
+    String pad = "x".repeat(1_000);
+    for (int i = 0; i < n; i++) {
+      p.send(LogRecord.builder().setBody(pad + "-" + i).build(), outcomes.callback(i));
+    }
+    outcomes.awaitCount(n, 60_000);
+    Map<SendResult.Status, Integer> counts = outcomes.statusCounts();
+    int spooled = counts.getOrDefault(SendResult.Status.SPOOLED, 0);
+    int failed = counts.getOrDefault(SendResult.Status.FAILED, 0);
+    assertEquals(n, spooled + failed, "one outcome per record: " + counts);
+    assertTrue(failed > 0, "entries dropped while held give FAILED: " + counts);
+    assertTrue(spooled > 0, "the newest entries survive: " + counts);
+    assertEquals(0, outcomes.duplicates());
+    ProducerMetrics m = p.getMetrics();
+    assertEquals(spooled, m.getRecordsSpooled());
+    assertEquals(failed, m.getRecordsFailed());
+
+    exporter.respondWith(b -> ExportResult.success());
+    assertTrue(
+        Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 30_000),
+        () -> p.getMetrics().toString());
+    ProducerMetrics after = p.getMetrics();
+    // Each SPOOLED record is delivered by replay or counted dropped; no FAILED record is either.
+    assertEquals(
+        spooled,
+        after.getSpoolRecordsDelivered() + after.getSpoolRecordsDropped(),
+        after.toString());
+    assertEquals(after.getSpoolRecordsDropped(), droppedRecords.get());
+    List<Integer> delivered = new ArrayList<>();
+    for (List<Integer> ids : deliveredByShard(exporter).values()) {
+      delivered.addAll(ids);
+    }
+    assertEquals(after.getSpoolRecordsDelivered(), delivered.size());
+    assertEquals(delivered.size(), new HashSet<>(delivered).size(), "no duplicate");
+    assertTrue(
+        outcomes.idsWith(SendResult.Status.SPOOLED).containsAll(delivered),
+        "only SPOOLED records are replayed");
+  }
+
+  @Test
+  void replayFailuresBecomeTheProducersLastError() {
+    spoolBacklog(40);
+    InMemoryExporter refusing = InMemoryExporter.create();
+    refusing.respondWith(b -> DOWN);
+    Producer p = producer(refusing, spool().build(), 60_000, 1);
+    assertTrue(
+        Outcomes.until(
+            () -> {
+              String e = p.getMetrics().getLastError();
+              return e != null && e.contains("spool replay") && e.contains("connection refused");
+            },
+            10_000),
+        () -> "last error: " + p.getMetrics().getLastError());
+    assertEquals(0, p.getMetrics().getSpoolRecordsDelivered());
+  }
+
+  @Test
+  void replayKeepsFloorOfShareTimesSendThreadsExportsInFlightAndPerShardOrder() {
+    int n = 400;
+    spoolBacklog(n);
+    InMemoryExporter slow = InMemoryExporter.create();
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger maxInFlight = new AtomicInteger();
+    CountDownLatch twoAtOnce = new CountDownLatch(1);
+    Set<Object> busyShards = ConcurrentHashMap.newKeySet();
+    AtomicInteger sameShardAtOnce = new AtomicInteger();
+    slow.respondWith(
+        b -> {
+          if (!busyShards.add(b.shardKey())) {
+            sameShardAtOnce.incrementAndGet();
+          }
+          int now = inFlight.incrementAndGet();
+          maxInFlight.accumulateAndGet(now, Math::max);
+          if (now >= 2) {
+            twoAtOnce.countDown();
+          }
+          try {
+            // Each export is held until two were seen at once (at most 2 s): a slow receiver.
+            twoAtOnce.await(2, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            inFlight.decrementAndGet();
+            busyShards.remove(b.shardKey());
+          }
+          return ExportResult.success();
+        });
+    // floor(0.5 x 5) = 2 replay exports at once.
+    Producer p = producer(slow, spool().setReplayShare(0.5).build(), 60_000, 5);
+    assertTrue(
+        Outcomes.until(() -> p.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+        () -> p.getMetrics().toString());
+    assertTrue(Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertEquals(2, maxInFlight.get(), "replay exports in flight at once");
+    assertEquals(0, sameShardAtOnce.get(), "exports of one shard in flight at once");
+    assertDeliveredOnceInOrder(slow, n);
+  }
+
+  @Test
+  void aBatchTimingOutWhileItsExportIsInFlightIsDeliveredOnceByItsLateAnswer() {
+    InMemoryExporter slow = InMemoryExporter.create();
+    slow.setDelayMillis(2_000); // slower than the 1 s delivery timeout
+    // 40 records in 4 shards: a batch of 10 per shard, each in flight on its own send thread when
+    // its delivery timeout expires: SPOOLED; the late answer delivers them.
+    Producer p = producer(slow, spool().build(), 1_000, 8);
+    Outcomes outcomes = new Outcomes();
+    int n = 40;
+    for (int i = 0; i < n; i++) {
+      p.send(record(i), outcomes.callback(i));
+    }
+    outcomes.awaitCount(n, 30_000);
+    assertEquals(
+        Map.of(SendResult.Status.SPOOLED, n),
+        outcomes.statusCounts(),
+        () -> outcomes.all().stream().map(SendResult::getMessage).distinct().toList().toString());
+    assertTrue(
+        Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 30_000),
+        () -> p.getMetrics().toString());
+    // A replay of a handed-over entry would have started before the late answers emptied the
+    // spool; wait until every export started has its answer.
+    assertTrue(
+        Outcomes.until(
+            () ->
+                slow.batches().size() == slow.exportCalls()
+                    && slow.batches().stream().allMatch(b -> b.result() != null),
+            10_000));
+    List<Integer> delivered = new ArrayList<>();
+    for (List<Integer> ids : deliveredByShard(slow).values()) {
+      delivered.addAll(ids);
+    }
+    assertEquals(0, delivered.size() - n, "records delivered twice (late answer + replay)");
+    assertEquals(n, new HashSet<>(delivered).size(), "distinct records delivered");
+    assertEquals(0, p.getMetrics().getSpoolRecordsDelivered(), "nothing needed replay");
+  }
+}
