@@ -149,6 +149,9 @@ public final class KafkaExporter implements Exporter {
   /** The tag byte of a stored key slot ({@link #spoolShardKey(Object)}). */
   private static final byte KEY_SLOT_TAG = 'K';
 
+  /** The tag byte of a stored topic of the raw encoding ({@link #spoolShardKey(Object)}). */
+  private static final byte RAW_TOPIC_TAG = 'R';
+
   private final KafkaEncoding encoding;
   private final Compression compression;
   private final String keyAttribute;
@@ -355,17 +358,26 @@ public final class KafkaExporter implements Exporter {
   }
 
   /**
-   * The stored form of a shard key for the disk spool: a topic as the default form, a key slot (an
-   * OTLP encoding with a key attribute) as the tag {@code 'K'}, the slot (big-endian int32) and the
-   * topic (UTF-8); null for any other key. Every encoding is stored. With an OTLP encoding a batch
-   * is one message whose value is the stored body. With the {@code raw} encoding the stored body is
-   * the records' encodings back to back, uncompressed (the Kafka client compresses), and {@link
-   * #export} cuts one message per record out of it by the record sizes stored beside it ({@link
+   * The stored form of a shard key for the disk spool. Every encoding is stored. With an OTLP
+   * encoding a batch is one message whose value is the stored body: a topic is stored in the
+   * default form, a key slot (with a key attribute) as the tag {@code 'K'}, the slot (big-endian
+   * int32) and the topic (UTF-8). With the {@code raw} encoding the stored body is the records'
+   * encodings back to back, uncompressed (the Kafka client compresses), and {@link #export} cuts
+   * one message per record out of it by the record sizes stored beside it ({@link
    * #exportNeedsRecordSizes()}); a keyed raw record's partition is again chosen by Kafka's
-   * partitioner from its key.
+   * partitioner from its key. A raw batch's topic is stored as the tag {@code 'R'} and the topic
+   * (UTF-8), so that an exporter with another encoding does not send the body as its own (see
+   * {@link #spoolShardKey(byte[])}). Null for any other key.
    */
   @Override
   public byte[] spoolShardKey(Object shardKey) {
+    if (format == null) {
+      if (!(shardKey instanceof String)) {
+        return null;
+      }
+      byte[] t = ((String) shardKey).getBytes(StandardCharsets.UTF_8);
+      return ByteBuffer.allocate(1 + t.length).put(RAW_TOPIC_TAG).put(t).array();
+    }
     if (shardKey instanceof Topics.KeySlot) {
       Topics.KeySlot k = (Topics.KeySlot) shardKey;
       byte[] t = k.topic().getBytes(StandardCharsets.UTF_8);
@@ -387,10 +399,25 @@ public final class KafkaExporter implements Exporter {
   /**
    * The shard key {@link #spoolShardKey(Object)} stored.
    *
-   * @throws IllegalArgumentException if the bytes are not a stored Kafka shard key
+   * @throws IllegalArgumentException if the bytes are not a stored Kafka shard key, or were stored
+   *     with the {@code raw} encoding and this exporter has an OTLP one, or the other way round
+   *     (the replay then drops the batch and counts it in {@code spoolBatchesCorrupt}, with a WARN
+   *     log holding this message, rather than send a body its topic's readers would not understand)
    */
   @Override
   public Object spoolShardKey(byte[] stored) {
+    boolean raw = stored != null && stored.length >= 1 && stored[0] == RAW_TOPIC_TAG;
+    if (raw != (format == null)) {
+      throw new IllegalArgumentException(
+          raw
+              ? "a batch stored with the Kafka raw encoding cannot be sent with encoding "
+                  + encoding.configName()
+              : "not a stored Kafka raw shard key (a batch stored with an OTLP encoding cannot be"
+                  + " sent with the raw encoding)");
+    }
+    if (raw) {
+      return new String(stored, 1, stored.length - 1, StandardCharsets.UTF_8);
+    }
     if (stored != null && stored.length >= 5 && stored[0] == KEY_SLOT_TAG) {
       ByteBuffer b = ByteBuffer.wrap(stored, 1, stored.length - 1);
       int slot = b.getInt();

@@ -57,10 +57,31 @@ class KafkaSpoolKeyTest {
             LogRecord.builder().setBody("b").setAttribute("user", AnyValue.of("u-17")).build());
     assertEquals("logs", key, "a raw batch's shard is its topic; Kafka partitions by record key");
     byte[] stored = e.spoolShardKey(key);
-    assertArrayEquals(
-        "Slogs".getBytes(StandardCharsets.UTF_8), stored, "the default form: tag S, UTF-8");
+    assertArrayEquals("Rlogs".getBytes(StandardCharsets.UTF_8), stored, "tag R, UTF-8");
     assertEquals("logs", e.spoolShardKey(stored));
     assertTrue(e.exportNeedsRecordSizes(), "export cuts one message per record out of the body");
+  }
+
+  @Test
+  void aBatchStoredWithOneEncodingIsNotSentWithTheOther() {
+    KafkaExporter raw =
+        KafkaExporter.builder().setTopic("logs").setEncoding(KafkaEncoding.RAW).build();
+    KafkaExporter otlp =
+        KafkaExporter.builder().setTopic("logs").setEncoding(KafkaEncoding.OTLP_PROTO).build();
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> otlp.spoolShardKey(raw.spoolShardKey("logs")));
+    assertEquals(
+        "a batch stored with the Kafka raw encoding cannot be sent with encoding otlp_proto",
+        e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> raw.spoolShardKey(otlp.spoolShardKey("logs")));
+    assertEquals(
+        "not a stored Kafka raw shard key (a batch stored with an OTLP encoding cannot be sent with"
+            + " the raw encoding)",
+        e.getMessage());
+    assertNull(raw.spoolShardKey((Object) Integer.valueOf(3)));
   }
 
   @Test

@@ -83,25 +83,34 @@ class KafkaSpoolTest {
         .build();
   }
 
-  private Producer producer(String clientId, Path dir, KafkaEncoding encoding, String topic) {
+  /**
+   * A producer on {@code dir}. While the broker is {@code away}: Kafka timeouts of half a second
+   * and a {@code deliveryTimeoutMillis} of 2 s. Once it is back: the exporter's default timeouts (a
+   * request timed out on this loaded machine would make the replay send the batch again: at least
+   * once, and the test counts exactly).
+   */
+  private Producer producer(Path dir, KafkaEncoding encoding, String topic, boolean away) {
     KafkaExporterBuilder exporter =
         KafkaExporter.builder()
             .setBootstrapServers(broker.bootstrapServers())
             .setTopic(topic)
-            .setEncoding(encoding)
-            .setProperty("max.block.ms", 500)
-            .setProperty("request.timeout.ms", 500)
-            .setProperty("delivery.timeout.ms", 1_000);
+            .setEncoding(encoding);
+    if (away) {
+      exporter
+          .setProperty("max.block.ms", 500)
+          .setProperty("request.timeout.ms", 500)
+          .setProperty("delivery.timeout.ms", 1_000);
+    }
     if (encoding == KafkaEncoding.RAW) {
       exporter.setKeyAttribute("user");
     }
     return new Producer(
         ProducerConfig.builder()
-            .setClientId(clientId)
+            .setClientId(away ? "kafka-spool-away" : "kafka-spool-back")
             .setBatchCountThreshold(BATCH)
             .setLingerMillis(200)
             .setSendThreads(1)
-            .setDeliveryTimeoutMillis(2_000)
+            .setDeliveryTimeoutMillis(away ? 2_000 : 60_000)
             .setShutdownHookEnabled(false)
             .setSpool(spool(dir))
             .build(),
@@ -123,7 +132,7 @@ class KafkaSpoolTest {
   private void spoolEverything(Path dir, KafkaEncoding encoding, String topic) {
     broker.stop();
     Outcomes outcomes = new Outcomes();
-    Producer p = producer("kafka-spool-away", dir, encoding, topic);
+    Producer p = producer(dir, encoding, topic, true);
     for (int i = 0; i < BATCH; i++) {
       p.send(record(i), outcomes.callback(i));
     }
@@ -152,7 +161,7 @@ class KafkaSpoolTest {
       Path dir, KafkaEncoding encoding, String topic, int expectedMessages) {
     broker.restart();
     List<ConsumerRecord<byte[], byte[]>> messages;
-    try (Producer p = producer("kafka-spool-back", dir, encoding, topic)) {
+    try (Producer p = producer(dir, encoding, topic, false)) {
       boolean drained =
           Outcomes.until(
               () -> {
