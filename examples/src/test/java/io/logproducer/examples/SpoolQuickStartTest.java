@@ -118,6 +118,10 @@ class SpoolQuickStartTest {
       assertTrue(!stillDown.lastLine().endsWith(" left_batches=0"), stillDown.all());
       assertTrue(
           stillDown.err.contains("error: spool " + dir + " did not drain to "), stillDown.all());
+      assertTrue(
+          stillDown.err.contains("; last failure: ")
+              && stillDown.err.contains("spool replay of batch #"),
+          "the cause replay reported: " + stillDown.all());
 
       receiver.resume();
       Run drain = run(args(receiver, "--records", "0"));

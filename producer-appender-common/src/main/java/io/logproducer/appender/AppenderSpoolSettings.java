@@ -28,6 +28,7 @@ public final class AppenderSpoolSettings {
   private Long maxBlockMillis;
   private Long maxAgeMillis;
   private Double minFreeDiskShare;
+  private Double replayShare;
 
   /** Creates settings with {@link SpoolConfig}'s defaults and no directory. */
   public AppenderSpoolSettings() {}
@@ -134,6 +135,17 @@ public final class AppenderSpoolSettings {
   }
 
   /**
+   * See {@link SpoolConfig.Builder#setReplayShare(double)}; default 0.5.
+   *
+   * @param share more than 0, at most 1: replay keeps at most {@code max(1, floor(share ×
+   *     sendThreads))} exports in flight
+   */
+  public void setReplayShare(double share) {
+    SpoolConfig.builder(PROBE).setReplayShare(share);
+    this.replayShare = share;
+  }
+
+  /**
    * Builds the spool's settings.
    *
    * @return the settings
@@ -167,6 +179,9 @@ public final class AppenderSpoolSettings {
     }
     if (minFreeDiskShare != null) {
       b.setMinFreeDiskShare(minFreeDiskShare);
+    }
+    if (replayShare != null) {
+      b.setReplayShare(replayShare);
     }
     return b.build();
   }

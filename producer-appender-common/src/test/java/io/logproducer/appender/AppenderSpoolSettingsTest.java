@@ -26,6 +26,7 @@ class AppenderSpoolSettingsTest {
     s.setMaxBlockMillis(250);
     s.setMaxAgeMillis(60_000);
     s.setMinFreeDiskShare(0.2);
+    s.setReplayShare(0.25);
     ProducerSettings p = new ProducerSettings();
     p.useSpool(s);
     SpoolConfig c = p.toConfig("app").getSpool();
@@ -38,6 +39,7 @@ class AppenderSpoolSettingsTest {
     assertEquals(250, c.getMaxBlockMillis());
     assertEquals(60_000, c.getMaxAgeMillis());
     assertEquals(0.2, c.getMinFreeDiskShare());
+    assertEquals(0.25, c.getReplayShare());
 
     AppenderSpoolSettings defaults = new AppenderSpoolSettings();
     defaults.setDirectory("spool");
@@ -66,6 +68,8 @@ class AppenderSpoolSettingsTest {
     assertEquals("spool: maxAgeMillis must be positive: 0", message(() -> s.setMaxAgeMillis(0)));
     assertEquals(
         "spool: minFreeDiskShare must be in [0, 1): 1.0", message(() -> s.setMinFreeDiskShare(1)));
+    assertEquals("spool: replayShare must be in (0, 1]: 0.0", message(() -> s.setReplayShare(0)));
+    assertEquals("spool: replayShare must be in (0, 1]: 1.5", message(() -> s.setReplayShare(1.5)));
     assertEquals("directory must not be empty", message(() -> s.setDirectory(" ")));
     assertEquals("spool: directory is required", message(s::toSpoolConfig));
     s.setDirectory("spool");

@@ -36,6 +36,8 @@ public final class SpoolElement {
    * @param maxBlockMillis how long {@code block} waits for room (default 0)
    * @param maxAgeMillis stored batches older than this are expired (default 7 days)
    * @param minFreeDiskShare the share of the file system the spool leaves free (default 0.05)
+   * @param replayShare the share of the send threads' concurrent exports replay may use (default
+   *     0.5)
    * @return the element
    */
   @PluginFactory
@@ -48,7 +50,8 @@ public final class SpoolElement {
       @PluginAttribute("fullPolicy") String fullPolicy,
       @PluginAttribute("maxBlockMillis") String maxBlockMillis,
       @PluginAttribute("maxAgeMillis") String maxAgeMillis,
-      @PluginAttribute("minFreeDiskShare") String minFreeDiskShare) {
+      @PluginAttribute("minFreeDiskShare") String minFreeDiskShare,
+      @PluginAttribute("replayShare") String replayShare) {
     final AppenderSpoolSettings s = new AppenderSpoolSettings();
     Settings a =
         new Settings("Spool")
@@ -72,16 +75,19 @@ public final class SpoolElement {
                 "maxAgeMillis",
                 maxAgeMillis,
                 v -> s.setMaxAgeMillis(Settings.parseLong("maxAgeMillis", v)))
-            .apply("minFreeDiskShare", minFreeDiskShare, v -> s.setMinFreeDiskShare(parseShare(v)));
+            .apply(
+                "minFreeDiskShare",
+                minFreeDiskShare,
+                v -> s.setMinFreeDiskShare(parseShare("minFreeDiskShare", v)))
+            .apply("replayShare", replayShare, v -> s.setReplayShare(parseShare("replayShare", v)));
     return new SpoolElement(s, a.valid());
   }
 
-  private static double parseShare(String value) {
+  private static double parseShare(String setting, String value) {
     try {
       return Double.parseDouble(value.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "minFreeDiskShare must be a number, was '" + value + "'", e);
+      throw new IllegalArgumentException(setting + " must be a number, was '" + value + "'", e);
     }
   }
 

@@ -54,6 +54,11 @@ class SpoolConfigTest {
         "maxBlockMillis", () -> SpoolConfig.builder(DIR).setFullPolicy(SpoolFullPolicy.BLOCK, -1));
     refused("maxAgeMillis", () -> SpoolConfig.builder(DIR).setMaxAgeMillis(0));
     refused("minFreeDiskShare", () -> SpoolConfig.builder(DIR).setMinFreeDiskShare(1));
+    refused("replayShare", () -> SpoolConfig.builder(DIR).setReplayShare(0));
+    refused("replayShare", () -> SpoolConfig.builder(DIR).setReplayShare(1.01));
+    refused("replayShare", () -> SpoolConfig.builder(DIR).setReplayShare(Double.NaN));
+    assertEquals(0.5, SpoolConfig.builder(DIR).build().getReplayShare(), "default");
+    assertEquals(1.0, SpoolConfig.builder(DIR).setReplayShare(1).build().getReplayShare());
     long floor = 2 * 4096 + SpoolConfig.FIXED_OVERHEAD_BYTES;
     refused(
         "maxBytes",

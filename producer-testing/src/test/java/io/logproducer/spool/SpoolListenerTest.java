@@ -198,7 +198,19 @@ class SpoolListenerTest {
     Producer p = producer(exporter, small, 500);
     Outcomes outcomes = new Outcomes();
     int n = 2_000;
-    sendAll(p, outcomes, n, "x".repeat(1_000));
+    String pad = "x".repeat(1_000);
+    // First a few batches get SPOOLED; then the rest makes room by dropping them (a batch dropped
+    // while still in memory gets FAILED instead, and no event: see SpoolReplayTest).
+    int first = 60;
+    for (int i = 0; i < n; i++) {
+      if (i == first) {
+        outcomes.awaitCount(first, 30_000);
+        assertEquals(Map.of(SendResult.Status.SPOOLED, first), outcomes.statusCounts());
+      }
+      p.send(
+          LogRecord.builder().setBody("r-" + i + pad).setDestination("shard-" + (i % 4)).build(),
+          outcomes.callback(i));
+    }
     outcomes.awaitCount(n, 60_000);
     int spooled = outcomes.statusCounts().getOrDefault(SendResult.Status.SPOOLED, 0);
     assertTrue(

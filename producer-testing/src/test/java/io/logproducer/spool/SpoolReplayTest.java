@@ -287,4 +287,32 @@ class SpoolReplayTest {
     assertEquals(n, new HashSet<>(delivered).size(), "distinct records delivered");
     assertEquals(0, p.getMetrics().getSpoolRecordsDelivered(), "nothing needed replay");
   }
+
+  @Test
+  void reopeningASpoolCountsEveryPendingBatchEachTime() {
+    int n = 600;
+    InMemoryExporter down = InMemoryExporter.create();
+    down.respondWith(b -> DOWN);
+    Producer first = producer(down, spool().build(), 60_000, 1);
+    Outcomes outcomes = new Outcomes();
+    for (int i = 0; i < n; i++) {
+      first.send(record(i), outcomes.callback(i));
+    }
+    assertTrue(Outcomes.until(() -> down.exportCalls() >= n / 10, 10_000));
+    first.close(2_000);
+    assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
+    long batches = first.getMetrics().getBatchesSpooled();
+    assertEquals(batches, first.getMetrics().getSpoolPendingBatches(), "after close");
+    for (int round = 1; round <= 3; round++) {
+      InMemoryExporter stillDown = InMemoryExporter.create();
+      stillDown.respondWith(b -> DOWN);
+      Producer again = producer(stillDown, spool().build(), 60_000, 1);
+      assertEquals(batches, again.getMetrics().getSpoolPendingBatches(), "open #" + round);
+      assertTrue(Outcomes.until(() -> stillDown.exportCalls() >= 3, 10_000));
+      assertEquals(batches, again.getMetrics().getSpoolPendingBatches(), "replaying #" + round);
+      again.close(1_000);
+      assertEquals(batches, again.getMetrics().getSpoolPendingBatches(), "after close #" + round);
+      producers.remove(again);
+    }
+  }
 }
