@@ -3,7 +3,7 @@ package io.logproducer.internal;
 /**
  * Every batch created and not yet given its outcome, oldest first. Delivery deadlines are creation
  * time plus one constant, so the oldest batch is always the next to expire: the {@link LingerTimer}
- * looks only at {@link #oldest()} to enforce {@code deliveryTimeoutMillis}, and {@code
+ * looks only at {@link #oldestNotExpirySpooling()} to enforce {@code deliveryTimeoutMillis}, and {@code
  * flush()}/{@code close()} wait on a {@link #snapshot()}. Linked through the batches, so tracking
  * never allocates. Thread-safe.
  */
@@ -55,6 +55,19 @@ final class IncompleteBatches {
     size++;
   }
 
+  /**
+   * {@return the oldest batch the {@link ExpirySpooler} has not claimed, or null} O(1) without a
+   * spool; otherwise it passes over the claimed batches waiting for the spool (a group commit's
+   * worth, at most).
+   */
+  synchronized ProducerBatch oldestNotExpirySpooling() {
+    ProducerBatch b = head;
+    while (b != null && b.expirySpooling) {
+      b = b.incompleteNext;
+    }
+    return b;
+  }
+
   /** Removes {@code b}; no-op if absent. */
   synchronized void remove(ProducerBatch b) {
     if (!b.incompleteLinked) {
@@ -76,11 +89,6 @@ final class IncompleteBatches {
     b.incompleteNext = null;
     b.incompleteLinked = false;
     size--;
-  }
-
-  /** The oldest incomplete batch, or null. */
-  synchronized ProducerBatch oldest() {
-    return head;
   }
 
   /** The incomplete batches now, oldest first. */

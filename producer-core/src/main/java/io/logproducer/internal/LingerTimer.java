@@ -160,7 +160,7 @@ final class LingerTimer implements Runnable {
       retryReady.accept(due);
     }
     while (true) {
-      ProducerBatch oldest = incomplete.oldest();
+      ProducerBatch oldest = incomplete.oldestNotExpirySpooling();
       if (oldest == null) {
         break;
       }
@@ -169,7 +169,7 @@ final class LingerTimer implements Runnable {
         next = Math.min(next, wait);
         break;
       }
-      if (!expirer.test(oldest) && incomplete.oldest() == oldest) {
+      if (!expirer.test(oldest) && incomplete.oldestNotExpirySpooling() == oldest) {
         next = Math.min(next, RETRY_EXPIRE_NANOS);
         break;
       }

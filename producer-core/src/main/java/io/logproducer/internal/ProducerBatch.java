@@ -120,6 +120,13 @@ final class ProducerBatch implements Batch {
   /** The batch's sequence in the producer's spool once written there (see SpoolWriter), else -1. */
   volatile long spoolSequence = -1;
 
+  /**
+   * Set (before its claim) when the {@link ExpirySpooler} takes the batch at its delivery deadline:
+   * the batch stays in the send queue or retry schedule, and a send thread that finds it IN_FLIGHT
+   * skips it; the linger timer skips it too.
+   */
+  volatile boolean expirySpooling;
+
   ProducerBatch(
       Object shardKey,
       ChunkPool pool,
@@ -372,12 +379,13 @@ final class ProducerBatch implements Batch {
   /**
    * SEALED or RETRY_WAIT → IN_FLIGHT.
    *
-   * @return false if the batch was completed meanwhile (deadline or close)
+   * @return false if the batch was completed meanwhile (deadline or close), or claimed by the
+   *     {@link ExpirySpooler}
    */
   boolean tryStartAttempt() {
     while (true) {
       int s = state.get();
-      if (s == COMPLETED || s == TIMED_OUT) {
+      if (s == COMPLETED || s == TIMED_OUT || (s == IN_FLIGHT && expirySpooling)) {
         return false;
       }
       if (s != SEALED && s != RETRY_WAIT) {

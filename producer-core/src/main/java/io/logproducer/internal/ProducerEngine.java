@@ -46,6 +46,12 @@ public final class ProducerEngine {
    */
   static final long SPOOL_AT_CLOSE_MILLIS = 50;
 
+  /**
+   * How long, beyond twice the group-commit interval, a batch spooled at its delivery deadline may
+   * wait for its entry to be durable before it gets FAILED, in ms.
+   */
+  static final long EXPIRY_DURABLE_SLACK_MILLIS = 1_000;
+
   private static final int SCRATCH_INITIAL_BYTES = 4096;
   private static final int SCRATCH_KEEP_BYTES = 1024 * 1024;
 
@@ -78,6 +84,9 @@ public final class ProducerEngine {
   private final Accumulator accumulator;
   private final LingerTimer timer;
   private final Sender sender;
+
+  /** Spools batches whose deadline passes before a send thread took them; null without a spool. */
+  private final ExpirySpooler expirySpooler;
   private final BatchCompleter completer;
   private final ProducerSpool spool;
   private final List<ProducerThread> threads = new ArrayList<>();
@@ -161,6 +170,13 @@ public final class ProducerEngine {
     if (spool != null) {
       sender.writeAheadTo(spool.writer());
     }
+    this.expirySpooler =
+        spool == null
+            ? null
+            : new ExpirySpooler(
+                sender,
+                spool.spool(),
+                2 * config.getSpool().getGroupCommitMillis() + EXPIRY_DURABLE_SLACK_MILLIS);
     try {
       exporter.start(config);
     } catch (RuntimeException | Error e) {
@@ -246,6 +262,9 @@ public final class ProducerEngine {
       startThread(id + "-linger", timer);
       for (int i = 1; i <= sendThreads; i++) {
         startThread(id + "-sender-" + i, sender::runLoop);
+      }
+      if (expirySpooler != null) {
+        startThread(id + "-spool-expiry", expirySpooler);
       }
       if (spool != null) {
         List<Runnable> replay = spool.replayTasks(sendThreads, metrics);
@@ -370,6 +389,9 @@ public final class ProducerEngine {
                 + where
                 + last,
             b.lastCause);
+    if (expirySpooler != null && expirySpooler.offer(b, r)) {
+      return true; // never exported, so not in the spool yet: it is written now, SPOOLED once durable
+    }
     if (b.tryAbort()) {
       completer.complete(b, r, 0, true);
       return true;
@@ -634,6 +656,9 @@ public final class ProducerEngine {
         abortIncomplete();
       } finally {
         try {
+          if (expirySpooler != null) {
+            expirySpooler.stop(); // what it holds got its outcome from abortIncomplete
+          }
           timer.stop();
           sender.stop();
           if (!joinThreads(THREAD_STOP_MILLIS)) {

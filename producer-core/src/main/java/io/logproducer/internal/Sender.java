@@ -310,6 +310,44 @@ final class Sender {
     return b.spoolSequence >= 0;
   }
 
+  /** {@return a body buffer for a thread that frames batches outside the send loop} */
+  ChunkWriter newBodyWriter() {
+    return new ChunkWriter(bodyKeepBytes);
+  }
+
+  /**
+   * The {@link ExpirySpooler}'s write: frames and compresses batch {@code b} (claimed IN_FLIGHT at
+   * its delivery deadline, never exported) as a send thread would, and writes it to the spool,
+   * blocking per the full policy. Never throws.
+   *
+   * @return whether the spool stored it
+   */
+  boolean writeExpired(ProducerBatch b, ChunkWriter body) {
+    if (spoolWriter == null || b.state() != ProducerBatch.IN_FLIGHT) {
+      return false; // close gave it its outcome meanwhile: nothing to store
+    }
+    try {
+      int length = buildBody(b, body);
+      spoolWriter.writeAhead(b, body.array(), length);
+    } catch (Exception | LinkageError e) {
+      errors.warn(() -> "could not write an expired batch to the spool: " + e, null);
+    } finally {
+      if (body.capacity() > bodyKeepBytes) {
+        body.trimTo(bodyKeepBytes);
+      }
+    }
+    return b.spoolSequence >= 0;
+  }
+
+  /**
+   * Gives batch {@code b}, claimed by the {@link ExpirySpooler}, its outcome {@code failed} (which
+   * {@link SpoolOutcomes} turns into SPOOLED when its entry is durable), or, if close gave it an
+   * outcome meanwhile, releases its memory.
+   */
+  void finishExpired(ProducerBatch b, SendResult failed) {
+    finish(b, failed, 0);
+  }
+
   private static void closeQuietly(OutputStream out) {
     try {
       out.close();
