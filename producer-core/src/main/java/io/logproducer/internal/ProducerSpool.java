@@ -4,9 +4,7 @@ import io.logproducer.Compression;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolOpenException;
 import io.logproducer.internal.spool.Spool;
-import io.logproducer.internal.spool.SpoolLockedException;
 import io.logproducer.spi.Exporter;
-import java.io.IOException;
 
 /**
  * A producer's spool and the parts around it, as the {@link ProducerEngine} sees them: opened with
@@ -54,17 +52,7 @@ final class ProducerSpool {
       SpoolConfig config, Exporter exporter, Compression compression, RetryPolicy retryPolicy) {
     SpoolMetrics metrics = new SpoolMetrics(config.getListener());
     String kind = exporter.getClass().getName();
-    Spool spool;
-    try {
-      spool = Spool.open(SpoolSettings.toStorage(config, kind, metrics));
-    } catch (SpoolLockedException e) {
-      throw new io.logproducer.SpoolLockedException(config.getDirectory(), e.getMessage(), e);
-    } catch (IOException e) {
-      throw new SpoolOpenException(
-          config.getDirectory(),
-          "cannot open spool directory " + config.getDirectory() + ": " + e.getMessage(),
-          e);
-    }
+    Spool spool = Spool.open(config, kind, metrics);
     long backlog = spool.pendingEntries();
     if (backlog > 0) {
       log.info(
