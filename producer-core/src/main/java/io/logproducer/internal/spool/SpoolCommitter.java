@@ -85,7 +85,9 @@ final class SpoolCommitter extends Thread {
       spool.lock.lock();
       try {
         spool.checkpointDirty = true;
-        if (!spool.closed) {
+        if (spool.health.disabled()) {
+          spool.health.noted(e); // the appenders' retry owns the back-off: do not postpone it
+        } else if (!spool.closed) {
           spool.fail(e);
         }
       } finally {

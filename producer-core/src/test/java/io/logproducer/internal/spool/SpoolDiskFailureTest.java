@@ -157,6 +157,25 @@ class SpoolDiskFailureTest {
   }
 
   @Test
+  void failedCheckpointsWhileDisabledDoNotPostponeTheRetry() throws Exception {
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(0);
+    Path spoolDir = dir.resolve("spool");
+    SpoolConfig cfg = config(spoolDir, 64 << 10, 16L << 20).build();
+    SpoolTuning tuning = new SpoolTuning(3_600_000, 1000, 30_000, now::get);
+    try (Spool spool = Spool.open(cfg, "test", SpoolEvents.NONE, tuning)) {
+      deleteRecursively(spoolDir);
+      assertEquals(AppendResult.Status.DISABLED, appendOne(spool, 0).status());
+      for (int i = 0; i < 5; i++) {
+        SpoolCommitter.writeCheckpoint(spool, true); // the committer's tick, every 200 ms here
+        now.addAndGet(200);
+      }
+      AppendResult back = appendOne(spool, 1);
+      assertTrue(back.stored(), "retried once the first back-off passed: " + back);
+      assertEquals(SpoolStatus.ENABLED, spool.status());
+    }
+  }
+
+  @Test
   void aDisabledSpoolRetriesOnlyAfterItsBackOff() throws Exception {
     java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(0);
     Path spoolDir = dir.resolve("spool");
