@@ -22,11 +22,15 @@ class SpoolDurabilityTest {
   @Test
   void groupCommitAdvancesTheWatermarkAndTellsTheListener() throws Exception {
     List<Long> durable = new CopyOnWriteArrayList<>();
+    java.util.concurrent.CountDownLatch toldFifty = new java.util.concurrent.CountDownLatch(1);
     SpoolEvents l =
         new SpoolEvents() {
           @Override
           public void onDurable(long sequence) {
             durable.add(sequence);
+            if (sequence == 50) {
+              toldFifty.countDown();
+            }
           }
         };
     SpoolConfig cfg =
@@ -41,6 +45,8 @@ class SpoolDurabilityTest {
       }
       assertTrue(spool.awaitDurable(last, 30_000), "durable within the bound");
       assertEquals(50, spool.durableSequence());
+      // the listener is told after the watermark moved: wait for it, bounded
+      assertTrue(toldFifty.await(30, java.util.concurrent.TimeUnit.SECONDS), "told: " + durable);
       assertEquals(50L, durable.get(durable.size() - 1));
       for (int i = 1; i < durable.size(); i++) {
         assertTrue(durable.get(i) > durable.get(i - 1), "increasing: " + durable);
