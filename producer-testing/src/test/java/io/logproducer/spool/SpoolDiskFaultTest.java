@@ -5,24 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Callback;
-import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
-import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
 import io.logproducer.SpoolFullPolicy;
 import io.logproducer.SpoolOpenException;
-import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
-import io.logproducer.spi.Exporter;
-import io.logproducer.spi.ExporterCapabilities;
-import io.logproducer.spi.RecordEncoder;
 import io.logproducer.testing.InMemoryExporter;
 import io.logproducer.testing.Outcomes;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -50,6 +44,9 @@ class SpoolDiskFaultTest {
 
   private static final int ROUND = 40;
 
+  /** The spool kind of the OTLP exporter (its class name). */
+  private static final String OTLP = "io.logproducer.otlp.OtlpHttpExporter";
+
   /** Bodies of about 1 KB: a batch of 10 takes a sixth of a 64 KiB segment. */
   private static final String PAD = "x".repeat(1000);
 
@@ -76,23 +73,10 @@ class SpoolDiskFaultTest {
         .setMinFreeDiskShare(0);
   }
 
-  private Producer producer(Exporter exporter, SpoolConfig spool) {
+  private Producer producer(InMemoryExporter exporter, SpoolConfig spool) {
     producer =
         new Producer(
-            ProducerConfig.builder()
-                .setClientId("spool-disk-fault")
-                .setLingerMillis(5)
-                .setBatchCountThreshold(10)
-                .setDeliveryTimeoutMillis(300)
-                .setInitialRetryBackoffMillis(10)
-                .setMaxRetryBackoffMillis(50)
-                .setSendThreads(1)
-                .setCompression(Compression.NONE)
-                .setJmxEnabled(false)
-                .setShutdownHookEnabled(false)
-                .setSpool(spool)
-                .build(),
-            exporter);
+            SpoolTestSettings.producer("spool-disk-fault", 300).setSpool(spool).build(), exporter);
     return producer;
   }
 
@@ -247,69 +231,30 @@ class SpoolDiskFaultTest {
     assertTrue(Files.exists(dir.resolve("lock")), "the directory and its lock are back");
   }
 
+  /**
+   * A directory written by another exporter: its {@code spool.meta} names the OTLP exporter's kind
+   * (the meta file is how a directory says whose it is; see docs/spool-format.md), and a producer
+   * with the in-memory exporter opens it.
+   */
   @Test
-  void aDirectoryOfAnotherExporterKindIsRefusedNamingBothKinds() {
+  void aDirectoryOfAnotherExporterKindIsRefusedNamingBothKinds() throws IOException {
     Path dir = tmp.resolve("spool");
     producer(InMemoryExporter.create(), spool(dir).build()).close(0);
     producer = null;
+    Path meta = dir.resolve("spool.meta");
+    String mine = "kind=" + InMemoryExporter.class.getName() + "\n";
+    String text = new String(Files.readAllBytes(meta), StandardCharsets.UTF_8);
+    assertTrue(text.contains(mine), text);
+    Files.write(meta, text.replace(mine, "kind=" + OTLP + "\n").getBytes(StandardCharsets.UTF_8));
     SpoolOpenException e =
         assertThrows(
             SpoolOpenException.class,
-            () -> producer(new OtherKind(InMemoryExporter.create()), spool(dir).build()));
+            () -> producer(InMemoryExporter.create(), spool(dir).build()));
     assertEquals(dir, e.getDirectory());
     String m = e.getMessage();
     assertTrue(m.contains(dir.toString()), m);
+    assertTrue(m.contains("'" + OTLP + "'"), m);
     assertTrue(m.contains("'" + InMemoryExporter.class.getName() + "'"), m);
-    assertTrue(m.contains("'" + OtherKind.class.getName() + "'"), m);
-  }
-
-  /** An exporter of another class (another spool kind) that does what its delegate does. */
-  private static final class OtherKind implements Exporter {
-    private final Exporter d;
-
-    OtherKind(Exporter delegate) {
-      this.d = delegate;
-    }
-
-    @Override
-    public void start(ProducerConfig config) {
-      d.start(config);
-    }
-
-    @Override
-    public ExporterCapabilities capabilities() {
-      return d.capabilities();
-    }
-
-    @Override
-    public RecordEncoder encoder() {
-      return d.encoder();
-    }
-
-    @Override
-    public Object shardKey(LogRecord record) {
-      return d.shardKey(record);
-    }
-
-    @Override
-    public void writeRequest(Batch batch, OutputStream out) throws IOException {
-      d.writeRequest(batch, out);
-    }
-
-    @Override
-    public ExportResult export(Batch batch, byte[] body, int length, Compression compression) {
-      return d.export(batch, body, length, compression);
-    }
-
-    @Override
-    public String describe() {
-      return "other kind: " + d.describe();
-    }
-
-    @Override
-    public void close() {
-      d.close();
-    }
   }
 
   /** {@return a new tmpfs mounted with {@code options}, or null after a SKIPPED line} */

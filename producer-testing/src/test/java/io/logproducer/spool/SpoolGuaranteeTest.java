@@ -3,7 +3,6 @@ package io.logproducer.spool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
@@ -60,17 +59,7 @@ class SpoolGuaranteeTest {
    */
   static ProducerConfig config(
       String clientId, Path dir, SpoolDurability durability, long deliveryMillis) {
-    return ProducerConfig.builder()
-        .setClientId(clientId)
-        .setLingerMillis(5)
-        .setBatchCountThreshold(10)
-        .setDeliveryTimeoutMillis(deliveryMillis)
-        .setInitialRetryBackoffMillis(10)
-        .setMaxRetryBackoffMillis(50)
-        .setSendThreads(1)
-        .setCompression(Compression.NONE)
-        .setJmxEnabled(false)
-        .setShutdownHookEnabled(false)
+    return SpoolTestSettings.producer(clientId, deliveryMillis)
         .setSpool(
             SpoolConfig.builder(dir)
                 .setSegmentBytes(4096)

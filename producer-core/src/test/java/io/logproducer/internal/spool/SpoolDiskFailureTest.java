@@ -156,15 +156,26 @@ class SpoolDiskFailureTest {
     }
   }
 
+  /**
+   * {@return a spool in {@code spoolDir} on the clock {@code now} (retry after 1 s, doubling to 30
+   * s), whose directory was deleted before its first append, which was refused}
+   */
+  private static Spool disabledByADeletedDirectory(
+      Path spoolDir, java.util.concurrent.atomic.AtomicLong now) throws IOException {
+    SpoolConfig cfg = config(spoolDir, 64 << 10, 16L << 20).build();
+    Spool spool =
+        Spool.open(
+            cfg, "test", SpoolEvents.NONE, new SpoolTuning(3_600_000, 1000, 30_000, now::get));
+    deleteRecursively(spoolDir);
+    assertEquals(AppendResult.Status.DISABLED, appendOne(spool, 0).status());
+    return spool;
+  }
+
   @Test
   void failedCheckpointsWhileDisabledDoNotPostponeTheRetry() throws Exception {
     java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(0);
     Path spoolDir = dir.resolve("spool");
-    SpoolConfig cfg = config(spoolDir, 64 << 10, 16L << 20).build();
-    SpoolTuning tuning = new SpoolTuning(3_600_000, 1000, 30_000, now::get);
-    try (Spool spool = Spool.open(cfg, "test", SpoolEvents.NONE, tuning)) {
-      deleteRecursively(spoolDir);
-      assertEquals(AppendResult.Status.DISABLED, appendOne(spool, 0).status());
+    try (Spool spool = disabledByADeletedDirectory(spoolDir, now)) {
       for (int i = 0; i < 5; i++) {
         SpoolCommitter.writeCheckpoint(spool, true); // the committer's tick, every 200 ms here
         now.addAndGet(200);
@@ -179,11 +190,7 @@ class SpoolDiskFailureTest {
   void aDisabledSpoolRetriesOnlyAfterItsBackOff() throws Exception {
     java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(0);
     Path spoolDir = dir.resolve("spool");
-    SpoolConfig cfg = config(spoolDir, 64 << 10, 16L << 20).build();
-    SpoolTuning tuning = new SpoolTuning(3_600_000, 1000, 30_000, now::get);
-    try (Spool spool = Spool.open(cfg, "test", SpoolEvents.NONE, tuning)) {
-      deleteRecursively(spoolDir);
-      assertEquals(AppendResult.Status.DISABLED, appendOne(spool, 0).status());
+    try (Spool spool = disabledByADeletedDirectory(spoolDir, now)) {
       now.addAndGet(999);
       AppendResult early = appendOne(spool, 1);
       assertEquals(AppendResult.Status.DISABLED, early.status());
