@@ -153,6 +153,14 @@ class SpoolFullPolicyTest {
   }
 
   @Test
+  void thePublicOverheadCoversTheSmallFiles() {
+    // the public maxBytes floor is all the storage relies on: the checkpoint reserved twice (a new
+    // one is renamed over the old), the lock and the meta file (under 4 KiB) must fit beside two
+    // segments
+    assertTrue(2L * Checkpoint.MAX_BYTES + 4096 <= SpoolConfig.FIXED_OVERHEAD_BYTES);
+  }
+
+  @Test
   void maxBytesBelowTwoSegmentsIsRejectedNamingTheSetting() {
     IllegalArgumentException e =
         org.junit.jupiter.api.Assertions.assertThrows(
