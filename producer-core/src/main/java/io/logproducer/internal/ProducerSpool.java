@@ -4,9 +4,7 @@ import io.logproducer.Compression;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolOpenException;
 import io.logproducer.internal.spool.Spool;
-import io.logproducer.internal.spool.SpoolLockedException;
 import io.logproducer.spi.Exporter;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,23 +49,12 @@ final class ProducerSpool {
    * @throws io.logproducer.SpoolLockedException when another producer owns the directory (the
    *     message names the directory and the owner's pid)
    * @throws SpoolOpenException when the directory cannot be opened (unreadable, another kind)
-   * @throws IllegalArgumentException naming a setting the storage layer refuses
    */
   static ProducerSpool open(
       SpoolConfig config, Exporter exporter, Compression compression, RetryPolicy retryPolicy) {
     SpoolMetrics metrics = new SpoolMetrics(config.getListener());
     String kind = exporter.getClass().getName();
-    Spool spool;
-    try {
-      spool = Spool.open(SpoolSettings.toStorage(config, kind, metrics));
-    } catch (SpoolLockedException e) {
-      throw new io.logproducer.SpoolLockedException(config.getDirectory(), e.getMessage(), e);
-    } catch (IOException e) {
-      throw new SpoolOpenException(
-          config.getDirectory(),
-          "cannot open spool directory " + config.getDirectory() + ": " + e.getMessage(),
-          e);
-    }
+    Spool spool = Spool.open(config, kind, metrics);
     long backlog = spool.pendingEntries();
     if (backlog > 0) {
       log.info(

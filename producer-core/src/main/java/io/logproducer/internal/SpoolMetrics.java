@@ -1,7 +1,7 @@
 package io.logproducer.internal;
 
 import io.logproducer.internal.spool.DiscardReason;
-import io.logproducer.internal.spool.SpoolListener;
+import io.logproducer.internal.spool.SpoolEvents;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongPredicate;
 
@@ -9,12 +9,12 @@ import java.util.function.LongPredicate;
  * The spool's counters: records and batches whose outcome was SPOOLED, batches written ahead,
  * replayed and delivered from the spool, and stored batches that left it undelivered (expired by
  * maxAge, dropped when full, corrupt, refused by the receiver). Also the storage's {@link
- * SpoolListener}: each discard is counted here. Every stored batch leaving the spool (a discard, or
+ * SpoolEvents}: each discard is counted here. Every stored batch leaving the spool (a discard, or
  * replay's {@link #delivered} / {@link #refused}) is also told to the user's {@link
  * io.logproducer.SpoolListener}, whose exceptions are caught and logged (rate-limited).
  * Thread-safe.
  */
-final class SpoolMetrics implements SpoolListener {
+final class SpoolMetrics implements SpoolEvents {
 
   private static final InternalLogger log = InternalLogger.get(SpoolMetrics.class);
 

@@ -1,10 +1,11 @@
 package io.logproducer.spool;
 
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import io.logproducer.SpoolLockedException;
 import io.logproducer.internal.spool.AppendResult;
 import io.logproducer.internal.spool.Spool;
-import io.logproducer.internal.spool.SpoolConfig;
-import io.logproducer.internal.spool.SpoolDurability;
-import io.logproducer.internal.spool.SpoolLockedException;
+import io.logproducer.internal.spool.SpoolEvents;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -24,14 +25,20 @@ public final class SpoolChildMain {
 
   private SpoolChildMain() {}
 
-  /** {@return the config both the child and the test open the directory with} */
-  static SpoolConfig config(Path dir) {
-    return SpoolConfig.builder(dir, "child-test")
-        .segmentBytes(SEGMENT)
-        .maxBytes(1L << 30)
-        .durability(SpoolDurability.NONE, 200)
-        .minFreeDiskShare(0)
-        .build();
+  /**
+   * {@return the spool of {@code dir} as both the child and the test open it (no maxAge: entries
+   * are created at small epoch millis)}
+   */
+  static Spool open(Path dir) {
+    SpoolConfig config =
+        SpoolConfig.builder(dir)
+            .setSegmentBytes(SEGMENT)
+            .setMaxBytes(1L << 30)
+            .setDurability(SpoolDurability.NONE)
+            .setMinFreeDiskShare(0)
+            .setMaxAgeMillis(Long.MAX_VALUE)
+            .build();
+    return Spool.open(config, "child-test", SpoolEvents.NONE);
   }
 
   /** {@return the payload of entry {@code sequence}: 0 to 6 KiB, derived from it} */
@@ -45,14 +52,14 @@ public final class SpoolChildMain {
   public static void main(String[] args) throws Exception {
     Path dir = Paths.get(args[1]);
     if (args[0].equals("try")) {
-      try (Spool spool = Spool.open(config(dir))) {
+      try (Spool spool = open(dir)) {
         System.out.println("OPENED");
       } catch (SpoolLockedException e) {
         System.out.println("LOCKED " + e.getMessage());
       }
       return;
     }
-    Spool spool = Spool.open(config(dir));
+    Spool spool = open(dir);
     System.out.println("OPEN " + ProcessHandle.current().pid());
     System.out.flush();
     if (args[0].equals("hold")) {

@@ -1,6 +1,5 @@
 package io.logproducer.spool;
 
-import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
@@ -29,17 +28,7 @@ public final class SpoolKillMain {
     InMemoryExporter exporter = InMemoryExporter.create();
     exporter.respondWith(b -> ExportResult.retryable("receiver down", null, -1));
     ProducerConfig config =
-        ProducerConfig.builder()
-            .setClientId("spool-kill-child")
-            .setLingerMillis(5)
-            .setBatchCountThreshold(10)
-            .setDeliveryTimeoutMillis(300)
-            .setInitialRetryBackoffMillis(10)
-            .setMaxRetryBackoffMillis(50)
-            .setSendThreads(1)
-            .setCompression(Compression.NONE)
-            .setJmxEnabled(false)
-            .setShutdownHookEnabled(false)
+        SpoolTestSettings.producer("spool-kill-child", 300)
             .setSpool(
                 SpoolConfig.builder(Paths.get(args[0]))
                     .setSegmentBytes(64 * 1024)

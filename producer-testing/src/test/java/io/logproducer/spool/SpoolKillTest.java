@@ -3,7 +3,6 @@ package io.logproducer.spool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.Compression;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SpoolConfig;
@@ -60,12 +59,7 @@ class SpoolKillTest {
 
     InMemoryExporter up = InMemoryExporter.create();
     ProducerConfig config =
-        ProducerConfig.builder()
-            .setClientId("spool-kill-restart")
-            .setSendThreads(1)
-            .setCompression(Compression.NONE)
-            .setJmxEnabled(false)
-            .setShutdownHookEnabled(false)
+        SpoolTestSettings.producer("spool-kill-restart", 120_000)
             .setSpool(
                 SpoolConfig.builder(dir)
                     .setSegmentBytes(64 * 1024)

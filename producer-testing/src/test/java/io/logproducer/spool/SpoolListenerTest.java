@@ -3,7 +3,6 @@ package io.logproducer.spool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
@@ -107,17 +106,7 @@ class SpoolListenerTest {
 
   private Producer producer(InMemoryExporter exporter, SpoolConfig spool, long deliveryMillis) {
     ProducerConfig config =
-        ProducerConfig.builder()
-            .setClientId("spool-listener-" + IDS.incrementAndGet())
-            .setLingerMillis(5)
-            .setBatchCountThreshold(10)
-            .setDeliveryTimeoutMillis(deliveryMillis)
-            .setInitialRetryBackoffMillis(10)
-            .setMaxRetryBackoffMillis(50)
-            .setSendThreads(1)
-            .setCompression(Compression.NONE)
-            .setJmxEnabled(false)
-            .setShutdownHookEnabled(false)
+        SpoolTestSettings.producer("spool-listener-" + IDS.incrementAndGet(), deliveryMillis)
             .setSpool(spool)
             .build();
     Producer p = new Producer(config, exporter);

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.SpoolLockedException;
 import io.logproducer.internal.spool.Spool;
 import io.logproducer.internal.spool.SpoolCursor;
 import io.logproducer.internal.spool.SpoolEntry;
-import io.logproducer.internal.spool.SpoolLockedException;
 import io.logproducer.testing.ChildJvm;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,12 +30,12 @@ class SpoolProcessTest {
         ChildJvm.builder(SpoolChildMain.class).args("hold", dir.toString()).start()) {
       child.awaitLine("OPEN", 60_000);
       SpoolLockedException e =
-          assertThrows(SpoolLockedException.class, () -> Spool.open(SpoolChildMain.config(dir)));
+          assertThrows(SpoolLockedException.class, () -> SpoolChildMain.open(dir));
       assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
       assertTrue(e.getMessage().contains("pid=" + child.pid() + " "), e.getMessage());
       child.kill();
     }
-    try (Spool spool = Spool.open(SpoolChildMain.config(dir))) {
+    try (Spool spool = SpoolChildMain.open(dir)) {
       assertEquals(0, spool.pendingEntries());
     }
   }
@@ -52,9 +52,9 @@ class SpoolProcessTest {
   @Test
   @Timeout(120)
   void aFailedSecondOpenInThisJvmDoesNotHandTheLockToAnotherProcess() throws Exception {
-    try (Spool spool = Spool.open(SpoolChildMain.config(dir))) {
+    try (Spool spool = SpoolChildMain.open(dir)) {
       for (int i = 0; i < 3; i++) {
-        assertThrows(SpoolLockedException.class, () -> Spool.open(SpoolChildMain.config(dir)));
+        assertThrows(SpoolLockedException.class, () -> SpoolChildMain.open(dir));
       }
       try (ChildJvm child =
           ChildJvm.builder(SpoolChildMain.class).args("try", dir.toString()).start()) {
@@ -94,7 +94,7 @@ class SpoolProcessTest {
       }
       assertTrue(printed.size() - before >= killAfter, "round " + round);
       TreeMap<Long, byte[]> read = new TreeMap<>();
-      try (Spool spool = Spool.open(SpoolChildMain.config(dir));
+      try (Spool spool = SpoolChildMain.open(dir);
           SpoolCursor c = spool.cursor()) {
         for (SpoolEntry e = c.next(); e != null; e = c.next()) {
           byte[] p = new byte[e.payload().remaining()];

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
@@ -51,17 +50,7 @@ class SpoolProducerTest {
 
   private Producer producer(InMemoryExporter exporter, SpoolConfig spool, long deliveryMillis) {
     ProducerConfig config =
-        ProducerConfig.builder()
-            .setClientId("spool-" + IDS.incrementAndGet())
-            .setLingerMillis(5)
-            .setBatchCountThreshold(10)
-            .setDeliveryTimeoutMillis(deliveryMillis)
-            .setInitialRetryBackoffMillis(10)
-            .setMaxRetryBackoffMillis(50)
-            .setSendThreads(1)
-            .setCompression(Compression.NONE)
-            .setJmxEnabled(false)
-            .setShutdownHookEnabled(false)
+        SpoolTestSettings.producer("spool-" + IDS.incrementAndGet(), deliveryMillis)
             .setSpool(spool)
             .build();
     Producer p = new Producer(config, exporter);

@@ -1,10 +1,11 @@
 package io.logproducer.benchmark.harness;
 
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import io.logproducer.SpoolFullPolicy;
 import io.logproducer.internal.spool.AppendResult;
 import io.logproducer.internal.spool.Spool;
-import io.logproducer.internal.spool.SpoolConfig;
-import io.logproducer.internal.spool.SpoolDurability;
-import io.logproducer.internal.spool.SpoolFullPolicy;
+import io.logproducer.internal.spool.SpoolEvents;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -49,12 +50,13 @@ public final class SpoolOpenProbe {
     long target = (long) (gib * (1L << 30));
     deleteRecursively(dir);
     SpoolConfig cfg =
-        SpoolConfig.builder(dir, "probe")
-            .segmentBytes(segment)
-            .maxBytes(target + 4 * segment + Spool.FIXED_OVERHEAD_BYTES)
-            .durability(durability, 200)
-            .fullPolicy(SpoolFullPolicy.DROP_NEWEST, 0)
-            .minFreeDiskShare(0.05)
+        SpoolConfig.builder(dir)
+            .setSegmentBytes(segment)
+            .setMaxBytes(target + 4 * segment + SpoolConfig.FIXED_OVERHEAD_BYTES)
+            .setDurability(durability)
+            .setGroupCommitMillis(200)
+            .setFullPolicy(SpoolFullPolicy.DROP_NEWEST, 0)
+            .setMinFreeDiskShare(0.05)
             .build();
     try {
       write(cfg, target, entryBytes, durability);
@@ -75,7 +77,7 @@ public final class SpoolOpenProbe {
     byte[] meta = new byte[64];
     long start = System.nanoTime();
     long entries = 0;
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = Spool.open(cfg, "probe", SpoolEvents.NONE)) {
       while (spool.bytesUsed() < target) {
         AppendResult r =
             spool.append(System.currentTimeMillis(), 1000, meta, ByteBuffer.wrap(payload));
@@ -105,7 +107,7 @@ public final class SpoolOpenProbe {
     int segments = 0;
     for (int i = 0; i < millis.length; i++) {
       long t = System.nanoTime();
-      try (Spool spool = Spool.open(cfg)) {
+      try (Spool spool = Spool.open(cfg, "probe", SpoolEvents.NONE)) {
         millis[i] = (System.nanoTime() - t) / 1_000_000;
         pending = spool.pendingEntries();
         segments = spool.segmentCount();
@@ -115,7 +117,7 @@ public final class SpoolOpenProbe {
     System.out.printf(
         "open (clean close): %d segments, %d pending entries: median %d ms of %s%n",
         segments, pending, millis[1], Arrays.toString(millis));
-    Path newest = newestSegment(cfg.directory());
+    Path newest = newestSegment(cfg.getDirectory());
     long size = Files.size(newest);
     try (RandomAccessFile f = new RandomAccessFile(newest.toFile(), "rw")) {
       f.seek(size - 24);
@@ -124,7 +126,7 @@ public final class SpoolOpenProbe {
       f.setLength(segmentBytes);
     }
     long t = System.nanoTime();
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = Spool.open(cfg, "probe", SpoolEvents.NONE)) {
       long ms = (System.nanoTime() - t) / 1_000_000;
       System.out.printf(
           "open (after a crash: newest segment unsealed, %d bytes scanned): %d ms, %d pending, %d"

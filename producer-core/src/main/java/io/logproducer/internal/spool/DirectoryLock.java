@@ -1,5 +1,6 @@
 package io.logproducer.internal.spool;
 
+import io.logproducer.SpoolLockedException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.RuntimeMXBean;
@@ -57,7 +58,8 @@ final class DirectoryLock {
   /**
    * Takes the lock of {@code dir} and writes this process's identity into it.
    *
-   * @throws SpoolLockedException when another owner (in this JVM or another process) holds it
+   * @throws io.logproducer.SpoolLockedException when another owner (in this JVM or another process)
+   *     holds it
    * @throws IOException when the lock file cannot be created or written
    */
   static DirectoryLock acquire(Path dir) throws IOException {
@@ -65,7 +67,7 @@ final class DirectoryLock {
     String me = identity().trim() + " spool#" + CLAIMS.incrementAndGet();
     String holder = HELD.putIfAbsent(key, me);
     if (holder != null) {
-      throw new SpoolLockedException(dir, holder + ", in this JVM");
+      throw locked(dir, holder + ", in this JVM");
     }
     try {
       return lockFile(dir, key, me);
@@ -90,7 +92,7 @@ final class DirectoryLock {
     }
     if (lock == null) {
       ch.close();
-      throw new SpoolLockedException(dir, owner(file));
+      throw locked(dir, owner(file));
     }
     try {
       byte[] id = identity().getBytes(StandardCharsets.UTF_8);
@@ -153,5 +155,17 @@ final class DirectoryLock {
     } catch (IOException e) {
       return "owner unreadable: " + e;
     }
+  }
+
+  /** {@return the exception for {@code dir} held by {@code owner} (the lock file's content)} */
+  private static SpoolLockedException locked(Path dir, String owner) {
+    return new SpoolLockedException(
+        dir,
+        "spool directory "
+            + dir
+            + " is locked by another owner ("
+            + owner
+            + "); one producer per spool directory",
+        null);
   }
 }

@@ -7,7 +7,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
- * One entry leaving the spool undelivered, as reported to {@link SpoolListener#onDiscarded}: the
+ * One entry leaving the spool undelivered, as reported to {@link SpoolEvents#onDiscarded}: the
  * reason, sequence, record count and meta (-1, -1 and null where unknown). Immutable.
  */
 final class Discard {
@@ -48,7 +48,7 @@ final class Discard {
   }
 
   /** Reports {@code events} to {@code listener}, ignoring what it throws. */
-  static void fire(SpoolListener listener, List<Discard> events) {
+  static void fire(SpoolEvents listener, List<Discard> events) {
     for (Discard d : events) {
       safely(() -> listener.onDiscarded(d.reason, d.sequence, d.recordCount, d.meta));
     }

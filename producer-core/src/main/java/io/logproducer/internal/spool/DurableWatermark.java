@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The durable watermark S (every entry up to S is as durable as the policy promises, or was
- * reported through {@link SpoolListener#onDurabilityFailed}) and the force failure waiting to be
+ * reported through {@link SpoolEvents#onDurabilityFailed}) and the force failure waiting to be
  * reported. The watermark only grows; waiters are woken when it does. Thread-safe: the watermark is
  * guarded by this object's monitor (and volatile for readers); the pending failure by the {@link
  * Spool}'s lock.

@@ -65,6 +65,7 @@ final class SegmentFiles {
     ch.truncate(end);
     if (force) {
       ch.force(true);
+      FsyncLog.forced(segment.path(), end);
     }
     return end;
   }
@@ -139,16 +140,18 @@ final class SegmentFiles {
   }
 
   /**
-   * Forces {@code path}'s data to disk: through {@code ch} when it is open, else through a new
-   * descriptor (fsync flushes a file's dirty pages whichever descriptor asks), with this thread's
-   * interrupt status set aside meanwhile so that an interrupt cannot close it again.
+   * Forces {@code path}'s data (its first {@code end} bytes are noted as durable) to disk: through
+   * {@code ch} when it is open, else through a new descriptor (fsync flushes a file's dirty pages
+   * whichever descriptor asks), with this thread's interrupt status set aside meanwhile so that an
+   * interrupt cannot close it again.
    *
    * @throws IOException when the force fails
    */
-  static void force(FileChannel ch, Path path) throws IOException {
+  static void force(FileChannel ch, Path path, long end) throws IOException {
     if (ch != null && ch.isOpen()) {
       try {
         ch.force(false);
+        FsyncLog.forced(path, end);
         return;
       } catch (java.nio.channels.ClosedChannelException e) {
         // Closed meanwhile (an interrupt): force through a new descriptor below.
@@ -157,6 +160,7 @@ final class SegmentFiles {
     boolean interrupted = Thread.interrupted();
     try (FileChannel again = FileChannel.open(path, StandardOpenOption.READ)) {
       again.force(false);
+      FsyncLog.forced(path, end);
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();

@@ -1,5 +1,9 @@
 package io.logproducer.internal.spool;
 
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import io.logproducer.SpoolLockedException;
+import io.logproducer.SpoolOpenException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -19,10 +23,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * A crash-consistent, bounded disk spool of entries (sealed batches) in one directory: the facade
  * the producer integration calls. Layout, framing and recovery rules: {@code docs/spool-format.md}.
  *
- * <p>API: {@link #open(SpoolConfig)}; {@link #append} from any thread (never throws: a refusal is
- * an {@link AppendResult}); {@link #acknowledge(long)} from any thread, in any order; one {@link
- * #cursor()} reader; {@link #durableSequence()} / {@link #awaitDurable(long, long)}; {@link
- * #status()}, {@link #lastError()} and the byte and entry counters; {@link #close()}.
+ * <p>API: {@link #open(SpoolConfig, String, SpoolEvents)}; {@link #append} from any thread (never
+ * throws: a refusal is an {@link AppendResult}); {@link #acknowledge(long)} from any thread, in any
+ * order; one {@link #cursor()} reader; {@link #durableSequence()} / {@link #awaitDurable(long,
+ * long)}; {@link #status()}, {@link #lastError()} and the byte and entry counters; {@link
+ * #close()}.
  *
  * <p>Concurrency: one {@link ReentrantLock} guards the segments, the write position and the
  * accounting; an append holds it for the positional write only (its CRC is computed before). Forces
@@ -37,13 +42,10 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Spool implements AutoCloseable {
 
-  /**
-   * The bytes maxBytes must allow beyond two segments: checkpoint (twice, while renaming), lock,
-   * meta.
-   */
-  public static final long FIXED_OVERHEAD_BYTES = 2L * Checkpoint.MAX_BYTES + 4096;
-
   final SpoolConfig config;
+  final String kind;
+  final SpoolEvents events;
+  final SpoolTuning tuning;
   final Path dir;
   final ReentrantLock lock = new ReentrantLock();
   private final Condition spaceFreed = lock.newCondition();
@@ -59,7 +61,7 @@ public final class Spool implements AutoCloseable {
   long firstSequenceOfRun;
   private long written;
   private DurableWatermark durable;
-  private boolean closed;
+  boolean closed;
   boolean checkpointDirty = true;
   final DiskHealth health;
   final AtomicLong corrupt = new AtomicLong();
@@ -68,47 +70,70 @@ public final class Spool implements AutoCloseable {
   private SpoolCommitter committer;
 
   /** A spool not yet loaded; see {@link #open}. */
-  private Spool(SpoolConfig config) {
+  private Spool(SpoolConfig config, String kind, SpoolEvents events, SpoolTuning tuning) {
     this.config = config;
-    this.dir = config.directory;
-    this.health = new DiskHealth(config.retryMinMillis, config.retryMaxMillis);
+    this.kind = kind;
+    this.events = events == null ? SpoolEvents.NONE : events;
+    this.tuning = tuning;
+    this.dir = config.getDirectory();
+    this.health = new DiskHealth(tuning.retryMinMillis, tuning.retryMaxMillis);
   }
 
   /**
-   * Opens (creating when needed) the spool in {@code config.directory()}: takes its lock, checks
-   * its kind, reads sealed segments by their footers, recovers the newest unsealed segment by a
-   * scan, applies the checkpoint, and starts the committer thread. If no segment can be created
-   * (disk full, read-only), the spool opens DISABLED and retries on later appends.
+   * Opens (creating when needed) the spool in {@code config}'s directory for the owner {@code kind}
+   * (e.g. the exporter's class name): takes its lock, checks its kind, reads sealed segments by
+   * their footers, recovers the newest unsealed segment by a scan, applies the checkpoint, and
+   * starts the committer thread. If no segment can be created (disk full, read-only), the spool
+   * opens DISABLED and retries on later appends.
    *
-   * @throws SpoolLockedException when another owner holds the directory
-   * @throws SpoolKindMismatchException when the directory belongs to another kind
-   * @throws IOException when the directory cannot be created or read
+   * @param events told of every entry leaving the spool undelivered and of durability; null for
+   *     none
+   * @throws SpoolLockedException naming the directory and the owner when another owner (in this JVM
+   *     or another process) holds the directory
+   * @throws SpoolOpenException naming the directory when it cannot be created or read, or belongs
+   *     to another kind (naming both kinds)
+   * @throws IllegalArgumentException when {@code kind} is empty or not one line
    */
-  public static Spool open(SpoolConfig config) throws IOException {
-    Spool spool = new Spool(config);
-    Files.createDirectories(config.directory);
-    spool.dirLock = DirectoryLock.acquire(config.directory);
+  public static Spool open(SpoolConfig config, String kind, SpoolEvents events) {
+    return open(config, kind, events, SpoolTuning.DEFAULT);
+  }
+
+  /** {@link #open(SpoolConfig, String, SpoolEvents)} with the storage timings {@code tuning}. */
+  static Spool open(SpoolConfig config, String kind, SpoolEvents events, SpoolTuning tuning) {
+    Spool spool = new Spool(config, kind, events, tuning);
     try {
-      spool.metaBytes = SpoolMeta.checkOrCreate(config.directory, config.kind);
-      List<Discard> corrupt = SpoolRecovery.load(spool);
-      spool.firstSequenceOfRun = spool.nextSequence;
-      spool.written = spool.nextSequence - 1;
-      spool.durable = new DurableWatermark(spool.written);
-      Discard.fire(config.listener, corrupt);
-    } catch (IOException | RuntimeException | Error e) {
-      spool.closeChannels();
-      spool.dirLock.release();
-      throw e;
+      Files.createDirectories(spool.dir);
+      spool.dirLock = DirectoryLock.acquire(spool.dir);
+      try {
+        spool.metaBytes = SpoolMeta.checkOrCreate(spool.dir, kind);
+        List<Discard> corrupt = SpoolRecovery.load(spool);
+        spool.firstSequenceOfRun = spool.nextSequence;
+        spool.written = spool.nextSequence - 1;
+        spool.durable = new DurableWatermark(spool.written);
+        Discard.fire(spool.events, corrupt);
+      } catch (IOException | RuntimeException | Error e) {
+        spool.closeChannels();
+        spool.dirLock.release();
+        throw e;
+      }
+    } catch (IOException e) {
+      throw new SpoolOpenException(
+          spool.dir, "cannot open spool directory " + spool.dir + ": " + e, e);
     }
-    spool.writeCheckpoint(true);
+    SpoolCommitter.writeCheckpoint(spool, true);
     spool.committer = new SpoolCommitter(spool);
     spool.committer.start();
     return spool;
   }
 
+  /** {@return the largest entry (header + meta + payload) a segment can hold, bytes} */
+  long maxEntryBytes() {
+    return config.getSegmentBytes() - SegmentFooter.bytesFor(1);
+  }
+
   /**
    * Appends one entry. Never throws for a disk problem and never blocks longer than maxBlockMillis
-   * (BLOCK) plus the write (and, for EVERY_ENTRY, one fsync).
+   * (BLOCK) plus the write (and, for EVERY_BATCH, one fsync).
    *
    * @param createdAtMillis the batch's creation time, epoch millis (for maxAgeMillis)
    * @param recordCount the records in the batch (reported back on discard)
@@ -118,7 +143,7 @@ public final class Spool implements AutoCloseable {
    */
   public AppendResult append(
       long createdAtMillis, int recordCount, byte[] meta, ByteBuffer payload) {
-    return append(createdAtMillis, recordCount, meta, payload, config.maxBlockMillis);
+    return append(createdAtMillis, recordCount, meta, payload, config.getMaxBlockMillis());
   }
 
   /** {@link #append}, blocking (BLOCK) at most {@code maxBlockMillis} (≥ 0) instead. */
@@ -126,7 +151,7 @@ public final class Spool implements AutoCloseable {
       long createdAtMillis, int recordCount, byte[] meta, ByteBuffer payload, long maxBlockMillis) {
     byte[] m = meta == null ? new byte[0] : meta;
     long total = (long) EntryFrame.HEADER_BYTES + m.length + payload.remaining();
-    if (m.length > EntryFrame.MAX_META_BYTES || total > config.maxEntryBytes()) {
+    if (m.length > EntryFrame.MAX_META_BYTES || total > maxEntryBytes()) {
       return AppendResult.refused(
           AppendResult.Status.TOO_LARGE,
           new IllegalArgumentException(
@@ -135,7 +160,7 @@ public final class Spool implements AutoCloseable {
                   + " bytes (meta "
                   + m.length
                   + ") does not fit a segment of "
-                  + config.segmentBytes
+                  + config.getSegmentBytes()
                   + " bytes in spool "
                   + dir));
     }
@@ -177,9 +202,9 @@ public final class Spool implements AutoCloseable {
       pendingEntries++;
     } finally {
       lock.unlock();
-      Discard.fire(config.listener, drops);
+      Discard.fire(events, drops);
     }
-    if (config.durability == SpoolDurability.EVERY_ENTRY) {
+    if (config.getDurability() == SpoolDurability.EVERY_BATCH) {
       IOException e = commit();
       if (e != null) {
         acknowledge(seq);
@@ -196,7 +221,7 @@ public final class Spool implements AutoCloseable {
     if (closed) {
       return AppendResult.refused(AppendResult.Status.CLOSED, null);
     }
-    long now = config.clock.getAsLong();
+    long now = tuning.clock.getAsLong();
     if (health.disabled()) {
       if (!health.retryDue(now)) {
         return AppendResult.refused(AppendResult.Status.DISABLED, health.lastError());
@@ -234,7 +259,7 @@ public final class Spool implements AutoCloseable {
   /** One step of the full policy; {@return null to check again, else the refusal} */
   private AppendResult applyFullPolicy(long deadline, List<Discard> drops) {
     AppendResult full = AppendResult.refused(AppendResult.Status.FULL, null);
-    switch (config.fullPolicy) {
+    switch (config.getFullPolicy()) {
       case DROP_OLDEST:
         return dropOldest(drops) ? null : full;
       case BLOCK:
@@ -268,7 +293,7 @@ public final class Spool implements AutoCloseable {
     if (active != null) {
       shrink = active.fileBytes() - (active.dataEnd() + SegmentFooter.bytesFor(active.count()));
     }
-    return reservedBytes() - shrink + config.segmentBytes <= config.maxBytes;
+    return reservedBytes() - shrink + config.getSegmentBytes() <= config.getMaxBytes();
   }
 
   /** {@return the bytes counted against maxBytes: files, with the checkpoint reserved twice} */
@@ -278,7 +303,7 @@ public final class Spool implements AutoCloseable {
 
   /** Seals the active segment (if any) and creates the next one. */
   private void roll() throws IOException {
-    boolean force = config.durability != SpoolDurability.NONE;
+    boolean force = config.getDurability() != SpoolDurability.NONE;
     if (active != null) {
       Segment s = active;
       long before = s.fileBytes();
@@ -292,7 +317,7 @@ public final class Spool implements AutoCloseable {
         deleteSegment(s);
       }
     }
-    SegmentFiles.checkFreeDisk(dir, config.segmentBytes, config.minFreeDiskShare);
+    SegmentFiles.checkFreeDisk(dir, config.getSegmentBytes(), config.getMinFreeDiskShare());
     long base = nextSequence;
     Segment stale = segments.get(base);
     if (stale != null && stale.count() == 0) {
@@ -301,10 +326,10 @@ public final class Spool implements AutoCloseable {
       segmentBytesOnDisk -= stale.fileBytes();
     }
     Segment s = new Segment(dir.resolve(Segment.fileName(base)), base);
-    s.channel = SegmentFiles.createPreallocated(s.path(), config.segmentBytes);
-    s.setFileBytes(config.segmentBytes);
+    s.channel = SegmentFiles.createPreallocated(s.path(), config.getSegmentBytes());
+    s.setFileBytes(config.getSegmentBytes());
     segments.put(base, s);
-    segmentBytesOnDisk += config.segmentBytes;
+    segmentBytesOnDisk += config.getSegmentBytes();
     active = s;
     if (force) {
       Checkpoint.forceDirectory(dir);
@@ -316,7 +341,7 @@ public final class Spool implements AutoCloseable {
    * stay readable; the next segment starts after them). Caller holds the lock.
    */
   void fail(IOException e) {
-    health.failed(e, config.clock.getAsLong());
+    health.failed(e, tuning.clock.getAsLong());
     abandonActive();
   }
 
@@ -331,9 +356,9 @@ public final class Spool implements AutoCloseable {
     if (s == null) {
       return;
     }
-    if (config.durability != SpoolDurability.NONE && written > durable.value()) {
+    if (config.getDurability() != SpoolDurability.NONE && written > durable.value()) {
       try {
-        SegmentFiles.force(s.channel, s.path());
+        SegmentFiles.force(s.channel, s.path(), s.dataEnd());
       } catch (IOException forceFailure) {
         durable.queueFailure(durable.value() + 1, written, forceFailure);
       }
@@ -441,7 +466,7 @@ public final class Spool implements AutoCloseable {
       (event.reason == DiscardReason.EXPIRED ? expired : corrupt).incrementAndGet();
       List<Discard> one = new ArrayList<>(1);
       one.add(event);
-      Discard.fire(config.listener, one);
+      Discard.fire(events, one);
     }
   }
 
@@ -477,7 +502,7 @@ public final class Spool implements AutoCloseable {
   }
 
   /**
-   * Forces what was written since the last commit (GROUP_COMMIT's committer; EVERY_ENTRY's
+   * Forces what was written since the last commit (GROUP_COMMIT's committer; EVERY_BATCH's
    * appender) and advances the durable watermark. {@return null, or the force's failure (then
    * reported)}
    */
@@ -486,12 +511,16 @@ public final class Spool implements AutoCloseable {
     long target;
     long from;
     DurableWatermark.Failure earlier;
+    Path forced;
+    long end;
     lock.lock();
     try {
       earlier = durable.takeFailure();
       target = written;
       from = durable.value() + 1;
       ch = active == null ? null : active.channel;
+      forced = active == null ? null : active.path();
+      end = active == null ? 0 : active.dataEnd();
     } finally {
       lock.unlock();
     }
@@ -500,9 +529,10 @@ public final class Spool implements AutoCloseable {
       return null;
     }
     IOException failure = null;
-    if (ch != null && config.durability != SpoolDurability.NONE) {
+    if (ch != null && config.getDurability() != SpoolDurability.NONE) {
       try {
         ch.force(false);
+        FsyncLog.forced(forced, end);
       } catch (ClosedChannelException e) {
         failure = afterClosedChannel(ch);
       } catch (IOException e) {
@@ -520,7 +550,7 @@ public final class Spool implements AutoCloseable {
     }
     durable.advance(target);
     if (failure == null) {
-      Discard.safely(() -> config.listener.onDurable(target));
+      Discard.safely(() -> events.onDurable(target));
     }
     return failure;
   }
@@ -547,41 +577,7 @@ public final class Spool implements AutoCloseable {
 
   private void report(DurableWatermark.Failure f) {
     if (f != null) {
-      Discard.safely(() -> config.listener.onDurabilityFailed(f.from, f.to, f.cause));
-    }
-  }
-
-  /** Writes the checkpoint if anything changed since the last one (or when {@code always}). */
-  void writeCheckpoint(boolean always) {
-    Checkpoint cp;
-    lock.lock();
-    try {
-      if (!checkpointDirty && !always) {
-        return;
-      }
-      cp = SpoolRecovery.snapshot(this);
-      checkpointDirty = false;
-    } finally {
-      lock.unlock();
-    }
-    try {
-      cp.write(dir);
-      lock.lock();
-      try {
-        checkpointBytes = cp.bytes();
-      } finally {
-        lock.unlock();
-      }
-    } catch (IOException e) {
-      lock.lock();
-      try {
-        checkpointDirty = true;
-        if (!closed) {
-          fail(e);
-        }
-      } finally {
-        lock.unlock();
-      }
+      Discard.safely(() -> events.onDurabilityFailed(f.from, f.to, f.cause));
     }
   }
 
@@ -592,10 +588,10 @@ public final class Spool implements AutoCloseable {
 
   /**
    * {@return every sequence up to this one is as durable as the policy promises (for NONE: written
-   * to the page cache), or reported through {@link SpoolListener#onDurabilityFailed}}
+   * to the page cache), or reported through {@link SpoolEvents#onDurabilityFailed}}
    */
   public long durableSequence() {
-    if (config.durability == SpoolDurability.NONE) {
+    if (config.getDurability() == SpoolDurability.NONE) {
       return locked(() -> written);
     }
     return durable.value();
@@ -608,7 +604,7 @@ public final class Spool implements AutoCloseable {
    * @throws InterruptedException when interrupted while waiting
    */
   public boolean awaitDurable(long sequence, long timeoutMillis) throws InterruptedException {
-    if (config.durability == SpoolDurability.NONE) {
+    if (config.getDurability() == SpoolDurability.NONE) {
       return durableSequence() >= sequence;
     }
     return durable.await(sequence, timeoutMillis);
@@ -703,7 +699,7 @@ public final class Spool implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    writeCheckpoint(true);
+    SpoolCommitter.writeCheckpoint(this, true);
     dirLock.release();
   }
 
@@ -760,7 +756,8 @@ public final class Spool implements AutoCloseable {
         segments.put(nextSequence, new Segment(empty, nextSequence));
         return;
       } else {
-        s.setFileBytes(SegmentFiles.seal(s.channel, s, config.durability != SpoolDurability.NONE));
+        s.setFileBytes(
+            SegmentFiles.seal(s.channel, s, config.getDurability() != SpoolDurability.NONE));
       }
       segmentBytesOnDisk += s.fileBytes() - before;
     } catch (IOException e) {

@@ -1,5 +1,8 @@
 package io.logproducer.internal.spool;
 
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -8,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  * forces the active segment every commitIntervalMillis when anything was written (one fsync for
  * every entry since the last), and under every policy it writes the checkpoint every
  * checkpointIntervalMillis when acknowledgements changed it. It never throws: failures go through
- * {@link Spool#fail}. Stopped by {@link #shutdown()}.
+ * {@link Spool#fail}. Stopped by {@link #shutdown()}. Also the checkpoint writer ({@link
+ * #writeCheckpoint}) of open and close.
  */
 final class SpoolCommitter extends Thread {
   private final Spool spool;
@@ -25,13 +29,13 @@ final class SpoolCommitter extends Thread {
   @Override
   public void run() {
     SpoolConfig c = spool.config;
-    boolean group = c.durability == SpoolDurability.GROUP_COMMIT;
+    boolean group = c.getDurability() == SpoolDurability.GROUP_COMMIT;
     long tick =
         group
-            ? Math.min(c.commitIntervalMillis, c.checkpointIntervalMillis)
-            : c.checkpointIntervalMillis;
+            ? Math.min(c.getGroupCommitMillis(), spool.tuning.checkpointIntervalMillis)
+            : spool.tuning.checkpointIntervalMillis;
     long nextCheckpoint =
-        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(c.checkpointIntervalMillis);
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(spool.tuning.checkpointIntervalMillis);
     while (!stopped) {
       LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(tick));
       if (stopped) {
@@ -42,12 +46,52 @@ final class SpoolCommitter extends Thread {
           spool.commit();
         }
         if (System.nanoTime() - nextCheckpoint >= 0) {
-          spool.writeCheckpoint(false);
+          writeCheckpoint(spool, false);
           nextCheckpoint =
-              System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(c.checkpointIntervalMillis);
+              System.nanoTime()
+                  + TimeUnit.MILLISECONDS.toNanos(spool.tuning.checkpointIntervalMillis);
         }
       } catch (RuntimeException e) {
         spool.health.noted(e);
+      }
+    }
+  }
+
+  /**
+   * Writes {@code spool}'s checkpoint if anything changed since the last one (or when {@code
+   * always}).
+   */
+  static void writeCheckpoint(Spool spool, boolean always) {
+    Checkpoint cp;
+    spool.lock.lock();
+    try {
+      if (!spool.checkpointDirty && !always) {
+        return;
+      }
+      cp = SpoolRecovery.snapshot(spool);
+      spool.checkpointDirty = false;
+    } finally {
+      spool.lock.unlock();
+    }
+    try {
+      cp.write(spool.dir);
+      spool.lock.lock();
+      try {
+        spool.checkpointBytes = cp.bytes();
+      } finally {
+        spool.lock.unlock();
+      }
+    } catch (IOException e) {
+      spool.lock.lock();
+      try {
+        spool.checkpointDirty = true;
+        if (spool.health.disabled()) {
+          spool.health.noted(e); // the appenders' retry owns the back-off: do not postpone it
+        } else if (!spool.closed) {
+          spool.fail(e);
+        }
+      } finally {
+        spool.lock.unlock();
       }
     }
   }

@@ -79,8 +79,8 @@ public final class SpoolCursor implements AutoCloseable {
     int metaLength = buffer.getInt(28);
     byte[] meta = new byte[metaLength];
     System.arraycopy(buffer.array(), EntryFrame.HEADER_BYTES, meta, 0, metaLength);
-    long now = spool.config.clock.getAsLong();
-    if (now - createdAt > spool.config.maxAgeMillis) {
+    long now = spool.tuning.clock.getAsLong();
+    if (now - createdAt > spool.config.getMaxAgeMillis()) {
       spool.discard(s, i, new Discard(DiscardReason.EXPIRED, seq, recordCount, meta));
       return null;
     }

@@ -1,5 +1,6 @@
 package io.logproducer.internal.spool;
 
+import io.logproducer.SpoolOpenException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,11 +28,15 @@ final class SpoolMeta {
    * Checks {@code dir}'s meta file against {@code kind}, writing it when absent. {@return its size,
    * bytes}
    *
-   * @throws SpoolKindMismatchException when the directory belongs to another kind
-   * @throws SpoolException when the file is not a spool meta file of a known version
+   * @throws SpoolOpenException naming the directory and both kinds when the directory belongs to
+   *     another kind, or when the file is not a spool meta file of a known version
+   * @throws IllegalArgumentException when {@code kind} is empty or not one line
    * @throws IOException when it cannot be read or written
    */
   static long checkOrCreate(Path dir, String kind) throws IOException {
+    if (kind == null || kind.isEmpty() || kind.indexOf('\n') >= 0) {
+      throw new IllegalArgumentException("spool: kind must be one non-empty line: " + kind);
+    }
     Path file = dir.resolve(FILE);
     String text;
     try {
@@ -42,12 +47,23 @@ final class SpoolMeta {
     String version = field(text, "version");
     if (!"logproducer-spool".equals(field(text, "format"))
         || !String.valueOf(VERSION).equals(version)) {
-      throw new SpoolException(
-          "spool directory " + dir + ": " + FILE + " is not a version " + VERSION + " spool");
+      throw new SpoolOpenException(
+          dir,
+          "spool directory " + dir + ": " + FILE + " is not a version " + VERSION + " spool",
+          null);
     }
     String found = field(text, "kind");
     if (!kind.equals(found)) {
-      throw new SpoolKindMismatchException(dir, found, kind);
+      throw new SpoolOpenException(
+          dir,
+          "spool directory "
+              + dir
+              + " belongs to kind '"
+              + found
+              + "', cannot be opened as kind '"
+              + kind
+              + "' (use another directory)",
+          null);
     }
     return Files.size(file);
   }

@@ -1,5 +1,6 @@
 package io.logproducer.internal.spool;
 
+import io.logproducer.SpoolDurability;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
@@ -40,7 +41,6 @@ final class SpoolRecovery {
 
   /** Loads the directory into {@code spool}; {@return the damaged entries found, to report} */
   static List<Discard> load(Spool spool) throws IOException {
-    SpoolConfig c = spool.config;
     TreeMap<Long, Path> files = new TreeMap<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(spool.dir, "*" + Segment.SUFFIX)) {
       for (Path p : ds) {
@@ -90,7 +90,7 @@ final class SpoolRecovery {
       if (SegmentFiles.readFooter(ch, size, s)) {
         return s;
       }
-      SegmentScanner scanner = new SegmentScanner(ch, size, spool.config.maxEntryBytes());
+      SegmentScanner scanner = new SegmentScanner(ch, size, spool.maxEntryBytes());
       scanner.scanInto(s, Math.max(after, base - 1));
       for (int i = 0; i < scanner.corrupt(); i++) {
         damaged.add(new Discard(DiscardReason.CORRUPT, -1, -1, null));
@@ -99,16 +99,16 @@ final class SpoolRecovery {
         if (scanner.garbageEnd() > 0) {
           SegmentFiles.zero(ch, scanner.dataEnd(), scanner.garbageEnd());
         }
-        if (size < spool.config.segmentBytes) {
+        if (size < spool.config.getSegmentBytes()) {
           try {
-            SegmentFiles.zero(ch, size, spool.config.segmentBytes);
+            SegmentFiles.zero(ch, size, spool.config.getSegmentBytes());
           } catch (IOException e) {
             ch.truncate(size);
             s.sealAt(s.dataEnd());
-            spool.health.failed(e, spool.config.clock.getAsLong());
+            spool.health.failed(e, spool.tuning.clock.getAsLong());
             return s;
           }
-          s.setFileBytes(spool.config.segmentBytes);
+          s.setFileBytes(spool.config.getSegmentBytes());
         }
         s.channel = ch;
         spool.active = s;
@@ -116,7 +116,8 @@ final class SpoolRecovery {
         return s;
       }
       try {
-        s.setFileBytes(SegmentFiles.seal(ch, s, spool.config.durability != SpoolDurability.NONE));
+        s.setFileBytes(
+            SegmentFiles.seal(ch, s, spool.config.getDurability() != SpoolDurability.NONE));
       } catch (IOException e) {
         spool.health.noted(e);
       }
@@ -166,7 +167,7 @@ final class SpoolRecovery {
       return;
     }
     Files.createDirectories(spool.dir);
-    spool.metaBytes = SpoolMeta.write(spool.dir, spool.config.kind);
+    spool.metaBytes = SpoolMeta.write(spool.dir, spool.kind);
     spool.dirLock.release();
     spool.dirLock = DirectoryLock.acquire(spool.dir);
     spool.checkpointBytes = 0;

@@ -3,6 +3,7 @@ package io.logproducer.internal.spool;
 import static io.logproducer.internal.spool.SpoolTestSupport.append;
 import static io.logproducer.internal.spool.SpoolTestSupport.config;
 import static io.logproducer.internal.spool.SpoolTestSupport.meta;
+import static io.logproducer.internal.spool.SpoolTestSupport.open;
 import static io.logproducer.internal.spool.SpoolTestSupport.readAll;
 import static io.logproducer.internal.spool.SpoolTestSupport.segments;
 import static io.logproducer.internal.spool.SpoolTestSupport.sequences;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.SpoolConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,7 +38,7 @@ class SpoolAckTest {
 
   @Test
   void outOfOrderAcksCreditBytesExactlyAndDeleteWholeSegmentsOnly() throws Exception {
-    try (Spool spool = Spool.open(config(dir, 16 << 10, 1L << 20).build())) {
+    try (Spool spool = open(config(dir, 16 << 10, 4L << 20).build())) {
       long expected = 0;
       for (int i = 0; i < N; i++) {
         append(spool, i, size(i));
@@ -80,10 +82,10 @@ class SpoolAckTest {
 
   @Test
   void reopenReplaysExactlyTheUnackedEntriesAfterCloseAndAfterACrash() throws Exception {
-    SpoolConfig cfg = config(dir, 16 << 10, 1L << 20).build();
+    SpoolConfig cfg = config(dir, 16 << 10, 4L << 20).build();
     TreeSet<Long> unacked = new TreeSet<>();
     Random r = new Random(11);
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       for (int i = 0; i < N; i++) {
         unacked.add(append(spool, i, size(i)));
       }
@@ -94,7 +96,7 @@ class SpoolAckTest {
         }
       }
     }
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       assertEquals(new ArrayList<>(unacked), sequences(readAll(spool)), "after close");
       for (long s : new ArrayList<>(unacked)) {
         if (s % 2 == 0) {
@@ -102,10 +104,10 @@ class SpoolAckTest {
           unacked.remove(s);
         }
       }
-      spool.writeCheckpoint(true);
+      SpoolCommitter.writeCheckpoint(spool, true);
       spool.abandon();
     }
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       assertEquals(new ArrayList<>(unacked), sequences(readAll(spool)), "after a crash");
       long sum = 0;
       for (long s : unacked) {
@@ -117,8 +119,8 @@ class SpoolAckTest {
 
   @Test
   void aDamagedCheckpointReplaysEverythingStillOnDisk() throws Exception {
-    SpoolConfig cfg = config(dir, 16 << 10, 1L << 20).build();
-    try (Spool spool = Spool.open(cfg)) {
+    SpoolConfig cfg = config(dir, 16 << 10, 4L << 20).build();
+    try (Spool spool = open(cfg)) {
       for (int i = 0; i < 8; i++) {
         append(spool, i, 3000);
       }
@@ -128,7 +130,7 @@ class SpoolAckTest {
     byte[] cp = Files.readAllBytes(dir.resolve(Checkpoint.FILE));
     cp[20] ^= 1;
     Files.write(dir.resolve(Checkpoint.FILE), cp);
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L), sequences(readAll(spool)));
       assertEquals(9, spool.nextSequence(), "the clean close's footers still give the sequence");
     }
@@ -136,14 +138,14 @@ class SpoolAckTest {
 
   @Test
   void sequencesNeverRepeatWhenEverySegmentWasDeleted() throws Exception {
-    SpoolConfig cfg = config(dir, 16 << 10, 1L << 20).build();
-    try (Spool spool = Spool.open(cfg)) {
+    SpoolConfig cfg = config(dir, 16 << 10, 4L << 20).build();
+    try (Spool spool = open(cfg)) {
       for (int i = 0; i < 10; i++) {
         spool.acknowledge(append(spool, i, 3000));
       }
     }
     Files.delete(dir.resolve(Checkpoint.FILE));
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       assertEquals(0, readAll(spool).size());
       assertEquals(11, append(spool, 10, 10));
     }

@@ -4,10 +4,12 @@ import static io.logproducer.internal.spool.SpoolTestSupport.append;
 import static io.logproducer.internal.spool.SpoolTestSupport.assertEntry;
 import static io.logproducer.internal.spool.SpoolTestSupport.config;
 import static io.logproducer.internal.spool.SpoolTestSupport.meta;
+import static io.logproducer.internal.spool.SpoolTestSupport.open;
 import static io.logproducer.internal.spool.SpoolTestSupport.readAll;
 import static io.logproducer.internal.spool.SpoolTestSupport.segments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.logproducer.SpoolConfig;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,14 +55,14 @@ class SpoolBitFlipTest {
   void everyEntryOfASegmentCanBeDamagedAloneAtOpen() throws Exception {
     for (int victim = 0; victim < SIZES.length - 1; victim++) {
       Path sub = dir.resolve("v" + victim);
-      SpoolConfig cfg = config(sub, 64 << 10, 1L << 20).build();
-      Spool spool = Spool.open(cfg);
+      SpoolConfig cfg = config(sub, 64 << 10, 4L << 20).build();
+      Spool spool = open(cfg);
       for (int i = 0; i < SIZES.length; i++) {
         append(spool, i, SIZES[i]);
       }
       spool.abandon();
       flip(segments(sub).get(0), start(victim) + 5);
-      try (Spool reopened = Spool.open(cfg)) {
+      try (Spool reopened = open(cfg)) {
         assertEquals(1, reopened.corruptEntries(), "victim " + victim);
         assertEquals(SIZES.length - 1, readAll(reopened).size(), "victim " + victim);
       }
@@ -69,8 +71,8 @@ class SpoolBitFlipTest {
 
   @Test
   void aDamagedFooterFallsBackToAScanAndIsRewritten() throws Exception {
-    SpoolConfig cfg = config(dir, 16 << 10, 1L << 20).build();
-    try (Spool spool = Spool.open(cfg)) {
+    SpoolConfig cfg = config(dir, 16 << 10, 4L << 20).build();
+    try (Spool spool = open(cfg)) {
       for (int i = 0; i < 12; i++) {
         append(spool, i, 3000);
       }
@@ -78,7 +80,7 @@ class SpoolBitFlipTest {
     Path first = segments(dir).get(0);
     long size = java.nio.file.Files.size(first);
     flip(first, size - 10);
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       assertEquals(12, readAll(spool).size());
       assertEquals(0, spool.corruptEntries());
     }
@@ -92,8 +94,8 @@ class SpoolBitFlipTest {
   private void flipAndCheck(boolean sealed, int offsetInEntry, String what) throws Exception {
     Path sub = dir.resolve((sealed ? "sealed-" : "active-") + what.replace(' ', '-'));
     SpoolTestSupport.Recorder rec = new SpoolTestSupport.Recorder();
-    SpoolConfig cfg = config(sub, 64 << 10, 1L << 20).listener(rec).build();
-    Spool spool = Spool.open(cfg);
+    SpoolConfig cfg = config(sub, 64 << 10, 4L << 20).build();
+    Spool spool = open(cfg, rec);
     for (int i = 0; i < SIZES.length; i++) {
       append(spool, i, SIZES[i]);
     }
@@ -103,7 +105,7 @@ class SpoolBitFlipTest {
       spool.abandon();
     }
     flip(segments(sub).get(0), start(MIDDLE) + offsetInEntry);
-    try (Spool reopened = Spool.open(cfg)) {
+    try (Spool reopened = open(cfg, rec)) {
       List<SpoolTestSupport.Read> all = readAll(reopened);
       assertEquals(SIZES.length - 1, all.size(), what);
       for (int i = 0, j = 0; i < SIZES.length; i++) {

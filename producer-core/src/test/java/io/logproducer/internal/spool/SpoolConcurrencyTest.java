@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -35,13 +37,14 @@ class SpoolConcurrencyTest {
   void concurrentAppendsAndAcksKeepEveryEntryAndTheAccountingExact() throws Exception {
     SpoolConfig cfg =
         config(dir, 128 << 10, 64L << 20)
-            .durability(SpoolDurability.GROUP_COMMIT, 5)
-            .checkpointIntervalMillis(10)
+            .setDurability(SpoolDurability.GROUP_COMMIT)
+            .setGroupCommitMillis(5)
             .build();
+    SpoolTuning tuning = new SpoolTuning(10, 0, 0, System::currentTimeMillis);
     Map<Long, String> stored = new ConcurrentHashMap<>();
     LinkedBlockingQueue<Long> toAck = new LinkedBlockingQueue<>();
     ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = Spool.open(cfg, "test", SpoolEvents.NONE, tuning)) {
       List<Future<?>> appenders = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         int thread = t;
@@ -94,7 +97,7 @@ class SpoolConcurrencyTest {
     }
     assertTrue(sumFileSizes(dir) > 0);
     pool.shutdownNow();
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = Spool.open(cfg, "test", SpoolEvents.NONE, tuning)) {
       assertEquals(THREADS * PER_THREAD / 2, readAll(spool).size(), "the same after reopen");
     }
   }

@@ -2,12 +2,15 @@ package io.logproducer.internal.spool;
 
 import static io.logproducer.internal.spool.SpoolTestSupport.config;
 import static io.logproducer.internal.spool.SpoolTestSupport.meta;
+import static io.logproducer.internal.spool.SpoolTestSupport.open;
 import static io.logproducer.internal.spool.SpoolTestSupport.payload;
 import static io.logproducer.internal.spool.SpoolTestSupport.readAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolFullPolicy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +53,7 @@ class SpoolDiskFailureTest {
       Path filler = mnt.resolve("filler");
       Files.write(filler, new byte[1200 << 10]);
       SpoolConfig cfg = config(mnt.resolve("spool"), 256 << 10, 64L << 20).build();
-      try (Spool spool = Spool.open(cfg)) {
+      try (Spool spool = open(cfg)) {
         int stored = 0;
         AppendResult r;
         for (int n = 0; (r = appendOne(spool, n)).stored(); n++) {
@@ -78,12 +81,12 @@ class SpoolDiskFailureTest {
   }
 
   private void fullThroughMaxBytes() throws Exception {
-    long max = 2 * (256 << 10) + Spool.FIXED_OVERHEAD_BYTES;
+    long max = 2 * (256 << 10) + SpoolConfig.FIXED_OVERHEAD_BYTES;
     SpoolConfig cfg =
         config(dir.resolve("spool"), 256 << 10, max)
-            .fullPolicy(SpoolFullPolicy.DROP_NEWEST, 0)
+            .setFullPolicy(SpoolFullPolicy.DROP_NEWEST, 0)
             .build();
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       int stored = 0;
       AppendResult r;
       for (int n = 0; (r = appendOne(spool, n)).stored(); n++) {
@@ -101,7 +104,7 @@ class SpoolDiskFailureTest {
   void aReadOnlyOrDeletedDirectoryDisablesTheSpoolUntilWritesSucceed() throws Exception {
     Path spoolDir = dir.resolve("spool");
     SpoolConfig cfg = config(spoolDir, 64 << 10, 16L << 20).build();
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       Files.setPosixFilePermissions(spoolDir, PosixFilePermissions.fromString("r-x------"));
       boolean rootIgnoresPermissions = canCreateFileIn(spoolDir);
       if (rootIgnoresPermissions) {
@@ -145,11 +148,41 @@ class SpoolDiskFailureTest {
   @Test
   void theFreeDiskGuardRefusesASegmentThatWouldLeaveTooLittleFreeSpace() throws Exception {
     SpoolConfig cfg =
-        config(dir.resolve("spool"), 64 << 10, 16L << 20).minFreeDiskShare(0.999).build();
-    try (Spool spool = Spool.open(cfg)) {
+        config(dir.resolve("spool"), 64 << 10, 16L << 20).setMinFreeDiskShare(0.999).build();
+    try (Spool spool = open(cfg)) {
       AppendResult r = appendOne(spool, 0);
       assertEquals(AppendResult.Status.DISABLED, r.status());
       assertTrue(String.valueOf(r.cause()).contains("free-disk guard"), String.valueOf(r.cause()));
+    }
+  }
+
+  /**
+   * {@return a spool in {@code spoolDir} on the clock {@code now} (retry after 1 s, doubling to 30
+   * s), whose directory was deleted before its first append, which was refused}
+   */
+  private static Spool disabledByADeletedDirectory(
+      Path spoolDir, java.util.concurrent.atomic.AtomicLong now) throws IOException {
+    SpoolConfig cfg = config(spoolDir, 64 << 10, 16L << 20).build();
+    Spool spool =
+        Spool.open(
+            cfg, "test", SpoolEvents.NONE, new SpoolTuning(3_600_000, 1000, 30_000, now::get));
+    deleteRecursively(spoolDir);
+    assertEquals(AppendResult.Status.DISABLED, appendOne(spool, 0).status());
+    return spool;
+  }
+
+  @Test
+  void failedCheckpointsWhileDisabledDoNotPostponeTheRetry() throws Exception {
+    java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(0);
+    Path spoolDir = dir.resolve("spool");
+    try (Spool spool = disabledByADeletedDirectory(spoolDir, now)) {
+      for (int i = 0; i < 5; i++) {
+        SpoolCommitter.writeCheckpoint(spool, true); // the committer's tick, every 200 ms here
+        now.addAndGet(200);
+      }
+      AppendResult back = appendOne(spool, 1);
+      assertTrue(back.stored(), "retried once the first back-off passed: " + back);
+      assertEquals(SpoolStatus.ENABLED, spool.status());
     }
   }
 
@@ -157,14 +190,7 @@ class SpoolDiskFailureTest {
   void aDisabledSpoolRetriesOnlyAfterItsBackOff() throws Exception {
     java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(0);
     Path spoolDir = dir.resolve("spool");
-    SpoolConfig cfg =
-        config(spoolDir, 64 << 10, 16L << 20)
-            .retryBackoffMillis(1000, 30_000)
-            .clock(now::get)
-            .build();
-    try (Spool spool = Spool.open(cfg)) {
-      deleteRecursively(spoolDir);
-      assertEquals(AppendResult.Status.DISABLED, appendOne(spool, 0).status());
+    try (Spool spool = disabledByADeletedDirectory(spoolDir, now)) {
       now.addAndGet(999);
       AppendResult early = appendOne(spool, 1);
       assertEquals(AppendResult.Status.DISABLED, early.status());

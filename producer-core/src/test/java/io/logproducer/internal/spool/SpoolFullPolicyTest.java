@@ -2,6 +2,7 @@ package io.logproducer.internal.spool;
 
 import static io.logproducer.internal.spool.SpoolTestSupport.config;
 import static io.logproducer.internal.spool.SpoolTestSupport.meta;
+import static io.logproducer.internal.spool.SpoolTestSupport.open;
 import static io.logproducer.internal.spool.SpoolTestSupport.payload;
 import static io.logproducer.internal.spool.SpoolTestSupport.readAll;
 import static io.logproducer.internal.spool.SpoolTestSupport.segments;
@@ -10,6 +11,8 @@ import static io.logproducer.internal.spool.SpoolTestSupport.sumFileSizes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolFullPolicy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -24,13 +27,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(120)
 class SpoolFullPolicyTest {
-  private static final long SEGMENT = 16 << 10;
-  private static final long MAX = 3 * SEGMENT + Spool.FIXED_OVERHEAD_BYTES;
-  private static final int SIZE = 3000;
+  // Room for three segments of five entries: the public floor (2 segments + 1 MiB) is met with
+  // segments of 1 MiB, as the small files take far less than FIXED_OVERHEAD_BYTES.
+  private static final long SEGMENT = 1 << 20;
+  private static final long MAX = 3 * SEGMENT + SpoolConfig.FIXED_OVERHEAD_BYTES;
+  private static final int SIZE = 192_000;
   @TempDir Path dir;
 
   private SpoolConfig.Builder cfg(Path d, SpoolFullPolicy policy, long blockMillis) {
-    return config(d, SEGMENT, MAX).fullPolicy(policy, blockMillis);
+    return config(d, SEGMENT, MAX).setFullPolicy(policy, blockMillis);
   }
 
   /**
@@ -57,7 +62,7 @@ class SpoolFullPolicyTest {
 
   @Test
   void dropNewestRefusesUntilAcknowledgementsDeleteASegment() throws Exception {
-    try (Spool spool = Spool.open(cfg(dir, SpoolFullPolicy.DROP_NEWEST, 0).build())) {
+    try (Spool spool = open(cfg(dir, SpoolFullPolicy.DROP_NEWEST, 0).build())) {
       int stored = fillUntilFull(spool);
       assertTrue(stored >= 8, "stored " + stored);
       assertEquals(AppendResult.Status.FULL, appendChecked(spool, 1000).status());
@@ -76,7 +81,7 @@ class SpoolFullPolicyTest {
   @Test
   void dropOldestReportsExactlyTheDroppedEntries() throws Exception {
     SpoolTestSupport.Recorder rec = new SpoolTestSupport.Recorder();
-    try (Spool spool = Spool.open(cfg(dir, SpoolFullPolicy.DROP_OLDEST, 0).listener(rec).build())) {
+    try (Spool spool = open(cfg(dir, SpoolFullPolicy.DROP_OLDEST, 0).build(), rec)) {
       int n = 40;
       for (int i = 0; i < n; i++) {
         AppendResult r = appendChecked(spool, i);
@@ -105,7 +110,7 @@ class SpoolFullPolicyTest {
 
   @Test
   void blockTimesOutWithinItsBound() throws Exception {
-    try (Spool spool = Spool.open(cfg(dir, SpoolFullPolicy.BLOCK, 300).build())) {
+    try (Spool spool = open(cfg(dir, SpoolFullPolicy.BLOCK, 300).build())) {
       long start = System.nanoTime();
       int stored = fillUntilFull(spool);
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -118,12 +123,11 @@ class SpoolFullPolicyTest {
   @Test
   void blockSucceedsWhenAnAckOnAnotherThreadFreesASegment() throws Exception {
     int capacity;
-    try (Spool probe =
-        Spool.open(cfg(dir.resolve("probe"), SpoolFullPolicy.DROP_NEWEST, 0).build())) {
+    try (Spool probe = open(cfg(dir.resolve("probe"), SpoolFullPolicy.DROP_NEWEST, 0).build())) {
       capacity = fillUntilFull(probe);
     }
     Path d = dir.resolve("block");
-    try (Spool spool = Spool.open(cfg(d, SpoolFullPolicy.BLOCK, 60_000).build())) {
+    try (Spool spool = open(cfg(d, SpoolFullPolicy.BLOCK, 60_000).build())) {
       for (int i = 0; i < capacity; i++) {
         assertTrue(appendChecked(spool, i).stored());
       }
@@ -146,6 +150,14 @@ class SpoolFullPolicyTest {
       assertEquals(capacity + 1, r.sequence());
       assertTrue(sumFileSizes(d) <= MAX);
     }
+  }
+
+  @Test
+  void thePublicOverheadCoversTheSmallFiles() {
+    // the public maxBytes floor is all the storage relies on: the checkpoint reserved twice (a new
+    // one is renamed over the old), the lock and the meta file (under 4 KiB) must fit beside two
+    // segments
+    assertTrue(2L * Checkpoint.MAX_BYTES + 4096 <= SpoolConfig.FIXED_OVERHEAD_BYTES);
   }
 
   @Test

@@ -5,6 +5,7 @@ import static io.logproducer.internal.spool.SpoolTestSupport.readAll;
 import static io.logproducer.internal.spool.SpoolTestSupport.sequences;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.logproducer.SpoolConfig;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,10 +23,10 @@ class SpoolMaxAgeTest {
   void entriesOlderThanMaxAgeAreExpiredWhenReadAndReportedExactly() throws Exception {
     AtomicLong now = new AtomicLong(1_000_000);
     SpoolTestSupport.Recorder rec = new SpoolTestSupport.Recorder();
-    SpoolConfig cfg =
-        config(dir, 64 << 10, 1L << 20).maxAgeMillis(10_000).clock(now::get).listener(rec).build();
+    SpoolConfig cfg = config(dir, 64 << 10, 4L << 20).setMaxAgeMillis(10_000).build();
+    SpoolTuning tuning = new SpoolTuning(3_600_000, 0, 0, now::get);
     List<String> expectedEvents = new ArrayList<>();
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = Spool.open(cfg, "test", rec, tuning)) {
       for (int i = 0; i < 10; i++) {
         long createdAt = 980_000 + 2_000 * i;
         byte[] meta = ("m" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);

@@ -3,9 +3,11 @@ package io.logproducer.internal.spool;
 import static io.logproducer.internal.spool.SpoolTestSupport.append;
 import static io.logproducer.internal.spool.SpoolTestSupport.assertEntry;
 import static io.logproducer.internal.spool.SpoolTestSupport.config;
+import static io.logproducer.internal.spool.SpoolTestSupport.open;
 import static io.logproducer.internal.spool.SpoolTestSupport.readAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.logproducer.SpoolConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,12 +32,12 @@ class SpoolRoundTripTest {
               : kind == 1 ? r.nextInt(100) : kind == 2 ? r.nextInt(64 << 10) : r.nextInt(3 << 20));
     }
     SpoolConfig cfg = config(dir, 8 << 20, 1L << 30).build();
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       for (int i = 0; i < sizes.size(); i++) {
         assertEquals(i + 1, append(spool, i, sizes.get(i)));
       }
     }
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       List<SpoolTestSupport.Read> all = readAll(spool);
       assertEquals(sizes.size(), all.size());
       for (int i = 0; i < sizes.size(); i++) {
@@ -51,13 +53,13 @@ class SpoolRoundTripTest {
 
   @Test
   void entriesOfThisRunAndPreviousRunsAreReadInOneOrderAndCanBeBounded() throws Exception {
-    SpoolConfig cfg = config(dir, 64 << 10, 1L << 20).build();
-    try (Spool spool = Spool.open(cfg)) {
+    SpoolConfig cfg = config(dir, 64 << 10, 4L << 20).build();
+    try (Spool spool = open(cfg)) {
       for (int i = 0; i < 5; i++) {
         append(spool, i, 5000);
       }
     }
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       assertEquals(6, spool.firstSequenceOfThisRun());
       for (int i = 5; i < 10; i++) {
         append(spool, i, 5000);
@@ -78,7 +80,7 @@ class SpoolRoundTripTest {
 
   @Test
   void tooLargeEntriesAndMetaAreRefused() throws Exception {
-    try (Spool spool = Spool.open(config(dir, 64 << 10, 1L << 20).build())) {
+    try (Spool spool = open(config(dir, 64 << 10, 4L << 20).build())) {
       AppendResult r = spool.append(0, 1, null, java.nio.ByteBuffer.allocate(64 << 10));
       assertEquals(AppendResult.Status.TOO_LARGE, r.status());
       r = spool.append(0, 1, new byte[(64 << 10) + 1], java.nio.ByteBuffer.allocate(1));

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -19,15 +21,32 @@ final class SpoolTestSupport {
 
   private SpoolTestSupport() {}
 
-  /** A config for tests: NONE durability, no background checkpoint during the test. */
+  /** The storage timings of tests: no background checkpoint during a test, retry at once. */
+  static final SpoolTuning TUNING = new SpoolTuning(3_600_000, 0, 0, System::currentTimeMillis);
+
+  /**
+   * A config for tests (through the public builder): NONE durability, no free-disk guard, no maxAge
+   * (entries are created at small epoch millis).
+   */
   static SpoolConfig.Builder config(Path dir, long segmentBytes, long maxBytes) {
-    return SpoolConfig.builder(dir, "test")
-        .segmentBytes(segmentBytes)
-        .maxBytes(maxBytes)
-        .durability(SpoolDurability.NONE, 200)
-        .checkpointIntervalMillis(3_600_000)
-        .minFreeDiskShare(0)
-        .retryBackoffMillis(0, 0);
+    return SpoolConfig.builder(dir)
+        .setSegmentBytes(segmentBytes)
+        .setMaxBytes(maxBytes)
+        .setDurability(SpoolDurability.NONE)
+        .setMinFreeDiskShare(0)
+        .setMaxAgeMillis(Long.MAX_VALUE);
+  }
+
+  /** {@return the spool of {@code cfg} of kind "test", no events, with {@link #TUNING}} */
+  static Spool open(SpoolConfig cfg) {
+    return open(cfg, SpoolEvents.NONE);
+  }
+
+  /**
+   * {@return the spool of {@code cfg} of kind "test" telling {@code events}, with {@link #TUNING}}
+   */
+  static Spool open(SpoolConfig cfg, SpoolEvents events) {
+    return Spool.open(cfg, "test", events, TUNING);
   }
 
   /** {@return a payload of {@code size} bytes derived from {@code seed}} */
@@ -106,7 +125,7 @@ final class SpoolTestSupport {
   }
 
   /** A listener recording every event. */
-  static final class Recorder implements SpoolListener {
+  static final class Recorder implements SpoolEvents {
     final List<String> events = new CopyOnWriteArrayList<>();
     final List<Long> discarded = new CopyOnWriteArrayList<>();
 

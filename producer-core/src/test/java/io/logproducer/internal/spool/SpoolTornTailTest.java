@@ -4,11 +4,13 @@ import static io.logproducer.internal.spool.SpoolTestSupport.append;
 import static io.logproducer.internal.spool.SpoolTestSupport.assertEntry;
 import static io.logproducer.internal.spool.SpoolTestSupport.config;
 import static io.logproducer.internal.spool.SpoolTestSupport.meta;
+import static io.logproducer.internal.spool.SpoolTestSupport.open;
 import static io.logproducer.internal.spool.SpoolTestSupport.readAll;
 import static io.logproducer.internal.spool.SpoolTestSupport.segments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.SpoolConfig;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,8 +39,8 @@ class SpoolTornTailTest {
   }
 
   private void cutEverywhere(boolean zeroFill) throws Exception {
-    SpoolConfig cfg = config(dir, 64 << 10, 1L << 20).build();
-    Spool first = Spool.open(cfg);
+    SpoolConfig cfg = config(dir, 64 << 10, 4L << 20).build();
+    Spool first = open(cfg);
     long[] starts = new long[SIZES.length + 1];
     for (int i = 0; i < SIZES.length; i++) {
       append(first, i, SIZES[i]);
@@ -62,7 +64,7 @@ class SpoolTornTailTest {
       }
       int damaged = cut < starts[n - 1] ? n - 2 : n - 1;
       String at = (zeroFill ? "zero-filled" : "truncated") + " at " + cut;
-      try (Spool spool = Spool.open(cfg)) {
+      try (Spool spool = open(cfg)) {
         List<SpoolTestSupport.Read> all = readAll(spool);
         assertEquals(damaged, all.size(), at);
         for (int i = 0; i < damaged; i++) {
@@ -78,8 +80,8 @@ class SpoolTornTailTest {
 
   @Test
   void aRecoveredTailIsNotCountedAgainAfterASecondCrash() throws Exception {
-    SpoolConfig cfg = config(dir, 64 << 10, 1L << 20).build();
-    Spool first = Spool.open(cfg);
+    SpoolConfig cfg = config(dir, 64 << 10, 4L << 20).build();
+    Spool first = open(cfg);
     append(first, 0, 100);
     append(first, 1, 5000);
     first.abandon();
@@ -88,11 +90,11 @@ class SpoolTornTailTest {
       f.seek(EntryFrame.HEADER_BYTES + meta(0).length + 100 + 2000);
       f.write(new byte[64 << 10 - 3000]);
     }
-    Spool second = Spool.open(cfg);
+    Spool second = open(cfg);
     assertEquals(1, second.corruptEntries());
     append(second, 2, 10);
     second.abandon();
-    try (Spool third = Spool.open(cfg)) {
+    try (Spool third = open(cfg)) {
       assertEquals(0, third.corruptEntries(), "the zeroed tail is clean");
       assertEquals(2, readAll(third).size());
     }
@@ -100,8 +102,8 @@ class SpoolTornTailTest {
 
   @Test
   void aSealWhoseTruncationWasLostIsNotADamagedEntry() throws Exception {
-    SpoolConfig cfg = config(dir, 64 << 10, 1L << 20).build();
-    try (Spool spool = Spool.open(cfg)) {
+    SpoolConfig cfg = config(dir, 64 << 10, 4L << 20).build();
+    try (Spool spool = open(cfg)) {
       for (int i = 0; i < 3; i++) {
         append(spool, i, SIZES[i]);
       }
@@ -110,7 +112,7 @@ class SpoolTornTailTest {
     try (RandomAccessFile f = new RandomAccessFile(seg.toFile(), "rw")) {
       f.setLength(64 << 10);
     }
-    try (Spool spool = Spool.open(cfg)) {
+    try (Spool spool = open(cfg)) {
       assertEquals(0, spool.corruptEntries());
       List<SpoolTestSupport.Read> all = readAll(spool);
       assertEquals(3, all.size());

@@ -9,10 +9,10 @@ import java.io.IOException;
  * lock the listener could need; an exception it throws is ignored. Implementations must be
  * thread-safe.
  */
-public interface SpoolListener {
+public interface SpoolEvents {
 
   /** A listener that ignores everything. */
-  SpoolListener NONE = new SpoolListener() {};
+  SpoolEvents NONE = new SpoolEvents() {};
 
   /**
    * An unacknowledged entry left the spool undelivered. {@code sequence} is -1 and {@code meta}
