@@ -3,9 +3,9 @@ package io.logproducer.internal;
 /**
  * Every batch created and not yet given its outcome, oldest first. Delivery deadlines are creation
  * time plus one constant, so the oldest batch is always the next to expire: the {@link LingerTimer}
- * looks only at {@link #oldestNotExpirySpooling()} to enforce {@code deliveryTimeoutMillis}, and {@code
- * flush()}/{@code close()} wait on a {@link #snapshot()}. Linked through the batches, so tracking
- * never allocates. Thread-safe.
+ * looks only at {@link #oldestNotExpirySpooling()} to enforce {@code deliveryTimeoutMillis}, and
+ * {@code flush()}/{@code close()} wait on a {@link #snapshot()}. Linked through the batches, so
+ * tracking never allocates. Thread-safe.
  */
 final class IncompleteBatches {
 

@@ -87,6 +87,7 @@ public final class ProducerEngine {
 
   /** Spools batches whose deadline passes before a send thread took them; null without a spool. */
   private final ExpirySpooler expirySpooler;
+
   private final BatchCompleter completer;
   private final ProducerSpool spool;
   private final List<ProducerThread> threads = new ArrayList<>();
@@ -390,7 +391,8 @@ public final class ProducerEngine {
                 + last,
             b.lastCause);
     if (expirySpooler != null && expirySpooler.offer(b, r)) {
-      return true; // never exported, so not in the spool yet: it is written now, SPOOLED once durable
+      return true; // never exported, so not in the spool yet: it is written now, SPOOLED once
+      // durable
     }
     if (b.tryAbort()) {
       completer.complete(b, r, 0, true);
