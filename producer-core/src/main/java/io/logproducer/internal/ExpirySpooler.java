@@ -25,6 +25,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class ExpirySpooler implements Runnable {
 
+  /**
+   * How long, beyond twice the group-commit interval, a written batch may wait for its entry to be
+   * durable before it gets FAILED, in ms.
+   */
+  static final long DURABLE_SLACK_MILLIS = 1_000;
+
   /** How often the watermark is looked at while batches wait for it, in ms. */
   private static final long DURABLE_POLL_MILLIS = 5;
 

@@ -46,12 +46,6 @@ public final class ProducerEngine {
    */
   static final long SPOOL_AT_CLOSE_MILLIS = 50;
 
-  /**
-   * How long, beyond twice the group-commit interval, a batch spooled at its delivery deadline may
-   * wait for its entry to be durable before it gets FAILED, in ms.
-   */
-  static final long EXPIRY_DURABLE_SLACK_MILLIS = 1_000;
-
   private static final int SCRATCH_INITIAL_BYTES = 4096;
   private static final int SCRATCH_KEEP_BYTES = 1024 * 1024;
 
@@ -171,13 +165,7 @@ public final class ProducerEngine {
     if (spool != null) {
       sender.writeAheadTo(spool.writer());
     }
-    this.expirySpooler =
-        spool == null
-            ? null
-            : new ExpirySpooler(
-                sender,
-                spool.spool(),
-                2 * config.getSpool().getGroupCommitMillis() + EXPIRY_DURABLE_SLACK_MILLIS);
+    this.expirySpooler = spool == null ? null : spool.expirySpooler(sender);
     try {
       exporter.start(config);
     } catch (RuntimeException | Error e) {

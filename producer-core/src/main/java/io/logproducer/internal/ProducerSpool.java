@@ -66,6 +66,16 @@ final class ProducerSpool {
     return new ProducerSpool(spool, config, metrics, exporter, compression, retryPolicy);
   }
 
+  /**
+   * {@return a new {@link ExpirySpooler} writing through {@code sender}} A batch it writes waits
+   * for durability up to twice the group-commit interval + {@link
+   * ExpirySpooler#DURABLE_SLACK_MILLIS}.
+   */
+  ExpirySpooler expirySpooler(Sender sender) {
+    return new ExpirySpooler(
+        sender, spool, 2 * config.getGroupCommitMillis() + ExpirySpooler.DURABLE_SLACK_MILLIS);
+  }
+
   SpoolWriter writer() {
     return writer;
   }

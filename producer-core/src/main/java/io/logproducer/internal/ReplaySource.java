@@ -85,11 +85,9 @@ final class ReplaySource implements Runnable {
           // stop() interrupts only to hurry; the flag says when to leave
         }
       }
-    } finally {
-      l.stop();
-      for (long seq : l.waitingSequences()) {
-        writer.replayEnded(seq); // stays in the spool for the next producer
-      }
+    }
+    for (long seq : l.waitingSequences()) {
+      writer.replayEnded(seq); // stopped: stays in the spool for the next producer
     }
   }
 
