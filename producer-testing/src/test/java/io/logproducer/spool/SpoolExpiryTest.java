@@ -1,0 +1,98 @@
+package io.logproducer.spool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.logproducer.LogRecord;
+import io.logproducer.Producer;
+import io.logproducer.SendResult;
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import io.logproducer.spi.ExportResult;
+import io.logproducer.testing.ExportedBatch;
+import io.logproducer.testing.InMemoryExporter;
+import io.logproducer.testing.Outcomes;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Batches whose delivery deadline passes while they wait for a send thread that never comes (the
+ * only one is stuck in an export, as on a dead Kafka broker: each export blocks for {@code
+ * max.block.ms}): they were never exported, so never written ahead, and used to get FAILED. Now
+ * each is written to the spool at its deadline and gets SPOOLED once durable, and the next producer
+ * on the directory delivers every record exactly once.
+ */
+@Timeout(120)
+class SpoolExpiryTest {
+
+  private static final ExportResult DOWN = ExportResult.retryable("receiver down", null, -1);
+
+  @TempDir Path dir;
+
+  private Producer producer(String id, InMemoryExporter exporter, long deliveryMillis) {
+    return new Producer(
+        SpoolTestSettings.producer(id, deliveryMillis)
+            .setSpool(
+                SpoolConfig.builder(dir)
+                    .setSegmentBytes(64 * 1024)
+                    .setMaxBytes(8L << 20)
+                    .setDurability(SpoolDurability.GROUP_COMMIT)
+                    .setGroupCommitMillis(50)
+                    .build())
+            .build(),
+        exporter);
+  }
+
+  @Test
+  void batchesThatExpireBeforeAnySendThreadTookThemAreSpooledNotFailed() {
+    InMemoryExporter stuck = InMemoryExporter.create();
+    stuck.respondWith(b -> DOWN);
+    stuck.hold(); // the one send thread's first export never returns while held
+    Producer first = producer("spool-expiry-1", stuck, 1_000);
+    Outcomes outcomes = new Outcomes();
+    int n = 400; // 40 batches of 10 over 4 shards
+    for (int i = 0; i < n; i++) {
+      first.send(
+          LogRecord.builder().setBody("r-" + i).setDestination("shard-" + (i % 4)).build(),
+          outcomes.callback(i));
+    }
+    outcomes.awaitCount(n, 30_000); // while the export is still held: outcomes come by deadline
+    assertEquals(1, stuck.heldCalls(), "exactly one export reached the exporter");
+    assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
+    assertEquals(0, outcomes.duplicates());
+    assertEquals(n, first.getMetrics().getRecordsSpooled());
+    assertEquals(0, first.getMetrics().getRecordsFailed());
+    assertEquals(0, first.getMetrics().getSpoolBatchesNotWritten());
+    stuck.release();
+    first.close(0);
+
+    InMemoryExporter up = InMemoryExporter.create();
+    Producer second = producer("spool-expiry-2", up, 60_000);
+    try {
+      assertTrue(
+          Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+          () -> "delivered from the spool: " + second.getMetrics());
+      assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+      TreeSet<Integer> ids = new TreeSet<>();
+      int count = 0;
+      for (ExportedBatch b : up.batches()) {
+        if (b.isDelivered()) {
+          for (String body : b.bodies()) {
+            ids.add(Integer.parseInt(body.substring(2)));
+            count++;
+          }
+        }
+      }
+      assertEquals(n, count, "records delivered, duplicates included");
+      assertEquals(n, ids.size());
+      assertEquals(0, (int) ids.first());
+      assertEquals(n - 1, (int) ids.last());
+    } finally {
+      second.close(1_000);
+    }
+  }
+}
