@@ -424,11 +424,17 @@ public final class Spool implements AutoCloseable {
   /**
    * Acknowledges the entry {@code sequence}: its bytes leave {@link #bytesUsed()} at once; its
    * segment file is deleted once every entry in it is acknowledged (the active one only once
-   * sealed). Thread-safe; any order. {@return false when unknown or already acknowledged}
+   * sealed). Thread-safe; any order. After {@link #close()} nothing changes (the checkpoint is
+   * written, so the entry stays pending on disk and the counts must say so: a late answer after
+   * close leaves its entry to the next owner). {@return false when unknown, already acknowledged,
+   * or closed}
    */
   public boolean acknowledge(long sequence) {
     lock.lock();
     try {
+      if (closed) {
+        return false;
+      }
       Map.Entry<Long, Segment> e = segments.floorEntry(sequence);
       if (e == null) {
         return false;

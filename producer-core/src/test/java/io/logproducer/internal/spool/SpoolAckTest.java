@@ -37,6 +37,22 @@ class SpoolAckTest {
   }
 
   @Test
+  void anAckAfterCloseChangesNothingAndTheNextOpenCountsTheEntry() throws Exception {
+    Spool spool = open(config(dir, 16 << 10, 4L << 20).build());
+    for (int i = 0; i < 3; i++) {
+      append(spool, i, size(i));
+    }
+    spool.close();
+    assertFalse(spool.acknowledge(2), "an ack after close is refused");
+    assertEquals(3, spool.pendingEntries(), "the counts say what the disk says");
+    try (Spool reopened = open(config(dir, 16 << 10, 4L << 20).build())) {
+      assertEquals(3, reopened.pendingEntries());
+      assertTrue(reopened.acknowledge(2));
+      assertEquals(2, reopened.pendingEntries());
+    }
+  }
+
+  @Test
   void outOfOrderAcksCreditBytesExactlyAndDeleteWholeSegmentsOnly() throws Exception {
     try (Spool spool = open(config(dir, 16 << 10, 4L << 20).build())) {
       long expected = 0;
