@@ -199,6 +199,15 @@ public final class ProducerConfig {
     return sendThreads;
   }
 
+  /**
+   * {@return the most {@link io.logproducer.spi.Exporter#export} calls in flight at once: {@link
+   * #getSendThreads()}, plus the spool's replay exports ({@link SpoolConfig#getReplayExports(int)})
+   * when a spool is set} An exporter sizes its connection pool with it.
+   */
+  public int getMaxConcurrentExports() {
+    return sendThreads + (spool == null ? 0 : spool.getReplayExports(sendThreads));
+  }
+
   /** {@return the maximum number of re-sends of a batch after retryable failures} */
   public int getRetries() {
     return retries;

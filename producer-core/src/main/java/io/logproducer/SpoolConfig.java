@@ -110,6 +110,16 @@ public final class SpoolConfig {
     return replayShare;
   }
 
+  /**
+   * {@return how many replay exports may be in flight at once beside {@code sendThreads} send
+   * threads: {@code max(1, floor(replayShare × sendThreads))}}
+   *
+   * @param sendThreads the producer's {@code sendThreads}, at least 1
+   */
+  public int getReplayExports(int sendThreads) {
+    return Math.max(1, (int) Math.floor(replayShare * sendThreads + 1e-9));
+  }
+
   /** {@return the listener told of each stored batch leaving the spool, or null for none} */
   public SpoolListener getListener() {
     return listener;

@@ -98,7 +98,7 @@ final class ProducerSpool {
    * threads start.
    */
   List<Runnable> replayTasks(int sendThreads, Metrics metrics) {
-    int workers = replayWorkers(config.getReplayShare(), sendThreads);
+    int workers = config.getReplayExports(sendThreads);
     replay.configure(workers, metrics::noteError);
     List<Runnable> tasks = new ArrayList<>(workers + 1);
     tasks.add(replay);
@@ -106,11 +106,6 @@ final class ProducerSpool {
       tasks.add(replay.worker());
     }
     return tasks;
-  }
-
-  /** {@return the replay exports allowed in flight: max(1, floor(share × sendThreads))} */
-  static int replayWorkers(double share, int sendThreads) {
-    return Math.max(1, (int) Math.floor(share * sendThreads + 1e-9));
   }
 
   /**

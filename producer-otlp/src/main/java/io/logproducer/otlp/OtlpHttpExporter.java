@@ -150,10 +150,13 @@ public final class OtlpHttpExporter implements Exporter {
     return new OtlpHttpExporterBuilder(env);
   }
 
-  /** Creates the connection pool, sized to {@link ProducerConfig#getSendThreads()}. */
+  /**
+   * Creates the connection pool, sized to {@link ProducerConfig#getMaxConcurrentExports()} (the
+   * send threads and, with a spool, replay's exports), so that replay never waits for a connection.
+   */
   @Override
   public void start(ProducerConfig config) {
-    transport.start(config.getSendThreads());
+    transport.start(config.getMaxConcurrentExports());
   }
 
   /**
