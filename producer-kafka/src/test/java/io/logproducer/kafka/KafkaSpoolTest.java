@@ -40,11 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Phase 1 has a short {@code deliveryTimeoutMillis} (2 s). With the broker down one Kafka export
  * blocks for {@code max.block.ms} and then for the exporter's topic-existence check (up to 5 s), so
- * with one send thread only the batch in flight is in the spool when its timeout passes: a batch
- * still queued for the send thread then has not been written (write-ahead happens at the first
- * attempt) and would fail. So the first batch is sent alone and gets SPOOLED by its timeout; the
- * rest are sent and the producer closed at once, which writes the queued batches to the spool
- * (SPOOLED at close).
+ * with one send thread every batch but the first is still queued when its timeout passes, never
+ * exported and so never written ahead: the spool-expiry thread writes each at its deadline, and
+ * every record gets SPOOLED before the producer is closed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class KafkaSpoolTest {
@@ -125,29 +123,24 @@ class KafkaSpoolTest {
   }
 
   /**
-   * Phase 1, broker down: the first batch alone, SPOOLED when its delivery timeout passes (its
-   * export still blocked); then the rest, queued behind it, SPOOLED at close. Every record SPOOLED,
+   * Phase 1, broker down: all records sent at once; the one send thread blocks in its first export,
+   * the other batches queue behind it. Every record gets SPOOLED by its delivery deadline, before
+   * close (the batch in flight from its write-ahead, the queued ones from the spool-expiry thread),
    * exactly once.
    */
   private void spoolEverything(Path dir, KafkaEncoding encoding, String topic) {
     broker.stop();
     Outcomes outcomes = new Outcomes();
     Producer p = producer(dir, encoding, topic, true);
-    for (int i = 0; i < BATCH; i++) {
+    for (int i = 0; i < RECORDS; i++) {
       p.send(record(i), outcomes.callback(i));
     }
-    assertTrue(outcomes.await(BATCH, 15_000), "first batch: " + outcomes.statusCounts());
+    assertTrue(outcomes.await(RECORDS, 30_000), "outcomes: " + outcomes.statusCounts());
     assertEquals(
-        Collections.singletonMap(SendResult.Status.SPOOLED, BATCH),
+        Collections.singletonMap(SendResult.Status.SPOOLED, RECORDS),
         outcomes.statusCounts(),
-        "the first batch, past its delivery timeout while safely in the spool");
-    for (int i = BATCH; i < RECORDS; i++) {
-      p.send(record(i), outcomes.callback(i));
-    }
+        "every batch, past its delivery timeout while safely in the spool, before close");
     p.close(1_000);
-    assertTrue(outcomes.await(RECORDS, 10_000), "outcomes: " + outcomes.statusCounts());
-    assertEquals(
-        Collections.singletonMap(SendResult.Status.SPOOLED, RECORDS), outcomes.statusCounts());
     assertEquals(RECORDS, outcomes.distinctIds());
     assertEquals(0, outcomes.duplicates());
     ProducerMetrics m = p.getMetrics();
