@@ -33,6 +33,7 @@ final class SpoolMetrics implements SpoolEvents {
   final LongAdder batchesCorrupt = new LongAdder();
   private final io.logproducer.SpoolListener user;
   private volatile LongPredicate heldDrops = seq -> false;
+  private volatile ReplaySource.ErrorSink errors = (source, message) -> {};
   private final RateLimitedLog listenerErrors = new RateLimitedLog(log, 10_000);
 
   /**
@@ -49,6 +50,18 @@ final class SpoolMetrics implements SpoolEvents {
    */
   void claimHeldDropsWith(LongPredicate claim) {
     this.heldDrops = claim;
+  }
+
+  /** Where the storage's fsync failures go: the producer's last error. */
+  void reportErrorsTo(ReplaySource.ErrorSink sink) {
+    this.errors = sink;
+  }
+
+  @Override
+  public void onDurabilityFailed(long from, long to, java.io.IOException cause) {
+    errors.noteError(
+        "spool",
+        "fsync of stored batches #" + from + "..#" + to + " failed (" + cause + "); memory only");
   }
 
   /** Replay delivered stored batch {@code sequence}; {@code rejected} of its records refused. */

@@ -25,6 +25,7 @@ final class SpoolWriter {
   private final Exporter exporter;
   private final Compression compression;
   private final SpoolMetrics metrics;
+  private volatile ReplaySource.ErrorSink errors = (source, message) -> {};
   private final RateLimitedLog refusals = new RateLimitedLog(log, 10_000);
 
   /** Sequences of entries whose batch is still in memory, without its outcome. */
@@ -108,8 +109,16 @@ final class SpoolWriter {
     }
   }
 
+  /** Where refusals go besides the log: the producer's last error; set before the threads start. */
+  void reportErrorsTo(ReplaySource.ErrorSink sink) {
+    this.errors = sink;
+  }
+
   private void notWritten(ProducerBatch b, String why) {
     metrics.batchesNotWritten.increment();
+    errors.noteError(
+        "spool " + spool.directory(),
+        "did not store a batch of " + b.recordCount() + " records (" + why + "); memory only");
     refusals.warn(
         () ->
             "spool "

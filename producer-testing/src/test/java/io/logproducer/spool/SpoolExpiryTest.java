@@ -8,6 +8,7 @@ import io.logproducer.Producer;
 import io.logproducer.SendResult;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
+import io.logproducer.SpoolFullPolicy;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.testing.ExportedBatch;
 import io.logproducer.testing.InMemoryExporter;
@@ -93,6 +94,50 @@ class SpoolExpiryTest {
       assertEquals(n - 1, (int) ids.last());
     } finally {
       second.close(1_000);
+    }
+  }
+
+  @Test
+  void aBatchAFullSpoolRefusesAtItsDeadlineFailsAndLastErrorSaysWhy() {
+    InMemoryExporter stuck = InMemoryExporter.create();
+    stuck.respondWith(b -> DOWN);
+    stuck.hold(); // no export answers: the only errors are the spool's
+    Producer p =
+        new Producer(
+            SpoolTestSettings.producer("spool-expiry-full", 1_000)
+                .setSpool(
+                    SpoolConfig.builder(dir)
+                        .setSegmentBytes(16 * 1024)
+                        .setMaxBytes(2 * 16 * 1024 + SpoolConfig.FIXED_OVERHEAD_BYTES)
+                        .setDurability(SpoolDurability.GROUP_COMMIT)
+                        .setGroupCommitMillis(50)
+                        .setFullPolicy(SpoolFullPolicy.DROP_NEWEST, 0)
+                        .build())
+                .build(),
+            stuck);
+    try {
+      Outcomes outcomes = new Outcomes();
+      int n = 20_000; // 2,000 batches of ~1.2 KB: more than fits in maxBytes
+      String pad = "x".repeat(100);
+      for (int i = 0; i < n; i++) {
+        p.send(
+            LogRecord.builder().setBody("r-" + i + pad).setDestination("shard-" + (i % 4)).build(),
+            outcomes.callback(i));
+      }
+      outcomes.awaitCount(n, 30_000);
+      Map<SendResult.Status, Integer> counts = outcomes.statusCounts();
+      int spooled = counts.getOrDefault(SendResult.Status.SPOOLED, 0);
+      int failed = counts.getOrDefault(SendResult.Status.FAILED, 0);
+      assertEquals(n, spooled + failed, "statuses " + counts);
+      assertTrue(spooled > 0 && failed > 0, "some stored, the rest refused: " + counts);
+      assertEquals(failed / 10, p.getMetrics().getSpoolBatchesNotWritten(), "refused batches");
+      String lastError = p.getMetrics().getLastError();
+      assertTrue(
+          lastError != null && lastError.contains("did not store a batch of 10 records"),
+          "lastError names the refusal: " + lastError);
+    } finally {
+      stuck.release();
+      p.close(0);
     }
   }
 }
