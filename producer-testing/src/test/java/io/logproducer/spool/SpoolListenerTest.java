@@ -8,7 +8,6 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.SpoolConfig;
-import io.logproducer.SpoolDurability;
 import io.logproducer.SpoolFullPolicy;
 import io.logproducer.SpoolListener;
 import io.logproducer.spi.ExportResult;
@@ -115,11 +114,7 @@ class SpoolListenerTest {
   }
 
   private SpoolConfig.Builder spool() {
-    return SpoolConfig.builder(dir)
-        .setSegmentBytes(64 * 1024)
-        .setMaxBytes(8L << 20)
-        .setDurability(SpoolDurability.GROUP_COMMIT)
-        .setGroupCommitMillis(20);
+    return SpoolTestSettings.spool(dir);
   }
 
   private static void sendAll(Producer p, Outcomes outcomes, int n, String pad) {

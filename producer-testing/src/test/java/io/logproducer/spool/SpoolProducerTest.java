@@ -10,7 +10,6 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerMetrics;
 import io.logproducer.SendResult;
 import io.logproducer.SpoolConfig;
-import io.logproducer.SpoolDurability;
 import io.logproducer.SpoolFullPolicy;
 import io.logproducer.SpoolLockedException;
 import io.logproducer.spi.ExportResult;
@@ -59,15 +58,11 @@ class SpoolProducerTest {
   }
 
   private SpoolConfig.Builder spool() {
-    return SpoolConfig.builder(dir)
-        .setSegmentBytes(64 * 1024)
-        .setMaxBytes(8L << 20)
-        .setDurability(SpoolDurability.GROUP_COMMIT)
-        .setGroupCommitMillis(20);
+    return SpoolTestSettings.spool(dir);
   }
 
   private static LogRecord record(int i) {
-    return LogRecord.builder().setBody("r-" + i).setDestination("shard-" + (i % SHARDS)).build();
+    return SpoolTestSettings.record(i, SHARDS);
   }
 
   private static void sendAll(Producer p, Outcomes outcomes, int n) {

@@ -3,14 +3,12 @@ package io.logproducer.spool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerMetrics;
 import io.logproducer.SendResult;
 import io.logproducer.SpoolConfig;
-import io.logproducer.SpoolDurability;
 import io.logproducer.SpoolFullPolicy;
 import io.logproducer.SpoolListener;
 import io.logproducer.spi.ExportResult;
@@ -59,17 +57,8 @@ class SpoolReplayTest {
   private Producer producer(
       InMemoryExporter exporter, SpoolConfig spool, long deliveryMillis, int sendThreads) {
     ProducerConfig config =
-        ProducerConfig.builder()
-            .setClientId("replay-" + IDS.incrementAndGet())
-            .setLingerMillis(5)
-            .setBatchCountThreshold(10)
-            .setDeliveryTimeoutMillis(deliveryMillis)
-            .setInitialRetryBackoffMillis(10)
-            .setMaxRetryBackoffMillis(50)
+        SpoolTestSettings.producer("replay-" + IDS.incrementAndGet(), deliveryMillis)
             .setSendThreads(sendThreads)
-            .setCompression(Compression.NONE)
-            .setJmxEnabled(false)
-            .setShutdownHookEnabled(false)
             .setSpool(spool)
             .build();
     Producer p = new Producer(config, exporter);
@@ -78,15 +67,11 @@ class SpoolReplayTest {
   }
 
   private SpoolConfig.Builder spool() {
-    return SpoolConfig.builder(dir)
-        .setSegmentBytes(64 * 1024)
-        .setMaxBytes(8L << 20)
-        .setDurability(SpoolDurability.GROUP_COMMIT)
-        .setGroupCommitMillis(20);
+    return SpoolTestSettings.spool(dir);
   }
 
   private static LogRecord record(int i) {
-    return LogRecord.builder().setBody("r-" + i).setDestination("shard-" + (i % SHARDS)).build();
+    return SpoolTestSettings.record(i, SHARDS);
   }
 
   /** Stores {@code n} records (4 shards) in the spool: a producer whose receiver is down closes. */

@@ -1,7 +1,11 @@
 package io.logproducer.spool;
 
 import io.logproducer.Compression;
+import io.logproducer.LogRecord;
 import io.logproducer.ProducerConfig;
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
+import java.nio.file.Path;
 
 /** The producer settings the spool tests (and their child JVMs) share. */
 final class SpoolTestSettings {
@@ -25,5 +29,22 @@ final class SpoolTestSettings {
         .setCompression(Compression.NONE)
         .setJmxEnabled(false)
         .setShutdownHookEnabled(false);
+  }
+
+  /**
+   * {@return a spool config builder on {@code dir}: 64 KiB segments, 8 MiB, group commit every 20
+   * ms}
+   */
+  static SpoolConfig.Builder spool(Path dir) {
+    return SpoolConfig.builder(dir)
+        .setSegmentBytes(64 * 1024)
+        .setMaxBytes(8L << 20)
+        .setDurability(SpoolDurability.GROUP_COMMIT)
+        .setGroupCommitMillis(20);
+  }
+
+  /** {@return record {@code i}: body {@code r-<i>}, destination {@code shard-<i % shards>}} */
+  static LogRecord record(int i, int shards) {
+    return LogRecord.builder().setBody("r-" + i).setDestination("shard-" + (i % shards)).build();
   }
 }
