@@ -47,11 +47,10 @@ class SpoolOutageTest {
 
   private static final int THREADS = 2;
   private static final int UP_SECONDS = 3;
-  private static final long DELIVERY_TIMEOUT_MILLIS = 2_000;
+  private static final long DELIVERY_TIMEOUT_MILLIS = 6_000;
   private static final long HEAP_GROWTH_BOUND = 8L << 20;
-  private static final int DELIVERED = 1;
-  private static final int SPOOLED = 2;
-  private static final int OTHER = 3;
+  private static final int DELIVERED = SendResult.Status.DELIVERED.ordinal() + 1;
+  private static final int SPOOLED = SendResult.Status.SPOOLED.ordinal() + 1;
 
   @TempDir Path tempDir;
 
@@ -62,7 +61,7 @@ class SpoolOutageTest {
   private final int perThreadDown = (int) ((long) rate * outageSeconds / THREADS);
   private final int total = THREADS * (perThreadUp + perThreadDown);
 
-  /** Outcome per seq (0 none yet); receipts per seq at the receiver. */
+  /** Outcome per seq (status ordinal + 1; 0 none yet); receipts per seq at the receiver. */
   private final AtomicIntegerArray outcome = new AtomicIntegerArray(total);
 
   private final AtomicIntegerArray received = new AtomicIntegerArray(total);
@@ -111,6 +110,8 @@ class SpoolOutageTest {
     receiver.refuse();
 
     long outageStart = System.nanoTime();
+    HeapSampler heap = new HeapSampler(outageSeconds + 60);
+    heap.start();
     List<Thread> senders = startSenders(producer, perThreadUp, perThreadUp + perThreadDown);
     long third = n1 + (total - n1) / 3;
     long deadline = 5_000L + 2_000L * outageSeconds;
@@ -123,68 +124,91 @@ class SpoolOutageTest {
     assertTrue(
         Outcomes.until(() -> outcomes.get() == total, 30_000),
         () -> "outage: outcomes " + outcomes + " of " + total);
+    heap.finish();
     long heapEnd = heapAfterGc();
     double outageS = (System.nanoTime() - outageStart) / 1e9;
     ProducerMetrics atEnd = producer.getMetrics();
+    int n2 = total - n1;
+    assertOutcomes(n1, n2, atEnd);
 
     long drainStart = System.nanoTime();
     long wireBefore = receiver.acceptedWireBytes();
     receiver.resume();
     assertTrue(
-        receiver.awaitAcceptedRecords(total, 60_000L + 1_000L * outageSeconds),
+        Outcomes.until(
+            () ->
+                receiver.acceptedRecords() >= total
+                    || producer.getMetrics().getSpoolPendingBatches() == 0,
+            60_000L + 1_000L * outageSeconds),
         () -> "drained " + receiver.acceptedRecords() + " of " + total);
+    assertTrue(
+        receiver.awaitAcceptedRecords(total, 5_000),
+        () ->
+            "spool empty with "
+                + receiver.acceptedRecords()
+                + " of "
+                + total
+                + " records received: "
+                + producer.getMetrics());
     double drainS = (System.nanoTime() - drainStart) / 1e9;
     long drainWire = receiver.acceptedWireBytes() - wireBefore;
     assertTrue(
         Outcomes.until(() -> producer.getMetrics().getSpoolPendingBatches() == 0, 30_000),
         () -> "spool not empty: " + producer.getMetrics());
 
-    int n2 = total - n1;
     System.out.printf(
         Locale.ROOT,
         "outage: %d records at %d/s for %.1f s absorbed; heap after GC %.1f MiB at 1/3, %.1f MiB"
-            + " at the end; spool %d bytes on disk (with preallocation); stored bodies %.1f"
+            + " at the end, every second %s; spool %d bytes on disk (with preallocation); stored bodies %.1f"
             + " bytes/record (%.0f records/GiB); drain %.2f s: %.0f records/s, %.2f MB/s%n",
         n2,
         rate,
         outageS,
         heapThird / 1048576.0,
         heapEnd / 1048576.0,
+        heap.summary(),
         atEnd.getSpoolBytesOnDisk(),
         (double) drainWire / n2,
         (1L << 30) * (double) n2 / drainWire,
         drainS,
         n2 / drainS,
         drainWire / drainS / 1e6);
-    assertOutcomesAndReceipts(producer, n1, n2, receivedUp);
+    assertReceipts(producer, n1, n2, receivedUp);
     assertTrue(
         heapEnd - heapThird < HEAP_GROWTH_BOUND,
         () -> "heap after GC grew with the backlog: " + heapThird + " -> " + heapEnd);
   }
 
-  private void assertOutcomesAndReceipts(Producer producer, int n1, int n2, long receivedUp) {
-    int delivered = 0;
-    int spooled = 0;
-    int other = 0;
-    int missing = 0;
-    int duplicates = 0;
+  /** Before the receiver returns: DELIVERED while it was up, SPOOLED during the outage. */
+  private void assertOutcomes(int n1, int n2, ProducerMetrics m) {
+    int[] byStatus = new int[SendResult.Status.values().length + 1];
     int mismatched = 0;
     for (int seq = 0; seq < total; seq++) {
       int o = outcome.get(seq);
-      delivered += o == DELIVERED ? 1 : 0;
-      spooled += o == SPOOLED ? 1 : 0;
-      other += o == OTHER ? 1 : 0;
-      int r = received.get(seq);
-      missing += r == 0 ? 1 : 0;
-      duplicates += r > 1 ? r - 1 : 0;
+      byStatus[o]++;
       boolean upPhase = seq / THREADS < perThreadUp;
       mismatched += upPhase == (o == DELIVERED) ? 0 : 1;
     }
-    assertEquals(0, secondOutcomes.get(), "records with a second outcome");
-    assertEquals(0, other, "records neither DELIVERED nor SPOOLED");
-    assertEquals(n1, delivered, "DELIVERED");
-    assertEquals(n2, spooled, "SPOOLED");
+    StringBuilder why = new StringBuilder("(none ").append(byStatus[0]);
+    for (SendResult.Status st : SendResult.Status.values()) {
+      why.append(", ").append(st).append(' ').append(byStatus[st.ordinal() + 1]);
+    }
+    why.append("; spoolBatchesNotWritten ").append(m.getSpoolBatchesNotWritten()).append(") ");
+    why.append(m);
+    assertEquals(0, secondOutcomes.get(), "records with a second outcome " + why);
+    assertEquals(n1, byStatus[DELIVERED], "DELIVERED " + why);
+    assertEquals(n2, byStatus[SPOOLED], "SPOOLED " + why);
     assertEquals(0, mismatched, "DELIVERED exactly the records sent while the receiver was up");
+  }
+
+  private void assertReceipts(Producer producer, int n1, int n2, long receivedUp) {
+    int missing = 0;
+    int duplicates = 0;
+    for (int seq = 0; seq < total; seq++) {
+      int r = received.get(seq);
+      missing += r == 0 ? 1 : 0;
+      duplicates += r > 1 ? r - 1 : 0;
+    }
     assertEquals(n1, receivedUp, "records received before the outage");
     assertEquals(0, missing, "records never received");
     assertEquals(0, duplicates, "records received twice");
@@ -205,6 +229,7 @@ class SpoolOutageTest {
             .setClientId("spool-outage")
             .setCompression(Compression.LZ4)
             .setLingerMillis(200)
+            .setTotalSizeInBytes(512L << 20)
             .setDeliveryTimeoutMillis(DELIVERY_TIMEOUT_MILLIS)
             .setMaxRetryBackoffMillis(500)
             .setSendThreads(1)
@@ -221,7 +246,7 @@ class SpoolOutageTest {
         config,
         OtlpHttpExporter.builder()
             .setEndpoint(endpoint)
-            .setTimeoutMillis(1_000)
+            .setTimeoutMillis(5_000)
             .setServiceName("spool-outage")
             .build());
   }
@@ -262,11 +287,7 @@ class SpoolOutageTest {
   }
 
   private void outcome(int seq, SendResult r) {
-    int o =
-        r.getStatus() == SendResult.Status.DELIVERED
-            ? DELIVERED
-            : r.getStatus() == SendResult.Status.SPOOLED ? SPOOLED : OTHER;
-    if (!outcome.compareAndSet(seq, 0, o)) {
+    if (!outcome.compareAndSet(seq, 0, r.getStatus().ordinal() + 1)) {
       secondOutcomes.incrementAndGet();
     }
     outcomes.incrementAndGet();
@@ -283,6 +304,60 @@ class SpoolOutageTest {
       b.setAttribute(ref.getAttributeKey(i), ref.getAttributeValue(i));
     }
     return b.setAttribute("seq", (long) seq).build();
+  }
+
+  /** Samples the heap after a full GC once a second, until {@link #finish}. */
+  private static final class HeapSampler extends Thread {
+    private final long[] samples;
+    private volatile boolean done;
+    private int count; // read after join
+
+    HeapSampler(int max) {
+      super("outage-heap-sampler");
+      samples = new long[max];
+    }
+
+    @Override
+    public void run() {
+      long next = System.nanoTime();
+      while (!done && count < samples.length) {
+        samples[count++] = heapAfterGc();
+        next += 1_000_000_000L;
+        LockSupport.parkNanos(next - System.nanoTime()); // sampling period, not synchronisation
+      }
+    }
+
+    void finish() throws InterruptedException {
+      done = true;
+      interrupt();
+      join(10_000);
+    }
+
+    /** Min and max of the samples, and the max of each fifth of the outage, in MiB. */
+    String summary() {
+      StringBuilder b = new StringBuilder();
+      long min = Long.MAX_VALUE;
+      long max = 0;
+      for (int i = 0; i < count; i++) {
+        min = Math.min(min, samples[i]);
+        max = Math.max(max, samples[i]);
+      }
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "(%d samples) min %.1f max %.1f MiB; per fifth max",
+              count,
+              min / 1048576.0,
+              max / 1048576.0));
+      for (int f = 0; f < 5; f++) {
+        long m = 0;
+        for (int i = f * count / 5; i < (f + 1) * count / 5; i++) {
+          m = Math.max(m, samples[i]);
+        }
+        b.append(String.format(Locale.ROOT, " %.1f", m / 1048576.0));
+      }
+      return b.toString();
+    }
   }
 
   private static long heapAfterGc() {
