@@ -70,6 +70,8 @@ class SpoolOutageTest {
   private final AtomicLong sent = new AtomicLong();
   private final long[] lastReceived = new long[THREADS]; // guarded by this
   private long outOfOrder; // guarded by this
+  private final List<String> firstOutOfOrder = new ArrayList<>(); // guarded by this
+  private volatile boolean resumed;
   private long unknownIds; // guarded by this
 
   private synchronized void receive(long seq) {
@@ -80,6 +82,15 @@ class SpoolOutageTest {
     int t = (int) (seq % THREADS);
     if (seq <= lastReceived[t]) {
       outOfOrder++;
+      if (firstOutOfOrder.size() < 10) {
+        firstOutOfOrder.add(
+            seq / THREADS
+                + " after "
+                + lastReceived[t] / THREADS
+                + " (thread "
+                + t
+                + (resumed ? ", drain)" : ", before the outage)"));
+      }
     }
     lastReceived[t] = seq;
     received.incrementAndGet((int) seq);
@@ -133,6 +144,7 @@ class SpoolOutageTest {
 
     long drainStart = System.nanoTime();
     long wireBefore = receiver.acceptedWireBytes();
+    resumed = true;
     receiver.resume();
     assertTrue(
         Outcomes.until(
@@ -214,7 +226,8 @@ class SpoolOutageTest {
     assertEquals(0, duplicates, "records received twice");
     synchronized (this) {
       assertEquals(0, unknownIds, "ids never sent");
-      assertEquals(0, outOfOrder, "records out of order per application thread");
+      assertEquals(
+          0, outOfOrder, "records out of order per application thread: " + firstOutOfOrder);
     }
     ProducerMetrics m = producer.getMetrics();
     assertEquals(n2, m.getRecordsSpooled(), m.toString());
