@@ -6,7 +6,8 @@
 # Each spooled run gets a fresh directory under SPOOL_PARENT (deleted after it), which must be on the disk the spool
 # is meant for, not a tmpfs: the script prints its file system. Raw data: $OUT/perf-data/adhoc.tsv.
 # Environment: SPOOL_PARENT (/var/tmp/logproducer-spool-bench), ROUNDS (3), OUT (/tmp/logproducer-spool-bench),
-# WARMUP / DURATION (seconds, 3 / 8), JFR=1 (a JFR profile of every GROUP_COMMIT run, under $OUT/perf-data/).
+# WARMUP / DURATION (seconds, 3 / 8), JFR=1 (a JFR profile of every GROUP_COMMIT run, under $OUT/perf-data/),
+# EXTRA (more key=value settings for every run, e.g. EXTRA=rateLimit=100000 to compare CPU at a paced rate).
 # Build the jar first: ./mvnw -B -o -pl producer-benchmark -am package -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,12 +21,13 @@ echo "spool parent: $SPOOL_PARENT"; df -T "$SPOOL_PARENT" | tail -1; uptime
 
 jfr=""
 if [ "${JFR:-0}" = "1" ]; then jfr=" jfr=true"; fi
+x="${EXTRA:+ $EXTRA}"
 runs=()
 for _ in $(seq "$ROUNDS"); do
-  runs+=(--run "label=memory-only")
-  runs+=(--run "label=GROUP_COMMIT spoolDir=$SPOOL_PARENT spoolDurability=GROUP_COMMIT$jfr")
-  runs+=(--run "label=EVERY_BATCH spoolDir=$SPOOL_PARENT spoolDurability=EVERY_BATCH")
-  runs+=(--run "label=NONE spoolDir=$SPOOL_PARENT spoolDurability=NONE")
+  runs+=(--run "label=memory-only$x")
+  runs+=(--run "label=GROUP_COMMIT spoolDir=$SPOOL_PARENT spoolDurability=GROUP_COMMIT$jfr$x")
+  runs+=(--run "label=EVERY_BATCH spoolDir=$SPOOL_PARENT spoolDurability=EVERY_BATCH$x")
+  runs+=(--run "label=NONE spoolDir=$SPOOL_PARENT spoolDurability=NONE$x")
 done
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 "$JAVA" -Xmx1g -cp "$JAR" io.logproducer.benchmark.harness.PerformanceSuite --docs "$OUT" \
