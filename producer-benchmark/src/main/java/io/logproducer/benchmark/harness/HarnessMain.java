@@ -2,8 +2,10 @@ package io.logproducer.benchmark.harness;
 
 import io.logproducer.LogRecord;
 import io.logproducer.testing.ReferenceWorkload;
+import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -73,9 +75,12 @@ public final class HarnessMain {
     Driver driver = open(spec, endpoint, "bench");
     long measureFromMillis = System.currentTimeMillis();
     long measureToMillis;
+    long diskWrite0 = diskWriteBytes();
+    long diskWrite1;
     try {
       m = runPhase(driver, spec, spec.durationSeconds(), spec.recordsPerThread(), "measure");
     } finally {
+      diskWrite1 = diskWriteBytes();
       measureToMillis = System.currentTimeMillis();
       driver.close();
       if (recording != null) {
@@ -108,6 +113,7 @@ public final class HarnessMain {
     m.allocByGroup.forEach((g, v) -> r.put("alloc." + g, v));
     r.putAll(m.os);
     r.put("warmupDelivered", warmupDelivered);
+    r.put("diskWriteBytes", diskWrite0 < 0 || diskWrite1 < 0 ? -1 : diskWrite1 - diskWrite0);
     if (recording != null) {
       r.put("jfrFrom", measureFromMillis);
       r.put("jfrTo", measureToMillis);
@@ -118,6 +124,23 @@ public final class HarnessMain {
     System.out.println(line);
     System.out.flush();
     System.exit(0); // do not wait for lingering non-daemon threads of a peer
+  }
+
+  /**
+   * {@return this process's bytes written to storage so far ({@code write_bytes} of {@code
+   * /proc/self/io}: the disk spool's writes), or -1 where that file is unavailable}
+   */
+  private static long diskWriteBytes() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+        if (line.startsWith("write_bytes:")) {
+          return Long.parseLong(line.substring("write_bytes:".length()).trim());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
   }
 
   private static Driver open(RunSpec spec, String endpoint, String phase) {

@@ -4,18 +4,28 @@ import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerMetrics;
+import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.otlp.OtlpHttpExporterBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /** Drives the real logproducer {@link Producer} with the OTLP/HTTP exporter (protobuf). */
 final class LogproducerDriver implements Driver {
 
   private final Producer producer;
   private final String clientId;
+  private final Path spoolDir; // null: memory-only
 
   LogproducerDriver(RunSpec spec, String endpoint, String clientId) {
     this.clientId = clientId;
-    ProducerConfig config =
+    this.spoolDir = spec.spoolDir().isEmpty() ? null : freshDir(spec.spoolDir(), clientId);
+    ProducerConfig.Builder config =
         ProducerConfig.builder()
             .setClientId(clientId)
             .setTotalSizeInBytes(spec.totalSizeInBytes())
@@ -25,15 +35,21 @@ final class LogproducerDriver implements Driver {
             .setSendThreads(spec.sendThreads())
             .setCompression(spec.compression())
             .setCompressionLevel(spec.compressionLevel())
-            .setJmxEnabled(false)
-            .build();
+            .setJmxEnabled(false);
+    if (spoolDir != null) {
+      config.setSpool(
+          SpoolConfig.builder(spoolDir)
+              .setDurability(SpoolDurability.valueOf(spec.spoolDurability()))
+              .setGroupCommitMillis(200)
+              .build());
+    }
     OtlpHttpExporterBuilder builder =
         OtlpHttpExporter.builder().setEndpoint(endpoint).setServiceName("logproducer-benchmark");
     if (spec.stripes() > 0) {
       builder.setStripes(spec.stripes());
     }
     OtlpHttpExporter exporter = builder.build();
-    this.producer = new Producer(config, exporter);
+    this.producer = new Producer(config.build(), exporter);
   }
 
   @Override
@@ -78,5 +94,26 @@ final class LogproducerDriver implements Driver {
   @Override
   public void close() {
     producer.close();
+    if (spoolDir != null) {
+      deleteTree(spoolDir);
+    }
+  }
+
+  private static Path freshDir(String parent, String clientId) {
+    try {
+      return Files.createTempDirectory(Files.createDirectories(Path.of(parent)), clientId + "-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("spoolDir " + parent, e);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path f : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(f);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("deleting the spool " + dir, e);
+    }
   }
 }

@@ -41,6 +41,10 @@ import java.util.Map;
  *     its default
  * @param recordBytes raw bytes per record (UTF-8 keys and values, as the reference counts them) of
  *     a {@link SizedWorkload}; 0 = the reference workload itself (~580 B), unchanged
+ * @param spoolDir logproducer: the parent of a fresh disk-spool directory per producer (deleted
+ *     after it closes); "" = memory-only (no spool)
+ * @param spoolDurability logproducer with {@code spoolDir}: a {@code SpoolDurability} name, {@code
+ *     GROUP_COMMIT} (200 ms), {@code EVERY_BATCH} or {@code NONE}
  */
 public record RunSpec(
     String label,
@@ -62,7 +66,9 @@ public record RunSpec(
     int otelBatchSize,
     boolean jfr,
     int stripes,
-    int recordBytes) {
+    int recordBytes,
+    String spoolDir,
+    String spoolDurability) {
 
   /** Who sends. */
   public enum Client {
@@ -110,6 +116,8 @@ public record RunSpec(
     b.jfr = jfr;
     b.stripes = stripes;
     b.recordBytes = recordBytes;
+    b.spoolDir = spoolDir;
+    b.spoolDurability = spoolDurability;
     return b;
   }
 
@@ -200,6 +208,8 @@ public record RunSpec(
     private boolean jfr = false;
     private int stripes = 0;
     private int recordBytes = 0;
+    private String spoolDir = "";
+    private String spoolDurability = "GROUP_COMMIT";
 
     private Builder() {}
 
@@ -331,6 +341,8 @@ public record RunSpec(
         case "jfr" -> jfr = Boolean.parseBoolean(v);
         case "stripes" -> stripes = Integer.parseInt(v);
         case "recordBytes" -> recordBytes = Integer.parseInt(v);
+        case "spoolDir" -> spoolDir = v;
+        case "spoolDurability" -> spoolDurability = v;
         default -> {}
       }
       return this;
@@ -358,7 +370,9 @@ public record RunSpec(
           otelBatchSize,
           jfr,
           stripes,
-          recordBytes);
+          recordBytes,
+          spoolDir,
+          spoolDurability);
     }
   }
 
@@ -388,6 +402,10 @@ public record RunSpec(
         != 0) { // absent for the reference workload, so earlier results.tsv lines read back
       // unchanged
       m.put("recordBytes", Integer.toString(recordBytes));
+    }
+    if (!spoolDir.isEmpty()) { // absent for memory-only runs, as before the spool
+      m.put("spoolDir", spoolDir);
+      m.put("spoolDurability", spoolDurability);
     }
     return m;
   }
@@ -468,7 +486,8 @@ public record RunSpec(
                   appThreads,
                   rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "",
                   stripes > 0 ? ", " + stripes + " stripes" : "")
-              + (recordBytes > 0 ? ", " + recordBytes + " B records" : "");
+              + (recordBytes > 0 ? ", " + recordBytes + " B records" : "")
+              + (spoolDir.isEmpty() ? "" : ", spool " + spoolDurability + " in " + spoolDir);
     };
   }
 }
