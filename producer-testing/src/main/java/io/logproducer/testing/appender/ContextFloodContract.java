@@ -46,6 +46,7 @@ public abstract class ContextFloodContract {
   /**
    * Starts the framework with one appender exporting to {@code endpoint}.
    *
+   * @param endpoint the receiver's OTLP/HTTP endpoint, {@code http://127.0.0.1:<port>}
    * @throws Exception if the framework cannot be configured
    */
   protected abstract void startFramework(String endpoint) throws Exception;
@@ -56,6 +57,10 @@ public abstract class ContextFloodContract {
   /**
    * Logs {@code message} on the calling thread with {@code context} as the thread's context: at
    * INFO without {@code thrown}, at ERROR with it; clears the context afterwards.
+   *
+   * @param context the entries to put in the thread's context
+   * @param message the event's message
+   * @param thrown the event's exception, or null
    */
   protected abstract void logWithContext(
       Map<String, String> context, String message, Throwable thrown);

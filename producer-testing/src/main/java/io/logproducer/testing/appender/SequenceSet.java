@@ -33,6 +33,8 @@ public final class SequenceSet {
   /**
    * Adds {@code seq}; a number already present counts as a duplicate, one outside {@code [0,
    * capacity)} as out of range (neither changes the set).
+   *
+   * @param seq the number
    */
   public void add(long seq) {
     if (seq < 0 || seq >= capacity) {
@@ -51,7 +53,11 @@ public final class SequenceSet {
     } while (!bits.compareAndSet(i, old, old | mask));
   }
 
-  /** {@return whether {@code seq} is in the set} */
+  /**
+   * {@return whether {@code seq} is in the set}
+   *
+   * @param seq the number
+   */
   public boolean contains(long seq) {
     return seq >= 0 && seq < capacity && (bits.get((int) (seq >>> 6)) & (1L << (seq & 63))) != 0;
   }
@@ -68,6 +74,7 @@ public final class SequenceSet {
   /**
    * {@return how many numbers of this set {@code other} lacks}
    *
+   * @param other a set of the same capacity
    * @throws IllegalArgumentException if the capacities differ
    */
   public long missingFrom(SequenceSet other) {
