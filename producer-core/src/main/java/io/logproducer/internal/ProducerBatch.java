@@ -127,6 +127,9 @@ final class ProducerBatch implements Batch {
    */
   volatile boolean expirySpooling;
 
+  /** Taken from the {@link SendQueue} by a send thread, not yet written ahead. Guarded by it. */
+  boolean handedOut;
+
   ProducerBatch(
       Object shardKey,
       ChunkPool pool,

@@ -1,5 +1,9 @@
 package io.logproducer.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
 /**
  * The queue of sealed (and retry-due) batches the send threads take from: FIFO, blocking, linked
  * through the batches themselves so that adding never allocates (an {@code OutOfMemoryError} cannot
@@ -19,6 +23,9 @@ final class SendQueue {
 
   /** Guarded by this. */
   private boolean stopped;
+
+  /** Batches taken by a send thread and not yet written ahead to the spool. Guarded by this. */
+  private int handedOut;
 
   /** Appends {@code b}; a batch already queued is not queued twice. */
   synchronized void add(ProducerBatch b) {
@@ -50,7 +57,47 @@ final class SendQueue {
       }
       wait();
     }
-    return poll();
+    ProducerBatch b = poll();
+    b.handedOut = true;
+    handedOut++;
+    return b;
+  }
+
+  /**
+   * The send thread that took {@code b} has written it ahead to the spool (or will not): close may
+   * now write the batches queued behind it ({@link #drainAfterHandedOut}). Idempotent.
+   */
+  synchronized void released(ProducerBatch b) {
+    if (b.handedOut) {
+      b.handedOut = false;
+      if (--handedOut == 0) {
+        notifyAll();
+      }
+    }
+  }
+
+  /**
+   * Close: waits until every batch a send thread took is written ahead (or {@code deadlineNanos}
+   * passes), then takes every queued batch, oldest first, so that batches of a shard reach the
+   * spool in the order the send threads took them.
+   *
+   * @return the batches that were queued, oldest first
+   */
+  synchronized List<ProducerBatch> drainAfterHandedOut(long deadlineNanos) {
+    long left;
+    while (handedOut > 0 && (left = deadlineNanos - System.nanoTime()) > 0) {
+      try {
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    List<ProducerBatch> out = new ArrayList<>(size);
+    for (ProducerBatch b = poll(); b != null; b = poll()) {
+      out.add(b);
+    }
+    return out;
   }
 
   /** The oldest batch or null, without waiting. */

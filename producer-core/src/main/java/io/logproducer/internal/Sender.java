@@ -6,7 +6,6 @@ import io.logproducer.internal.codec.Codec;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
 import java.io.OutputStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -120,6 +119,8 @@ final class Sender {
           body = new ChunkWriter(bodyKeepBytes); // let a large body buffer go first
         }
         failInFlight(b, t);
+      } finally {
+        queue.released(b);
       }
       if (body.capacity() > bodyKeepBytes) {
         body.trimTo(bodyKeepBytes);
@@ -220,6 +221,7 @@ final class Sender {
     if (spoolWriter != null) {
       spoolWriter.writeAhead(b, body.array(), length);
     }
+    queue.released(b); // written: close may write the batches queued behind it
     ExportResult result;
     long start = System.nanoTime();
     try {
@@ -267,10 +269,9 @@ final class Sender {
     if (spoolWriter == null) {
       return 0;
     }
-    List<ProducerBatch> taken = new ArrayList<>();
-    for (ProducerBatch b = queue.poll(); b != null; b = queue.poll()) {
-      taken.add(b);
-    }
+    // after the batches send threads hold are written, so that a shard's batches are stored in
+    // order
+    List<ProducerBatch> taken = queue.drainAfterHandedOut(deadlineNanos);
     int written = 0;
     ChunkWriter body = new ChunkWriter(bodyKeepBytes);
     try {

@@ -15,9 +15,9 @@ import java.nio.file.Paths;
 
 /**
  * The child JVM of {@link SpoolKillTest}: a producer with a spool in {@code args[0]} whose receiver
- * is down sends {@code args[1]} records ("r-0", "r-1", …, shard "shard-(i mod 4)") and prints
- * {@code OUTCOME <status> <id>} for each outcome as it gets it, then {@code SENT}; it then waits on
- * its standard input until it is killed.
+ * is down sends {@code args[1]} records with ids from {@code args[2]} (default 0) on ("r-<id>",
+ * shard "shard-(id mod 4)") and prints {@code OUTCOME <status> <id>} for each outcome as it gets
+ * it, then {@code SENT}; it then waits on its standard input until it is killed.
  */
 public final class SpoolKillMain {
 
@@ -25,6 +25,7 @@ public final class SpoolKillMain {
 
   public static void main(String[] args) throws Exception {
     int n = Integer.parseInt(args[1]);
+    int first = args.length > 2 ? Integer.parseInt(args[2]) : 0;
     InMemoryExporter exporter = InMemoryExporter.create();
     exporter.respondWith(b -> ExportResult.retryable("receiver down", null, -1));
     ProducerConfig config =
@@ -38,7 +39,7 @@ public final class SpoolKillMain {
                     .build())
             .build();
     Producer p = new Producer(config, exporter);
-    for (int i = 0; i < n; i++) {
+    for (int i = first; i < first + n; i++) {
       int id = i;
       p.send(
           LogRecord.builder().setBody("r-" + i).setDestination("shard-" + (i % 4)).build(),

@@ -15,14 +15,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * kill -9 of a producer mid-outage: every record it reported SPOOLED (or DELIVERED) before the kill
- * reaches the receiver once a new producer opens the same directory.
+ * kill -9 of a producer mid-outage, at 20 random moments: 20 children in turn on one directory
+ * (each sends 1,000 records to a receiver that is down, and replays what the ones before it stored)
+ * are each killed with SIGKILL after a random share of their outcomes; every record any of them
+ * reported SPOOLED (or DELIVERED) before its kill reaches the receiver, exactly once, once a new
+ * producer opens the directory with the receiver up.
  */
 @Timeout(180)
 class SpoolKillTest {
@@ -33,15 +37,20 @@ class SpoolKillTest {
     return child.outputLines().stream().filter(l -> l.startsWith("OUTCOME ")).count();
   }
 
-  @Test
-  void everyRecordReportedBeforeAKill9IsDeliveredAfterTheRestart() throws Exception {
-    int n = 3_000;
+  /**
+   * One child on the directory: sends {@code n} records with ids from {@code first}, is killed with
+   * SIGKILL once it reported {@code killAfter} outcomes; {@return the ids it reported SPOOLED or
+   * DELIVERED}
+   */
+  private Set<Integer> runAndKill(int first, int n, int killAfter) throws Exception {
     List<String> lines;
     try (ChildJvm child =
-        ChildJvm.builder(SpoolKillMain.class).args(dir.toString(), Integer.toString(n)).start()) {
+        ChildJvm.builder(SpoolKillMain.class)
+            .args(dir.toString(), Integer.toString(n), Integer.toString(first))
+            .start()) {
       child.awaitLine("SENT", 60_000);
       assertTrue(
-          Outcomes.until(() -> outcomeLines(child) >= n / 3, 60_000),
+          Outcomes.until(() -> outcomeLines(child) >= killAfter, 60_000),
           () -> "too few outcomes: " + outcomeLines(child));
       child.kill();
       child.waitFor(20_000);
@@ -54,6 +63,22 @@ class SpoolKillTest {
         assertTrue(f[1].equals("SPOOLED") || f[1].equals("DELIVERED"), line);
         assertTrue(reported.add(Integer.parseInt(f[2])), "two outcomes for one record: " + line);
       }
+    }
+    return reported;
+  }
+
+  @Test
+  void everyRecordReportedBeforeAKill9IsDeliveredAfterTheRestart() throws Exception {
+    int kills = 20;
+    int perChild = 1_000;
+    int n = kills * perChild;
+    Random random = new Random(17);
+    Set<Integer> reported = new HashSet<>();
+    for (int k = 0; k < kills; k++) {
+      // killed at a random moment: after 10 % to 60 % of its records had their outcome, while it
+      // also replays (to a receiver that is still down) what the children before it stored
+      int killAfter = perChild / 10 + random.nextInt(perChild / 2);
+      reported.addAll(runAndKill(k * perChild, perChild, killAfter));
     }
     assertTrue(!reported.isEmpty());
 
@@ -84,14 +109,16 @@ class SpoolKillTest {
       Set<Integer> distinct = new HashSet<>(delivered);
       Set<Integer> missing = new HashSet<>(reported);
       missing.removeAll(distinct);
-      assertEquals(Set.of(), missing, "records reported before the kill and never delivered");
+      assertEquals(Set.of(), missing, "records reported before a kill and never delivered");
       assertTrue(distinct.stream().allMatch(i -> i >= 0 && i < n), "only records that were sent");
       // the receiver was down: nothing was delivered before the kill, so nothing twice after it
       assertEquals(distinct.size(), delivered.size(), "duplicates");
       System.out.println(
-          "kill -9: "
+          "kill -9 at "
+              + kills
+              + " moments: "
               + reported.size()
-              + " records reported SPOOLED before the kill, "
+              + " records reported SPOOLED before the kills, "
               + distinct.size()
               + " delivered after the restart, "
               + (delivered.size() - distinct.size())
