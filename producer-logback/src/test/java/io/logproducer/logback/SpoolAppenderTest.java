@@ -80,7 +80,9 @@ class SpoolAppenderTest {
             "the spool drained",
             () ->
                 receiver.acceptedRecords() == EVENTS
-                    && up.getProducer().getMetrics().getSpoolPendingBatches() == 0,
+                    && up.getProducer().getMetrics().getSpoolPendingBatches() == 0
+                    // counted just after the acknowledgement that empties the spool
+                    && up.getProducer().getMetrics().getSpoolRecordsDelivered() == EVENTS,
             30_000,
             () -> receiver.acceptedRecords() + " received; " + up.getProducer().getMetrics());
         assertEquals(EVENTS, up.getProducer().getMetrics().getSpoolRecordsDelivered());
