@@ -13,16 +13,12 @@ import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolFullPolicy;
 import io.logproducer.SpoolLockedException;
 import io.logproducer.spi.ExportResult;
-import io.logproducer.testing.ExportedBatch;
 import io.logproducer.testing.InMemoryExporter;
 import io.logproducer.testing.Outcomes;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -71,36 +67,6 @@ class SpoolProducerTest {
     }
   }
 
-  /** The bodies delivered, per shard, in arrival order. */
-  private static Map<Object, List<Integer>> deliveredByShard(InMemoryExporter exporter) {
-    Map<Object, List<Integer>> out = new HashMap<>();
-    for (ExportedBatch b : exporter.batches()) {
-      if (b.isDelivered()) {
-        for (String body : b.bodies()) {
-          out.computeIfAbsent(b.shardKey(), k -> new ArrayList<>())
-              .add(Integer.parseInt(body.substring(2)));
-        }
-      }
-    }
-    return out;
-  }
-
-  private static void assertDeliveredOnceInOrder(InMemoryExporter exporter, int n) {
-    Map<Object, List<Integer>> byShard = deliveredByShard(exporter);
-    Set<Integer> all = new HashSet<>();
-    int count = 0;
-    for (Map.Entry<Object, List<Integer>> e : byShard.entrySet()) {
-      List<Integer> ids = e.getValue();
-      for (int k = 1; k < ids.size(); k++) {
-        assertTrue(ids.get(k - 1) < ids.get(k), "order of " + e.getKey() + ": " + ids);
-      }
-      all.addAll(ids);
-      count += ids.size();
-    }
-    assertEquals(n, all.size(), "distinct records delivered");
-    assertEquals(n, count, "records delivered, duplicates included");
-  }
-
   @Test
   void outageLongerThanDeliveryTimeoutSpoolsEveryRecordThenDeliversThemOnceInOrder() {
     InMemoryExporter exporter = InMemoryExporter.create();
@@ -122,7 +88,7 @@ class SpoolProducerTest {
         Outcomes.until(() -> p.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
         () -> "delivered from the spool: " + p.getMetrics());
     assertTrue(Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 10_000));
-    assertDeliveredOnceInOrder(exporter, n);
+    SpoolTestSettings.assertDeliveredOnceInOrder(exporter, n);
     assertEquals(n, outcomes.total(), "no second outcome");
   }
 
@@ -144,7 +110,7 @@ class SpoolProducerTest {
         Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
         () -> "delivered from the spool: " + second.getMetrics());
     assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
-    assertDeliveredOnceInOrder(up, n);
+    SpoolTestSettings.assertDeliveredOnceInOrder(up, n);
     assertEquals(0, second.getMetrics().getRecordsAccepted());
   }
 

@@ -12,12 +12,10 @@ import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolFullPolicy;
 import io.logproducer.SpoolListener;
 import io.logproducer.spi.ExportResult;
-import io.logproducer.testing.ExportedBatch;
 import io.logproducer.testing.InMemoryExporter;
 import io.logproducer.testing.Outcomes;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -88,35 +86,6 @@ class SpoolReplayTest {
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
   }
 
-  /** The record ids delivered, per shard, in arrival order. */
-  private static Map<Object, List<Integer>> deliveredByShard(InMemoryExporter exporter) {
-    Map<Object, List<Integer>> out = new HashMap<>();
-    for (ExportedBatch b : exporter.batches()) {
-      if (b.isDelivered()) {
-        for (String body : b.bodies()) {
-          out.computeIfAbsent(b.shardKey(), k -> new ArrayList<>())
-              .add(Integer.parseInt(body.substring(body.lastIndexOf('-') + 1)));
-        }
-      }
-    }
-    return out;
-  }
-
-  private static void assertDeliveredOnceInOrder(InMemoryExporter exporter, int n) {
-    Set<Integer> all = new HashSet<>();
-    int count = 0;
-    for (Map.Entry<Object, List<Integer>> e : deliveredByShard(exporter).entrySet()) {
-      List<Integer> ids = e.getValue();
-      for (int k = 1; k < ids.size(); k++) {
-        assertTrue(ids.get(k - 1) < ids.get(k), "order of " + e.getKey() + ": " + ids);
-      }
-      all.addAll(ids);
-      count += ids.size();
-    }
-    assertEquals(n, all.size(), "distinct records delivered");
-    assertEquals(n, count, "records delivered, duplicates included");
-  }
-
   @Test
   void dropOldestOfABatchStillInMemoryGivesItsRecordsFailedNotSpooledCountedOnce() {
     InMemoryExporter exporter = InMemoryExporter.create();
@@ -167,7 +136,7 @@ class SpoolReplayTest {
         after.toString());
     assertEquals(after.getSpoolRecordsDropped(), droppedRecords.get());
     List<Integer> delivered = new ArrayList<>();
-    for (List<Integer> ids : deliveredByShard(exporter).values()) {
+    for (List<Integer> ids : SpoolTestSettings.deliveredByShard(exporter).values()) {
       delivered.addAll(ids);
     }
     assertEquals(after.getSpoolRecordsDelivered(), delivered.size());
@@ -233,7 +202,7 @@ class SpoolReplayTest {
     assertTrue(Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 10_000));
     assertEquals(2, maxInFlight.get(), "replay exports in flight at once");
     assertEquals(0, sameShardAtOnce.get(), "exports of one shard in flight at once");
-    assertDeliveredOnceInOrder(slow, n);
+    SpoolTestSettings.assertDeliveredOnceInOrder(slow, n);
   }
 
   @Test
@@ -265,7 +234,7 @@ class SpoolReplayTest {
                     && slow.batches().stream().allMatch(b -> b.result() != null),
             10_000));
     List<Integer> delivered = new ArrayList<>();
-    for (List<Integer> ids : deliveredByShard(slow).values()) {
+    for (List<Integer> ids : SpoolTestSettings.deliveredByShard(slow).values()) {
       delivered.addAll(ids);
     }
     assertEquals(0, delivered.size() - n, "records delivered twice (late answer + replay)");

@@ -1,11 +1,22 @@
 package io.logproducer.spool;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
+import io.logproducer.testing.ExportedBatch;
+import io.logproducer.testing.InMemoryExporter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** The producer settings the spool tests (and their child JVMs) share. */
 final class SpoolTestSettings {
@@ -46,5 +57,35 @@ final class SpoolTestSettings {
   /** {@return record {@code i}: body {@code r-<i>}, destination {@code shard-<i % shards>}} */
   static LogRecord record(int i, int shards) {
     return LogRecord.builder().setBody("r-" + i).setDestination("shard-" + (i % shards)).build();
+  }
+
+  /** {@return the record ids ({@code r-<id>} bodies) delivered, per shard, in arrival order} */
+  static Map<Object, List<Integer>> deliveredByShard(InMemoryExporter exporter) {
+    Map<Object, List<Integer>> out = new HashMap<>();
+    for (ExportedBatch b : exporter.batches()) {
+      if (b.isDelivered()) {
+        for (String body : b.bodies()) {
+          out.computeIfAbsent(b.shardKey(), k -> new ArrayList<>())
+              .add(Integer.parseInt(body.substring(body.lastIndexOf('-') + 1)));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Asserts that records 0..n-1 were each delivered once, in order within each shard. */
+  static void assertDeliveredOnceInOrder(InMemoryExporter exporter, int n) {
+    Set<Integer> all = new HashSet<>();
+    int count = 0;
+    for (Map.Entry<Object, List<Integer>> e : deliveredByShard(exporter).entrySet()) {
+      List<Integer> ids = e.getValue();
+      for (int k = 1; k < ids.size(); k++) {
+        assertTrue(ids.get(k - 1) < ids.get(k), "order of " + e.getKey() + ": " + ids);
+      }
+      all.addAll(ids);
+      count += ids.size();
+    }
+    assertEquals(n, all.size(), "distinct records delivered");
+    assertEquals(n, count, "records delivered, duplicates included");
   }
 }
