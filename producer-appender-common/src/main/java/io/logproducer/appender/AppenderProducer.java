@@ -4,9 +4,7 @@ import io.logproducer.BufferExhaustedException;
 import io.logproducer.Callback;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
-import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
-import io.logproducer.spi.Exporter;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -69,6 +67,7 @@ public final class AppenderProducer {
   private final Callback outcomes = this::onOutcome;
   private volatile String lastCause;
   private volatile Producer producer;
+  private volatile boolean ownsProducer = true;
   private volatile String threadPrefix = "\u0000";
   private volatile String kafkaThreadMark;
 
@@ -151,25 +150,46 @@ public final class AppenderProducer {
       KafkaSettings kafka,
       String scopeName,
       boolean scopeFromRecords) {
-    if ((otlp != null ? 1 : 0) + (gse != null ? 1 : 0) + (kafka != null ? 1 : 0) > 1) {
-      throw new IllegalArgumentException(
-          "appender '"
-              + appenderName
-              + "' configures more than one exporter (OTLP,"
-              + " GSE, Kafka); choose one");
-    }
-    ProducerConfig config = settings.toConfig(appenderName);
-    Exporter exporter =
-        gse != null
-            ? gse.build()
-            : kafka != null
-                ? kafka.build(scopeName, scopeFromRecords)
-                : (otlp != null ? otlp : new OtlpSettings()).build(scopeName, scopeFromRecords);
-    threadPrefix = config.getClientId() + "-";
+    Producer built =
+        SettingsProducer.build(
+            appenderName, settings, otlp, gse, kafka, scopeName, scopeFromRecords);
+    String clientId = built.getConfig().getClientId();
+    threadPrefix = clientId + "-";
     // The Kafka client's threads: "kafka-producer-network-thread | <clientId>", its admin "… |
     // <clientId>-admin".
-    kafkaThreadMark = kafka != null ? " | " + config.getClientId() : null;
-    producer = new Producer(config, exporter);
+    kafkaThreadMark = kafka != null ? " | " + clientId : null;
+    producer = built;
+  }
+
+  /**
+   * Uses a producer that someone else built and closes (the Spring Boot starter's, shared with the
+   * application's {@code Producer} bean), instead of building one: {@link #stop()} then detaches
+   * from it without flushing or closing it, and the appender registers no exit hook for it.
+   *
+   * @param shared a running producer, not null; its owner closes it after stopping the appender
+   * @throws IllegalArgumentException if {@code shared} is null
+   * @throws IllegalStateException if {@code shared} is closed
+   */
+  public void attach(Producer shared) {
+    if (shared == null) {
+      throw new IllegalArgumentException("the shared producer must not be null");
+    }
+    if (shared.isClosed()) {
+      throw new IllegalStateException("the shared producer is closed");
+    }
+    String clientId = shared.getConfig().getClientId();
+    threadPrefix = clientId + "-";
+    kafkaThreadMark = " | " + clientId;
+    ownsProducer = false;
+    producer = shared;
+  }
+
+  /**
+   * {@return false when the producer was {@linkplain #attach(Producer) attached} (its owner flushes
+   * and closes it), true when {@code start} built it}
+   */
+  public boolean ownsProducer() {
+    return ownsProducer;
   }
 
   private boolean producerThread() {
@@ -414,7 +434,8 @@ public final class AppenderProducer {
 
   /**
    * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (+ 1 s); then
-   * reports any drops and failures not yet reported. Idempotent.
+   * reports any drops and failures not yet reported. An {@linkplain #attach(Producer) attached}
+   * producer is only let go: its records stay with it, and its owner closes it. Idempotent.
    */
   public void stop() {
     stop(stopTimeoutMillis);
@@ -429,7 +450,7 @@ public final class AppenderProducer {
   public void stop(long timeoutMillis) {
     Producer p = producer;
     producer = null;
-    if (p != null) {
+    if (p != null && ownsProducer) {
       p.close(Math.max(0, timeoutMillis));
     }
     nextReportNanos.set(System.nanoTime());

@@ -80,6 +80,7 @@ public final class LogproducerAppender extends AbstractAppender {
   private final Configuration configuration; // null when built outside a configuration
   private Boolean exitHookWanted; // the producer settings' shutdownHookEnabled, read at first start
   private volatile ExitHook exitHook;
+  private volatile Producer sharedProducer; // useProducer: built and closed by its owner
 
   private LogproducerAppender(
       String name,
@@ -347,8 +348,14 @@ public final class LogproducerAppender extends AbstractAppender {
   @Override
   public void start() {
     try {
-      takeOverShutdownHook();
-      producer.start(producerSettings, otlp, gse, kafka, getName(), mapping.scopeFromLogger());
+      Producer shared = sharedProducer;
+      if (shared != null) {
+        exitHookWanted = false;
+        producer.attach(shared);
+      } else {
+        takeOverShutdownHook();
+        producer.start(producerSettings, otlp, gse, kafka, getName(), mapping.scopeFromLogger());
+      }
     } catch (RuntimeException
         | LinkageError e) { // LinkageError: a mismatched logproducer jar on the class path
       LOGGER.error("Logproducer appender '{}' not started: {}", getName(), e.getMessage(), e);
@@ -475,6 +482,19 @@ public final class LogproducerAppender extends AbstractAppender {
    */
   public long spooledCount() {
     return producer.spooledCount();
+  }
+
+  /**
+   * Makes this appender send through {@code producer}, which its owner built, flushes and closes
+   * (the Spring Boot starter shares one producer between the appender and the application's {@code
+   * Producer} bean). The exporter, producer and spool settings are then ignored; {@link #stop(long,
+   * TimeUnit)} lets the producer go without closing it, and no exit hook is registered. Call it
+   * before {@link #start()}, from code.
+   *
+   * @param producer a running producer, or null to build one from the settings (the default)
+   */
+  public void useProducer(Producer producer) {
+    this.sharedProducer = producer;
   }
 
   /** {@return the running producer (for its metrics), or null before start and after stop} */

@@ -174,7 +174,8 @@ final class EventPipeline {
     stopping = true;
     long timeout = producer.stopTimeoutMillis();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
-    StopFlush flush = new StopFlush(producer.producer());
+    // A shared producer (the Spring Boot starter's) keeps what it holds: its owner flushes it.
+    StopFlush flush = new StopFlush(producer.ownsProducer() ? producer.producer() : null);
     flush.flushWhileTaking(deadline, MAX_FLUSHES, SHORT_FLUSH_NANOS);
     gate.close(millisLeft(deadline));
     if (handOff != null) {

@@ -80,6 +80,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   private volatile EventPipeline pipeline;
   private int queueSize;
   private Boolean exitHookWanted; // the producer settings' shutdownHookEnabled, read at first start
+  private volatile Producer sharedProducer; // useProducer: built and closed by its owner
   private volatile ExitHook exitHook;
 
   /** logback's re-entrancy guard, per appender and thread, as {@code doAppend} has it. */
@@ -256,6 +257,19 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
+   * Makes this appender send through {@code producer}, which its owner built, flushes and closes
+   * (the Spring Boot starter shares one producer between the appender and the application's {@code
+   * Producer} bean). The exporter, producer and spool settings are then ignored; {@link #stop()}
+   * lets the producer go without flushing or closing it, and no exit hook is registered. Not a
+   * configuration property: call it before {@link #start()}, from code.
+   *
+   * @param producer a running producer, or null to build one from the settings (the default)
+   */
+  public void useProducer(Producer producer) {
+    this.sharedProducer = producer;
+  }
+
+  /**
    * The running producer (for its metrics).
    *
    * @return the producer, or null before start and after stop
@@ -299,9 +313,15 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
       ap =
           new AppenderProducer(
               String.valueOf(getName()), stopTimeoutMillis, reportIntervalMillis, this::addWarn);
-      producerSettings.useSpool(spool);
-      takeOverShutdownHook();
-      ap.start(producerSettings, otlp, gse, kafka, SCOPE_NAME, mapping.scopeFromLogger());
+      Producer shared = sharedProducer;
+      if (shared != null) {
+        exitHookWanted = false;
+        ap.attach(shared);
+      } else {
+        producerSettings.useSpool(spool);
+        takeOverShutdownHook();
+        ap.start(producerSettings, otlp, gse, kafka, SCOPE_NAME, mapping.scopeFromLogger());
+      }
     } catch (RuntimeException | LinkageError e) {
       addError(prefix + e.getMessage(), e);
       return;
