@@ -69,6 +69,9 @@ public final class EventMapper<E> {
   private final boolean useLayout;
   private final boolean scopeFromLogger;
   private final int exceptionMaxFrames;
+  private final String traceIdKey;
+  private final String spanIdKey;
+  private final String traceFlagsKey;
   private final int maxAttributes;
 
   private final EventAdapter.EntryVisitor contextAll = (k, v, b) -> context(k, v, b, false);
@@ -107,6 +110,9 @@ public final class EventMapper<E> {
     this.useLayout = mapping.useLayout();
     this.scopeFromLogger = mapping.scopeFromLogger();
     this.exceptionMaxFrames = mapping.exceptionMaxFrames();
+    this.traceIdKey = mapping.traceIdKey();
+    this.spanIdKey = mapping.spanIdKey();
+    this.traceFlagsKey = mapping.traceFlagsKey();
   }
 
   /**
@@ -178,9 +184,9 @@ public final class EventMapper<E> {
     boolean traced =
         TraceContext.apply(
             b,
-            adapter.contextValue(event, SemanticAttributes.MDC_TRACE_ID),
-            adapter.contextValue(event, SemanticAttributes.MDC_SPAN_ID),
-            adapter.contextValue(event, SemanticAttributes.MDC_TRACE_FLAGS));
+            adapter.contextValue(event, traceIdKey),
+            adapter.contextValue(event, spanIdKey),
+            adapter.contextValue(event, traceFlagsKey));
     String eventName = adapter.contextValue(event, EVENT_NAME_KEY);
     if (eventName != null) {
       b.setEventName(eventName);
@@ -195,9 +201,7 @@ public final class EventMapper<E> {
       return;
     }
     if (skipTrace
-        && (SemanticAttributes.MDC_TRACE_ID.equals(key)
-            || SemanticAttributes.MDC_SPAN_ID.equals(key)
-            || SemanticAttributes.MDC_TRACE_FLAGS.equals(key))) {
+        && (traceIdKey.equals(key) || spanIdKey.equals(key) || traceFlagsKey.equals(key))) {
       return;
     }
     if (mdcFilter.accepts(key)) {

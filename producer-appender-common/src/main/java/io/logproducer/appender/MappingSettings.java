@@ -21,6 +21,9 @@ public final class MappingSettings {
   private boolean useLayout;
   private boolean scopeFromLogger = true;
   private int exceptionMaxFrames = 200;
+  private String traceIdKey = SemanticAttributes.MDC_TRACE_ID;
+  private String spanIdKey = SemanticAttributes.MDC_SPAN_ID;
+  private String traceFlagsKey = SemanticAttributes.MDC_TRACE_FLAGS;
 
   /** Creates the default mapping. */
   public MappingSettings() {}
@@ -150,5 +153,61 @@ public final class MappingSettings {
   /** {@return the most stack frames in {@code exception.stacktrace}; 0 none, negative no limit} */
   public int exceptionMaxFrames() {
     return exceptionMaxFrames;
+  }
+
+  /**
+   * The MDC / ThreadContext key that holds the trace id (32 hex digits), read into the record's
+   * trace context and not copied as an attribute. {@code trace_id} (OpenTelemetry's) by default;
+   * Micrometer Tracing and Spring Cloud Sleuth write {@code traceId}.
+   *
+   * @param key a non-empty key
+   * @throws IllegalArgumentException if {@code key} is null or empty
+   */
+  public void setTraceIdKey(String key) {
+    this.traceIdKey = requireKey("traceIdKey", key);
+  }
+
+  /**
+   * The MDC / ThreadContext key that holds the span id (16 hex digits): {@code span_id} by default,
+   * {@code spanId} for Micrometer Tracing.
+   *
+   * @param key a non-empty key
+   * @throws IllegalArgumentException if {@code key} is null or empty
+   */
+  public void setSpanIdKey(String key) {
+    this.spanIdKey = requireKey("spanIdKey", key);
+  }
+
+  /**
+   * The MDC / ThreadContext key that holds the trace flags (2 hex digits): {@code trace_flags} by
+   * default.
+   *
+   * @param key a non-empty key
+   * @throws IllegalArgumentException if {@code key} is null or empty
+   */
+  public void setTraceFlagsKey(String key) {
+    this.traceFlagsKey = requireKey("traceFlagsKey", key);
+  }
+
+  /** {@return the MDC key of the trace id} */
+  public String traceIdKey() {
+    return traceIdKey;
+  }
+
+  /** {@return the MDC key of the span id} */
+  public String spanIdKey() {
+    return spanIdKey;
+  }
+
+  /** {@return the MDC key of the trace flags} */
+  public String traceFlagsKey() {
+    return traceFlagsKey;
+  }
+
+  private static String requireKey(String name, String key) {
+    if (key == null || key.trim().isEmpty()) {
+      throw new IllegalArgumentException(name + " must not be empty");
+    }
+    return key.trim();
   }
 }
