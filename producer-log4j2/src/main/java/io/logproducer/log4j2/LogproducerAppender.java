@@ -113,6 +113,48 @@ public final class LogproducerAppender extends AbstractAppender {
   }
 
   /**
+   * An appender for code that installs it itself rather than through a configuration file (the
+   * Spring Boot starter): it sends through {@code producer}, which the caller built and closes
+   * after stopping the appender (see {@link #useProducer(Producer)}). Not started: the caller adds
+   * it to a configuration and starts it.
+   *
+   * @param name the appender's name, not empty
+   * @param mapping how events become records, not null; read now, later changes are not seen
+   * @param producer a running producer, not null
+   * @param reportIntervalMillis least time between two reports of dropped events, at least 1
+   * @param configuration the configuration it is added to, or null
+   * @return the appender
+   * @throws IllegalArgumentException if an argument is out of range
+   */
+  public static LogproducerAppender create(
+      String name,
+      MappingSettings mapping,
+      Producer producer,
+      long reportIntervalMillis,
+      Configuration configuration) {
+    if (name == null || name.isEmpty() || mapping == null || producer == null) {
+      throw new IllegalArgumentException("name, mapping and producer must be given");
+    }
+    LogproducerAppender appender =
+        new LogproducerAppender(
+            name,
+            null,
+            null,
+            true,
+            Property.EMPTY_ARRAY,
+            new ProducerSettings(),
+            null,
+            null,
+            null,
+            mapping,
+            0,
+            reportIntervalMillis,
+            configuration);
+    appender.useProducer(producer);
+    return appender;
+  }
+
+  /**
    * The builder log4j2 fills from the XML.
    *
    * @param <B> the builder type

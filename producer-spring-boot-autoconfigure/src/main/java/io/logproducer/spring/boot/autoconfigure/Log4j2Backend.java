@@ -1,0 +1,114 @@
+package io.logproducer.spring.boot.autoconfigure;
+
+import io.logproducer.Producer;
+import io.logproducer.appender.MappingSettings;
+import io.logproducer.log4j2.LogproducerAppender;
+import java.beans.PropertyChangeEvent;
+import java.beans.PropertyChangeListener;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.Appender;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Log4j2: the starter's {@link LogproducerAppender} on the root logger of the current
+ * configuration. A reconfiguration replaces the configuration (and stops its appenders); a listener
+ * on the context's {@code config} property adds a fresh appender, on the same producer, to the new
+ * one.
+ */
+final class Log4j2Backend implements LoggingBackend {
+
+  private final LoggerContext context;
+  private Producer producer;
+  private MappingSettings mapping;
+  private long reportIntervalMillis;
+  private volatile LogproducerAppender installed;
+  private PropertyChangeListener listener;
+
+  private Log4j2Backend(LoggerContext context) {
+    this.context = context;
+  }
+
+  /**
+   * {@return the backend if the application logs through log4j2 (log4j-core) and producer-log4j2 is
+   * on the class path, else null}
+   *
+   * @param classLoader the application's class loader
+   */
+  static Log4j2Backend detect(ClassLoader classLoader) {
+    if (!ClassUtils.isPresent("org.apache.logging.log4j.core.LoggerContext", classLoader)
+        || !ClassUtils.isPresent("io.logproducer.log4j2.LogproducerAppender", classLoader)) {
+      return null;
+    }
+    Object ctx = LogManager.getContext(false);
+    return ctx instanceof LoggerContext ? new Log4j2Backend((LoggerContext) ctx) : null;
+  }
+
+  @Override
+  public Producer existingProducer() {
+    for (Appender a : context.getConfiguration().getAppenders().values()) {
+      if (a instanceof LogproducerAppender && a.isStarted()) {
+        Producer p = ((LogproducerAppender) a).getProducer();
+        if (p != null && !p.isClosed()) {
+          return p;
+        }
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public synchronized void install(
+      Producer producer, MappingSettings mapping, int queueSize, long reportIntervalMillis) {
+    this.producer = producer;
+    this.mapping = mapping;
+    this.reportIntervalMillis = reportIntervalMillis;
+    attach(context.getConfiguration());
+    listener = this::onChange;
+    context.addPropertyChangeListener(listener);
+  }
+
+  private void onChange(PropertyChangeEvent event) {
+    if (!LoggerContext.PROPERTY_CONFIG.equals(event.getPropertyName())
+        || !(event.getNewValue() instanceof Configuration)) {
+      return;
+    }
+    synchronized (this) {
+      if (installed != null && !producer.isClosed()) {
+        attach((Configuration) event.getNewValue());
+      }
+    }
+  }
+
+  private synchronized void attach(Configuration config) {
+    LogproducerAppender appender =
+        LogproducerAppender.create(
+            StarterSettings.APPENDER_NAME, mapping, producer, reportIntervalMillis, config);
+    appender.start();
+    if (!appender.isStarted()) {
+      throw new IllegalStateException(
+          "the logproducer log4j2 appender did not start; see log4j2's status messages");
+    }
+    config.addAppender(appender);
+    config.getRootLogger().addAppender(appender, null, null);
+    context.updateLoggers();
+    installed = appender;
+  }
+
+  @Override
+  public synchronized void uninstall() {
+    if (listener != null) {
+      context.removePropertyChangeListener(listener);
+      listener = null;
+    }
+    LogproducerAppender appender = installed;
+    installed = null;
+    if (appender != null) {
+      Configuration config = context.getConfiguration();
+      config.getRootLogger().removeAppender(StarterSettings.APPENDER_NAME);
+      context.updateLoggers();
+      appender.stop();
+    }
+  }
+}

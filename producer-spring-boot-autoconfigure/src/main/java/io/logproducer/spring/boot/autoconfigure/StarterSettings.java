@@ -1,0 +1,316 @@
+package io.logproducer.spring.boot.autoconfigure;
+
+import io.logproducer.Producer;
+import io.logproducer.appender.AppenderSpoolSettings;
+import io.logproducer.appender.GseSettings;
+import io.logproducer.appender.KafkaSettings;
+import io.logproducer.appender.MappingSettings;
+import io.logproducer.appender.OtlpSettings;
+import io.logproducer.appender.ProducerSettings;
+import io.logproducer.appender.SettingsProducer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The {@code logproducer.*} properties turned into the settings objects the appenders use, each
+ * value checked where it is applied so that an error names the property. Package-private: the
+ * starter's own.
+ */
+final class StarterSettings {
+
+  /** The appender's name in the logging system, and the default client id's base. */
+  static final String APPENDER_NAME = "LOGPRODUCER";
+
+  private final LogproducerProperties properties;
+  private final String applicationName;
+
+  /**
+   * @param properties the bound properties
+   * @param applicationName {@code spring.application.name}, or null
+   */
+  StarterSettings(LogproducerProperties properties, String applicationName) {
+    this.properties = properties;
+    this.applicationName = applicationName;
+  }
+
+  /**
+   * Builds and starts the producer.
+   *
+   * @return the running producer
+   * @throws InvalidPropertyException if a property is invalid (it is named)
+   */
+  Producer buildProducer() {
+    ProducerSettings settings = producerSettings();
+    ExporterKind kind = properties.getExporter();
+    OtlpSettings otlp = kind == ExporterKind.OTLP ? otlpSettings() : null;
+    GseSettings gse = kind == ExporterKind.GSE ? gseSettings() : null;
+    KafkaSettings kafka = kind == ExporterKind.KAFKA ? kafkaSettings() : null;
+    try {
+      return SettingsProducer.build(
+          APPENDER_NAME,
+          settings,
+          otlp,
+          gse,
+          kafka,
+          "io.logproducer.spring",
+          properties.getAppender().isScopeFromLogger());
+    } catch (NoClassDefFoundError e) {
+      throw new InvalidPropertyException(
+          "logproducer.exporter",
+          kind.name().toLowerCase(java.util.Locale.ROOT),
+          "its module is not on the class path (add io.logproducer:producer-"
+              + kind.name().toLowerCase(java.util.Locale.ROOT)
+              + "): "
+              + e.getMessage());
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new InvalidPropertyException(
+          "logproducer." + kind.name().toLowerCase(java.util.Locale.ROOT),
+          describeReceiver(),
+          e.getMessage());
+    }
+  }
+
+  /** {@return where records go, for the health details and messages} */
+  String describeReceiver() {
+    switch (properties.getExporter()) {
+      case GSE:
+        GseProperties g = properties.getGse();
+        return "gse " + (g.getSocketPath() != null ? g.getSocketPath() : g.getTcpEndpoint());
+      case KAFKA:
+        KafkaProperties k = properties.getKafka();
+        return "kafka " + k.getBootstrapServers() + " topic " + k.getTopic();
+      default:
+        String endpoint = properties.getOtlp().getEndpoint();
+        return "otlp " + (endpoint != null ? endpoint : "(OTEL_EXPORTER_OTLP_ENDPOINT or default)");
+    }
+  }
+
+  /** {@return the client id: {@code logproducer.client-id}, else the application's name} */
+  String clientId() {
+    if (properties.getClientId() != null) {
+      return properties.getClientId();
+    }
+    return applicationName != null && !applicationName.trim().isEmpty()
+        ? "logproducer-" + applicationName.trim()
+        : "logproducer";
+  }
+
+  private String serviceName() {
+    return properties.getServiceName() != null ? properties.getServiceName() : applicationName;
+  }
+
+  ProducerSettings producerSettings() {
+    BatchingProperties p = properties.getProducer();
+    String prefix = "logproducer.producer.";
+    ProducerSettings s = new ProducerSettings();
+    apply("logproducer.client-id", clientId(), s::setClientId);
+    apply(prefix + "total-size", bytes(p.getTotalSize()), s::setTotalSizeInBytes);
+    apply(prefix + "batch-size", bytes(p.getBatchSize()), v -> s.setBatchSizeInBytes(toInt(v)));
+    apply(prefix + "batch-count", p.getBatchCount(), s::setBatchCountThreshold);
+    apply(prefix + "linger", millis(p.getLinger()), s::setLingerMillis);
+    apply(prefix + "send-threads", p.getSendThreads(), s::setSendThreads);
+    apply(prefix + "retries", p.getRetries(), s::setRetries);
+    apply(
+        prefix + "initial-retry-backoff",
+        millis(p.getInitialRetryBackoff()),
+        s::setInitialRetryBackoffMillis);
+    apply(
+        prefix + "max-retry-backoff", millis(p.getMaxRetryBackoff()), s::setMaxRetryBackoffMillis);
+    apply(prefix + "delivery-timeout", millis(p.getDeliveryTimeout()), s::setDeliveryTimeoutMillis);
+    apply(prefix + "buffer-full-policy", p.getBufferFullPolicy(), s::setBufferFullPolicy);
+    apply(prefix + "max-block", millis(p.getMaxBlock()), s::setMaxBlockMillis);
+    apply(prefix + "compression", p.getCompression(), s::setCompression);
+    apply(prefix + "compression-level", p.getCompressionLevel(), s::setCompressionLevel);
+    apply(
+        prefix + "max-attributes-per-record",
+        p.getMaxAttributesPerRecord(),
+        s::setMaxAttributesPerRecord);
+    apply(
+        prefix + "max-attribute-value-length",
+        p.getMaxAttributeValueLength(),
+        s::setMaxAttributeValueLength);
+    s.setJmxEnabled(p.isJmxEnabled());
+    // The application context's close ships what is buffered (LogproducerRuntime): no JVM hook.
+    s.setShutdownHookEnabled(false);
+    AppenderSpoolSettings spool = spoolSettings();
+    if (spool != null) {
+      s.useSpool(spool);
+    }
+    try {
+      s.toConfig(APPENDER_NAME);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidPropertyException("logproducer.producer", "(combination)", e.getMessage());
+    }
+    return s;
+  }
+
+  private AppenderSpoolSettings spoolSettings() {
+    SpoolProperties p = properties.getSpool();
+    if (p.getDirectory() == null || p.getDirectory().trim().isEmpty()) {
+      return null;
+    }
+    String prefix = "logproducer.spool.";
+    AppenderSpoolSettings s = new AppenderSpoolSettings();
+    apply(prefix + "directory", p.getDirectory(), s::setDirectory);
+    apply(prefix + "max-size", bytes(p.getMaxSize()), s::setMaxBytes);
+    apply(prefix + "segment-size", bytes(p.getSegmentSize()), s::setSegmentBytes);
+    apply(prefix + "durability", p.getDurability(), s::setDurability);
+    apply(prefix + "group-commit", millis(p.getGroupCommit()), s::setGroupCommitMillis);
+    apply(prefix + "full-policy", p.getFullPolicy(), s::setFullPolicy);
+    apply(prefix + "max-block", millis(p.getMaxBlock()), s::setMaxBlockMillis);
+    apply(prefix + "max-age", millis(p.getMaxAge()), s::setMaxAgeMillis);
+    apply(prefix + "min-free-disk-share", p.getMinFreeDiskShare(), s::setMinFreeDiskShare);
+    apply(prefix + "replay-share", p.getReplayShare(), s::setReplayShare);
+    try {
+      s.toSpoolConfig();
+    } catch (IllegalArgumentException e) {
+      throw new InvalidPropertyException("logproducer.spool", p.getDirectory(), e.getMessage());
+    }
+    return s;
+  }
+
+  private OtlpSettings otlpSettings() {
+    OtlpProperties p = properties.getOtlp();
+    String prefix = "logproducer.otlp.";
+    OtlpSettings s = new OtlpSettings();
+    apply(prefix + "endpoint", p.getEndpoint(), s::setEndpoint);
+    for (Map.Entry<String, String> h : p.getHeaders().entrySet()) {
+      apply(prefix + "headers." + h.getKey(), h.getKey() + "=" + h.getValue(), s::addHeader);
+    }
+    apply(prefix + "encoding", p.getEncoding(), s::setEncoding);
+    apply(prefix + "compression", p.getCompression(), s::setCompression);
+    apply(prefix + "timeout", millis(p.getTimeout()), s::setTimeoutMillis);
+    apply(
+        prefix + "max-request-size",
+        bytes(p.getMaxRequestSize()),
+        v -> s.setMaxRequestSizeInBytes(toInt(v)));
+    apply("logproducer.service-name", serviceName(), s::setServiceName);
+    for (Map.Entry<String, String> a : properties.getResourceAttributes().entrySet()) {
+      apply(
+          "logproducer.resource-attributes." + a.getKey(),
+          a.getKey() + "=" + a.getValue(),
+          s::addResourceAttribute);
+    }
+    return s;
+  }
+
+  private GseSettings gseSettings() {
+    GseProperties p = properties.getGse();
+    String prefix = "logproducer.gse.";
+    if (p.getDataId() == null) {
+      throw new InvalidPropertyException(
+          prefix + "data-id", null, "required with logproducer.exporter=gse");
+    }
+    if (p.getSocketPath() == null && p.getTcpEndpoint() == null) {
+      throw new InvalidPropertyException(
+          prefix + "socket-path", null, "set it (or logproducer.gse.tcp-endpoint) for gse");
+    }
+    GseSettings s = new GseSettings();
+    apply(prefix + "socket-path", p.getSocketPath(), s::setUnixSocketPath);
+    apply(prefix + "tcp-endpoint", p.getTcpEndpoint(), s::setTcpEndpoint);
+    apply(prefix + "data-id", p.getDataId(), s::setDataId);
+    apply(prefix + "frame-type", p.getFrameType(), s::setFrameType);
+    apply(prefix + "item-format", p.getItemFormat(), s::setItemFormat);
+    apply(prefix + "write-timeout", millis(p.getWriteTimeout()), s::setWriteTimeoutMillis);
+    return s;
+  }
+
+  private KafkaSettings kafkaSettings() {
+    KafkaProperties p = properties.getKafka();
+    String prefix = "logproducer.kafka.";
+    if (p.getBootstrapServers() == null || p.getBootstrapServers().trim().isEmpty()) {
+      throw new InvalidPropertyException(
+          prefix + "bootstrap-servers", null, "required with logproducer.exporter=kafka");
+    }
+    if (p.getTopic() == null || p.getTopic().trim().isEmpty()) {
+      throw new InvalidPropertyException(
+          prefix + "topic", null, "required with logproducer.exporter=kafka");
+    }
+    KafkaSettings s = new KafkaSettings();
+    apply(prefix + "bootstrap-servers", p.getBootstrapServers(), s::setBootstrapServers);
+    apply(prefix + "topic", p.getTopic(), s::setTopic);
+    apply(prefix + "encoding", p.getEncoding(), s::setEncoding);
+    apply(prefix + "key-attribute", p.getKeyAttribute(), s::setKeyAttribute);
+    StringBuilder props = new StringBuilder();
+    for (Map.Entry<String, String> e : p.getProperties().entrySet()) {
+      props.append(e.getKey()).append('=').append(e.getValue()).append('\n');
+    }
+    apply(prefix + "properties", props.length() == 0 ? null : props.toString(), s::setProperties);
+    apply("logproducer.service-name", serviceName(), s::setServiceName);
+    StringBuilder resource = new StringBuilder();
+    for (Map.Entry<String, String> a : properties.getResourceAttributes().entrySet()) {
+      resource.append(resource.length() == 0 ? "" : ",").append(a.getKey()).append('=');
+      resource.append(a.getValue());
+    }
+    apply(
+        "logproducer.resource-attributes",
+        resource.length() == 0 ? null : resource.toString(),
+        s::setResourceAttributes);
+    return s;
+  }
+
+  /**
+   * {@return the appender's mapping}
+   *
+   * @throws InvalidPropertyException if a property is invalid
+   */
+  MappingSettings mapping() {
+    AppenderProperties p = properties.getAppender();
+    String prefix = "logproducer.appender.";
+    MappingSettings m = new MappingSettings();
+    apply(prefix + "mdc-include", join(p.getMdcInclude()), m::setMdcInclude);
+    apply(prefix + "mdc-exclude", join(p.getMdcExclude()), m::setMdcExclude);
+    m.setCaptureKeyValues(p.isCaptureKeyValues());
+    m.setCaptureMarkers(p.isCaptureMarkers());
+    m.setCaptureThread(p.isCaptureThread());
+    m.setCaptureCode(p.isCaptureCode());
+    m.setScopeFromLogger(p.isScopeFromLogger());
+    m.setExceptionMaxFrames(p.getExceptionMaxFrames());
+    apply(prefix + "trace-id-key", p.getTraceIdKey(), m::setTraceIdKey);
+    apply(prefix + "span-id-key", p.getSpanIdKey(), m::setSpanIdKey);
+    apply(prefix + "trace-flags-key", p.getTraceFlagsKey(), m::setTraceFlagsKey);
+    if (p.getQueueSize() < 0 || p.getQueueSize() > 1 << 20) {
+      throw new InvalidPropertyException(
+          prefix + "queue-size", p.getQueueSize(), "must be in [0, 1048576]");
+    }
+    if (p.getReportInterval() == null || p.getReportInterval().toMillis() < 1) {
+      throw new InvalidPropertyException(
+          prefix + "report-interval", p.getReportInterval(), "must be at least 1ms");
+    }
+    return m;
+  }
+
+  private static String join(List<String> keys) {
+    return keys == null ? null : String.join(",", keys);
+  }
+
+  private static Long bytes(DataSize size) {
+    return size == null ? null : size.toBytes();
+  }
+
+  private static Long millis(Duration d) {
+    return d == null ? null : d.toMillis();
+  }
+
+  private static int toInt(Long v) {
+    if (v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("must be less than 2GB");
+    }
+    return (int) (long) v;
+  }
+
+  /** Applies {@code value} (when set), naming {@code property} in any error. */
+  private static <T> void apply(String property, T value, Consumer<T> setter) {
+    if (value == null) {
+      return;
+    }
+    try {
+      setter.accept(value);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidPropertyException(property, value, e.getMessage());
+    }
+  }
+}
