@@ -74,6 +74,45 @@ final class Apps {
     return names;
   }
 
+  /**
+   * {@return the status of one component of an {@code /actuator/health} answer (Boot 2-3 write
+   * {@code "status"} before {@code "details"}, Boot 4 after), or null}
+   */
+  static String componentStatus(String health, String component) {
+    int start = health.indexOf("\"" + component + "\":{");
+    if (start < 0) {
+      return null;
+    }
+    int depth = 0;
+    int i = health.indexOf('{', start);
+    int end = i;
+    for (; end < health.length(); end++) {
+      char c = health.charAt(end);
+      depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+      if (depth == 0) {
+        break;
+      }
+    }
+    String body = health.substring(i, end + 1);
+    String details = "";
+    int d = body.indexOf("\"details\":{");
+    if (d >= 0) {
+      int depth2 = 0;
+      int j = body.indexOf('{', d);
+      int k = j;
+      for (; k < body.length(); k++) {
+        char c = body.charAt(k);
+        depth2 += c == '{' ? 1 : c == '}' ? -1 : 0;
+        if (depth2 == 0) {
+          break;
+        }
+      }
+      details = body.substring(d, k + 1);
+    }
+    Matcher m = Pattern.compile("\"status\":\"([A-Z_]+)\"").matcher(body.replace(details, ""));
+    return m.find() ? m.group(1) : null;
+  }
+
   /** {@return the first number after {@code "key":} in a JSON text, or -1} */
   static double jsonNumber(String json, String key) {
     Matcher m =

@@ -18,7 +18,17 @@ public class InvalidPropertyException extends IllegalArgumentException {
    * @param reason why the producer cannot take it
    */
   public InvalidPropertyException(String property, Object value, String reason) {
-    super("Invalid value '" + value + "' for property '" + property + "': " + reason);
+    this(property, value, reason, null);
+  }
+
+  /**
+   * @param property the property's full name, e.g. {@code logproducer.producer.linger}
+   * @param value the value it was given (may be null)
+   * @param reason why the producer cannot take it
+   * @param cause what the producer threw, or null
+   */
+  public InvalidPropertyException(String property, Object value, String reason, Throwable cause) {
+    super("Invalid value '" + value + "' for property '" + property + "': " + reason, cause);
     this.property = property;
     this.value = value;
   }

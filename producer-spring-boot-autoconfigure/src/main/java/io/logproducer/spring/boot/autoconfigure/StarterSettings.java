@@ -64,12 +64,14 @@ final class StarterSettings {
           "its module is not on the class path (add io.logproducer:producer-"
               + kind.name().toLowerCase(java.util.Locale.ROOT)
               + "): "
-              + e.getMessage());
+              + e.getMessage(),
+          e);
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new InvalidPropertyException(
           "logproducer." + kind.name().toLowerCase(java.util.Locale.ROOT),
           describeReceiver(),
-          e.getMessage());
+          e.getMessage(),
+          e);
     }
   }
 
