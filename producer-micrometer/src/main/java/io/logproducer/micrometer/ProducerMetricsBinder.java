@@ -86,12 +86,13 @@ import java.util.function.Function;
  *
  * <p><b>References and lifetime.</b> The binder and its meters hold the producer through weak
  * references (as Micrometer's own binders hold their objects): a closed and forgotten producer is
- * collected, its meters then read NaN. Each reading takes one {@link Producer#getMetrics()}
- * snapshot, which sums the producer's lock-free counters; the binder takes no lock of its own
- * there. {@link #close()} removes from every registry the meters this binder registered, so a
- * closed or replaced producer (a Spring context or DevTools restart) leaves no stale meters. A
- * registry that already has a meter of the same name and tags (a replaced producer whose binder was
- * not closed) gets this binder's meter in its place.
+ * collected; its meters then read as Micrometer's function meters read a collected object (counters
+ * and timers their last value, gauges NaN) until {@link #close()} removes them. Each reading takes
+ * one {@link Producer#getMetrics()} snapshot, which sums the producer's lock-free counters; the
+ * binder takes no lock of its own there. {@link #close()} removes from every registry the meters
+ * this binder registered, so a closed or replaced producer (a Spring context or DevTools restart)
+ * leaves no stale meters. A registry that already has a meter of the same name and tags (a replaced
+ * producer whose binder was not closed) gets this binder's meter in its place.
  *
  * <p>Thread-safe: {@link #bindTo} and {@link #close} may be called from any thread.
  */
