@@ -11,8 +11,10 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerMetrics;
 import io.logproducer.SpoolConfig;
+import io.logproducer.SpoolDurability;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.testing.InMemoryExporter;
+import io.logproducer.testing.Outcomes;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.Reply;
 import io.micrometer.core.instrument.FunctionTimer;
@@ -287,6 +289,47 @@ class ProducerMetricsBinderTest {
       assertEquals(0, counter("logproducer.spool.replayed", null));
       assertEquals(0, counter("logproducer.spool.corrupt", null));
       assertEquals(m.getSpoolBatchesNotWritten(), counter("logproducer.spool.unwritten", null));
+    }
+  }
+
+  @Test
+  void spooledRecordsAndTheirReplayAreCountedExactly(@TempDir Path dir) throws Exception {
+    SpoolConfig spool =
+        SpoolConfig.builder(dir.resolve("spool"))
+            .setSegmentBytes(64 * 1024)
+            .setMaxBytes(8L << 20)
+            // durable once written: the retries (about 100 ms) end before a 200 ms group commit
+            // would
+            .setDurability(SpoolDurability.NONE)
+            .build();
+    receiver.refuse();
+    try (Producer producer =
+            producer(config().setBatchCountThreshold(30).setRetries(2).setSpool(spool).build());
+        ProducerMetricsBinder binder = new ProducerMetricsBinder(producer)) {
+      binder.bindTo(registry);
+      send(producer, 60);
+      // two batches of 30, out of retries with the receiver down: stored in the spool
+      assertEquals(60, counter("logproducer.records", "spooled"), producer.getMetrics().toString());
+      assertEquals(2, counter("logproducer.batches", "spooled"));
+      assertEquals(0, counter("logproducer.records", "failed"));
+      assertEquals(0, counter("logproducer.records", "delivered"));
+      assertTrue(gauge("logproducer.spool.disk.used") > 0);
+
+      receiver.resume();
+      assertTrue(
+          Outcomes.until(() -> counter("logproducer.spool.records", "delivered") == 60, 30_000),
+          () -> producer.getMetrics().toString());
+      assertTrue(
+          Outcomes.until(() -> gauge("logproducer.spool.pending") == 0, 30_000),
+          () -> producer.getMetrics().toString());
+      assertEquals(60, receiver.acceptedRecords());
+      assertEquals(60, counter("logproducer.spool.replayed", null));
+      for (String outcome : List.of("refused", "expired", "dropped")) {
+        assertEquals(0, counter("logproducer.spool.records", outcome), outcome);
+      }
+      assertEquals(0, counter("logproducer.spool.corrupt", null));
+      assertEquals(0, counter("logproducer.spool.unwritten", null));
+      assertEquals(60, counter("logproducer.records", "spooled"));
     }
   }
 
