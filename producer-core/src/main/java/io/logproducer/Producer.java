@@ -51,6 +51,7 @@ import java.util.concurrent.CompletableFuture;
 public final class Producer implements AutoCloseable {
 
   private final ProducerEngine engine;
+  private final String exporterName;
 
   /**
    * Starts a producer; it owns {@code exporter} and closes it on {@link #close}.
@@ -68,6 +69,8 @@ public final class Producer implements AutoCloseable {
    *     not the first batch)
    */
   public Producer(ProducerConfig config, Exporter exporter) {
+    // Read before the engine starts threads, so that an exporter whose name() throws leaks none.
+    this.exporterName = exporter == null ? null : exporter.name();
     this.engine = new ProducerEngine(config, exporter);
   }
 
@@ -196,6 +199,14 @@ public final class Producer implements AutoCloseable {
   /** {@return the configuration this producer runs with} */
   public ProducerConfig getConfig() {
     return engine.config();
+  }
+
+  /**
+   * {@return the short name of this producer's exporter ({@link Exporter#name()}): {@code "otlp"},
+   * {@code "gse"}, {@code "kafka"}, or a custom exporter's name} Metrics tag their meters with it.
+   */
+  public String getExporterName() {
+    return exporterName;
   }
 
   /** {@return whether {@link #close} has been called} */

@@ -145,6 +145,20 @@ public interface Exporter extends AutoCloseable {
   String describe();
 
   /**
+   * {@return a short name of the kind of transport, e.g. {@code "otlp"}, {@code "gse"}, {@code
+   * "kafka"}: lower-case, stable across versions} Metrics use it as the {@code exporter} tag (see
+   * {@link io.logproducer.Producer#getExporterName()}). The default is the class's simple name
+   * without an {@code Exporter} suffix, in lower case ({@code "custom"} for an anonymous class).
+   */
+  default String name() {
+    String simple = getClass().getSimpleName();
+    if (simple.endsWith("Exporter")) {
+      simple = simple.substring(0, simple.length() - "Exporter".length());
+    }
+    return simple.isEmpty() ? "custom" : simple.toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /**
    * Releases connections and threads; in-flight {@link #export} calls should fail promptly.
    * Idempotent.
    */

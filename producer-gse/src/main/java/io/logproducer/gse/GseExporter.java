@@ -385,6 +385,12 @@ public final class GseExporter implements Exporter {
     return summary;
   }
 
+  /** {@return {@code "gse"}} */
+  @Override
+  public String name() {
+    return "gse";
+  }
+
   /**
    * Closes the connection and stops the I/O thread; in-flight exports fail promptly. Idempotent.
    */

@@ -55,6 +55,7 @@ class GseExporterBuilderTest {
             + " (dynamic frames, RECORD_JSON items, default dataid none, "
             + "1 stripe(s) per dataid)",
         e.describe());
+    assertEquals("gse", e.name());
   }
 
   private static void refused(String message, Executable call) {

@@ -437,6 +437,12 @@ public final class KafkaExporter implements Exporter {
     return "kafka://" + bootstrapServers + "/" + topic + " (" + encoding.configName() + ")";
   }
 
+  /** {@return {@code "kafka"}} */
+  @Override
+  public String name() {
+    return "kafka";
+  }
+
   /** Closes the Kafka client without waiting (every batch has its outcome by then). Idempotent. */
   @Override
   public void close() {

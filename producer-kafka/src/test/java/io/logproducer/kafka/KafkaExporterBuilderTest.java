@@ -35,6 +35,7 @@ class KafkaExporterBuilderTest {
     assertEquals(KafkaEncoding.OTLP_PROTO, e.encoding());
     assertEquals("otlp_logs", e.topic());
     assertEquals("kafka://localhost:9092/otlp_logs (otlp_proto)", e.describe());
+    assertEquals("kafka", e.name());
     assertEquals(Compression.NONE, e.capabilities().defaultCompression());
     assertTrue(e.capabilities().compressesItself());
     assertEquals(

@@ -202,6 +202,12 @@ public final class OtlpHttpExporter implements Exporter {
     return endpoint;
   }
 
+  /** {@return {@code "otlp"}} */
+  @Override
+  public String name() {
+    return "otlp";
+  }
+
   /** Aborts requests in flight and releases the connection pool. Idempotent, thread-safe. */
   @Override
   public void close() {

@@ -49,6 +49,7 @@ class OtlpHttpExporterBuilderTest {
 
     try (OtlpHttpExporter e = builder().build()) {
       assertEquals(OtlpHttpExporter.DEFAULT_ENDPOINT, e.describe());
+      assertEquals("otlp", e.name());
       assertEquals(OtlpHttpExporter.DEFAULT_ENCODING, e.encoding());
       assertEquals(OtlpHttpExporter.DEFAULT_COMPRESSION, e.capabilities().defaultCompression());
       assertEquals(OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS, e.timeoutMillis());
