@@ -18,23 +18,30 @@ import io.logproducer.appender.EventAdapter;
 import io.logproducer.appender.SemanticAttributes;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Marker;
-import org.slf4j.event.KeyValuePair;
 
 /**
  * Reads a logback {@link ILoggingEvent} for the shared {@link io.logproducer.appender.EventMapper}.
  * logback records no thread id: the current thread's is given when the event is appended on the
  * thread that logged it. With {@code captureCode}, an {@link AsyncAppender} wrapping the appender
  * is made to compute caller data on the logging thread. Thread-safe.
+ *
+ * <p>Runs on logback 1.2 (with slf4j 1.7) as on 1.3 and later, with what 1.2 events have: time in
+ * milliseconds ({@code getTimeStamp()}), no key-value pairs, one marker and its references ({@link
+ * Logback12Markers}). Which line it runs on is decided once, at class initialization ({@link
+ * #LOGBACK_13_EVENTS}); every call to an API 1.2 lacks is in {@link Logback13Events}, loaded only
+ * on 1.3+.
  */
 final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
+
+  /**
+   * Whether logback's events have the 1.3+ fields ({@code getInstant()}, {@code getKeyValuePairs()}
+   * with slf4j 2's {@code KeyValuePair}, {@code getMarkerList()}): false on logback 1.2.
+   */
+  static final boolean LOGBACK_13_EVENTS = hasLogback13Events(ILoggingEvent.class);
 
   private final LogproducerAppender appender;
   private final Layout<ILoggingEvent> layout;
@@ -51,11 +58,33 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
 
   @Override
   public long timeUnixNano(ILoggingEvent event) {
-    Instant instant = event.getInstant();
-    if (instant != null) {
-      return TimeUnit.SECONDS.toNanos(instant.getEpochSecond()) + instant.getNano();
+    if (LOGBACK_13_EVENTS) {
+      return Logback13Events.timeUnixNano(event);
     }
     return TimeUnit.MILLISECONDS.toNanos(event.getTimeStamp());
+  }
+
+  /**
+   * Whether {@code eventType} (logback's {@code ILoggingEvent}) declares the 1.3+ methods, and
+   * slf4j 2's {@code org.slf4j.event.KeyValuePair} is visible to its class loader.
+   *
+   * @param eventType the event interface as loaded
+   * @return false on logback 1.2 (or when it cannot be told: the 1.2 path works on every line)
+   */
+  static boolean hasLogback13Events(Class<?> eventType) {
+    try {
+      eventType.getMethod("getInstant");
+      eventType.getMethod("getKeyValuePairs");
+      eventType.getMethod("getMarkerList");
+      ClassLoader loader = eventType.getClassLoader();
+      Class.forName(
+          "org.slf4j.event.KeyValuePair",
+          false,
+          loader != null ? loader : LogbackEventAdapter.class.getClassLoader());
+      return true;
+    } catch (ReflectiveOperationException | LinkageError | SecurityException e) {
+      return false;
+    }
   }
 
   @Override
@@ -177,16 +206,7 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
 
   @Override
   public Object keyValue(ILoggingEvent event, String key) {
-    List<KeyValuePair> pairs = event.getKeyValuePairs();
-    Object found = null;
-    if (pairs != null) {
-      for (KeyValuePair kv : pairs) {
-        if (kv != null && key.equals(kv.key) && kv.value != null) {
-          found = kv.value; // the last one, as attributes keep the last value of a key
-        }
-      }
-    }
-    return found;
+    return LOGBACK_13_EVENTS ? Logback13Events.keyValue(event, key) : null; // 1.2: no pairs
   }
 
   @Override
@@ -195,14 +215,8 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
       boolean bodyFromLayout,
       EntryVisitor visitor,
       LogRecord.Builder builder) {
-    List<KeyValuePair> pairs = event.getKeyValuePairs();
-    if (pairs == null) {
-      return;
-    }
-    for (KeyValuePair kv : pairs) {
-      if (kv != null && kv.key != null && kv.value != null) {
-        visitor.visit(kv.key, kv.value, builder);
-      }
+    if (LOGBACK_13_EVENTS) { // 1.2: no pairs
+      Logback13Events.forEachKeyValue(event, visitor, builder);
     }
   }
 
@@ -218,17 +232,9 @@ final class LogbackEventAdapter implements EventAdapter<ILoggingEvent> {
 
   @Override
   public List<String> markerNames(ILoggingEvent event) {
-    List<Marker> markers = event.getMarkerList();
-    if (markers == null || markers.isEmpty()) {
-      return Collections.emptyList();
-    }
-    List<String> names = new ArrayList<String>(markers.size());
-    for (Marker m : markers) {
-      if (m != null) {
-        names.add(m.getName());
-      }
-    }
-    return names;
+    return LOGBACK_13_EVENTS
+        ? Logback13Events.markerNames(event)
+        : Logback12Markers.markerNames(event);
   }
 
   @Override

@@ -27,7 +27,9 @@ final class SettingErrorListener implements StatusListener {
     if (m.startsWith("Failed to set property")
         || m.startsWith("No setter for property")
         || m.startsWith("Could not find an appropriate class for property")
-        || (m.startsWith("Ignoring unknown property") && m.contains(" in [io.logproducer."))) {
+        || (m.startsWith("Ignoring unknown property") && m.contains(" in [io.logproducer."))
+        // logback 1.2's word for an unknown element (heard only while this appender is configured)
+        || m.startsWith("no applicable action for [")) {
       Throwable root = status.getThrowable();
       String cause = null;
       while (root != null) {
