@@ -57,6 +57,25 @@ class StarterWebAppTest {
       assertEquals("UP", Apps.componentStatus(health, "logproducer"), health);
       assertTrue(health.contains("\"receiver\":\"otlp " + receiver.endpoint()), health);
 
+      String delivered =
+          Apps.get(port, "/actuator/metrics/logproducer.records?tag=outcome:delivered")[1];
+      long deliveredBefore = producer.getMetrics().getRecordsSent();
+      assertTrue(
+          Apps.jsonNumber(delivered, "value") >= REQUESTS * LINES
+              && Apps.jsonNumber(delivered, "value") <= deliveredBefore,
+          delivered + " vs " + deliveredBefore);
+      String scrape = Apps.get(port, "/actuator/prometheus")[1];
+      assertTrue(
+          scrape.contains(
+                  "logproducer_records_total{client_id=\""
+                      + Apps.CLIENT_ID
+                      + "\",exporter=\"otlp\",outcome=\"delivered\"")
+              || scrape.contains(
+                  "logproducer_records_total{client_id=\""
+                      + Apps.CLIENT_ID
+                      + "\",exporter=\"otlp\",outcome=\"delivered\","),
+          "the Prometheus scrape has the producer's meters");
+
       long started = System.nanoTime();
       context.close();
       long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);

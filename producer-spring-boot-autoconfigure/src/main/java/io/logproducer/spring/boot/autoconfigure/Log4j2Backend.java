@@ -9,7 +9,6 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.Appender;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.config.Configuration;
-import org.springframework.util.ClassUtils;
 
 /**
  * Log4j2: the starter's {@link LogproducerAppender} on the root logger of the current
@@ -24,6 +23,7 @@ final class Log4j2Backend implements LoggingBackend {
   private MappingSettings mapping;
   private long reportIntervalMillis;
   private volatile LogproducerAppender installed;
+  private Configuration attachedTo; // guarded by this
   private PropertyChangeListener listener;
 
   private Log4j2Backend(LoggerContext context) {
@@ -31,16 +31,10 @@ final class Log4j2Backend implements LoggingBackend {
   }
 
   /**
-   * {@return the backend if the application logs through log4j2 (log4j-core) and producer-log4j2 is
-   * on the class path, else null}
-   *
-   * @param classLoader the application's class loader
+   * {@return the backend if log4j2's API is bound to log4j-core, else null}; call only with
+   * log4j-core and producer-log4j2 on the class path ({@link LoggingBackends})
    */
-  static Log4j2Backend detect(ClassLoader classLoader) {
-    if (!ClassUtils.isPresent("org.apache.logging.log4j.core.LoggerContext", classLoader)
-        || !ClassUtils.isPresent("io.logproducer.log4j2.LogproducerAppender", classLoader)) {
-      return null;
-    }
+  static Log4j2Backend detect() {
     Object ctx = LogManager.getContext(false);
     return ctx instanceof LoggerContext ? new Log4j2Backend((LoggerContext) ctx) : null;
   }
@@ -75,7 +69,8 @@ final class Log4j2Backend implements LoggingBackend {
       return;
     }
     synchronized (this) {
-      if (installed != null && !producer.isClosed()) {
+      // updateLoggers() fires this event too, for the same configuration: only a new one counts.
+      if (installed != null && !producer.isClosed() && event.getNewValue() != attachedTo) {
         attach((Configuration) event.getNewValue());
       }
     }
@@ -92,8 +87,9 @@ final class Log4j2Backend implements LoggingBackend {
     }
     config.addAppender(appender);
     config.getRootLogger().addAppender(appender, null, null);
-    context.updateLoggers();
+    attachedTo = config;
     installed = appender;
+    context.updateLoggers();
   }
 
   @Override
@@ -104,6 +100,7 @@ final class Log4j2Backend implements LoggingBackend {
     }
     LogproducerAppender appender = installed;
     installed = null;
+    attachedTo = null;
     if (appender != null) {
       Configuration config = context.getConfiguration();
       config.getRootLogger().removeAppender(StarterSettings.APPENDER_NAME);

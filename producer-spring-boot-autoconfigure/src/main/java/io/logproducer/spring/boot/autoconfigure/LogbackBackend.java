@@ -12,7 +12,6 @@ import io.logproducer.logback.LogproducerAppender;
 import java.util.Iterator;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * Logback: the starter's {@link LogproducerAppender} on the root logger. A reset of the logger
@@ -35,17 +34,10 @@ final class LogbackBackend implements LoggingBackend {
   }
 
   /**
-   * {@return the backend if the application logs through logback and producer-logback is on the
-   * class path, else null}
-   *
-   * @param classLoader the application's class loader
+   * {@return the backend if slf4j is bound to logback, else null}; call only with logback and
+   * producer-logback on the class path ({@link LoggingBackends})
    */
-  static LogbackBackend detect(ClassLoader classLoader) {
-    if (!ClassUtils.isPresent("ch.qos.logback.classic.LoggerContext", classLoader)
-        || !ClassUtils.isPresent("io.logproducer.logback.LogproducerAppender", classLoader)
-        || !ClassUtils.isPresent("org.slf4j.LoggerFactory", classLoader)) {
-      return null;
-    }
+  static LogbackBackend detect() {
     ILoggerFactory factory = LoggerFactory.getILoggerFactory();
     return factory instanceof LoggerContext ? new LogbackBackend((LoggerContext) factory) : null;
   }

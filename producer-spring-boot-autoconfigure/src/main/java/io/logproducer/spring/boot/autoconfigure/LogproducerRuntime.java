@@ -57,10 +57,7 @@ final class LogproducerRuntime {
   static LogproducerRuntime start(
       LogproducerProperties properties, String applicationName, ClassLoader classLoader) {
     StarterSettings settings = new StarterSettings(properties, applicationName);
-    LoggingBackend backend = LogbackBackend.detect(classLoader);
-    if (backend == null) {
-      backend = Log4j2Backend.detect(classLoader);
-    }
+    LoggingBackend backend = LoggingBackends.detect(classLoader);
     if (backend != null) {
       Producer existing = backend.existingProducer();
       if (existing != null) {

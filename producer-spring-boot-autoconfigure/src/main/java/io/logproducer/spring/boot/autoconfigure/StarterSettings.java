@@ -10,6 +10,7 @@ import io.logproducer.appender.ProducerSettings;
 import io.logproducer.appender.SettingsProducer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.springframework.util.unit.DataSize;
@@ -57,22 +58,32 @@ final class StarterSettings {
           kafka,
           "io.logproducer.spring",
           properties.getAppender().isScopeFromLogger());
-    } catch (NoClassDefFoundError e) {
+    } catch (LinkageError e) {
       throw new InvalidPropertyException(
-          "logproducer.exporter",
-          kind.name().toLowerCase(java.util.Locale.ROOT),
-          "its module is not on the class path (add io.logproducer:producer-"
-              + kind.name().toLowerCase(java.util.Locale.ROOT)
-              + "): "
-              + e.getMessage(),
-          e);
+          "logproducer.exporter", kind.name().toLowerCase(Locale.ROOT), linkageReason(kind, e), e);
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new InvalidPropertyException(
-          "logproducer." + kind.name().toLowerCase(java.util.Locale.ROOT),
+          "logproducer." + kind.name().toLowerCase(Locale.ROOT),
           describeReceiver(),
           e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * Why the exporter's classes do not link: an httpclient5 older than the OTLP exporter needs (what
+   * Spring Boot 2.7's dependency management gives), or the exporter's module missing.
+   */
+  static String linkageReason(ExporterKind kind, LinkageError e) {
+    String missing = String.valueOf(e.getMessage());
+    if (missing.contains("org/apache/hc/") || missing.contains("org.apache.hc.")) {
+      return "the OTLP exporter needs httpclient5 5.4 or newer with its httpcore5 (5.3+), and this"
+          + " class path has an older one (Spring Boot 2.7 manages 5.1: set the properties"
+          + " httpclient5.version=5.5.1 and httpcore5.version=5.3.6): "
+          + e;
+    }
+    String module = "producer-" + kind.name().toLowerCase(Locale.ROOT);
+    return "its module is not on the class path (add io.logproducer:" + module + "): " + e;
   }
 
   /** {@return where records go, for the health details and messages} */
