@@ -120,21 +120,20 @@ final class StarterSettings {
     String prefix = "logproducer.producer.";
     ProducerSettings s = new ProducerSettings();
     apply("logproducer.client-id", clientId(), s::setClientId);
-    apply(prefix + "total-size", bytes(p.getTotalSize()), s::setTotalSizeInBytes);
-    apply(prefix + "batch-size", bytes(p.getBatchSize()), v -> s.setBatchSizeInBytes(toInt(v)));
+    applyBytes(prefix + "total-size", p.getTotalSize(), s::setTotalSizeInBytes);
+    applyBytes(prefix + "batch-size", p.getBatchSize(), v -> s.setBatchSizeInBytes(toInt(v)));
     apply(prefix + "batch-count", p.getBatchCount(), s::setBatchCountThreshold);
-    apply(prefix + "linger", millis(p.getLinger()), s::setLingerMillis);
+    applyMillis(prefix + "linger", p.getLinger(), s::setLingerMillis);
     apply(prefix + "send-threads", p.getSendThreads(), s::setSendThreads);
     apply(prefix + "retries", p.getRetries(), s::setRetries);
-    apply(
+    applyMillis(
         prefix + "initial-retry-backoff",
-        millis(p.getInitialRetryBackoff()),
+        p.getInitialRetryBackoff(),
         s::setInitialRetryBackoffMillis);
-    apply(
-        prefix + "max-retry-backoff", millis(p.getMaxRetryBackoff()), s::setMaxRetryBackoffMillis);
-    apply(prefix + "delivery-timeout", millis(p.getDeliveryTimeout()), s::setDeliveryTimeoutMillis);
+    applyMillis(prefix + "max-retry-backoff", p.getMaxRetryBackoff(), s::setMaxRetryBackoffMillis);
+    applyMillis(prefix + "delivery-timeout", p.getDeliveryTimeout(), s::setDeliveryTimeoutMillis);
     apply(prefix + "buffer-full-policy", p.getBufferFullPolicy(), s::setBufferFullPolicy);
-    apply(prefix + "max-block", millis(p.getMaxBlock()), s::setMaxBlockMillis);
+    applyMillis(prefix + "max-block", p.getMaxBlock(), s::setMaxBlockMillis);
     apply(prefix + "compression", p.getCompression(), s::setCompression);
     apply(prefix + "compression-level", p.getCompressionLevel(), s::setCompressionLevel);
     apply(
@@ -168,13 +167,13 @@ final class StarterSettings {
     String prefix = "logproducer.spool.";
     AppenderSpoolSettings s = new AppenderSpoolSettings();
     apply(prefix + "directory", p.getDirectory(), s::setDirectory);
-    apply(prefix + "max-size", bytes(p.getMaxSize()), s::setMaxBytes);
-    apply(prefix + "segment-size", bytes(p.getSegmentSize()), s::setSegmentBytes);
+    applyBytes(prefix + "max-size", p.getMaxSize(), s::setMaxBytes);
+    applyBytes(prefix + "segment-size", p.getSegmentSize(), s::setSegmentBytes);
     apply(prefix + "durability", p.getDurability(), s::setDurability);
-    apply(prefix + "group-commit", millis(p.getGroupCommit()), s::setGroupCommitMillis);
+    applyMillis(prefix + "group-commit", p.getGroupCommit(), s::setGroupCommitMillis);
     apply(prefix + "full-policy", p.getFullPolicy(), s::setFullPolicy);
-    apply(prefix + "max-block", millis(p.getMaxBlock()), s::setMaxBlockMillis);
-    apply(prefix + "max-age", millis(p.getMaxAge()), s::setMaxAgeMillis);
+    applyMillis(prefix + "max-block", p.getMaxBlock(), s::setMaxBlockMillis);
+    applyMillis(prefix + "max-age", p.getMaxAge(), s::setMaxAgeMillis);
     apply(prefix + "min-free-disk-share", p.getMinFreeDiskShare(), s::setMinFreeDiskShare);
     apply(prefix + "replay-share", p.getReplayShare(), s::setReplayShare);
     try {
@@ -195,10 +194,10 @@ final class StarterSettings {
     }
     apply(prefix + "encoding", p.getEncoding(), s::setEncoding);
     apply(prefix + "compression", p.getCompression(), s::setCompression);
-    apply(prefix + "timeout", millis(p.getTimeout()), s::setTimeoutMillis);
-    apply(
+    applyMillis(prefix + "timeout", p.getTimeout(), s::setTimeoutMillis);
+    applyBytes(
         prefix + "max-request-size",
-        bytes(p.getMaxRequestSize()),
+        p.getMaxRequestSize(),
         v -> s.setMaxRequestSizeInBytes(toInt(v)));
     apply("logproducer.service-name", serviceName(), s::setServiceName);
     for (Map.Entry<String, String> a : properties.getResourceAttributes().entrySet()) {
@@ -227,7 +226,7 @@ final class StarterSettings {
     apply(prefix + "data-id", p.getDataId(), s::setDataId);
     apply(prefix + "frame-type", p.getFrameType(), s::setFrameType);
     apply(prefix + "item-format", p.getItemFormat(), s::setItemFormat);
-    apply(prefix + "write-timeout", millis(p.getWriteTimeout()), s::setWriteTimeoutMillis);
+    applyMillis(prefix + "write-timeout", p.getWriteTimeout(), s::setWriteTimeoutMillis);
     return s;
   }
 
@@ -300,12 +299,18 @@ final class StarterSettings {
     return keys == null ? null : String.join(",", keys);
   }
 
-  private static Long bytes(DataSize size) {
-    return size == null ? null : size.toBytes();
+  /** Applies a duration in milliseconds; an error shows the value as {@code <millis>ms}. */
+  private static void applyMillis(String property, Duration value, Consumer<Long> setter) {
+    if (value != null) {
+      applyShown(property, value.toMillis(), value.toMillis() + "ms", setter);
+    }
   }
 
-  private static Long millis(Duration d) {
-    return d == null ? null : d.toMillis();
+  /** Applies a size in bytes; an error shows the value as {@code <bytes>B}. */
+  private static void applyBytes(String property, DataSize value, Consumer<Long> setter) {
+    if (value != null) {
+      applyShown(property, value.toBytes(), value.toBytes() + "B", setter);
+    }
   }
 
   private static int toInt(Long v) {
@@ -317,13 +322,16 @@ final class StarterSettings {
 
   /** Applies {@code value} (when set), naming {@code property} in any error. */
   private static <T> void apply(String property, T value, Consumer<T> setter) {
-    if (value == null) {
-      return;
+    if (value != null) {
+      applyShown(property, value, value, setter);
     }
+  }
+
+  private static <T> void applyShown(String property, T value, Object shown, Consumer<T> setter) {
     try {
       setter.accept(value);
     } catch (IllegalArgumentException e) {
-      throw new InvalidPropertyException(property, value, e.getMessage());
+      throw new InvalidPropertyException(property, shown, e.getMessage());
     }
   }
 }
