@@ -29,6 +29,9 @@ class LibraryJarsIT {
     MODULE_NAMES.put("producer-appender-common", "io.logproducer.appender");
     MODULE_NAMES.put("producer-logback", "io.logproducer.logback");
     MODULE_NAMES.put("producer-log4j2", "io.logproducer.log4j2");
+    MODULE_NAMES.put("producer-micrometer", "io.logproducer.micrometer");
+    MODULE_NAMES.put(
+        "producer-spring-boot-autoconfigure", "io.logproducer.spring.boot.autoconfigure");
   }
 
   private static Path root() {

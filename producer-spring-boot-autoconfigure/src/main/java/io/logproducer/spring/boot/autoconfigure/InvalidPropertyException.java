@@ -7,9 +7,13 @@ package io.logproducer.spring.boot.autoconfigure;
  */
 public class InvalidPropertyException extends IllegalArgumentException {
 
+  /** The serialized form's version. */
   private static final long serialVersionUID = 1L;
 
+  /** The property's full name. */
   private final String property;
+
+  /** The value it was given (not serialized: any type). */
   private final transient Object value;
 
   /**
