@@ -87,6 +87,25 @@ final class LoadRun {
   }
 
   /**
+   * Starts the application and leaves it running (port 8080 or {@code --server.port}), with an
+   * embedded receiver, left running too, unless a destination is given.
+   *
+   * @param args the command line, passed to Spring Boot
+   * @param err receives where the embedded receiver listens
+   * @return the running application
+   * @throws Exception if the application or the embedded receiver cannot start
+   */
+  static ConfigurableApplicationContext serve(String[] args, PrintStream err) throws Exception {
+    List<String> appArgs = new ArrayList<>(Arrays.asList(args));
+    if (!destinationGiven(args)) {
+      OtlpReceiver receiver = OtlpReceiver.startCounting(); // daemon threads: ends with the JVM
+      appArgs.add("--logproducer.otlp.endpoint=" + receiver.endpoint());
+      err.println("embedded OTLP/HTTP receiver at " + receiver.endpoint());
+    }
+    return SpringApplication.run(SampleApplication.class, appArgs.toArray(new String[0]));
+  }
+
+  /**
    * Runs the application, logs {@code records} lines through it and prints the summary.
    *
    * @param records lines to log, at least 1

@@ -1,6 +1,5 @@
 package com.example.logproducer.sample;
 
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
@@ -11,7 +10,9 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * <p>{@code java -jar logproducer-spring-boot-sample.jar [--records=N] [--logproducer.…=…]}: with N
  * &gt; 0 (default {@value LoadRun#DEFAULT_RECORDS}) it logs N lines through its own endpoint,
  * prints a summary and exits ({@link LoadRun}); with {@code --records=0} it stays up as a web
- * application (port 8080 or {@code --server.port}) until stopped.
+ * application (port 8080 or {@code --server.port}) until stopped. Without {@code
+ * logproducer.otlp.endpoint} (or {@code logproducer.exporter}) both ship to an embedded OTLP/HTTP
+ * receiver on 127.0.0.1 that counts what it receives.
  *
  * <p>The package is not under {@code io.logproducer}: the appender never ships events of the
  * producer's own loggers.
@@ -28,7 +29,7 @@ public class SampleApplication {
   public static void main(String[] args) throws Exception {
     long records = LoadRun.records(args);
     if (records == 0) {
-      SpringApplication.run(SampleApplication.class, args);
+      LoadRun.serve(args, System.err);
       return;
     }
     System.exit(LoadRun.run(records, args, System.out, System.err));

@@ -79,7 +79,7 @@ class LoadRunTest {
         assertEquals(LogController.traceId(first), r.traceId());
         assertEquals(LogController.spanId(first), r.spanId());
         assertEquals(Long.toString(first), r.attribute("request.id"));
-        assertEquals("logproducer-sample", r.resourceAttributes().get("service.name"));
+        assertEquals("spring-boot-sample", r.resourceAttributes().get("service.name"));
       }
       assertEquals(12, seqs.size(), "requests of 5, 5 and 2 lines");
     }
