@@ -23,11 +23,19 @@ public class SampleApplication {
   /**
    * Runs the sample.
    *
-   * @param args {@code --records=N} and any Spring Boot property as {@code --name=value}
+   * @param args {@code --records=N} and any Spring Boot property as {@code --name=value}; an
+   *     invalid {@code --records} exits with status 2
    * @throws Exception if the application cannot start
    */
   public static void main(String[] args) throws Exception {
-    long records = LoadRun.records(args);
+    long records;
+    try {
+      records = LoadRun.records(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     if (records == 0) {
       LoadRun.serve(args, System.err);
       return;
