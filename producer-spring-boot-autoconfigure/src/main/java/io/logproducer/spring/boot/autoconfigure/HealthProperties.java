@@ -46,7 +46,7 @@ public class HealthProperties {
   /**
    * Sets {@code logproducer.health.stall-timeout}.
    *
-   * @param stallTimeout dOWN when records wait and none was delivered for this long.
+   * @param stallTimeout the status is DOWN when records wait and none was delivered for this long.
    */
   public void setStallTimeout(Duration stallTimeout) {
     this.stallTimeout = stallTimeout;
@@ -60,7 +60,8 @@ public class HealthProperties {
   /**
    * Sets {@code logproducer.health.failed-batches}.
    *
-   * @param failedBatches dOWN when this many batches in a row failed (after their retries).
+   * @param failedBatches the status is DOWN when this many batches in a row failed (after their
+   *     retries).
    */
   public void setFailedBatches(int failedBatches) {
     this.failedBatches = failedBatches;

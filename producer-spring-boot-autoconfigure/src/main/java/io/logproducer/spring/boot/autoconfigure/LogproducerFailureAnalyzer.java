@@ -19,7 +19,7 @@ public class LogproducerFailureAnalyzer extends AbstractFailureAnalyzer<InvalidP
         cause.getMessage(),
         "Update the property '"
             + cause.getProperty()
-            + "' (the logproducer.* properties are listed in the README's \"Spring Boot\" section),"
+            + "' (every logproducer.* property is in docs/spring-boot.md),"
             + " or set logproducer.enabled=false.",
         cause);
   }

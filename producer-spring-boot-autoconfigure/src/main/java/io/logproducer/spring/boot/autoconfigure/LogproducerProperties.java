@@ -32,7 +32,7 @@ public class LogproducerProperties {
 
   /**
    * The producer's client id: prefix of its thread names, its JMX name, the client.id tag of its
-   * metrics. Default: spring.application.name, else logproducer.
+   * metrics. Default: "logproducer-" followed by spring.application.name, else "logproducer".
    */
   private String clientId;
 
@@ -113,7 +113,8 @@ public class LogproducerProperties {
    * Sets {@code logproducer.client-id}.
    *
    * @param clientId the producer's client id: prefix of its thread names, its JMX name, the
-   *     client.id tag of its metrics. Default: spring.application.name, else logproducer.
+   *     client.id tag of its metrics. Default: "logproducer-" followed by spring.application.name,
+   *     else "logproducer".
    */
   public void setClientId(String clientId) {
     this.clientId = clientId;

@@ -24,7 +24,10 @@ public class OtlpProperties {
   /** protobuf (the default) or json. */
   private String encoding;
 
-  /** Request body compression: none, gzip, lz4 or zstd. Default: gzip. */
+  /**
+   * Request body compression: none, gzip, lz4 or zstd. Default: OTEL_EXPORTER_OTLP_COMPRESSION,
+   * else none.
+   */
   private String compression;
 
   /** The deadline of one whole request. Default: 10s. */
@@ -87,7 +90,8 @@ public class OtlpProperties {
   /**
    * Sets {@code logproducer.otlp.compression}.
    *
-   * @param compression request body compression: none, gzip, lz4 or zstd. Default: gzip.
+   * @param compression request body compression: none, gzip, lz4 or zstd. Default:
+   *     OTEL_EXPORTER_OTLP_COMPRESSION, else none.
    */
   public void setCompression(String compression) {
     this.compression = compression;

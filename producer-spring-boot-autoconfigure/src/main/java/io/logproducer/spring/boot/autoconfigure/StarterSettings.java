@@ -62,11 +62,16 @@ final class StarterSettings {
       throw new InvalidPropertyException(
           "logproducer.exporter", kind.name().toLowerCase(Locale.ROOT), linkageReason(kind, e), e);
     } catch (IllegalArgumentException | IllegalStateException e) {
+      String message = String.valueOf(e.getMessage());
+      if (message.contains("deliveryTimeout")) { // the exporter's deadline against the producer's
+        throw new InvalidPropertyException(
+            "logproducer.producer.delivery-timeout",
+            properties.getProducer().getDeliveryTimeout(),
+            message,
+            e);
+      }
       throw new InvalidPropertyException(
-          "logproducer." + kind.name().toLowerCase(Locale.ROOT),
-          describeReceiver(),
-          e.getMessage(),
-          e);
+          "logproducer." + kind.name().toLowerCase(Locale.ROOT), describeReceiver(), message, e);
     }
   }
 
