@@ -155,7 +155,7 @@ final class RestartSupport {
   /**
    * Writes a heap dump of the live objects to the path in the system property {@code
    * restart.heapDump}, if it is set (to find what holds a loader: {@code
-   * -DargLine=-Drestart.heapDump=/tmp/restart.hprof}).
+   * -Drestart.heapDump=/tmp/restart.hprof} on Maven's command line).
    */
   static void dumpHeapIfAsked() throws IOException {
     String path = System.getProperty("restart.heapDump");

@@ -127,9 +127,7 @@ class StarterRestartTest {
           mbeansAfterFirst,
           mbeansAfterLast,
           reachable);
-      if (!tolerated.containsAll(reachable)) {
-        RestartSupport.dumpHeapIfAsked();
-      }
+      RestartSupport.dumpHeapIfAsked();
       assertTrue(
           threadsAfterLast <= threadsAfterFirst + THREAD_SLACK,
           "live threads: " + threadsAfterLast + " after the last, " + threadsAfterFirst + " first");
