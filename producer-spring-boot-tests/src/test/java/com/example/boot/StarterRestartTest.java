@@ -31,16 +31,25 @@ import org.springframework.core.io.DefaultResourceLoader;
  * context; no producer thread or MBean outlives its context, and the closed applications' class
  * loaders are collected.
  *
- * <p>Two loaders may stay reachable, neither growing with the restarts: the first restart's, held
- * by Spring Boot's {@code SpringApplicationShutdownHook} thread (registered with the JVM in that
- * restart's {@code restartedMain} thread, whose context class loader it inherits, for the life of
- * the JVM; DevTools' first restart leaves the same); and the last restart's, for as long as
- * logback's copy-on-write appender array of the root logger keeps its stale snapshot with the
- * detached appender (until the next event reaches the root logger, or the next start resets
- * logging), which holds the closed producer, whose finished threads keep that restart's loader as
- * their context class loader. Spring's soft-reference caches are cleared at each collection in
- * these tests ({@code -XX:SoftRefLRUPolicyMSPerMB=0}), so a loader stays reachable only if held
- * strongly.
+ * <p>Two loaders may stay reachable, neither growing with the restarts:
+ *
+ * <ul>
+ *   <li>the first restart's: Spring Boot's {@code SpringApplicationShutdownHook} thread, registered
+ *       with the JVM ({@code java.lang.ApplicationShutdownHooks.hooks}) in that restart's {@code
+ *       restartedMain} thread, keeps it as its inherited context class loader for the life of the
+ *       JVM (DevTools' first restart leaves the same);
+ *   <li>the last restart's, until the next start re-initialises logging: Spring Boot's logging
+ *       system keeps that application's {@code Environment} (in the logback context's object map on
+ *       Boot 3, in log4j2's {@code SpringEnvironmentLookup} on Boot 4), whose servlet-context
+ *       property source reaches Tomcat's context and its parent class loader; and the starter's
+ *       stopped appender (logback's stale copy-on-write appender snapshot of the root logger, or
+ *       the log4j2 configuration's appender map) keeps the closed producer, whose finished threads
+ *       keep that restart's loader as their context class loader.
+ * </ul>
+ *
+ * <p>Spring's soft-reference caches (such as {@code SpringFactoriesLoader}'s, keyed by class
+ * loader, which DevTools does not empty) are cleared at each collection in these tests ({@code
+ * -XX:SoftRefLRUPolicyMSPerMB=0}), so a loader stays reachable only if something holds it strongly.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class StarterRestartTest {
@@ -53,14 +62,15 @@ class StarterRestartTest {
 
   /**
    * Threads that may be alive after the last close and not after the first, none of them the
-   * starter's: the JDK's reference-handling and HTTP selector threads start lazily, and Tomcat's
-   * and the JDK's own daemon threads end asynchronously.
+   * starter's (those are checked by name after every close): threads that end asynchronously after
+   * a close (Tomcat's, the JDK's) or that the JDK starts lazily. Measured: 0 or 1 more.
    */
   private static final int THREAD_SLACK = 4;
 
   /**
-   * MBeans that may be registered after the last close and not after the first (none of them the
-   * starter's: those are counted exactly): the JVM registers some platform MBeans lazily.
+   * MBeans that may be registered after the last close and not after the first, none of them the
+   * starter's (those are checked by name after every close): the JVM registers some platform MBeans
+   * lazily. Measured: none more.
    */
   private static final int MBEAN_SLACK = 2;
 
@@ -80,9 +90,9 @@ class StarterRestartTest {
         loaders.add(new WeakReference<>(loader));
         ConfigurableApplicationContext context = startInRestartedMain(loader, receiver);
         Producer producer = context.getBean(Producer.class);
-        assertTrue(
-            context.getBeansOfType(Producer.class).size() == 1,
-            "one producer in restart " + restart);
+        assertEquals(
+            1, context.getBeansOfType(Producer.class).size(), "one producer in restart " + restart);
+        assertTrue(!RestartSupport.producerThreads().isEmpty(), "the producer runs");
         if (previous != null) {
           assertNotSame(previous, producer, "a new producer in restart " + restart);
           assertTrue(previous.isClosed(), "the previous producer is closed");
@@ -106,6 +116,12 @@ class StarterRestartTest {
             REQUESTS * LINES,
             countLinesOf(receiver, restart),
             "restart " + restart + "'s lines, no duplicate");
+        assertEquals(
+            restart + 1,
+            receiver.deliveredBodies().stream()
+                .filter(SampleApplication.SHUTDOWN_LINE::equals)
+                .count(),
+            "each close ships the line logged while the context shuts down, once");
         RestartSupport.clearCachesAsDevToolsDoes(loaders.get(restart).get());
         if (restart == 0) {
           threadsAfterFirst = RestartSupport.threadCount();
