@@ -55,6 +55,8 @@ public final class ExitHook {
               }
             },
             name);
+    t.setContextClassLoader(
+        ExitHook.class.getClassLoader()); // a registered hook would pin the app's
     try {
       Runtime.getRuntime().addShutdownHook(t);
     } catch (IllegalStateException e) { // the JVM is exiting already

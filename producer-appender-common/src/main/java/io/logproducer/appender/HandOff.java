@@ -107,6 +107,7 @@ public final class HandOff<E> {
     this.consumer = consumer;
     this.worker = new Thread(this::work, threadName);
     worker.setDaemon(true);
+    worker.setContextClassLoader(HandOff.class.getClassLoader()); // not the application's
     worker.start();
   }
 

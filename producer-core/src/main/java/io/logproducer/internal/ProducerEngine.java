@@ -317,6 +317,8 @@ public final class ProducerEngine {
 
   private Thread registerShutdownHook(String id) {
     Thread hook = new Thread(this::closeFromShutdownHook, id + "-shutdown-hook");
+    hook.setContextClassLoader(
+        ProducerEngine.class.getClassLoader()); // not the caller's: see ProducerThread
     try {
       Runtime.getRuntime().addShutdownHook(hook);
       return hook;

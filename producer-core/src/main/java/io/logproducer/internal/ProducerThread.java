@@ -22,6 +22,9 @@ final class ProducerThread extends Thread {
     this.task = task;
     this.onDeath = onDeath;
     setDaemon(true);
+    // Not the creating thread's: a finished thread keeps its context class loader, and a closed
+    // producer still referenced would pin an application's class loader (DevTools restarts).
+    setContextClassLoader(ProducerThread.class.getClassLoader());
   }
 
   Runnable task() {

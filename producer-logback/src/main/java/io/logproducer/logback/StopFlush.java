@@ -58,6 +58,7 @@ final class StopFlush {
             },
             producer.getConfig().getClientId() + "-stop-flush");
     t.setDaemon(true);
+    t.setContextClassLoader(StopFlush.class.getClassLoader()); // not the application's
     last = t;
     try {
       t.start();

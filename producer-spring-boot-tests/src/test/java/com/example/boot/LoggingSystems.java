@@ -59,6 +59,43 @@ final class LoggingSystems {
     return found;
   }
 
+  /**
+   * {@return the logproducer appenders the logging system still knows: on any logback logger, or in
+   * the log4j2 configuration's own appender map (which outlives a logger's reference)}
+   */
+  static List<Object> knownLogproducerAppenders() throws Exception {
+    if (logback()) {
+      List<Object> found = new ArrayList<>();
+      Object ctx =
+          Class.forName("org.slf4j.LoggerFactory").getMethod("getILoggerFactory").invoke(null);
+      for (Object logger : (List<?>) ctx.getClass().getMethod("getLoggerList").invoke(ctx)) {
+        Iterator<?> it =
+            (Iterator<?>) logger.getClass().getMethod("iteratorForAppenders").invoke(logger);
+        while (it.hasNext()) {
+          Object a = it.next();
+          if (a.getClass().getName().equals("io.logproducer.logback.LogproducerAppender")) {
+            found.add(a);
+          }
+        }
+      }
+      return found;
+    }
+    List<Object> found = new ArrayList<>();
+    Object ctx =
+        Class.forName("org.apache.logging.log4j.LogManager")
+            .getMethod("getContext", boolean.class)
+            .invoke(null, false);
+    Object config = ctx.getClass().getMethod("getConfiguration").invoke(ctx);
+    java.util.Map<?, ?> appenders =
+        (java.util.Map<?, ?>) config.getClass().getMethod("getAppenders").invoke(config);
+    for (Object a : appenders.values()) {
+      if (a.getClass().getName().equals("io.logproducer.log4j2.LogproducerAppender")) {
+        found.add(a);
+      }
+    }
+    return found;
+  }
+
   /** {@return the producer of a logproducer appender} */
   static Object producerOf(Object appender) throws Exception {
     return appender.getClass().getMethod("getProducer").invoke(appender);

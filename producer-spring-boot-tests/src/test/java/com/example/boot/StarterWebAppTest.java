@@ -81,6 +81,8 @@ class StarterWebAppTest {
       long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       assertTrue(closeMillis < 10_000, "the close took " + closeMillis + " ms");
       assertEquals(Set.of(), Apps.producerThreads(), "producer threads after the close");
+      assertEquals(
+          List.of(), LoggingSystems.knownLogproducerAppenders(), "appenders after the close");
       assertTrue(producer.isClosed());
 
       List<ReceivedLogRecord> records = receiver.deliveredRecords();

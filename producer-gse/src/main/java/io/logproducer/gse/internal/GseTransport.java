@@ -153,6 +153,7 @@ public final class GseTransport implements Closeable {
     }
     Thread t = new Thread(this::ioLoop, threadName);
     t.setDaemon(true);
+    t.setContextClassLoader(GseTransport.class.getClassLoader()); // not the application's
     ioThread = t;
     t.start();
   }

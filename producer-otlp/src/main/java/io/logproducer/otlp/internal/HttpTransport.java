@@ -170,6 +170,7 @@ public final class HttpTransport {
             r -> {
               Thread t = new Thread(r, name);
               t.setDaemon(true);
+              t.setContextClassLoader(HttpTransport.class.getClassLoader()); // not the app's
               return t;
             });
     s.setRemoveOnCancelPolicy(true); // a completed request's task leaves the queue at once

@@ -99,11 +99,13 @@ final class Log4j2Backend implements LoggingBackend {
       listener = null;
     }
     LogproducerAppender appender = installed;
+    Configuration config = attachedTo;
     installed = null;
     attachedTo = null;
-    if (appender != null) {
-      Configuration config = context.getConfiguration();
+    if (appender != null && config != null) {
       config.getRootLogger().removeAppender(StarterSettings.APPENDER_NAME);
+      // Out of the configuration's own map too: it would keep the appender (and its producer).
+      config.getAppenders().remove(StarterSettings.APPENDER_NAME, appender);
       context.updateLoggers();
       appender.stop();
     }
