@@ -57,6 +57,9 @@ class StarterXmlControlTest {
       assertEquals(100, bodies.size());
       context.close();
       assertFalse(producer.isClosed(), "the logging system owns the XML appender's producer");
+      // The logging system stops it (here: now, while the receiver still answers).
+      appenders.get(0).getClass().getMethod("stop").invoke(appenders.get(0));
+      assertTrue(producer.isClosed());
     } finally {
       System.clearProperty("lp.test.endpoint");
     }

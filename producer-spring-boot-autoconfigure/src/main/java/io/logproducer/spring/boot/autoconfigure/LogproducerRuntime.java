@@ -2,6 +2,7 @@ package io.logproducer.spring.boot.autoconfigure;
 
 import io.logproducer.Producer;
 import io.logproducer.appender.MappingSettings;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * What the starter runs for one application: the producer, and the appender installed in the
@@ -67,6 +68,13 @@ final class LogproducerRuntime {
     }
     MappingSettings mapping = settings.mapping(); // validated before the producer starts
     Producer producer = settings.buildProducer();
+    if (backend == null) {
+      LogFactory.getLog(LogproducerRuntime.class)
+          .warn(
+              "logproducer: no appender for this application's logging system (logback needs"
+                  + " io.logproducer:producer-logback, log4j2 io.logproducer:producer-log4j2);"
+                  + " only the Producer bean ships records");
+    }
     if (backend != null) {
       try {
         backend.install(
