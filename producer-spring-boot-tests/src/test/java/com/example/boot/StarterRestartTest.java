@@ -41,11 +41,13 @@ import org.springframework.core.io.DefaultResourceLoader;
  *   <li>the last restart's, until the next start re-initialises logging: Spring Boot's logging
  *       system keeps that application's {@code Environment} (in the logback context's object map on
  *       Boot 3, in log4j2's {@code SpringEnvironmentLookup} on Boot 4), whose servlet-context
- *       property source reaches Tomcat's context and its parent class loader; and the starter's
- *       stopped appender (logback's stale copy-on-write appender snapshot of the root logger, or
- *       the log4j2 configuration's appender map) keeps the closed producer, whose finished threads
- *       keep that restart's loader as their context class loader.
+ *       property source reaches Tomcat's context and its parent class loader.
  * </ul>
+ *
+ * <p>None is the starter's: its stopped appender may stay in logback's stale copy-on-write snapshot
+ * of the root logger's appenders until the next event, but the closed producer it references no
+ * longer pins a loader (the library's threads take the library's class loader as their context
+ * class loader), and the log4j2 appender leaves the configuration's appender map at close.
  *
  * <p>Spring's soft-reference caches (such as {@code SpringFactoriesLoader}'s, keyed by class
  * loader, which DevTools does not empty) are cleared at each collection in these tests ({@code
