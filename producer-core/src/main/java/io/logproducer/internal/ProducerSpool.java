@@ -35,7 +35,13 @@ final class ProducerSpool {
     this.spool = spool;
     this.config = config;
     this.metrics = metrics;
-    this.writer = new SpoolWriter(spool, exporter, compression, metrics);
+    this.writer =
+        new SpoolWriter(
+            spool,
+            exporter,
+            compression,
+            metrics,
+            Math.min(900, 2 * config.getGroupCommitMillis() + 100));
     metrics.claimHeldDropsWith(writer::droppedByStorage);
     this.outcomes = new SpoolOutcomes(writer, metrics);
     this.replay = new ReplaySource(spool, writer, exporter, retryPolicy, metrics);

@@ -32,7 +32,8 @@ final class SpoolOutcomes {
     }
     SendResult.Status s = chosen.getStatus();
     if ((s == SendResult.Status.FAILED || s == SendResult.Status.FAILED_AT_CLOSE)
-        && writer.handOver(b, b.state() == ProducerBatch.TIMED_OUT)) {
+        && writer.handOver(
+            b, b.state() == ProducerBatch.TIMED_OUT, s == SendResult.Status.FAILED)) {
       metrics.batchesSpooled.increment();
       metrics.recordsSpooled.add(b.recordCount());
       return new SendResult(

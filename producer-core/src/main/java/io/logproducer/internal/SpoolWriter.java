@@ -3,6 +3,7 @@ package io.logproducer.internal;
 import io.logproducer.Compression;
 import io.logproducer.internal.spool.AppendResult;
 import io.logproducer.internal.spool.Spool;
+import io.logproducer.internal.spool.SpoolStatus;
 import io.logproducer.spi.Exporter;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,11 +48,23 @@ final class SpoolWriter {
   /** Notified when an entry is handed over to replay. */
   private final Object handedOver = new Object();
 
-  SpoolWriter(Spool spool, Exporter exporter, Compression compression, SpoolMetrics metrics) {
+  /**
+   * How long a batch about to fail waits for its entry's group commit (twice the interval + 100 ms,
+   * at most 900 ms: close's bound too).
+   */
+  private final long durableWaitMillis;
+
+  SpoolWriter(
+      Spool spool,
+      Exporter exporter,
+      Compression compression,
+      SpoolMetrics metrics,
+      long durableWaitMillis) {
     this.spool = spool;
     this.exporter = exporter;
     this.compression = compression;
     this.metrics = metrics;
+    this.durableWaitMillis = durableWaitMillis;
   }
 
   Spool spool() {
@@ -151,14 +164,25 @@ final class SpoolWriter {
    *     replay then leaves the entry alone until that export's answer, so that one copy is sent at
    *     a time: a late delivery acknowledges it ({@link #acknowledge}), any other answer hands it
    *     to replay ({@link #release})
+   * @param mayWait whether this thread may wait (bounded) for the entry's group commit: a send
+   *     thread ending a batch whose retries ran out; not the close, which waited once for all
    */
-  boolean handOver(ProducerBatch b, boolean inFlight) {
+  boolean handOver(ProducerBatch b, boolean inFlight, boolean mayWait) {
     long seq = b.spoolSequence;
     if (seq < 0) {
       return false;
     }
     if (inFlight) {
       answering.add(seq); // before leaving held: replay's bound never passes it
+    } else if (mayWait
+        && spool.durableSequence() < seq
+        && held.contains(seq)
+        && spool.status() == SpoolStatus.ENABLED) {
+      // A send thread ends the batch (its retries ran out soon after it was written): its entry
+      // waits for the next group commit, not dropped with an outcome of FAILED. The deadline
+      // watchdog never comes here (its batches are in flight, or were written and made durable by
+      // the expiry spooler), so the timer never waits.
+      awaitDurable(seq);
     }
     if (spool.durableSequence() < seq || !held.remove(seq)) {
       acknowledge(b);
@@ -170,6 +194,14 @@ final class SpoolWriter {
       }
     }
     return true;
+  }
+
+  private void awaitDurable(long seq) {
+    try {
+      spool.awaitDurable(seq, durableWaitMillis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the close: what is durable now decides
+    }
   }
 
   /**
