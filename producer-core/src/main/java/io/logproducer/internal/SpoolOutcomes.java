@@ -33,7 +33,10 @@ final class SpoolOutcomes {
     SendResult.Status s = chosen.getStatus();
     if ((s == SendResult.Status.FAILED || s == SendResult.Status.FAILED_AT_CLOSE)
         && writer.handOver(
-            b, b.state() == ProducerBatch.TIMED_OUT, s == SendResult.Status.FAILED)) {
+            b,
+            b.state() == ProducerBatch.TIMED_OUT,
+            // the expiry spooler waited for the group commit already
+            s == SendResult.Status.FAILED && !b.expirySpooling)) {
       metrics.batchesSpooled.increment();
       metrics.recordsSpooled.add(b.recordCount());
       return new SendResult(

@@ -165,7 +165,8 @@ final class SpoolWriter {
    *     a time: a late delivery acknowledges it ({@link #acknowledge}), any other answer hands it
    *     to replay ({@link #release})
    * @param mayWait whether this thread may wait (bounded) for the entry's group commit: a send
-   *     thread ending a batch whose retries ran out; not the close, which waited once for all
+   *     thread ending a batch whose retries ran out; not the close, which waited once for all, nor
+   *     the expiry spooler, which waited for its batches already
    */
   boolean handOver(ProducerBatch b, boolean inFlight, boolean mayWait) {
     long seq = b.spoolSequence;
@@ -180,8 +181,8 @@ final class SpoolWriter {
         && spool.status() == SpoolStatus.ENABLED) {
       // A send thread ends the batch (its retries ran out soon after it was written): its entry
       // waits for the next group commit, not dropped with an outcome of FAILED. The deadline
-      // watchdog never comes here (its batches are in flight, or were written and made durable by
-      // the expiry spooler), so the timer never waits.
+      // watchdog never comes here (its batches are in flight, or go to the expiry spooler), so the
+      // timer never waits.
       awaitDurable(seq);
     }
     if (spool.durableSequence() < seq || !held.remove(seq)) {
