@@ -105,6 +105,10 @@ class SpoolExpiryTest {
     Producer p =
         new Producer(
             SpoolTestSettings.producer("spool-expiry-full", 1_000)
+                // Batches sealed by count only (10 records): a 5 ms linger sealed smaller ones on
+                // a loaded machine, and the refused batches are counted against failed records /
+                // 10.
+                .setLingerMillis(1_000)
                 .setSpool(
                     SpoolConfig.builder(dir)
                         .setSegmentBytes(16 * 1024)
