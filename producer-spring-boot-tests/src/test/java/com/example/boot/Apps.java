@@ -11,6 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -22,8 +24,22 @@ final class Apps {
   /** The producer's client id in these tests: {@code logproducer-} + spring.application.name. */
   static final String CLIENT_ID = "logproducer-sample";
 
+  /**
+   * The client's own executor, one daemon thread created here: the JDK client's default executor
+   * creates threads lazily, inheriting the calling thread's context class loader, and keeps them 60
+   * s; in the restart test such a thread would hold an application's class loader (not the
+   * starter).
+   */
+  private static final ExecutorService HTTP_EXECUTOR =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "test-http");
+            t.setDaemon(true);
+            return t;
+          });
+
   private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      HttpClient.newBuilder().executor(HTTP_EXECUTOR).connectTimeout(Duration.ofSeconds(5)).build();
 
   private Apps() {}
 

@@ -5,18 +5,9 @@ import java.beans.Introspector;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 import org.springframework.beans.CachedIntrospectionResults;
@@ -25,72 +16,16 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * What {@link StarterRestartTest} needs besides the application: the starter's properties (as
- * {@code Apps.baseProperties}), HTTP, and the counts it compares across restarts (threads, MBeans,
- * reachable class loaders). Uses only API present in Spring Boot 2.7, 3.5 and 4.1.
+ * What {@link StarterRestartTest} needs besides {@link Apps}: the counts it compares across
+ * restarts (threads, MBeans, reachable class loaders). Uses only API present in Spring Boot 2.7,
+ * 3.5 and 4.1.
  */
 final class RestartSupport {
-
-  /** The producer's client id in these tests: {@code logproducer-} + spring.application.name. */
-  static final String CLIENT_ID = "logproducer-sample";
 
   /** The producer's JMX names ({@code io.logproducer:type=Producer,clientId=…[,instance=N]}). */
   static final ObjectName PRODUCER_MBEANS = objectName("io.logproducer:type=Producer,*");
 
-  /**
-   * The client's own executor, one daemon thread created here: the JDK client's default executor
-   * creates threads lazily, inheriting the calling thread's context class loader, and keeps them 60
-   * s; such a thread would hold an application's class loader in this test, not the starter.
-   */
-  private static final ExecutorService HTTP_EXECUTOR =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "restart-test-http");
-            t.setDaemon(true);
-            return t;
-          });
-
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().executor(HTTP_EXECUTOR).connectTimeout(Duration.ofSeconds(5)).build();
-
   private RestartSupport() {}
-
-  /** The properties of {@code Apps.baseProperties}. */
-  static List<String> baseProperties(String endpoint) {
-    return new ArrayList<>(
-        Arrays.asList(
-            "server.port=0",
-            "server.address=127.0.0.1",
-            "spring.application.name=sample",
-            "logproducer.otlp.endpoint=" + endpoint,
-            "logproducer.producer.linger=50ms",
-            "management.endpoints.web.exposure.include=health,metrics,prometheus",
-            "management.endpoint.health.show-details=always",
-            "spring.lifecycle.timeout-per-shutdown-phase=10s"));
-  }
-
-  /** {@return the status and body of {@code GET http://127.0.0.1:port/path}} */
-  static String[] get(int port, String path) throws IOException, InterruptedException {
-    HttpResponse<String> r =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    return new String[] {Integer.toString(r.statusCode()), r.body()};
-  }
-
-  /** {@return the names of the live threads of the starter's producer} */
-  static Set<String> producerThreads() {
-    Set<String> names = new TreeSet<>();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.isAlive()
-          && (t.getName().startsWith(CLIENT_ID + "-") || t.getName().endsWith("| " + CLIENT_ID))) {
-        names.add(t.getName());
-      }
-    }
-    return names;
-  }
 
   /** {@return the names of the registered MBeans of the starter's producer} */
   static Set<ObjectName> producerMBeans() {

@@ -94,7 +94,7 @@ class StarterRestartTest {
         Producer producer = context.getBean(Producer.class);
         assertEquals(
             1, context.getBeansOfType(Producer.class).size(), "one producer in restart " + restart);
-        assertTrue(!RestartSupport.producerThreads().isEmpty(), "the producer runs");
+        assertTrue(!Apps.producerThreads().isEmpty(), "the producer runs");
         if (previous != null) {
           assertNotSame(previous, producer, "a new producer in restart " + restart);
           assertTrue(previous.isClosed(), "the previous producer is closed");
@@ -102,13 +102,13 @@ class StarterRestartTest {
         int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
         for (int i = 0; i < REQUESTS; i++) {
           int id = restart * 1_000 + i;
-          assertEquals("200", RestartSupport.get(port, "/log?id=" + id + "&lines=" + LINES)[0]);
+          assertEquals("200", Apps.get(port, "/log?id=" + id + "&lines=" + LINES)[0]);
         }
         context.close();
         context = null;
         loader = null;
         assertTrue(producer.isClosed(), "closed with its context, restart " + restart);
-        assertEquals(Set.of(), RestartSupport.producerThreads(), "after restart " + restart);
+        assertEquals(Set.of(), Apps.producerThreads(), "after restart " + restart);
         assertEquals(Set.of(), RestartSupport.producerMBeans(), "after restart " + restart);
         assertEquals(
             REQUESTS * LINES,
@@ -170,7 +170,7 @@ class StarterRestartTest {
       ClassLoader loader, OtlpReceiver receiver) throws Exception {
     AtomicReference<ConfigurableApplicationContext> started = new AtomicReference<>();
     AtomicReference<Throwable> failed = new AtomicReference<>();
-    List<String> properties = RestartSupport.baseProperties(receiver.endpoint());
+    List<String> properties = Apps.baseProperties(receiver.endpoint());
     // DevTools is on the class path and, outside a test's stack, would start its LiveReload server
     // on the fixed port 35729; the restarts do not need it.
     properties.add("spring.devtools.livereload.enabled=false");
