@@ -4,6 +4,8 @@ import io.logproducer.internal.ProducerEngine;
 import io.logproducer.spi.Exporter;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Ships log records to a receiver through an {@link Exporter} (OTLP/HTTP, a GSE agent, Kafka…),
@@ -52,6 +54,23 @@ public final class Producer implements AutoCloseable {
 
   private final ProducerEngine engine;
   private final String exporterName;
+  private final CopyOnWriteArrayList<Upstream> upstreams = new CopyOnWriteArrayList<Upstream>();
+
+  /**
+   * A stage in front of a producer that holds records it has not sent to it yet: a logging
+   * appender's hand-off queue, whose worker thread sends them. Registered with {@link
+   * #addUpstream}, it makes {@link #flush()} and {@link #close(long)} cover what it holds.
+   */
+  public interface Upstream {
+
+    /**
+     * Waits until what this stage held when called has been sent to the producer.
+     *
+     * @param timeoutMillis the most to wait, at least 0
+     * @return false if the time ran out first
+     */
+    boolean awaitDrained(long timeoutMillis);
+  }
 
   /**
    * Starts a producer; it owns {@code exporter} and closes it on {@link #close}.
@@ -141,13 +160,60 @@ public final class Producer implements AutoCloseable {
 
   /**
    * Seals every open batch and waits until every record sent before this call has its outcome
-   * (callbacks run), which {@code deliveryTimeoutMillis} bounds. From a callback it seals without
-   * waiting.
+   * (callbacks run), which {@code deliveryTimeoutMillis} bounds. It first waits, up to {@code
+   * deliveryTimeoutMillis} in all, until every {@linkplain #addUpstream upstream} stage has sent
+   * what it held (the records an appender's queue held are then sent, and covered). From a callback
+   * (on a producer thread) it seals without waiting.
    *
    * @throws ProducerInterruptedException if interrupted while waiting
    */
   public void flush() {
+    if (!onOwnThread()) {
+      drainUpstreams(engine.config().getDeliveryTimeoutMillis());
+    }
     engine.flush();
+  }
+
+  /**
+   * Registers a stage that sends records to this producer from a queue of its own, so that {@link
+   * #flush()} and {@link #close(long)} first wait for what it holds (each bounded by its own
+   * timeout). The appenders register their hand-off queue while they run.
+   *
+   * @param upstream the stage, not null; called on the thread that flushes or closes
+   * @throws IllegalArgumentException if {@code upstream} is null
+   */
+  public void addUpstream(Upstream upstream) {
+    if (upstream == null) {
+      throw new IllegalArgumentException("upstream must not be null");
+    }
+    upstreams.add(upstream);
+  }
+
+  /**
+   * Unregisters a stage added with {@link #addUpstream}; nothing if it is not registered.
+   *
+   * @param upstream the stage
+   */
+  public void removeUpstream(Upstream upstream) {
+    upstreams.remove(upstream);
+  }
+
+  /** Waits for the upstream stages, at most {@code timeoutMillis} in all. */
+  private void drainUpstreams(long timeoutMillis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    for (Upstream u : upstreams) {
+      long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+      try {
+        u.awaitDrained(Math.max(0, left));
+      } catch (RuntimeException e) { // a stage that fails to drain: its records are its own
+        // nothing to report here: the stage accounts for the records it holds
+      }
+    }
+  }
+
+  /** Whether this is one of the producer's threads (a callback): no waiting there. */
+  private boolean onOwnThread() {
+    return Thread.currentThread().getName().startsWith(engine.config().getClientId() + "-");
   }
 
   /**
@@ -169,7 +235,26 @@ public final class Producer implements AutoCloseable {
    * @throws IllegalArgumentException if {@code timeoutMillis} is negative
    */
   public void close(long timeoutMillis) {
-    engine.close(timeoutMillis);
+    if (timeoutMillis < 0) {
+      throw new IllegalArgumentException("timeoutMillis must be >= 0, was " + timeoutMillis);
+    }
+    engine.close(drainBeforeClose(timeoutMillis));
+  }
+
+  /**
+   * Lets the upstream stages send what they hold within the grace period ({@code
+   * deliveryTimeoutMillis} at most), unless called from a callback or already closed.
+   *
+   * @return what is left of the grace period
+   */
+  private long drainBeforeClose(long timeoutMillis) {
+    if (upstreams.isEmpty() || engine.isClosed() || onOwnThread()) {
+      return timeoutMillis;
+    }
+    long start = System.nanoTime();
+    drainUpstreams(Math.min(timeoutMillis, engine.config().getDeliveryTimeoutMillis()));
+    long spent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    return Math.max(0, timeoutMillis - spent);
   }
 
   /**
@@ -179,7 +264,7 @@ public final class Producer implements AutoCloseable {
    * @throws IllegalArgumentException if {@code timeout} is negative
    */
   public void close(Duration timeout) {
-    engine.close(timeout.toMillis());
+    close(timeout.toMillis());
   }
 
   /**
@@ -188,7 +273,7 @@ public final class Producer implements AutoCloseable {
    */
   @Override
   public void close() {
-    engine.close(Long.MAX_VALUE / 2_000_000L);
+    close(Long.MAX_VALUE / 2_000_000L);
   }
 
   /** {@return a snapshot of the producer's counters} They are also exported over JMX. */

@@ -287,9 +287,25 @@ public final class AppenderProducer {
    * @param <E> the framework's event type
    */
   public <E> void mapAndSend(EventMapper<E> mapper, E event) {
+    mapAndSend(mapper, event, NOT_GIVEN);
+  }
+
+  /** The thread id argument meaning "ask the event's adapter" (the event's own thread). */
+  private static final long NOT_GIVEN = Long.MIN_VALUE;
+
+  /**
+   * {@link #mapAndSend(EventMapper, Object)} for an event logged on another thread (the hand-off's
+   * worker), with the id of the thread that logged it.
+   *
+   * @param mapper the appender's mapper
+   * @param event the event, read only during this call
+   * @param threadId the id of the thread that logged it, or -1 if unknown
+   * @param <E> the framework's event type
+   */
+  public <E> void mapAndSend(EventMapper<E> mapper, E event, long threadId) {
     LogRecord record;
     try {
-      record = mapper.map(event);
+      record = threadId == NOT_GIVEN ? mapper.map(event) : mapper.map(event, threadId);
     } catch (Throwable t) {
       countDropped(failure(t));
       return;

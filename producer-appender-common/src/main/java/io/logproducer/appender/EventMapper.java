@@ -124,6 +124,20 @@ public final class EventMapper<E> {
    *     as dropped)
    */
   public LogRecord map(E event) {
+    return map(event, captureThread ? adapter.threadId(event) : -1);
+  }
+
+  /**
+   * Maps one event that was logged on another thread than this one (the hand-off's worker maps
+   * events of the logging threads), with the id of the thread that logged it.
+   *
+   * @param event the event, read only during this call
+   * @param threadId the id of the thread that logged it, or -1 if unknown (no {@code thread.id})
+   * @return the record
+   * @throws RuntimeException if the framework fails while the event is read (the appender counts it
+   *     as dropped)
+   */
+  public LogRecord map(E event, long threadId) {
     LogRecord.Builder b = LogRecord.builder();
     b.setTimeUnixNano(adapter.timeUnixNano(event));
     Severity severity = adapter.severity(event);
@@ -146,7 +160,6 @@ public final class EventMapper<E> {
       if (threadName != null) {
         b.setAttribute(SemanticAttributes.THREAD_NAME, threadName);
       }
-      long threadId = adapter.threadId(event);
       if (threadId >= 0) {
         b.setAttribute(SemanticAttributes.THREAD_ID, threadId);
       }

@@ -1,28 +1,38 @@
 package io.logproducer.appender;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.ObjLongConsumer;
 
 /**
- * The appender's optional hand-off ({@code queueSize} &gt; 0): logging threads put events into a
- * bounded lock-free queue and return; one worker thread maps and sends them. It moves mapping and
+ * The appenders' hand-off ({@code queueSize} &gt; 0, the default): logging threads put events into
+ * a bounded lock-free queue and return; one worker thread maps and sends them. It moves mapping and
  * encoding off the logging thread, as logback's {@code AsyncAppender} or OpenTelemetry's batch
- * processor do, but a full queue is never silent: the event is counted as dropped by the caller
- * (and reported with the appender's other drops).
+ * processor do, but a full queue never loses an event: {@link #put} waits for room while the worker
+ * makes progress (the logging thread then waits for a core, never for the network: the worker only
+ * maps and encodes into the producer's buffer), and returns false if the worker stalls for {@value
+ * #STALL_MILLIS} ms, so that the caller maps and sends the event itself. {@link #offer} never
+ * waits.
+ *
+ * <p>Each event travels with a {@code long} tag that the worker receives with it (the appenders
+ * pass the logging thread's id, which logback's events do not record).
  *
  * <p>The queue is a multi-producer, single-consumer ring of {@code capacity} slots (a power of
  * two): producers claim a slot with one compare-and-set and publish the event into it; the worker
  * takes slots in order. When the queue runs empty the worker naps for 1 ms at a time, so that
  * steady traffic never makes a logging thread wake it (an unpark is a system call); after 20 ms
  * without an event it parks without a timeout and the next offer wakes it, so an idle appender uses
- * no CPU. Memory: up to {@code capacity} events are held outside the producer's {@code
- * totalSizeInBytes}.
+ * no CPU. Threads waiting in {@link #put} are woken once half the queue is free again (one wake-up
+ * per half queue, not one per event). Memory: up to {@code capacity} events are held outside the
+ * producer's {@code totalSizeInBytes}; the appenders keep large events (long messages, exceptions,
+ * large contexts) out of the queue, so that this stays small.
  *
- * <p>Thread-safe: {@link #offer} from any number of threads; {@link #stop} once, from the
- * framework's lifecycle.
+ * <p>Thread-safe: {@link #offer} and {@link #put} from any number of threads; {@link #stop} once,
+ * from the framework's lifecycle.
  *
  * @param <E> the framework's event type, already safe to read on another thread (logback: after
  *     {@code prepareForDeferredProcessing()}; log4j2: an immutable copy)
@@ -41,7 +51,23 @@ public final class HandOff<E> {
    */
   static final int NAPS_BEFORE_SLEEP = 20;
 
+  /**
+   * How long {@link #put} waits without the worker taking a single event before it gives up and
+   * lets the caller map the event itself: 50 ms (a worker that maps and encodes takes microseconds
+   * an event; only a stalled one, e.g. blocked by {@code bufferFullPolicy=BLOCK}, takes this long).
+   */
+  public static final long STALL_MILLIS = 50;
+
+  private static final long STALL_NANOS = TimeUnit.MILLISECONDS.toNanos(STALL_MILLIS);
+
   private final AtomicReferenceArray<E> slots;
+
+  /**
+   * Each slot's tag: written before the slot's event is published (a volatile write), read after it
+   * is taken.
+   */
+  private final long[] tags;
+
   private final int mask;
 
   /** Next slot to claim; written by producers (its own cache line: see {@link PaddedLong}). */
@@ -49,6 +75,9 @@ public final class HandOff<E> {
 
   /** Next slot to take; written by the worker only. */
   private final PaddedLong head = new PaddedLong();
+
+  /** Events the consumer has finished with; written by the worker only. */
+  private final PaddedLong done = new PaddedLong();
 
   /**
    * Producers' cached bound: slots below it are known free (head + capacity as last read).
@@ -62,9 +91,17 @@ public final class HandOff<E> {
   /** Times a producer had to wake the worker (for tests: steady traffic should not need it). */
   private final AtomicLong wakeUps = new AtomicLong();
 
+  /** Threads waiting in {@link #put} for room; the worker wakes them through {@link #room}. */
+  private final AtomicInteger waiters = new AtomicInteger();
+
+  private final Object room = new Object();
+
+  /** Times a thread in {@link #put} found the queue full and waited (for tests and reports). */
+  private final AtomicLong waits = new AtomicLong();
+
   private volatile boolean stopping;
   private volatile boolean abandoned;
-  private final Consumer<E> consumer;
+  private final ObjLongConsumer<E> consumer;
   private final Thread worker;
 
   /**
@@ -96,12 +133,26 @@ public final class HandOff<E> {
    * @throws IllegalArgumentException if {@code capacity} is out of range
    */
   public HandOff(String threadName, int capacity, Consumer<E> consumer) {
+    this(threadName, capacity, (ObjLongConsumer<E>) (e, tag) -> consumer.accept(e));
+  }
+
+  /**
+   * Starts the worker, which receives each event with the tag it was queued with.
+   *
+   * @param threadName the worker's name; give it the producer's {@code <clientId>-} prefix
+   * @param capacity the most events waiting, rounded up to a power of two; at least 1, at most 2^20
+   * @param consumer maps and sends one event and its tag; runs on the worker; must not throw (see
+   *     {@link #HandOff(String, int, Consumer)})
+   * @throws IllegalArgumentException if {@code capacity} is out of range
+   */
+  public HandOff(String threadName, int capacity, ObjLongConsumer<E> consumer) {
     if (capacity < 1 || capacity > 1 << 20) {
       throw new IllegalArgumentException("queueSize must be in [1, 1048576], was " + capacity);
     }
     int size = Integer.highestOneBit(capacity);
     size = size == capacity ? size : size << 1;
     this.slots = new AtomicReferenceArray<>(size);
+    this.tags = new long[size];
     this.mask = size - 1;
     limit.set(size);
     this.consumer = consumer;
@@ -129,12 +180,79 @@ public final class HandOff<E> {
   }
 
   /**
-   * Queues {@code event} for the worker; never waits.
+   * Queues {@code event} for the worker with the tag 0; never waits.
    *
    * @param event the event, not null
-   * @return false if the queue is full or stopping (the caller counts the event as dropped)
+   * @return false if the queue is full or stopping
    */
   public boolean offer(E event) {
+    return offer(event, 0L);
+  }
+
+  /**
+   * Queues {@code event} for the worker, waiting for room while the queue is full and the worker
+   * makes progress: at most until the worker has taken no event for {@value #STALL_MILLIS} ms, or
+   * the hand-off stops. Never loses the event: when it returns false the caller still has it.
+   *
+   * @param event the event, not null
+   * @param tag passed to the consumer with the event
+   * @return true if queued; false if the hand-off is stopping or its worker stalled (the caller
+   *     then maps and sends the event itself)
+   */
+  public boolean put(E event, long tag) {
+    return offer(event, tag) || awaitRoom(event, tag);
+  }
+
+  private boolean awaitRoom(E event, long tag) {
+    waits.incrementAndGet();
+    waiters.incrementAndGet(); // a volatile write before the re-checks below: no lost wake-up
+    LockSupport.unpark(worker); // a full queue: a napping worker must not wait out its nap
+    try {
+      long seenHead = head.get();
+      long progress = System.nanoTime();
+      boolean interrupted = false;
+      while (!stopping) {
+        if (offer(event, tag)) {
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
+          return true;
+        }
+        long h = head.get();
+        long now = System.nanoTime();
+        if (h != seenHead) {
+          seenHead = h;
+          progress = now;
+        } else if (now - progress > STALL_NANOS) {
+          break;
+        }
+        synchronized (room) {
+          if (!stopping && looksFull()) {
+            try {
+              room.wait(1); // the worker notifies once half the queue is free; 1 ms bounds a miss
+            } catch (InterruptedException e) {
+              interrupted = true; // the logging call keeps its interrupt, after the event is queued
+            }
+          }
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      return false;
+    } finally {
+      waiters.decrementAndGet();
+    }
+  }
+
+  /**
+   * Queues {@code event} for the worker with {@code tag}; never waits.
+   *
+   * @param event the event, not null
+   * @param tag passed to the consumer with the event
+   * @return false if the queue is full or stopping
+   */
+  public boolean offer(E event, long tag) {
     if (stopping) {
       return false;
     }
@@ -150,7 +268,9 @@ public final class HandOff<E> {
             fresh); // racing producers may write an older bound: only costs an extra refresh
       }
     } while (!tail.compareAndSet(t, t + 1));
-    slots.set((int) t & mask, event); // a volatile write: ordered before the read of sleeping below
+    int i = (int) t & mask;
+    tags[i] = tag; // published by the volatile write of the slot below
+    slots.set(i, event); // a volatile write: ordered before the read of sleeping below
     if (sleeping) {
       sleeping = false;
       wakeUps.incrementAndGet();
@@ -159,28 +279,41 @@ public final class HandOff<E> {
     return true;
   }
 
-  private E poll() {
+  /**
+   * Takes the next event and hands it with its tag to the consumer, then wakes waiting producers if
+   * half the queue is free.
+   *
+   * @return false if the queue was empty
+   */
+  private boolean takeOne() {
     long h = head.get();
     int i = (int) h & mask;
     E e = slots.get(i);
-    if (e != null) {
-      slots.lazySet(i, null);
-      head.set(h + 1); // after the slot is cleared: a producer that sees the new head may reuse it
+    if (e == null) {
+      return false;
     }
-    return e;
+    long tag = tags[i];
+    slots.lazySet(i, null);
+    head.set(h + 1); // after the slot is cleared: a producer that sees the new head may reuse it
+    try {
+      consumer.accept(e, tag);
+    } catch (Throwable t) { // the consumer counts its own failures; the worker must go on
+      // lost: nothing safe to log from here (logging would come back to this appender)
+    }
+    done.lazySet(h + 1);
+    if (waiters.get() > 0 && tail.get() - (h + 1) <= (mask + 1) / 2) {
+      synchronized (room) {
+        room.notifyAll();
+      }
+    }
+    return true;
   }
 
   private void work() {
     int naps = 0;
     while (!abandoned) {
-      E e = poll();
-      if (e != null) {
+      if (takeOne()) {
         naps = 0;
-        try {
-          consumer.accept(e);
-        } catch (Throwable t) { // the consumer counts its own failures; the worker must go on
-          // lost: nothing safe to log from here (logging would come back to this appender)
-        }
         continue;
       }
       if (stopping && tail.get() == head.get()) {
@@ -196,14 +329,8 @@ public final class HandOff<E> {
       }
       naps = 0;
       sleeping = true; // a volatile write, then the re-check below reads the slot: no lost wake-up
-      E again = poll();
-      if (again != null) {
+      if (takeOne()) {
         sleeping = false;
-        try {
-          consumer.accept(again);
-        } catch (Throwable t) {
-          // as above
-        }
         continue;
       }
       if (stopping && tail.get() == head.get()) {
@@ -228,6 +355,9 @@ public final class HandOff<E> {
     }
     stopping = true;
     LockSupport.unpark(worker);
+    synchronized (room) {
+      room.notifyAll(); // waiting producers give up: their callers keep their events
+    }
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     boolean interrupted = false;
     while (worker.isAlive()) {
@@ -252,6 +382,35 @@ public final class HandOff<E> {
       Thread.currentThread().interrupt();
     }
     return Math.max(0, tail.get() - head.get());
+  }
+
+  /**
+   * Waits until the worker has handed every event queued before this call to the consumer (for a
+   * flush: the events are then in the producer), at most {@code timeoutMillis}.
+   *
+   * @param timeoutMillis the most to wait, at least 0
+   * @return true if they were all handed over; false if the time ran out or the worker ended
+   * @throws IllegalArgumentException if {@code timeoutMillis} is negative
+   */
+  public boolean awaitDrained(long timeoutMillis) {
+    if (timeoutMillis < 0) {
+      throw new IllegalArgumentException("timeoutMillis must be >= 0, was " + timeoutMillis);
+    }
+    long target = tail.get();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    LockSupport.unpark(worker); // a napping worker looks at once
+    while (done.get() < target) {
+      if (!worker.isAlive() || System.nanoTime() - deadline >= 0) {
+        return false;
+      }
+      LockSupport.parkNanos(this, 100_000L); // 0.1 ms: a flush is rare; no signal on the hot path
+    }
+    return true;
+  }
+
+  /** {@return how many times a {@link #put} found the queue full and waited for room} */
+  public long waitCount() {
+    return waits.get();
   }
 
   /** {@return how many offers had to wake the sleeping worker} */

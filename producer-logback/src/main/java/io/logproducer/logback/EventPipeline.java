@@ -1,19 +1,26 @@
 package io.logproducer.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.logproducer.Producer;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.EventMapper;
 import io.logproducer.appender.HandOff;
+import io.logproducer.appender.QueueLimits;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * The path of one started appender's events to its producer: on the logging thread (the recursion
- * guard, mapping, send), or, with a {@code queueSize}, through the appender's own {@link HandOff}
- * queue to its worker thread, which maps and sends. Thread-safe: {@link #append} is called
- * concurrently by logging threads, {@link #stop} by the lifecycle (a second call waits for the
- * first, then returns).
+ * The path of one started appender's events to its producer: through the appender's own {@link
+ * HandOff} queue to its worker thread, which maps and sends (the default, {@code queueSize} &gt;
+ * 0), or on the logging thread (the recursion guard, mapping, send: {@code queueSize} 0, and events
+ * too large for the queue, see {@link QueueLimits}). A full queue makes the logging thread wait for
+ * room while the worker makes progress; if the worker stalls ({@link HandOff#STALL_MILLIS}), the
+ * logging thread maps and sends the event itself. The queue never drops an event. Records of one
+ * thread may then reach the producer out of order (each carries its own time). Thread-safe: {@link
+ * #append} is called concurrently by logging threads, {@link #stop} by the lifecycle (a second call
+ * waits for the first, then returns).
  *
  * <p>No event that reaches it is lost uncounted, the stop included: {@link #stop} first ships what
  * is buffered while still taking events (logback goes on appending to an appender it is stopping
@@ -42,7 +49,8 @@ final class EventPipeline {
   private final EventMapper<ILoggingEvent> mapper;
   private final boolean captureCode;
   private final HandOff<ILoggingEvent> handOff; // null: mapped and sent on the logging thread
-  private final String queueFullCause;
+  private final Producer.Upstream upstream; // the queue, for the producer's flush and close
+  private final Producer registeredWith;
 
   /**
    * @param queueSize 0 for the logging thread, else the hand-off queue's capacity, in [1, 1048576]
@@ -62,11 +70,16 @@ final class EventPipeline {
     if (queueSize != 0) {
       handOff =
           new HandOff<ILoggingEvent>(
-              producer.producer().getConfig().getClientId() + "-handoff", queueSize, this::sendNow);
-      queueFullCause = "the appender's queue was full (queueSize " + handOff.capacity() + ")";
+              producer.producer().getConfig().getClientId() + "-handoff",
+              queueSize,
+              this::sendQueued);
+      upstream = handOff::awaitDrained;
+      registeredWith = producer.producer();
+      registeredWith.addUpstream(upstream);
     } else {
       handOff = null;
-      queueFullCause = null;
+      upstream = null;
+      registeredWith = null;
     }
   }
 
@@ -108,30 +121,7 @@ final class EventPipeline {
   /** {@link #append} once through the gate. */
   private void appendOpen(ILoggingEvent event) {
     HandOff<ILoggingEvent> h = handOff;
-    if (h != null) {
-      // Only a hand-off here: nothing below can log back into the producer on this thread (the
-      // nesting guard is
-      // for the synchronous path, which maps and sends; logback's own guard stops a nested append
-      // anyway).
-      if (!producer.admits(event.getLoggerName())) {
-        countIfClosed(event);
-        return;
-      }
-      if (h.looksFull()) { // dropped anyway: spend no more of the logging thread on it (no
-        // formatting, no MDC copy)
-        producer.countDropped(queueFullCause);
-        return;
-      }
-      if (captureCode) {
-        event
-            .getCallerData(); // computed here, on the logging thread: the worker's stack is not the
-        // caller's
-      }
-      event.prepareForDeferredProcessing(); // formats the message, copies the MDC: readable on the
-      // worker
-      if (!h.offer(event)) {
-        producer.countDropped(gate.isClosed() ? STOPPED_CAUSE : queueFullCause);
-      }
+    if (h != null && queued(h, event)) {
       return;
     }
     if (!producer.enter(event.getLoggerName())) {
@@ -139,14 +129,60 @@ final class EventPipeline {
       return;
     }
     try {
-      sendNow(event);
+      producer.mapAndSend(mapper, event);
     } finally {
       producer.exit();
     }
   }
 
-  private void sendNow(ILoggingEvent event) {
-    producer.mapAndSend(mapper, event);
+  /**
+   * Puts {@code event} into the queue if it is small enough and the worker takes it (waiting for
+   * room while the worker makes progress).
+   *
+   * @return true if the event was queued or is one the appender ignores; false if the caller must
+   *     map and send it on this thread
+   */
+  private boolean queued(HandOff<ILoggingEvent> h, ILoggingEvent event) {
+    // Only a hand-off here: nothing below can log back into the producer on this thread (the
+    // nesting guard is for the synchronous path; logback's own guard stops a nested append anyway).
+    if (!producer.admits(event.getLoggerName())) {
+      countIfClosed(event);
+      return true;
+    }
+    if (event.getThrowableProxy() != null) {
+      return false; // its stack trace stays out of the queue: mapped on this thread
+    }
+    // What prepareForDeferredProcessing() does, with a context that gives no MDC left to the
+    // adapter
+    // on this thread (it reports that once): the message formatted, the thread named, the MDC
+    // taken.
+    String threadName = event.getThreadName();
+    if (threadName == null || !threadName.equals(Thread.currentThread().getName())) {
+      return false; // already off the logging thread (an AsyncAppender's worker): no second queue
+    }
+    if (captureCode) {
+      event.getCallerData(); // computed here, on the logging thread: the worker's stack is not it
+    }
+    // What prepareForDeferredProcessing() does, with a context that gives no MDC left to the
+    // adapter
+    // on this thread (it reports that once): the message formatted, the thread named, the MDC
+    // taken.
+    String message = event.getFormattedMessage();
+    event.getThreadName();
+    Map<String, String> mdc;
+    try {
+      mdc = event.getMDCPropertyMap();
+    } catch (RuntimeException e) { // a LoggerContext made by hand without an MDC adapter
+      return false;
+    }
+    return QueueLimits.admits(
+            message == null ? 0 : message.length(), mdc == null ? 0 : mdc.size(), false)
+        && h.put(event, Thread.currentThread().getId());
+  }
+
+  /** The worker's consumer: maps and sends an event of the thread {@code threadId}. */
+  private void sendQueued(ILoggingEvent event, long threadId) {
+    producer.mapAndSend(mapper, event, threadId);
   }
 
   /**
@@ -182,6 +218,7 @@ final class EventPipeline {
       for (long lost = handOff.stop(millisLeft(deadline)); lost > 0; lost--) {
         producer.countDropped("the appender stopped before its queue drained (stopTimeoutMillis)");
       }
+      registeredWith.removeUpstream(upstream);
     }
     producer.stop(millisLeft(deadline));
     flush.awaitEnd(200);

@@ -9,25 +9,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import io.logproducer.appender.QueueLimits;
 import io.logproducer.testing.otlp.OtlpReceiver;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.MDC;
 
 /**
- * {@code <queueSize>}: the appender's own hand-off queue. Events are mapped on its worker thread
- * (named after the producer), every event arrives with its MDC and formatted message, the worker
- * ends with the context, and what a full queue refuses is counted (the exact sum: delivered +
- * dropped = logged).
+ * The appender's hand-off queue, on by default: events are mapped on its worker thread (named after
+ * the producer), every event arrives with its MDC, formatted message and the id of the thread that
+ * logged it, a full queue makes the logging thread wait instead of dropping (4 threads logging as
+ * fast as they can lose nothing), the producer's flush covers the queue, events too large for the
+ * queue are mapped on the logging thread, and the worker ends with the context.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class QueueTest {
 
   @Test
-  void eventsGoThroughTheWorkerAndTheWorkerEndsWithTheContext() throws Exception {
+  void theDefaultQueueLosesNothingAndTheProducersFlushCoversIt() throws Exception {
     try (OtlpReceiver server = OtlpReceiver.start()) {
       LoggerContext ctx = configure("queue.xml", Map.of("otlp.endpoint", server.endpoint()));
       LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");
@@ -36,12 +40,14 @@ class QueueTest {
       Logger log = ctx.getLogger("app.queue");
       int threads = 4;
       int perThread = 25_000;
+      Map<String, Long> threadIds = new ConcurrentHashMap<>();
       Thread[] workers = new Thread[threads];
       for (int t = 0; t < threads; t++) {
         int id = t;
         workers[t] =
             new Thread(
                 () -> {
+                  threadIds.put("w" + id, Thread.currentThread().getId());
                   MDC.put("worker", "w" + id);
                   for (int i = 0; i < perThread; i++) {
                     log.info("event {} of {}", i, id);
@@ -54,22 +60,66 @@ class QueueTest {
       for (Thread w : workers) {
         w.join();
       }
-      ctx.stop();
+      lp.getProducer().flush(); // linger is 60 s: only this flush ships, and it covers the queue
       List<LogbackTestSupport.Decoded> got = delivered(server);
-      assertEquals(
-          threads * perThread, got.size() + lp.droppedCount(), "every event delivered or counted");
-      assertTrue(got.size() > 0);
+      assertEquals(threads * perThread, got.size(), "every event, none still queued");
+      assertEquals(0, lp.droppedCount(), "a full queue waits, it does not drop");
       assertEquals(0, lp.failedCount());
+      Map<String, Integer> perWorker = new HashMap<>();
       for (LogbackTestSupport.Decoded d : got) {
         String worker = (String) d.attributes().get("worker");
         assertTrue(d.body().endsWith(" of " + worker.substring(1)), d.body() + " / MDC " + worker);
         assertEquals("app.queue", d.scopeName());
+        assertEquals(threadIds.get(worker), d.attributes().get("thread.id"), d.body());
+        assertEquals("app-" + worker.substring(1), d.attributes().get("thread.name"), d.body());
+        perWorker.merge(worker, 1, Integer::sum);
       }
+      assertEquals(
+          Map.of("w0", perThread, "w1", perThread, "w2", perThread, "w3", perThread), perWorker);
+      ctx.stop();
       assertEquals(
           List.of(),
           liveThreads("lp-queue-"),
           "no producer or hand-off thread after the context stopped");
       assertFalse(lp.isStarted());
+    }
+  }
+
+  @Test
+  void eventsTooLargeForTheQueueAreMappedOnTheLoggingThreadWithAllTheirContent() throws Exception {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
+      LoggerContext ctx = configure("queue.xml", Map.of("otlp.endpoint", server.endpoint()));
+      LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");
+      Logger log = ctx.getLogger("app.queue");
+      String longText = "x".repeat(QueueLimits.MAX_MESSAGE_CHARS + 1);
+      log.info("long {}", longText);
+      for (int i = 0; i <= QueueLimits.MAX_CONTEXT_ENTRIES; i++) {
+        MDC.put("k" + i, "v" + i);
+      }
+      log.info("wide");
+      MDC.clear();
+      log.warn("thrown", new IllegalStateException("boom"));
+      log.info("small");
+      lp.getProducer().flush();
+      Map<String, LogbackTestSupport.Decoded> byBody = new HashMap<>();
+      for (LogbackTestSupport.Decoded d : delivered(server)) {
+        byBody.put(d.body().length() > 20 ? "long" : d.body(), d);
+      }
+      assertEquals(4, byBody.size(), byBody.keySet().toString());
+      assertEquals("long " + longText, byBody.get("long").body());
+      for (int i = 0; i <= QueueLimits.MAX_CONTEXT_ENTRIES; i++) {
+        assertEquals("v" + i, byBody.get("wide").attributes().get("k" + i), "k" + i);
+      }
+      assertEquals(
+          "java.lang.IllegalStateException",
+          byBody.get("thrown").attributes().get("exception.type"));
+      assertEquals("boom", byBody.get("thrown").attributes().get("exception.message"));
+      long self = Thread.currentThread().getId();
+      for (String body : List.of("long", "wide", "thrown", "small")) {
+        assertEquals(self, byBody.get(body).attributes().get("thread.id"), body);
+      }
+      assertEquals(0, lp.droppedCount());
+      ctx.stop();
     }
   }
 }
