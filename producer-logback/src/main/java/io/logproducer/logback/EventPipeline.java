@@ -1,11 +1,13 @@
 package io.logproducer.logback;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.classic.spi.StackTraceElementProxy;
 import io.logproducer.Producer;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.EventMapper;
 import io.logproducer.appender.HandOff;
-import io.logproducer.appender.QueueLimits;
+import io.logproducer.appender.QueueBudget;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,10 +19,11 @@ import java.util.function.Consumer;
  * 0), or on the logging thread (the recursion guard, mapping, send: {@code queueSize} 0, and events
  * too large for the queue, see {@link QueueLimits}). A full queue makes the logging thread wait for
  * room while the worker makes progress; if the worker stalls ({@link HandOff#STALL_MILLIS}), the
- * logging thread maps and sends the event itself. The queue never drops an event. Records of one
- * thread may then reach the producer out of order (each carries its own time). Thread-safe: {@link
- * #append} is called concurrently by logging threads, {@link #stop} by the lifecycle (a second call
- * waits for the first, then returns).
+ * logging thread maps and sends the event itself. The queue never drops an event. One thread's
+ * events keep their order: they go through the one queue, and before an event is mapped on the
+ * logging thread, the events queued before it are sent (only a stalled worker breaks this).
+ * Thread-safe: {@link #append} is called concurrently by logging threads, {@link #stop} by the
+ * lifecycle (a second call waits for the first, then returns).
  *
  * <p>No event that reaches it is lost uncounted, the stop included: {@link #stop} first ships what
  * is buffered while still taking events (logback goes on appending to an appender it is stopping
@@ -51,6 +54,7 @@ final class EventPipeline {
   private final HandOff<ILoggingEvent> handOff; // null: mapped and sent on the logging thread
   private final Producer.Upstream upstream; // the queue, for the producer's flush and close
   private final Producer registeredWith;
+  private final QueueBudget budget = new QueueBudget();
 
   /**
    * @param queueSize 0 for the logging thread, else the hand-off queue's capacity, in [1, 1048576]
@@ -136,8 +140,8 @@ final class EventPipeline {
   }
 
   /**
-   * Puts {@code event} into the queue if it is small enough and the worker takes it (waiting for
-   * room while the worker makes progress).
+   * Puts {@code event} into the queue (waiting for room while the worker makes progress); a large
+   * event only if the {@link QueueBudget} takes it.
    *
    * @return true if the event was queued or is one the appender ignores; false if the caller must
    *     map and send it on this thread
@@ -149,13 +153,6 @@ final class EventPipeline {
       countIfClosed(event);
       return true;
     }
-    if (event.getThrowableProxy() != null) {
-      return false; // its stack trace stays out of the queue: mapped on this thread
-    }
-    // What prepareForDeferredProcessing() does, with a context that gives no MDC left to the
-    // adapter
-    // on this thread (it reports that once): the message formatted, the thread named, the MDC
-    // taken.
     String threadName = event.getThreadName();
     if (threadName == null || !threadName.equals(Thread.currentThread().getName())) {
       return false; // already off the logging thread (an AsyncAppender's worker): no second queue
@@ -163,26 +160,74 @@ final class EventPipeline {
     if (captureCode) {
       event.getCallerData(); // computed here, on the logging thread: the worker's stack is not it
     }
-    // What prepareForDeferredProcessing() does, with a context that gives no MDC left to the
-    // adapter
-    // on this thread (it reports that once): the message formatted, the thread named, the MDC
-    // taken.
-    String message = event.getFormattedMessage();
-    event.getThreadName();
-    Map<String, String> mdc;
+    // What prepareForDeferredProcessing() does (the thread name is taken above), with a context
+    // that gives no MDC left to the adapter on this thread, which reports that once.
+    event.getFormattedMessage();
     try {
-      mdc = event.getMDCPropertyMap();
+      event.getMDCPropertyMap();
     } catch (RuntimeException e) { // a LoggerContext made by hand without an MDC adapter
-      return false;
+      return inOrderInline(h);
     }
-    return QueueLimits.admits(
-            message == null ? 0 : message.length(), mdc == null ? 0 : mdc.size(), false)
-        && h.put(event, Thread.currentThread().getId());
+    long tag = Thread.currentThread().getId();
+    long large = largeBytes(event);
+    if (large == 0) {
+      return h.put(event, tag);
+    }
+    if (!budget.tryReserve(large)) {
+      return inOrderInline(h);
+    }
+    if (h.put(event, tag)) {
+      return true;
+    }
+    budget.release(large);
+    return false;
+  }
+
+  /**
+   * The {@link QueueBudget#estimate} of a large event, 0 for a small one; the same on the worker as
+   * on the logging thread (the event's message, MDC and exception no longer change).
+   */
+  private static long largeBytes(ILoggingEvent event) {
+    String message = event.getFormattedMessage();
+    Map<String, String> mdc = event.getMDCPropertyMap();
+    IThrowableProxy thrown = event.getThrowableProxy();
+    int chars = message == null ? 0 : message.length();
+    int entries = mdc == null ? 0 : mdc.size();
+    if (QueueBudget.isSmall(chars, entries, thrown != null)) {
+      return 0;
+    }
+    long frames = 0;
+    for (int depth = 0; thrown != null && depth < 64; depth++, thrown = thrown.getCause()) {
+      StackTraceElementProxy[] trace = thrown.getStackTraceElementProxyArray();
+      frames += trace == null ? 0 : trace.length;
+    }
+    return QueueBudget.estimate(chars, entries, frames);
+  }
+
+  /**
+   * Before an event is mapped on the logging thread instead of queued: lets the worker send the
+   * events queued before it (at most {@link HandOff#STALL_MILLIS}; at once when the queue is
+   * empty), so that one thread's events keep their order.
+   *
+   * @return false: the caller maps and sends the event
+   */
+  private static boolean inOrderInline(HandOff<ILoggingEvent> h) {
+    h.awaitDrained(HandOff.STALL_MILLIS);
+    return false;
   }
 
   /** The worker's consumer: maps and sends an event of the thread {@code threadId}. */
   private void sendQueued(ILoggingEvent event, long threadId) {
     producer.mapAndSend(mapper, event, threadId);
+    long large;
+    try {
+      large = largeBytes(event);
+    } catch (RuntimeException e) { // read on the logging thread already: cannot fail here
+      return;
+    }
+    if (large != 0) {
+      budget.release(large);
+    }
   }
 
   /**

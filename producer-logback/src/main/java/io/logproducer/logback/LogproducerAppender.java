@@ -18,7 +18,7 @@ import io.logproducer.appender.KafkaSettings;
 import io.logproducer.appender.MappingSettings;
 import io.logproducer.appender.OtlpSettings;
 import io.logproducer.appender.ProducerSettings;
-import io.logproducer.appender.QueueLimits;
+import io.logproducer.appender.QueueBudget;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -79,7 +79,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   private volatile StatusListener settingErrorListener;
   private volatile AppenderProducer appenderProducer;
   private volatile EventPipeline pipeline;
-  private int queueSize = QueueLimits.DEFAULT_QUEUE_SIZE;
+  private int queueSize = QueueBudget.DEFAULT_QUEUE_SIZE;
   private Boolean exitHookWanted; // the producer settings' shutdownHookEnabled, read at first start
   private volatile Producer sharedProducer; // useProducer: built and closed by its owner
   private volatile ExitHook exitHook;
@@ -193,14 +193,13 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
 
   /**
    * Events waiting for the appender's own worker thread, which maps and sends them (default {@value
-   * QueueLimits#DEFAULT_QUEUE_SIZE}): the logging thread only formats the message, copies the MDC
+   * QueueBudget#DEFAULT_QUEUE_SIZE}): the logging thread only formats the message, copies the MDC
    * and queues the event, as logback's {@code AsyncAppender} would, but a full queue loses nothing:
    * the logging thread waits for room while the worker makes progress, and maps and sends the event
-   * itself if the worker stalls for {@value io.logproducer.appender.HandOff#STALL_MILLIS} ms.
-   * Events with an exception, a message over {@value QueueLimits#MAX_MESSAGE_CHARS} chars or over
-   * {@value QueueLimits#MAX_CONTEXT_ENTRIES} MDC entries are mapped on the logging thread, so that
-   * the queue (held outside {@code totalSizeInBytes}) stays small. 0 maps and encodes every event
-   * on the logging thread.
+   * itself if the worker stalls for {@value io.logproducer.appender.HandOff#STALL_MILLIS} ms. The
+   * queue is held outside {@code totalSizeInBytes} and bounded by {@link QueueBudget}: large events
+   * (exceptions, long messages, large MDCs) beyond its budget are mapped on the logging thread. One
+   * thread's events keep their order. 0 maps and encodes every event on the logging thread.
    *
    * @param queueSize 0, or in [1, 1048576] (rounded up to a power of two)
    */

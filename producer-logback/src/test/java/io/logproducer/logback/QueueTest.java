@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import io.logproducer.appender.QueueLimits;
+import io.logproducer.appender.QueueBudget;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +25,7 @@ import org.slf4j.MDC;
  * the producer), every event arrives with its MDC, formatted message and the id of the thread that
  * logged it, a full queue makes the logging thread wait instead of dropping (4 threads logging as
  * fast as they can lose nothing), the producer's flush covers the queue, events too large for the
- * queue are mapped on the logging thread, and the worker ends with the context.
+ * queue (exceptions, long messages, large MDCs) arrive whole, and the worker ends with the context.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class QueueTest {
@@ -86,14 +86,14 @@ class QueueTest {
   }
 
   @Test
-  void eventsTooLargeForTheQueueAreMappedOnTheLoggingThreadWithAllTheirContent() throws Exception {
+  void largeEventsArriveWithAllTheirContentAndTheirThread() throws Exception {
     try (OtlpReceiver server = OtlpReceiver.start()) {
       LoggerContext ctx = configure("queue.xml", Map.of("otlp.endpoint", server.endpoint()));
       LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");
       Logger log = ctx.getLogger("app.queue");
-      String longText = "x".repeat(QueueLimits.MAX_MESSAGE_CHARS + 1);
+      String longText = "x".repeat(QueueBudget.SMALL_MESSAGE_CHARS + 1);
       log.info("long {}", longText);
-      for (int i = 0; i <= QueueLimits.MAX_CONTEXT_ENTRIES; i++) {
+      for (int i = 0; i <= QueueBudget.SMALL_CONTEXT_ENTRIES; i++) {
         MDC.put("k" + i, "v" + i);
       }
       log.info("wide");
@@ -107,7 +107,7 @@ class QueueTest {
       }
       assertEquals(4, byBody.size(), byBody.keySet().toString());
       assertEquals("long " + longText, byBody.get("long").body());
-      for (int i = 0; i <= QueueLimits.MAX_CONTEXT_ENTRIES; i++) {
+      for (int i = 0; i <= QueueBudget.SMALL_CONTEXT_ENTRIES; i++) {
         assertEquals("v" + i, byBody.get("wide").attributes().get("k" + i), "k" + i);
       }
       assertEquals(

@@ -1,5 +1,6 @@
 package io.logproducer.spring.boot.autoconfigure;
 
+import io.logproducer.appender.QueueBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +51,7 @@ public class AppenderProperties {
    * Capacity of the appender's own hand-off queue; 0 (the default) maps and sends on the logging
    * thread.
    */
-  private int queueSize = 0;
+  private int queueSize = QueueBudget.DEFAULT_QUEUE_SIZE;
 
   /**
    * Least time between two reports of dropped or failed events (through the logging system's status
@@ -225,8 +226,9 @@ public class AppenderProperties {
   /**
    * Sets {@code logproducer.appender.queue-size}.
    *
-   * @param queueSize capacity of the appender's own hand-off queue; 0 (the default) maps and sends
-   *     on the logging thread.
+   * @param queueSize capacity of the appender's own hand-off queue (default 2048: the logging
+   *     thread only queues the event, the appender's worker maps and sends it; a full queue waits,
+   *     never drops); 0 maps and sends on the logging thread.
    */
   public void setQueueSize(int queueSize) {
     this.queueSize = queueSize;
