@@ -79,7 +79,7 @@ class UpstreamTest {
             ProducerConfig.builder()
                 .setClientId("upstream-test")
                 .setLingerMillis(60_000)
-                .setDeliveryTimeoutMillis(30_000)
+                .setDeliveryTimeoutMillis(120_000)
                 .build(),
             exporter);
     QueueStage stage = new QueueStage(producer);
@@ -89,7 +89,7 @@ class UpstreamTest {
     }
     producer.flush();
     assertEquals(50, exporter.records().size(), "the flush waited for the stage's 50 records");
-    assertEquals(List.of(30_000L), stage.drainTimeouts, "bounded by deliveryTimeoutMillis");
+    assertEquals(List.of(120_000L), stage.drainTimeouts, "bounded by deliveryTimeoutMillis");
     for (int i = 0; i < 20; i++) {
       stage.put("b" + i);
     }
