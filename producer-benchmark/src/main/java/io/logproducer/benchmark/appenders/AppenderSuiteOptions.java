@@ -9,7 +9,7 @@ import java.util.List;
  * {@link AppenderSuite}'s command line.
  *
  * <ul>
- *   <li>{@code --quick}: 200,000 events per thread saturated, 2 s paced, 1 run per cell (about 4
+ *   <li>{@code --quick}: 100,000 events per thread saturated, 2 s paced, 1 run per cell (under 5
  *       minutes on 2 cores); the full run: 2,000,000 events per thread, 8 s paced, 3 runs per cell;
  *   <li>{@code --only logback/otel,…}: these variants only ({@link AppenderVariant#id()});
  *   <li>{@code --regime saturated|paced}, {@code --threads 1|4|1,4}: these cells only;
@@ -106,9 +106,9 @@ public record AppenderSuiteOptions(
         regimes,
         threads,
         runs,
-        quick ? 200_000 : 2_000_000,
+        quick ? 100_000 : 2_000_000,
         quick ? 2_000 : 8_000,
-        quick ? 100_000 : 300_000,
+        quick ? 50_000 : 300_000,
         profile,
         highRate,
         out,
