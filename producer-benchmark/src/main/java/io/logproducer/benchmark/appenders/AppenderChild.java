@@ -69,6 +69,9 @@ public final class AppenderChild {
     int n = spec.threads();
     CountDownLatch warm = new CountDownLatch(n);
     CountDownLatch go = new CountDownLatch(1);
+    // the logging threads stay alive until their CPU was read from /proc (an exited thread is gone)
+    CountDownLatch done = new CountDownLatch(n);
+    CountDownLatch release = new CountDownLatch(1);
     long[] startAt = new long[1];
     long[][] perThread = new long[n][]; // {events, cpu ns, alloc bytes, pacing ns}
     Thread[] threads = new Thread[n];
@@ -76,7 +79,15 @@ public final class AppenderChild {
       int k = t;
       threads[t] =
           new Thread(
-              () -> perThread[k] = logging(spec, target, k, warm, go, startAt),
+              () -> {
+                perThread[k] = logging(spec, target, k, warm, go, startAt);
+                done.countDown();
+                try {
+                  release.await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              },
               ThreadGroupCpu.LOGGING_PREFIX + t);
       threads[t].start();
     }
@@ -101,12 +112,14 @@ public final class AppenderChild {
     long t0 = System.nanoTime();
     startAt[0] = t0 + TimeUnit.MILLISECONDS.toNanos(1);
     go.countDown();
-    for (Thread t : threads) {
-      t.join();
-    }
+    done.await();
     long t1 = System.nanoTime();
     long proc1 = ThreadGroupCpu.processNanos();
     Map<String, Long> groups = ThreadGroupCpu.byGroup(threads0, ThreadGroupCpu.threads());
+    release.countDown();
+    for (Thread t : threads) {
+      t.join();
+    }
     if (jfr != null) {
       jfr.stop();
       jfr.dump(Path.of(spec.jfrFile()));

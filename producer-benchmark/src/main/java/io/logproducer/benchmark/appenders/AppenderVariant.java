@@ -81,7 +81,11 @@ public enum AppenderVariant {
   public static List<AppenderVariant> parseList(String list) {
     List<AppenderVariant> out = new ArrayList<>();
     for (String s : list.split(",")) {
-      out.add(byId(s.trim()));
+      try {
+        out.add(byId(s.trim()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--only: " + e.getMessage(), e);
+      }
     }
     return out;
   }
@@ -101,6 +105,6 @@ public enum AppenderVariant {
     for (AppenderVariant v : values()) {
       known.add(v.id);
     }
-    throw new IllegalArgumentException("--only: unknown variant '" + id + "'; known: " + known);
+    throw new IllegalArgumentException("unknown variant '" + id + "'; known: " + known);
   }
 }

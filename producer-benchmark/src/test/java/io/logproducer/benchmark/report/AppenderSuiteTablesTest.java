@@ -81,19 +81,19 @@ class AppenderSuiteTablesTest {
     String[] lines = block(docs, s, meta(), "appender-suite").split("\n");
     assertEquals(6, lines.length);
     assertEquals(
-        "| logback/logproducer | 1 | saturated | 3 | 700 | 1,100 | 500,000 | 100.0 % |"
+        "| logback/logproducer | 1 | saturated | 3 | 700 | – | 1,100 | 500,000 | 100.0 % |"
             + " 700 / 310 / 50 / 20 / 30 | 1,200 | 310 |",
         lines[2]);
     assertEquals(
-        "| logback/file | 1 | saturated | 1 | 1,000 | 1,600 | 600,000 | 100.0 % |"
+        "| logback/file | 1 | saturated | 1 | 1,000 | – | 1,600 | 600,000 | 100.0 % |"
             + " 1,000 / 0 / 40 / 30 / 30 | 300 | – |",
         lines[3]);
     assertEquals(
-        "| logback/otel | 1 | saturated | 1 | 1,400 | 2,500 | 300,000 | 90.0 % |"
+        "| logback/otel | 1 | saturated | 1 | 1,400 | – | 2,500 | 300,000 | 90.0 % |"
             + " 1,400 / 900 / 100 / 30 / 70 | 900 | 400 |",
         lines[4]);
     assertEquals(
-        "| logback/aliyun | 1 | saturated | 1 | 1,500 | 5,000 | 100,000 | 100.0 % |"
+        "| logback/aliyun | 1 | saturated | 1 | 1,500 | – | 5,000 | 100,000 | 100.0 % |"
             + " 1,500 / 2,000 / 300 / 100 / 100 | 2,000 | 600 |",
         lines[5]);
   }
