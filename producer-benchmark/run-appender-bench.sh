@@ -1,5 +1,16 @@
 #!/usr/bin/env bash
-# The logging appenders, measured and written into docs/PERFORMANCE.md ("Logging appenders"):
+# The logging appenders, measured and written into docs/PERFORMANCE.md ("Logging appenders").
+#
+# Default: io.logproducer.benchmark.appenders.AppenderSuite, every appender in its own JVM and class path against one
+# receiver in its own JVM (logback: ours, ours inline, FileAppender, OpenTelemetry's, Aliyun's; log4j2: ours, ours
+# inline, RandomAccessFileAppender, OpenTelemetry's), saturated and paced, 1 and 4 logging threads, plus 200,000
+# events/s from 4 threads through our defaults. It writes docs/perf-data/appender-suite.tsv (with --profile also
+# docs/perf-data/appender-profile-{logback,log4j2}.tsv) and then run-suite.sh --report-only refills the page.
+# Options go to the suite: --quick (under 5 minutes: fewer events, 1 run per cell), --only logback/otel,..., --regime
+# saturated|paced, --threads 1,4, --runs N, --profile, --no-high-rate. The full run takes the median of 3 runs per
+# cell (about 25 minutes on 2 cores).
+#
+# --jmh: the earlier method instead (the "Microbenchmark and end to end in one JVM" part of the section):
 #  1. AppenderBenchmark (the logback appender path on the logging thread: logproducer, logproducer inside logback's
 #     AsyncAppender, OpenTelemetry's logback appender, a no-op appender) with 1 and 4 benchmark threads and the GC
 #     profiler (B/op). About 3 minutes on 2 cores. Extra arguments go to JMH, e.g. -p appender=otel,logproducer or
@@ -14,6 +25,19 @@
 # a remark about the measurement with the data (e.g. that the machine was not idle).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" != "--jmh" ]; then
+  if [ "${SKIP_BUILD:-0}" != "1" ]; then
+    # benchmarks.jar (the sinks and the suite), target/classes, target/appender-lib/ and target/aliyun-lib/ (the
+    # children's class paths).
+    ./mvnw -B -q package -pl producer-benchmark -am -DskipTests
+  fi
+  JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+  "$JAVA" -cp producer-benchmark/target/benchmarks.jar io.logproducer.benchmark.appenders.AppenderSuite "$@"
+  SKIP_BUILD=1 producer-benchmark/run-suite.sh --report-only
+  exit 0
+fi
+shift
 
 if [ "${SKIP_BUILD:-0}" != "1" ]; then
   # The examples jar runs the end-to-end part; the benchmark jar the JMH part.

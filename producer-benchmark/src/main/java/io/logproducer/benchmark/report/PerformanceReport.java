@@ -139,6 +139,7 @@ public final class PerformanceReport {
     new SweepTables(data, charts).register(blocks);
     new CpuTables(data, charts).register(blocks);
     new AppenderTables(data.appenders).register(blocks);
+    new AppenderSuiteTables(docs.resolve("perf-data"), charts).register(blocks);
     return blocks;
   }
 
