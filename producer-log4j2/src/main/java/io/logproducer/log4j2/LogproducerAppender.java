@@ -42,6 +42,13 @@ import org.apache.logging.log4j.spi.LoggerContextFactory;
  * </Logproducer>
  * }</pre>
  *
+ * <p>By default ({@code queueSize="2048"}) the logging thread only takes a small copy of the event
+ * (formatted message, level, time, names, thread, ThreadContext) and queues it; the appender's
+ * worker thread {@code <clientId>-handoff} maps and encodes it. A full queue is not a drop: the
+ * event is then mapped and sent on the logging thread, as are large events (a message over 2,048
+ * characters, an exception, more than 32 ThreadContext entries, a {@code MapMessage}); {@code
+ * queueSize="0"} maps every event there.
+ *
  * <p>A {@code <Spool directory="…"/>} element ({@link SpoolElement}) gives the producer a disk
  * spool: events not delivered within {@code deliveryTimeoutMillis} or by the stop are SPOOLED
  * ({@link #spooledCount()}) and the next producer on the directory delivers them.

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.ThreadContext;
 import org.apache.logging.log4j.core.Appender;
@@ -51,6 +52,7 @@ import org.openjdk.jmh.runner.IterationType;
  *       logging thread.
  *   <li>{@code raf}: log4j2's own {@code RandomAccessFileAppender} (PatternLayout with the thread
  *       and the context, {@code immediateFlush=false}) to a file in the temporary directory.
+ *   <li>{@code noop}: log4j2's {@code NullAppender}, log4j2's own cost, for reference.
  * </ul>
  *
  * <p>The trial's tear-down prints {@code loggingThreadCpuNsPerOp} (the benchmark threads' own CPU
@@ -78,9 +80,19 @@ public class Log4j2AppenderBenchmark {
 
   static final String LOGGER_NAME = "com.example.shop.PaymentService";
 
-  /** {@code logproducer} (the defaults), {@code logproducer-inline} or {@code raf}. */
-  @Param({"logproducer", "logproducer-inline", "raf"})
+  /**
+   * {@code logproducer} (the defaults), {@code logproducer-inline}, {@code raf} or {@code noop}
+   * (log4j2's {@code NullAppender}: what log4j2 itself costs, to subtract).
+   */
+  @Param({"logproducer", "logproducer-inline", "raf", "noop"})
   public String appender;
+
+  /**
+   * 0: saturate (log as fast as possible); N: the logging thread parks about N µs after each call
+   * (a paced service; the park's own CPU is in every variant, so subtract {@code noop}'s).
+   */
+  @Param({"0"})
+  public long pauseMicros;
 
   private OtlpReceiver receiver;
   private LoggerContext context;
@@ -108,6 +120,7 @@ public class Log4j2AppenderBenchmark {
         switch (appender) {
           case "logproducer" -> ourAppenderXml("");
           case "logproducer-inline" -> ourAppenderXml(" queueSize=\"0\"");
+          case "noop" -> "<Null name=\"BENCH\"/>\n";
           case "raf" ->
               """
               <RandomAccessFile name="BENCH" fileName="%s" immediateFlush="false" append="false">
@@ -117,7 +130,7 @@ public class Log4j2AppenderBenchmark {
                   .formatted(file);
           default ->
               throw new IllegalArgumentException(
-                  "appender: logproducer, logproducer-inline or raf, not " + appender);
+                  "appender: logproducer, logproducer-inline, raf or noop, not " + appender);
         };
     return "<Configuration status=\"WARN\"><Appenders>\n"
         + appenderXml
@@ -159,6 +172,8 @@ public class Log4j2AppenderBenchmark {
     StringBuilder report =
         new StringBuilder("\n[Log4j2AppenderBenchmark] appender=")
             .append(appender)
+            .append(" pauseMicros=")
+            .append(pauseMicros)
             .append(" threads=")
             .append(threads.size())
             .append(" logged=")
@@ -233,5 +248,8 @@ public class Log4j2AppenderBenchmark {
     int i = s.next++ & (ThreadState.POOL - 1);
     logger.info("Order {} paid by {}: payment captured, receipt sent", s.orderIds[i], s.users[i]);
     s.logged++;
+    if (pauseMicros > 0) {
+      LockSupport.parkNanos(pauseMicros * 1_000);
+    }
   }
 }
