@@ -8,10 +8,11 @@ import org.apache.logging.log4j.util.ReadOnlyStringMap;
  * What the mapping reads from one log4j2 event, taken on the logging thread for the hand-off's
  * worker ({@link HandOffPath}): the body text (the formatted message, or the layout's output with
  * {@code useLayout}), the level, the time, the logger and thread names, the thread id, the context
- * data (an immutable map kept as it is, a mutable one copied), the marker's name and, only with
- * {@code captureCode}, the caller's frame. Smaller and cheaper than {@code LogEvent.toImmutable()}:
- * no exception (events with one are mapped on the logging thread), no message object, no context
- * stack, no fully-qualified caller class.
+ * data (an immutable map kept as it is, a mutable one copied), a {@code MapMessage}'s key-value
+ * pairs (copied: numbers, booleans and text as they are, a {@code byte[]} cloned, any other value
+ * as its text), the marker's name and, only with {@code captureCode}, the caller's frame. Smaller
+ * and cheaper than {@code LogEvent.toImmutable()}: no exception (events with one are mapped on the
+ * logging thread), no message object, no context stack, no fully-qualified caller class.
  *
  * <p>Immutable once built, safe to read on any thread.
  */
@@ -24,6 +25,7 @@ final class CapturedEvent {
   final String threadName;
   final long threadId;
   final ReadOnlyStringMap context; // immutable, or null for none
+  final ReadOnlyStringMap keyValues; // a MapMessage's pairs (immutable), or null for none
   final String markerName; // null for none
   final StackTraceElement caller; // null unless captureCode
 
@@ -35,6 +37,7 @@ final class CapturedEvent {
       String threadName,
       long threadId,
       ReadOnlyStringMap context,
+      ReadOnlyStringMap keyValues,
       String markerName,
       StackTraceElement caller) {
     this.timeUnixNano = instant.getEpochSecond() * 1_000_000_000L + instant.getNanoOfSecond();
@@ -44,6 +47,7 @@ final class CapturedEvent {
     this.threadName = threadName;
     this.threadId = threadId;
     this.context = context;
+    this.keyValues = keyValues;
     this.markerName = markerName;
     this.caller = caller;
   }

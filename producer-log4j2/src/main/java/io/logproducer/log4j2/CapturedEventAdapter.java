@@ -11,8 +11,9 @@ import java.util.List;
  * Reads a {@link CapturedEvent} for the shared mapper on the hand-off's worker, as {@link
  * Log4j2EventAdapter} reads the log4j2 event it was taken from: the same severities, the body taken
  * on the logging thread (the message, or the layout's output with {@code useLayout}), the context
- * entries, the marker. Captured events never hold an exception or {@code MapMessage} key-value
- * pairs (such events are mapped on the logging thread). Thread-safe (stateless).
+ * entries, a {@code MapMessage}'s key-value pairs (its body entry left out at capture when it is
+ * the body), the marker. Captured events never hold an exception (such events are mapped on the
+ * logging thread). Thread-safe (stateless).
  */
 final class CapturedEventAdapter implements EventAdapter<CapturedEvent> {
 
@@ -74,7 +75,7 @@ final class CapturedEventAdapter implements EventAdapter<CapturedEvent> {
 
   @Override
   public Object keyValue(CapturedEvent event, String key) {
-    return null;
+    return event.keyValues == null ? null : event.keyValues.getValue(key);
   }
 
   @Override
@@ -83,7 +84,9 @@ final class CapturedEventAdapter implements EventAdapter<CapturedEvent> {
       boolean bodyFromLayout,
       EntryVisitor visitor,
       LogRecord.Builder builder) {
-    // none: MapMessage events are mapped on the logging thread
+    if (event.keyValues != null && !event.keyValues.isEmpty()) {
+      event.keyValues.forEach(Log4j2EventAdapter.VISIT, new Object[] {visitor, builder});
+    }
   }
 
   @Override

@@ -12,6 +12,7 @@ import org.apache.logging.log4j.message.Message;
 import org.apache.logging.log4j.util.ReadOnlyStringMap;
 import org.apache.logging.log4j.util.SortedArrayStringMap;
 import org.apache.logging.log4j.util.StringMap;
+import org.apache.logging.log4j.util.TriConsumer;
 
 /**
  * The {@code queueSize} hand-off of one started appender: on the logging thread an event is taken
@@ -21,10 +22,11 @@ import org.apache.logging.log4j.util.StringMap;
  * <p>Nothing is dropped because the queue is full: an event that finds it full is mapped and sent
  * on the logging thread, as without a queue. So are, to bound the queue's memory, events with a
  * message (or layout output) longer than {@value #MAX_QUEUED_BODY_CHARS} characters, an exception,
- * more than {@value Log4j2EventAdapter#LARGE_CONTEXT} context entries or a {@code MapMessage}; such
- * an event may reach the receiver before events of the same thread still in the queue. Every event
- * is sent or counted as dropped exactly once: an event still queued when {@link #stop} runs out of
- * time, or one that comes while the stop runs and finds the queue closed, is counted as dropped.
+ * more than {@value Log4j2EventAdapter#LARGE_CONTEXT} context entries or {@code MapMessage} pairs;
+ * such an event may reach the receiver before events of the same thread still in the queue. Every
+ * event is sent or counted as dropped exactly once: an event still queued when {@link #stop} runs
+ * out of time, or one that comes while the stop runs and finds the queue closed, is counted as
+ * dropped.
  *
  * <p>Thread-safe: {@link #append} from any number of logging threads; {@link #stop} once, from the
  * appender's lifecycle.
@@ -146,13 +148,17 @@ final class HandOffPath {
       if (event.getThrown() != null) {
         return null;
       }
-      Message message = event.getMessage();
-      if (message instanceof MapMessage) {
-        return null;
-      }
       ReadOnlyStringMap context = frozenContext(event.getContextData());
       if (context == LARGE) {
         return null;
+      }
+      Message message = event.getMessage();
+      ReadOnlyStringMap keyValues = null;
+      if (message instanceof MapMessage) {
+        keyValues = keyValues((MapMessage<?, ?>) message);
+        if (keyValues == LARGE) {
+          return null;
+        }
       }
       String body = useLayout ? adapter.layout(event) : adapter.message(event);
       if (body != null && body.length() > MAX_QUEUED_BODY_CHARS) {
@@ -167,6 +173,7 @@ final class HandOffPath {
           event.getThreadName(),
           event.getThreadId(),
           context,
+          keyValues,
           marker == null ? null : marker.getName(),
           captureCode ? event.getSource() : null);
     } catch (Throwable t) { // read again inline, where the mapping counts it
@@ -195,6 +202,63 @@ final class HandOffPath {
     SortedArrayStringMap copy = new SortedArrayStringMap(context);
     copy.freeze();
     return copy;
+  }
+
+  /** Copies one key-value pair (see {@link #keyValues}); the state is the copy. */
+  private static final TriConsumer<String, Object, SortedArrayStringMap> COPY_PAIR =
+      (k, v, copy) -> {
+        if (k != null && v != null) {
+          copy.putValue(k, frozenValue(v));
+        }
+      };
+
+  private static final TriConsumer<String, Object, SortedArrayStringMap> COPY_PAIR_NOT_BODY =
+      (k, v, copy) -> {
+        if (!EventMapper.MAP_MESSAGE_BODY_KEY.equals(k)) {
+          COPY_PAIR.accept(k, v, copy);
+        }
+      };
+
+  /**
+   * A {@code MapMessage}'s pairs as the mapping reads them, copied (the application may change the
+   * message or its values after the call): without its body entry when that entry is the body; null
+   * for none, {@link #LARGE} when it has more pairs than the queue takes.
+   */
+  private ReadOnlyStringMap keyValues(MapMessage<?, ?> message) {
+    int size = message.getIndexedReadOnlyStringMap().size();
+    if (size == 0) {
+      return null;
+    }
+    if (size > Log4j2EventAdapter.LARGE_CONTEXT) {
+      return LARGE;
+    }
+    SortedArrayStringMap copy = new SortedArrayStringMap(size);
+    message.forEach(
+        !useLayout && Log4j2EventAdapter.bodyFromEntry(message) ? COPY_PAIR_NOT_BODY : COPY_PAIR,
+        copy);
+    copy.freeze();
+    return copy;
+  }
+
+  /**
+   * A pair's value as the mapping will read it: the types it keeps (integers, floating point,
+   * booleans, text) as they are, a {@code byte[]} cloned, anything else as its text now.
+   */
+  private static Object frozenValue(Object v) {
+    if (v instanceof String
+        || v instanceof Long
+        || v instanceof Integer
+        || v instanceof Short
+        || v instanceof Byte
+        || v instanceof Double
+        || v instanceof Float
+        || v instanceof Boolean) {
+      return v;
+    }
+    if (v instanceof byte[]) {
+      return ((byte[]) v).clone();
+    }
+    return String.valueOf(v);
   }
 
   /**

@@ -120,7 +120,7 @@ final class Log4j2EventAdapter implements EventAdapter<LogEvent> {
     return message == null ? null : message.getFormattedMessage();
   }
 
-  private static boolean bodyFromEntry(MapMessage<?, ?> m) {
+  static boolean bodyFromEntry(MapMessage<?, ?> m) {
     String format = m.getFormat();
     return format == null || format.isEmpty();
   }

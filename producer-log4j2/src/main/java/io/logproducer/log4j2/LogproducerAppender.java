@@ -46,7 +46,7 @@ import org.apache.logging.log4j.spi.LoggerContextFactory;
  * (formatted message, level, time, names, thread, ThreadContext) and queues it; the appender's
  * worker thread {@code <clientId>-handoff} maps and encodes it. A full queue is not a drop: the
  * event is then mapped and sent on the logging thread, as are large events (a message over 2,048
- * characters, an exception, more than 32 ThreadContext entries, a {@code MapMessage}); {@code
+ * characters, an exception, more than 32 ThreadContext entries or {@code MapMessage} pairs); {@code
  * queueSize="0"} maps every event there.
  *
  * <p>A {@code <Spool directory="…"/>} element ({@link SpoolElement}) gives the producer a disk
@@ -248,8 +248,8 @@ public final class LogproducerAppender extends AbstractAppender {
      * and sends them: the logging thread only takes what the mapping needs (formatted message,
      * level, time, names, thread, context). 0 maps and sends on the logging thread. An event that
      * finds the queue full, or that is large (a message over 2,048 characters, an exception, more
-     * than 32 context entries, a {@code MapMessage}), is mapped and sent on the logging thread: the
-     * queue never drops. Events in the queue are held outside {@code totalSizeInBytes}.
+     * than 32 context entries or {@code MapMessage} pairs), is mapped and sent on the logging
+     * thread: the queue never drops. Events in the queue are held outside {@code totalSizeInBytes}.
      *
      * @param size 0, or in [1, {@value LogproducerAppender#MAX_QUEUE_SIZE}] (rounded up to a power
      *     of two); default {@value LogproducerAppender#DEFAULT_QUEUE_SIZE}

@@ -1,5 +1,6 @@
 package io.logproducer.log4j2;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -20,6 +21,7 @@ import java.util.stream.Collectors;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.ThreadContext;
 import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.message.MapMessage;
 import org.apache.logging.log4j.message.StringMapMessage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -176,6 +178,40 @@ class HandOffTest {
     }
     assertEquals("42", byBody.get("from a map").attr("orderId"));
     assertNull(byBody.get("small after").attr("key0"), "the context was cleared");
+  }
+
+  @Test
+  void aMapMessageIsCopiedForTheQueue() throws Exception {
+    LogproducerAppender appender = start("handoff.xml", "queued");
+    Logger log = ctx.getLogger("app.handoff");
+    byte[] raw = {1, 2, 3};
+    StringBuilder mutable = new StringBuilder("before");
+    MapMessage<?, Object> message =
+        new MapMessage<>()
+            .with("message", "paid")
+            .with("orderId", 42L)
+            .with("ratio", 0.5d)
+            .with("ok", true)
+            .with("raw", (Object) raw)
+            .with("note", (Object) mutable);
+    log.info(message);
+    raw[0] = 9; // changed after the call: the record has what was logged
+    mutable.setLength(0);
+    message.with("orderId", 43L);
+    assertEquals(0, appender.handOffPath().sentInlineWhenFull());
+
+    ctx.stop();
+    ctx = null;
+    List<Received> records = Support.delivered(server);
+    assertEquals(1, records.size());
+    Received r = records.get(0);
+    assertEquals("paid", r.body());
+    assertFalse(r.attributes().containsKey("message"), "the body entry is not an attribute");
+    assertEquals(42L, r.attributes().get("orderId"));
+    assertEquals(0.5d, r.attributes().get("ratio"));
+    assertEquals(Boolean.TRUE, r.attributes().get("ok"));
+    assertArrayEquals(new byte[] {1, 2, 3}, (byte[]) r.attributes().get("raw"));
+    assertEquals("before", r.attr("note"));
   }
 
   @Test
