@@ -32,7 +32,7 @@ import org.apache.logging.log4j.util.TriConsumer;
 final class Log4j2EventAdapter implements EventAdapter<LogEvent> {
 
   /** Visits a context or MapMessage entry: the visitor and the builder are the state. */
-  private static final TriConsumer<String, Object, Object[]> VISIT =
+  static final TriConsumer<String, Object, Object[]> VISIT =
       (k, v, state) -> {
         if (k != null && v != null) {
           ((EntryVisitor) state[0]).visit(k, v, (LogRecord.Builder) state[1]);
@@ -52,7 +52,7 @@ final class Log4j2EventAdapter implements EventAdapter<LogEvent> {
    * {@code JdkMapAdapterStringMap}) finds each value of {@code forEach} by a linear search, which
    * made one event with 1,000,000 entries take hours. Below it, {@code forEach} allocates nothing.
    */
-  private static final int LARGE_CONTEXT = 32;
+  static final int LARGE_CONTEXT = 32;
 
   private final Layout<? extends Serializable> layout;
 
@@ -120,7 +120,7 @@ final class Log4j2EventAdapter implements EventAdapter<LogEvent> {
     return message == null ? null : message.getFormattedMessage();
   }
 
-  private static boolean bodyFromEntry(MapMessage<?, ?> m) {
+  static boolean bodyFromEntry(MapMessage<?, ?> m) {
     String format = m.getFormat();
     return format == null || format.isEmpty();
   }

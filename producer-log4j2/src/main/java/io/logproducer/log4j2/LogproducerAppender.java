@@ -42,6 +42,13 @@ import org.apache.logging.log4j.spi.LoggerContextFactory;
  * </Logproducer>
  * }</pre>
  *
+ * <p>By default ({@code queueSize="2048"}) the logging thread only takes a small copy of the event
+ * (formatted message, level, time, names, thread, ThreadContext) and queues it; the appender's
+ * worker thread {@code <clientId>-handoff} maps and encodes it. A full queue is not a drop: the
+ * event is then mapped and sent on the logging thread, as are large events (a message over 2,048
+ * characters, an exception, more than 32 ThreadContext entries or {@code MapMessage} pairs); {@code
+ * queueSize="0"} maps every event there.
+ *
  * <p>A {@code <Spool directory="…"/>} element ({@link SpoolElement}) gives the producer a disk
  * spool: events not delivered within {@code deliveryTimeoutMillis} or by the stop are SPOOLED
  * ({@link #spooledCount()}) and the next producer on the directory delivers them.
@@ -67,6 +74,12 @@ public final class LogproducerAppender extends AbstractAppender {
   /** Default {@code reportIntervalMillis}: {@value}. */
   public static final long DEFAULT_REPORT_INTERVAL_MILLIS = 10_000;
 
+  /** Default {@code queueSize}: {@value} events. */
+  public static final int DEFAULT_QUEUE_SIZE = 2048;
+
+  /** Largest {@code queueSize}: {@value} events. */
+  public static final int MAX_QUEUE_SIZE = 1 << 20;
+
   /** The external context Spring Boot's Log4J2LoggingSystem gives the LoggerContext it manages. */
   static final String SPRING_BOOT_MARKER = "org.springframework.boot.logging.LoggingSystem";
 
@@ -76,7 +89,10 @@ public final class LogproducerAppender extends AbstractAppender {
   private final KafkaSettings kafka;
   private final MappingSettings mapping;
   private final EventMapper<LogEvent> mapper;
+  private final Log4j2EventAdapter adapter;
   private final AppenderProducer producer;
+  private final int queueSize;
+  private volatile HandOffPath handOff; // null: mapped and sent on the logging thread
   private final Configuration configuration; // null when built outside a configuration
   private Boolean exitHookWanted; // the producer settings' shutdownHookEnabled, read at first start
   private volatile ExitHook exitHook;
@@ -95,19 +111,19 @@ public final class LogproducerAppender extends AbstractAppender {
       MappingSettings mapping,
       long stopTimeoutMillis,
       long reportIntervalMillis,
+      int queueSize,
       Configuration configuration) {
     super(name, filter, layout, ignoreExceptions, properties);
+    this.queueSize = queueSize;
     this.configuration = configuration;
     this.producerSettings = producerSettings;
     this.otlp = otlp;
     this.gse = gse;
     this.kafka = kafka;
     this.mapping = mapping;
+    this.adapter = new Log4j2EventAdapter(mapping.useLayout() ? layout : null);
     this.mapper =
-        new EventMapper<LogEvent>(
-            mapping,
-            new Log4j2EventAdapter(mapping.useLayout() ? layout : null),
-            producerSettings.maxAttributesPerRecord());
+        new EventMapper<LogEvent>(mapping, adapter, producerSettings.maxAttributesPerRecord());
     this.producer =
         new AppenderProducer(name, stopTimeoutMillis, reportIntervalMillis, LOGGER::warn);
   }
@@ -116,7 +132,8 @@ public final class LogproducerAppender extends AbstractAppender {
    * An appender for code that installs it itself rather than through a configuration file (the
    * Spring Boot starter): it sends through {@code producer}, which the caller built and closes
    * after stopping the appender (see {@link #useProducer(Producer)}). Not started: the caller adds
-   * it to a configuration and starts it.
+   * it to a configuration and starts it. Events are mapped and sent on the logging thread ({@code
+   * queueSize} 0): the caller's producer flushes what it was given, which a queue would hold back.
    *
    * @param name the appender's name, not empty
    * @param mapping how events become records, not null; read now, later changes are not seen
@@ -149,6 +166,7 @@ public final class LogproducerAppender extends AbstractAppender {
             mapping,
             0,
             reportIntervalMillis,
+            0,
             configuration);
     appender.useProducer(producer);
     return appender;
@@ -179,6 +197,8 @@ public final class LogproducerAppender extends AbstractAppender {
     @PluginBuilderAttribute private String stopTimeoutMillis;
 
     @PluginBuilderAttribute private String reportIntervalMillis;
+
+    @PluginBuilderAttribute private String queueSize;
 
     @PluginElement("Otlp")
     private OtlpElement otlp;
@@ -220,6 +240,23 @@ public final class LogproducerAppender extends AbstractAppender {
      */
     public B setReportIntervalMillis(long millis) {
       this.reportIntervalMillis = Long.toString(millis);
+      return asBuilder();
+    }
+
+    /**
+     * Events waiting for the appender's own worker thread ({@code <clientId>-handoff}), which maps
+     * and sends them: the logging thread only takes what the mapping needs (formatted message,
+     * level, time, names, thread, context). 0 maps and sends on the logging thread. An event that
+     * finds the queue full, or that is large (a message over 2,048 characters, an exception, more
+     * than 32 context entries or {@code MapMessage} pairs), is mapped and sent on the logging
+     * thread: the queue never drops. Events in the queue are held outside {@code totalSizeInBytes}.
+     *
+     * @param size 0, or in [1, {@value LogproducerAppender#MAX_QUEUE_SIZE}] (rounded up to a power
+     *     of two); default {@value LogproducerAppender#DEFAULT_QUEUE_SIZE}
+     * @return this builder
+     */
+    public B setQueueSize(int size) {
+      this.queueSize = Integer.toString(size);
       return asBuilder();
     }
 
@@ -310,6 +347,7 @@ public final class LogproducerAppender extends AbstractAppender {
               && (mapping == null || mapping.valid())
               && (spool == null || spool.valid());
       final long[] stopAndReport = {DEFAULT_STOP_TIMEOUT_MILLIS, DEFAULT_REPORT_INTERVAL_MILLIS};
+      final int[] queue = {DEFAULT_QUEUE_SIZE};
       Settings attributes =
           new Settings("Logproducer name=\"" + name + "\"")
               .apply(
@@ -330,6 +368,16 @@ public final class LogproducerAppender extends AbstractAppender {
                     if (stopAndReport[1] < 1) {
                       throw new IllegalArgumentException(
                           "reportIntervalMillis must be >= 1, was " + v);
+                    }
+                  })
+              .apply(
+                  "queueSize",
+                  queueSize,
+                  v -> {
+                    queue[0] = Settings.parseInt("queueSize", v);
+                    if (queue[0] < 0 || queue[0] > MAX_QUEUE_SIZE) {
+                      throw new IllegalArgumentException(
+                          "queueSize must be 0 or in [1, " + MAX_QUEUE_SIZE + "], was " + v);
                     }
                   });
       valid &= attributes.valid();
@@ -379,6 +427,7 @@ public final class LogproducerAppender extends AbstractAppender {
           mapping != null ? mapping.settings() : new MappingSettings(),
           stopAndReport[0],
           stopAndReport[1],
+          queue[0],
           getConfiguration());
     }
   }
@@ -402,6 +451,16 @@ public final class LogproducerAppender extends AbstractAppender {
         | LinkageError e) { // LinkageError: a mismatched logproducer jar on the class path
       LOGGER.error("Logproducer appender '{}' not started: {}", getName(), e.getMessage(), e);
       return;
+    }
+    if (queueSize > 0) {
+      handOff =
+          new HandOffPath(
+              producer,
+              mapper,
+              adapter,
+              mapping,
+              producerSettings.maxAttributesPerRecord(),
+              queueSize);
     }
     if (exitHookWanted) {
       exitHook =
@@ -449,26 +508,25 @@ public final class LogproducerAppender extends AbstractAppender {
   }
 
   /**
-   * Maps the event and hands it to the producer; never waits under {@code DROP}, never throws.
+   * Queues the event for the worker ({@code queueSize} &gt; 0), or maps it and hands it to the
+   * producer on this thread; never waits under {@code DROP}, never throws.
    *
    * @param event the event, read only during this call
    */
   @Override
   public void append(LogEvent event) {
     // Under async loggers and AsyncAppender this runs on log4j2's thread: the event's thread tells
-    // whether it came
-    // from the producer's own threads (httpclient5's DEBUG logging on a send thread).
+    // whether it came from the producer's own threads (httpclient5's DEBUG logging on a send
+    // thread).
     String threadName = event.getThreadName();
     if (threadName != null && producer.isProducerThread(threadName)) {
       return;
     }
-    if (!producer.enter(event.getLoggerName())) {
-      return;
-    }
-    try {
-      producer.mapAndSend(mapper, event);
-    } finally {
-      producer.exit();
+    HandOffPath path = handOff;
+    if (path != null) {
+      path.append(event);
+    } else {
+      HandOffPath.sendInline(producer, mapper, event);
     }
   }
 
@@ -484,8 +542,10 @@ public final class LogproducerAppender extends AbstractAppender {
   }
 
   /**
-   * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (log4j2's own
-   * timeout is not used: the appender's is the bound); afterwards no producer thread runs.
+   * Sends what is queued (events still queued when {@code stopTimeoutMillis} runs out are counted
+   * as dropped), ships what is buffered and closes the producer, all within {@code
+   * stopTimeoutMillis} (log4j2's own timeout is not used: the appender's is the bound); afterwards
+   * no producer thread runs.
    *
    * @param timeout log4j2's timeout (not used)
    * @param timeUnit its unit
@@ -500,9 +560,20 @@ public final class LogproducerAppender extends AbstractAppender {
     }
     setStopping();
     super.stop(timeout, timeUnit, false);
-    producer.stop();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(producer.stopTimeoutMillis());
+    HandOffPath path = handOff;
+    if (path != null) {
+      path.stop(producer.stopTimeoutMillis()); // the worker sends what is queued, then ends
+      handOff = null;
+    }
+    producer.stop(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
     setStopped();
     return true;
+  }
+
+  /** {@return the running hand-off, or null without a queue (queueSize 0) or when stopped} */
+  HandOffPath handOffPath() {
+    return handOff;
   }
 
   /** {@return events dropped since start: refused by the producer (full buffer) or not mappable} */

@@ -79,7 +79,7 @@ class HostileEventsTest {
    */
   private List<Received> stopAndAccount(long expectedDropped) {
     ctx.stop();
-    List<Received> records = Support.delivered(server);
+    List<Received> records = Support.inLoggedOrder(Support.delivered(server));
     assertEquals(expectedDropped, lp.droppedCount(), "dropped");
     assertEquals(0, lp.failedCount(), "failed");
     assertEquals(logged, records.size() + lp.droppedCount(), "delivered + dropped = logged");

@@ -50,6 +50,12 @@ class Log4j2KafkaTest {
         for (int i = 0; i < n; i++) {
           log.info("order {} paid", i);
         }
+        // The hand-off's worker gives the producer every event; then the flush sends them.
+        Support.await(
+            "the hand-off to pass every event to the producer",
+            () -> appender.getProducer().getMetrics().getRecordsAccepted() >= n,
+            10_000,
+            () -> "accepted " + appender.getProducer().getMetrics().getRecordsAccepted());
         appender.getProducer().flush();
         assertEquals(n, appender.getProducer().getMetrics().getRecordsSent());
         Support.await(

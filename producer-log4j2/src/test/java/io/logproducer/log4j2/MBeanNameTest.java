@@ -57,6 +57,12 @@ class MBeanNameTest {
           for (int i = 0; i < n; i++) {
             log.info("round {} event {}", round, i);
           }
+          final long expected = n; // the hand-off's worker gives the producer every event
+          Support.await(
+              "the hand-off to pass every event to the producer",
+              () -> live.getMetrics().getRecordsAccepted() >= expected,
+              10_000,
+              () -> "accepted " + live.getMetrics().getRecordsAccepted());
           live.flush();
           assertEquals(
               Set.of(plain),

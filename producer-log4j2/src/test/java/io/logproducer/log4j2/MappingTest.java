@@ -67,7 +67,8 @@ class MappingTest {
                 + Support.delivered(server).size()
                 + ", invalid requests="
                 + server.invalidRequests());
-    return Support.delivered(server).stream().filter(r -> service.equals(r.service())).toList();
+    return Support.inLoggedOrder(
+        Support.delivered(server).stream().filter(r -> service.equals(r.service())).toList());
   }
 
   /**

@@ -117,6 +117,17 @@ final class Support {
     return out;
   }
 
+  /**
+   * {@code records} by event time (a stable sort): with the hand-off, an event mapped on the
+   * logging thread (an exception, a large message, a full queue) can reach the receiver before
+   * earlier events of its thread still queued.
+   */
+  static List<Received> inLoggedOrder(List<Received> records) {
+    List<Received> sorted = new ArrayList<>(records);
+    sorted.sort(java.util.Comparator.comparingLong(r -> r.record().timeUnixNano()));
+    return sorted;
+  }
+
   /** Names of live threads starting with {@code prefix}. */
   static List<String> threads(String prefix) {
     return Thread.getAllStackTraces().keySet().stream()
