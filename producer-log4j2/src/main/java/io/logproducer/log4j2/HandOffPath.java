@@ -1,5 +1,6 @@
 package io.logproducer.log4j2;
 
+import io.logproducer.Producer;
 import io.logproducer.appender.AppenderProducer;
 import io.logproducer.appender.EventMapper;
 import io.logproducer.appender.HandOff;
@@ -19,11 +20,13 @@ import org.apache.logging.log4j.util.TriConsumer;
  * as a small {@link CapturedEvent} and queued in a {@link HandOff}, whose worker thread ({@code
  * <clientId>-handoff}) maps and sends it; mapping and encoding leave the logging thread.
  *
- * <p>Nothing is dropped because the queue is full: an event that finds it full is mapped and sent
- * on the logging thread, as without a queue. So are, to bound the queue's memory, events with a
- * message (or layout output) longer than {@value #MAX_QUEUED_BODY_CHARS} characters, an exception,
- * more than {@value Log4j2EventAdapter#LARGE_CONTEXT} context entries or {@code MapMessage} pairs;
- * such an event may reach the receiver before events of the same thread still in the queue. Every
+ * <p>Nothing is dropped because the queue is full: a logging thread that finds it full waits for
+ * room while the worker makes progress, and maps and sends the event itself if the worker stalls
+ * ({@link HandOff#STALL_MILLIS}). To bound the queue's memory, events with a message (or layout
+ * output) longer than {@value #MAX_QUEUED_BODY_CHARS} characters, an exception, more than {@value
+ * Log4j2EventAdapter#LARGE_CONTEXT} context entries or {@code MapMessage} pairs are mapped on the
+ * logging thread too, after the events queued before them were sent (one thread's events keep their
+ * order). The producer's flush and close cover the queue ({@link Producer#addUpstream}). Every
  * event is sent or counted as dropped exactly once: an event still queued when {@link #stop} runs
  * out of time, or one that comes while the stop runs and finds the queue closed, is counted as
  * dropped.
@@ -50,9 +53,11 @@ final class HandOffPath {
   private final boolean useLayout;
   private final boolean captureCode;
   private final HandOff<CapturedEvent> handOff;
+  private final Producer.Upstream upstream;
+  private final Producer registeredWith;
   private volatile boolean stopping;
 
-  /** Events mapped on the logging thread because the queue was full (for tests and reports). */
+  /** Events mapped on the logging thread because the worker stalled (for tests and reports). */
   private final LongAdder sentInlineWhenFull = new LongAdder();
 
   /**
@@ -85,6 +90,9 @@ final class HandOffPath {
             producer.producer().getConfig().getClientId() + "-handoff",
             queueSize,
             this::sendQueued);
+    this.upstream = handOff::awaitDrained;
+    this.registeredWith = producer.producer();
+    registeredWith.addUpstream(upstream); // the producer's flush and close cover the queue
   }
 
   /**
@@ -96,13 +104,11 @@ final class HandOffPath {
     if (!producer.admits(event.getLoggerName())) {
       return;
     }
-    if (handOff.looksFull()) { // no capture for an event that would not fit
-      sentInlineWhenFull.increment();
-      sendInline(producer, inlineMapper, event);
-      return;
-    }
     CapturedEvent captured = capture(event);
-    if (captured != null) {
+    if (captured == null) {
+      // Too large for the queue: mapped here, after the events queued before it (their order).
+      handOff.awaitDrained(HandOff.STALL_MILLIS);
+    } else {
       if (queue(captured)) {
         return;
       }
@@ -115,9 +121,12 @@ final class HandOffPath {
     sendInline(producer, inlineMapper, event);
   }
 
-  /** The one place an event enters the queue; false when it is full or closed. */
+  /**
+   * The one place an event enters the queue: waits for room while the worker makes progress; false
+   * when the queue is closed or its worker stalled ({@link HandOff#STALL_MILLIS}).
+   */
   private boolean queue(CapturedEvent captured) {
-    return handOff.offer(captured);
+    return handOff.put(captured, captured.threadId);
   }
 
   /**
@@ -272,11 +281,17 @@ final class HandOffPath {
     for (long lost = handOff.stop(timeoutMillis); lost > 0; lost--) {
       producer.countDropped(NOT_DRAINED_CAUSE);
     }
+    registeredWith.removeUpstream(upstream);
   }
 
-  /** {@return how many events found the queue full and were mapped on the logging thread} */
+  /** {@return how many events gave up waiting for a stalled worker and were mapped here} */
   long sentInlineWhenFull() {
     return sentInlineWhenFull.sum();
+  }
+
+  /** {@return how many times a logging thread found the queue full and waited for room} */
+  long waits() {
+    return handOff.waitCount();
   }
 
   /** {@return the queue's capacity (a power of two)} */

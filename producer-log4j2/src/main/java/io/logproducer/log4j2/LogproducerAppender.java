@@ -74,6 +74,12 @@ public final class LogproducerAppender extends AbstractAppender {
   /** Default {@code reportIntervalMillis}: {@value}. */
   public static final long DEFAULT_REPORT_INTERVAL_MILLIS = 10_000;
 
+  /**
+   * How long a {@link #create}d appender's stop lets its queue drain into the shared producer
+   * (which its owner flushes and closes): 10 s.
+   */
+  private static final long SHARED_STOP_TIMEOUT_MILLIS = 10_000;
+
   /** Default {@code queueSize}: {@value} events. */
   public static final int DEFAULT_QUEUE_SIZE = 2048;
 
@@ -132,8 +138,8 @@ public final class LogproducerAppender extends AbstractAppender {
    * An appender for code that installs it itself rather than through a configuration file (the
    * Spring Boot starter): it sends through {@code producer}, which the caller built and closes
    * after stopping the appender (see {@link #useProducer(Producer)}). Not started: the caller adds
-   * it to a configuration and starts it. Events are mapped and sent on the logging thread ({@code
-   * queueSize} 0): the caller's producer flushes what it was given, which a queue would hold back.
+   * it to a configuration and starts it. Events go through the default hand-off queue ({@value
+   * #DEFAULT_QUEUE_SIZE}); the producer's {@code flush()} and {@code close} cover it.
    *
    * @param name the appender's name, not empty
    * @param mapping how events become records, not null; read now, later changes are not seen
@@ -149,8 +155,35 @@ public final class LogproducerAppender extends AbstractAppender {
       Producer producer,
       long reportIntervalMillis,
       Configuration configuration) {
+    return create(name, mapping, producer, DEFAULT_QUEUE_SIZE, reportIntervalMillis, configuration);
+  }
+
+  /**
+   * {@link #create(String, MappingSettings, Producer, long, Configuration)} with a {@code
+   * queueSize}.
+   *
+   * @param name the appender's name, not empty
+   * @param mapping how events become records, not null; read now, later changes are not seen
+   * @param producer a running producer, not null
+   * @param queueSize the hand-off queue's capacity; 0 maps and sends on the logging thread
+   * @param reportIntervalMillis least time between two reports of dropped events, at least 1
+   * @param configuration the configuration it is added to, or null
+   * @return the appender
+   * @throws IllegalArgumentException if an argument is out of range
+   */
+  public static LogproducerAppender create(
+      String name,
+      MappingSettings mapping,
+      Producer producer,
+      int queueSize,
+      long reportIntervalMillis,
+      Configuration configuration) {
     if (name == null || name.isEmpty() || mapping == null || producer == null) {
       throw new IllegalArgumentException("name, mapping and producer must be given");
+    }
+    if (queueSize < 0 || queueSize > MAX_QUEUE_SIZE) {
+      throw new IllegalArgumentException(
+          "queueSize must be 0 or in [1, " + MAX_QUEUE_SIZE + "], was " + queueSize);
     }
     LogproducerAppender appender =
         new LogproducerAppender(
@@ -164,9 +197,9 @@ public final class LogproducerAppender extends AbstractAppender {
             null,
             null,
             mapping,
-            0,
+            SHARED_STOP_TIMEOUT_MILLIS,
             reportIntervalMillis,
-            0,
+            queueSize,
             configuration);
     appender.useProducer(producer);
     return appender;

@@ -22,6 +22,7 @@ final class Log4j2Backend implements LoggingBackend {
   private Producer producer;
   private MappingSettings mapping;
   private long reportIntervalMillis;
+  private int queueSize;
   private volatile LogproducerAppender installed;
   private Configuration attachedTo; // guarded by this
   private PropertyChangeListener listener;
@@ -58,6 +59,7 @@ final class Log4j2Backend implements LoggingBackend {
     this.producer = producer;
     this.mapping = mapping;
     this.reportIntervalMillis = reportIntervalMillis;
+    this.queueSize = queueSize;
     attach(context.getConfiguration());
     listener = this::onChange;
     context.addPropertyChangeListener(listener);
@@ -79,7 +81,12 @@ final class Log4j2Backend implements LoggingBackend {
   private synchronized void attach(Configuration config) {
     LogproducerAppender appender =
         LogproducerAppender.create(
-            StarterSettings.APPENDER_NAME, mapping, producer, reportIntervalMillis, config);
+            StarterSettings.APPENDER_NAME,
+            mapping,
+            producer,
+            queueSize,
+            reportIntervalMillis,
+            config);
     appender.start();
     if (!appender.isStarted()) {
       throw new IllegalStateException(

@@ -24,7 +24,7 @@ interface LoggingBackend {
    *
    * @param producer the running producer the appender shares
    * @param mapping how events become records
-   * @param queueSize the appender's hand-off queue (logback only), 0 for none
+   * @param queueSize the appender's hand-off queue, 0 for none
    * @param reportIntervalMillis least time between two reports of dropped events
    * @throws IllegalStateException if the appender does not start
    */
