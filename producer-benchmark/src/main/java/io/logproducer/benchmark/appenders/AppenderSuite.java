@@ -76,7 +76,7 @@ public final class AppenderSuite {
         for (AppenderVariant v : options.variants()) {
           for (Regime regime : options.regimes()) {
             for (int threads : options.threads()) {
-              int rate = regime == Regime.PACED ? AppenderSuiteOptions.PACED_RATE : 0;
+              int rate = regime == Regime.PACED ? AppenderSuiteOptions.pacedRate(threads) : 0;
               boolean profile =
                   options.profile()
                       && rep == 1

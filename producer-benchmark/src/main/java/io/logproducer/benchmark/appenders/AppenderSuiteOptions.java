@@ -50,8 +50,22 @@ public record AppenderSuiteOptions(
     Path target,
     String command) {
 
-  /** Paced: events per second in all, shared evenly by the threads. */
+  /** Paced: events per second of a single logging thread. */
   static final int PACED_RATE = 50_000;
+
+  /** Paced with several logging threads: events per second of each. */
+  static final int PACED_RATE_PER_THREAD = 25_000;
+
+  /**
+   * The paced rate in all: {@value #PACED_RATE}/s on 1 thread, {@value #PACED_RATE_PER_THREAD}/s on
+   * each of several.
+   *
+   * @param threads the logging threads, at least 1
+   * @return events per second in all
+   */
+  static int pacedRate(int threads) {
+    return threads == 1 ? PACED_RATE : PACED_RATE_PER_THREAD * threads;
+  }
 
   /** The high-rate cell: events per second from {@link #HIGH_RATE_THREADS} threads. */
   static final int HIGH_RATE = 200_000;
