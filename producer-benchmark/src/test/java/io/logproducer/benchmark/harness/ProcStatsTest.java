@@ -42,4 +42,15 @@ class ProcStatsTest {
     assertEquals(List.of("gc", "jit"), List.copyOf(cpu.keySet()));
     cpu.values().forEach(v -> assertEquals(0, v % 10_000_000L, "whole ticks: " + v));
   }
+
+  @Test
+  void theRunLineShowsCpuPerRecordByGroup() {
+    RunResult r =
+        RunResult.parse(
+            "RESULT delivered=1000 cpu.app=970000 cpu.sender=270000 cpu.gc=10000 cpu.jit=0"
+                + " cpu.vm=5000 cpu.warmup=99000");
+    // sorted by group name; groups with no CPU and the warm-up's threads left out
+    assertEquals(" (app 0.97, gc 0.01, sender 0.27, vm 0.01 µs)", ChildRun.byGroup(r));
+    assertEquals("", ChildRun.byGroup(RunResult.parse("RESULT delivered=5")));
+  }
 }
