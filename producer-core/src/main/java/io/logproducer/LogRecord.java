@@ -22,14 +22,20 @@ public final class LogRecord {
 
   private static final String[] NO_KEYS = new String[0];
   private static final AnyValue[] NO_VALUES = new AnyValue[0];
+  private static final Object[] NO_ATTRIBUTES = new Object[0];
 
   private final long timeUnixNano;
   private final long observedTimeUnixNano;
   private final int severityNumber;
   private final String severityText;
   private final AnyValue body;
-  private final String[] attributeKeys;
-  private final AnyValue[] attributeValues;
+
+  /**
+   * Keys and values, interleaved: the key of attribute {@code i} at {@code 2 * i}, its value at
+   * {@code 2 * i + 1}; one array per record rather than two.
+   */
+  private final Object[] attributes;
+
   private final int droppedAttributesCount;
   private final int longestAttributeValueLength;
   private final byte[] traceId;
@@ -48,12 +54,18 @@ public final class LogRecord {
     this.severityNumber = b.severityNumber;
     this.severityText = b.severityText;
     this.body = b.body;
-    if (b.attributeCount == 0) {
-      this.attributeKeys = NO_KEYS;
-      this.attributeValues = NO_VALUES;
+    int n = b.attributeCount;
+    if (n == 0) {
+      this.attributes = NO_ATTRIBUTES;
     } else {
-      this.attributeKeys = Arrays.copyOf(b.attributeKeys, b.attributeCount);
-      this.attributeValues = Arrays.copyOf(b.attributeValues, b.attributeCount);
+      Object[] a = new Object[2 * n];
+      String[] keys = b.attributeKeys;
+      AnyValue[] values = b.attributeValues;
+      for (int i = 0; i < n; i++) {
+        a[2 * i] = keys[i];
+        a[2 * i + 1] = values[i];
+      }
+      this.attributes = a;
     }
     this.droppedAttributesCount = b.droppedAttributesCount;
     this.longestAttributeValueLength = b.longestAttributeValueLength;
@@ -100,7 +112,7 @@ public final class LogRecord {
 
   /** {@return the number of attributes, at least 0} */
   public int getAttributeCount() {
-    return attributeKeys.length;
+    return attributes.length >>> 1;
   }
 
   /**
@@ -111,7 +123,7 @@ public final class LogRecord {
    * @throws ArrayIndexOutOfBoundsException if {@code index} is out of range
    */
   public String getAttributeKey(int index) {
-    return attributeKeys[index];
+    return (String) attributes[slot(index)];
   }
 
   /**
@@ -122,7 +134,16 @@ public final class LogRecord {
    * @throws ArrayIndexOutOfBoundsException if {@code index} is out of range
    */
   public AnyValue getAttributeValue(int index) {
-    return attributeValues[index];
+    return (AnyValue) attributes[slot(index) + 1];
+  }
+
+  /** The index of attribute {@code index}'s key in {@link #attributes}; checks {@code index}. */
+  private int slot(int index) {
+    if (index < 0 || index >= attributes.length >>> 1) {
+      throw new ArrayIndexOutOfBoundsException(
+          "attribute index " + index + ", count " + (attributes.length >>> 1));
+    }
+    return 2 * index;
   }
 
   /**
@@ -135,9 +156,10 @@ public final class LogRecord {
    * @return the value of the attribute named {@code key}, or null when there is none
    */
   public AnyValue getAttribute(String key) {
-    for (int i = 0; i < attributeKeys.length; i++) {
-      if (attributeKeys[i].equals(key)) {
-        return attributeValues[i];
+    Object[] a = attributes;
+    for (int i = 0; i < a.length; i += 2) {
+      if (a[i].equals(key)) {
+        return (AnyValue) a[i + 1];
       }
     }
     return null;
@@ -211,13 +233,13 @@ public final class LogRecord {
       sb.append('/').append(severityText);
     }
     sb.append(", body=").append(body);
-    for (int i = 0; i < attributeKeys.length; i++) {
+    for (int i = 0; i < attributes.length; i += 2) {
       sb.append(i == 0 ? ", attributes={" : ", ")
-          .append(attributeKeys[i])
+          .append(attributes[i])
           .append('=')
-          .append(attributeValues[i]);
+          .append(attributes[i + 1]);
     }
-    if (attributeKeys.length > 0) {
+    if (attributes.length > 0) {
       sb.append('}');
     }
     if (droppedAttributesCount > 0) {
@@ -558,10 +580,19 @@ public final class LogRecord {
       return this;
     }
 
-    /** The position of {@code key}, or -1: a scan of a few keys, else the index. */
+    /**
+     * The position of {@code key}, or -1: a scan of a few keys, else the index. The scan compares
+     * references first: keys are usually constants, the same instance each time, so a key set again
+     * is found without {@code equals}.
+     */
     private int indexOf(String key) {
       if (index != null) {
         return index.find(key, attributeKeys);
+      }
+      for (int i = 0; i < attributeCount; i++) {
+        if (attributeKeys[i] == key) {
+          return i;
+        }
       }
       for (int i = 0; i < attributeCount; i++) {
         if (attributeKeys[i].equals(key)) {
@@ -627,7 +658,7 @@ public final class LogRecord {
      * @throws IllegalArgumentException on any other length
      */
     public Builder setTraceId(byte[] traceId) {
-      this.traceId = id("traceId", traceId, 16);
+      this.traceId = TraceIds.copy("traceId", traceId, 16);
       return this;
     }
 
@@ -641,7 +672,7 @@ public final class LogRecord {
      *     the message names the character and its index
      */
     public Builder setTraceId(String hex) {
-      this.traceId = hexId("traceId", hex, 16);
+      this.traceId = TraceIds.fromHex("traceId", hex, 16);
       return this;
     }
 
@@ -653,7 +684,7 @@ public final class LogRecord {
      * @throws IllegalArgumentException on any other length
      */
     public Builder setSpanId(byte[] spanId) {
-      this.spanId = id("spanId", spanId, 8);
+      this.spanId = TraceIds.copy("spanId", spanId, 8);
       return this;
     }
 
@@ -667,7 +698,7 @@ public final class LogRecord {
      *     the message names the character and its index
      */
     public Builder setSpanId(String hex) {
-      this.spanId = hexId("spanId", hex, 8);
+      this.spanId = TraceIds.fromHex("spanId", hex, 8);
       return this;
     }
 
@@ -723,65 +754,6 @@ public final class LogRecord {
     /** {@return a new immutable record} The builder keeps its state and can be reused. */
     public LogRecord build() {
       return new LogRecord(this);
-    }
-
-    private static byte[] id(String field, byte[] id, int length) {
-      if (id == null || id.length == 0) {
-        return null;
-      }
-      if (id.length != length) {
-        throw new IllegalArgumentException(
-            field + " must be " + length + " bytes, was " + id.length);
-      }
-      return id.clone();
-    }
-
-    private static byte[] hexId(String field, String hex, int length) {
-      if (hex == null || hex.isEmpty()) {
-        return null;
-      }
-      if (hex.length() != length * 2) {
-        throw new IllegalArgumentException(
-            field
-                + " must be "
-                + (length * 2)
-                + " hex digits, was "
-                + hex.length()
-                + " characters");
-      }
-      byte[] out = new byte[length];
-      for (int i = 0; i < length; i++) {
-        out[i] = (byte) (hexDigit(field, hex, 2 * i) << 4 | hexDigit(field, hex, 2 * i + 1));
-      }
-      return out;
-    }
-
-    /**
-     * The value of the ASCII hex digit at {@code index}; unlike {@link Character#digit}, no other
-     * Unicode digit.
-     */
-    private static int hexDigit(String field, String hex, int index) {
-      char c = hex.charAt(index);
-      if (c >= '0' && c <= '9') {
-        return c - '0';
-      }
-      if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-      }
-      if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-      }
-      int cp = hex.codePointAt(index);
-      throw new IllegalArgumentException(
-          field
-              + " must be ASCII hex digits [0-9a-fA-F], was '"
-              + hex
-              + "': '"
-              + new String(Character.toChars(cp))
-              + "' (U+"
-              + String.format("%04X", cp)
-              + ") at index "
-              + index);
     }
   }
 }

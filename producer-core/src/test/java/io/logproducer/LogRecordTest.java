@@ -209,4 +209,35 @@ class LogRecordTest {
     assertEquals(Severity.FATAL4, Severity.fromNumber(24));
     assertEquals("INFO", Severity.INFO.text());
   }
+
+  @Test
+  void aReusedBuilderLeavesBuiltRecordsAsTheyWere() {
+    LogRecord.Builder b = LogRecord.builder().setAttribute("level", "INFO_1");
+    b.setAttribute("thread", "t-1").setAttribute("location", "L_1");
+    LogRecord first = b.build();
+    // the same constant keys (found by reference), and an equal key that is another instance
+    b.setAttribute("level", "INFO_2").setAttribute(new String("thread"), "t-2");
+    LogRecord second = b.setAttribute("extra", 7L).build();
+
+    assertEquals(3, first.getAttributeCount());
+    assertEquals("level=INFO_1 thread=t-1 location=L_1", attributes(first));
+    assertEquals(4, second.getAttributeCount());
+    assertEquals("level=INFO_2 thread=t-2 location=L_1 extra=7", attributes(second));
+    assertEquals(AnyValue.of("t-2"), second.getAttribute("thread"));
+    assertNull(first.getAttribute("extra"));
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> first.getAttributeKey(3));
+    assertThrows(ArrayIndexOutOfBoundsException.class, () -> first.getAttributeValue(-1));
+    assertThrows(
+        ArrayIndexOutOfBoundsException.class, () -> LogRecord.builder().build().getAttributeKey(0));
+  }
+
+  private static String attributes(LogRecord r) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < r.getAttributeCount(); i++) {
+      sb.append(i == 0 ? "" : " ").append(r.getAttributeKey(i)).append('=');
+      AnyValue v = r.getAttributeValue(i);
+      sb.append(v.getType() == AnyValue.Type.STRING ? v.asString() : String.valueOf(v.asLong()));
+    }
+    return sb.toString();
+  }
 }

@@ -271,6 +271,7 @@ public final class HarnessMain {
     long cpu0 = os.getProcessCpuTime();
     long[] userSys0 = ProcStats.userSysNanos();
     long[] ctx0 = ProcStats.processContextSwitches();
+    Map<String, Long> vmThreads0 = ProcStats.vmThreadCpuNanos();
     long t0 = System.nanoTime();
     start.countDown();
     System.out.println("PHASE " + name + " start");
@@ -294,6 +295,7 @@ public final class HarnessMain {
     long cpu = os.getProcessCpuTime() - cpu0;
     long[] userSys1 = ProcStats.userSysNanos();
     long[] ctx1 = ProcStats.processContextSwitches();
+    Map<String, Long> vmThreads1 = ProcStats.vmThreadCpuNanos();
     long gcMs = gcMillis() - gcMillis0;
     long gcN = gcCount() - gcCount0;
     Map<Long, long[]> threads1 = threadSnapshot();
@@ -326,7 +328,16 @@ public final class HarnessMain {
     otherThreads(driver, threads0, threads1, names1, cpuBy, allocBy);
     Map<String, Long> os2 = osCounters(threads, ctx0, ctx1, userSys0, userSys1);
     long javaThreads = cpuBy.values().stream().mapToLong(Long::longValue).sum();
-    cpuBy.put("vm", Math.max(0, cpu - javaThreads)); // GC, JIT compiler and other VM threads
+    long vmGrouped = 0;
+    if (vmThreads0 != null && vmThreads1 != null) {
+      for (Map.Entry<String, Long> e : vmThreads1.entrySet()) {
+        long v = Math.max(0, e.getValue() - vmThreads0.getOrDefault(e.getKey(), 0L));
+        cpuBy.put(e.getKey(), v); // gc, jit: the JVM's threads, from /proc
+        vmGrouped += v;
+      }
+    }
+    // The rest of the process: VM threads other than GC and JIT (or all of them without /proc)
+    cpuBy.put("vm", Math.max(0, cpu - javaThreads - vmGrouped));
     return new Phase(
         emitted,
         (end - t0) / 1e9,

@@ -19,8 +19,12 @@ import java.util.TreeMap;
  *       encodedBytes} — encoded records delivered; {@code wireBytes} — request bodies after
  *       compression;
  *   <li>{@code cpuNanos} — process CPU time of the producer JVM; {@code cpu.<group>} — CPU time of
- *       its Java threads by group (app, sender, linger, http, other); {@code alloc.<group>} — bytes
- *       allocated, by group; {@code gcMillis}, {@code gcCount};
+ *       its Java threads by group (app, sender, linger, http, other), of the JVM's own threads from
+ *       {@code /proc/self/task} ({@code gc}: collector threads, {@code jit}: compiler threads; runs
+ *       measured before these were split off have neither) and {@code vm}: the rest of the process
+ *       CPU (other VM threads; GC and JIT too in older runs); {@code alloc.<group>} — bytes
+ *       allocated by the Java threads, by group; {@code gcMillis} (collection time the
+ *       GarbageCollectorMXBeans report), {@code gcCount};
  *   <li>{@code peakBufferedBytes}, {@code totalSizeInBytes}, {@code sendBlockedNanos};
  *   <li>{@code latency} — sampled send() latencies ({@link LatencyHistogram#encode()});
  *   <li>{@code warmupDelivered} — records delivered in the warm-up phase (the sink counts those

@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -35,6 +36,8 @@ final class CpuTables {
           "callback",
           "timeout",
           "other",
+          "gc",
+          "jit",
           "vm");
 
   private final SuiteData d;
@@ -49,6 +52,7 @@ final class CpuTables {
     blocks.put("latency", this::latency);
     blocks.put("calibration", this::calibration);
     blocks.put("cpu", this::cpu);
+    blocks.put("alloc", this::alloc);
     blocks.put("cpu-budget", this::budget);
     blocks.put("spread", this::spread);
     blocks.put("profile-command", this::profileCommand);
@@ -149,7 +153,8 @@ final class CpuTables {
     return t.markdown();
   }
 
-  private String cpu() {
+  /** The median run of each client and compression the CPU tables show, or an empty list. */
+  private List<Sample> groupRows() {
     List<Sample> rows = new ArrayList<>();
     for (Compression c : PerformanceSuite.COMPRESSIONS) {
       rows.add(medianSample(d.lp(c)));
@@ -158,18 +163,72 @@ final class CpuTables {
     rows.add(medianSample(d.otel(true, Compression.GZIP)));
     rows.add(d.aliyunBest() > 0 ? medianSample(d.aliyun(d.aliyunBest())) : null);
     rows.removeIf(s -> s == null);
-    if (rows.isEmpty()) {
-      return null;
-    }
+    return rows;
+  }
+
+  /** The thread groups of {@code rows} ({@code warmup} left out), in {@link #GROUP_ORDER}. */
+  private static List<String> groups(List<Sample> rows, Function<RunResult, Map<String, Long>> by) {
     List<String> groups = new ArrayList<>();
     rows.forEach(
         s ->
-            s.result().cpuByGroup().keySet().stream()
+            by.apply(s.result()).keySet().stream()
                 .filter(g -> !groups.contains(g) && !g.equals("warmup"))
                 .forEach(groups::add));
     groups.sort(
         Comparator.comparingInt(
             g -> GROUP_ORDER.contains(g) ? GROUP_ORDER.indexOf(g) : GROUP_ORDER.size()));
+    return groups;
+  }
+
+  private static String rowName(Sample s) {
+    return switch (s.spec().client()) {
+      case OTEL -> "OTel tuned " + SuiteData.compression(s);
+      case ALIYUN ->
+          "Aliyun " + SuiteData.compression(s) + ", " + s.spec().sendThreads() + " IO threads";
+      default -> "logproducer " + SuiteData.compression(s);
+    };
+  }
+
+  /**
+   * Bytes allocated per delivered record by the Java threads of each group, and the collectors'
+   * time as a share of the run's wall time.
+   */
+  private String alloc() {
+    List<Sample> rows = groupRows();
+    if (rows.isEmpty()) {
+      return null;
+    }
+    List<String> groups = groups(rows, RunResult::allocByGroup);
+    List<String> cols = new ArrayList<>(List.of("run", ">records/s"));
+    groups.forEach(g -> cols.add(">" + g + " B/record"));
+    cols.addAll(List.of(">all B/record", ">GCs", ">GC ms", ">GC % of wall time"));
+    Table t = new Table(cols.toArray(new String[0]));
+    for (Sample s : rows) {
+      RunResult r = s.result();
+      double delivered = Math.max(1, r.delivered());
+      Map<String, Long> alloc = r.allocByGroup();
+      List<Object> cells = new ArrayList<>(List.of(rowName(s), Report.count(r.recordsPerSec())));
+      long all = 0;
+      for (String g : groups) {
+        Long v = alloc.get(g);
+        cells.add(v == null ? "–" : Report.count(v / delivered));
+        all += v == null ? 0 : v;
+      }
+      cells.add(Report.count(all / delivered));
+      cells.add(Long.toString(r.getLong("gcCount")));
+      cells.add(Long.toString(r.getLong("gcMillis")));
+      cells.add(Report.f2(100.0 * r.getLong("gcMillis") / 1e3 / Math.max(1e-9, r.seconds())));
+      t.row(cells.toArray());
+    }
+    return t.markdown();
+  }
+
+  private String cpu() {
+    List<Sample> rows = groupRows();
+    if (rows.isEmpty()) {
+      return null;
+    }
+    List<String> groups = groups(rows, RunResult::cpuByGroup);
     List<String> cols = new ArrayList<>(List.of("run", ">records/s"));
     groups.forEach(g -> cols.add(">" + g + " µs"));
     cols.addAll(
@@ -185,17 +244,7 @@ final class CpuTables {
       RunResult r = s.result();
       long delivered = Math.max(1, r.delivered());
       List<Object> cells = new ArrayList<>();
-      cells.add(
-          switch (s.spec().client()) {
-            case OTEL -> "OTel tuned " + SuiteData.compression(s);
-            case ALIYUN ->
-                "Aliyun "
-                    + SuiteData.compression(s)
-                    + ", "
-                    + s.spec().sendThreads()
-                    + " IO threads";
-            default -> "logproducer " + SuiteData.compression(s);
-          });
+      cells.add(rowName(s));
       cells.add(Report.count(r.recordsPerSec()));
       Map<String, Long> cpu = r.cpuByGroup();
       groups.forEach(
