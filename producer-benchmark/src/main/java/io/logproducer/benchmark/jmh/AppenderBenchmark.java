@@ -362,12 +362,7 @@ public class AppenderBenchmark {
 
     @Setup(Level.Trial)
     public void prepare(AppenderBenchmark bench) {
-      int t = THREADS.incrementAndGet();
-      ThreadLocalRandom random = ThreadLocalRandom.current();
-      for (int i = 0; i < POOL; i++) {
-        orderIds[i] = 700_000_000L + t * 10_000_000L + random.nextInt(10_000_000);
-        users[i] = "user-" + Integer.toHexString(random.nextInt()) + "@example.com";
-      }
+      Records.fillOrders(THREADS.incrementAndGet(), orderIds, users);
       bench.threads.add(this);
     }
 

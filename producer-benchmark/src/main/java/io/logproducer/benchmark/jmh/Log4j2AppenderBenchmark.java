@@ -213,12 +213,7 @@ public class Log4j2AppenderBenchmark {
 
     @Setup(Level.Trial)
     public void prepare(Log4j2AppenderBenchmark bench) {
-      int t = THREADS.incrementAndGet();
-      ThreadLocalRandom random = ThreadLocalRandom.current();
-      for (int i = 0; i < POOL; i++) {
-        orderIds[i] = 700_000_000L + t * 10_000_000L + random.nextInt(10_000_000);
-        users[i] = "user-" + Integer.toHexString(random.nextInt()) + "@example.com";
-      }
+      Records.fillOrders(THREADS.incrementAndGet(), orderIds, users);
       bench.threads.add(this);
     }
 
