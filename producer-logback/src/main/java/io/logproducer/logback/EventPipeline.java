@@ -161,14 +161,22 @@ final class EventPipeline {
       event.getCallerData(); // computed here, on the logging thread: the worker's stack is not it
     }
     // What prepareForDeferredProcessing() does (the thread name is taken above), with a context
-    // that gives no MDC left to the adapter on this thread, which reports that once.
-    event.getFormattedMessage();
+    // that gives no MDC left to the adapter on this thread, which reports that once; a message
+    // whose arguments cannot change is formatted by the worker (DeferredFormat).
+    Map<String, String> mdc;
     try {
-      event.getMDCPropertyMap();
+      mdc = event.getMDCPropertyMap();
     } catch (RuntimeException e) { // a LoggerContext made by hand without an MDC adapter
       return inOrderInline(h);
     }
     long tag = Thread.currentThread().getId();
+    int bound = DeferredFormat.boundedChars(event);
+    if (bound >= 0
+        && QueueBudget.isSmall(
+            bound, mdc == null ? 0 : mdc.size(), event.getThrowableProxy() != null)) {
+      return h.put(event, tag); // small for any message within the bound: largeBytes is 0 too
+    }
+    event.getFormattedMessage();
     long large = largeBytes(event);
     if (large == 0) {
       return h.put(event, tag);

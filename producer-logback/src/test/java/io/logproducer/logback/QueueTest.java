@@ -122,4 +122,43 @@ class QueueTest {
       ctx.stop();
     }
   }
+
+  /**
+   * Messages whose arguments cannot change are formatted by the worker; an argument that can (here
+   * a StringBuilder the caller rewrites right after the call) is formatted on the logging thread,
+   * so every record shows the argument as it was at the call. 10,000 events: a worker formatting
+   * them later would see "rewritten" in nearly all of them.
+   */
+  @Test
+  void messagesShowTheirArgumentsAsTheyWereAtTheCall() throws Exception {
+    try (OtlpReceiver server = OtlpReceiver.start()) {
+      LoggerContext ctx = configure("queue.xml", Map.of("otlp.endpoint", server.endpoint()));
+      LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");
+      Logger log = ctx.getLogger("app.queue");
+      int events = 10_000;
+      StringBuilder mutable = new StringBuilder();
+      java.util.UUID uuid = new java.util.UUID(7, 9);
+      for (int i = 0; i < events; i++) {
+        mutable.setLength(0);
+        mutable.append("value ").append(i);
+        log.info("mutable {} immutable {} {} {} {}", mutable, "s" + i, i, uuid, null);
+        mutable.setLength(0);
+        mutable.append("rewritten");
+      }
+      lp.getProducer().flush();
+      List<LogbackTestSupport.Decoded> got = delivered(server);
+      assertEquals(events, got.size());
+      java.util.Set<String> bodies = new java.util.HashSet<>();
+      for (LogbackTestSupport.Decoded d : got) {
+        bodies.add(d.body());
+      }
+      for (int i = 0; i < events; i++) {
+        String expected =
+            "mutable value " + i + " immutable s" + i + " " + i + " " + uuid + " null";
+        assertTrue(bodies.contains(expected), expected);
+      }
+      assertEquals(0, lp.droppedCount());
+      ctx.stop();
+    }
+  }
 }
