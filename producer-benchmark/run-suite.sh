@@ -5,7 +5,9 @@
 # Options are passed to io.logproducer.benchmark.harness.PerformanceSuite:
 #   --quick (a ~4.5-minute smoke run), --skip-jmh, --warmup S, --duration S, --repeats N, --passes N,
 #   --budget-minutes M, --docs DIR, --note TEXT (this run's row in docs/perf-data/history.tsv), --run 'key=value …' (ad-hoc runs, no report), --jmh-only,
-#   --report-only (rebuild the page and charts from docs/perf-data/ without measuring anything)
+#   --report-only (rebuild the page and charts from docs/perf-data/ without measuring anything),
+#   --long-runs (only the steady state and 20 M records from the JVM's start with the JVM's default heap, lz4 and
+#   zstd-1, with their own calibration, into docs/perf-data/long-run.tsv; then the page; ~7 minutes)
 # Set SKIP_BUILD=1 to use the artifacts already built.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -81,10 +81,12 @@ final class ChildRun {
   }
 
   private List<String> command(RunSpec spec, Path jfrFile) {
-    List<String> cmd =
-        new ArrayList<>(List.of(java, PerformanceSuite.ENABLE_NATIVE_ACCESS, "-Xms4g", "-Xmx4g"));
-    if (preTouch) {
-      cmd.add("-XX:+AlwaysPreTouch");
+    List<String> cmd = new ArrayList<>(List.of(java, PerformanceSuite.ENABLE_NATIVE_ACCESS));
+    if (!spec.defaultHeap()) { // else the JVM sizes its heap itself, as for the quick start
+      cmd.addAll(List.of("-Xms4g", "-Xmx4g"));
+      if (preTouch) {
+        cmd.add("-XX:+AlwaysPreTouch");
+      }
     }
     cmd.addAll(
         List.of("-cp", classpath, HarnessMain.class.getName(), "--endpoint", sink.endpoint()));

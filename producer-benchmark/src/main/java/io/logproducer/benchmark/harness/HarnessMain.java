@@ -109,6 +109,7 @@ public final class HarnessMain {
     r.put("cpuNanos", m.cpuNanos);
     r.put("gcMillis", m.gcMillis);
     r.put("gcCount", m.gcCount);
+    r.put("heapMaxBytes", Runtime.getRuntime().maxMemory()); // the default heap's size, when used
     m.cpuByGroup.forEach((g, v) -> r.put("cpu." + g, v));
     m.allocByGroup.forEach((g, v) -> r.put("alloc." + g, v));
     r.putAll(m.os);

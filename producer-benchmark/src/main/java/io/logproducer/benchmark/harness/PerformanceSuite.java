@@ -197,6 +197,25 @@ public final class PerformanceSuite {
       runAdhoc();
       return;
     }
+    if (options.longRuns()) {
+      Path file = dataDir.resolve(LongRuns.FILE);
+      sink = new SinkProcess(options.java(), options.classpath(), SINK_JVM_ARGS, 4);
+      try {
+        probe.warmUp();
+        int sendThreads = Integer.parseInt(readMeta().getOrDefault("standardSendThreads", "8"));
+        plannedRuns =
+            1 + (options.quick() ? 2 : 2 * LongRuns.COMPRESSIONS.size() * options.repeats());
+        LongRuns.measure(this::run, options, machine, sendThreads, file);
+      } finally {
+        sink.close();
+      }
+      samples.clear();
+      samples.addAll(Sample.readAll(results));
+      PerformanceReport.load(options.docs(), samples, JmhRunner.load(jmhFile), null, readMeta())
+          .write();
+      out.println("wrote " + file + " and " + options.docs().resolve("PERFORMANCE.md"));
+      return;
+    }
     Files.deleteIfExists(results);
     Files.deleteIfExists(jfrFile);
     Files.deleteIfExists(dataDir.resolve("profile.tsv"));

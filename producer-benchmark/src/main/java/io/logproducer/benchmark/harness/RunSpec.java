@@ -45,6 +45,9 @@ import java.util.Map;
  *     after it closes); "" = memory-only (no spool)
  * @param spoolDurability logproducer with {@code spoolDir}: a {@code SpoolDurability} name, {@code
  *     GROUP_COMMIT} (200 ms), {@code EVERY_BATCH} or {@code NONE}
+ * @param heap the child JVM's heap: "" = 4 GiB, fixed and touched up front ({@code -Xms4g -Xmx4g
+ *     -XX:+AlwaysPreTouch}); {@code default} = no heap option at all, the JVM's own sizing (what
+ *     {@code java -jar} of the quick start gets)
  */
 public record RunSpec(
     String label,
@@ -68,7 +71,8 @@ public record RunSpec(
     int stripes,
     int recordBytes,
     String spoolDir,
-    String spoolDurability) {
+    String spoolDurability,
+    String heap) {
 
   /** Who sends. */
   public enum Client {
@@ -118,6 +122,7 @@ public record RunSpec(
     b.recordBytes = recordBytes;
     b.spoolDir = spoolDir;
     b.spoolDurability = spoolDurability;
+    b.heap = heap;
     return b;
   }
 
@@ -183,6 +188,16 @@ public record RunSpec(
     return toBuilder().recordBytes(v).build();
   }
 
+  /** {@return these settings with the child JVM's heap {@code v} (see {@link #heap()})} */
+  public RunSpec withHeap(String v) {
+    return toBuilder().set("heap", v).build();
+  }
+
+  /** {@return whether the child JVM runs with the JVM's own heap sizing (no heap options)} */
+  public boolean defaultHeap() {
+    return heap.equals("default");
+  }
+
   /**
    * Builds a {@link RunSpec} by name: every setting starts at the reference's value ({@link
    * #reference()}), so a run names only what it changes. Not thread-safe.
@@ -210,6 +225,7 @@ public record RunSpec(
     private int recordBytes = 0;
     private String spoolDir = "";
     private String spoolDurability = "GROUP_COMMIT";
+    private String heap = "";
 
     private Builder() {}
 
@@ -343,6 +359,7 @@ public record RunSpec(
         case "recordBytes" -> recordBytes = Integer.parseInt(v);
         case "spoolDir" -> spoolDir = v;
         case "spoolDurability" -> spoolDurability = v;
+        case "heap" -> heap = v;
         default -> {}
       }
       return this;
@@ -372,7 +389,8 @@ public record RunSpec(
           stripes,
           recordBytes,
           spoolDir,
-          spoolDurability);
+          spoolDurability,
+          heap);
     }
   }
 
@@ -406,6 +424,9 @@ public record RunSpec(
     if (!spoolDir.isEmpty()) { // absent for memory-only runs, as before the spool
       m.put("spoolDir", spoolDir);
       m.put("spoolDurability", spoolDurability);
+    }
+    if (!heap.isEmpty()) { // absent for the fixed 4 GiB heap, as before this setting
+      m.put("heap", heap);
     }
     return m;
   }
@@ -487,7 +508,8 @@ public record RunSpec(
                   rateLimit > 0 ? ", paced to " + rateLimit + "/s" : "",
                   stripes > 0 ? ", " + stripes + " stripes" : "")
               + (recordBytes > 0 ? ", " + recordBytes + " B records" : "")
-              + (spoolDir.isEmpty() ? "" : ", spool " + spoolDurability + " in " + spoolDir);
+              + (spoolDir.isEmpty() ? "" : ", spool " + spoolDurability + " in " + spoolDir)
+              + (heap.isEmpty() ? "" : ", heap " + heap);
     };
   }
 }

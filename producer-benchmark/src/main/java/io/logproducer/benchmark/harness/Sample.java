@@ -14,7 +14,8 @@ import java.util.Map;
 /** One run of the suite: which section asked for it, what ran, what it measured. */
 public record Sample(String section, RunSpec spec, RunResult result) {
 
-  String toTsv() {
+  /** {@return this sample as one line of a {@code results.tsv}} */
+  public String toTsv() {
     List<String> s = new ArrayList<>();
     spec.toMap().forEach((k, v) -> s.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
     return section + "\t" + String.join(" ", s) + "\t" + result.format();
@@ -30,11 +31,11 @@ public record Sample(String section, RunSpec spec, RunResult result) {
     return new Sample(f[0], RunSpec.fromMap(m), RunResult.parse(f[2]));
   }
 
-  /** The samples of a {@code results.tsv}, in file order. */
+  /** The samples of a {@code results.tsv}, in file order; lines starting with # are comments. */
   public static List<Sample> readAll(Path results) throws IOException {
     List<Sample> l = new ArrayList<>();
     for (String line : Files.readAllLines(results, StandardCharsets.UTF_8)) {
-      if (!line.isBlank()) {
+      if (!line.isBlank() && !line.startsWith("#")) {
         l.add(Sample.fromTsv(line));
       }
     }

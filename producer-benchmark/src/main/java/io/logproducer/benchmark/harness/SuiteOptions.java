@@ -25,6 +25,7 @@ record SuiteOptions(
     double budgetMinutes,
     boolean reportOnly,
     boolean jmhOnly,
+    boolean longRuns,
     String java,
     String classpath,
     List<String> adhoc,
@@ -36,6 +37,7 @@ record SuiteOptions(
     boolean skipJmh = false;
     boolean reportOnly = false;
     boolean jmhOnly = false;
+    boolean longRuns = false;
     double warmup = -1;
     double duration = -1;
     int repeats = -1;
@@ -51,6 +53,7 @@ record SuiteOptions(
         case "--skip-jmh" -> skipJmh = true;
         case "--report-only" -> reportOnly = true;
         case "--jmh-only" -> jmhOnly = true;
+        case "--long-runs" -> longRuns = true;
         case "--warmup" -> warmup = Double.parseDouble(args[++i]);
         case "--duration" -> duration = Double.parseDouble(args[++i]);
         case "--repeats" -> repeats = Integer.parseInt(args[++i]);
@@ -60,7 +63,7 @@ record SuiteOptions(
         case "-h", "--help" -> {
           System.out.println(
               "usage: PerformanceSuite [--docs DIR] [--quick] [--skip-jmh] [--warmup S] "
-                  + "[--duration S] [--repeats N] [--passes N] [--budget-minutes M] [--report-only] [--jmh-only] "
+                  + "[--duration S] [--repeats N] [--passes N] [--budget-minutes M] [--report-only] [--jmh-only] [--long-runs] "
                   + "[--note TEXT] [--run 'key=value …']…");
           System.exit(0);
         }
@@ -99,6 +102,7 @@ record SuiteOptions(
         budget,
         reportOnly,
         jmhOnly,
+        longRuns,
         java,
         currentClasspath(),
         adhoc,

@@ -125,7 +125,8 @@ public final class PerformanceReport {
             JmhRunner.loadSweeps(dataDir.resolve(JmhRunner.SWEEPS_FILE)),
             Files.exists(summary) ? ProfileSummary.read(summary) : null,
             History.load(dataDir.resolve(History.FILE)),
-            Published.load(dataDir.resolve(Published.FILE)));
+            Published.load(dataDir.resolve(Published.FILE)),
+            LongRunTables.Data.load(dataDir.resolve(LongRunTables.FILE)));
     return new PerformanceReport(docs, d);
   }
 
@@ -138,6 +139,7 @@ public final class PerformanceReport {
     new PeerTables(data, charts).register(blocks);
     new SweepTables(data, charts).register(blocks);
     new CpuTables(data, charts).register(blocks);
+    new LongRunTables(data.longRuns).register(blocks);
     new AppenderTables(data.appenders).register(blocks);
     new AppenderSuiteTables(docs.resolve("perf-data"), charts).register(blocks);
     return blocks;

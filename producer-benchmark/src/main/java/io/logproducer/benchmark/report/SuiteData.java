@@ -50,6 +50,9 @@ public final class SuiteData {
   /** {@code published.tsv}'s rows; empty when there is none. */
   final List<Published.Row> published;
 
+  /** {@code long-run.tsv}, or null. */
+  final LongRunTables.Data longRuns;
+
   SuiteData(
       List<Sample> samples,
       List<JmhRunner.Row> jmh,
@@ -58,7 +61,8 @@ public final class SuiteData {
       List<JmhRunner.SweepRow> sendSweeps,
       ProfileSummary profile,
       List<History.Row> history,
-      List<Published.Row> published) {
+      List<Published.Row> published,
+      LongRunTables.Data longRuns) {
     this.samples = samples;
     this.jmh = jmh;
     this.meta = meta;
@@ -67,6 +71,7 @@ public final class SuiteData {
     this.profile = profile;
     this.history = history;
     this.published = published;
+    this.longRuns = longRuns;
   }
 
   List<Sample> section(String name) {
