@@ -58,15 +58,8 @@ final class LongRunTables {
 
     /** The CPU to build one record with no client, in this sitting (median), µs. */
     double buildingMicros() {
-      return Report.median(
-          samples.stream()
-              .filter(s -> s.section().equals("longRunCalibration"))
-              .mapToDouble(
-                  s ->
-                      s.result().getLong("cpu.app")
-                          / 1e3
-                          / Math.max(1, s.result().getLong("emitted")))
-              .toArray());
+      return SuiteData.buildingMicros(
+          samples.stream().filter(s -> s.section().equals("longRunCalibration")).toList());
     }
   }
 

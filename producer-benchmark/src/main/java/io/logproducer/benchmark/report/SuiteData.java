@@ -172,8 +172,13 @@ public final class SuiteData {
    * Generation CPU per record, µs: the median of the calibration runs (start and end of the suite).
    */
   double calibrationCpuMicros() {
+    return buildingMicros(section("calibration"));
+  }
+
+  /** {@return the median CPU per record of calibration runs (building records alone), µs} */
+  static double buildingMicros(List<Sample> calibration) {
     return Report.median(
-        section("calibration").stream()
+        calibration.stream()
             .mapToDouble(
                 s ->
                     s.result().getLong("cpu.app")
