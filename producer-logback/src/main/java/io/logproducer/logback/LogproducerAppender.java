@@ -193,8 +193,10 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
 
   /**
    * Events waiting for the appender's own worker thread, which maps and sends them (default {@value
-   * QueueBudget#DEFAULT_QUEUE_SIZE}): the logging thread only formats the message, copies the MDC
-   * and queues the event, as logback's {@code AsyncAppender} would, but a full queue loses nothing:
+   * QueueBudget#DEFAULT_QUEUE_SIZE}): the logging thread only takes the MDC and queues the event,
+   * as logback's {@code AsyncAppender} would (it also formats the message first unless every
+   * argument is an immutable JDK value: {@code String}, a boxed primitive, {@code BigInteger},
+   * {@code BigDecimal}, {@code UUID}; the worker formats those), but a full queue loses nothing:
    * the logging thread waits for room while the worker makes progress, and maps and sends the event
    * itself if the worker stalls for {@value io.logproducer.appender.HandOff#STALL_MILLIS} ms. The
    * queue is held outside {@code totalSizeInBytes} and bounded by {@link QueueBudget}: large events
