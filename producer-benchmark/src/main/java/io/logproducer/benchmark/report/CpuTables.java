@@ -286,7 +286,10 @@ final class CpuTables {
   private String spread() {
     List<Sample> spread = d.widestSpread();
     if (spread == null) {
-      return null;
+      // a --quick run measures each setting once: say so rather than refuse the page
+      return d.samples.isEmpty()
+          ? null
+          : "*No setting ran more than once in this data (a `--quick` run measures each once).*";
     }
     Table t = new Table("identical settings", "run", ">records/s", ">producer CPU µs/record");
     String[] names = {"slowest", "fastest"};
