@@ -187,10 +187,7 @@ public final class PerformanceSuite {
       JmhRunner.saveSweeps(runner.runSendSweeps(), dataDir.resolve(JmhRunner.SWEEPS_FILE));
     }
     if (options.reportOnly() || options.jmhOnly()) {
-      samples.addAll(Sample.readAll(results));
-      PerformanceReport.load(options.docs(), samples, JmhRunner.load(jmhFile), jfrFile, readMeta())
-          .write();
-      out.println("wrote " + options.docs().resolve("PERFORMANCE.md"));
+      writePage(results, jmhFile, jfrFile);
       return;
     }
     if (!options.adhoc().isEmpty()) {
@@ -209,11 +206,9 @@ public final class PerformanceSuite {
       } finally {
         sink.close();
       }
+      out.println("wrote " + file);
       samples.clear();
-      samples.addAll(Sample.readAll(results));
-      PerformanceReport.load(options.docs(), samples, JmhRunner.load(jmhFile), null, readMeta())
-          .write();
-      out.println("wrote " + file + " and " + options.docs().resolve("PERFORMANCE.md"));
+      writePage(results, jmhFile, jfrFile);
       return;
     }
     Files.deleteIfExists(results);
@@ -247,6 +242,14 @@ public final class PerformanceSuite {
       }
     }
     finish(machine, meta, jmhFile, jfrFile);
+  }
+
+  /** Fills the page from the data already in {@code docs/perf-data/}, measuring nothing. */
+  private void writePage(Path results, Path jmhFile, Path jfrFile) throws IOException {
+    samples.addAll(Sample.readAll(results));
+    PerformanceReport.load(options.docs(), samples, JmhRunner.load(jmhFile), jfrFile, readMeta())
+        .write();
+    out.println("wrote " + options.docs().resolve("PERFORMANCE.md"));
   }
 
   private void printPlan(Map<String, String> machine) {

@@ -116,7 +116,7 @@ final class Goals {
     if (d.longRuns == null) {
       return;
     }
-    for (Compression c : List.of(Compression.LZ4, Compression.ZSTD)) {
+    for (Compression c : LongRunTables.COMPRESSIONS) {
       List<Sample> runs = d.longRuns.runs("longRun", c);
       if (runs.isEmpty()) {
         continue;

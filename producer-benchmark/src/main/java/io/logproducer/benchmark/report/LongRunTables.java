@@ -28,6 +28,9 @@ final class LongRunTables {
   /** The data file in {@code docs/perf-data/}. */
   static final String FILE = "long-run.tsv";
 
+  /** The codecs of the long runs, in the table's order. */
+  static final List<Compression> COMPRESSIONS = List.of(Compression.LZ4, Compression.ZSTD);
+
   /** The thread groups shown, in this order; the others (linger, VM threads) make {@code other}. */
   private static final List<String> GROUPS = List.of("app", "sender", "gc", "jit");
 
@@ -105,7 +108,7 @@ final class LongRunTables {
     Table t = new Table(cols.toArray(new String[0]));
     double building = data.buildingMicros();
     boolean any = false;
-    for (Compression c : List.of(Compression.LZ4, Compression.ZSTD)) {
+    for (Compression c : COMPRESSIONS) {
       for (String section : List.of("longRunSteady", "longRun")) {
         List<Sample> runs = data.runs(section, c);
         Sample s = medianSample(runs);
