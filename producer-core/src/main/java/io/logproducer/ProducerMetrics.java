@@ -40,6 +40,8 @@ public final class ProducerMetrics {
   private final long spoolRecordsExpired;
   private final long spoolRecordsDropped;
   private final long spoolBatchesCorrupt;
+  private final long spoolBatchesLost;
+  private final long spoolRecordsLost;
   private final long spoolBatchesNotWritten;
 
   /**
@@ -116,6 +118,8 @@ public final class ProducerMetrics {
         0,
         0,
         0,
+        0,
+        0,
         0);
   }
 
@@ -152,6 +156,8 @@ public final class ProducerMetrics {
    * @param spoolRecordsExpired see {@link #getSpoolRecordsExpired()}
    * @param spoolRecordsDropped see {@link #getSpoolRecordsDropped()}
    * @param spoolBatchesCorrupt see {@link #getSpoolBatchesCorrupt()}
+   * @param spoolBatchesLost see {@link #getSpoolBatchesLost()}
+   * @param spoolRecordsLost see {@link #getSpoolRecordsLost()}
    * @param spoolBatchesNotWritten see {@link #getSpoolBatchesNotWritten()}
    */
   public ProducerMetrics(
@@ -184,6 +190,8 @@ public final class ProducerMetrics {
       long spoolRecordsExpired,
       long spoolRecordsDropped,
       long spoolBatchesCorrupt,
+      long spoolBatchesLost,
+      long spoolRecordsLost,
       long spoolBatchesNotWritten) {
     this.recordsAccepted = recordsAccepted;
     this.recordsSent = recordsSent;
@@ -214,6 +222,8 @@ public final class ProducerMetrics {
     this.spoolRecordsExpired = spoolRecordsExpired;
     this.spoolRecordsDropped = spoolRecordsDropped;
     this.spoolBatchesCorrupt = spoolBatchesCorrupt;
+    this.spoolBatchesLost = spoolBatchesLost;
+    this.spoolRecordsLost = spoolRecordsLost;
     this.spoolBatchesNotWritten = spoolBatchesNotWritten;
   }
 
@@ -420,6 +430,23 @@ public final class ProducerMetrics {
     return spoolBatchesNotWritten;
   }
 
+  /**
+   * {@return stored batches found lost: their segment file was missing, emptied or shorter than
+   * what was written into it (found at open from the checkpoint and the journal, or when replay
+   * found the file deleted); each range is also told to {@link SpoolListener#onLost} and logged}
+   */
+  public long getSpoolBatchesLost() {
+    return spoolBatchesLost;
+  }
+
+  /**
+   * {@return records of the stored batches found lost, where known (see {@link
+   * #getSpoolBatchesLost()}; a batch whose record count the damage hid adds none)}
+   */
+  public long getSpoolRecordsLost() {
+    return spoolRecordsLost;
+  }
+
   @Override
   public String toString() {
     return "ProducerMetrics{accepted="
@@ -469,7 +496,9 @@ public final class ProducerMetrics {
                 + ", spoolDropped="
                 + spoolRecordsDropped
                 + ", spoolCorrupt="
-                + spoolBatchesCorrupt)
+                + spoolBatchesCorrupt
+                + ", spoolLost="
+                + spoolBatchesLost)
         + (lastError == null ? "" : ", lastError=" + lastError)
         + "}";
   }

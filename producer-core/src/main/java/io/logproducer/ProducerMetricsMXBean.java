@@ -125,4 +125,13 @@ public interface ProducerMetricsMXBean {
    * large): they kept the in-memory path only}
    */
   long getSpoolBatchesNotWritten();
+
+  /**
+   * {@return stored batches found lost: segment files missing, emptied or shorter than what was
+   * written into them}
+   */
+  long getSpoolBatchesLost();
+
+  /** {@return records of the stored batches found lost, where known} */
+  long getSpoolRecordsLost();
 }

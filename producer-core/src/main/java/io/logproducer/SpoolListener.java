@@ -60,4 +60,17 @@ public interface SpoolListener {
    * @param reason the receiver's answer, for a log line
    */
   default void onRefused(long sequence, int recordCount, String reason) {}
+
+  /**
+   * Stored batches are gone without having been read: their segment file was missing, emptied or
+   * shorter than what had been written into it (found when the producer opened the spool, from its
+   * checkpoint and journal; or when replay found the file deleted). One call per segment file.
+   *
+   * @param fromSequence the first sequence of the range the lost batches were in
+   * @param toSequence the last sequence of that range (sequences in it that were delivered, or
+   *     never used, are not counted)
+   * @param batchCount the stored batches lost
+   * @param recordCount their records, or -1 when the damage hid them
+   */
+  default void onLost(long fromSequence, long toSequence, int batchCount, long recordCount) {}
 }

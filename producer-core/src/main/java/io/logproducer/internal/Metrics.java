@@ -104,6 +104,8 @@ public final class Metrics implements ProducerMetricsMXBean {
         getSpoolRecordsExpired(),
         getSpoolRecordsDropped(),
         getSpoolBatchesCorrupt(),
+        getSpoolBatchesLost(),
+        getSpoolRecordsLost(),
         getSpoolBatchesNotWritten());
   }
 
@@ -303,6 +305,18 @@ public final class Metrics implements ProducerMetricsMXBean {
     }
     SpoolMetrics s = sp.metrics();
     return s.batchesCorrupt.sum();
+  }
+
+  @Override
+  public long getSpoolBatchesLost() {
+    ProducerSpool sp = spool;
+    return sp == null ? 0 : sp.metrics().batchesLost.sum();
+  }
+
+  @Override
+  public long getSpoolRecordsLost() {
+    ProducerSpool sp = spool;
+    return sp == null ? 0 : sp.metrics().recordsLost.sum();
   }
 
   @Override

@@ -31,6 +31,8 @@ final class SpoolMetrics implements SpoolEvents {
   final LongAdder batchesDropped = new LongAdder();
   final LongAdder recordsDropped = new LongAdder();
   final LongAdder batchesCorrupt = new LongAdder();
+  final LongAdder batchesLost = new LongAdder();
+  final LongAdder recordsLost = new LongAdder();
   private final io.logproducer.SpoolListener user;
   private volatile LongPredicate heldDrops = seq -> false;
   private volatile ReplaySource.ErrorSink errors = (source, message) -> {};
@@ -62,6 +64,37 @@ final class SpoolMetrics implements SpoolEvents {
     errors.noteError(
         "spool",
         "fsync of stored batches #" + from + "..#" + to + " failed (" + cause + "); memory only");
+  }
+
+  @Override
+  public void onLost(String file, long fromSequence, long toSequence, int batches, long records) {
+    batchesLost.add(batches);
+    recordsLost.add(Math.max(0, records));
+    String what =
+        batches
+            + " stored batches ("
+            + (records < 0 ? "record count unknown" : records + " records")
+            + ", sequences "
+            + fromSequence
+            + ".."
+            + toSequence
+            + ") lost: segment file "
+            + file
+            + " is missing, empty or shorter than what was written into it";
+    log.warn("spool: {}", what);
+    errors.noteError("spool", what);
+    if (user != null) {
+      try {
+        user.onLost(fromSequence, toSequence, batches, records);
+      } catch (Throwable t) {
+        listenerThrew("onLost", t);
+      }
+    }
+  }
+
+  @Override
+  public void onNotice(String message) {
+    log.warn("{}", message);
   }
 
   /** Replay delivered stored batch {@code sequence}; {@code rejected} of its records refused. */

@@ -95,6 +95,15 @@ final class SpoolMeters {
         ProducerMeters.counter(
             producer,
             tags,
+            "spool.lost",
+            BATCHES,
+            null,
+            "Stored batches lost with a missing, emptied or shortened segment file",
+            ProducerMetrics::getSpoolBatchesLost));
+    m.add(
+        ProducerMeters.counter(
+            producer,
+            tags,
             "spool.unwritten",
             BATCHES,
             null,

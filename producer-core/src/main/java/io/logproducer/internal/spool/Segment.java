@@ -23,6 +23,7 @@ final class Segment {
   private long[] sequences = new long[16];
   private int[] offsets = new int[16];
   private int[] lengths = new int[16];
+  private int[] records = new int[16];
   private int count;
   private long dataEnd;
   private boolean sealed;
@@ -60,15 +61,25 @@ final class Segment {
 
   /** Adds an entry at the end of the index (sequences increase); {@code length} 0 means derive. */
   void addEntry(long sequence, int offset, int length) {
+    addEntry(sequence, offset, length, -1);
+  }
+
+  /**
+   * Adds an entry at the end of the index (sequences increase); {@code length} 0 means derive;
+   * {@code recordCount} -1 when not known yet (a footer does not carry it).
+   */
+  void addEntry(long sequence, int offset, int length, int recordCount) {
     if (count == sequences.length) {
       int n = count * 2;
       sequences = Arrays.copyOf(sequences, n);
       offsets = Arrays.copyOf(offsets, n);
       lengths = Arrays.copyOf(lengths, n);
+      records = Arrays.copyOf(records, n);
     }
     sequences[count] = sequence;
     offsets[count] = offset;
     lengths[count] = length;
+    records[count] = recordCount;
     if (length > 0) {
       unackedBytes += length;
       dataEnd = Math.max(dataEnd, (long) offset + length);
@@ -153,6 +164,28 @@ final class Segment {
   /** {@return the file offset of entry {@code index}, bytes} */
   int offsetAt(int index) {
     return offsets[index];
+  }
+
+  /** {@return the records in entry {@code index}, or -1 when not known (read from a footer)} */
+  int recordsAt(int index) {
+    return records[index];
+  }
+
+  /** Sets the records in entry {@code index} (read from its header). */
+  void setRecordsAt(int index, int recordCount) {
+    records[index] = recordCount;
+  }
+
+  /** {@return the records in the unacknowledged entries, or -1 when any of them is not known} */
+  long unackedRecords() {
+    long sum = 0;
+    for (int i = acked.nextClearBit(0); i < count; i = acked.nextClearBit(i + 1)) {
+      if (records[i] < 0) {
+        return -1;
+      }
+      sum += records[i];
+    }
+    return sum;
   }
 
   /** {@return the total length of entry {@code index}, bytes} */

@@ -59,7 +59,7 @@ final class SegmentScanner {
       if (validAt(pos, last)) {
         int total = EntryFrame.totalLength(entry, 0);
         last = EntryFrame.sequence(entry, 0);
-        segment.addEntry(last, (int) pos, total);
+        segment.addEntry(last, (int) pos, total, entry.getInt(24));
         pos += total;
         continue;
       }

@@ -48,7 +48,7 @@ public final class Spool implements AutoCloseable {
   final SpoolTuning tuning;
   final Path dir;
   final ReentrantLock lock = new ReentrantLock();
-  private final Condition spaceFreed = lock.newCondition();
+  final Condition spaceFreed = lock.newCondition();
   final TreeMap<Long, Segment> segments = new TreeMap<>();
   Segment active;
   DirectoryLock dirLock;
@@ -59,15 +59,22 @@ public final class Spool implements AutoCloseable {
   long pendingEntries;
   long nextSequence = 1;
   long firstSequenceOfRun;
-  private long written;
-  private DurableWatermark durable;
+  long written;
+  DurableWatermark durable;
   boolean closed;
   boolean checkpointDirty = true;
   final DiskHealth health;
   final AtomicLong corrupt = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong expired = new AtomicLong();
+  final AtomicLong lostBatches = new AtomicLong();
   private SpoolCommitter committer;
+
+  /** The journals of appends and acknowledgements since the last checkpoint (under the lock). */
+  final Journals journals;
+
+  /** What open found worth telling that lost nothing; told after open. */
+  final List<String> notices = new ArrayList<>();
 
   /** A spool not yet loaded; see {@link #open}. */
   private Spool(SpoolConfig config, String kind, SpoolEvents events, SpoolTuning tuning) {
@@ -77,6 +84,7 @@ public final class Spool implements AutoCloseable {
     this.tuning = tuning;
     this.dir = config.getDirectory();
     this.health = new DiskHealth(tuning.retryMinMillis, tuning.retryMaxMillis);
+    this.journals = new Journals(dir, health);
   }
 
   /**
@@ -105,14 +113,25 @@ public final class Spool implements AutoCloseable {
       Files.createDirectories(spool.dir);
       spool.dirLock = DirectoryLock.acquire(spool.dir);
       try {
-        spool.metaBytes = SpoolMeta.checkOrCreate(spool.dir, kind);
-        List<Discard> corrupt = SpoolRecovery.load(spool);
+        spool.metaBytes = SpoolMeta.checkOrCreate(spool.dir, kind, spool.notices);
+        List<LossDetector.Lost> lost = new ArrayList<>();
+        List<Discard> corrupt = SpoolRecovery.load(spool, lost);
         spool.firstSequenceOfRun = spool.nextSequence;
         spool.written = spool.nextSequence - 1;
         spool.durable = new DurableWatermark(spool.written);
+        for (String notice : spool.notices) {
+          Discard.safely(() -> spool.events.onNotice(notice));
+        }
         Discard.fire(spool.events, corrupt);
+        for (LossDetector.Lost l : lost) {
+          spool.lostBatches.addAndGet(l.batches);
+          Discard.safely(
+              () ->
+                  spool.events.onLost(l.file, l.fromSequence, l.toSequence, l.batches, l.records));
+        }
       } catch (IOException | RuntimeException | Error e) {
         spool.closeChannels();
+        spool.journals.close();
         spool.dirLock.release();
         throw e;
       }
@@ -194,7 +213,8 @@ public final class Spool implements AutoCloseable {
         fail(e);
         return AppendResult.refused(AppendResult.Status.DISABLED, e);
       }
-      active.addEntry(seq, (int) pos, (int) total);
+      active.addEntry(seq, (int) pos, (int) total, recordCount);
+      journal(SpoolJournal.APPEND, seq, recordCount, active.baseSequence());
       nextSequence++;
       written = seq;
       checkpointDirty = true;
@@ -205,7 +225,7 @@ public final class Spool implements AutoCloseable {
       Discard.fire(events, drops);
     }
     if (config.getDurability() == SpoolDurability.EVERY_BATCH) {
-      IOException e = commit();
+      IOException e = SpoolCommitter.commit(this);
       if (e != null) {
         acknowledge(seq);
         return new AppendResult(AppendResult.Status.DISABLED, seq, e);
@@ -298,7 +318,11 @@ public final class Spool implements AutoCloseable {
 
   /** {@return the bytes counted against maxBytes: files, with the checkpoint reserved twice} */
   private long reservedBytes() {
-    return segmentBytesOnDisk + dirLock.bytes() + metaBytes + 2L * Checkpoint.MAX_BYTES;
+    return segmentBytesOnDisk
+        + dirLock.bytes()
+        + metaBytes
+        + 2L * Checkpoint.MAX_BYTES
+        + 2L * SpoolJournal.MAX_BYTES;
   }
 
   /** Seals the active segment (if any) and creates the next one. */
@@ -350,7 +374,7 @@ public final class Spool implements AutoCloseable {
    * if its channel was closed by an interrupt; a failure is queued for the listener), closes it and
    * keeps its entries readable; the next append starts a new segment. Caller holds the lock.
    */
-  private void abandonActive() {
+  void abandonActive() {
     Segment s = active;
     active = null;
     if (s == null) {
@@ -411,14 +435,22 @@ public final class Spool implements AutoCloseable {
   }
 
   /** Acknowledges entry {@code i} of {@code s} without deleting; {@return the bytes credited} */
-  private int credit(Segment s, int i) {
+  int credit(Segment s, int i) {
     int bytes = s.acknowledge(i);
     if (bytes > 0) {
       unackedBytes -= bytes;
       pendingEntries--;
       checkpointDirty = true;
+      journal(SpoolJournal.ACK, s.sequenceAt(i), s.recordsAt(i), s.baseSequence());
     }
     return bytes;
+  }
+
+  /** Journals one fact (caller holds the lock); a skipped one asks for a checkpoint now. */
+  private void journal(int type, long sequence, int recordCount, long segmentBase) {
+    if (!journals.record(type, sequence, recordCount, segmentBase) && committer != null) {
+      committer.checkpointSoon();
+    }
   }
 
   /**
@@ -507,86 +539,6 @@ public final class Spool implements AutoCloseable {
     }
   }
 
-  /**
-   * Forces what was written since the last commit (GROUP_COMMIT's committer; EVERY_BATCH's
-   * appender) and advances the durable watermark. {@return null, or the force's failure (then
-   * reported)}
-   */
-  IOException commit() {
-    FileChannel ch;
-    long target;
-    long from;
-    DurableWatermark.Failure earlier;
-    Path forced;
-    long end;
-    lock.lock();
-    try {
-      earlier = durable.takeFailure();
-      target = written;
-      from = durable.value() + 1;
-      ch = active == null ? null : active.channel;
-      forced = active == null ? null : active.path();
-      end = active == null ? 0 : active.dataEnd();
-    } finally {
-      lock.unlock();
-    }
-    report(earlier);
-    if (target < from) {
-      return null;
-    }
-    IOException failure = null;
-    if (ch != null && config.getDurability() != SpoolDurability.NONE) {
-      try {
-        ch.force(false);
-        FsyncLog.forced(forced, end);
-      } catch (ClosedChannelException e) {
-        failure = afterClosedChannel(ch);
-      } catch (IOException e) {
-        failure = e;
-        lock.lock();
-        try {
-          if (active != null && active.channel == ch) {
-            fail(e);
-          }
-        } finally {
-          lock.unlock();
-        }
-        report(new DurableWatermark.Failure(from, target, e));
-      }
-    }
-    durable.advance(target);
-    if (failure == null) {
-      Discard.safely(() -> events.onDurable(target));
-    }
-    return failure;
-  }
-
-  /**
-   * The active channel was closed under a force: by a roll (which forced it when sealing), by an
-   * abandon (which forced it or queued a failure), or by an interrupt (then it is abandoned now).
-   * {@return the failure reported, or null when the entries are durable}
-   */
-  private IOException afterClosedChannel(FileChannel ch) {
-    DurableWatermark.Failure f;
-    lock.lock();
-    try {
-      if (active != null && active.channel == ch) {
-        abandonActive();
-      }
-      f = durable.takeFailure();
-    } finally {
-      lock.unlock();
-    }
-    report(f);
-    return f == null ? null : f.cause;
-  }
-
-  private void report(DurableWatermark.Failure f) {
-    if (f != null) {
-      Discard.safely(() -> events.onDurabilityFailed(f.from, f.to, f.cause));
-    }
-  }
-
   /** {@return a cursor over the pending entries, oldest first; one reader at a time} */
   public SpoolCursor cursor() {
     return new SpoolCursor(this);
@@ -636,7 +588,9 @@ public final class Spool implements AutoCloseable {
 
   /** {@return the bytes of every file the spool keeps in its directory, as it sized them} */
   public long bytesOnDisk() {
-    return locked(() -> segmentBytesOnDisk + dirLock.bytes() + metaBytes + checkpointBytes);
+    return locked(
+        () ->
+            segmentBytesOnDisk + dirLock.bytes() + metaBytes + checkpointBytes + journals.bytes());
   }
 
   /** {@return the number of unacknowledged entries} */
@@ -662,6 +616,11 @@ public final class Spool implements AutoCloseable {
   /** {@return damaged entries found (at open and when read) since open} */
   public long corruptEntries() {
     return corrupt.get();
+  }
+
+  /** {@return entries found lost (missing, emptied or shortened segments) since open} */
+  public long lostEntries() {
+    return lostBatches.get();
   }
 
   /** {@return entries dropped by DROP_OLDEST since open} */
@@ -698,7 +657,7 @@ public final class Spool implements AutoCloseable {
       lock.unlock();
     }
     committer.shutdown();
-    commit();
+    SpoolCommitter.commit(this);
     lock.lock();
     try {
       sealActiveAtClose();
@@ -706,6 +665,12 @@ public final class Spool implements AutoCloseable {
       lock.unlock();
     }
     SpoolCommitter.writeCheckpoint(this, true);
+    lock.lock();
+    try {
+      journals.close();
+    } finally {
+      lock.unlock();
+    }
     dirLock.release();
   }
 
@@ -725,6 +690,7 @@ public final class Spool implements AutoCloseable {
     lock.lock();
     try {
       closeChannels();
+      journals.close();
     } finally {
       lock.unlock();
     }

@@ -3,6 +3,9 @@ package io.logproducer.internal.spool;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -17,6 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 final class SpoolCommitter extends Thread {
   private final Spool spool;
   private volatile boolean stopped;
+  private volatile boolean checkpointSoon;
 
   /** The committer of {@code spool}, not yet started. */
   SpoolCommitter(Spool spool) {
@@ -30,8 +34,9 @@ final class SpoolCommitter extends Thread {
   public void run() {
     SpoolConfig c = spool.config;
     boolean group = c.getDurability() == SpoolDurability.GROUP_COMMIT;
+    boolean forceJournal = c.getDurability() != SpoolDurability.NONE;
     long tick =
-        group
+        forceJournal
             ? Math.min(c.getGroupCommitMillis(), spool.tuning.checkpointIntervalMillis)
             : spool.tuning.checkpointIntervalMillis;
     long nextCheckpoint =
@@ -43,9 +48,13 @@ final class SpoolCommitter extends Thread {
       }
       try {
         if (group) {
-          spool.commit();
+          commit(spool);
         }
-        if (System.nanoTime() - nextCheckpoint >= 0) {
+        if (forceJournal) {
+          spool.journals.force(spool.lock);
+        }
+        if (checkpointSoon || System.nanoTime() - nextCheckpoint >= 0) {
+          checkpointSoon = false;
           writeCheckpoint(spool, false);
           nextCheckpoint =
               System.nanoTime()
@@ -57,9 +66,17 @@ final class SpoolCommitter extends Thread {
     }
   }
 
+  /** Asks for a checkpoint at the next tick (the journal is full or failed). */
+  void checkpointSoon() {
+    checkpointSoon = true;
+    LockSupport.unpark(this);
+  }
+
   /**
    * Writes {@code spool}'s checkpoint if anything changed since the last one (or when {@code
-   * always}).
+   * always}). Under the lock it takes the snapshot and starts the next journal, so that every fact
+   * after the snapshot is in a journal the checkpoint names; once the checkpoint is on disk, the
+   * older journals are deleted.
    */
   static void writeCheckpoint(Spool spool, boolean always) {
     Checkpoint cp;
@@ -68,7 +85,12 @@ final class SpoolCommitter extends Thread {
       if (!spool.checkpointDirty && !always) {
         return;
       }
-      cp = SpoolRecovery.snapshot(spool);
+      long previous = spool.journals.generation();
+      long gen = spool.journals.rotate();
+      if (gen < 0) {
+        gen = previous < 0 ? 0 : previous; // no new journal: the old ones still apply
+      }
+      cp = SpoolRecovery.snapshot(spool, gen);
       spool.checkpointDirty = false;
     } finally {
       spool.lock.unlock();
@@ -77,6 +99,7 @@ final class SpoolCommitter extends Thread {
       cp.write(spool.dir);
       spool.lock.lock();
       try {
+        spool.journals.deleteBelow(cp.journalGeneration);
         spool.checkpointBytes = cp.bytes();
       } finally {
         spool.lock.unlock();
@@ -104,6 +127,86 @@ final class SpoolCommitter extends Thread {
       join(10_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Forces what was written since the last commit (GROUP_COMMIT's committer; EVERY_BATCH's
+   * appender) and advances the durable watermark. {@return null, or the force's failure (then
+   * reported)}
+   */
+  static IOException commit(Spool spool) {
+    FileChannel ch;
+    long target;
+    long from;
+    DurableWatermark.Failure earlier;
+    Path forced;
+    long end;
+    spool.lock.lock();
+    try {
+      earlier = spool.durable.takeFailure();
+      target = spool.written;
+      from = spool.durable.value() + 1;
+      ch = spool.active == null ? null : spool.active.channel;
+      forced = spool.active == null ? null : spool.active.path();
+      end = spool.active == null ? 0 : spool.active.dataEnd();
+    } finally {
+      spool.lock.unlock();
+    }
+    report(spool, earlier);
+    if (target < from) {
+      return null;
+    }
+    IOException failure = null;
+    if (ch != null && spool.config.getDurability() != SpoolDurability.NONE) {
+      try {
+        ch.force(false);
+        FsyncLog.forced(forced, end);
+      } catch (ClosedChannelException e) {
+        failure = afterClosedChannel(spool, ch);
+      } catch (IOException e) {
+        failure = e;
+        spool.lock.lock();
+        try {
+          if (spool.active != null && spool.active.channel == ch) {
+            spool.fail(e);
+          }
+        } finally {
+          spool.lock.unlock();
+        }
+        report(spool, new DurableWatermark.Failure(from, target, e));
+      }
+    }
+    spool.durable.advance(target);
+    if (failure == null) {
+      Discard.safely(() -> spool.events.onDurable(target));
+    }
+    return failure;
+  }
+
+  /**
+   * The active channel was closed under a force: by a roll (which forced it when sealing), by an
+   * abandon (which forced it or queued a failure), or by an interrupt (then it is abandoned now).
+   * {@return the failure reported, or null when the entries are durable}
+   */
+  private static IOException afterClosedChannel(Spool spool, FileChannel ch) {
+    DurableWatermark.Failure f;
+    spool.lock.lock();
+    try {
+      if (spool.active != null && spool.active.channel == ch) {
+        spool.abandonActive();
+      }
+      f = spool.durable.takeFailure();
+    } finally {
+      spool.lock.unlock();
+    }
+    report(spool, f);
+    return f == null ? null : f.cause;
+  }
+
+  private static void report(Spool spool, DurableWatermark.Failure f) {
+    if (f != null) {
+      Discard.safely(() -> spool.events.onDurabilityFailed(f.from, f.to, f.cause));
     }
   }
 }

@@ -3,6 +3,7 @@ package io.logproducer.internal.spool;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardOpenOption;
 
 /**
@@ -70,6 +71,10 @@ public final class SpoolCursor implements AutoCloseable {
         spool.discard(s, i, new Discard(DiscardReason.CORRUPT, seq, -1, null));
         return null;
       }
+    } catch (NoSuchFileException e) {
+      LossDetector.lose(
+          spool, s); // the file was deleted under the spool: every pending entry in it is gone
+      return null;
     } catch (IOException e) {
       spool.discard(s, i, new Discard(DiscardReason.CORRUPT, seq, -1, null));
       return null;

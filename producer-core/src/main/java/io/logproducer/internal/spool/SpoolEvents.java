@@ -20,6 +20,21 @@ public interface SpoolEvents {
    */
   default void onDiscarded(DiscardReason reason, long sequence, int recordCount, byte[] meta) {}
 
+  /**
+   * Entries that were written to the segment {@code file} and never acknowledged are gone: the file
+   * is missing, empty or shorter than what was written into it (found at open from the checkpoint
+   * and the journal, or when the cursor found the file deleted). One call per segment.
+   *
+   * @param fromSequence the first sequence of the range the lost entries were in
+   * @param toSequence the last sequence of that range
+   * @param batches the entries lost
+   * @param records their records, or -1 when not known
+   */
+  default void onLost(String file, long fromSequence, long toSequence, int batches, long records) {}
+
+  /** Something the operator should know that lost nothing (e.g. a stray file moved aside). */
+  default void onNotice(String message) {}
+
   /** Every entry with a sequence up to {@code sequence} is as durable as the policy promises. */
   default void onDurable(long sequence) {}
 

@@ -2,12 +2,15 @@ package io.logproducer.internal.spool;
 
 import io.logproducer.SpoolDurability;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 
@@ -39,8 +42,11 @@ final class SpoolRecovery {
   /** Not instantiable. */
   private SpoolRecovery() {}
 
-  /** Loads the directory into {@code spool}; {@return the damaged entries found, to report} */
-  static List<Discard> load(Spool spool) throws IOException {
+  /**
+   * Loads the directory into {@code spool}: segments, checkpoint and journals; finds what was lost
+   * (into {@code lost}). {@return the damaged entries found, to report}
+   */
+  static List<Discard> load(Spool spool, List<LossDetector.Lost> lost) throws IOException {
     TreeMap<Long, Path> files = new TreeMap<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(spool.dir, "*" + Segment.SUFFIX)) {
       for (Path p : ds) {
@@ -50,18 +56,43 @@ final class SpoolRecovery {
         }
       }
     }
+    Checkpoint cp = Checkpoint.read(spool.dir);
+    TreeMap<Long, Path> journals = SpoolJournal.list(spool.dir);
+    List<SpoolJournal.Record> journal =
+        SpoolJournal.read(spool.dir, cp == null ? 0 : cp.journalGeneration);
+    LossDetector detector = new LossDetector(cp, journal);
+    spool.journals.startAt(
+        Math.max(journals.isEmpty() ? 0 : journals.lastKey(), cp == null ? 0 : cp.journalGeneration)
+            + 1);
     List<Discard> damaged = new ArrayList<>();
     long newestSize = files.isEmpty() ? 0 : Files.size(files.lastEntry().getValue());
     long last = 0;
     for (Path p : files.values()) {
       boolean newest = p.equals(files.lastEntry().getValue());
-      Segment s = loadSegment(spool, p, newest, last, damaged);
+      long base = Segment.parseBase(p.getFileName().toString());
+      if (detector.isStray(base, p, spool.maxEntryBytes())) {
+        Path aside = p.resolveSibling(p.getFileName() + ".stray");
+        Files.move(p, aside, StandardCopyOption.REPLACE_EXISTING);
+        spool.notices.add(
+            "spool "
+                + spool.dir
+                + ": "
+                + p.getFileName()
+                + " holds no entry this spool wrote (not in its checkpoint or journal); moved"
+                + " aside as "
+                + aside.getFileName()
+                + ", nothing counted");
+        continue;
+      }
+      List<Discard> here = new ArrayList<>();
+      Segment s = loadSegment(spool, p, newest, last, here);
+      damaged.addAll(here);
+      detector.damaged(base, here.size());
       spool.segments.put(s.baseSequence(), s);
       spool.segmentBytesOnDisk += s.fileBytes();
       last = Math.max(last, s.lastSequence());
     }
     spool.corrupt.addAndGet(damaged.size());
-    Checkpoint cp = Checkpoint.read(spool.dir);
     long next = Math.max(1, last + 1);
     if (!files.isEmpty()) {
       next = Math.max(next, files.lastKey());
@@ -69,12 +100,16 @@ final class SpoolRecovery {
     if (cp != null) {
       next = Math.max(next, cp.nextSequence);
     }
+    next = Math.max(next, detector.highestJournaled() + 1);
     Segment newest = spool.segments.isEmpty() ? null : spool.segments.lastEntry().getValue();
     if (newest != null && !newest.sealed() && newestSize > 0) {
       next += UNCLEAN_GAP;
     }
     spool.nextSequence = next;
-    applyCheckpoint(spool, cp);
+    markAcknowledged(spool, detector);
+    readRecordCounts(spool);
+    lost.addAll(detector.lost(spool.segments));
+    deleteFullyAcknowledged(spool);
     return damaged;
   }
 
@@ -131,19 +166,56 @@ final class SpoolRecovery {
   }
 
   /**
-   * Marks what {@code cp} acknowledges (all pending when null), totals the pending bytes and
-   * entries, and deletes fully acknowledged sealed segments.
+   * Marks what the checkpoint and the journals acknowledge; totals the pending bytes and entries.
    */
-  private static void applyCheckpoint(Spool spool, Checkpoint cp) throws IOException {
-    List<Segment> done = new ArrayList<>();
+  private static void markAcknowledged(Spool spool, LossDetector detector) {
     for (Segment s : spool.segments.values()) {
       for (int i = 0; i < s.count(); i++) {
-        if (cp != null && cp.acknowledges(s.sequenceAt(i))) {
+        if (detector.acknowledged(s.sequenceAt(i))) {
           s.acknowledge(i);
         }
       }
       spool.unackedBytes += s.unackedBytes();
       spool.pendingEntries += s.unackedCount();
+    }
+  }
+
+  /**
+   * Reads the record count of each pending entry indexed from a footer (which does not carry it)
+   * from its header: one small read per pending entry. A header that does not match is left unknown
+   * (the cursor finds the entry damaged when it reads it).
+   */
+  private static void readRecordCounts(Spool spool) {
+    ByteBuffer h = ByteBuffer.allocate(EntryFrame.HEADER_BYTES);
+    for (Segment s : spool.segments.values()) {
+      FileChannel ch = null;
+      try {
+        for (int i = 0; i < s.count(); i++) {
+          if (s.isAcked(i) || s.recordsAt(i) >= 0) {
+            continue;
+          }
+          if (ch == null) {
+            ch = FileChannel.open(s.path(), StandardOpenOption.READ);
+          }
+          h.clear();
+          if (SegmentFiles.readFully(ch, h, s.offsetAt(i))
+              && h.getInt(0) == EntryFrame.MAGIC
+              && EntryFrame.sequence(h, 0) == s.sequenceAt(i)) {
+            s.setRecordsAt(i, Math.max(0, h.getInt(24)));
+          }
+        }
+      } catch (IOException e) {
+        // Left unknown; the cursor reports the entry when it cannot read it.
+      } finally {
+        SegmentFiles.closeQuietly(ch);
+      }
+    }
+  }
+
+  /** Deletes fully acknowledged sealed segments. */
+  private static void deleteFullyAcknowledged(Spool spool) throws IOException {
+    List<Segment> done = new ArrayList<>();
+    for (Segment s : spool.segments.values()) {
       if (s.sealed() && s.fullyAcked()) {
         done.add(s);
       }
@@ -172,6 +244,8 @@ final class SpoolRecovery {
     spool.dirLock = DirectoryLock.acquire(spool.dir);
     spool.checkpointBytes = 0;
     spool.checkpointDirty = true;
+    spool.journals.close();
+    spool.journals.rotate();
     for (Segment s : spool.segments.values()) {
       if (!Files.exists(s.path())) {
         spool.segmentBytesOnDisk -= s.fileBytes();
@@ -180,31 +254,70 @@ final class SpoolRecovery {
     }
   }
 
-  /** {@return the checkpoint of {@code spool}'s current state (caller holds its lock)} */
-  static Checkpoint snapshot(Spool spool) {
+  /**
+   * {@return the checkpoint of {@code spool}'s current state, naming {@code journalGeneration} as
+   * the first journal to apply on top of it} Caller holds its lock. Cost: one pass over the entries
+   * on disk.
+   */
+  static Checkpoint snapshot(Spool spool, long journalGeneration) {
     long low = spool.nextSequence;
     Segment lowSegment = null;
+    List<Checkpoint.SegmentState> manifest = new ArrayList<>();
     for (Segment s : spool.segments.values()) {
       int i = s.firstUnackedAfter(Long.MIN_VALUE);
-      if (i >= 0) {
+      if (i < 0) {
+        continue;
+      }
+      if (lowSegment == null) {
         low = s.sequenceAt(i);
         lowSegment = s;
-        break;
+      }
+      if (manifest.size() < Checkpoint.maxSegments()) {
+        manifest.add(
+            new Checkpoint.SegmentState(
+                s.baseSequence(),
+                s.lastSequence(),
+                s.count(),
+                s.unackedCount(),
+                s.unackedRecords()));
       }
     }
-    long[] acked = new long[Checkpoint.MAX_ACKED_ABOVE];
+    int maxRuns = Checkpoint.maxRuns(manifest.size());
+    long[] runs = new long[16];
     int n = 0;
     if (lowSegment != null) {
+      boolean open = false;
+      outer:
       for (Segment s : spool.segments.tailMap(lowSegment.baseSequence(), true).values()) {
-        for (int i = 0; i < s.count() && n < acked.length; i++) {
-          if (s.sequenceAt(i) > low && s.isAcked(i)) {
-            acked[n++] = s.sequenceAt(i);
+        for (int i = 0; i < s.count(); i++) {
+          long seq = s.sequenceAt(i);
+          if (seq <= low) {
+            continue;
+          }
+          if (!s.isAcked(i)) {
+            open = false;
+          } else if (open) {
+            runs[2 * n - 1] = seq;
+          } else {
+            if (n == maxRuns) {
+              break outer;
+            }
+            if (2 * n + 2 > runs.length) {
+              runs = Arrays.copyOf(runs, runs.length * 2);
+            }
+            runs[2 * n] = seq;
+            runs[2 * n + 1] = seq;
+            n++;
+            open = true;
           }
         }
       }
     }
-    long[] exact = new long[n];
-    System.arraycopy(acked, 0, exact, 0, n);
-    return new Checkpoint(spool.nextSequence, low, exact);
+    return new Checkpoint(
+        spool.nextSequence,
+        low,
+        journalGeneration,
+        Arrays.copyOf(runs, 2 * n),
+        manifest.toArray(new Checkpoint.SegmentState[0]));
   }
 }
