@@ -40,9 +40,11 @@ public final class SendResult {
      * spool, and only another answer leaves it to replay, so within one process it reaches the
      * receiver once. A batch can be delivered twice only when the process dies (e.g. {@code kill
      * -9}) after the receiver took the request but before the producer removed the batch from the
-     * spool: the next producer replays it, at most once more per batch that was in flight then.
-     * Each batch's sequence ({@link SpoolListener}) is the key a receiver can drop such a duplicate
-     * by.
+     * spool: every removal is journaled the moment the answer is taken, so the next producer
+     * replays at most the batches in flight at the kill ({@code sendThreads} live exports plus
+     * {@link SpoolConfig#getReplayExports(int)} replay exports), each once more; after a power
+     * loss, also those removed within the last {@code groupCommitMillis}. Each batch's sequence
+     * ({@link SpoolListener}) is the key a receiver can drop such a duplicate by.
      */
     SPOOLED
   }

@@ -35,10 +35,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * unlink). The cursor takes it to find the next entry and reads outside it. Listener calls are made
  * after the lock is released.
  *
- * <p>Acknowledged entries are replayed after a crash only if their acknowledgement is younger than
- * the last checkpoint (checkpointIntervalMillis, 1 s by default) or was one of more than {@link
- * Checkpoint#MAX_ACKED_ABOVE} out-of-order acknowledgements above the lowest unacknowledged entry:
- * at least once, with that bound on duplicates.
+ * <p>Every append and acknowledgement is journaled ({@link SpoolJournal}) the moment it happens,
+ * into the page cache: after a process kill, an acknowledged entry is replayed only if its
+ * acknowledgement had not been made yet (the entry was in flight); after a power loss, also if it
+ * was made within the last groupCommitMillis (the journal's force). The checkpoint's manifest and
+ * the journal tell at open what should be on disk, so a segment that is missing, emptied or cut
+ * short is reported as lost ({@link SpoolEvents#onLost}).
  */
 public final class Spool implements AutoCloseable {
 
