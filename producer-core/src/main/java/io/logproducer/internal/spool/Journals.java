@@ -119,6 +119,17 @@ final class Journals {
     }
   }
 
+  /**
+   * Starts over after the directory was recreated under the spool (its journals went with it): a
+   * new journal, nothing retired.
+   */
+  void restart() {
+    close();
+    current = null;
+    retiredBytes = 0;
+    rotate();
+  }
+
   /** Closes the current journal (it stays on disk for the next owner). */
   void close() {
     if (current != null) {

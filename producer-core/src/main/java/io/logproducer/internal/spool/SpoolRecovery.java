@@ -244,8 +244,7 @@ final class SpoolRecovery {
     spool.dirLock = DirectoryLock.acquire(spool.dir);
     spool.checkpointBytes = 0;
     spool.checkpointDirty = true;
-    spool.journals.close();
-    spool.journals.rotate();
+    spool.journals.restart();
     for (Segment s : spool.segments.values()) {
       if (!Files.exists(s.path())) {
         spool.segmentBytesOnDisk -= s.fileBytes();
