@@ -100,14 +100,15 @@ final class ProducerSpool {
 
   /**
    * {@return the replay threads' tasks: the reader, then {@code max(1, floor(replayShare ×
-   * sendThreads))} workers}; replay's failures, refused writes and failed fsyncs are noted in
-   * {@code metrics}' last error. Called once, before the threads start.
+   * sendThreads))} workers}; replay's failures are noted in {@code metrics}' last error, refused
+   * writes and failed fsyncs in its last error and its last spool error. Called once, before the
+   * threads start.
    */
   List<Runnable> replayTasks(int sendThreads, Metrics metrics) {
     int workers = config.getReplayExports(sendThreads);
     replay.configure(workers, metrics::noteError);
-    writer.reportErrorsTo(metrics::noteError);
-    this.metrics.reportErrorsTo(metrics::noteError);
+    writer.reportErrorsTo(metrics::noteSpoolError);
+    this.metrics.reportErrorsTo(metrics::noteSpoolError);
     List<Runnable> tasks = new ArrayList<>(workers + 1);
     tasks.add(replay);
     for (int i = 0; i < workers; i++) {

@@ -127,8 +127,15 @@ final class SpoolWriter {
     this.errors = sink;
   }
 
+  /**
+   * The spool refused batch {@code b}: noted (last error, last spool error, a rate-limited log) at
+   * its first refusal only, and counted once, at its outcome ({@link SpoolOutcomes#settle}).
+   */
   private void notWritten(ProducerBatch b, String why) {
-    metrics.batchesNotWritten.increment();
+    if (b.spoolRefused) {
+      return; // its retries try again, but it is one batch, noted once
+    }
+    b.spoolRefused = true;
     errors.noteError(
         "spool " + spool.directory(),
         "did not store a batch of " + b.recordCount() + " records (" + why + "); memory only");
