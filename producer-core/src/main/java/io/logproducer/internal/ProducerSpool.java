@@ -73,13 +73,32 @@ final class ProducerSpool {
   }
 
   /**
-   * {@return a new {@link ExpirySpooler} writing through {@code sender}} A batch it writes waits
-   * for durability up to twice the group-commit interval + {@link
-   * ExpirySpooler#DURABLE_SLACK_MILLIS}.
+   * {@return a new {@link ExpirySpooler} writing through {@code sender}, which also settles the
+   * send threads' batches about to fail with an entry not yet durable} A batch it settles waits for
+   * durability up to twice the group-commit interval + {@link ExpirySpooler#DURABLE_SLACK_MILLIS}.
    */
   ExpirySpooler expirySpooler(Sender sender) {
-    return new ExpirySpooler(
-        sender, spool, 2 * config.getGroupCommitMillis() + ExpirySpooler.DURABLE_SLACK_MILLIS);
+    ExpirySpooler s =
+        new ExpirySpooler(
+            sender, spool, 2 * config.getGroupCommitMillis() + ExpirySpooler.DURABLE_SLACK_MILLIS);
+    sender.settleDurableWith(s);
+    return s;
+  }
+
+  /**
+   * {@return whether batch {@code b}, at its delivery deadline, is in flight on a send thread that
+   * has not written it to the spool yet (nor been refused), or with its entry written but not
+   * durable yet (the committer is late: a busy CPU, a slow disk), for at most {@link
+   * ExpirySpooler#DURABLE_SLACK_MILLIS} past its deadline} Its outcome then waits for the write and
+   * the group commit, which make it SPOOLED, not FAILED.
+   */
+  boolean outcomeAwaitsDurability(ProducerBatch b) {
+    return b.state() == ProducerBatch.IN_FLIGHT
+        && !b.expirySpooling
+        && ((b.spoolSequence < 0 && !b.spoolRefused) || writer.awaitingDurability(b))
+        && System.nanoTime() - b.deliveryDeadlineNanos
+            < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                ExpirySpooler.DURABLE_SLACK_MILLIS);
   }
 
   SpoolWriter writer() {

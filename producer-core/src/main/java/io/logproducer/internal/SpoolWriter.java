@@ -122,6 +122,16 @@ final class SpoolWriter {
     }
   }
 
+  /**
+   * {@return whether batch {@code b} has an entry in the spool that is not durable yet} Its outcome
+   * should then wait for the group commit: a late committer (a starved CPU) must not turn a stored
+   * batch into a failure.
+   */
+  boolean awaitingDurability(ProducerBatch b) {
+    long seq = b.spoolSequence;
+    return seq >= 0 && spool.durableSequence() < seq && held.contains(seq);
+  }
+
   /** Where refusals go besides the log: the producer's last error; set before the threads start. */
   void reportErrorsTo(ReplaySource.ErrorSink sink) {
     this.errors = sink;

@@ -17,6 +17,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /** The producer settings the spool tests (and their child JVMs) share. */
 final class SpoolTestSettings {
@@ -52,6 +54,32 @@ final class SpoolTestSettings {
         .setMaxBytes(8L << 20)
         .setDurability(SpoolDurability.GROUP_COMMIT)
         .setGroupCommitMillis(20);
+  }
+
+  /**
+   * Waits until {@code done} holds for as long as {@code progress} keeps changing, however slow the
+   * machine is. {@return false once {@code progress} stood still for {@code idleMillis} without
+   * {@code done} (a stall)}
+   */
+  static boolean whileProgressing(BooleanSupplier done, LongSupplier progress, long idleMillis) {
+    long last = progress.getAsLong();
+    long idleSince = System.nanoTime();
+    while (!done.getAsBoolean()) {
+      long now = progress.getAsLong();
+      if (now != last) {
+        last = now;
+        idleSince = System.nanoTime();
+      } else if (System.nanoTime() - idleSince > idleMillis * 1_000_000L) {
+        return done.getAsBoolean();
+      }
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return done.getAsBoolean();
+      }
+    }
+    return true;
   }
 
   /** {@return record {@code i}: body {@code r-<i>}, destination {@code shard-<i % shards>}} */
