@@ -53,6 +53,7 @@ class OtlpSpoolReplayTest {
         .setShutdownHookEnabled(false)
         .setLingerMillis(5)
         .setBatchCountThreshold(10)
+        .setBatchSizeInBytes(32 * 1024) // requests fit the 64 KiB segments
         .setDeliveryTimeoutMillis(60_000)
         .setInitialRetryBackoffMillis(10)
         .setMaxRetryBackoffMillis(50)

@@ -26,13 +26,15 @@ final class SpoolTestSettings {
   private SpoolTestSettings() {}
 
   /**
-   * {@return a producer config builder: one send thread, batches of 10 records (linger 5 ms),
-   * retries every 10 to 50 ms, deliveryTimeoutMillis {@code deliveryMillis}, no compression, no
-   * JMX, no shutdown hook; the caller sets the spool}
+   * {@return a producer config builder: one send thread, batches of 10 records (linger 5 ms) and at
+   * most 32 KiB (a request fits the 64 KiB segments of {@link #spool}), retries every 10 to 50 ms,
+   * deliveryTimeoutMillis {@code deliveryMillis}, no compression, no JMX, no shutdown hook; the
+   * caller sets the spool}
    */
   static ProducerConfig.Builder producer(String clientId, long deliveryMillis) {
     return ProducerConfig.builder()
         .setClientId(clientId)
+        .setBatchSizeInBytes(32 * 1024)
         .setLingerMillis(5)
         .setBatchCountThreshold(10)
         .setDeliveryTimeoutMillis(deliveryMillis)
