@@ -104,8 +104,14 @@ class SpoolListenerTest {
   }
 
   private Producer producer(InMemoryExporter exporter, SpoolConfig spool, long deliveryMillis) {
+    return producer(exporter, spool, deliveryMillis, 5);
+  }
+
+  private Producer producer(
+      InMemoryExporter exporter, SpoolConfig spool, long deliveryMillis, long lingerMillis) {
     ProducerConfig config =
         SpoolTestSettings.producer("spool-listener-" + IDS.incrementAndGet(), deliveryMillis)
+            .setLingerMillis(lingerMillis)
             .setSpool(spool)
             .build();
     Producer p = new Producer(config, exporter);
@@ -125,11 +131,14 @@ class SpoolListenerTest {
     }
   }
 
-  /** A first producer against a dead receiver, closed: all {@code n} records SPOOLED. */
+  /**
+   * A first producer against a dead receiver, closed: all {@code n} records SPOOLED, in full
+   * batches of 10 (sealed by count: a 5 ms linger sealed smaller ones on a busy machine).
+   */
   private void spoolAll(int n) {
     InMemoryExporter down = InMemoryExporter.create();
     down.respondWith(b -> DOWN);
-    Producer first = producer(down, spool().build(), 60_000);
+    Producer first = producer(down, spool().build(), 60_000, 10_000);
     Outcomes outcomes = new Outcomes();
     sendAll(first, outcomes, n, "");
     first.close(1_000);
