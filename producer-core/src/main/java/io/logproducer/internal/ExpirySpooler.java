@@ -26,8 +26,8 @@ import java.util.concurrent.TimeUnit;
  * that ends them ({@link #settleWhenDurable}). However late the machine schedules the committer,
  * the batch gets SPOOLED once its entry is durable, never FAILED for the delay.
  *
- * <p>Thread-safe: {@link #offer} from the linger thread, {@link #run()} on its own thread, {@link
- * #stop()} from the closing thread.
+ * <p>Thread-safe: {@link #offer} from the linger thread, {@link #settleWhenDurable} from send
+ * threads, {@link #run()} on its own thread, {@link #stop()} from the closing thread.
  */
 final class ExpirySpooler implements Runnable {
 
