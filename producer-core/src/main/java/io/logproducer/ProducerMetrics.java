@@ -43,6 +43,7 @@ public final class ProducerMetrics {
   private final long spoolBatchesLost;
   private final long spoolRecordsLost;
   private final long spoolBatchesNotWritten;
+  private final String lastSpoolError;
 
   /**
    * Creates a snapshot; used by the producer ({@link Producer#getMetrics()}). Each argument is the
@@ -118,8 +119,6 @@ public final class ProducerMetrics {
         0,
         0,
         0,
-        0,
-        0,
         0);
   }
 
@@ -156,9 +155,112 @@ public final class ProducerMetrics {
    * @param spoolRecordsExpired see {@link #getSpoolRecordsExpired()}
    * @param spoolRecordsDropped see {@link #getSpoolRecordsDropped()}
    * @param spoolBatchesCorrupt see {@link #getSpoolBatchesCorrupt()}
+   * @param spoolBatchesNotWritten see {@link #getSpoolBatchesNotWritten()}
+   */
+  public ProducerMetrics(
+      long recordsAccepted,
+      long recordsSent,
+      long bytesSent,
+      long wireBytesSent,
+      long recordsRejected,
+      long recordsFailed,
+      long recordsDropped,
+      long batchesSent,
+      long batchesFailed,
+      long retries,
+      long bufferedBytes,
+      long peakBufferedBytes,
+      long totalSizeInBytes,
+      int waitingThreads,
+      long sendBlockedNanos,
+      long requests,
+      long requestLatencyNanosTotal,
+      long requestLatencyNanosMax,
+      String lastError,
+      long recordsSpooled,
+      long batchesSpooled,
+      long spoolBytesOnDisk,
+      long spoolPendingBatches,
+      long spoolRecordsReplayed,
+      long spoolRecordsDelivered,
+      long spoolRecordsRefused,
+      long spoolRecordsExpired,
+      long spoolRecordsDropped,
+      long spoolBatchesCorrupt,
+      long spoolBatchesNotWritten) {
+    this(
+        recordsAccepted,
+        recordsSent,
+        bytesSent,
+        wireBytesSent,
+        recordsRejected,
+        recordsFailed,
+        recordsDropped,
+        batchesSent,
+        batchesFailed,
+        retries,
+        bufferedBytes,
+        peakBufferedBytes,
+        totalSizeInBytes,
+        waitingThreads,
+        sendBlockedNanos,
+        requests,
+        requestLatencyNanosTotal,
+        requestLatencyNanosMax,
+        lastError,
+        recordsSpooled,
+        batchesSpooled,
+        spoolBytesOnDisk,
+        spoolPendingBatches,
+        spoolRecordsReplayed,
+        spoolRecordsDelivered,
+        spoolRecordsRefused,
+        spoolRecordsExpired,
+        spoolRecordsDropped,
+        spoolBatchesCorrupt,
+        0,
+        0,
+        spoolBatchesNotWritten,
+        null);
+  }
+
+  /**
+   * Creates a snapshot with the spool's counters and its last problem; used by the producer ({@link
+   * Producer#getMetrics()}). Each argument is the value of the getter of the same name.
+   *
+   * @param recordsAccepted see {@link #getRecordsAccepted()}
+   * @param recordsSent see {@link #getRecordsSent()}
+   * @param bytesSent see {@link #getBytesSent()}
+   * @param wireBytesSent see {@link #getWireBytesSent()}
+   * @param recordsRejected see {@link #getRecordsRejected()}
+   * @param recordsFailed see {@link #getRecordsFailed()}
+   * @param recordsDropped see {@link #getRecordsDropped()}
+   * @param batchesSent see {@link #getBatchesSent()}
+   * @param batchesFailed see {@link #getBatchesFailed()}
+   * @param retries see {@link #getRetries()}
+   * @param bufferedBytes see {@link #getBufferedBytes()}
+   * @param peakBufferedBytes see {@link #getPeakBufferedBytes()}
+   * @param totalSizeInBytes see {@link #getTotalSizeInBytes()}
+   * @param waitingThreads see {@link #getWaitingThreads()}
+   * @param sendBlockedNanos see {@link #getSendBlockedNanos()}
+   * @param requests see {@link #getRequests()}
+   * @param requestLatencyNanosTotal see {@link #getRequestLatencyNanosTotal()}
+   * @param requestLatencyNanosMax see {@link #getRequestLatencyNanosMax()}
+   * @param lastError see {@link #getLastError()}
+   * @param recordsSpooled see {@link #getRecordsSpooled()}
+   * @param batchesSpooled see {@link #getBatchesSpooled()}
+   * @param spoolBytesOnDisk see {@link #getSpoolBytesOnDisk()}
+   * @param spoolPendingBatches see {@link #getSpoolPendingBatches()}
+   * @param spoolRecordsReplayed see {@link #getSpoolRecordsReplayed()}
+   * @param spoolRecordsDelivered see {@link #getSpoolRecordsDelivered()}
+   * @param spoolRecordsRefused see {@link #getSpoolRecordsRefused()}
+   * @param spoolRecordsExpired see {@link #getSpoolRecordsExpired()}
+   * @param spoolRecordsDropped see {@link #getSpoolRecordsDropped()}
+   * @param spoolBatchesCorrupt see {@link #getSpoolBatchesCorrupt()}
    * @param spoolBatchesLost see {@link #getSpoolBatchesLost()}
    * @param spoolRecordsLost see {@link #getSpoolRecordsLost()}
    * @param spoolBatchesNotWritten see {@link #getSpoolBatchesNotWritten()}
+   * @param lastSpoolError see {@link #getLastSpoolError()}
    */
   public ProducerMetrics(
       long recordsAccepted,
@@ -192,7 +294,8 @@ public final class ProducerMetrics {
       long spoolBatchesCorrupt,
       long spoolBatchesLost,
       long spoolRecordsLost,
-      long spoolBatchesNotWritten) {
+      long spoolBatchesNotWritten,
+      String lastSpoolError) {
     this.recordsAccepted = recordsAccepted;
     this.recordsSent = recordsSent;
     this.bytesSent = bytesSent;
@@ -225,6 +328,7 @@ public final class ProducerMetrics {
     this.spoolBatchesLost = spoolBatchesLost;
     this.spoolRecordsLost = spoolRecordsLost;
     this.spoolBatchesNotWritten = spoolBatchesNotWritten;
+    this.lastSpoolError = lastSpoolError;
   }
 
   /** {@return records accepted by {@code send}} */
@@ -354,6 +458,19 @@ public final class ProducerMetrics {
     return lastError;
   }
 
+  /**
+   * The spool's own most recent problem — a batch it did not store (the free-disk guard, full, disk
+   * failed, too large) or a failed fsync — as {@code "<ISO-8601 time> spool <directory>:
+   * <message>"}, or null if it had none. It is the last error too when it happens, but unlike
+   * {@link #getLastError()} a later export failure does not replace it. Also over JMX ({@code
+   * LastSpoolError}).
+   *
+   * @return the spool's last problem's text, or null (always null without a spool)
+   */
+  public String getLastSpoolError() {
+    return lastSpoolError;
+  }
+
   /** {@return records whose outcome was {@link SendResult.Status#SPOOLED}} */
   public long getRecordsSpooled() {
     return recordsSpooled;
@@ -424,7 +541,8 @@ public final class ProducerMetrics {
 
   /**
    * {@return batches the spool did not store (full under DROP_NEWEST or BLOCK, disk failed, too
-   * large): they kept the in-memory path only}
+   * large): they kept the in-memory path only; each batch counted once, at its outcome, however
+   * many of its attempts the spool refused}
    */
   public long getSpoolBatchesNotWritten() {
     return spoolBatchesNotWritten;
@@ -500,6 +618,7 @@ public final class ProducerMetrics {
                 + ", spoolLost="
                 + spoolBatchesLost)
         + (lastError == null ? "" : ", lastError=" + lastError)
+        + (lastSpoolError == null ? "" : ", lastSpoolError=" + lastSpoolError)
         + "}";
   }
 }

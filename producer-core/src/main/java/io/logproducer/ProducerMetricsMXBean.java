@@ -72,6 +72,14 @@ public interface ProducerMetricsMXBean {
    */
   String getLastError();
 
+  /**
+   * The spool's own most recent problem as text, or null; see {@link
+   * ProducerMetrics#getLastSpoolError()}.
+   *
+   * @return the spool's last problem's text, or null
+   */
+  String getLastSpoolError();
+
   /** {@return records whose outcome was {@link SendResult.Status#SPOOLED}} */
   long getRecordsSpooled();
 
@@ -122,7 +130,8 @@ public interface ProducerMetricsMXBean {
 
   /**
    * {@return batches the spool did not store (full under DROP_NEWEST or BLOCK, disk failed, too
-   * large): they kept the in-memory path only}
+   * large): they kept the in-memory path only; each batch counted once, at its outcome, however
+   * many of its attempts the spool refused}
    */
   long getSpoolBatchesNotWritten();
 

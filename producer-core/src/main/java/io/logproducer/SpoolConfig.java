@@ -21,6 +21,30 @@ public final class SpoolConfig {
   /** Bytes beyond two segments that {@code maxBytes} must leave for the spool's small files. */
   public static final long FIXED_OVERHEAD_BYTES = 1L << 20;
 
+  /**
+   * Bytes a segment must hold beyond a full batch's records and their growth ({@link
+   * #minSegmentBytesFor}): the entry's 36-byte header, the stored meta (about 20 bytes plus the
+   * shard key), the segment's footer (40 bytes for one entry), a codec's frame (under 30 bytes) and
+   * the exporter's request framing (OTLP's resource and scope, a JSON array's brackets).
+   */
+  public static final int SEGMENT_ALLOWANCE_BYTES = 1024;
+
+  /**
+   * {@return the smallest {@code segmentBytes} that holds one request of {@code batchSizeInBytes}
+   * bytes of records: {@code batchSizeInBytes + batchSizeInBytes / 32 + }{@link
+   * #SEGMENT_ALLOWANCE_BYTES}} The 1/32 covers a codec that cannot shrink the body (lz4 grows
+   * incompressible data by at most 1/255, zstd and gzip by less) and per-record framing (JSON's
+   * separators). {@link ProducerConfig.Builder#build()} refuses a spool whose segments are smaller.
+   * A single record larger than {@code batchSizeInBytes} travels alone and may still not fit; the
+   * spool then refuses it (counted in {@code spoolBatchesNotWritten}, noted in {@code
+   * lastSpoolError}) and it keeps its in-memory outcome.
+   *
+   * @param batchSizeInBytes the producer's {@code batchSizeInBytes}
+   */
+  public static long minSegmentBytesFor(int batchSizeInBytes) {
+    return (long) batchSizeInBytes + batchSizeInBytes / 32 + SEGMENT_ALLOWANCE_BYTES;
+  }
+
   private final Path directory;
   private final long maxBytes;
   private final long segmentBytes;
@@ -190,7 +214,10 @@ public final class SpoolConfig {
      * The size of one segment file. Default 64 MiB: a 1 MiB batch wastes at most 1/64 of a segment
      * when it does not fit, and deleting a delivered segment frees a useful amount at once.
      *
-     * @param bytes 4 KiB to 1 GiB, and larger than the largest request body
+     * @param bytes 4 KiB to 1 GiB, and at least {@link #minSegmentBytesFor
+     *     minSegmentBytesFor(batchSizeInBytes)}, so that a whole request body fits (checked by
+     *     {@link ProducerConfig.Builder#build()}: 1,082,368 bytes for the default 1 MiB batches; 64
+     *     KiB segments take batches up to 62,558 bytes)
      * @return this builder
      * @throws IllegalArgumentException ("segmentBytes …") if out of range
      */

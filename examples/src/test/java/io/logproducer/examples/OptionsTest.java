@@ -297,7 +297,7 @@ class OptionsTest {
                   "--spool-max-bytes",
                   "16_777_216",
                   "--spool-segment-bytes",
-                  "1048576",
+                  "2097152",
                   "--spool-durability",
                   "every-batch",
                   "--spool-full-policy",
@@ -317,7 +317,7 @@ class OptionsTest {
             .getSpool();
     assertEquals(java.nio.file.Paths.get("/tmp/q"), spool.getDirectory());
     assertEquals(16_777_216, spool.getMaxBytes());
-    assertEquals(1_048_576, spool.getSegmentBytes());
+    assertEquals(2_097_152, spool.getSegmentBytes());
     assertEquals(io.logproducer.SpoolDurability.EVERY_BATCH, spool.getDurability());
     assertEquals(io.logproducer.SpoolFullPolicy.BLOCK, spool.getFullPolicy());
     assertEquals(250, spool.getMaxBlockMillis());

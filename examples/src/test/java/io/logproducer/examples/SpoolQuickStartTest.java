@@ -74,7 +74,7 @@ class SpoolQuickStartTest {
                 "--spool-dir",
                 dir.toString(),
                 "--spool-segment-bytes",
-                "1048576",
+                "2097152", // holds a whole request of the default 1 MiB batches
                 "--spool-max-bytes",
                 "16777216",
                 "--quiet"));

@@ -17,19 +17,26 @@ import java.util.concurrent.TimeUnit;
  * compresses its request body as a send thread would, writes it to the spool, and gives it its
  * outcome once the durable watermark has passed its entry: SPOOLED ({@link SpoolOutcomes}). A batch
  * the spool does not store (full, disk failed), or whose entry is not durable within {@code
- * durableWaitMillis}, gets the FAILED it would have got. Batches wait for durability in a queue of
- * their own, so one group commit covers many of them and the timer goes on meanwhile.
+ * durableWaitMillis} (a minute and more: a hung disk, not a late committer), gets the FAILED it
+ * would have got. Batches wait for durability in a queue of their own, so one group commit covers
+ * many of them and the timer goes on meanwhile.
  *
- * <p>Thread-safe: {@link #offer} from the linger thread, {@link #run()} on its own thread, {@link
- * #stop()} from the closing thread.
+ * <p>It also settles the batches already in the spool whose entry is not durable yet when they are
+ * about to fail: at their deadline while waiting to retry ({@link #offer}), or on the send thread
+ * that ends them ({@link #settleWhenDurable}). However late the machine schedules the committer,
+ * the batch gets SPOOLED once its entry is durable, never FAILED for the delay.
+ *
+ * <p>Thread-safe: {@link #offer} from the linger thread, {@link #settleWhenDurable} from send
+ * threads, {@link #run()} on its own thread, {@link #stop()} from the closing thread.
  */
 final class ExpirySpooler implements Runnable {
 
   /**
    * How long, beyond twice the group-commit interval, a written batch may wait for its entry to be
-   * durable before it gets FAILED, in ms.
+   * durable before it gets FAILED, in ms: a minute, for a disk whose fsync hangs. A committer that
+   * is only late (a CPU starved by other work) is waited for: the outcome is SPOOLED, later.
    */
-  static final long DURABLE_SLACK_MILLIS = 1_000;
+  static final long DURABLE_SLACK_MILLIS = 60_000;
 
   /** How often the watermark is looked at while batches wait for it, in ms. */
   private static final long DURABLE_POLL_MILLIS = 5;
@@ -70,15 +77,16 @@ final class ExpirySpooler implements Runnable {
   }
 
   /**
-   * Claims batch {@code b}, at its delivery deadline and not in the spool, to spool it; the caller
-   * must then leave its outcome to this class.
+   * Claims batch {@code b} at its delivery deadline, waiting to be sent or to retry, to spool it
+   * (or, when it is in the spool already, to wait for its entry to be durable); the caller must
+   * then leave its outcome to this class.
    *
    * @param failed the outcome it gets if the spool cannot take it
    * @return false (and nothing changed) if the batch is not waiting to be sent or the spooler is
    *     stopping: the caller gives the outcome itself
    */
   boolean offer(ProducerBatch b, SendResult failed) {
-    if (stopped || b.spoolSequence >= 0) {
+    if (stopped) {
       return false;
     }
     int s = b.state();
@@ -90,6 +98,22 @@ final class ExpirySpooler implements Runnable {
       b.expirySpooling = false;
       return false;
     }
+    offered.add(new Expired(b, failed));
+    return true;
+  }
+
+  /**
+   * Takes batch {@code b}, IN_FLIGHT on the calling send thread, about to get {@code failed}, whose
+   * entry is in the spool but not durable yet: this thread gives it its outcome once the entry is
+   * durable (SPOOLED). The caller must then leave the batch to this class.
+   *
+   * @return false (and nothing changed) when the spooler is stopping: the caller finishes it
+   */
+  boolean settleWhenDurable(ProducerBatch b, SendResult failed) {
+    if (stopped) {
+      return false;
+    }
+    b.expirySpooling = true; // the timer leaves it alone; settling does not wait again
     offered.add(new Expired(b, failed));
     return true;
   }
@@ -108,7 +132,7 @@ final class ExpirySpooler implements Runnable {
         continue; // close interrupts only to hurry; the flag says when to leave
       }
       if (e != null) {
-        if (sender.writeExpired(e.batch, body)) {
+        if (e.batch.spoolSequence >= 0 || sender.writeExpired(e.batch, body)) {
           e.writtenNanos = System.nanoTime();
           awaitingDurable.addLast(e);
         } else {

@@ -45,6 +45,7 @@ public final class Metrics implements ProducerMetricsMXBean {
   }
 
   private volatile String lastError;
+  private volatile String lastSpoolError;
 
   /**
    * Remembers the most recent export failure for {@link #getLastError()}: a retry, a rejection, a
@@ -60,6 +61,24 @@ public final class Metrics implements ProducerMetricsMXBean {
   @Override
   public String getLastError() {
     return lastError;
+  }
+
+  /**
+   * Remembers a problem of the spool itself (a batch it did not store, a failed fsync) for {@link
+   * #getLastSpoolError()}, and as the last error too.
+   *
+   * @param source the spool's description
+   * @param message what went wrong
+   */
+  void noteSpoolError(String source, String message) {
+    String text = java.time.Instant.now() + " " + source + ": " + message;
+    lastSpoolError = text;
+    lastError = text;
+  }
+
+  @Override
+  public String getLastSpoolError() {
+    return lastSpoolError;
   }
 
   /** Counts one dropped record. */
@@ -106,7 +125,8 @@ public final class Metrics implements ProducerMetricsMXBean {
         getSpoolBatchesCorrupt(),
         getSpoolBatchesLost(),
         getSpoolRecordsLost(),
-        getSpoolBatchesNotWritten());
+        getSpoolBatchesNotWritten(),
+        lastSpoolError);
   }
 
   @Override

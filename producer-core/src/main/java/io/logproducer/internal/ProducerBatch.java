@@ -121,6 +121,13 @@ final class ProducerBatch implements Batch {
   volatile long spoolSequence = -1;
 
   /**
+   * Set when the spool refused to store the batch (full, disk failed, too large): at its outcome,
+   * if it is still not stored then, it is counted once in {@code spoolBatchesNotWritten}, however
+   * many of its attempts were refused.
+   */
+  volatile boolean spoolRefused;
+
+  /**
    * Set (before its claim) when the {@link ExpirySpooler} takes the batch at its delivery deadline:
    * the batch stays in the send queue or retry schedule, and a send thread that finds it IN_FLIGHT
    * skips it; the linger timer skips it too.

@@ -347,10 +347,7 @@ public final class ProducerEngine {
     accumulator.sealIfOpen(b);
   }
 
-  /**
-   * The linger timer's call at a batch's delivery deadline: gives it FAILED whatever state it is
-   * in.
-   */
+  /** The linger timer's call at a batch's deadline: FAILED (or SPOOLED), or false: not yet. */
   private boolean expire(ProducerBatch b) {
     if (b.state() == ProducerBatch.OPEN) {
       accumulator.sealIfOpen(b);
@@ -381,12 +378,14 @@ public final class ProducerEngine {
                 + last,
             b.lastCause);
     if (expirySpooler != null && expirySpooler.offer(b, r)) {
-      return true; // never exported, so not in the spool yet: it is written now, SPOOLED once
-      // durable
+      return true; // written now unless stored already; SPOOLED once durable
     }
     if (b.tryAbort()) {
       completer.complete(b, r, 0, true);
       return true;
+    }
+    if (spool != null && spool.outcomeAwaitsDurability(b)) {
+      return false; // in flight, not yet durable in the spool: SPOOLED once it is (back in 1 ms)
     }
     if (b.tryTimeOutInFlight()) {
       completer.complete(b, r, 0, false);

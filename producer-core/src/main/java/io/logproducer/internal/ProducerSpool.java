@@ -73,13 +73,32 @@ final class ProducerSpool {
   }
 
   /**
-   * {@return a new {@link ExpirySpooler} writing through {@code sender}} A batch it writes waits
-   * for durability up to twice the group-commit interval + {@link
-   * ExpirySpooler#DURABLE_SLACK_MILLIS}.
+   * {@return a new {@link ExpirySpooler} writing through {@code sender}, which also settles the
+   * send threads' batches about to fail with an entry not yet durable} A batch it settles waits for
+   * durability up to twice the group-commit interval + {@link ExpirySpooler#DURABLE_SLACK_MILLIS}.
    */
   ExpirySpooler expirySpooler(Sender sender) {
-    return new ExpirySpooler(
-        sender, spool, 2 * config.getGroupCommitMillis() + ExpirySpooler.DURABLE_SLACK_MILLIS);
+    ExpirySpooler s =
+        new ExpirySpooler(
+            sender, spool, 2 * config.getGroupCommitMillis() + ExpirySpooler.DURABLE_SLACK_MILLIS);
+    sender.settleDurableWith(s);
+    return s;
+  }
+
+  /**
+   * {@return whether batch {@code b}, at its delivery deadline, is in flight on a send thread that
+   * has not written it to the spool yet (nor been refused), or with its entry written but not
+   * durable yet (the committer is late: a busy CPU, a slow disk), for at most {@link
+   * ExpirySpooler#DURABLE_SLACK_MILLIS} past its deadline} Its outcome then waits for the write and
+   * the group commit, which make it SPOOLED, not FAILED.
+   */
+  boolean outcomeAwaitsDurability(ProducerBatch b) {
+    return b.state() == ProducerBatch.IN_FLIGHT
+        && !b.expirySpooling
+        && ((b.spoolSequence < 0 && !b.spoolRefused) || writer.awaitingDurability(b))
+        && System.nanoTime() - b.deliveryDeadlineNanos
+            < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                ExpirySpooler.DURABLE_SLACK_MILLIS);
   }
 
   SpoolWriter writer() {
@@ -100,14 +119,15 @@ final class ProducerSpool {
 
   /**
    * {@return the replay threads' tasks: the reader, then {@code max(1, floor(replayShare ×
-   * sendThreads))} workers}; replay's failures, refused writes and failed fsyncs are noted in
-   * {@code metrics}' last error. Called once, before the threads start.
+   * sendThreads))} workers}; replay's failures are noted in {@code metrics}' last error, refused
+   * writes and failed fsyncs in its last error and its last spool error. Called once, before the
+   * threads start.
    */
   List<Runnable> replayTasks(int sendThreads, Metrics metrics) {
     int workers = config.getReplayExports(sendThreads);
     replay.configure(workers, metrics::noteError);
-    writer.reportErrorsTo(metrics::noteError);
-    this.metrics.reportErrorsTo(metrics::noteError);
+    writer.reportErrorsTo(metrics::noteSpoolError);
+    this.metrics.reportErrorsTo(metrics::noteSpoolError);
     List<Runnable> tasks = new ArrayList<>(workers + 1);
     tasks.add(replay);
     for (int i = 0; i < workers; i++) {

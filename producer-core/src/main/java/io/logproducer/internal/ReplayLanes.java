@@ -1,20 +1,31 @@
 package io.logproducer.internal;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The stored batches replay holds in memory, per shard: the reader adds them in sequence order
- * ({@link #add}) while there is room ({@link #awaitRoom}); workers take them ({@link #take}) so
- * that at most one batch per shard is exported at a time and a shard's batches go in sequence
- * order, while batches of different shards pass each other. At most {@code capacity} batches
- * (bodies) are held at once, waiting or being exported. Thread-safe.
+ * The stored batches replay holds, per shard. The reader reads entries in sequence order; a shard
+ * holds at most one batch at a time (its body in memory, waiting, being exported, or between
+ * retries). An entry whose shard holds one already, or has entries passed over before it, is passed
+ * over: only its sequence is kept ({@link #deferIfBusy}), and the reader comes back to it ({@link
+ * #nextRevisit}) once its shard is free, oldest first. So a shard whose batch keeps failing (or is
+ * slow) holds back only its own later batches; every other shard's backlog goes on at full speed,
+ * and each shard's batches are still exported one at a time in sequence order. Workers take the
+ * held batches ({@link #take}), oldest first; a batch answered with a retryable failure is put back
+ * ({@link #retryLater}) and taken again after its backoff, so that it does not keep a worker from
+ * the other shards meanwhile.
+ *
+ * <p>Memory: at most {@code 2 × capacity} batches (bodies) are held at once: at most {@code
+ * capacity} that never had a retryable answer (waiting or being exported, {@link #awaitRoom}), the
+ * others between retries. Besides them, 8 bytes per passed-over entry (at most 16 while its shard's
+ * array grows), so at most 16 bytes per pending spool entry: the order of the spool's own index of
+ * its pending entries. At most {@code capacity} batches are exported at once (one per worker).
+ *
+ * <p>Thread-safe: one reader ({@link #awaitRoom}, {@link #nextRevisit}, {@link #deferIfBusy},
+ * {@link #add}), any number of workers ({@link #take}, {@link #retryLater}, {@link #done}).
  */
 final class ReplayLanes {
 
@@ -26,6 +37,12 @@ final class ReplayLanes {
     final StoredBatch batch;
     final byte[] body;
 
+    /** Whether it had a retryable answer; guarded by the lanes. */
+    boolean retrying;
+
+    /** When it may be exported again ({@link System#nanoTime()}); guarded by the lanes. */
+    long notBeforeNanos;
+
     Job(long sequence, StoredBatchMeta meta, StoredBatch batch, byte[] body) {
       this.sequence = sequence;
       this.shard = ByteBuffer.wrap(meta.shardKey);
@@ -35,10 +52,49 @@ final class ReplayLanes {
     }
   }
 
+  /** A shard's state: its held batch, whether it is being exported, its passed-over entries. */
+  private static final class Lane {
+    Job held;
+    boolean exporting;
+
+    /** Passed-over sequences, ascending, in a ring: [head, head + size). */
+    long[] deferred = new long[0];
+
+    int head;
+    int size;
+
+    void defer(long sequence) {
+      if (size == deferred.length) {
+        long[] grown = new long[Math.max(4, deferred.length * 2)];
+        for (int i = 0; i < size; i++) {
+          grown[i] = deferred[(head + i) % deferred.length];
+        }
+        deferred = grown;
+        head = 0;
+      }
+      deferred[(head + size) % deferred.length] = sequence;
+      size++;
+    }
+
+    long firstDeferred() {
+      return deferred[head];
+    }
+
+    void dropFirstDeferred() {
+      head = (head + 1) % deferred.length;
+      size--;
+    }
+
+    boolean idle() {
+      return held == null && size == 0;
+    }
+  }
+
   private final int capacity;
-  private final Map<ByteBuffer, ArrayDeque<Job>> waiting = new HashMap<>();
-  private final Set<ByteBuffer> busy = new HashSet<>();
+  private final Map<ByteBuffer, Lane> lanes = new HashMap<>();
   private int held;
+  private int retrying;
+  private long deferred;
   private boolean stopped;
 
   /**
@@ -63,69 +119,172 @@ final class ReplayLanes {
   synchronized boolean awaitRoom(long millis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     long left;
-    while (!stopped && held >= capacity && (left = deadline - System.nanoTime()) > 0) {
+    while (!stopped && !room() && (left = deadline - System.nanoTime()) > 0) {
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }
-    return !stopped && held < capacity;
+    return !stopped && room();
   }
 
-  /** Adds {@code job}, the next in sequence order; the caller saw room ({@link #awaitRoom}). */
+  private boolean room() {
+    return held - retrying < capacity && held < 2 * capacity;
+  }
+
+  /**
+   * {@return the oldest passed-over sequence whose shard holds no batch now, removed from the
+   * passed-over ones (the reader reads it next, and {@link #add}s it unless it is gone), or -1 when
+   * there is none}
+   */
+  synchronized long nextRevisit() {
+    Lane oldest = null;
+    for (Lane lane : lanes.values()) {
+      if (lane.held == null
+          && lane.size > 0
+          && (oldest == null || lane.firstDeferred() < oldest.firstDeferred())) {
+        oldest = lane;
+      }
+    }
+    if (oldest == null) {
+      return -1;
+    }
+    long sequence = oldest.firstDeferred();
+    oldest.dropFirstDeferred();
+    deferred--;
+    if (oldest.idle()) {
+      lanes.values().remove(oldest); // add creates it again
+    }
+    return sequence;
+  }
+
+  /**
+   * The entry {@code sequence} of {@code shard}, read in sequence order: {@return true (and its
+   * sequence kept to come back to) when its shard holds a batch or has entries passed over
+   * already}; false when the caller may {@link #add} it now.
+   */
+  synchronized boolean deferIfBusy(ByteBuffer shard, long sequence) {
+    Lane lane = lanes.get(shard);
+    if (lane == null || (lane.held == null && lane.size == 0)) {
+      return false;
+    }
+    lane.defer(sequence);
+    deferred++;
+    return true;
+  }
+
+  /**
+   * Adds {@code job}: its shard holds no batch (the caller saw {@link #deferIfBusy} say false, or
+   * took its sequence from {@link #nextRevisit}) and there is room ({@link #awaitRoom}).
+   */
   synchronized void add(Job job) {
-    waiting.computeIfAbsent(job.shard, k -> new ArrayDeque<>()).addLast(job);
+    Lane lane = lanes.get(job.shard);
+    if (lane == null) {
+      lane = new Lane();
+      lanes.put(job.shard, lane);
+    }
+    if (lane.held != null) {
+      throw new IllegalStateException("shard holds batch #" + lane.held.sequence);
+    }
+    lane.held = job;
     held++;
     notifyAll();
   }
 
   /**
-   * {@return the oldest batch whose shard has none being exported, marking its shard busy until
-   * {@link #done}; null once stopped} Waits for one.
+   * {@return the oldest held batch not being exported and past its backoff, marking it exported
+   * until {@link #done} or {@link #retryLater}; null once stopped} Waits for one.
    */
   synchronized Job take() throws InterruptedException {
     while (!stopped) {
-      Job oldest = null;
-      for (Map.Entry<ByteBuffer, ArrayDeque<Job>> e : waiting.entrySet()) {
-        Job head = e.getValue().peekFirst();
-        if (!busy.contains(e.getKey())
-            && head != null
-            && (oldest == null || head.sequence < oldest.sequence)) {
-          oldest = head;
+      long now = System.nanoTime();
+      Lane oldest = null;
+      long soonest = Long.MAX_VALUE;
+      for (Lane lane : lanes.values()) {
+        Job j = lane.held;
+        if (j == null || lane.exporting) {
+          continue;
+        }
+        long wait = j.retrying ? j.notBeforeNanos - now : 0;
+        if (wait > 0) {
+          soonest = Math.min(soonest, wait);
+        } else if (oldest == null || j.sequence < oldest.held.sequence) {
+          oldest = lane;
         }
       }
       if (oldest != null) {
-        ArrayDeque<Job> lane = waiting.get(oldest.shard);
-        lane.pollFirst();
-        if (lane.isEmpty()) {
-          waiting.remove(oldest.shard);
-        }
-        busy.add(oldest.shard);
-        return oldest;
+        oldest.exporting = true;
+        return oldest.held;
       }
-      wait();
+      if (soonest == Long.MAX_VALUE) {
+        wait();
+      } else {
+        TimeUnit.NANOSECONDS.timedWait(this, soonest);
+      }
     }
     return null;
   }
 
+  /**
+   * The export of {@code job} had a retryable answer: it is taken again (by any worker) after
+   * {@code backoffMillis}; meanwhile its shard stays busy and the worker is free.
+   */
+  synchronized void retryLater(Job job, long backoffMillis) {
+    Lane lane = lanes.get(job.shard);
+    if (lane == null || lane.held != job || !lane.exporting) {
+      throw new IllegalStateException("batch #" + job.sequence + " is not being exported");
+    }
+    if (!job.retrying) {
+      job.retrying = true;
+      retrying++;
+    }
+    job.notBeforeNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMillis);
+    lane.exporting = false;
+    notifyAll();
+  }
+
   /** The export of {@code job} ended (delivered, refused, or stopped): its shard is free. */
   synchronized void done(Job job) {
-    busy.remove(job.shard);
+    Lane lane = lanes.get(job.shard);
+    if (lane == null || lane.held != job) {
+      throw new IllegalStateException("batch #" + job.sequence + " is not held");
+    }
+    lane.held = null;
+    lane.exporting = false;
+    if (lane.idle()) {
+      lanes.remove(job.shard);
+    }
+    if (job.retrying) {
+      retrying--;
+    }
     held--;
     notifyAll();
   }
 
-  /** {@return the sequences of the batches waiting (not being exported), for the caller to drop} */
+  /** {@return the sequences of the batches held and not being exported, for the caller to drop} */
   synchronized long[] waitingSequences() {
     int n = 0;
-    for (ArrayDeque<Job> lane : waiting.values()) {
-      n += lane.size();
+    for (Lane lane : lanes.values()) {
+      if (lane.held != null && !lane.exporting) {
+        n++;
+      }
     }
     long[] out = new long[n];
     int i = 0;
-    for (ArrayDeque<Job> lane : waiting.values()) {
-      for (Iterator<Job> it = lane.iterator(); it.hasNext(); ) {
-        out[i++] = it.next().sequence;
+    for (Iterator<Lane> it = lanes.values().iterator(); it.hasNext(); ) {
+      Lane lane = it.next();
+      if (lane.held != null && !lane.exporting) {
+        out[i++] = lane.held.sequence;
       }
     }
     return out;
+  }
+
+  /** {@return how many batches are held now (waiting, being exported, or between retries)} */
+  synchronized int held() {
+    return held;
+  }
+
+  /** {@return how many passed-over sequences are kept now} */
+  synchronized long deferred() {
+    return deferred;
   }
 
   /** Wakes every waiter; {@link #take} returns null and {@link #awaitRoom} false from now on. */

@@ -6,7 +6,6 @@ import io.logproducer.internal.spool.SpoolEntry;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Replay: sends the spool's entries that no live batch holds — entries of previous runs and entries
@@ -15,9 +14,12 @@ import java.util.concurrent.TimeUnit;
  * entries in sequence order into {@link ReplayLanes}; {@code workers} workers ({@link #worker()})
  * export them, so at most {@code workers} replay exports are in flight and at most that many bodies
  * are in memory. Per shard, one entry at a time in sequence order: the stored order is kept;
- * entries of different shards pass each other and are acknowledged in any order. A retryable answer
- * is retried with the {@link RetryPolicy}'s backoff, without a limit of attempts or time (a stored
- * entry leaves only when delivered, refused for good, or expired by maxAge), and is noted as the
+ * entries of different shards pass each other and are acknowledged in any order. An entry whose
+ * shard holds a batch already (one being retried, or slow) is passed over with only its sequence
+ * kept, and read again through a second cursor ({@link SpoolCursor#seekAfter}) once its shard is
+ * free: a batch that keeps failing holds back its own shard only. A retryable answer is retried
+ * with the {@link RetryPolicy}'s backoff, without a limit of attempts or time (a stored entry
+ * leaves only when delivered, refused for good, or expired by maxAge), and is noted as the
  * producer's last error so that a stalled drain says why; any other answer acknowledges the entry
  * and is counted. Thread-safe: {@link #run()} and each {@link #worker()} on their own threads,
  * {@link #stop()} from any.
@@ -35,7 +37,6 @@ final class ReplaySource implements Runnable {
   private final RetryPolicy retryPolicy;
   private final SpoolMetrics metrics;
   private final RateLimitedLog failures = new RateLimitedLog(log, 5_000);
-  private final Object pause = new Object();
   private volatile ReplayLanes lanes = new ReplayLanes(1);
   private volatile ErrorSink errors = (source, message) -> {};
   private volatile boolean stopped;
@@ -73,14 +74,18 @@ final class ReplaySource implements Runnable {
     return lanes.capacity();
   }
 
-  /** The reader: reads entries in sequence order while there is room, until {@link #stop()}. */
+  /**
+   * The reader: while there is room, reads the oldest passed-over entry whose shard is free, else
+   * the next entry in sequence order, until {@link #stop()}.
+   */
   @Override
   public void run() {
     ReplayLanes l = lanes;
-    try (SpoolCursor cursor = spool.cursor()) {
+    try (SpoolCursor cursor = spool.cursor();
+        SpoolCursor revisits = spool.cursor()) {
       while (!stopped) {
         try {
-          readNext(cursor, l);
+          readNext(cursor, revisits, l);
         } catch (InterruptedException ignored) {
           // stop() interrupts only to hurry; the flag says when to leave
         }
@@ -92,8 +97,18 @@ final class ReplaySource implements Runnable {
   }
 
   /** Reads the next entry into {@code l} when there is room and one; else waits a little. */
-  private void readNext(SpoolCursor cursor, ReplayLanes l) throws InterruptedException {
+  private void readNext(SpoolCursor cursor, SpoolCursor revisits, ReplayLanes l)
+      throws InterruptedException {
     if (!l.awaitRoom(IDLE_MILLIS)) {
+      return;
+    }
+    long revisit = l.nextRevisit();
+    if (revisit >= 0) {
+      revisits.seekAfter(revisit - 1);
+      SpoolEntry e = revisits.next(revisit); // null when expired, dropped or damaged meanwhile
+      if (e != null) {
+        read(e, null, l);
+      }
       return;
     }
     SpoolEntry e = cursor.next(writer.replayBound());
@@ -101,10 +116,7 @@ final class ReplaySource implements Runnable {
       writer.awaitHandOver(IDLE_MILLIS);
       return;
     }
-    ReplayLanes.Job job = read(e);
-    if (job != null) {
-      l.add(job);
-    }
+    read(e, l, l);
   }
 
   /** {@return a worker's task: exports the entries the reader read until {@link #stop()}} */
@@ -127,17 +139,27 @@ final class ReplaySource implements Runnable {
       if (job == null) {
         return;
       }
+      long backoff = -1;
       try {
-        replay(job);
+        backoff = attempt(job);
       } finally {
-        writer.replayEnded(job.sequence);
-        l.done(job);
+        if (backoff >= 0 && !stopped) {
+          l.retryLater(job, backoff); // this worker serves other shards meanwhile
+        } else {
+          writer.replayEnded(job.sequence);
+          l.done(job);
+          writer.wake(); // the reader may come back to the shard's passed-over entries now
+        }
       }
     }
   }
 
-  /** {@return entry {@code e} ready to export (its body copied), or null when unreadable} */
-  private ReplayLanes.Job read(SpoolEntry e) {
+  /**
+   * Adds entry {@code e} to {@code l} as a job (its body copied), unless it is unreadable (then
+   * acknowledged and counted corrupt) or {@code deferTo} is set and its shard is busy there (then
+   * only its sequence is kept, to come back to).
+   */
+  private void read(SpoolEntry e, ReplayLanes deferTo, ReplayLanes l) {
     StoredBatch batch;
     StoredBatchMeta meta;
     try {
@@ -153,57 +175,64 @@ final class ReplaySource implements Runnable {
       if (spool.acknowledge(e.sequence())) {
         metrics.corrupt(e.sequence(), e.recordCount());
       }
-      return null;
+      return;
+    }
+    if (deferTo != null && deferTo.deferIfBusy(ByteBuffer.wrap(meta.shardKey), e.sequence())) {
+      return;
     }
     ByteBuffer payload = e.payload();
     byte[] body = new byte[payload.remaining()];
     payload.duplicate().get(body);
     writer.replayStarted(e.sequence());
-    metrics.batchesReplayed.increment();
-    metrics.recordsReplayed.add(meta.recordCount);
-    return new ReplayLanes.Job(e.sequence(), meta, batch, body);
+    l.add(new ReplayLanes.Job(e.sequence(), meta, batch, body));
   }
 
-  /** Sends one entry until it is delivered, refused for good, or the producer closes. */
-  private void replay(ReplayLanes.Job job) {
+  /**
+   * Exports one entry once. {@return the backoff before its next attempt, in ms, after a retryable
+   * answer; -1 when it is done: delivered, refused for good, or the producer closes}
+   */
+  private long attempt(ReplayLanes.Job job) {
     StoredBatch batch = job.batch;
     StoredBatchMeta meta = job.meta;
     long seq = job.sequence;
-    while (!stopped) {
-      batch.nextAttempt();
-      ExportResult r = export(job);
-      switch (r.kind()) {
-        case SUCCESS:
-        case PARTIAL_SUCCESS:
-          if (settled(seq)) {
-            metrics.delivered(seq, meta.recordCount, Math.min(meta.recordCount, r.rejectedCount()));
-          }
-          return;
-        case RETRYABLE:
-          long backoff =
-              retryPolicy.backoffMillis(Math.min(batch.attempt(), 30), r.retryAfterMillis());
-          errors.noteError(
-              exporter.describe(),
-              "spool replay of batch #"
-                  + seq
-                  + " ("
-                  + meta.recordCount
-                  + " records): "
-                  + r.message()
-                  + ", retry "
-                  + batch.attempt()
-                  + " in "
-                  + backoff
-                  + " ms");
-          pause(backoff);
-          break;
-        default:
-          if (stopped) {
-            return; // the exporter closing under us is not an answer: keep the entry
-          }
+    if (stopped) {
+      return -1;
+    }
+    if (batch.attempt() == 0) {
+      metrics.batchesReplayed.increment(); // once per entry, however many attempts
+      metrics.recordsReplayed.add(meta.recordCount);
+    }
+    batch.nextAttempt();
+    ExportResult r = export(job);
+    switch (r.kind()) {
+      case SUCCESS:
+      case PARTIAL_SUCCESS:
+        if (settled(seq)) {
+          metrics.delivered(seq, meta.recordCount, Math.min(meta.recordCount, r.rejectedCount()));
+        }
+        return -1;
+      case RETRYABLE:
+        long backoff =
+            retryPolicy.backoffMillis(Math.min(batch.attempt(), 30), r.retryAfterMillis());
+        errors.noteError(
+            exporter.describe(),
+            "spool replay of batch #"
+                + seq
+                + " ("
+                + meta.recordCount
+                + " records): "
+                + r.message()
+                + ", retry "
+                + batch.attempt()
+                + " in "
+                + backoff
+                + " ms");
+        return backoff;
+      default:
+        if (!stopped) { // the exporter closing under us is not an answer: keep the entry
           refused(seq, meta, r);
-          return;
-      }
+        }
+        return -1;
     }
   }
 
@@ -246,27 +275,10 @@ final class ReplaySource implements Runnable {
     }
   }
 
-  private void pause(long millis) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    synchronized (pause) {
-      long left;
-      while (!stopped && (left = deadline - System.nanoTime()) > 0) {
-        try {
-          TimeUnit.NANOSECONDS.timedWait(pause, left);
-        } catch (InterruptedException ignored) {
-          // the flag says when to leave
-        }
-      }
-    }
-  }
-
   /** Makes the threads leave after their current export; entries not delivered stay spooled. */
   void stop() {
     stopped = true;
     lanes.stop();
-    synchronized (pause) {
-      pause.notifyAll();
-    }
     writer.wake();
   }
 }

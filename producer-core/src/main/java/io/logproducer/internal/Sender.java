@@ -55,6 +55,12 @@ final class Sender {
   /** Writes each batch ahead of its first export, or null without a spool; set before start. */
   private SpoolWriter spoolWriter;
 
+  /**
+   * Gives the batches about to fail whose entry is not durable yet their outcome once it is, or
+   * null without a spool; set before start.
+   */
+  private ExpirySpooler durableSettler;
+
   Sender(
       SendQueue queue,
       Exporter exporter,
@@ -183,6 +189,11 @@ final class Sender {
       return;
     }
     if (nowNanos - b.deliveryDeadlineNanos >= 0) {
+      if (spoolWriter != null && b.spoolSequence < 0) {
+        // The deadline passed before the timer could hand it to the expiry spooler (a starved
+        // CPU): written now, it gets SPOOLED once durable, as the expiry spooler's would.
+        writeExpired(b, body);
+      }
       finish(
           b,
           new SendResult(
@@ -346,7 +357,17 @@ final class Sender {
    * outcome meanwhile, releases its memory.
    */
   void finishExpired(ProducerBatch b, SendResult failed) {
-    finish(b, failed, 0);
+    finish0(b, failed, 0);
+  }
+
+  /**
+   * A batch about to get FAILED (delivery timeout, retries, a failure of this thread) whose entry
+   * was written to the spool but is not durable yet goes to {@code settler}, which gives it its
+   * outcome once the group commit passed its entry (SPOOLED), however late the committer runs; set
+   * before start.
+   */
+  void settleDurableWith(ExpirySpooler settler) {
+    this.durableSettler = settler;
   }
 
   private static void closeQuietly(OutputStream out) {
@@ -627,6 +648,20 @@ final class Sender {
    * yet, or, if its deadline or close gave it one meanwhile (TIMED_OUT), only releases its memory.
    */
   private void finish(ProducerBatch b, SendResult result, long wireBytes) {
+    ExpirySpooler settler = durableSettler;
+    if (result != null
+        && result.getStatus() == SendResult.Status.FAILED
+        && settler != null
+        && !b.expirySpooling
+        && b.state() == ProducerBatch.IN_FLIGHT
+        && spoolWriter.awaitingDurability(b)
+        && settler.settleWhenDurable(b, result)) {
+      return; // the settler holds it now, and gives it its outcome once its entry is durable
+    }
+    finish0(b, result, wireBytes);
+  }
+
+  private void finish0(ProducerBatch b, SendResult result, long wireBytes) {
     if (result != null && b.tryComplete()) {
       completer.complete(b, result, wireBytes, true);
       return;

@@ -35,6 +35,7 @@ final class SpoolMetrics implements SpoolEvents {
   final LongAdder recordsLost = new LongAdder();
   private final io.logproducer.SpoolListener user;
   private volatile LongPredicate heldDrops = seq -> false;
+  private volatile String lossAtOpen;
   private volatile ReplaySource.ErrorSink errors = (source, message) -> {};
   private final RateLimitedLog listenerErrors = new RateLimitedLog(log, 10_000);
 
@@ -54,9 +55,16 @@ final class SpoolMetrics implements SpoolEvents {
     this.heldDrops = claim;
   }
 
-  /** Where the storage's fsync failures go: the producer's last error. */
+  /**
+   * Where the storage's fsync failures and losses go: the producer's last (spool) error. A loss
+   * found while the spool opened, before this is set, is passed on now.
+   */
   void reportErrorsTo(ReplaySource.ErrorSink sink) {
     this.errors = sink;
+    String atOpen = lossAtOpen;
+    if (atOpen != null) {
+      sink.noteError("spool", atOpen);
+    }
   }
 
   @Override
@@ -82,6 +90,7 @@ final class SpoolMetrics implements SpoolEvents {
             + file
             + " is missing, empty or shorter than what was written into it";
     log.warn("spool: {}", what);
+    lossAtOpen = what;
     errors.noteError("spool", what);
     if (user != null) {
       try {

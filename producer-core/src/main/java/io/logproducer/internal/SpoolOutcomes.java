@@ -27,7 +27,13 @@ final class SpoolOutcomes {
    * batch, by {@link BatchCompleter}, before its effects.
    */
   SendResult settle(ProducerBatch b, SendResult chosen) {
-    if (writer == null || b.spoolSequence < 0) {
+    if (writer == null) {
+      return chosen;
+    }
+    if (b.spoolSequence < 0) {
+      if (b.spoolRefused) {
+        metrics.batchesNotWritten.increment(); // once per batch, however many attempts refused
+      }
       return chosen;
     }
     SendResult.Status s = chosen.getStatus();

@@ -122,13 +122,30 @@ final class SpoolWriter {
     }
   }
 
+  /**
+   * {@return whether batch {@code b} has an entry in the spool that is not durable yet} Its outcome
+   * should then wait for the group commit: a late committer (a starved CPU) must not turn a stored
+   * batch into a failure.
+   */
+  boolean awaitingDurability(ProducerBatch b) {
+    long seq = b.spoolSequence;
+    return seq >= 0 && spool.durableSequence() < seq && held.contains(seq);
+  }
+
   /** Where refusals go besides the log: the producer's last error; set before the threads start. */
   void reportErrorsTo(ReplaySource.ErrorSink sink) {
     this.errors = sink;
   }
 
+  /**
+   * The spool refused batch {@code b}: noted (last error, last spool error, a rate-limited log) at
+   * its first refusal only, and counted once, at its outcome ({@link SpoolOutcomes#settle}).
+   */
   private void notWritten(ProducerBatch b, String why) {
-    metrics.batchesNotWritten.increment();
+    if (b.spoolRefused) {
+      return; // its retries try again, but it is one batch, noted once
+    }
+    b.spoolRefused = true;
     errors.noteError(
         "spool " + spool.directory(),
         "did not store a batch of " + b.recordCount() + " records (" + why + "); memory only");

@@ -52,6 +52,7 @@ class GseSpoolTest {
         new Producer(
             Support.config()
                 .setBatchCountThreshold(10)
+                .setBatchSizeInBytes(128 * 1024) // requests fit the 256 KiB segments
                 .setSendThreads(1)
                 .setDeliveryTimeoutMillis(deliveryMillis)
                 .setShutdownHookEnabled(false)

@@ -106,6 +106,7 @@ class KafkaSpoolTest {
         ProducerConfig.builder()
             .setClientId(away ? "kafka-spool-away" : "kafka-spool-back")
             .setBatchCountThreshold(BATCH)
+            .setBatchSizeInBytes(128 * 1024) // requests fit the 256 KiB segments
             .setLingerMillis(200)
             .setSendThreads(1)
             .setDeliveryTimeoutMillis(away ? 2_000 : 60_000)

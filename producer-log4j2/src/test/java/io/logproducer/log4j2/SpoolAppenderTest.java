@@ -41,7 +41,7 @@ class SpoolAppenderTest {
             + endpoint
             + "\" timeoutMillis=\"1000\"/>\n"
             + "      <ProducerSettings clientId=\"lp-spool\" lingerMillis=\"60000\""
-            + " batchCountThreshold=\"10\" deliveryTimeoutMillis=\"120000\""
+            + " batchCountThreshold=\"10\" batchSizeInBytes=\"32768\" deliveryTimeoutMillis=\"120000\""
             + " initialRetryBackoffMillis=\"10\" maxRetryBackoffMillis=\"100\" jmxEnabled=\"false\""
             + " shutdownHookEnabled=\"false\"/>\n"
             + "      "

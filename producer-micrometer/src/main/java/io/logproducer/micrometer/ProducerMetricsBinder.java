@@ -82,7 +82,9 @@ import java.util.function.Function;
  * outcomes partition the records offered to {@code send}, so their sum is meaningful (records
  * accepted plus dropped, less those still in memory), which it would not be with {@code accepted}
  * among them. Likewise {@code spool.replayed} is apart from {@code spool.records}. The producer's
- * last error is text, not a meter: read {@link io.logproducer.ProducerMetrics#getLastError()}.
+ * last error and the spool's last problem are text, not meters: read {@link
+ * io.logproducer.ProducerMetrics#getLastError()} and {@link
+ * io.logproducer.ProducerMetrics#getLastSpoolError()}.
  *
  * <p><b>References and lifetime.</b> The binder and its meters hold the producer through weak
  * references (as Micrometer's own binders hold their objects): a closed and forgotten producer is

@@ -262,7 +262,8 @@ class ProducerMetricsBinderTest {
             .setSegmentBytes(64 * 1024)
             .setMaxBytes(8L << 20)
             .build();
-    try (Producer producer = producer(config().setSpool(spool).build());
+    try (Producer producer =
+            producer(config().setBatchSizeInBytes(32 * 1024).setSpool(spool).build());
         ProducerMetricsBinder binder = new ProducerMetricsBinder(producer)) {
       binder.bindTo(registry);
       send(producer, 30);
@@ -304,7 +305,13 @@ class ProducerMetricsBinderTest {
             .build();
     receiver.refuse();
     try (Producer producer =
-            producer(config().setBatchCountThreshold(30).setRetries(2).setSpool(spool).build());
+            producer(
+                config()
+                    .setBatchCountThreshold(30)
+                    .setBatchSizeInBytes(32 * 1024)
+                    .setRetries(2)
+                    .setSpool(spool)
+                    .build());
         ProducerMetricsBinder binder = new ProducerMetricsBinder(producer)) {
       binder.bindTo(registry);
       send(producer, 60);

@@ -29,6 +29,7 @@ class PrometheusNamesTest {
                 ProducerConfig.builder()
                     .setClientId("mm-prometheus")
                     .setJmxEnabled(false)
+                    .setBatchSizeInBytes(32 * 1024) // requests fit the 64 KiB segments
                     .setSpool(
                         SpoolConfig.builder(dir)
                             .setSegmentBytes(64 * 1024)

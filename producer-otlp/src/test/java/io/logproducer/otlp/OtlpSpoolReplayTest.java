@@ -12,6 +12,9 @@ import io.logproducer.SpoolConfig;
 import io.logproducer.testing.Outcomes;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.Reply;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,9 +22,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Parallel replay through the real OTLP/HTTP exporter to a real loopback receiver: a backlog in
  * several shards (stripes) is replayed with {@code floor(replayShare × sendThreads)} requests in
- * flight, per-shard order kept, every record once.
+ * flight, per-shard order kept, every record once; a batch answered 503 forever holds back only its
+ * own shard.
  */
 @Timeout(120)
 class OtlpSpoolReplayTest {
@@ -47,6 +53,7 @@ class OtlpSpoolReplayTest {
         .setShutdownHookEnabled(false)
         .setLingerMillis(5)
         .setBatchCountThreshold(10)
+        .setBatchSizeInBytes(32 * 1024) // requests fit the 64 KiB segments
         .setDeliveryTimeoutMillis(60_000)
         .setInitialRetryBackoffMillis(10)
         .setMaxRetryBackoffMillis(50)
@@ -65,6 +72,10 @@ class OtlpSpoolReplayTest {
   }
 
   private SpoolConfig spool(double replayShare) {
+    return spool(dir, replayShare);
+  }
+
+  private static SpoolConfig spool(Path dir, double replayShare) {
     return SpoolConfig.builder(dir)
         .setSegmentBytes(64 * 1024)
         .setMaxBytes(8L << 20)
@@ -165,5 +176,199 @@ class OtlpSpoolReplayTest {
         }
       }
     }
+  }
+
+  /**
+   * Issue 32: one stored batch of shard A is answered 503 for as long as the test runs, every other
+   * request 200. The other shards' backlog must drain about as fast as the same backlog without the
+   * stuck batch (measured first, in this test, from a copy of the same spool directory), and shard
+   * A keeps its order: exactly its records before the stuck batch arrive, none after it.
+   */
+  @Test
+  void aBatchAnswered503ForeverHoldsBackOnlyItsOwnShard() throws Exception {
+    int shards = 4;
+    int perShard = 2_500;
+    try (OtlpReceiver receiver = OtlpReceiver.start()) {
+      receiver.refuse();
+      Path stored = dir.resolve("stored");
+      // A backlog of 10,000 records, 2,500 in each of 4 stripes (one sending thread per stripe).
+      Outcomes outcomes = new Outcomes();
+      Producer first =
+          new Producer(config("stuck-first", 1, spool(stored, 0.5)), exporter(receiver));
+      List<Thread> threads = distinctStripeThreads(shards, first, perShard, outcomes);
+      for (Thread th : threads) {
+        th.start();
+      }
+      for (Thread th : threads) {
+        th.join(60_000);
+      }
+      first.close(2_000);
+      assertEquals(Map.of(SendResult.Status.SPOOLED, shards * perShard), outcomes.statusCounts());
+      Path baselineDir = copyOf(stored, dir.resolve("baseline"));
+      Path stuckDir = copyOf(stored, dir.resolve("stuck"));
+      receiver.resume();
+
+      // Baseline: everything answered 200; time until shards 1..3 are all delivered.
+      Map<Integer, List<Integer>> arrived = new ConcurrentHashMap<>();
+      receiver.respond(
+          r -> {
+            note(arrived, r.bodies());
+            return Reply.ok(r);
+          });
+      long baselineNanos = drainOthers(receiver, baselineDir, arrived, shards, perShard, 60_000);
+      assertTrue(baselineNanos > 0, () -> "baseline drain did not finish: " + counts(arrived));
+
+      // Shard 0's batch holding record 0-1000 is answered 503 for as long as the test runs.
+      arrived.clear();
+      Set<Integer> stuckBatch = ConcurrentHashMap.newKeySet();
+      AtomicInteger stuckAnswers = new AtomicInteger();
+      receiver.respond(
+          r -> {
+            if (r.bodies().contains("0-1000")) {
+              for (String b : r.bodies()) {
+                stuckBatch.add(Integer.parseInt(b.substring(2)));
+              }
+              stuckAnswers.incrementAndGet();
+              return Reply.status(503);
+            }
+            note(arrived, r.bodies());
+            return Reply.ok(r);
+          });
+      // Generous on a saturated machine; without the fix the other shards stall for good.
+      long boundMillis = TimeUnit.NANOSECONDS.toMillis(baselineNanos) * 3 / 2 + 5_000;
+      long stuckNanos = drainOthers(receiver, stuckDir, arrived, shards, perShard, boundMillis);
+      String report =
+          "baseline "
+              + TimeUnit.NANOSECONDS.toMillis(baselineNanos)
+              + " ms; with the stuck batch "
+              + (stuckNanos < 0 ? "not done" : TimeUnit.NANOSECONDS.toMillis(stuckNanos) + " ms")
+              + " (bound "
+              + boundMillis
+              + " ms); delivered per shard "
+              + counts(arrived)
+              + "; 503 answers "
+              + stuckAnswers.get();
+      assertTrue(stuckNanos > 0, report);
+      assertTrue(stuckAnswers.get() >= 2, "the stuck batch was retried: " + report);
+      // Shard 0: its records before the stuck batch, in order, and none from or after it.
+      int firstStuck = stuckBatch.stream().min(Integer::compare).orElseThrow();
+      List<Integer> expected = new ArrayList<>();
+      for (int i = 0; i < firstStuck; i++) {
+        expected.add(i);
+      }
+      assertTrue(
+          Outcomes.until(
+              () -> arrived.getOrDefault(0, List.of()).size() >= firstStuck, boundMillis),
+          report);
+      assertEquals(expected, List.copyOf(arrived.getOrDefault(0, List.of())), report);
+      System.out.println("aBatchAnswered503ForeverHoldsBackOnlyItsOwnShard: " + report);
+    }
+  }
+
+  /**
+   * Starts a producer on {@code spool}, {@return the nanoseconds until every record of shards
+   * 1..{@code shards - 1} arrived in order, or -1 after {@code boundMillis}}; closes the producer.
+   */
+  private static long drainOthers(
+      OtlpReceiver receiver,
+      Path spool,
+      Map<Integer, List<Integer>> arrived,
+      int shards,
+      int perShard,
+      long boundMillis) {
+    long start = System.nanoTime();
+    // floor(0.5 x 4) = 2 replay requests at once.
+    Producer p =
+        new Producer(
+            config("stuck-" + spool.getFileName(), 4, spool(spool, 0.5)), exporter(receiver));
+    try {
+      boolean done =
+          Outcomes.until(
+              () -> {
+                for (int s = 1; s < shards; s++) {
+                  if (arrived.getOrDefault(s, List.of()).size() < perShard) {
+                    return false;
+                  }
+                }
+                return true;
+              },
+              boundMillis);
+      long took = System.nanoTime() - start;
+      if (!done) {
+        return -1;
+      }
+      for (int s = 1; s < shards; s++) {
+        List<Integer> ids = List.copyOf(arrived.get(s));
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < perShard; i++) {
+          all.add(i);
+        }
+        assertEquals(all, ids, "shard " + s + ": every record once, in order");
+      }
+      return took;
+    } finally {
+      p.close(0);
+    }
+  }
+
+  /** Records the ids of bodies "s-i" per shard s, in arrival order. */
+  private static void note(Map<Integer, List<Integer>> arrived, List<String> bodies) {
+    for (String body : bodies) {
+      int dash = body.indexOf('-');
+      arrived
+          .computeIfAbsent(
+              Integer.parseInt(body.substring(0, dash)),
+              k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+          .add(Integer.parseInt(body.substring(dash + 1)));
+    }
+  }
+
+  private static Map<Integer, Integer> counts(Map<Integer, List<Integer>> arrived) {
+    Map<Integer, Integer> out = new HashMap<>();
+    arrived.forEach((k, v) -> out.put(k, v.size()));
+    return out;
+  }
+
+  /**
+   * {@return {@code shards} unstarted threads whose ids fall in distinct stripes; thread s sends
+   * records "s-0".."s-(perShard-1)"}
+   */
+  private static List<Thread> distinctStripeThreads(
+      int shards, Producer producer, int perShard, Outcomes outcomes) {
+    Set<Long> stripes = new HashSet<>();
+    List<Thread> threads = new ArrayList<>();
+    while (threads.size() < shards) {
+      int shard = threads.size();
+      Thread th =
+          new Thread(
+              () -> {
+                for (int i = 0; i < perShard; i++) {
+                  producer.send(
+                      LogRecord.builder().setBody(shard + "-" + i).build(),
+                      outcomes.callback(shard * perShard + i));
+                }
+              });
+      @SuppressWarnings("deprecation") // Thread.getId(), as the exporter's stripes use it
+      long stripe = th.getId() % STRIPES;
+      if (stripes.add(stripe)) {
+        threads.add(th);
+      }
+    }
+    return threads;
+  }
+
+  private static Path copyOf(Path from, Path to) throws IOException {
+    Files.createDirectories(to);
+    try (Stream<Path> files = Files.list(from)) {
+      files.forEach(
+          f -> {
+            try {
+              Files.copy(f, to.resolve(f.getFileName()));
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
+    }
+    return to;
   }
 }

@@ -63,6 +63,7 @@ class SpoolCloseTest {
             .setLingerMillis(5)
             .setBatchCountThreshold(10)
             .setDeliveryTimeoutMillis(60_000)
+            .setBatchSizeInBytes(8 * 1024) // requests fit the 16 KiB segments of the BLOCK test
             .setSendThreads(1)
             .setCompression(compression)
             .setJmxEnabled(false)

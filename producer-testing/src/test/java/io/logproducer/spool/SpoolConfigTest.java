@@ -67,4 +67,40 @@ class SpoolConfigTest {
         floor,
         SpoolConfig.builder(DIR).setSegmentBytes(4096).setMaxBytes(floor).build().getMaxBytes());
   }
+
+  /**
+   * Issue 32: segments that cannot hold a full batch's request are refused at build(), naming both
+   * settings and the minimum (512 KiB batches in 64 KiB segments used to FAIL at run time).
+   */
+  @Test
+  void segmentsSmallerThanAFullRequestAreRefusedAtBuildNamingBothSettingsAndTheMinimum() {
+    SpoolConfig small = SpoolConfig.builder(DIR).setSegmentBytes(64 * 1024).build();
+    IllegalArgumentException x =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ProducerConfig.builder().setBatchSizeInBytes(512 * 1024).setSpool(small).build());
+    assertEquals(
+        "spool segmentBytes (65536) must be at least 541696 for batchSizeInBytes (524288): a"
+            + " segment holds whole request bodies (batchSizeInBytes + 1/32 + 1024 bytes for the"
+            + " entry's header, meta, the segment's footer and framing); raise segmentBytes or"
+            + " lower batchSizeInBytes to at most 62558",
+        x.getMessage());
+    // The default 1 MiB batches need 1,082,368-byte segments; the bound is exact both ways.
+    assertEquals(1_082_368, SpoolConfig.minSegmentBytesFor(1 << 20));
+    refused(
+        "batchSizeInBytes (1048576)",
+        () ->
+            ProducerConfig.builder()
+                .setSpool(SpoolConfig.builder(DIR).setSegmentBytes(1_082_367).build())
+                .build());
+    ProducerConfig.builder()
+        .setSpool(SpoolConfig.builder(DIR).setSegmentBytes(1_082_368).build())
+        .build();
+    ProducerConfig.builder().setBatchSizeInBytes(62_558).setSpool(small).build();
+    refused(
+        "at most 62558",
+        () -> ProducerConfig.builder().setBatchSizeInBytes(62_559).setSpool(small).build());
+    // Without a spool, no such bound.
+    ProducerConfig.builder().setBatchSizeInBytes(512 * 1024).build();
+  }
 }

@@ -109,6 +109,7 @@ class SpoolExpiryTest {
                 // a loaded machine, and the refused batches are counted against failed records /
                 // 10.
                 .setLingerMillis(1_000)
+                .setBatchSizeInBytes(8 * 1024) // requests fit the 16 KiB segments
                 .setSpool(
                     SpoolConfig.builder(dir)
                         .setSegmentBytes(16 * 1024)

@@ -60,6 +60,7 @@ class SpoolGuaranteeTest {
   static ProducerConfig config(
       String clientId, Path dir, SpoolDurability durability, long deliveryMillis) {
     return SpoolTestSettings.producer(clientId, deliveryMillis)
+        .setBatchSizeInBytes(2 * 1024) // requests fit the 4 KiB segments
         .setSpool(
             SpoolConfig.builder(dir)
                 .setSegmentBytes(4096)

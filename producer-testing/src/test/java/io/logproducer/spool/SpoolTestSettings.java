@@ -17,6 +17,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /** The producer settings the spool tests (and their child JVMs) share. */
 final class SpoolTestSettings {
@@ -24,13 +26,15 @@ final class SpoolTestSettings {
   private SpoolTestSettings() {}
 
   /**
-   * {@return a producer config builder: one send thread, batches of 10 records (linger 5 ms),
-   * retries every 10 to 50 ms, deliveryTimeoutMillis {@code deliveryMillis}, no compression, no
-   * JMX, no shutdown hook; the caller sets the spool}
+   * {@return a producer config builder: one send thread, batches of 10 records (linger 5 ms) and at
+   * most 32 KiB (a request fits the 64 KiB segments of {@link #spool}), retries every 10 to 50 ms,
+   * deliveryTimeoutMillis {@code deliveryMillis}, no compression, no JMX, no shutdown hook; the
+   * caller sets the spool}
    */
   static ProducerConfig.Builder producer(String clientId, long deliveryMillis) {
     return ProducerConfig.builder()
         .setClientId(clientId)
+        .setBatchSizeInBytes(32 * 1024)
         .setLingerMillis(5)
         .setBatchCountThreshold(10)
         .setDeliveryTimeoutMillis(deliveryMillis)
@@ -52,6 +56,32 @@ final class SpoolTestSettings {
         .setMaxBytes(8L << 20)
         .setDurability(SpoolDurability.GROUP_COMMIT)
         .setGroupCommitMillis(20);
+  }
+
+  /**
+   * Waits until {@code done} holds for as long as {@code progress} keeps changing, however slow the
+   * machine is. {@return false once {@code progress} stood still for {@code idleMillis} without
+   * {@code done} (a stall)}
+   */
+  static boolean whileProgressing(BooleanSupplier done, LongSupplier progress, long idleMillis) {
+    long last = progress.getAsLong();
+    long idleSince = System.nanoTime();
+    while (!done.getAsBoolean()) {
+      long now = progress.getAsLong();
+      if (now != last) {
+        last = now;
+        idleSince = System.nanoTime();
+      } else if (System.nanoTime() - idleSince > idleMillis * 1_000_000L) {
+        return done.getAsBoolean();
+      }
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return done.getAsBoolean();
+      }
+    }
+    return true;
   }
 
   /** {@return record {@code i}: body {@code r-<i>}, destination {@code shard-<i % shards>}} */

@@ -53,6 +53,16 @@ public final class SpoolCursor implements AutoCloseable {
     }
   }
 
+  /**
+   * Moves the cursor to just after {@code sequence}: the next {@link #next(long)} returns the first
+   * pending entry above it. Lets a reader come back, by its sequence, to an entry it passed over
+   * (replay does, for an entry whose shard was busy): {@code seekAfter(s - 1)} then {@code next(s)}
+   * returns entry {@code s}, or null when it is no longer pending.
+   */
+  public void seekAfter(long sequence) {
+    position = sequence;
+  }
+
   /** Reads entry {@code i} of {@code s}; {@return it, or null when discarded or gone meanwhile} */
   private SpoolEntry read(Segment s, int i) {
     long seq = s.sequenceAt(i);

@@ -24,7 +24,8 @@ import java.util.function.LongSupplier;
  * The rule reads the producer's metrics each time it is asked and keeps what it saw last; delivery
  * progress is seen between two checks. Details: the receiver, buffered bytes and their bound,
  * records delivered / failed / dropped, milliseconds since the last delivery seen, spool pending
- * batches, the last error.
+ * batches, the last error, and the spool's own last problem ({@code lastSpoolError}: a batch it did
+ * not store, a failed fsync), which a later export error does not replace.
  *
  * <p>Thread-safe: {@link #check()} is synchronized (health checks are rare).
  */
@@ -121,6 +122,10 @@ final class ProducerHealth {
     String error = m.getLastError();
     if (error != null) {
       details.put("lastError", error);
+    }
+    String spoolError = m.getLastSpoolError();
+    if (spoolError != null) {
+      details.put("lastSpoolError", spoolError);
     }
     String status;
     if (producer.isClosed()) {

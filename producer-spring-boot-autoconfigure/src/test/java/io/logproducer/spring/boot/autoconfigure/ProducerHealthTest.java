@@ -7,14 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
+import io.logproducer.SpoolConfig;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.testing.InMemoryExporter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The health rule on a real producer, with a clock the test moves. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -40,10 +43,62 @@ class ProducerHealthTest {
   }
 
   private ProducerHealth rule(int failedBatches) {
+    return rule(producer, failedBatches);
+  }
+
+  private ProducerHealth rule(Producer producer, int failedBatches) {
     HealthProperties p = new HealthProperties();
     p.setStallTimeout(Duration.ofSeconds(60));
     p.setFailedBatches(failedBatches);
     return new ProducerHealth(producer, "otlp http://collector:4318", p, now::get);
+  }
+
+  @Test
+  void theSpoolsLastProblemIsADetailThatALaterExportErrorDoesNotReplace(@TempDir Path dir) {
+    InMemoryExporter refusing = InMemoryExporter.create();
+    refusing.respondWith(b -> ExportResult.retryable("503 Service Unavailable", null, -1));
+    Producer spooling =
+        new Producer(
+            ProducerConfig.builder()
+                .setClientId("health-spool-test")
+                .setLingerMillis(5)
+                .setBatchSizeInBytes(16 * 1024)
+                .setDeliveryTimeoutMillis(60_000)
+                .setShutdownHookEnabled(false)
+                .setJmxEnabled(false)
+                .setSpool(
+                    SpoolConfig.builder(dir)
+                        .setSegmentBytes(64 * 1024)
+                        .setMaxBytes(8L << 20)
+                        .build())
+                .build(),
+            refusing);
+    try {
+      ProducerHealth health = rule(spooling, 10);
+      assertEquals(null, health.check().details.get("lastSpoolError"), "no problem yet");
+      // A record larger than a segment travels alone, and the spool refuses it (TOO_LARGE).
+      spooling.send(LogRecord.builder().setBody("x".repeat(100_000)).build());
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (spooling.getMetrics().getLastSpoolError() == null && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      String spoolError = spooling.getMetrics().getLastSpoolError();
+      assertTrue(
+          spoolError != null && spoolError.contains("TOO_LARGE"),
+          () -> "spool error " + spoolError);
+      // Then an export error (the retried 503) becomes the last error; the spool's stays.
+      while (String.valueOf(spooling.getMetrics().getLastError()).contains("TOO_LARGE")
+          && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      ProducerHealth.Result r = health.check();
+      assertTrue(
+          String.valueOf(r.details.get("lastError")).contains("503 Service Unavailable"),
+          r.details.toString());
+      assertEquals(spoolError, r.details.get("lastSpoolError"), r.details.toString());
+    } finally {
+      spooling.close(0);
+    }
   }
 
   private void advanceSeconds(long seconds) {
