@@ -12,6 +12,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * max(1, floor(replayShare × sendThreads))} replay exports — because every acknowledgement reaches
  * the spool's journal (the page cache) the moment the receiver's answer is taken. Children send to
  * a live {@link BatchReceiver} that records every batch; each is killed with SIGKILL at a random
- * moment, and the next producer's duplicates (batches whose records had all arrived before) are
- * counted per kill. Nothing any child reported DELIVERED or SPOOLED is lost.
+ * moment (a condition, then 0 to 30 ms more), and the next producer's duplicates (batches whose
+ * records had all arrived before) are counted per kill. Nothing any child reported DELIVERED or
+ * SPOOLED is lost.
  */
 @Timeout(900)
 class SpoolLiveKillTest {
@@ -103,6 +106,7 @@ class SpoolLiveKillTest {
           assertTrue(
               Outcomes.until(() -> outcomes(sender) >= killAfter, 300_000),
               () -> "too few outcomes: " + outcomes(sender));
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(random.nextInt(30)));
           sender.kill();
           sender.waitFor(60_000);
           reported.addAll(reported(sender));
@@ -155,6 +159,7 @@ class SpoolLiveKillTest {
           assertTrue(
               Outcomes.until(() -> receiver.count(epoch, false) >= killAfter, 300_000),
               () -> "drain too slow: " + receiver.count(epoch, false));
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(random.nextInt(30)));
           drainer.kill();
           drainer.waitFor(60_000);
         }
