@@ -398,6 +398,19 @@ public final class ProducerConfig {
      * The memory budget: the bound on the heap the producer's batches hold (see {@link
      * ProducerConfig#getTotalSizeInBytes()}).
      *
+     * <p>It must be at least {@code batchSizeInBytes} ({@link #build()} refuses less). Records are
+     * stored in chunks of a power of two of at most 64 KiB and 1/16 of the budget, charged whole,
+     * plus each batch's bookkeeping, so a batch never holds the whole budget: with a budget of one
+     * or a few batches, batches are sealed when the budget runs short rather than at {@code
+     * batchSizeInBytes}, and ship smaller. Whenever senders wait for budget, the open batches (one
+     * per shard, each holding at least one chunk) are sealed and shipped, without waiting for
+     * {@code lingerMillis}, once they hold a quarter of the budget or more than the longest waiter
+     * could get without them; so any budget the builder accepts serves every sender in time while
+     * the receiver keeps up. The largest record accepted is the smaller of the exporter's maximum
+     * batch size and {@code totalSizeInBytes} less min(half of it, 64 KiB + 1/64 of it); with a
+     * budget of a few KiB a record must also leave room for its chunks and its batch's bookkeeping
+     * (about 1 KiB), or {@code send} throws {@link RecordTooLargeException}.
+     *
      * @param totalSizeInBytes bytes, in [1024, 2^40]; default {@value
      *     ProducerConfig#DEFAULT_TOTAL_SIZE_IN_BYTES}
      * @return this builder
@@ -410,7 +423,18 @@ public final class ProducerConfig {
 
     /**
      * How long {@code send} may wait for buffer space under {@link BufferFullPolicy#BLOCK} before
-     * it throws {@link BufferExhaustedException}.
+     * it throws {@link BufferExhaustedException} (the record is then not accepted).
+     *
+     * <p>A {@code send} waits only while {@code totalSizeInBytes} cannot take its record (with the
+     * chunk or bookkeeping it needs), and at most this long in all, however often it must wait
+     * again. Waiting senders are served in the order they started to wait (a {@code send} that must
+     * wait again keeps its place); a {@code send} that finds the bytes it needs free takes them
+     * without queueing. No waiting sender holds budget except the longest waiter, which gathers the
+     * bytes released until it has all it needs, so waiters cannot hold the budget between them; and
+     * while senders wait, open batches are sealed for them (see {@link
+     * #setTotalSizeInBytes(long)}), so they wait only for batches that are being delivered. Called
+     * on a producer thread (from a callback) {@code send} never waits; under {@link
+     * BufferFullPolicy#DROP} it never waits either.
      *
      * @param maxBlockMillis milliseconds, in [0, 2^31-1]; default {@value
      *     ProducerConfig#DEFAULT_MAX_BLOCK_MILLIS}

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -12,19 +13,23 @@ import java.util.function.Consumer;
  * record that would take it past {@code batchSizeInBytes} (so a record larger than that travels
  * alone), as soon as it reaches {@code batchSizeInBytes} or {@code batchCountThreshold}, by the
  * {@link LingerTimer} when it is {@code lingerMillis} old, by {@link #sealAll()} for flush and
- * close, and by {@link #relievePressure()} when open batches hold much of the budget while a sender
- * must wait. Sealing compacts the batch ({@link ProducerBatch#compact}). Sealed batches go to the
- * send queue, outside the shard lock.
+ * close, and by {@link #relievePressure(long)} when open batches hold much of the budget while a
+ * sender would have to wait. Sealing compacts the batch ({@link ProducerBatch#compact}). Sealed
+ * batches go to the send queue, outside the shard lock.
  *
- * <p>Thread-safe: each shard's open batch is guarded by that shard's monitor; the shard map is
- * concurrent. Appends charge the budget only without waiting ({@link MemoryBudget#tryReserve}); a
- * caller told to reserve more waits outside every lock and tries again with the bytes as credit.
+ * <p>Thread-safe: each shard's open batch is guarded by that shard's {@link ReentrantLock} (not a
+ * monitor: thousands of senders, virtual threads among them, queue for one shard, and a virtual
+ * thread blocked on a monitor pins its carrier on Java 21); the shard map is concurrent. Appends
+ * charge the budget only without waiting ({@link MemoryBudget#tryReserve}); a caller told to
+ * reserve more waits outside every lock and tries again with the bytes as credit.
  */
 final class Accumulator {
 
-  /** A shard's slot for its open batch; the monitor of this object guards {@link #open}. */
+  /** A shard's slot for its open batch. */
   private static final class Shard {
-    /** Guarded by this. */
+    final ReentrantLock lock = new ReentrantLock();
+
+    /** Guarded by {@link #lock}. */
     ProducerBatch open;
   }
 
@@ -104,8 +109,10 @@ final class Accumulator {
     }
     ProducerBatch full = null;
     ProducerBatch done = null;
+    boolean grew;
+    shard.lock.lock();
     try {
-      synchronized (shard) {
+      try {
         if (closed) {
           throw new IllegalStateException("cannot send after the producer is closed");
         }
@@ -149,7 +156,9 @@ final class Accumulator {
         } else {
           shard.open = b;
         }
-        return 0;
+        grew = chargeGrowth > 0 && done == null;
+      } finally {
+        shard.lock.unlock();
       }
     } finally {
       if (full != null) {
@@ -159,6 +168,13 @@ final class Accumulator {
         onSealed.accept(done);
       }
     }
+    if (grew && budget.waitingThreads() > 0) {
+      // Senders wait for budget while open batches grow into it (each waiter served adds a chunk,
+      // and the senders that would fill it and find the budget short are all waiting): seal them
+      // once they hold what the waiters wait for, not only at lingerMillis.
+      relievePressure(budget.headWanted());
+    }
+    return 0;
   }
 
   /** Seals an open batch its shard just let go of (shard lock held). */
@@ -175,12 +191,15 @@ final class Accumulator {
     if (shard == null) {
       return;
     }
-    synchronized (shard) {
+    shard.lock.lock();
+    try {
       if (shard.open != b) {
         return;
       }
       shard.open = null;
       sealLocked(b);
+    } finally {
+      shard.lock.unlock();
     }
     onSealed.accept(b);
   }
@@ -200,13 +219,16 @@ final class Accumulator {
     List<ProducerBatch> sealed = new ArrayList<>();
     try {
       for (Shard shard : shards.values()) {
-        synchronized (shard) {
+        shard.lock.lock();
+        try {
           ProducerBatch b = shard.open;
           if (b != null) {
             shard.open = null;
             sealed.add(b);
             sealLocked(b);
           }
+        } finally {
+          shard.lock.unlock();
         }
       }
     } finally {
@@ -218,15 +240,20 @@ final class Accumulator {
   }
 
   /**
-   * Called when a sender must wait for budget: if open batches hold a quarter of the budget or more
-   * (many shards each with a partly filled chunk: GSE with many dataids, say), seals them all,
-   * which compacts them and lets them ship, so open batches can never hold the budget hostage.
+   * Called when a sender would have to wait for {@code wanted} bytes: seals every open batch (which
+   * compacts them and lets them ship) if open batches hold a quarter of the budget or more (many
+   * shards each with a partly filled chunk: GSE with many dataids, say; or one shard's batch that
+   * the budget cannot grow to {@code batchSizeInBytes}), or if what they hold is more than the
+   * sender could ever get without them. So open batches can never hold the budget hostage: the
+   * bytes a waiter waits for are always in batches that ship, not ones waiting for {@code
+   * lingerMillis}.
    *
+   * @param wanted the bytes the sender needs in all
    * @return true if it sealed
    */
-  boolean relievePressure() {
-    if (openCharged.sum() * 4
-        < budget.total()) { // no shard lock: the refused path stays cheap in a flood
+  boolean relievePressure(long wanted) {
+    long open = openCharged.sum(); // no shard lock: the refused path stays cheap in a flood
+    if (open <= 0 || (open * 4 < budget.total() && open <= budget.total() - wanted)) {
       return false;
     }
     return sealAll() > 0;

@@ -2,7 +2,8 @@ package io.logproducer.internal;
 
 import io.logproducer.BufferExhaustedException;
 import io.logproducer.ProducerInterruptedException;
-import java.util.ArrayDeque;
+import java.util.LinkedList;
+import java.util.ListIterator;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -15,11 +16,16 @@ import java.util.function.BooleanSupplier;
  * ({@link Footprint}).
  *
  * <p>A caller that finds enough free bytes takes them with a single CAS, without queueing. Callers
- * that do not queue in FIFO order (longest waiter first, as Kafka's {@code BufferPool}); only the
- * head of the queue takes bytes, and it <em>accumulates</em> whatever is released until its
- * reservation is complete, so a large reservation is not starved by a stream of small ones.
- * (Refusing the fast path to newcomers while anyone waits would be stricter, but turns a saturated
- * budget into a convoy: every reservation then needs a lock hand-off and a wake-up, and throughput
+ * that do not queue in arrival order (longest waiter first, as Kafka's {@code BufferPool}); only
+ * the head of the queue takes bytes, and it <em>accumulates</em> whatever is released until its
+ * reservation is complete, so a large reservation is not starved by a stream of small ones. No
+ * other waiter holds bytes of this budget while it waits: a waiter that is no longer the head (an
+ * earlier arrival came back, see {@link #reserve(long, long, long)}) gives back what it took, and
+ * callers must not wait while they hold bytes reserved earlier (they give them back and wait for
+ * the sum): waiters that each hold part of the budget while they wait for more can between them
+ * hold all of it with nothing in a batch to release, and then wait until they time out. (Refusing
+ * the fast path to newcomers while anyone waits would be stricter, but turns a saturated budget
+ * into a convoy: every reservation then needs a lock hand-off and a wake-up, and throughput
  * collapses to the context-switch rate.) Releases signal the head. {@link #close()} wakes every
  * waiter, which then fails with {@link IllegalStateException}. Thread-safe.
  */
@@ -32,11 +38,30 @@ public final class MemoryBudget {
   /** Guards {@link #waiters}. */
   private final ReentrantLock lock = new ReentrantLock();
 
-  /** Conditions of waiting threads, head = longest waiter. Guarded by {@link #lock}. */
-  private final ArrayDeque<Condition> waiters = new ArrayDeque<>();
+  /**
+   * A waiting thread: its condition, the bytes it waits for, and when it started to wait for the
+   * bytes of this send.
+   */
+  private static final class Waiter {
+    final Condition condition;
+    final long bytes;
+    final long arrivalNanos;
+
+    Waiter(Condition condition, long bytes, long arrivalNanos) {
+      this.condition = condition;
+      this.bytes = bytes;
+      this.arrivalNanos = arrivalNanos;
+    }
+  }
+
+  /** Waiting threads by arrival, head = longest waiter. Guarded by {@link #lock}. */
+  private final LinkedList<Waiter> waiters = new LinkedList<>();
 
   /** Number of queued waiters; read without the lock on the fast paths. */
   private volatile int waiterCount;
+
+  /** Bytes the longest waiter reserves in all, 0 when none waits; read without the lock. */
+  private volatile long headWanted;
 
   private volatile boolean closed;
   private final AtomicLong blockedNanos = new AtomicLong();
@@ -69,9 +94,9 @@ public final class MemoryBudget {
     if (waiterCount > 0) {
       lock.lock();
       try {
-        Condition head = waiters.peekFirst();
+        Waiter head = waiters.peekFirst();
         if (head != null) {
-          head.signal();
+          head.condition.signal();
         }
       } finally {
         lock.unlock();
@@ -107,14 +132,38 @@ public final class MemoryBudget {
   }
 
   /**
-   * Reserves {@code bytes}, waiting up to {@code maxWaitMillis} in FIFO order.
+   * Reserves {@code bytes}, waiting up to {@code maxWaitMillis} behind those that started waiting
+   * earlier.
    *
+   * @return true if reserved; false, having reserved nothing, if reusable memory is in reserve (see
+   *     {@link #setReusable}): the caller tries again with it
    * @throws BufferExhaustedException if the bytes could not be reserved in time
    * @throws ProducerInterruptedException if interrupted while waiting (interrupt status is
    *     restored)
    * @throws IllegalStateException if the budget is closed
    */
   public boolean reserve(long bytes, long maxWaitMillis) {
+    return reserve(bytes, maxWaitMillis, System.nanoTime());
+  }
+
+  /**
+   * Reserves {@code bytes}, waiting up to {@code maxWaitMillis} behind the callers that started
+   * waiting before {@code arrivalNanos}: a caller that waited, got bytes, and must wait again in
+   * the same {@code send} (its shard's batch was sealed meanwhile, or pooled chunks it was woken
+   * for were taken) passes the time of its first wait and keeps its place instead of queueing
+   * behind everyone who came later. The caller must hold no bytes of this budget while it calls
+   * this.
+   *
+   * @param arrivalNanos {@code System.nanoTime()} when the caller first waited; for a first wait,
+   *     now
+   * @return true if reserved; false, having reserved nothing, if reusable memory is in reserve (see
+   *     {@link #setReusable}): the caller tries again with it
+   * @throws BufferExhaustedException if the bytes could not be reserved in time
+   * @throws ProducerInterruptedException if interrupted while waiting (interrupt status is
+   *     restored)
+   * @throws IllegalStateException if the budget is closed
+   */
+  public boolean reserve(long bytes, long maxWaitMillis, long arrivalNanos) {
     checkSize(bytes);
     if (tryReserve(bytes)) {
       return true;
@@ -128,23 +177,32 @@ public final class MemoryBudget {
     boolean done = false;
     lock.lock();
     try {
-      Condition me = lock.newCondition();
-      waiters.addLast(me);
-      waiterCount = waiters.size();
+      Waiter me = new Waiter(lock.newCondition(), bytes, arrivalNanos);
+      Waiter displaced = enqueue(me);
+      if (displaced != null) {
+        displaced.condition.signal(); // no longer the head: it gives back what it took
+      }
+      queueChanged();
       try {
         while (true) {
           if (closed) {
             throw new IllegalStateException("producer is closed");
           }
-          if (waiters.peekFirst() == me) {
+          boolean head = waiters.peekFirst() == me;
+          if (head) {
             taken += takeUpTo(bytes - taken);
             if (taken == bytes) {
               done = true;
               return true;
             }
+          } else if (taken > 0) {
+            // An earlier arrival is the head now: only the head may hold bytes while it waits.
+            used.addAndGet(-taken);
+            taken = 0;
+            waiters.peekFirst().condition.signal();
           }
           BooleanSupplier spare = reusable;
-          if (spare != null && waiters.peekFirst() == me && spare.getAsBoolean()) {
+          if (spare != null && head && spare.getAsBoolean()) {
             return false; // memory the caller can reuse is in reserve (pooled chunks): it retries
             // with that
           }
@@ -160,7 +218,7 @@ public final class MemoryBudget {
                     waiters.size()));
           }
           try {
-            remaining = me.awaitNanos(remaining);
+            remaining = me.condition.awaitNanos(remaining);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ProducerInterruptedException(
@@ -172,16 +230,48 @@ public final class MemoryBudget {
           used.addAndGet(-taken); // give back a partial reservation
         }
         waiters.remove(me);
-        waiterCount = waiters.size();
-        Condition next = waiters.peekFirst();
+        queueChanged();
+        Waiter next = waiters.peekFirst();
         if (next != null) {
-          next.signal(); // the new head may fit now, or must start its own wait
+          next.condition.signal(); // the new head may fit now, or must start its own wait
         }
         blockedNanos.addAndGet(System.nanoTime() - start);
       }
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Publishes the queue's size and head (lock held). */
+  private void queueChanged() {
+    waiterCount = waiters.size();
+    Waiter head = waiters.peekFirst();
+    headWanted = head == null ? 0 : head.bytes;
+  }
+
+  /**
+   * Queues {@code w} behind every waiter that arrived no later (lock held); returns the former head
+   * if {@code w} took its place, else null. A first wait goes last at once; a caller waiting again
+   * in the same send belongs near the head, so the scan starts there.
+   */
+  private Waiter enqueue(Waiter w) {
+    Waiter last = waiters.peekLast();
+    if (last == null || last.arrivalNanos - w.arrivalNanos <= 0) {
+      waiters.addLast(w);
+      return null;
+    }
+    ListIterator<Waiter> it = waiters.listIterator();
+    while (it.hasNext()) {
+      Waiter o = it.next();
+      if (o.arrivalNanos - w.arrivalNanos > 0) {
+        it.previous();
+        boolean first = !it.hasPrevious();
+        it.add(w);
+        return first ? o : null;
+      }
+    }
+    waiters.addLast(w); // unreachable: the last waiter arrived later
+    return null;
   }
 
   /** Takes up to {@code wanted} free bytes; returns how many were taken (0 when none are free). */
@@ -216,8 +306,8 @@ public final class MemoryBudget {
     closed = true;
     lock.lock();
     try {
-      for (Condition c : waiters) {
-        c.signal();
+      for (Waiter w : waiters) {
+        w.condition.signal();
       }
     } finally {
       lock.unlock();
@@ -260,6 +350,14 @@ public final class MemoryBudget {
   /** Highest {@link #used()} seen. */
   public long peak() {
     return peak.get();
+  }
+
+  /**
+   * Bytes the longest waiter reserves in all (what it holds included), 0 when no one waits: with
+   * {@link #total()} less this held elsewhere, it cannot be served before some of that is released.
+   */
+  public long headWanted() {
+    return headWanted;
   }
 
   /** Threads waiting now. */

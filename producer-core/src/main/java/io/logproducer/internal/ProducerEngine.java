@@ -437,12 +437,12 @@ public final class ProducerEngine {
   }
 
   /**
-   * Appends under the budget: waits for bytes outside every lock, then tries again with them as
-   * credit.
+   * Appends under the budget: waits for bytes outside every lock, holding none of the budget while
+   * it waits, then tries again with them as credit.
    */
   private void append(Object shardKey, byte[] src, int size, Callback callback) {
     long credit = 0;
-    boolean relieved = false;
+    long firstWait = 0;
     long deadline = 0;
     boolean waited = false;
     metrics.recordsAccepted.increment();
@@ -468,18 +468,11 @@ public final class ProducerEngine {
               maxRecordSize);
         }
         if (pool.hasFree() && pool.drain() > 0) {
-          // The append took what pooled chunks it could use and still falls short (it needs bytes,
-          // e.g. for a new
-          // batch's bookkeeping): release the rest of the pool as bytes and try again. Terminates:
-          // the pool only
-          // refills when batches complete.
-          continue;
+          continue; // chunks alone did not do (a new batch's bookkeeping needs bytes): retry with
+          // them freed as bytes; terminates, as the pool only refills when batches complete
         }
-        if (!relieved) {
-          relieved = true;
-          if (accumulator.relievePressure()) {
-            continue;
-          }
+        if (accumulator.relievePressure(need + credit)) {
+          continue; // open batches were sealed (and compacted): they ship and free their bytes
         }
         if (budget.tryReserve(need)) {
           credit += need;
@@ -492,17 +485,23 @@ public final class ProducerEngine {
           drop(callback);
           return;
         }
-        // From our own thread or a callback we must not wait: the budget is freed by our own
-        // threads.
+        // Never wait on our own thread or in a callback: the budget is freed by our own threads.
         long maxBlock = CallbackContext.isOwnedBy(this) ? 0 : config.getMaxBlockMillis();
         if (!waited) {
           waited = true;
-          deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(maxBlock);
+          firstWait = System.nanoTime();
+          deadline = firstWait + TimeUnit.MILLISECONDS.toNanos(maxBlock);
         }
         long remaining =
             Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000); // ms, rounded up
-        if (budget.reserve(need, remaining)) {
-          credit += need;
+        // Never wait holding budget (see MemoryBudget): give the credit back, wait for it all.
+        long wanted = need + credit;
+        if (credit > 0) {
+          credit = 0;
+          budget.release(wanted - need);
+        }
+        if (budget.reserve(wanted, remaining, firstWait)) {
+          credit = wanted;
         } // else chunks were pooled meanwhile: try again with them
       }
     } finally {

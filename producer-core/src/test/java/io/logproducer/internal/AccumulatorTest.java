@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The accumulator's count of budget held by open batches, which {@link
- * Accumulator#relievePressure()} reads instead of locking every shard: it must equal what the open
- * batches hold through appends, growth and every kind of seal.
+ * Accumulator#relievePressure(long)} reads instead of locking every shard: it must equal what the
+ * open batches hold through appends, growth and every kind of seal.
  */
 class AccumulatorTest {
 
@@ -77,15 +77,28 @@ class AccumulatorTest {
   @Test
   void relievePressureSealsOnlyWhenOpenBatchesHoldAQuarter() {
     append("a", 100);
-    assertFalse(acc.relievePressure(), "one chunk of a 1 MiB budget");
+    assertFalse(acc.relievePressure(1), "one chunk of a 1 MiB budget");
     assertEquals(0, sealed.size());
     // 80 shards with one 4 KiB chunk each: over a quarter of the budget held by open batches.
     for (int i = 0; i < 80; i++) {
       append("shard" + i, 100);
     }
     assertTrue(acc.openCharged() * 4 >= budget.total());
-    assertTrue(acc.relievePressure());
+    assertTrue(acc.relievePressure(1));
     assertEquals(81, sealed.size());
     assertEquals(0, acc.openCharged());
+  }
+
+  @Test
+  void relievePressureSealsWhenTheSenderCouldNotGetItsBytesWithoutTheOpenBatches() {
+    append("a", 100);
+    long open = acc.openCharged();
+    assertTrue(open * 4 < budget.total());
+    assertFalse(acc.relievePressure(budget.total() - open), "the rest of the budget would do");
+    assertEquals(0, sealed.size());
+    assertTrue(acc.relievePressure(budget.total() - open + 1));
+    assertEquals(1, sealed.size());
+    assertEquals(0, acc.openCharged());
+    assertFalse(acc.relievePressure(budget.total()), "nothing open: nothing to seal");
   }
 }

@@ -98,6 +98,46 @@ class MemoryBudgetTest {
   }
 
   @Test
+  void aSenderWaitingAgainKeepsItsPlaceAndOnlyTheHeadHoldsBytes() throws Exception {
+    MemoryBudget budget = new MemoryBudget(1000);
+    budget.tryReserve(1000);
+    List<String> order = new CopyOnWriteArrayList<>();
+    Thread later =
+        new Thread(
+            () -> {
+              budget.reserve(800, 10_000);
+              order.add("later");
+            });
+    later.start();
+    awaitWaiters(budget, 1);
+    budget.release(300);
+    awaitUsed(budget, 1000); // the head took the 300 towards its 800
+    assertEquals(800, budget.headWanted());
+    // A sender that first waited before it (and must wait again: its batch was sealed meanwhile)
+    // goes in front, and the one it displaced gives back what it took.
+    Thread earlier =
+        new Thread(
+            () -> {
+              budget.reserve(500, 10_000, System.nanoTime() - TimeUnit.SECONDS.toNanos(1));
+              order.add("earlier");
+            });
+    earlier.start();
+    awaitWaiters(budget, 2);
+    assertEquals(500, budget.headWanted());
+    budget.release(200); // 500 for the head only if the displaced waiter gave its 300 back
+    earlier.join(5000);
+    assertFalse(earlier.isAlive(), "the head got its 500: no other waiter held bytes");
+    assertEquals(List.of("earlier"), order);
+    assertEquals(1000, budget.used());
+    assertEquals(800, budget.headWanted());
+    budget.release(1000); // the 500 still held here, and the head's
+    later.join(5000);
+    assertEquals(List.of("earlier", "later"), order);
+    assertEquals(800, budget.used());
+    assertEquals(0, budget.headWanted());
+  }
+
+  @Test
   void interruptedWaiterGetsTypedExceptionAndTheBudgetIsWhole() throws Exception {
     MemoryBudget budget = new MemoryBudget(100);
     budget.tryReserve(100);
@@ -168,6 +208,16 @@ class MemoryBudgetTest {
     }
     assertEquals(0, budget.used());
     assertTrue(budget.peak() <= 10_000, "peak " + budget.peak());
+  }
+
+  static void awaitUsed(MemoryBudget budget, long used) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (budget.used() != used) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("expected " + used + " bytes in use, have " + budget.used());
+      }
+      Thread.onSpinWait();
+    }
   }
 
   static void awaitWaiters(MemoryBudget budget, int n) throws InterruptedException {
