@@ -749,20 +749,6 @@ public final class ProducerConfig {
     }
 
     /**
-     * {@return the largest batchSizeInBytes whose requests fit segments of {@code segment} bytes}
-     */
-    private static long maxBatchSizeFor(long segment) {
-      long b = Math.max(0, (segment - SpoolConfig.SEGMENT_ALLOWANCE_BYTES) * 32 / 33);
-      while (b < Integer.MAX_VALUE && SpoolConfig.minSegmentBytesFor((int) b + 1) <= segment) {
-        b++;
-      }
-      while (b > 0 && SpoolConfig.minSegmentBytesFor((int) b) > segment) {
-        b--;
-      }
-      return b;
-    }
-
-    /**
      * Checks the settings against each other and creates the configuration. The builder can be
      * reused.
      *
@@ -800,20 +786,8 @@ public final class ProducerConfig {
                 + ")");
       }
       checkCompressionLevel(compression, compressionLevel);
-      if (spool != null
-          && spool.getSegmentBytes() < SpoolConfig.minSegmentBytesFor(batchSizeInBytes)) {
-        throw new IllegalArgumentException(
-            "spool segmentBytes ("
-                + spool.getSegmentBytes()
-                + ") must be at least "
-                + SpoolConfig.minSegmentBytesFor(batchSizeInBytes)
-                + " for batchSizeInBytes ("
-                + batchSizeInBytes
-                + "): a segment holds whole request bodies (batchSizeInBytes + 1/32 + "
-                + SpoolConfig.SEGMENT_ALLOWANCE_BYTES
-                + " bytes for the entry's header, meta, the segment's footer and framing); raise"
-                + " segmentBytes or lower batchSizeInBytes to at most "
-                + maxBatchSizeFor(spool.getSegmentBytes()));
+      if (spool != null) {
+        spool.checkHolds(batchSizeInBytes);
       }
       return new ProducerConfig(this);
     }

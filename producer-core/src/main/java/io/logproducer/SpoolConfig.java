@@ -45,6 +45,43 @@ public final class SpoolConfig {
     return (long) batchSizeInBytes + batchSizeInBytes / 32 + SEGMENT_ALLOWANCE_BYTES;
   }
 
+  /**
+   * Refuses segments that cannot hold a full request of {@code batchSizeInBytes} ({@link
+   * ProducerConfig.Builder#build()} calls it).
+   *
+   * @throws IllegalArgumentException naming both settings, the minimum and the largest batch size
+   *     that fits
+   */
+  void checkHolds(int batchSizeInBytes) {
+    if (segmentBytes >= minSegmentBytesFor(batchSizeInBytes)) {
+      return;
+    }
+    throw new IllegalArgumentException(
+        "spool segmentBytes ("
+            + segmentBytes
+            + ") must be at least "
+            + minSegmentBytesFor(batchSizeInBytes)
+            + " for batchSizeInBytes ("
+            + batchSizeInBytes
+            + "): a segment holds whole request bodies (batchSizeInBytes + 1/32 + "
+            + SEGMENT_ALLOWANCE_BYTES
+            + " bytes for the entry's header, meta, the segment's footer and framing); raise"
+            + " segmentBytes or lower batchSizeInBytes to at most "
+            + maxBatchSizeFor(segmentBytes));
+  }
+
+  /** {@return the largest batchSizeInBytes whose requests fit segments of {@code segment} bytes} */
+  private static long maxBatchSizeFor(long segment) {
+    long b = Math.max(0, (segment - SEGMENT_ALLOWANCE_BYTES) * 32 / 33);
+    while (b < Integer.MAX_VALUE && minSegmentBytesFor((int) b + 1) <= segment) {
+      b++;
+    }
+    while (b > 0 && minSegmentBytesFor((int) b) > segment) {
+      b--;
+    }
+    return b;
+  }
+
   private final Path directory;
   private final long maxBytes;
   private final long segmentBytes;
