@@ -7,6 +7,7 @@ import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.context.event.ApplicationStartedEvent;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEvent;
@@ -24,7 +25,10 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * the runtime as a disposable bean registered before any other, so that the context destroys it
  * last: the producer ships the lines logged during shutdown and is closed within {@code
  * logproducer.shutdown-timeout} (default {@code spring.lifecycle.timeout-per-shutdown-phase}, 30
- * s). A start that fails closes it at once.
+ * s). A start that fails (the context's refresh, or a runner, throws) closes it at once, before
+ * Spring Boot reports the failure: what is still buffered fails at close, and the appender reports
+ * it. Every {@code logproducer.*} property is checked before the producer starts ({@link
+ * StarterSettings#validate()}).
  */
 public class LogproducerApplicationListener
     implements ApplicationListener<ApplicationEvent>, Ordered {
@@ -38,10 +42,9 @@ public class LogproducerApplicationListener
   /** Spring Boot's {@code LoggingApplicationListener.DEFAULT_ORDER} (highest precedence + 20). */
   private static final int LOGGING_LISTENER_ORDER = Ordered.HIGHEST_PRECEDENCE + 20;
 
-  private static final long DEFAULT_SHUTDOWN_TIMEOUT_MILLIS = 30_000;
-
   private LogproducerRuntime runtime;
-  private long shutdownTimeoutMillis = DEFAULT_SHUTDOWN_TIMEOUT_MILLIS;
+  private volatile boolean started; // the context refreshed (ApplicationStartedEvent)
+  private long shutdownTimeoutMillis = StarterSettings.DEFAULT_SHUTDOWN_TIMEOUT.toMillis();
 
   /** Created by Spring Boot from {@code META-INF/spring.factories}. */
   public LogproducerApplicationListener() {}
@@ -58,10 +61,14 @@ public class LogproducerApplicationListener
       start(e.getEnvironment(), e.getSpringApplication().getClassLoader());
     } else if (event instanceof ApplicationPreparedEvent) {
       register(((ApplicationPreparedEvent) event).getApplicationContext().getBeanFactory());
+    } else if (event instanceof ApplicationStartedEvent) {
+      started = true;
     } else if (event instanceof ApplicationFailedEvent) {
+      // Before Spring Boot reports the failure: the backlog is abandoned (failed at close, counted
+      // and reported by the appender), not shipped within the shutdown timeout.
       LogproducerRuntime r = runtime;
       if (r != null) {
-        r.close(shutdownTimeoutMillis);
+        r.close(0);
       }
     }
   }
@@ -78,21 +85,16 @@ public class LogproducerApplicationListener
     if (!properties.isEnabled()) {
       return;
     }
-    Duration timeout = properties.getShutdownTimeout();
-    if (timeout == null) {
-      timeout =
-          binder
-              .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
-              .orElse(Duration.ofMillis(DEFAULT_SHUTDOWN_TIMEOUT_MILLIS));
-    }
-    if (timeout.isNegative()) {
-      throw new InvalidPropertyException(
-          "logproducer.shutdown-timeout", timeout, "must not be negative");
-    }
-    shutdownTimeoutMillis = timeout.toMillis();
-    runtime =
-        LogproducerRuntime.start(
-            properties, environment.getProperty("spring.application.name"), classLoader);
+    StarterSettings settings =
+        new StarterSettings(
+            properties,
+            environment.getProperty("spring.application.name"),
+            binder
+                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+                .orElse(null));
+    settings.validate(); // every logproducer.* property, before the producer starts
+    shutdownTimeoutMillis = settings.shutdownTimeoutMillis();
+    runtime = LogproducerRuntime.start(settings, classLoader);
   }
 
   private void register(ConfigurableListableBeanFactory beanFactory) {
@@ -104,8 +106,10 @@ public class LogproducerApplicationListener
     beanFactory.registerSingleton(PRODUCER_BEAN, r.producer());
     if (beanFactory instanceof DefaultSingletonBeanRegistry) {
       long timeout = shutdownTimeoutMillis;
+      // A refresh that fails destroys the beans before Spring Boot reports the failure: a start
+      // that fails (no ApplicationStartedEvent yet) closes the producer at once.
       ((DefaultSingletonBeanRegistry) beanFactory)
-          .registerDisposableBean(RUNTIME_BEAN, () -> r.close(timeout));
+          .registerDisposableBean(RUNTIME_BEAN, () -> r.close(started ? timeout : 0));
     }
   }
 }
