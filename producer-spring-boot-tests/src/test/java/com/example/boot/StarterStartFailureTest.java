@@ -24,6 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -139,12 +140,38 @@ class StarterStartFailureTest {
   @Test
   void aRefreshThatFailsAfterTheProducerStartedClosesItAtOnceBeforeTheFailureReport()
       throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      Throwable thrown =
+          startHeld(
+              properties -> {
+                properties.remove("server.port=0");
+                properties.add("server.port=" + taken.getLocalPort());
+              });
+      assertTrue(chain(thrown).contains("PortInUseException"), chain(thrown));
+    }
+  }
+
+  /** The same when a runner throws, after the refresh (Spring Boot closes the context then). */
+  @Test
+  void aRunnerThatFailsClosesTheProducerAtOnceBeforeTheFailureReport() throws Exception {
+    Throwable thrown = startHeld(properties -> properties.add("sample.fail-in-runner=true"));
+    assertTrue(chain(thrown).contains("the runner failed"), chain(thrown));
+  }
+
+  /**
+   * Starts the application, which must fail, against a receiver that holds every request unanswered
+   * until the test ends, with a 10-minute shutdown timeout; asserts that when Spring Boot published
+   * the failure the producer was closed with every record it took failed at close, and that the
+   * appender's last report counts them.
+   *
+   * @return what the start threw
+   */
+  private static Throwable startHeld(Consumer<List<String>> change) throws Exception {
     CountDownLatch hold = new CountDownLatch(1);
     ExecutorService starter = Executors.newSingleThreadExecutor();
-    try (OtlpReceiver receiver = OtlpReceiver.start();
-        ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+    try (OtlpReceiver receiver = OtlpReceiver.start()) {
       try {
-        heldStart(receiver, taken, hold, starter);
+        return heldStart(receiver, change, hold, starter);
       } finally {
         hold.countDown(); // before the receiver closes
       }
@@ -154,92 +181,91 @@ class StarterStartFailureTest {
     }
   }
 
-  private static void heldStart(
-      OtlpReceiver receiver, ServerSocket taken, CountDownLatch hold, ExecutorService starter)
+  private static Throwable heldStart(
+      OtlpReceiver receiver,
+      Consumer<List<String>> change,
+      CountDownLatch hold,
+      ExecutorService starter)
       throws Exception {
-    {
-      receiver.respond(
-          request -> {
-            try {
-              hold.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-            return Reply.ok(request);
-          });
-      List<String> properties = Apps.baseProperties(receiver.endpoint());
-      properties.remove("server.port=0");
-      properties.add("server.port=" + taken.getLocalPort());
-      properties.add("logproducer.shutdown-timeout=10m");
-      properties.add("logproducer.otlp.timeout=10m");
-      properties.add("logproducer.producer.delivery-timeout=30m");
-      AtomicReference<Producer> producer = new AtomicReference<>();
-      AtomicReference<List<String>> status = new AtomicReference<>();
-      List<String> atFailure = new ArrayList<>();
-      ApplicationListener<ApplicationEvent> observer =
-          event -> {
-            try {
-              if (event instanceof ApplicationEnvironmentPreparedEvent) {
-                status.compareAndSet(null, LoggingSystems.captureStatus());
-              } else if (event instanceof ApplicationPreparedEvent) {
-                producer.set(
-                    (Producer)
-                        ((ApplicationPreparedEvent) event)
-                            .getApplicationContext()
-                            .getBeanFactory()
-                            .getSingleton(LogproducerApplicationListener.PRODUCER_BEAN));
-              } else if (event instanceof ApplicationFailedEvent) {
-                Producer p = producer.get();
-                if (p == null) {
-                  atFailure.add("no producer");
-                  return;
-                }
-                atFailure.add("closed=" + p.isClosed());
-                atFailure.add("delivered=" + p.getMetrics().getRecordsSent());
-                atFailure.add(
-                    "failed="
-                        + (p.getMetrics().getRecordsFailed()
-                            == p.getMetrics().getRecordsAccepted()));
+    receiver.respond(
+        request -> {
+          try {
+            hold.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return Reply.ok(request);
+        });
+    List<String> properties = Apps.baseProperties(receiver.endpoint());
+    change.accept(properties);
+    properties.add("logproducer.shutdown-timeout=10m");
+    properties.add("logproducer.otlp.timeout=10m");
+    properties.add("logproducer.producer.delivery-timeout=30m");
+    AtomicReference<Producer> producer = new AtomicReference<>();
+    AtomicReference<List<String>> status = new AtomicReference<>();
+    List<String> atFailure = new ArrayList<>();
+    ApplicationListener<ApplicationEvent> observer =
+        event -> {
+          try {
+            if (event instanceof ApplicationEnvironmentPreparedEvent) {
+              status.compareAndSet(null, LoggingSystems.captureStatus());
+            } else if (event instanceof ApplicationPreparedEvent) {
+              producer.set(
+                  (Producer)
+                      ((ApplicationPreparedEvent) event)
+                          .getApplicationContext()
+                          .getBeanFactory()
+                          .getSingleton(LogproducerApplicationListener.PRODUCER_BEAN));
+            } else if (event instanceof ApplicationFailedEvent) {
+              Producer p = producer.get();
+              if (p == null) {
+                atFailure.add("no producer");
+                return;
               }
-            } catch (Exception e) {
-              throw new IllegalStateException(e);
+              atFailure.add("closed=" + p.isClosed());
+              atFailure.add("delivered=" + p.getMetrics().getRecordsSent());
+              atFailure.add(
+                  "failed="
+                      + (p.getMetrics().getRecordsFailed() == p.getMetrics().getRecordsAccepted()));
             }
-          };
-      Future<Throwable> failure =
-          starter.submit(
-              () -> {
-                try {
-                  new SpringApplicationBuilder(SampleApplication.class)
-                      .properties(properties.toArray(new String[0]))
-                      .listeners(observer)
-                      .run()
-                      .close();
-                  return null;
-                } catch (Throwable t) {
-                  return t;
-                }
-              });
-      // Graceful, this would wait 10 minutes (the held requests, the shutdown timeout).
-      Throwable thrown = failure.get(2, TimeUnit.MINUTES);
-      assertNotNull(thrown, "the start did not fail");
-      assertEquals(List.of("closed=true", "delivered=0", "failed=true"), atFailure);
-      Producer p = producer.get();
-      long accepted = p.getMetrics().getRecordsAccepted();
-      assertTrue(accepted > 0, "the producer took Spring Boot's first lines");
-      assertEquals(accepted, p.getMetrics().getRecordsFailed());
-      assertEquals(Set.of(), Apps.producerThreads());
-      String last = null;
-      for (String s : new ArrayList<>(status.get())) {
-        if (s.startsWith("logproducer appender 'LOGPRODUCER': ")) {
-          last = s;
-        }
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    Future<Throwable> failure =
+        starter.submit(
+            () -> {
+              try {
+                new SpringApplicationBuilder(SampleApplication.class)
+                    .properties(properties.toArray(new String[0]))
+                    .listeners(observer)
+                    .run()
+                    .close();
+                return null;
+              } catch (Throwable t) {
+                return t;
+              }
+            });
+    // Graceful, this would wait 10 minutes (the held requests, the shutdown timeout).
+    Throwable thrown = failure.get(2, TimeUnit.MINUTES);
+    assertNotNull(thrown, "the start did not fail");
+    assertEquals(List.of("closed=true", "delivered=0", "failed=true"), atFailure);
+    Producer p = producer.get();
+    long accepted = p.getMetrics().getRecordsAccepted();
+    assertTrue(accepted > 0, "the producer took Spring Boot's first lines");
+    assertEquals(accepted, p.getMetrics().getRecordsFailed());
+    assertEquals(Set.of(), Apps.producerThreads());
+    String last = null;
+    for (String s : new ArrayList<>(status.get())) {
+      if (s.startsWith("logproducer appender 'LOGPRODUCER': ")) {
+        last = s;
       }
-      assertNotNull(last, "no report: " + status.get());
-      assertTrue(
-          last.contains("(0 and " + String.format(Locale.ROOT, "%,d", accepted) + " in all)"),
-          last);
-      assertTrue(last.contains("last cause: FAILED_AT_CLOSE"), last);
     }
+    assertNotNull(last, "no report: " + status.get());
+    assertTrue(
+        last.contains("(0 and " + String.format(Locale.ROOT, "%,d", accepted) + " in all)"), last);
+    assertTrue(last.contains("last cause: FAILED_AT_CLOSE"), last);
+    return thrown;
   }
 
   private static void assertMissingModule(
@@ -256,6 +282,15 @@ class StarterStartFailureTest {
         message);
     assertEquals(message, analysis[0], "Spring Boot's failure analysis: the starter's analyzer");
     assertTrue(analysis[1].contains("'logproducer.exporter'"), analysis[1]);
+  }
+
+  /** {@return every throwable of the cause chain, one a line} */
+  private static String chain(Throwable thrown) {
+    StringBuilder b = new StringBuilder();
+    for (Throwable t = thrown; t != null; t = t.getCause()) {
+      b.append(t).append('\n');
+    }
+    return b.toString();
   }
 
   private static InvalidPropertyException invalidProperty(Throwable thrown) {
