@@ -4,10 +4,12 @@ import io.logproducer.Producer;
 import java.time.Duration;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.boot.context.event.ApplicationStartedEvent;
+import org.springframework.boot.context.event.SpringApplicationEvent;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEvent;
@@ -44,6 +46,7 @@ public class LogproducerApplicationListener
 
   private LogproducerRuntime runtime;
   private volatile boolean started; // the context refreshed (ApplicationStartedEvent)
+  private volatile SpringApplication application; // the run this listener serves
   private long shutdownTimeoutMillis = StarterSettings.DEFAULT_SHUTDOWN_TIMEOUT.toMillis();
 
   /** Created by Spring Boot from {@code META-INF/spring.factories}. */
@@ -58,12 +61,13 @@ public class LogproducerApplicationListener
   public void onApplicationEvent(ApplicationEvent event) {
     if (event instanceof ApplicationEnvironmentPreparedEvent) {
       ApplicationEnvironmentPreparedEvent e = (ApplicationEnvironmentPreparedEvent) event;
+      application = e.getSpringApplication();
       start(e.getEnvironment(), e.getSpringApplication().getClassLoader());
     } else if (event instanceof ApplicationPreparedEvent) {
       register(((ApplicationPreparedEvent) event).getApplicationContext().getBeanFactory());
-    } else if (event instanceof ApplicationStartedEvent) {
+    } else if (event instanceof ApplicationStartedEvent && ours((SpringApplicationEvent) event)) {
       started = true;
-    } else if (event instanceof ApplicationFailedEvent) {
+    } else if (event instanceof ApplicationFailedEvent && ours((SpringApplicationEvent) event)) {
       // Before Spring Boot reports the failure: the backlog is abandoned (failed at close, counted
       // and reported by the appender), not shipped within the shutdown timeout.
       LogproducerRuntime r = runtime;
@@ -71,6 +75,14 @@ public class LogproducerApplicationListener
         r.close(0);
       }
     }
+  }
+
+  /**
+   * Whether {@code event} is about this listener's application, not a child context's (whose
+   * events, published through its context, reach its parent's listeners too).
+   */
+  private boolean ours(SpringApplicationEvent event) {
+    return event.getSpringApplication() == application;
   }
 
   private void start(ConfigurableEnvironment environment, ClassLoader classLoader) {
