@@ -451,7 +451,9 @@ public final class AppenderProducer {
   /**
    * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (+ 1 s); then
    * reports any drops and failures not yet reported. An {@linkplain #attach(Producer) attached}
-   * producer is only let go: its records stay with it, and its owner closes it. Idempotent.
+   * producer is only let go: its records stay with it, and its owner closes it; their outcomes
+   * still reach this appender's counts, and the owner calls {@link #reportNow()} once the producer
+   * is closed, so that the records its close failed are in the last report. Idempotent.
    */
   public void stop() {
     stop(stopTimeoutMillis);
@@ -469,6 +471,17 @@ public final class AppenderProducer {
     if (p != null && ownsProducer) {
       p.close(Math.max(0, timeoutMillis));
     }
+    reportNow();
+  }
+
+  /**
+   * Reports at once, whatever the report interval, the drops and failures not reported yet (nothing
+   * when there are none). {@link #stop()} does it after the producer it owns closed; the owner of
+   * an {@linkplain #attach(Producer) attached} producer calls it after closing that producer, whose
+   * close gives the records still buffered their outcome ({@code FAILED_AT_CLOSE}): they are then
+   * in this last report. Never throws.
+   */
+  public void reportNow() {
     nextReportNanos.set(System.nanoTime());
     maybeReport();
   }

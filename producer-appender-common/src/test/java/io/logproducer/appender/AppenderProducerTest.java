@@ -298,4 +298,47 @@ class AppenderProducerTest {
             .contains("events dropped and 0 failed since the last report (4,000 and 0 in all)"),
         status.toString());
   }
+
+  /**
+   * An attached producer's close fails what it still holds after the appender stopped: the outcomes
+   * reach the appender's counts, and {@link AppenderProducer#reportNow()} (what the producer's
+   * owner calls after closing it) reports them at once, within the report interval.
+   */
+  @Test
+  void reportNowAfterAnAttachedProducersCloseCountsWhatTheCloseFailed() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      port = s.getLocalPort(); // closed: connections are refused
+    }
+    ProducerSettings settings = new ProducerSettings();
+    settings.setJmxEnabled(false);
+    settings.setShutdownHookEnabled(false);
+    settings.setClientId("shared-owner");
+    Producer shared =
+        SettingsProducer.build(
+            "shared", settings, otlp("http://127.0.0.1:" + port), null, null, "test-scope", true);
+    AppenderProducer ap = new AppenderProducer("shared", 0, 60_000, status::add);
+    try {
+      ap.attach(shared);
+      for (int i = 0; i < 50; i++) {
+        ap.send(LogRecord.builder().setBody("line " + i).build());
+      }
+      ap.stop(); // lets the producer go: nothing failed yet, nothing to report
+      assertEquals(List.of(), status);
+    } finally {
+      shared.close(0);
+    }
+    assertEquals(50, ap.failedCount(), "the close's outcomes reach the counts");
+    assertEquals(List.of(), status, "within the report interval");
+    ap.reportNow();
+    assertEquals(1, status.size(), status.toString());
+    assertTrue(
+        status
+                .get(0)
+                .contains("0 events dropped and 50 failed since the last report (0 and 50 in all)")
+            && status.get(0).contains("last cause: FAILED_AT_CLOSE"),
+        status.toString());
+    ap.reportNow();
+    assertEquals(1, status.size(), "nothing new: no report");
+  }
 }

@@ -643,6 +643,18 @@ public final class LogproducerAppender extends AbstractAppender {
     this.sharedProducer = producer;
   }
 
+  /**
+   * Reports at once, on log4j2's status channel, the dropped and failed events not reported yet
+   * (nothing when there are none). For the owner of a producer given to {@link
+   * #useProducer(Producer)}: {@link #stop(long, TimeUnit)} lets that producer go without closing
+   * it, so the records its owner's close fails ({@code FAILED_AT_CLOSE}) are counted by this
+   * appender after its stop; the owner calls this once the producer is closed, and they are in the
+   * last report. Never throws.
+   */
+  public void reportLosses() {
+    producer.reportNow();
+  }
+
   /** {@return the running producer (for its metrics), or null before start and after stop} */
   public Producer getProducer() {
     return producer.producer();

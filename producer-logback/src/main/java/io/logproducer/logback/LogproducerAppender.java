@@ -275,6 +275,21 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
+   * Reports at once, through logback's status channel, the dropped and failed events not reported
+   * yet (nothing when there are none). For the owner of a producer given to {@link
+   * #useProducer(Producer)}: {@link #stop()} lets that producer go without closing it, so the
+   * records its owner's close fails ({@code FAILED_AT_CLOSE}) are counted by this appender after
+   * its stop; the owner calls this once the producer is closed, and they are in the last report.
+   * Does nothing before start. Never throws.
+   */
+  public void reportLosses() {
+    AppenderProducer ap = appenderProducer;
+    if (ap != null) {
+      ap.reportNow();
+    }
+  }
+
+  /**
    * The running producer (for its metrics).
    *
    * @return the producer, or null before start and after stop

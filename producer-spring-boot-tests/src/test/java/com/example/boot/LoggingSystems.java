@@ -127,4 +127,78 @@ final class LoggingSystems {
       ctx.getClass().getMethod("reconfigure").invoke(ctx);
     }
   }
+
+  /**
+   * Records every message the logging system's status channel gets from now on (logback's {@code
+   * StatusManager}, log4j2's {@code StatusLogger}): where the appenders report dropped and failed
+   * events. Call it after the logging system was initialised (a logback reset forgets listeners
+   * that are not reset-resistant; this one is).
+   *
+   * @return the messages, in order (a synchronized list)
+   */
+  static List<String> captureStatus() throws Exception {
+    List<String> messages = java.util.Collections.synchronizedList(new ArrayList<>());
+    if (logback()) {
+      Class<?> listenerType = Class.forName("ch.qos.logback.core.status.StatusListener");
+      Object listener =
+          java.lang.reflect.Proxy.newProxyInstance(
+              listenerType.getClassLoader(),
+              new Class<?>[] {listenerType},
+              (proxy, method, args) -> {
+                switch (method.getName()) {
+                  case "addStatusEvent":
+                    messages.add(
+                        String.valueOf(args[0].getClass().getMethod("getMessage").invoke(args[0])));
+                    return null;
+                  case "isResetResistant":
+                    return true;
+                  case "hashCode":
+                    return System.identityHashCode(proxy);
+                  case "equals":
+                    return proxy == args[0];
+                  case "toString":
+                    return "test status capture";
+                  default:
+                    return null;
+                }
+              });
+      Object ctx =
+          Class.forName("org.slf4j.LoggerFactory").getMethod("getILoggerFactory").invoke(null);
+      Object manager = ctx.getClass().getMethod("getStatusManager").invoke(ctx);
+      Class.forName("ch.qos.logback.core.status.StatusManager")
+          .getMethod("add", listenerType)
+          .invoke(manager, listener);
+    } else {
+      Class<?> listenerType = Class.forName("org.apache.logging.log4j.status.StatusListener");
+      Object all = Class.forName("org.apache.logging.log4j.Level").getField("ALL").get(null);
+      Object listener =
+          java.lang.reflect.Proxy.newProxyInstance(
+              listenerType.getClassLoader(),
+              new Class<?>[] {listenerType},
+              (proxy, method, args) -> {
+                switch (method.getName()) {
+                  case "log":
+                    Object message = args[0].getClass().getMethod("getMessage").invoke(args[0]);
+                    messages.add(
+                        String.valueOf(
+                            message.getClass().getMethod("getFormattedMessage").invoke(message)));
+                    return null;
+                  case "getStatusLevel":
+                    return all;
+                  case "hashCode":
+                    return System.identityHashCode(proxy);
+                  case "equals":
+                    return proxy == args[0];
+                  case "toString":
+                    return "test status capture";
+                  default:
+                    return null;
+                }
+              });
+      Class<?> statusLogger = Class.forName("org.apache.logging.log4j.status.StatusLogger");
+      Object logger = statusLogger.getMethod("getLogger").invoke(null);
+      statusLogger.getMethod("registerListener", listenerType).invoke(logger, listener);
+    }
+    return messages;
+  }
 }

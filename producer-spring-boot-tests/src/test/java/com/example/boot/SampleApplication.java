@@ -4,8 +4,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -30,6 +32,15 @@ public class SampleApplication {
   @Bean
   ShutdownLogger shutdownLogger() {
     return new ShutdownLogger();
+  }
+
+  /** With {@code sample.fail-in-runner=true}: a runner that throws, so the start fails after it. */
+  @Bean
+  @ConditionalOnProperty(name = "sample.fail-in-runner", havingValue = "true")
+  ApplicationRunner failingRunner() {
+    return args -> {
+      throw new IllegalStateException("sample application: the runner failed");
+    };
   }
 
   /** Logs during the context's close, as applications' beans do. */

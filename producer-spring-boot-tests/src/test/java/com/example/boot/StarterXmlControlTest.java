@@ -3,9 +3,11 @@ package com.example.boot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Producer;
+import io.logproducer.spring.boot.autoconfigure.InvalidPropertyException;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.ReceivedLogRecord;
 import java.util.HashSet;
@@ -60,6 +62,37 @@ class StarterXmlControlTest {
       // The logging system stops it (here: now, while the receiver still answers).
       appenders.get(0).getClass().getMethod("stop").invoke(appenders.get(0));
       assertTrue(producer.isClosed());
+    } finally {
+      System.clearProperty("lp.test.endpoint");
+    }
+  }
+
+  /**
+   * The starter's own {@code logproducer.producer.*} properties are not used with an appender
+   * declared in XML, but they are still checked before anything starts: an invalid one stops the
+   * start, naming it.
+   */
+  @Test
+  void anInvalidPropertyStopsTheStartEvenWhenTheXmlDeclaresTheAppender() throws Exception {
+    try (OtlpReceiver receiver = OtlpReceiver.start()) {
+      System.setProperty("lp.test.endpoint", receiver.endpoint());
+      List<String> properties = Apps.baseProperties("http://127.0.0.1:9");
+      properties.add("logging.config=" + LoggingSystems.xmlControlConfig());
+      properties.add("logproducer.producer.linger=-5s");
+      Throwable thrown = assertThrows(Throwable.class, () -> Apps.start(properties).close());
+      InvalidPropertyException cause = null;
+      for (Throwable t = thrown; t != null; t = t.getCause()) {
+        if (t instanceof InvalidPropertyException) {
+          cause = (InvalidPropertyException) t;
+        }
+      }
+      assertTrue(cause != null, "not an InvalidPropertyException: " + thrown);
+      assertEquals("logproducer.producer.linger", cause.getProperty(), cause.getMessage());
+      assertEquals(Set.of(), Apps.producerThreads(), "the starter started no producer");
+      // The logging system owns the XML appender: stop it as it would.
+      for (Object a : LoggingSystems.rootLogproducerAppenders()) {
+        a.getClass().getMethod("stop").invoke(a);
+      }
     } finally {
       System.clearProperty("lp.test.endpoint");
     }

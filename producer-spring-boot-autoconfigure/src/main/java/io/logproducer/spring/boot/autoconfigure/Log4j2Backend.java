@@ -5,6 +5,8 @@ import io.logproducer.appender.MappingSettings;
 import io.logproducer.log4j2.LogproducerAppender;
 import java.beans.PropertyChangeEvent;
 import java.beans.PropertyChangeListener;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.Appender;
 import org.apache.logging.log4j.core.LoggerContext;
@@ -26,6 +28,9 @@ final class Log4j2Backend implements LoggingBackend {
   private volatile LogproducerAppender installed;
   private Configuration attachedTo; // guarded by this
   private PropertyChangeListener listener;
+  // Every appender installed on the producer (reconfigurations replace them): their counts get
+  // the outcomes of the records they sent, the failures of the producer's close included.
+  private final List<LogproducerAppender> attached = new ArrayList<>(); // guarded by this
 
   private Log4j2Backend(LoggerContext context) {
     this.context = context;
@@ -96,6 +101,7 @@ final class Log4j2Backend implements LoggingBackend {
     config.getRootLogger().addAppender(appender, null, null);
     attachedTo = config;
     installed = appender;
+    attached.add(appender);
     context.updateLoggers();
   }
 
@@ -116,5 +122,13 @@ final class Log4j2Backend implements LoggingBackend {
       context.updateLoggers();
       appender.stop();
     }
+  }
+
+  @Override
+  public synchronized void reportLosses() {
+    for (LogproducerAppender appender : attached) {
+      appender.reportLosses();
+    }
+    attached.clear();
   }
 }

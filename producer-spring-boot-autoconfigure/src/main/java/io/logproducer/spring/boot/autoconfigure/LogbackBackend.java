@@ -9,7 +9,9 @@ import ch.qos.logback.core.Appender;
 import io.logproducer.Producer;
 import io.logproducer.appender.MappingSettings;
 import io.logproducer.logback.LogproducerAppender;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +30,9 @@ final class LogbackBackend implements LoggingBackend {
   private long reportIntervalMillis;
   private volatile LogproducerAppender installed; // guarded by this for writes
   private ResetListener listener;
+  // Every appender installed on the producer (reconfigurations replace them): their counts get
+  // the outcomes of the records they sent, the failures of the producer's close included.
+  private final List<LogproducerAppender> attached = new ArrayList<>(); // guarded by this
 
   private LogbackBackend(LoggerContext context) {
     this.context = context;
@@ -85,6 +90,7 @@ final class LogbackBackend implements LoggingBackend {
     }
     context.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(appender);
     installed = appender;
+    attached.add(appender);
   }
 
   @Override
@@ -99,6 +105,14 @@ final class LogbackBackend implements LoggingBackend {
       context.getLogger(Logger.ROOT_LOGGER_NAME).detachAppender(appender);
       appender.stop();
     }
+  }
+
+  @Override
+  public synchronized void reportLosses() {
+    for (LogproducerAppender appender : attached) {
+      appender.reportLosses();
+    }
+    attached.clear();
   }
 
   /** Re-attaches the appender after a reset, while installed. */

@@ -31,6 +31,18 @@ interface LoggingBackend {
   void install(
       Producer producer, MappingSettings mapping, int queueSize, long reportIntervalMillis);
 
-  /** Takes the appender off and stops it (the producer is left to its owner). Idempotent. */
+  /**
+   * Takes the appender off and stops it (the producer is left to its owner). Idempotent. The
+   * records still buffered in the producer keep counting for the appender: call {@link
+   * #reportLosses()} once the producer is closed.
+   */
   void uninstall();
+
+  /**
+   * After {@link #uninstall()} and the producer's close: reports, through the logging system's
+   * status channel, the dropped and failed events of every appender this backend installed (the one
+   * a reconfiguration replaced included) that were not reported yet, the records the producer's
+   * close failed among them. Then forgets those appenders.
+   */
+  void reportLosses();
 }

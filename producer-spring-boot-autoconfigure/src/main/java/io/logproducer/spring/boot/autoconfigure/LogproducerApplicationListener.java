@@ -4,9 +4,12 @@ import io.logproducer.Producer;
 import java.time.Duration;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.context.event.ApplicationStartedEvent;
+import org.springframework.boot.context.event.SpringApplicationEvent;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEvent;
@@ -24,7 +27,10 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * the runtime as a disposable bean registered before any other, so that the context destroys it
  * last: the producer ships the lines logged during shutdown and is closed within {@code
  * logproducer.shutdown-timeout} (default {@code spring.lifecycle.timeout-per-shutdown-phase}, 30
- * s). A start that fails closes it at once.
+ * s). A start that fails (the context's refresh, or a runner, throws) closes it at once, before
+ * Spring Boot reports the failure: what is still buffered fails at close, and the appender reports
+ * it. Every {@code logproducer.*} property is checked before the producer starts ({@link
+ * StarterSettings#validate()}).
  */
 public class LogproducerApplicationListener
     implements ApplicationListener<ApplicationEvent>, Ordered {
@@ -38,10 +44,10 @@ public class LogproducerApplicationListener
   /** Spring Boot's {@code LoggingApplicationListener.DEFAULT_ORDER} (highest precedence + 20). */
   private static final int LOGGING_LISTENER_ORDER = Ordered.HIGHEST_PRECEDENCE + 20;
 
-  private static final long DEFAULT_SHUTDOWN_TIMEOUT_MILLIS = 30_000;
-
   private LogproducerRuntime runtime;
-  private long shutdownTimeoutMillis = DEFAULT_SHUTDOWN_TIMEOUT_MILLIS;
+  private volatile boolean started; // the context refreshed (ApplicationStartedEvent)
+  private volatile SpringApplication application; // the run this listener serves
+  private long shutdownTimeoutMillis = StarterSettings.DEFAULT_SHUTDOWN_TIMEOUT.toMillis();
 
   /** Created by Spring Boot from {@code META-INF/spring.factories}. */
   public LogproducerApplicationListener() {}
@@ -55,15 +61,28 @@ public class LogproducerApplicationListener
   public void onApplicationEvent(ApplicationEvent event) {
     if (event instanceof ApplicationEnvironmentPreparedEvent) {
       ApplicationEnvironmentPreparedEvent e = (ApplicationEnvironmentPreparedEvent) event;
+      application = e.getSpringApplication();
       start(e.getEnvironment(), e.getSpringApplication().getClassLoader());
     } else if (event instanceof ApplicationPreparedEvent) {
       register(((ApplicationPreparedEvent) event).getApplicationContext().getBeanFactory());
-    } else if (event instanceof ApplicationFailedEvent) {
+    } else if (event instanceof ApplicationStartedEvent && ours((SpringApplicationEvent) event)) {
+      started = true;
+    } else if (event instanceof ApplicationFailedEvent && ours((SpringApplicationEvent) event)) {
+      // Before Spring Boot reports the failure: the backlog is abandoned (failed at close, counted
+      // and reported by the appender), not shipped within the shutdown timeout.
       LogproducerRuntime r = runtime;
       if (r != null) {
-        r.close(shutdownTimeoutMillis);
+        r.close(0);
       }
     }
+  }
+
+  /**
+   * Whether {@code event} is about this listener's application, not a child context's (whose
+   * events, published through its context, reach its parent's listeners too).
+   */
+  private boolean ours(SpringApplicationEvent event) {
+    return event.getSpringApplication() == application;
   }
 
   private void start(ConfigurableEnvironment environment, ClassLoader classLoader) {
@@ -78,21 +97,16 @@ public class LogproducerApplicationListener
     if (!properties.isEnabled()) {
       return;
     }
-    Duration timeout = properties.getShutdownTimeout();
-    if (timeout == null) {
-      timeout =
-          binder
-              .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
-              .orElse(Duration.ofMillis(DEFAULT_SHUTDOWN_TIMEOUT_MILLIS));
-    }
-    if (timeout.isNegative()) {
-      throw new InvalidPropertyException(
-          "logproducer.shutdown-timeout", timeout, "must not be negative");
-    }
-    shutdownTimeoutMillis = timeout.toMillis();
-    runtime =
-        LogproducerRuntime.start(
-            properties, environment.getProperty("spring.application.name"), classLoader);
+    StarterSettings settings =
+        new StarterSettings(
+            properties,
+            environment.getProperty("spring.application.name"),
+            binder
+                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+                .orElse(null));
+    settings.validate(); // every logproducer.* property, before the producer starts
+    shutdownTimeoutMillis = settings.shutdownTimeoutMillis();
+    runtime = LogproducerRuntime.start(settings, classLoader);
   }
 
   private void register(ConfigurableListableBeanFactory beanFactory) {
@@ -104,8 +118,10 @@ public class LogproducerApplicationListener
     beanFactory.registerSingleton(PRODUCER_BEAN, r.producer());
     if (beanFactory instanceof DefaultSingletonBeanRegistry) {
       long timeout = shutdownTimeoutMillis;
+      // A refresh that fails destroys the beans before Spring Boot reports the failure: a start
+      // that fails (no ApplicationStartedEvent yet) closes the producer at once.
       ((DefaultSingletonBeanRegistry) beanFactory)
-          .registerDisposableBean(RUNTIME_BEAN, () -> r.close(timeout));
+          .registerDisposableBean(RUNTIME_BEAN, () -> r.close(started ? timeout : 0));
     }
   }
 }

@@ -36,7 +36,10 @@ public class LogproducerProperties {
    */
   private String clientId;
 
-  /** The service.name Resource attribute (otlp, kafka). Default: spring.application.name. */
+  /**
+   * The service.name Resource attribute (otlp, kafka). Default: spring.application.name unless
+   * blank, else the exporter's.
+   */
   private String serviceName;
 
   /** More Resource attributes (otlp, kafka), e.g. deployment.environment.name=prod. */
@@ -129,7 +132,7 @@ public class LogproducerProperties {
    * Sets {@code logproducer.service-name}.
    *
    * @param serviceName the service.name Resource attribute (otlp, kafka). Default:
-   *     spring.application.name.
+   *     spring.application.name unless blank, else the exporter's.
    */
   public void setServiceName(String serviceName) {
     this.serviceName = serviceName;

@@ -49,15 +49,14 @@ final class LogproducerRuntime {
    * Starts the producer and installs the appender, or shares the producer of an appender the
    * logging configuration already has.
    *
-   * @param properties the bound {@code logproducer.*} properties (enabled)
-   * @param applicationName {@code spring.application.name}, or null
+   * @param settings the {@code logproducer.*} properties (enabled)
    * @param classLoader the application's class loader
    * @return the runtime
    * @throws InvalidPropertyException if a property is invalid (the producer is not started)
    */
-  static LogproducerRuntime start(
-      LogproducerProperties properties, String applicationName, ClassLoader classLoader) {
-    StarterSettings settings = new StarterSettings(properties, applicationName);
+  static LogproducerRuntime start(StarterSettings settings, ClassLoader classLoader) {
+    LogproducerProperties properties = settings.properties();
+    settings.validate(); // every property, before anything starts
     LoggingBackend backend = LoggingBackends.detect(classLoader);
     if (backend != null) {
       Producer existing = backend.existingProducer();
@@ -66,7 +65,7 @@ final class LogproducerRuntime {
             existing, false, null, "the logging configuration's appender", properties.getHealth());
       }
     }
-    MappingSettings mapping = settings.mapping(); // validated before the producer starts
+    MappingSettings mapping = settings.validatedMapping();
     Producer producer = settings.buildProducer();
     if (backend == null) {
       LogFactory.getLog(LogproducerRuntime.class)
@@ -113,10 +112,13 @@ final class LogproducerRuntime {
 
   /**
    * Takes the appender out of the logging system, then ships what is buffered and closes the
-   * producer, within {@code timeoutMillis} (+ 1 s). A producer the logging configuration owns is
-   * left running. Idempotent; afterwards no thread of an owned producer runs.
+   * producer, within {@code timeoutMillis} (+ 1 s), and only then has the appender report its
+   * losses: the records the close failed ({@code FAILED_AT_CLOSE}) are in that last report and its
+   * counts. A producer the logging configuration owns is left running. Idempotent; afterwards no
+   * thread of an owned producer runs.
    *
-   * @param timeoutMillis how long buffered records may ship, at least 0
+   * @param timeoutMillis how long buffered records may ship, at least 0 (0 abandons them: they fail
+   *     at close)
    */
   void close(long timeoutMillis) {
     synchronized (this) {
@@ -130,8 +132,14 @@ final class LogproducerRuntime {
         backend.uninstall();
       }
     } finally {
-      if (owned) {
-        producer.close(Math.max(0, timeoutMillis));
+      try {
+        if (owned) {
+          producer.close(Math.max(0, timeoutMillis));
+        }
+      } finally {
+        if (backend != null) {
+          backend.reportLosses();
+        }
       }
     }
   }

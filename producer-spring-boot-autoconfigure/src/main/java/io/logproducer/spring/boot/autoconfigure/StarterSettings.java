@@ -25,34 +25,131 @@ final class StarterSettings {
   /** The appender's name in the logging system, and the default client id's base. */
   static final String APPENDER_NAME = "LOGPRODUCER";
 
+  /** {@code logproducer.shutdown-timeout}'s default when the phase timeout is not set either. */
+  static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
   private final LogproducerProperties properties;
   private final String applicationName;
+  private final Duration phaseTimeout;
+
+  // Filled by validate(): what the producer and the appender are built from.
+  private boolean validated;
+  private ProducerSettings producerSettings;
+  private OtlpSettings otlp;
+  private GseSettings gse;
+  private KafkaSettings kafka;
+  private MappingSettings mapping;
+  private long shutdownTimeoutMillis;
 
   /**
    * @param properties the bound properties
    * @param applicationName {@code spring.application.name}, or null
    */
   StarterSettings(LogproducerProperties properties, String applicationName) {
-    this.properties = properties;
-    this.applicationName = applicationName;
+    this(properties, applicationName, null);
   }
 
   /**
-   * Builds and starts the producer.
+   * @param properties the bound properties
+   * @param applicationName {@code spring.application.name}, or null
+   * @param phaseTimeout {@code spring.lifecycle.timeout-per-shutdown-phase}, or null
+   */
+  StarterSettings(LogproducerProperties properties, String applicationName, Duration phaseTimeout) {
+    this.properties = properties;
+    this.applicationName = applicationName;
+    this.phaseTimeout = phaseTimeout;
+  }
+
+  /** {@return the bound properties} */
+  LogproducerProperties properties() {
+    return properties;
+  }
+
+  /**
+   * Checks every {@code logproducer.*} property at once, before anything starts: the producer's,
+   * the chosen exporter's (whose module must be on the class path), the spool's, the appender's,
+   * the shutdown timeout and the health rule's. Idempotent.
+   *
+   * @throws InvalidPropertyException naming the first invalid property (for a missing exporter
+   *     module: {@code logproducer.exporter}, with the module to add)
+   */
+  void validate() {
+    if (validated) {
+      return;
+    }
+    Duration timeout = properties.getShutdownTimeout();
+    if (timeout == null) {
+      timeout = phaseTimeout != null ? phaseTimeout : DEFAULT_SHUTDOWN_TIMEOUT;
+    }
+    if (timeout.isNegative()) {
+      throw new InvalidPropertyException(
+          properties.getShutdownTimeout() != null
+              ? "logproducer.shutdown-timeout"
+              : "spring.lifecycle.timeout-per-shutdown-phase",
+          timeout,
+          "must not be negative");
+    }
+    HealthProperties health = properties.getHealth();
+    // The rule ProducerHealth applies, checked here so that it fails before the producer starts.
+    if (health.getStallTimeout() == null || health.getStallTimeout().toMillis() < 1) {
+      throw new InvalidPropertyException(
+          "logproducer.health.stall-timeout", health.getStallTimeout(), "must be at least 1ms");
+    }
+    if (health.getFailedBatches() < 1) {
+      throw new InvalidPropertyException(
+          "logproducer.health.failed-batches", health.getFailedBatches(), "must be at least 1");
+    }
+    ProducerSettings settings = producerSettings();
+    ExporterKind kind = properties.getExporter();
+    try {
+      // The settings classes link to the exporter's module (producer-otlp, -gse, -kafka).
+      otlp = kind == ExporterKind.OTLP ? otlpSettings() : null;
+      gse = kind == ExporterKind.GSE ? gseSettings() : null;
+      kafka = kind == ExporterKind.KAFKA ? kafkaSettings() : null;
+    } catch (LinkageError e) {
+      throw new InvalidPropertyException(
+          "logproducer.exporter", kind.name().toLowerCase(Locale.ROOT), linkageReason(kind, e), e);
+    }
+    mapping = mapping();
+    producerSettings = settings;
+    shutdownTimeoutMillis = timeout.toMillis();
+    validated = true;
+  }
+
+  /**
+   * {@return how long the context's close lets buffered records ship: {@code
+   * logproducer.shutdown-timeout}, else the phase timeout, else 30 s}
+   *
+   * @throws InvalidPropertyException if a property is invalid ({@link #validate()})
+   */
+  long shutdownTimeoutMillis() {
+    validate();
+    return shutdownTimeoutMillis;
+  }
+
+  /**
+   * {@return the appender's mapping, validated}
+   *
+   * @throws InvalidPropertyException if a property is invalid ({@link #validate()})
+   */
+  MappingSettings validatedMapping() {
+    validate();
+    return mapping;
+  }
+
+  /**
+   * Builds and starts the producer, after {@link #validate()}.
    *
    * @return the running producer
    * @throws InvalidPropertyException if a property is invalid (it is named)
    */
   Producer buildProducer() {
-    ProducerSettings settings = producerSettings();
+    validate();
     ExporterKind kind = properties.getExporter();
-    OtlpSettings otlp = kind == ExporterKind.OTLP ? otlpSettings() : null;
-    GseSettings gse = kind == ExporterKind.GSE ? gseSettings() : null;
-    KafkaSettings kafka = kind == ExporterKind.KAFKA ? kafkaSettings() : null;
     try {
       return SettingsProducer.build(
           APPENDER_NAME,
-          settings,
+          producerSettings,
           otlp,
           gse,
           kafka,
@@ -116,8 +213,16 @@ final class StarterSettings {
         : "logproducer";
   }
 
-  private String serviceName() {
-    return properties.getServiceName() != null ? properties.getServiceName() : applicationName;
+  /**
+   * {@return {@code logproducer.service-name}, else {@code spring.application.name} unless blank
+   * (as {@code SPRING_APPLICATION_NAME=} gives it: unset, as for the client id), else null (the
+   * exporter's default)}
+   */
+  String serviceName() {
+    if (properties.getServiceName() != null) {
+      return properties.getServiceName();
+    }
+    return applicationName != null && !applicationName.trim().isEmpty() ? applicationName : null;
   }
 
   ProducerSettings producerSettings() {
