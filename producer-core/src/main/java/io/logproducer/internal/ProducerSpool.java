@@ -25,7 +25,11 @@ final class ProducerSpool {
   private final SpoolOutcomes outcomes;
   private final ReplaySource replay;
 
-  private ProducerSpool(
+  /**
+   * The parts around {@code spool}, opened by the caller with {@code metrics} as its events: {@link
+   * #open}, and tests that open a spool with storage timings of their own.
+   */
+  ProducerSpool(
       Spool spool,
       SpoolConfig config,
       SpoolMetrics metrics,
