@@ -71,7 +71,9 @@ final class DeliveryDeadline implements Predicate<ProducerBatch> {
       return true;
     }
     if (spool != null && spool.outcomeAwaitsDurability(b)) {
-      return false; // in flight, not yet durable in the spool: SPOOLED once it is (back in 1 ms)
+      // in flight, not yet durable in the spool: SPOOLED once it is (back in 1 ms), or with the
+      // expiry spooler (which the timer passes over from now on)
+      return false;
     }
     if (b.tryTimeOutInFlight()) {
       completer.complete(b, r, 0, false);
