@@ -84,6 +84,10 @@ public final class ProducerEngine {
 
   private final BatchCompleter completer;
   private final ProducerSpool spool;
+
+  /** The linger timer's call at each batch's delivery deadline. */
+  private final DeliveryDeadline deliveryDeadline;
+
   private final List<ProducerThread> threads = new ArrayList<>();
   private final AtomicInteger replacements = new AtomicInteger();
   private final RateLimitedLog dropLog = new RateLimitedLog(log, 10_000);
@@ -166,6 +170,13 @@ public final class ProducerEngine {
       sender.writeAheadTo(spool.writer());
     }
     this.expirySpooler = spool == null ? null : spool.expirySpooler(sender);
+    this.deliveryDeadline =
+        new DeliveryDeadline(
+            config.getDeliveryTimeoutMillis(),
+            this::sealForLinger,
+            completer,
+            spool,
+            expirySpooler);
     try {
       exporter.start(config);
     } catch (RuntimeException | Error e) {
@@ -349,49 +360,7 @@ public final class ProducerEngine {
 
   /** The linger timer's call at a batch's deadline: FAILED (or SPOOLED), or false: not yet. */
   private boolean expire(ProducerBatch b) {
-    if (b.state() == ProducerBatch.OPEN) {
-      accumulator.sealIfOpen(b);
-    }
-    String where;
-    switch (b.state()) {
-      case ProducerBatch.IN_FLIGHT:
-        where = "while its request was in flight (attempt " + b.attempt() + ")";
-        break;
-      case ProducerBatch.RETRY_WAIT:
-        where = "while waiting to retry, after " + b.attempt() + " attempt(s)";
-        break;
-      default:
-        where =
-            b.attempt() == 0 ? "before it could be sent" : "after " + b.attempt() + " attempt(s)";
-    }
-    String last = b.lastError == null ? "" : "; last error: " + b.lastError;
-    SendResult r =
-        new SendResult(
-            SendResult.Status.FAILED,
-            b.attempt(),
-            b.recordCount(),
-            0,
-            "deliveryTimeoutMillis ("
-                + config.getDeliveryTimeoutMillis()
-                + " ms) expired "
-                + where
-                + last,
-            b.lastCause);
-    if (expirySpooler != null && expirySpooler.offer(b, r)) {
-      return true; // written now unless stored already; SPOOLED once durable
-    }
-    if (b.tryAbort()) {
-      completer.complete(b, r, 0, true);
-      return true;
-    }
-    if (spool != null && spool.outcomeAwaitsDurability(b)) {
-      return false; // in flight, not yet durable in the spool: SPOOLED once it is (back in 1 ms)
-    }
-    if (b.tryTimeOutInFlight()) {
-      completer.complete(b, r, 0, false);
-      return true;
-    }
-    return false;
+    return deliveryDeadline.test(b);
   }
 
   /** See {@link io.logproducer.Producer#send(LogRecord, Callback)}. */

@@ -25,7 +25,11 @@ final class ProducerSpool {
   private final SpoolOutcomes outcomes;
   private final ReplaySource replay;
 
-  private ProducerSpool(
+  /**
+   * The parts around {@code spool}, opened by the caller with {@code metrics} as its events: {@link
+   * #open}, and tests that open a spool with storage timings of their own.
+   */
+  ProducerSpool(
       Spool spool,
       SpoolConfig config,
       SpoolMetrics metrics,
@@ -86,16 +90,24 @@ final class ProducerSpool {
   }
 
   /**
-   * {@return whether batch {@code b}, at its delivery deadline, is in flight on a send thread that
-   * has not written it to the spool yet (nor been refused), or with its entry written but not
-   * durable yet (the committer is late: a busy CPU, a slow disk), for at most {@link
-   * ExpirySpooler#DURABLE_SLACK_MILLIS} past its deadline} Its outcome then waits for the write and
+   * {@return whether batch {@code b}, at its delivery deadline, is in flight and its outcome is the
+   * spool's to give, not the timer's} So it is when the {@link ExpirySpooler} holds it: a send
+   * thread ending it handed it over to wait for its entry's group commit ({@link
+   * ExpirySpooler#settleWhenDurable}), possibly after the timer picked it; timed out now, its entry
+   * not durable yet would be acknowledged and the batch FAILED. So it is too, for at most {@link
+   * ExpirySpooler#DURABLE_SLACK_MILLIS} past its deadline, when a send thread holds it and has not
+   * written it to the spool yet (nor been refused), or has written it but the entry is not durable
+   * yet (the committer is late: a busy CPU, a slow disk). Its outcome then waits for the write and
    * the group commit, which make it SPOOLED, not FAILED.
    */
   boolean outcomeAwaitsDurability(ProducerBatch b) {
-    return b.state() == ProducerBatch.IN_FLIGHT
-        && !b.expirySpooling
-        && ((b.spoolSequence < 0 && !b.spoolRefused) || writer.awaitingDurability(b))
+    if (b.state() != ProducerBatch.IN_FLIGHT) {
+      return false;
+    }
+    if (b.expirySpooling) {
+      return true; // the expiry spooler gives its outcome (bounded by its own durable wait)
+    }
+    return ((b.spoolSequence < 0 && !b.spoolRefused) || writer.awaitingDurability(b))
         && System.nanoTime() - b.deliveryDeadlineNanos
             < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
                 ExpirySpooler.DURABLE_SLACK_MILLIS);

@@ -652,7 +652,8 @@ final class Sender {
     if (result != null
         && result.getStatus() == SendResult.Status.FAILED
         && settler != null
-        && !b.expirySpooling
+        // not b.expirySpooling: this thread holds the batch; a flag set now is the timer's offer
+        // that lost its claim to this thread and clears it again
         && b.state() == ProducerBatch.IN_FLIGHT
         && spoolWriter.awaitingDurability(b)
         && settler.settleWhenDurable(b, result)) {

@@ -1,0 +1,84 @@
+package io.logproducer.internal;
+
+import io.logproducer.SendResult;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * The linger timer's call at a batch's delivery deadline ({@link LingerTimer}'s expirer): gives the
+ * batch FAILED (SPOOLED when the spool holds it durably), hands it to the {@link ExpirySpooler}, or
+ * answers "not yet" (false) while its outcome waits for the spool. Runs on the timer thread only;
+ * package-private so that tests can step it against a send thread's steps.
+ */
+final class DeliveryDeadline implements Predicate<ProducerBatch> {
+
+  private final long deliveryTimeoutMillis;
+  private final Consumer<ProducerBatch> sealIfOpen;
+  private final BatchCompleter completer;
+  private final ProducerSpool spool;
+  private final ExpirySpooler expirySpooler;
+
+  /**
+   * @param sealIfOpen seals a batch still open at its deadline
+   * @param spool the producer's spool, or null
+   * @param expirySpooler the spool's expiry spooler, or null without a spool
+   */
+  DeliveryDeadline(
+      long deliveryTimeoutMillis,
+      Consumer<ProducerBatch> sealIfOpen,
+      BatchCompleter completer,
+      ProducerSpool spool,
+      ExpirySpooler expirySpooler) {
+    this.deliveryTimeoutMillis = deliveryTimeoutMillis;
+    this.sealIfOpen = sealIfOpen;
+    this.completer = completer;
+    this.spool = spool;
+    this.expirySpooler = expirySpooler;
+  }
+
+  /** {@return true if batch {@code b}, at its deadline, got its outcome or went to the spooler} */
+  @Override
+  public boolean test(ProducerBatch b) {
+    if (b.state() == ProducerBatch.OPEN) {
+      sealIfOpen.accept(b);
+    }
+    String where;
+    switch (b.state()) {
+      case ProducerBatch.IN_FLIGHT:
+        where = "while its request was in flight (attempt " + b.attempt() + ")";
+        break;
+      case ProducerBatch.RETRY_WAIT:
+        where = "while waiting to retry, after " + b.attempt() + " attempt(s)";
+        break;
+      default:
+        where =
+            b.attempt() == 0 ? "before it could be sent" : "after " + b.attempt() + " attempt(s)";
+    }
+    String last = b.lastError == null ? "" : "; last error: " + b.lastError;
+    SendResult r =
+        new SendResult(
+            SendResult.Status.FAILED,
+            b.attempt(),
+            b.recordCount(),
+            0,
+            "deliveryTimeoutMillis (" + deliveryTimeoutMillis + " ms) expired " + where + last,
+            b.lastCause);
+    if (expirySpooler != null && expirySpooler.offer(b, r)) {
+      return true; // written now unless stored already; SPOOLED once durable
+    }
+    if (b.tryAbort()) {
+      completer.complete(b, r, 0, true);
+      return true;
+    }
+    if (spool != null && spool.outcomeAwaitsDurability(b)) {
+      // in flight, not yet durable in the spool: SPOOLED once it is (back in 1 ms), or with the
+      // expiry spooler (which the timer passes over from now on)
+      return false;
+    }
+    if (b.tryTimeOutInFlight()) {
+      completer.complete(b, r, 0, false);
+      return true;
+    }
+    return false;
+  }
+}
