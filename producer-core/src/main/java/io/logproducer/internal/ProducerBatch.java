@@ -134,6 +134,12 @@ final class ProducerBatch implements Batch {
    */
   volatile boolean expirySpooling;
 
+  /**
+   * Set when the send thread let go of the batch after its outcome was given in flight ({@link
+   * SpoolWriter#release}): a hand-over that comes later must not hold its entry back from replay.
+   */
+  volatile boolean spoolReleased;
+
   /** Taken from the {@link SendQueue} by a send thread, not yet written ahead. Guarded by it. */
   boolean handedOut;
 

@@ -192,6 +192,9 @@ final class SpoolWriter {
     }
     if (inFlight) {
       answering.add(seq); // before leaving held: replay's bound never passes it
+      if (b.spoolReleased) {
+        answering.remove(seq); // the send thread let go before this add: replay owns it already
+      }
     } else if (mayWait
         && spool.durableSequence() < seq
         && held.contains(seq)
@@ -228,6 +231,7 @@ final class SpoolWriter {
    */
   void release(ProducerBatch b) {
     long seq = b.spoolSequence;
+    b.spoolReleased = true; // before the remove: a hand-over adding later sees it (and removes)
     if (seq >= 0 && answering.remove(seq)) {
       synchronized (handedOver) {
         handedOver.notifyAll();
