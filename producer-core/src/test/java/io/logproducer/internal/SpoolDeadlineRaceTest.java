@@ -64,6 +64,8 @@ class SpoolDeadlineRaceTest {
   private Sender sender;
   private ExpirySpooler expirySpooler;
   private DeliveryDeadline deadline;
+  private ProducerSpool producerSpool;
+  private BatchCompleter completer;
 
   @BeforeEach
   void wire() {
@@ -77,10 +79,9 @@ class SpoolDeadlineRaceTest {
     spool = SteppedCommits.open(cfg, spoolMetrics);
     // a retry's backoff (10 s) always passes the 300 ms deadline: the send thread's FAILED path
     RetryPolicy retries = new RetryPolicy(10, 10_000, 10_000);
-    ProducerSpool producerSpool =
+    producerSpool =
         new ProducerSpool(spool, cfg, spoolMetrics, exporter, Compression.NONE, retries);
-    BatchCompleter completer =
-        new BatchCompleter(this, budget, metrics, incomplete, producerSpool.outcomes());
+    completer = new BatchCompleter(this, budget, metrics, incomplete, producerSpool.outcomes());
     sender =
         new Sender(
             queue,
@@ -280,5 +281,28 @@ class SpoolDeadlineRaceTest {
 
     @Override
     public void close() {}
+  }
+
+  /**
+   * The send thread lets go of a batch timed out in flight (its late answer not a delivery) before
+   * the timer's hand-over marks its entry as answered: the entry must still go to replay, not be
+   * held back from it for the rest of the process.
+   */
+  @Test
+  void aSendThreadLettingGoBeforeTheTimersHandOverLeavesTheEntryToReplay() {
+    ProducerBatch b = batch(System.nanoTime());
+    assertTrue(b.tryStartAttempt(), "the send thread holds it");
+    assertTrue(sender.writeExpired(b, sender.newBodyWriter()), "written ahead");
+    long seq = b.spoolSequence;
+    SteppedCommits.commit(spool);
+    assertTrue(b.tryTimeOutInFlight(), "the timer times it out in flight");
+    completer.releaseAfterTimeout(b); // the send thread's export ended first
+    assertTrue(producerSpool.writer().handOver(b, true, false), "handed over: SPOOLED");
+    assertTrue(
+        producerSpool.writer().replayBound() >= seq,
+        "replay may read the entry: bound "
+            + producerSpool.writer().replayBound()
+            + ", entry "
+            + seq);
   }
 }
