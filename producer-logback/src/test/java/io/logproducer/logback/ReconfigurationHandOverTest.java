@@ -216,7 +216,7 @@ class ReconfigurationHandOverTest {
         OtlpReceiver.builder().counting().recordIds("seq", delivered::add).start()) {
       File file = dir.resolve("logback-stop-" + successor + ".xml").toFile();
       Config config = new Config(file, server.endpoint(), run, 2048);
-      config.writeLoggingOnStop(0);
+      config.writeLoggingOnStop(0, 37);
       LoggerContext ctx = new LoggerContext();
       ctx.setName("handover-at-reset");
       LogbackTestSupport.useGlobalMdc(ctx);
@@ -257,6 +257,46 @@ class ReconfigurationHandOverTest {
     } finally {
       WitnessAppender.RUNS.remove(run + "-reached");
     }
+  }
+
+  /**
+   * The hand-over is full (1,024 events, the {@code queueSize}) and no successor can come while the
+   * resetting thread itself logs 1,500 events: it waits once, {@code stopTimeoutMillis} (2 s), for
+   * room, then the 476 events beyond are counted as dropped at once, and the 1,024 held when no
+   * successor started within the bound: 1,500 exactly, and the reset took one wait, not 476.
+   */
+  @Test
+  void aFullHandOverMakesALoggingThreadWaitOnceAtMost() throws Exception {
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(120),
+        () -> {
+          try (OtlpReceiver server = OtlpReceiver.builder().counting().start()) {
+            File file = dir.resolve("logback-full.xml").toFile();
+            Config config = new Config(file, server.endpoint(), UUID.randomUUID().toString(), 1024);
+            config.writeLoggingOnStop(0, 1500);
+            LoggerContext ctx = new LoggerContext();
+            ctx.setName("handover-full");
+            LogbackTestSupport.useGlobalMdc(ctx);
+            configure(ctx, file);
+            LogproducerAppender first =
+                (LogproducerAppender) ctx.getLogger(LOGGER).getAppender("LP");
+            config.write(false, 1);
+            long start = System.nanoTime();
+            ctx.reset();
+            long resetMillis = (System.nanoTime() - start) / 1_000_000;
+            configure(ctx, file);
+            LogbackTestSupport.await(
+                "the bound",
+                () -> first.droppedCount() == 1500,
+                30_000,
+                () -> first.droppedCount() + " dropped");
+            ctx.stop();
+            assertEquals(1500, first.droppedCount(), "dropped");
+            assertTrue(resetMillis >= 1900, "the resetting thread waited once: " + resetMillis);
+            assertTrue(resetMillis < 20_000, "the resetting thread waited once: " + resetMillis);
+            assertEquals(List.of(), LogbackTestSupport.liveThreads(CLIENT_ID + "-"), "threads");
+          }
+        });
   }
 
   private static long dropped(Set<LogproducerAppender> instances) {
@@ -302,12 +342,14 @@ class ReconfigurationHandOverTest {
           (withAppender ? "<appender-ref ref='LP'/>" : "") + "<appender-ref ref='WITNESS'/>");
     }
 
-    /** The appender, then one that logs 37 events (seq 0..36) when the reset stops it. */
-    void writeLoggingOnStop(int generation) throws Exception {
+    /** The appender, then one that logs {@code count} events (seq 0..) when the reset stops it. */
+    void writeLoggingOnStop(int generation, int count) throws Exception {
       String onStop =
           "<appender name='ON_STOP' class='io.logproducer.logback.LogOnStopAppender'><logger>"
               + LOGGER
-              + "</logger><count>37</count><first>0</first></appender>";
+              + "</logger><count>"
+              + count
+              + "</count><first>0</first></appender>";
       write(generation, lp() + onStop, "<appender-ref ref='LP'/><appender-ref ref='ON_STOP'/>");
     }
 
