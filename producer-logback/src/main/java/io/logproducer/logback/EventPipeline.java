@@ -28,8 +28,9 @@ import java.util.function.Consumer;
  * <p>No event that reaches it is lost uncounted, the stop included: {@link #stop} first ships what
  * is buffered while still taking events (logback goes on appending to an appender it is stopping
  * until it detaches it, after it stopped every appender), then shuts the {@link AppendGate}, waits
- * for the appends inside, and closes the producer; every event that comes after is counted as
- * dropped, and the first one is reported through the status channel.
+ * for the appends inside, and closes the producer; every event that comes after goes to the stop's
+ * {@link HandOver} (a reconfiguration's) or is counted as dropped, and the first one dropped is
+ * reported through the status channel.
  */
 final class EventPipeline {
 
@@ -55,6 +56,7 @@ final class EventPipeline {
   private final Producer.Upstream upstream; // the queue, for the producer's flush and close
   private final Producer registeredWith;
   private final QueueBudget budget = new QueueBudget();
+  private volatile HandOver handOver; // set by a stop for a reconfiguration
 
   /**
    * @param queueSize 0 for the logging thread, else the hand-off queue's capacity, in [1, 1048576]
@@ -93,7 +95,7 @@ final class EventPipeline {
    */
   void append(ILoggingEvent event) {
     if (!gate.enter()) {
-      dropAfterStop(event);
+      refused(event, loggingThreadId(event), false);
       return;
     }
     try {
@@ -104,16 +106,116 @@ final class EventPipeline {
   }
 
   /**
-   * Counts an event that reached the stopped appender as dropped (unless it is one the appender
-   * never takes: the producer's own threads', the {@code io.logproducer} loggers'); the first one
-   * is reported at once, the later ones with the producer's periodic reports.
+   * An event of another appender's hand-over ({@link HandOver}): the successor's path for it, with
+   * the id of the thread that logged it (the caller may be another thread). The event was prepared
+   * for another thread. Never throws.
+   *
+   * @param event the event
+   * @param threadId the id of the thread that logged it, or -1 if unknown
    */
-  private void dropAfterStop(ILoggingEvent event) {
+  void appendHandedOver(ILoggingEvent event, long threadId) {
+    if (!gate.enter()) {
+      refused(event, threadId, true); // stopped in its turn: its own hand-over, if any
+      return;
+    }
+    try {
+      HandOff<ILoggingEvent> h = handOff;
+      if (h != null) {
+        if (!producer.admits(event.getLoggerName())) {
+          if (producer.producer() == null) {
+            refused(event, threadId, true);
+          }
+          return;
+        }
+        long large = largeBytes(event);
+        if (large == 0 ? h.put(event, threadId) : queuedLarge(h, event, threadId, large)) {
+          return;
+        }
+        h.awaitDrained(HandOff.STALL_MILLIS); // in order, as for an event mapped here
+      }
+      if (!producer.enter(event.getLoggerName())) {
+        if (producer.producer() == null) {
+          refused(event, threadId, true);
+        }
+        return;
+      }
+      try {
+        producer.mapAndSend(mapper, event, threadId);
+      } finally {
+        producer.exit();
+      }
+    } finally {
+      gate.exit();
+    }
+  }
+
+  private boolean queuedLarge(HandOff<ILoggingEvent> h, ILoggingEvent event, long tag, long large) {
+    if (!budget.tryReserve(large)) {
+      return false;
+    }
+    if (h.put(event, tag)) {
+      return true;
+    }
+    budget.release(large);
+    return false;
+  }
+
+  /** The id of the thread logging {@code event} if that is this thread, else -1 (unknown). */
+  private static long loggingThreadId(ILoggingEvent event) {
+    Thread t = Thread.currentThread();
+    String threadName = event.getThreadName();
+    return threadName != null && threadName.equals(t.getName()) ? t.getId() : -1;
+  }
+
+  /**
+   * Sets the hand-over that takes the events reaching this pipeline once its gate is shut (a stop
+   * for a reconfiguration); called before {@link #stop}.
+   *
+   * @param handOver the stopped appender's hand-over
+   */
+  void handOverTo(HandOver handOver) {
+    this.handOver = handOver;
+  }
+
+  /** {@return the most events a hand-over of this pipeline holds: the queue's capacity} */
+  int handOverCapacity() {
+    return handOff != null ? handOff.capacity() : QueueBudget.DEFAULT_QUEUE_SIZE;
+  }
+
+  /** {@return the budget of large queued events, shared with a hand-over after the stop} */
+  QueueBudget budget() {
+    return budget;
+  }
+
+  /** {@return whether caller data is computed on the logging thread} */
+  boolean captureCode() {
+    return captureCode;
+  }
+
+  /**
+   * An event that reached the stopped appender (unless it is one the appender never takes: the
+   * producer's own threads', the {@code io.logproducer} loggers'): to the hand-over, if the stop
+   * was a reconfiguration's, else counted as dropped.
+   */
+  private void refused(ILoggingEvent event, long threadId, boolean prepared) {
     String logger = event.getLoggerName();
     if ((logger != null && logger.startsWith("io.logproducer."))
         || producer.isProducerThread(Thread.currentThread().getName())) {
       return;
     }
+    HandOver h = handOver;
+    if (h != null) {
+      h.accept(event, threadId, prepared);
+      return;
+    }
+    dropAfterStop();
+  }
+
+  /**
+   * Counts an event that reached the stopped appender as dropped; the first one is reported at
+   * once, the later ones with the producer's periodic reports.
+   */
+  private void dropAfterStop() {
     producer.countDropped(STOPPED_CAUSE);
     if (!droppedAfterStop.getAndSet(true)) {
       status.accept(
@@ -195,7 +297,7 @@ final class EventPipeline {
    * The {@link QueueBudget#estimate} of a large event, 0 for a small one; the same on the worker as
    * on the logging thread (the event's message, MDC and exception no longer change).
    */
-  private static long largeBytes(ILoggingEvent event) {
+  static long largeBytes(ILoggingEvent event) {
     String message = event.getFormattedMessage();
     Map<String, String> mdc = event.getMDCPropertyMap();
     IThrowableProxy thrown = event.getThrowableProxy();
@@ -245,7 +347,7 @@ final class EventPipeline {
    */
   private void countIfClosed(ILoggingEvent event) {
     if (producer.producer() == null) {
-      dropAfterStop(event);
+      refused(event, loggingThreadId(event), false);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.logproducer.logback;
 
+import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Context;
 import ch.qos.logback.core.CoreConstants;
@@ -48,8 +49,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Nothing that reaches it is lost uncounted, a reset or a reconfiguration included: logback
  * stops every appender of a logger before it detaches them, and goes on appending meanwhile. {@link
  * #stop()} therefore ships what is buffered while still taking events, and only then closes the
- * producer; an event that arrives after that is counted as dropped ({@link #droppedCount()}), not
- * discarded by logback as an event for a stopped appender ({@link #doAppend}).
+ * producer; an event that arrives after that is, when logback's {@code reset()} stopped it (a
+ * reconfiguration), handed to the appender of the same name the new configuration starts ({@code
+ * HandOver}), else counted as dropped ({@link #droppedCount()}), never discarded by logback as an
+ * event for a stopped appender ({@link #doAppend}).
  *
  * <p>This class holds the settings and the lifecycle only: events are mapped by the mapping both
  * appenders share, {@link EventMapper} (reading logback's events through {@code
@@ -83,6 +86,7 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   private Boolean exitHookWanted; // the producer settings' shutdownHookEnabled, read at first start
   private volatile Producer sharedProducer; // useProducer: built and closed by its owner
   private volatile ExitHook exitHook;
+  private volatile boolean stoppingAtExit; // the exit hook's stop: no hand-over
 
   /** logback's re-entrancy guard, per appender and thread, as {@code doAppend} has it. */
   private final ThreadLocal<boolean[]> appending = ThreadLocal.withInitial(() -> new boolean[1]);
@@ -366,10 +370,18 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
               ap.producer().getConfig().getClientId() + "-exit-hook",
               this::frameworkStopsAtExit,
               p::isStopping,
-              this::stop,
+              this::stopAtExit,
               ap.producer().getConfig().getShutdownHookTimeoutMillis());
     }
     super.start();
+    try {
+      HandOver predecessor = HandOver.of(getContext(), String.valueOf(getName()));
+      if (predecessor != null) {
+        predecessor.handTo(this); // before logback attaches this appender: the events come first
+      }
+    } catch (RuntimeException e) { // a context whose object map fails: nothing to take over
+      addWarn("logproducer appender '" + getName() + "': no hand-over from its predecessor: " + e);
+    }
   }
 
   /**
@@ -399,8 +411,10 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
    * Ships what is buffered and closes the producer within {@code stopTimeoutMillis} (+ 1 s);
    * afterwards no producer thread runs. Called by logback when the context stops or is reset (its
    * shutdown hook included), before it detaches the appender: until the producer closes, events
-   * that still arrive are shipped; after, they are counted as dropped. The appender reads as
-   * started until the producer closed. Never throws.
+   * that still arrive are shipped; after, they are handed over to the new configuration's appender
+   * of the same name (a stop by {@code reset()}: {@code HandOver}, bounded by the queue's size and
+   * {@code stopTimeoutMillis}) or counted as dropped. The appender reads as started until the
+   * producer closed. Never throws.
    */
   @Override
   public void stop() {
@@ -411,13 +425,81 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
     }
     EventPipeline p = pipeline; // the producer is kept after stop for its counts
     if (p != null && isStarted()) {
+      HandOver handOver = null;
+      try {
+        handOver = handOverFor(p);
+      } catch (RuntimeException e) { // a context whose object map or listeners fail
+        addWarn("logproducer appender '" + getName() + "': no hand-over at its stop: " + e);
+      }
       try {
         p.stop();
       } catch (RuntimeException e) {
         addError("logproducer appender '" + getName() + "': failed to stop the producer", e);
+      } finally {
+        if (handOver != null) {
+          handOver.stopEnded();
+        }
       }
     }
     super.stop();
+  }
+
+  /**
+   * For a stop by logback's {@code reset()} (a reconfiguration, or the context's stop, which resets
+   * it first): the hand-over that passes the events still reaching this appender to the appender of
+   * the same name the new configuration starts ({@link HandOver}); registered before the gate
+   * shuts. None for a stop by hand or at JVM exit.
+   */
+  private HandOver handOverFor(EventPipeline p) {
+    Context c = getContext();
+    AppenderProducer ap = appenderProducer;
+    if (stoppingAtExit || !(c instanceof LoggerContext) || ap == null || !HandOver.inReset()) {
+      return null;
+    }
+    HandOver h =
+        new HandOver(
+            String.valueOf(getName()),
+            ap,
+            p.budget(),
+            p.handOverCapacity(),
+            p.captureCode(),
+            stopTimeoutMillis,
+            this::addWarn,
+            (LoggerContext) c);
+    h.register();
+    p.handOverTo(h);
+    return h;
+  }
+
+  /** The exit hook's stop: nothing is handed over (no configuration follows). */
+  private void stopAtExit() {
+    stoppingAtExit = true;
+    stop();
+  }
+
+  /**
+   * Takes an event that reached the appender of the same name a reconfiguration stopped (its {@link
+   * HandOver}): through this appender's filters and pipeline, as the thread {@code threadId} logged
+   * it. Never throws.
+   *
+   * @param event the event, prepared for another thread
+   * @param threadId the id of the thread that logged it, or -1 if unknown
+   */
+  void takeHandedOver(ILoggingEvent event, long threadId) {
+    try {
+      if (getFilterChainDecision(event) == FilterReply.DENY) {
+        return;
+      }
+      EventPipeline p = pipeline;
+      if (p != null) {
+        p.appendHandedOver(event, threadId);
+      }
+    } catch (Throwable t) { // an Error included: nothing reaches the logging call
+      AppenderProducer ap = appenderProducer;
+      if (ap != null) {
+        ap.countDropped("appending the event failed: " + t);
+      }
+    }
   }
 
   /**

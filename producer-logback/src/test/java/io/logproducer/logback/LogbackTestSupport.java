@@ -98,7 +98,14 @@ final class LogbackTestSupport {
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
         throw new AssertionError(
-            "timed out after " + timeoutMillis + " ms waiting for " + what + ": " + state.get());
+            "timed out after "
+                + timeoutMillis
+                + " ms waiting for "
+                + what
+                + ": "
+                + state.get()
+                + "; threads:\n"
+                + threadDump());
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
     }
@@ -134,6 +141,20 @@ final class LogbackTestSupport {
       }
     }
     return out;
+  }
+
+  /** Every live thread's name, state and stack (the top 12 frames), for a wait that timed out. */
+  static String threadDump() {
+    StringBuilder out = new StringBuilder();
+    for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+      out.append('"').append(e.getKey().getName()).append("\" ").append(e.getKey().getState());
+      StackTraceElement[] stack = e.getValue();
+      for (int i = 0; i < Math.min(12, stack.length); i++) {
+        out.append("\n    at ").append(stack[i]);
+      }
+      out.append('\n');
+    }
+    return out.toString();
   }
 
   /** Names of live threads starting with {@code prefix}. */
