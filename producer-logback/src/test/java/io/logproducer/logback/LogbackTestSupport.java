@@ -90,15 +90,30 @@ final class LogbackTestSupport {
   }
 
   /**
-   * Waits until {@code condition} holds, polling every 5 ms, failing after {@code timeoutMillis}.
+   * Waits until {@code condition} holds, polling every 5 ms, failing once {@code state} has shown
+   * no change for {@code timeoutMillis}.
    */
   static void await(
       String what, BooleanSupplier condition, long timeoutMillis, Supplier<String> state) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    // the bound runs from the last progress (a change of the state shown), not from the start: a
+    // saturated machine is slow, not stuck
+    long idle = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    long deadline = System.nanoTime() + idle;
+    String last = state.get();
+    long nextLook = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
     while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
+      long now = System.nanoTime();
+      if (now - nextLook > 0) {
+        nextLook = now + TimeUnit.MILLISECONDS.toNanos(100);
+        String seen = state.get();
+        if (!seen.equals(last)) {
+          last = seen;
+          deadline = now + idle;
+        }
+      }
+      if (now - deadline > 0) {
         throw new AssertionError(
-            "timed out after "
+            "no progress for "
                 + timeoutMillis
                 + " ms waiting for "
                 + what

@@ -121,6 +121,8 @@ class ReconfigurationHandOverTest {
               rate,
               events,
               seq -> logger.atInfo().addKeyValue("seq", seq).log("handover"));
+      // the load cannot run out before the last reconfiguration, however fast the machine logs
+      load.holdFrom((RECONFIGURATIONS + 1) * events / (RECONFIGURATIONS + 2));
       load.start();
       int reconfigurations = 0;
       try {
@@ -143,6 +145,7 @@ class ReconfigurationHandOverTest {
             instances.add(now);
           }
         }
+        load.release();
         LogbackTestSupport.await(
             "the load's end", () -> load.logged() == events, 120_000, () -> load.logged() + "");
       } finally {

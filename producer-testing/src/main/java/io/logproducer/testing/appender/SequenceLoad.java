@@ -25,6 +25,8 @@ public final class SequenceLoad {
   private final AtomicLong next = new AtomicLong();
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final List<Thread> threads = new ArrayList<>();
+  private final Object gate = new Object();
+  private volatile long holdFrom = Long.MAX_VALUE;
 
   /**
    * A load, not started.
@@ -74,6 +76,9 @@ public final class SequenceLoad {
         next.set(capacity);
         return;
       }
+      if (seq >= holdFrom) {
+        awaitRelease(seq);
+      }
       log.accept(seq);
       if (periodNanos > 0) {
         due += periodNanos;
@@ -86,12 +91,46 @@ public final class SequenceLoad {
   }
 
   /**
+   * Makes the threads wait before logging number {@code seq} or a later one until {@link
+   * #release()} (or {@link #stop()}): a test whose steps must all happen while the load still logs
+   * holds its end back this way instead of hoping the machine is slow enough. Call before {@link
+   * #start()}.
+   *
+   * @param seq the first number held back
+   */
+  public void holdFrom(long seq) {
+    holdFrom = seq;
+  }
+
+  /** Lets the threads held by {@link #holdFrom} go on. */
+  public void release() {
+    synchronized (gate) {
+      holdFrom = Long.MAX_VALUE;
+      gate.notifyAll();
+    }
+  }
+
+  private void awaitRelease(long seq) {
+    synchronized (gate) {
+      while (seq >= holdFrom && running.get()) {
+        try {
+          gate.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /**
    * Stops the threads and waits up to 30 s for each to finish its current event.
    *
    * @throws InterruptedException if interrupted while waiting
    */
   public void stop() throws InterruptedException {
     running.set(false);
+    release();
     for (Thread t : threads) {
       t.join(30_000);
     }
