@@ -19,7 +19,7 @@ class AppenderSpoolSettingsTest {
     AppenderSpoolSettings s = new AppenderSpoolSettings();
     s.setDirectory(" /var/spool/app ");
     s.setMaxBytes(8L << 20);
-    s.setSegmentBytes(1L << 20);
+    s.setSegmentBytes(2L << 20);
     s.setDurability("every-batch");
     s.setGroupCommitMillis(50);
     s.setFullPolicy("BLOCK");
@@ -32,7 +32,7 @@ class AppenderSpoolSettingsTest {
     SpoolConfig c = p.toConfig("app").getSpool();
     assertEquals(Paths.get("/var/spool/app"), c.getDirectory());
     assertEquals(8L << 20, c.getMaxBytes());
-    assertEquals(1L << 20, c.getSegmentBytes());
+    assertEquals(2L << 20, c.getSegmentBytes());
     assertEquals(SpoolDurability.EVERY_BATCH, c.getDurability());
     assertEquals(50, c.getGroupCommitMillis());
     assertEquals(SpoolFullPolicy.BLOCK, c.getFullPolicy());
