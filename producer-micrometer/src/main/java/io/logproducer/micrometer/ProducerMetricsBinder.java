@@ -74,6 +74,9 @@ import java.util.function.Function;
  *       dropped}</td><td>spool only: stored records by final outcome</td></tr>
  *   <tr><td>{@code logproducer.spool.corrupt}</td><td>counter</td><td>batches</td><td></td>
  *       <td>spool only: stored batches found damaged and skipped</td></tr>
+ *   <tr><td>{@code logproducer.spool.lost}</td><td>counter</td><td>batches</td><td></td>
+ *       <td>spool only: stored batches lost with a segment file found missing, emptied or cut
+ *       short</td></tr>
  *   <tr><td>{@code logproducer.spool.unwritten}</td><td>counter</td><td>batches</td><td></td>
  *       <td>spool only: batches the spool did not store</td></tr>
  * </table>

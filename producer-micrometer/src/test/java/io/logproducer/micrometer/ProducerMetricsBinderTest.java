@@ -276,6 +276,7 @@ class ProducerMetricsBinderTest {
               "logproducer.spool.replayed",
               "logproducer.spool.records",
               "logproducer.spool.corrupt",
+              "logproducer.spool.lost",
               "logproducer.spool.unwritten"));
       assertEquals(expected, meterNames());
       assertEquals(30, counter("logproducer.records", "delivered"));
@@ -289,6 +290,7 @@ class ProducerMetricsBinderTest {
       }
       assertEquals(0, counter("logproducer.spool.replayed", null));
       assertEquals(0, counter("logproducer.spool.corrupt", null));
+      assertEquals(0, counter("logproducer.spool.lost", null));
       assertEquals(m.getSpoolBatchesNotWritten(), counter("logproducer.spool.unwritten", null));
     }
   }
@@ -335,6 +337,7 @@ class ProducerMetricsBinderTest {
         assertEquals(0, counter("logproducer.spool.records", outcome), outcome);
       }
       assertEquals(0, counter("logproducer.spool.corrupt", null));
+      assertEquals(0, counter("logproducer.spool.lost", null));
       assertEquals(0, counter("logproducer.spool.unwritten", null));
       assertEquals(60, counter("logproducer.records", "spooled"));
     }

@@ -70,6 +70,7 @@ class PrometheusNamesTest {
                   "logproducer_spool_replayed_records_total",
                   "logproducer_spool_records_total",
                   "logproducer_spool_corrupt_batches_total",
+                  "logproducer_spool_lost_batches_total",
                   "logproducer_spool_unwritten_batches_total")),
           names,
           scrape);
