@@ -94,7 +94,9 @@ class LogbackKafkaTest {
       LogproducerAppender appender = LogbackTestSupport.appender(ctx, "LP");
       appender.getProducer().flush();
       assertEquals(n, appender.getProducer().getMetrics().getRecordsSent(), "delivered to Kafka");
-      ctx.reset(); // stops the appender
+      // stops the appender; a reset alone would leave its hand-over waiting stopTimeoutMillis for
+      // a successor (a reconfiguration), with its thread
+      ctx.stop();
 
       List<ReceivedLogRecord> records = consume(broker.bootstrapServers(), "logback", n);
       assertEquals(n, records.size(), "exactly the application's events");
