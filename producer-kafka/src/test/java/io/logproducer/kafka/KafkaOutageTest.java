@@ -190,7 +190,7 @@ class KafkaOutageTest {
     // the scheduling of this thread's wake-up.
     assertTrue(closeMillis < 3_000 + 2_000, "close(2 s) took " + closeMillis + " ms");
     assertTrue(
-        Outcomes.until(() -> threadsNamed(clientId).isEmpty(), 5_000),
+        Outcomes.until(() -> threadsNamed(clientId).isEmpty(), 30_000),
         "left: " + threadsNamed(clientId));
     System.out.println(
         "broker gone: 1,000 sends took "
