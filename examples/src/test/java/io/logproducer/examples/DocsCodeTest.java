@@ -278,7 +278,7 @@ class DocsCodeTest {
       assertEquals(List.of(), producerThreads(), "the example closed its producer");
       // "delivered" for GSE means written to the socket; the agent counts once it has read the
       // frames
-      agent.awaitRecords(block.sends(), 10_000);
+      agent.awaitRecords(block.sends(), 60_000); // a condition: the cap only ends a hang
       assertEquals(block.sends(), agent.records(), "records the agent counted");
       assertEquals(List.of(), agent.violations());
     }
@@ -303,7 +303,7 @@ class DocsCodeTest {
       long total = 0;
       for (String topic : KAFKA_TOPICS) {
         try (TopicReader counter = TopicReader.fromBeginning(broker.bootstrapServers(), topic)) {
-          TopicReader.Count c = counter.count(TopicReader.OTLP_PROTO_RECORDS, 10_000);
+          TopicReader.Count c = counter.count(TopicReader.OTLP_PROTO_RECORDS, 30_000);
           assertTrue(c.complete() && c.malformed() == 0, topic + ": " + c);
           assertEquals(1, c.records(), "records in topic " + topic + ": " + c);
           total += c.records();

@@ -78,7 +78,9 @@ class UnreachableReceiverTest {
     String stderr = errBytes.toString(StandardCharsets.UTF_8);
     String all = stdout + "\n---- stderr:\n" + stderr;
 
-    assertTrue(seconds < 30, "took " + seconds + " s\n" + all);
+    // The run ends by the producer's own bounds (max-block 500 ms, deliveryTimeoutMillis 1,500):
+    // the method's @Timeout catches one that does not; how long it took here proves nothing more.
+    System.out.printf("the unreachable run took %.1f s%n", seconds);
     assertEquals(1, code, all);
     Matcher m = SUMMARY.matcher(stdout.trim());
     assertTrue(m.matches(), all);

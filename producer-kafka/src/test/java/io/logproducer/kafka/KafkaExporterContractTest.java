@@ -1,21 +1,21 @@
 package io.logproducer.kafka;
 
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
+import io.logproducer.kafka.testing.SharedKafkaBroker;
 import io.logproducer.spi.Exporter;
 import io.logproducer.testing.ExporterContract;
 import io.logproducer.testing.kafka.TopicReader;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The exporter contract for Kafka ({@code otlp_proto}, the default encoding), against a real
  * single-node KRaft broker in a child JVM on 127.0.0.1, read back with the test kit's {@link
- * TopicReader}: bodies decoded from the messages independently of the exporter. One broker for the
- * class, a topic of three partitions per test.
+ * TopicReader}: bodies decoded from the messages independently of the exporter. The module's
+ * {@linkplain SharedKafkaBroker shared broker}, a topic of three partitions per test.
  *
  * <p>A stalled receiver is the broker {@linkplain EmbeddedKafkaBroker#stop() stopped} (its port
  * refuses connections; {@code resume()} restarts it on the same port with its data), not
@@ -27,26 +27,23 @@ import org.junit.jupiter.api.AfterAll;
  * bytes still buffered, and the contract's {@code getBufferedBytes() == 0} after close fails
  * (12,936 bytes in the run that found it).
  */
+@ExtendWith(SharedKafkaBroker.class)
 class KafkaExporterContractTest extends ExporterContract {
 
   private static final int PARTITIONS = 3;
-  private static final AtomicInteger TOPICS = new AtomicInteger();
   private static EmbeddedKafkaBroker broker;
 
-  @AfterAll
-  static void stopBroker() {
-    if (broker != null) {
-      broker.close();
-      broker = null;
-    }
+  @BeforeAll
+  static void sharedBroker(EmbeddedKafkaBroker shared) {
+    broker = shared;
   }
 
   @Override
   protected Receiver startReceiver() {
-    if (broker == null) {
-      broker = EmbeddedKafkaBroker.start(Paths.get("target", "kafka-contract"));
+    if (!broker.isRunning()) {
+      broker.restart(); // an earlier test failed while it had the broker stopped
     }
-    String topic = "contract-" + TOPICS.incrementAndGet();
+    String topic = SharedKafkaBroker.topic("contract");
     broker.createTopic(topic, PARTITIONS);
     TopicReader reader = TopicReader.fromBeginning(broker.bootstrapServers(), topic);
     return new Receiver() {

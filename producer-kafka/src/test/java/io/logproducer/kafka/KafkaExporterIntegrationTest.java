@@ -12,6 +12,7 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
+import io.logproducer.kafka.testing.SharedKafkaBroker;
 import io.logproducer.otlp.encoding.testing.ExpectedProto;
 import io.logproducer.otlp.encoding.testing.OtlpJson;
 import io.logproducer.otlp.encoding.testing.TestRecords;
@@ -23,7 +24,6 @@ import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -34,11 +34,11 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.utils.Utils;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The exporter against a real single-node KRaft broker (4.3.1, a child JVM on 127.0.0.1), read back
@@ -48,22 +48,17 @@ import org.junit.jupiter.api.Timeout;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@ExtendWith(SharedKafkaBroker.class)
 class KafkaExporterIntegrationTest {
 
   private static final int PARTITIONS = 3;
 
   private EmbeddedKafkaBroker broker;
 
+  /** The module's shared broker: the topics of these tests are theirs alone. */
   @BeforeAll
-  void startBroker() throws Exception {
-    broker = EmbeddedKafkaBroker.start(Paths.get("target", "kafka-it"));
-  }
-
-  @AfterAll
-  void stopBroker() {
-    if (broker != null) {
-      broker.close();
-    }
+  void sharedBroker(EmbeddedKafkaBroker shared) {
+    broker = shared;
   }
 
   private String topic(String name) throws Exception {

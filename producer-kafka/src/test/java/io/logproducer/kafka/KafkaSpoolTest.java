@@ -11,10 +11,10 @@ import io.logproducer.SendResult;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
+import io.logproducer.kafka.testing.SharedKafkaBroker;
 import io.logproducer.testing.Outcomes;
 import io.logproducer.testing.kafka.TopicReader;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,12 +22,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -45,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every record gets SPOOLED before the producer is closed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedKafkaBroker.class)
 class KafkaSpoolTest {
 
   private static final int RECORDS = 400;
@@ -53,23 +53,10 @@ class KafkaSpoolTest {
 
   private EmbeddedKafkaBroker broker;
 
-  @BeforeAll
-  void startBroker() {
-    broker = EmbeddedKafkaBroker.start(Paths.get("target", "kafka-spool-" + System.nanoTime()));
-  }
-
+  /** The module's shared broker (running: restarted if an earlier test left it stopped). */
   @BeforeEach
-  void brokerRunning() {
-    if (!broker.isRunning()) {
-      broker.restart(); // an earlier test failed while it was stopped
-    }
-  }
-
-  @AfterAll
-  void stopBroker() {
-    if (broker != null) {
-      broker.close();
-    }
+  void sharedBroker(EmbeddedKafkaBroker shared) {
+    broker = shared;
   }
 
   private static SpoolConfig spool(Path dir) {

@@ -10,16 +10,16 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.kafka.testing.KafkaCollector;
+import io.logproducer.kafka.testing.SharedKafkaBroker;
 import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.logproducer.testing.Outcomes;
-import java.nio.file.Paths;
 import java.util.Collections;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -32,23 +32,15 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@ExtendWith(SharedKafkaBroker.class)
 class OtelCollectorKafkaTest {
 
   private EmbeddedKafkaBroker broker;
 
   @BeforeEach
-  void collectorAndBroker() throws Exception {
+  void collectorAndBroker(EmbeddedKafkaBroker shared) throws Exception {
     KafkaCollector.assumeAvailable(OtelCollectorKafkaTest.class);
-    if (broker == null) {
-      broker = EmbeddedKafkaBroker.start(Paths.get("target", "kafka-collector"));
-    }
-  }
-
-  @AfterAll
-  void stopBroker() {
-    if (broker != null) {
-      broker.close();
-    }
+    broker = shared; // the module's shared broker: the topics below are this class's alone
   }
 
   @ParameterizedTest(name = "{0}, Kafka compression {1}")

@@ -42,7 +42,8 @@ class StarterGseTest {
       }
       producer.flush();
       // Delivered means written to the socket: wait until the agent has read as many.
-      agent.awaitRecords(producer.getMetrics().getRecordsSent(), 10_000);
+      agent.awaitRecords(
+          producer.getMetrics().getRecordsSent(), 60_000); // a condition; the cap only ends a hang
       Set<String> lines = new HashSet<>();
       int items = 0;
       for (GseFrame frame : agent.frames()) {

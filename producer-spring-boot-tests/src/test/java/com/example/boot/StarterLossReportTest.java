@@ -74,6 +74,8 @@ class StarterLossReportTest {
     try (OtlpReceiver receiver = OtlpReceiver.start()) {
       receiver.refuse();
       System.setProperty("lp.test.endpoint", receiver.endpoint());
+      // Every record fails at the stop, after the appender's stop timeout: 2 s, not the default 10.
+      System.setProperty("lp.test.stop-timeout-millis", "2000");
       List<String> properties = Apps.baseProperties("http://127.0.0.1:9");
       properties.add("logging.config=" + LoggingSystems.xmlControlConfig());
       ConfigurableApplicationContext context = Apps.start(properties);
@@ -98,6 +100,7 @@ class StarterLossReportTest {
       assertLastReport(status, "XML", accepted);
     } finally {
       System.clearProperty("lp.test.endpoint");
+      System.clearProperty("lp.test.stop-timeout-millis");
     }
   }
 

@@ -49,7 +49,12 @@ class StarterReceiverDownTest {
               + " records");
       // 8,000 lines of ~100 B against a 256 KiB budget: the budget fills, and the appender drops
       // (DROP) instead of making the request thread wait (BLOCK would wait up to max-block, 60 s).
-      assertTrue(maxMillis < 2_000, "max request latency " + maxMillis + " ms");
+      // The product's own measure, not a latency guess: no send waited for buffer space (the
+      // appender's worker, and so the request threads behind its queue, never block on the budget).
+      assertEquals(
+          0,
+          producer.getMetrics().getSendBlockedNanos(),
+          "time sends waited for buffer space (max request latency " + maxMillis + " ms)");
       assertTrue(
           producer.getMetrics().getRecordsDropped() > 0, "the budget filled: events dropped");
 
@@ -61,10 +66,10 @@ class StarterReceiverDownTest {
       awaitHealth(port, "UP");
       assertTrue(receiver.acceptedRecords() > 0);
 
-      long started = System.nanoTime();
+      // The close returns (the class's @Timeout catches one that does not; StarterLossReportTest
+      // closes against a refusing receiver within logproducer.shutdown-timeout) and leaves nothing.
       context.close();
-      long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-      assertTrue(closeMillis < 10_000, "close took " + closeMillis + " ms");
+      assertTrue(producer.isClosed());
       assertEquals(Set.of(), Apps.producerThreads());
       long accepted = producer.getMetrics().getRecordsAccepted();
       long outcomes =

@@ -76,10 +76,9 @@ class StarterWebAppTest {
                       + "\",exporter=\"otlp\",outcome=\"delivered\","),
           "the Prometheus scrape has the producer's meters");
 
-      long started = System.nanoTime();
+      // The close returns (the class's @Timeout catches one that does not) having shipped
+      // everything: asserted below by what the receiver got, not by how long it took here.
       context.close();
-      long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-      assertTrue(closeMillis < 10_000, "the close took " + closeMillis + " ms");
       assertEquals(Set.of(), Apps.producerThreads(), "producer threads after the close");
       assertEquals(
           List.of(), LoggingSystems.knownLogproducerAppenders(), "appenders after the close");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
+import io.logproducer.kafka.testing.SharedKafkaBroker;
 import io.logproducer.testing.ChildJvm;
 import io.logproducer.testing.kafka.TopicReader;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A bootstrap host that does not resolve when the producer starts (a pod up before its Kafka
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.Timeout;
  * file the test edits ({@link ChildJvm}), so the machine's resolver is never touched.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
+@ExtendWith(SharedKafkaBroker.class)
 class KafkaBootstrapDnsTest {
 
   private static final String NAME = "kafka-test.invalid";
@@ -59,65 +62,68 @@ class KafkaBootstrapDnsTest {
   }
 
   @Test
-  void recordsSentBeforeTheBootstrapResolvesAreDeliveredOnceItDoesExactlyOnce() throws Exception {
+  void recordsSentBeforeTheBootstrapResolvesAreDeliveredOnceItDoesExactlyOnce(
+      EmbeddedKafkaBroker broker) throws Exception {
     int before = 300;
     int after = 200;
-    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir("broker"))) {
-      broker.createTopic("dns", 2);
-      String port = broker.bootstrapServers().substring(broker.bootstrapServers().indexOf(':'));
-      Map<String, String> r;
-      long resolvedAt;
-      try (ChildJvm child =
-          ChildJvm.builder(DnsChild.class)
-              .hostsFile(dir("resolves"))
-              .jvmOptions("-Xmx256m")
-              .args(
-                  NAME + port,
-                  "dns",
-                  Integer.toString(before),
-                  Integer.toString(after),
-                  "60000",
-                  "wait")
-              .start()) {
-        child.awaitLine("STARTED", 60_000);
-        child.awaitLine("RETRYING", 60_000); // the first attempts failed: the name is unknown
-        child.resolve(NAME);
-        resolvedAt = System.currentTimeMillis();
-        child.tell("go");
-        r = result(child.awaitLine("RESULT", 150_000));
-        assertEquals("THREADS ", child.awaitLine("THREADS", 30_000), "no client thread left");
-      }
-      String measured =
-          "kafka-clients "
-              + AppInfoParser.getVersion()
-              + ": bootstrap resolvable -> first delivery: "
-              + (Long.parseLong(r.get("firstDeliveredAt")) - resolvedAt)
-              + " ms; "
-              + r
-              + "\n";
-      System.out.print(measured);
-      Files.write( // one line per run, kept across runs and the two client versions' executions
-          Paths.get("target", "dns-first-delivery.txt"),
-          measured.getBytes(StandardCharsets.UTF_8),
-          StandardOpenOption.CREATE,
-          StandardOpenOption.APPEND);
-      assertEquals(Integer.toString(before + after), r.get("total"), r.toString());
-      assertEquals(Integer.toString(before + after), r.get("distinct"), r.toString());
-      assertEquals("0", r.get("duplicates"), r.toString());
-      assertEquals(Integer.toString(before + after), r.get("delivered"), r.toString());
-      assertTrue(Long.parseLong(r.get("retries")) > 0, "failed attempts first: " + r);
-      try (TopicReader reader = TopicReader.fromBeginning(broker.bootstrapServers(), "dns")) {
-        TopicReader.Count count = reader.count(TopicReader.OTLP_PROTO_RECORDS, 2_000);
-        assertEquals(before + after, count.records(), "exactly once in the topic: " + count);
-      }
-      Set<String> expected = new HashSet<>();
-      for (int i = 0; i < before + after; i++) {
-        expected.add(Integer.toString(i));
-      }
-      try (TopicReader reader = TopicReader.fromBeginning(broker.bootstrapServers(), "dns")) {
-        assertEquals(
-            expected, bodies(reader.awaitUntil(read -> bodies(read).equals(expected), 30_000)));
-      }
+    String topic = SharedKafkaBroker.topic("dns"); // the module's shared broker, a topic of its own
+    broker.createTopic(topic, 2);
+    String port = broker.bootstrapServers().substring(broker.bootstrapServers().indexOf(':'));
+    Map<String, String> r;
+    long resolvedAt;
+    try (ChildJvm child =
+        ChildJvm.builder(DnsChild.class)
+            .hostsFile(dir("resolves"))
+            .jvmOptions("-Xmx256m")
+            .args(
+                NAME + port,
+                topic,
+                Integer.toString(before),
+                Integer.toString(after),
+                "60000",
+                "wait")
+            .start()) {
+      child.awaitLine("STARTED", 60_000);
+      child.awaitLine("RETRYING", 60_000); // the first attempts failed: the name is unknown
+      child.resolve(NAME);
+      resolvedAt = System.currentTimeMillis();
+      child.tell("go");
+      r = result(child.awaitLine("RESULT", 150_000));
+      assertEquals("THREADS ", child.awaitLine("THREADS", 30_000), "no client thread left");
+    }
+    String measured =
+        "kafka-clients "
+            + AppInfoParser.getVersion()
+            + ": bootstrap resolvable -> first delivery: "
+            + (Long.parseLong(r.get("firstDeliveredAt")) - resolvedAt)
+            + " ms; "
+            + r
+            + "\n";
+    System.out.print(measured);
+    Files.write( // one line per run, kept across runs and the two client versions' executions
+        Paths.get("target", "dns-first-delivery.txt"),
+        measured.getBytes(StandardCharsets.UTF_8),
+        StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND);
+    assertEquals(Integer.toString(before + after), r.get("total"), r.toString());
+    assertEquals(Integer.toString(before + after), r.get("distinct"), r.toString());
+    assertEquals("0", r.get("duplicates"), r.toString());
+    assertEquals(Integer.toString(before + after), r.get("delivered"), r.toString());
+    assertTrue(Long.parseLong(r.get("retries")) > 0, "failed attempts first: " + r);
+    try (TopicReader reader = TopicReader.fromBeginning(broker.bootstrapServers(), topic)) {
+      // Read to the end offsets; 30 s is how long it may go without a message before giving up
+      // (2 s was a guess at how soon a loaded machine's first fetch answers).
+      TopicReader.Count count = reader.count(TopicReader.OTLP_PROTO_RECORDS, 30_000);
+      assertTrue(count.complete(), "read to the end: " + count);
+      assertEquals(before + after, count.records(), "exactly once in the topic: " + count);
+    }
+    Set<String> expected = new HashSet<>();
+    for (int i = 0; i < before + after; i++) {
+      expected.add(Integer.toString(i));
+    }
+    try (TopicReader reader = TopicReader.fromBeginning(broker.bootstrapServers(), topic)) {
+      assertEquals(
+          expected, bodies(reader.awaitUntil(read -> bodies(read).equals(expected), 30_000)));
     }
   }
 
