@@ -75,9 +75,12 @@ class SpoolExpiryTest {
     Producer second = producer("spool-expiry-2", up, 60_000);
     try {
       assertTrue(
-          Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+          SpoolTestSettings.settles(
+              () -> second.getMetrics().getSpoolRecordsDelivered() == n, second),
           () -> "delivered from the spool: " + second.getMetrics());
-      assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+      assertTrue(
+          SpoolTestSettings.settles(
+              () -> second.getMetrics().getSpoolPendingBatches() == 0, second));
       TreeSet<Integer> ids = new TreeSet<>();
       int count = 0;
       for (ExportedBatch b : up.batches()) {

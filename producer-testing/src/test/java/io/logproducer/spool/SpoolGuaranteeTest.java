@@ -96,7 +96,7 @@ class SpoolGuaranteeTest {
         durability + ": kill -9 after " + killAfter + " outcomes (seed " + seed + ")");
     List<String> lines;
     ChildJvm.Builder b =
-        ChildJvm.builder(SpoolGuaranteeMain.class).args(dir.toString(), durability.name());
+        SpoolTestSettings.child(SpoolGuaranteeMain.class).args(dir.toString(), durability.name());
     if (fsyncLog != null) {
       b.jvmOptions("-D" + FSYNC_LOG + "=" + fsyncLog);
     }
@@ -147,7 +147,7 @@ class SpoolGuaranteeTest {
     Restart r = new Restart();
     try {
       assertTrue(
-          Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 30_000),
+          SpoolTestSettings.settles(() -> p.getMetrics().getSpoolPendingBatches() == 0, p),
           () -> "spool not drained: " + p.getMetrics());
       for (ExportedBatch b : up.batches()) {
         if (b.isDelivered()) {

@@ -67,7 +67,8 @@ class SpoolRetriesRunOutTest {
     Producer second = producer("spool-retries-2", up, 2);
     try {
       assertTrue(
-          Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+          SpoolTestSettings.settles(
+              () -> second.getMetrics().getSpoolRecordsDelivered() == n, second),
           () -> "delivered from the spool: " + second.getMetrics());
       TreeSet<String> bodies = new TreeSet<>();
       int count = 0;
