@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.internal.ProducerEngine;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.testing.InMemoryExporter;
 import io.logproducer.testing.Outcomes;
@@ -212,10 +213,13 @@ class HardeningTest {
             p.close(10_000);
           });
     }
-    long start = System.nanoTime();
-    p.close(300);
-    long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    assertTrue(took < 300 + 1_000, "close(300) took " + took + " ms");
+    try (SchedulerLag lag = SchedulerLag.start()) {
+      long start = System.nanoTime();
+      p.close(300);
+      lag.assertWithin(start, 300 + ProducerEngine.CLOSE_SLACK_MILLIS, "close(300)");
+    }
+    // the closer may give the last outcomes just after close returned, on a starved machine
+    assertTrue(Outcomes.until(() -> outcomes.get() == 40, 30_000), () -> "outcomes " + outcomes);
     assertEquals(40, outcomes.get());
     assertInstanceOf(IllegalStateException.class, sendFromCallback.get());
     assertEquals(40, p.getMetrics().getRecordsFailed());
@@ -287,10 +291,12 @@ class HardeningTest {
           }
         });
     assertTrue(entered.await(30, TimeUnit.SECONDS), "the callback is blocking a send thread");
-    long start = System.nanoTime();
-    p.close(500);
-    long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    assertTrue(took < 500 + 1_000 + 200, "close(500) took " + took + " ms");
+    try (SchedulerLag lag = SchedulerLag.start()) {
+      long start = System.nanoTime();
+      p.close(500);
+      // a callback blocking a send thread does not hold close beyond its bound
+      lag.assertWithin(start, 500 + ProducerEngine.CLOSE_SLACK_MILLIS, "close(500)");
+    }
     never.countDown();
     awaitNoThreads(id);
   }

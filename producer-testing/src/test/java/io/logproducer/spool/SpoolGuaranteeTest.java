@@ -96,7 +96,7 @@ class SpoolGuaranteeTest {
         durability + ": kill -9 after " + killAfter + " outcomes (seed " + seed + ")");
     List<String> lines;
     ChildJvm.Builder b =
-        SpoolTestSettings.child(SpoolGuaranteeMain.class).args(dir.toString(), durability.name());
+        ChildJvm.builder(SpoolGuaranteeMain.class).args(dir.toString(), durability.name());
     if (fsyncLog != null) {
       b.jvmOptions("-D" + FSYNC_LOG + "=" + fsyncLog);
     }

@@ -44,7 +44,7 @@ class SpoolKillTest {
   private Set<Integer> runAndKill(int first, int n, int killAfter) throws Exception {
     List<String> lines;
     try (ChildJvm child =
-        SpoolTestSettings.child(SpoolKillMain.class)
+        ChildJvm.builder(SpoolKillMain.class)
             .args(dir.toString(), Integer.toString(n), Integer.toString(first))
             .start()) {
       child.awaitLine("SENT", 60_000);

@@ -64,9 +64,7 @@ class SpoolLiveKillTest {
     for (int i = 1; i < args.length; i++) {
       all.add(args[i]);
     }
-    return SpoolTestSettings.child(SpoolLiveKillMain.class)
-        .args(all.toArray(new String[0]))
-        .start();
+    return ChildJvm.builder(SpoolLiveKillMain.class).args(all.toArray(new String[0])).start();
   }
 
   /** Drains the spool with a child that is not killed; the receiver's epoch is {@code epoch}. */

@@ -27,7 +27,7 @@ class SpoolProcessTest {
   @Timeout(120)
   void aChildHoldsTheLockUntilItIsKilledThenItIsTakenOver() throws Exception {
     try (ChildJvm child =
-        SpoolTestSettings.child(SpoolChildMain.class).args("hold", dir.toString()).start()) {
+        ChildJvm.builder(SpoolChildMain.class).args("hold", dir.toString()).start()) {
       child.awaitLine("OPEN", 60_000);
       SpoolLockedException e =
           assertThrows(SpoolLockedException.class, () -> SpoolChildMain.open(dir));
@@ -57,14 +57,14 @@ class SpoolProcessTest {
         assertThrows(SpoolLockedException.class, () -> SpoolChildMain.open(dir));
       }
       try (ChildJvm child =
-          SpoolTestSettings.child(SpoolChildMain.class).args("try", dir.toString()).start()) {
+          ChildJvm.builder(SpoolChildMain.class).args("try", dir.toString()).start()) {
         String line = child.awaitLine("", 60_000);
         assertTrue(line.startsWith("LOCKED "), "the child got: " + line);
         assertTrue(line.contains("pid=" + ProcessHandle.current().pid() + " "), line);
       }
     }
     try (ChildJvm child =
-        SpoolTestSettings.child(SpoolChildMain.class).args("try", dir.toString()).start()) {
+        ChildJvm.builder(SpoolChildMain.class).args("try", dir.toString()).start()) {
       assertEquals("OPENED", child.awaitLine("", 60_000), "released by close");
     }
   }
@@ -78,7 +78,7 @@ class SpoolProcessTest {
       int killAfter = 1 + r.nextInt(4000);
       List<String> lines;
       try (ChildJvm child =
-          SpoolTestSettings.child(SpoolChildMain.class).args("append", dir.toString()).start()) {
+          ChildJvm.builder(SpoolChildMain.class).args("append", dir.toString()).start()) {
         child.awaitLine("OPEN", 60_000);
         for (int i = 0; i < killAfter; i++) {
           child.awaitLine("SEQ ", 120_000);

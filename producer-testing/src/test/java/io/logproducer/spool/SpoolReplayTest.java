@@ -189,8 +189,10 @@ class SpoolReplayTest {
             twoAtOnce.countDown();
           }
           try {
-            // Each export is held until two were seen at once (at most 2 s): a slow receiver.
-            twoAtOnce.await(2, TimeUnit.SECONDS);
+            // Each export is held until two were seen at once: a slow receiver. At most 30 s: a
+            // busy machine may start the second late; only a producer that never exports two at
+            // once waits that long (and fails below).
+            twoAtOnce.await(30, TimeUnit.SECONDS);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           } finally {

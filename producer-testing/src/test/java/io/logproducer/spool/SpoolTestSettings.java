@@ -9,7 +9,6 @@ import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
-import io.logproducer.testing.ChildJvm;
 import io.logproducer.testing.ExportedBatch;
 import io.logproducer.testing.InMemoryExporter;
 import io.logproducer.testing.Outcomes;
@@ -47,15 +46,6 @@ final class SpoolTestSettings {
         .setCompression(Compression.NONE)
         .setJmxEnabled(false)
         .setShutdownHookEnabled(false);
-  }
-
-  /**
-   * {@return a child JVM builder for {@code main} that starts fast: C1 only and the serial
-   * collector (a child lives a second or two; full JIT tiers and parallel GC threads only compete
-   * with it for the CPU on a small machine)}
-   */
-  static ChildJvm.Builder child(Class<?> main) {
-    return ChildJvm.builder(main).jvmOptions("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
   }
 
   /**
