@@ -149,10 +149,10 @@ class GseFailureTest {
       producer.send(bigRecord(i), outcomes.forSeq(i));
     }
     awaitTrue(
-        "a stalled write", () -> exporter.transport().counters().writeFailures() >= 1, 10_000);
+        "a stalled write", () -> exporter.transport().counters().writeFailures() >= 1, 30_000);
     agent.resumeReading();
     outcomes.await(n, 30_000);
-    agent.awaitRecords(n, 10_000);
+    agent.awaitRecords(n, 30_000);
 
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
     assertEquals(
@@ -185,7 +185,7 @@ class GseFailureTest {
     assertEquals(0, outcomes.total(), "nothing completes while the agent is absent");
     agent.start();
     outcomes.await(n, 30_000);
-    agent.awaitRecords(n, 10_000);
+    agent.awaitRecords(n, 30_000);
 
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
     assertEquals(List.of(), agent.violations());
@@ -265,7 +265,7 @@ class GseFailureTest {
 
     agent.resumeReading();
     outcomes.await(accepted, 30_000);
-    agent.awaitRecords(accepted, 10_000);
+    agent.awaitRecords(accepted, 30_000);
     assertEquals(accepted, outcomes.count(SendResult.Status.DELIVERED));
     assertEquals(accepted, agent.records());
     assertEquals(List.of(), agent.violations());
@@ -303,7 +303,7 @@ class GseFailureTest {
     agent.resumeReading();
     outcomes.await(n, 30_000);
     assertEquals(n - dropped, outcomes.count(SendResult.Status.DELIVERED));
-    agent.awaitRecords(n - dropped, 10_000);
+    agent.awaitRecords(n - dropped, 30_000);
     assertEquals(n - dropped, agent.records());
     List<Long> received = Support.receivedSeqs(agent);
     for (long s : received) {
@@ -344,7 +344,7 @@ class GseFailureTest {
       th.join(30_000);
     }
     outcomes.await(n, 30_000);
-    agent.awaitRecords(n, 10_000);
+    agent.awaitRecords(n, 30_000);
 
     ProducerMetrics m = producer.getMetrics();
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
@@ -418,7 +418,7 @@ class GseFailureTest {
     producer.flush();
     outcomes.await(n, 30_000);
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED), outcomes.toString());
-    agent.awaitRecords(n, 10_000);
+    agent.awaitRecords(n, 30_000);
     List<GseFrame> data = new ArrayList<>();
     for (GseFrame f : agent.frames()) {
       if (f.dataId() == DATA_ID) {
