@@ -112,7 +112,7 @@ class SpoolDiskFaultTest {
               one.onCompletion(result);
             });
       }
-      mine.awaitCount(ROUND, 30_000);
+      SpoolTestSettings.awaitOutcomes(mine, ROUND);
       return mine.statusCounts().getOrDefault(SendResult.Status.SPOOLED, 0);
     }
 

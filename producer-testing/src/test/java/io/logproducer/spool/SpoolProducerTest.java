@@ -75,7 +75,7 @@ class SpoolProducerTest {
     Outcomes outcomes = new Outcomes();
     int n = 200;
     sendAll(p, outcomes, n);
-    outcomes.awaitCount(n, 30_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
     assertEquals(0, outcomes.duplicates());
     ProducerMetrics m = p.getMetrics();
@@ -147,7 +147,7 @@ class SpoolProducerTest {
     for (int i = 0; i < n; i++) {
       p.send(LogRecord.builder().setBody(pad + i).build(), outcomes.callback(i));
     }
-    outcomes.awaitCount(n, 60_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     Map<SendResult.Status, Integer> counts = outcomes.statusCounts();
     int spooled = counts.getOrDefault(SendResult.Status.SPOOLED, 0);
     int failed = counts.getOrDefault(SendResult.Status.FAILED, 0);
@@ -169,7 +169,7 @@ class SpoolProducerTest {
     Outcomes outcomes = new Outcomes();
     int n = 50;
     sendAll(p, outcomes, n);
-    outcomes.awaitCount(n, 30_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(Map.of(SendResult.Status.FAILED, n), outcomes.statusCounts());
     assertEquals(0, p.getMetrics().getSpoolPendingBatches());
     assertEquals(0, p.getMetrics().getRecordsSpooled());
@@ -183,7 +183,7 @@ class SpoolProducerTest {
     Outcomes outcomes = new Outcomes();
     int n = 100;
     sendAll(p, outcomes, n);
-    outcomes.awaitCount(n, 30_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
     assertTrue(
         SpoolTestSettings.settles(() -> p.getMetrics().getSpoolRecordsExpired() == n, p),

@@ -117,7 +117,7 @@ class SpoolReplayTest {
     for (int i = 0; i < n; i++) {
       p.send(LogRecord.builder().setBody(pad + "-" + i).build(), outcomes.callback(i));
     }
-    outcomes.awaitCount(n, 60_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     Map<SendResult.Status, Integer> counts = outcomes.statusCounts();
     int spooled = counts.getOrDefault(SendResult.Status.SPOOLED, 0);
     int failed = counts.getOrDefault(SendResult.Status.FAILED, 0);
@@ -224,7 +224,7 @@ class SpoolReplayTest {
     for (int i = 0; i < n; i++) {
       p.send(record(i), outcomes.callback(i));
     }
-    outcomes.awaitCount(n, 30_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(
         Map.of(SendResult.Status.SPOOLED, n),
         outcomes.statusCounts(),

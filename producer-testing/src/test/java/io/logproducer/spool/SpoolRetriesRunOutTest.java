@@ -57,7 +57,7 @@ class SpoolRetriesRunOutTest {
     for (int i = 0; i < n; i++) {
       first.send(LogRecord.builder().setBody("r-" + i).build(), outcomes.callback(i));
     }
-    outcomes.awaitCount(n, 30_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
     assertEquals(0, first.getMetrics().getRecordsFailed());
     assertEquals(n, first.getMetrics().getRecordsSpooled());
