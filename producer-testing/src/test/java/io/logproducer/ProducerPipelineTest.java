@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.internal.ProducerEngine;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.testing.ExportedBatch;
 import io.logproducer.testing.InMemoryExporter;
 import io.logproducer.testing.Outcomes;
+import io.logproducer.testing.SchedulerLag;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -133,7 +135,7 @@ class ProducerPipelineTest {
     long start = System.nanoTime();
     p.send(record("x"), outcomes);
     p.send(record("y"), outcomes);
-    outcomes.awaitCount(2, 20_000);
+    outcomes.awaitCount(2, 30_000);
     assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(50));
     assertEquals(1, exporter.batches().size());
     assertEquals(List.of("x", "y"), exporter.batches().get(0).bodies());
@@ -246,15 +248,17 @@ class ProducerPipelineTest {
                 .setInitialRetryBackoffMillis(100)
                 .setMaxRetryBackoffMillis(100));
     Outcomes outcomes = new Outcomes();
-    long start = System.nanoTime();
-    p.send(record("r"), outcomes);
-    p.flush();
-    long took = System.nanoTime() - start;
+    try (SchedulerLag lag = SchedulerLag.start()) {
+      long start = System.nanoTime();
+      p.send(record("r"), outcomes);
+      p.flush();
+      // the outcome comes at the 400 ms delivery deadline, plus how late this machine wakes
+      lag.assertWithin(start, 400, "the outcome of a record retried until its deadline");
+    }
     SendResult r = outcomes.all().get(0);
     assertEquals(SendResult.Status.FAILED, r.getStatus());
     assertTrue(r.getMessage().contains("deliveryTimeoutMillis"), r.getMessage());
     assertTrue(r.getMessage().endsWith("last error: connection refused"), r.getMessage());
-    assertTrue(took < TimeUnit.MILLISECONDS.toNanos(3000), "took " + took / 1_000_000 + " ms");
   }
 
   @Test
@@ -341,10 +345,14 @@ class ProducerPipelineTest {
     for (int i = 0; i < 100; i++) {
       p.send(record("r" + i), outcomes);
     }
-    long start = System.nanoTime();
-    p.close(200);
-    long took = System.nanoTime() - start;
-    assertTrue(took < TimeUnit.SECONDS.toNanos(5), "close took " + took / 1_000_000 + " ms");
+    try (SchedulerLag lag = SchedulerLag.start()) {
+      long start = System.nanoTime();
+      p.close(200);
+      lag.assertWithin(start, 200 + ProducerEngine.CLOSE_SLACK_MILLIS, "close(200)");
+    }
+    // close returned within its bound; on a starved machine its closer may give the last outcomes
+    // just after
+    outcomes.awaitCount(100, 30_000);
     assertEquals(100, outcomes.total());
     assertEquals(Map.of(SendResult.Status.FAILED_AT_CLOSE, 100), outcomes.statusCounts());
     assertEquals(100, p.getMetrics().getRecordsFailed());
@@ -530,9 +538,9 @@ class ProducerPipelineTest {
             done.countDown();
           }
         });
-    assertTrue(done.await(10, TimeUnit.SECONDS));
+    assertTrue(done.await(30, TimeUnit.SECONDS));
     assertEquals(null, error.get());
-    inner.awaitCount(1, 20_000);
+    inner.awaitCount(1, 30_000);
     SendResult.Status s = inner.all().get(0).getStatus();
     assertTrue(
         s == SendResult.Status.DELIVERED || s == SendResult.Status.FAILED_AT_CLOSE, s.toString());
@@ -547,11 +555,11 @@ class ProducerPipelineTest {
   void sendAsyncCompletesNormallyOrWithDeliveryException() throws Exception {
     Producer p = producer(config().setLingerMillis(1));
     CompletableFuture<SendResult> ok = p.sendAsync(record("ok"));
-    assertEquals(SendResult.Status.DELIVERED, ok.get(10, TimeUnit.SECONDS).getStatus());
+    assertEquals(SendResult.Status.DELIVERED, ok.get(30, TimeUnit.SECONDS).getStatus());
     exporter.respondWith(r -> ExportResult.rejected("HTTP 400"));
     CompletableFuture<SendResult> bad = p.sendAsync(record("bad"));
     ExecutionException e =
-        assertThrows(ExecutionException.class, () -> bad.get(10, TimeUnit.SECONDS));
+        assertThrows(ExecutionException.class, () -> bad.get(30, TimeUnit.SECONDS));
     DeliveryException de = assertInstanceOf(DeliveryException.class, e.getCause());
     assertEquals(SendResult.Status.REJECTED, de.getResult().getStatus());
     assertEquals("record not delivered: " + de.getResult(), de.getMessage());
@@ -564,7 +572,7 @@ class ProducerPipelineTest {
         r -> ExportResult.partialSuccess(1, "1 of 1 log records rejected: empty body"));
     CompletableFuture<SendResult> partial = p.sendAsync(record("partial"));
     ExecutionException e =
-        assertThrows(ExecutionException.class, () -> partial.get(10, TimeUnit.SECONDS));
+        assertThrows(ExecutionException.class, () -> partial.get(30, TimeUnit.SECONDS));
     DeliveryException de = assertInstanceOf(DeliveryException.class, e.getCause());
     SendResult r = de.getResult();
     assertEquals(SendResult.Status.PARTIALLY_REJECTED, r.getStatus());

@@ -186,9 +186,8 @@ class MemoryBudgetManySendersTest {
             + thrown
             + ", first: "
             + firstThrown);
-    assertTrue(
-        longestMillis < MAX_BLOCK_MILLIS,
-        "a send waited " + longestMillis + " ms, maxBlockMillis is " + MAX_BLOCK_MILLIS);
+    // No bound on the longest send's wall time: a send that waited maxBlockMillis for memory throws
+    // (the assertion above); a longer wall time is a thread the saturated machine did not run.
     assertTrue(failedOutcomes.isEmpty(), "outcomes other than DELIVERED: " + failedOutcomes);
     assertEquals(records, delivered.get(), "DELIVERED outcomes");
     for (int i = 0; i < records; i++) {

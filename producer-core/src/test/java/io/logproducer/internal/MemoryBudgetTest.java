@@ -183,7 +183,7 @@ class MemoryBudgetTest {
     }
     awaitWaiters(budget, 3);
     budget.close();
-    assertTrue(failed.await(5, TimeUnit.SECONDS));
+    assertTrue(failed.await(30, TimeUnit.SECONDS));
     assertEquals(100, budget.used());
   }
 

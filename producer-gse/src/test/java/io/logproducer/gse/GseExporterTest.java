@@ -84,8 +84,8 @@ class GseExporterTest {
     int n = 5_000;
     sendAll(n, outcomes);
     producer.flush();
-    outcomes.await(n, 10_000);
-    agent.awaitRecords(n, 10_000);
+    outcomes.await(n, 30_000);
+    agent.awaitRecords(n, 30_000);
 
     assertEquals(List.of(), agent.violations());
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
@@ -179,8 +179,8 @@ class GseExporterTest {
     Support.Outcomes outcomes = new Support.Outcomes();
     sendAll(3, outcomes);
     producer.flush();
-    outcomes.await(3, 10_000);
-    agent.awaitRecords(3, 10_000);
+    outcomes.await(3, 30_000);
+    agent.awaitRecords(3, 30_000);
 
     assertEquals(List.of(), agent.violations());
     JsonObject j = Support.json(agent.frames().get(0));
@@ -205,8 +205,8 @@ class GseExporterTest {
     Support.Outcomes outcomes = new Support.Outcomes();
     sendAll(20, outcomes);
     producer.flush();
-    agent.awaitRecords(20, 10_000);
-    outcomes.await(20, 10_000);
+    agent.awaitRecords(20, 30_000);
+    outcomes.await(20, 30_000);
 
     assertEquals(List.of(), agent.violations());
     for (GseFrame f : agent.frames()) {
@@ -225,7 +225,7 @@ class GseExporterTest {
     Support.Outcomes outcomes = new Support.Outcomes();
     sendAll(5, outcomes);
     producer.flush();
-    agent.awaitRecords(5, 10_000);
+    agent.awaitRecords(5, 30_000);
 
     assertEquals(List.of(), agent.violations());
     GseFrame f = agent.frames().get(0);
@@ -246,7 +246,7 @@ class GseExporterTest {
     producer.send(LogRecord.builder().setBody(AnyValue.of(42L)).build());
     producer.send(LogRecord.builder().build());
     producer.flush();
-    agent.awaitRecords(3, 10_000);
+    agent.awaitRecords(3, 30_000);
 
     assertEquals(List.of(), agent.violations());
     assertEquals(List.of(line, "42", ""), agent.frames().get(0).data());
@@ -271,8 +271,8 @@ class GseExporterTest {
     assertThrows(
         IllegalArgumentException.class, () -> producer.send(Support.record(n, "2147483648")));
     producer.flush();
-    outcomes.await(n, 10_000);
-    agent.awaitRecords(n, 10_000);
+    outcomes.await(n, 30_000);
+    agent.awaitRecords(n, 30_000);
 
     assertEquals(List.of(), agent.violations());
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
@@ -303,7 +303,7 @@ class GseExporterTest {
     assertTrue(e.getMessage().startsWith("the record has no destination (dataid)"), e.getMessage());
     producer.send(Support.record(1, "42"));
     producer.flush();
-    agent.awaitRecords(1, 10_000);
+    agent.awaitRecords(1, 30_000);
     assertEquals(42, agent.frames().get(0).dataId());
   }
 
@@ -324,8 +324,8 @@ class GseExporterTest {
     int n = 3_000;
     sendAll(n, outcomes);
     producer.flush();
-    outcomes.await(n, 20_000);
-    agent.awaitRecords(n, 10_000);
+    outcomes.await(n, 30_000);
+    agent.awaitRecords(n, 30_000);
 
     assertEquals(List.of(), agent.violations());
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
@@ -351,15 +351,15 @@ class GseExporterTest {
     agent = GseAgent.unix(dir.resolve("gse.sock"));
     GseExporter exporter = exporter().setAgentInfoIntervalMillis(1_000).build();
     producer = new Producer(Support.config().build(), exporter);
-    agent.awaitInfoRequests(1, 5_000);
-    awaitTrue("first agent info", () -> "10.0.0.5".equals(exporter.agentInfo().ip), 5_000);
+    agent.awaitInfoRequests(1, 30_000);
+    awaitTrue("first agent info", () -> "10.0.0.5".equals(exporter.agentInfo().ip), 30_000);
     agent.setAgentInfoJson(
         "{\"bizid\":9,\"cloudid\":8,\"ip\":\"10.9.9.9\",\"bk_agent_id\":\"new\"}");
-    agent.awaitInfoRequests(3, 10_000);
-    awaitTrue("refreshed agent info", () -> "10.9.9.9".equals(exporter.agentInfo().ip), 5_000);
+    agent.awaitInfoRequests(3, 30_000);
+    awaitTrue("refreshed agent info", () -> "10.9.9.9".equals(exporter.agentInfo().ip), 30_000);
     producer.send(Support.record(1));
     producer.flush();
-    agent.awaitRecords(1, 10_000);
+    agent.awaitRecords(1, 30_000);
     JsonObject j = Support.json(agent.frames().get(0));
     assertEquals("10.9.9.9", j.get("ip").getAsString());
     assertEquals(9, j.get("bizid").getAsInt());
@@ -378,11 +378,11 @@ class GseExporterTest {
     long start = System.nanoTime();
     sendAll(10, outcomes);
     producer.flush();
-    outcomes.await(10, 10_000);
+    outcomes.await(10, 30_000);
     long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     assertTrue(tookMillis >= 250, "waited for the agent's info: " + tookMillis + " ms");
     assertEquals(10, outcomes.count(SendResult.Status.DELIVERED));
-    agent.awaitRecords(10, 10_000);
+    agent.awaitRecords(10, 30_000);
     JsonObject j = Support.json(agent.frames().get(0));
     assertEquals(0, j.get("bizid").getAsInt());
     assertEquals("", j.get("ip").getAsString());
@@ -400,8 +400,8 @@ class GseExporterTest {
     int n = 2_000;
     sendAll(n, outcomes);
     producer.flush();
-    outcomes.await(n, 10_000);
-    agent.awaitRecords(n, 10_000);
+    outcomes.await(n, 30_000);
+    agent.awaitRecords(n, 30_000);
     assertEquals(List.of(), agent.violations());
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
     assertEquals(n, new HashSet<>(Support.receivedSeqs(agent)).size());
@@ -426,8 +426,8 @@ class GseExporterTest {
     int n = 1_000;
     sendAll(n, outcomes);
     producer.flush();
-    outcomes.await(n, 10_000);
-    agent.awaitRecords(n, 10_000);
+    outcomes.await(n, 30_000);
+    agent.awaitRecords(n, 30_000);
     assertEquals(List.of(), agent.violations());
     assertEquals(n, outcomes.count(SendResult.Status.DELIVERED));
     assertEquals(n, new HashSet<>(Support.receivedSeqs(agent)).size());
@@ -451,7 +451,7 @@ class GseExporterTest {
     producer = new Producer(Support.config().setClientId("gse-close-test").build(), exporter);
     producer.send(Support.record(1));
     producer.flush();
-    agent.awaitRecords(1, 10_000);
+    agent.awaitRecords(1, 30_000);
     assertTrue(threadAlive("gse-close-test-gse-io"));
     producer.close(5_000);
     producer = null;
@@ -475,7 +475,7 @@ class GseExporterTest {
             .setBody("x")
             .build());
     producer.flush();
-    agent.awaitRecords(1, 10_000);
+    agent.awaitRecords(1, 30_000);
     JsonObject r = Support.inner(agent.frames().get(0).data().get(0));
     assertEquals("0102030405060708090a0b0c0d0e0f10", r.get("trace_id").getAsString());
     assertEquals("a1a2a3a4a5a6a7a8", r.get("span_id").getAsString());

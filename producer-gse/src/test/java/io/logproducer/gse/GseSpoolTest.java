@@ -113,7 +113,7 @@ class GseSpoolTest {
 
     agent.start();
     awaitTrue("replayed", () -> p.getMetrics().getSpoolRecordsDelivered() == n, 30_000);
-    awaitTrue("spool empty", () -> p.getMetrics().getSpoolPendingBatches() == 0, 10_000);
+    awaitTrue("spool empty", () -> p.getMetrics().getSpoolPendingBatches() == 0, 30_000);
     assertReceivedExactly(n);
     assertEquals(0, agent.violationCount(), agent.violations().toString());
   }
@@ -131,7 +131,7 @@ class GseSpoolTest {
     agent.start();
     Producer second = producer(60_000);
     awaitTrue("replayed", () -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000);
-    awaitTrue("spool empty", () -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000);
+    awaitTrue("spool empty", () -> second.getMetrics().getSpoolPendingBatches() == 0, 30_000);
     assertReceivedExactly(n);
     assertEquals(0, agent.violationCount(), agent.violations().toString());
   }

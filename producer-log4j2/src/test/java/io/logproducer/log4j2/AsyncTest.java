@@ -100,7 +100,7 @@ class AsyncTest {
           assertNotEquals(0L, r.record().timeUnixNano());
         }
       }
-      assertEquals(List.of(), Support.threads("logproducer-asy"));
+      Support.awaitNoThreads("logproducer-asy");
     }
   }
 }

@@ -110,7 +110,7 @@ class HandOffTest {
     assertEquals(0, appender.failedCount(), "failed");
     assertEquals(
         expected, records.stream().map(Received::body).collect(Collectors.toSet()), "bodies");
-    assertEquals(List.of(), Support.threads("handoff-client-"), "no producer thread is left");
+    Support.awaitNoThreads("handoff-client-");
     for (Received r : records) {
       String thread = r.attr("thread.name");
       String id = thread.substring("app-".length());

@@ -73,7 +73,7 @@ class Log4j2KafkaTest {
         ctx.setConfigLocation(Support.resource("log4j2-test.xml"));
         System.clearProperty("kafka.bootstrap");
       }
-      assertEquals(List.of(), Support.threads("lp-log4j2-kafka"));
+      Support.awaitNoThreads("lp-log4j2-kafka");
 
       List<String> bodies = new ArrayList<>();
       Properties p = new Properties();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Producer;
 import io.logproducer.ProducerMetrics;
+import io.logproducer.testing.SchedulerLag;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -17,30 +18,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Receiver down, 1,000,000 events from 8 threads: no logging call waits, every event is accepted or
+ * Receiver down, 200,000 events from 8 threads: no logging call waits, every event is accepted or
  * counted.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class NeverBlocksTest {
 
   static final int THREADS = 8;
-  static final int PER_THREAD = 125_000;
+  static final int PER_THREAD = 25_000; // 200,000 events of ~300 bytes: 60 MB into 8 MiB
   static final int TOTAL = THREADS * PER_THREAD;
   static final long TOTAL_SIZE = 8L << 20;
 
   /**
-   * The bound on any single call: half of the maxBlockMillis set in never-blocks.xml (10 s), so a
-   * call that waited for buffer space would fail it; generous for a shared 2-core machine, where 8
-   * logging threads, the producer's threads and other processes compete (a call preempted mid-way,
-   * GC pauses: measured up to ~0.3 s at load 6-7).
+   * The bound on any single call: the maxBlockMillis set in never-blocks.xml (60 s), what a call
+   * that waited for buffer space would take (nothing frees space with the receiver down). A call's
+   * wall time also includes the time its thread was descheduled (hundreds of ms on a saturated
+   * machine), so no tighter bound tells a blocking appender from a slow machine; the percentiles
+   * are printed.
    */
-  static final long MAX_BOUND_MILLIS = 5000;
-
-  /**
-   * The bound on the 99.9th percentile (measured 8-20 ms on that machine; CI machines may be
-   * busier).
-   */
-  static final long P999_BOUND_MILLIS = 100;
+  static final long MAX_BOUND_MILLIS = 60_000;
 
   @Test
   void loggingNeverBlocksAndDropsAreCountedExactly() throws Exception {
@@ -118,9 +114,6 @@ class NeverBlocksTest {
       assertTrue(
           max < TimeUnit.MILLISECONDS.toNanos(MAX_BOUND_MILLIS),
           "max per call " + max / 1e6 + " ms");
-      assertTrue(
-          p999 < TimeUnit.MILLISECONDS.toNanos(P999_BOUND_MILLIS),
-          "p99.9 per call " + p999 / 1e6 + " ms");
       assertEquals(TOTAL, accepted + dropped, "accepted " + accepted + " + dropped " + dropped);
       assertTrue(dropped > 0, "drops must have happened");
       assertTrue(m.getPeakBufferedBytes() <= TOTAL_SIZE, "peak " + m.getPeakBufferedBytes());
@@ -128,14 +121,22 @@ class NeverBlocksTest {
           m.getPeakBufferedBytes() > TOTAL_SIZE / 2,
           "the buffer filled: " + m.getPeakBufferedBytes());
 
-      long stopStart = System.nanoTime();
-      ctx.stop();
-      long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopStart);
-      System.out.printf(
-          "NeverBlocksTest: stop with the receiver down took %,d ms (stopTimeoutMillis 1000)%n",
-          stopMillis);
-      assertTrue(stopMillis < 1000 + 1500, "stop took " + stopMillis + " ms");
-      assertEquals(List.of(), Support.threads("logproducer-nb-"));
+      try (SchedulerLag lag = SchedulerLag.start()) {
+        long stopStart = System.nanoTime();
+        ctx.stop();
+        // the appender's contract: stopTimeoutMillis (1000) + 1 s, plus how late this machine
+        // wakes
+        long stopMillis = lag.assertWithin(stopStart, 1000 + 1_000, "stop with the receiver down");
+        System.out.printf(
+            "NeverBlocksTest: stop with the receiver down took %,d ms (stopTimeoutMillis 1000)%n",
+            stopMillis);
+      }
+      // its threads may take a moment to exit after the stop returned
+      Support.await(
+          "no producer thread left",
+          () -> Support.threads("logproducer-nb-").isEmpty(),
+          30_000,
+          () -> Support.threads("logproducer-nb-").toString());
 
       List<String> warnings = status.messages(Level.WARN);
       assertTrue(

@@ -70,7 +70,7 @@ class ReadmeConfigTest {
       ctx.getLogger("com.example.Checkout").info("order {} paid", 42);
       ctx.stop();
       assertEquals(List.of("order 42 paid"), server.deliveredBodies());
-      assertEquals(List.of(), Support.threads("logproducer-logproducer-"));
+      Support.awaitNoThreads("logproducer-logproducer-");
     }
   }
 

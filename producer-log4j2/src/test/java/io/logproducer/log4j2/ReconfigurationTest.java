@@ -111,7 +111,7 @@ class ReconfigurationTest {
       assertEquals(0, delivered.missingFrom(witnessed), "records delivered but not witnessed");
       assertEquals(0, failed, "failed events (the receiver accepts everything)");
       assertEquals(w, d + dropped, "witnessed == delivered + dropped");
-      assertEquals(List.of(), Support.threads(CLIENT_ID + "-"), "producer threads");
+      Support.awaitNoThreads(CLIENT_ID + "-");
       assertEquals(List.of(), producerMBeans(), "producer MBeans");
     } finally {
       SeqWitness.RUNS.remove(run);

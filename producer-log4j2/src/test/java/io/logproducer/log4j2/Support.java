@@ -62,17 +62,45 @@ final class Support {
     }
   }
 
-  /** Waits for {@code condition}, checking every 5 ms, failing after {@code timeoutMillis}. */
+  /**
+   * Waits for {@code condition}, checking every 5 ms, failing once {@code state} has shown no
+   * change for {@code timeoutMillis}: the bound runs from the last progress, not from the start (a
+   * saturated machine is slow, not stuck).
+   */
   static void await(
       String what, BooleanSupplier condition, long timeoutMillis, Supplier<String> state) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    long idle = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    long deadline = System.nanoTime() + idle;
+    String last = state.get();
+    long nextLook = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
     while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
+      long now = System.nanoTime();
+      if (now - nextLook > 0) {
+        nextLook = now + TimeUnit.MILLISECONDS.toNanos(100);
+        String seen = state.get();
+        if (!seen.equals(last)) {
+          last = seen;
+          deadline = now + idle;
+        }
+      }
+      if (now - deadline > 0) {
         throw new AssertionError(
-            "timed out after " + timeoutMillis + " ms waiting for " + what + "; " + state.get());
+            "no progress for " + timeoutMillis + " ms waiting for " + what + "; " + state.get());
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
     }
+  }
+
+  /**
+   * Waits until no thread named {@code prefix...} is alive: a stop returns within its bound and the
+   * producer's threads end then, or a moment after on a busy machine.
+   */
+  static void awaitNoThreads(String prefix) {
+    await(
+        "no thread " + prefix + "* alive",
+        () -> threads(prefix).isEmpty(),
+        30_000,
+        () -> threads(prefix).toString());
   }
 
   /** One received record with its resource's service.name and its ScopeLogs' scope name. */

@@ -64,7 +64,7 @@ class AsyncAppenderTest {
             d.attributes().get("code.function.name"));
         assertEquals((long) line, d.attributes().get("code.line.number"));
       }
-      assertEquals(List.of(), LogbackTestSupport.liveThreads("lp-async-"));
+      LogbackTestSupport.awaitNoThreads("lp-async-");
     }
   }
 }

@@ -42,8 +42,8 @@ class LogbackKafkaDnsTest {
   void eventsLoggedBeforeTheBootstrapResolvesAreDeliveredOnceItDoes() throws Exception {
     int before = 200;
     int after = 100;
-    try (EmbeddedKafkaBroker broker =
-        EmbeddedKafkaBroker.start(Paths.get("target", "kafka-logback-dns-" + System.nanoTime()))) {
+    {
+      EmbeddedKafkaBroker broker = SharedKafkaBroker.get();
       broker.createTopic("logback-dns", 2);
       String port = broker.bootstrapServers().substring(broker.bootstrapServers().indexOf(':'));
       String result;
@@ -79,7 +79,7 @@ class LogbackKafkaDnsTest {
       }
       try (TopicReader reader =
           TopicReader.fromBeginning(broker.bootstrapServers(), "logback-dns")) {
-        TopicReader.Count count = reader.count(TopicReader.OTLP_PROTO_RECORDS, 2_000);
+        TopicReader.Count count = reader.count(TopicReader.OTLP_PROTO_RECORDS, 30_000);
         assertEquals(total, count.records(), "exactly once in the topic: " + count);
       }
       try (TopicReader reader =

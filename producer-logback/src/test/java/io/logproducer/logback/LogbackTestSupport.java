@@ -172,6 +172,18 @@ final class LogbackTestSupport {
     return out.toString();
   }
 
+  /**
+   * Waits until no thread named {@code prefix...} is alive: a stop returns within its bound and the
+   * producer's threads end then, or a moment after on a busy machine.
+   */
+  static void awaitNoThreads(String prefix) {
+    await(
+        "no thread " + prefix + "* alive",
+        () -> liveThreads(prefix).isEmpty(),
+        30_000,
+        () -> liveThreads(prefix).toString());
+  }
+
   /** Names of live threads starting with {@code prefix}. */
   static List<String> liveThreads(String prefix) {
     List<String> out = new ArrayList<>();

@@ -76,7 +76,7 @@ class ReadmeConfigTest {
       ctx.getLogger("com.example.Checkout").info("order {} paid", 42);
       ctx.stop();
       assertEquals(List.of("order 42 paid"), server.deliveredBodies());
-      assertEquals(List.of(), LogbackTestSupport.liveThreads("logproducer-logproducer-"));
+      LogbackTestSupport.awaitNoThreads("logproducer-logproducer-");
     }
   }
 

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import javax.management.ObjectName;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,10 +49,31 @@ class ReconfigurationTest {
   static final int RECONFIGURATIONS = 20;
   static final int THREADS = 4;
   static final long CAPACITY = 64L << 20; // sequence numbers: the most events one run logs
+
+  /**
+   * The "saturating" load's cap, events per second of all threads together: far above what the
+   * appender takes (some 500,000/s here), so the threads log flat out while it is attached; but
+   * between a reset and the new configuration's attaching a call costs nothing, and uncapped the
+   * threads took all {@link #CAPACITY} numbers in a few seconds of such gaps when a loaded machine
+   * made the reconfigurations slow (the load then ended and the run failed for want of events). At
+   * the cap they last a minute of gaps.
+   */
+  static final int SATURATING_RATE = 1_000_000;
+
   static final String CLIENT_ID = "lp-reconf";
   static final String LOGGER = "app.reconf";
 
   @TempDir Path dir;
+
+  /**
+   * The contexts of this test: a failed run's too are stopped, so its threads do not outlive it.
+   */
+  private final List<LoggerContext> contexts = new ArrayList<>();
+
+  @AfterEach
+  void stopContexts() {
+    contexts.forEach(LoggerContext::stop);
+  }
 
   /** slf4j 2's fluent API: not on logback 1.2 (excluded from its run, but -Dtest includes it). */
   @BeforeAll
@@ -79,6 +101,12 @@ class ReconfigurationTest {
   })
   void everyEventTheWitnessSawIsDeliveredOrCountedAsDropped(
       String how, int rate, int queueSize, boolean async) throws Exception {
+    // The queueSize variants exercise our hand-off queue across reconfigurations, the same code
+    // on every logback version: run on the version we compile against; the 1.5 run keeps the
+    // variants that differ in what logback does (scan, reset, AsyncAppender).
+    Assumptions.assumeTrue(
+        queueSize == 0 || !System.getProperty("expected.logback.version", "").startsWith("1.5."),
+        "the queue variants run on logback 1.3 only");
     assertTimeoutPreemptively(
         Duration.ofSeconds(120), () -> run(how.equals("scan"), rate, queueSize, async));
   }
@@ -96,6 +124,7 @@ class ReconfigurationTest {
       Config config = new Config(file, server.endpoint(), run, scan, queueSize, async);
       config.write(0);
       LoggerContext ctx = new LoggerContext();
+      contexts.add(ctx);
       ctx.setName("reconf");
       LogbackTestSupport.useGlobalMdc(ctx);
       configure(ctx, file);
@@ -106,13 +135,15 @@ class ReconfigurationTest {
           new SequenceLoad(
               "reconf-load",
               THREADS,
-              rate,
+              rate == 0 ? SATURATING_RATE : rate,
               CAPACITY,
               seq -> logger.atInfo().addKeyValue("seq", seq).log("reconf"));
       load.start();
       try {
         for (int gen = 1; gen <= RECONFIGURATIONS; gen++) {
-          waitForEvents(reached, rate == 0 ? 20_000 : 500);
+          // saturating, the threads log on through every reconfiguration; 5,000 events between
+          // two make sure each new instance took load before the next (20,000 added only time)
+          waitForEvents(reached, rate == 0 ? 5_000 : 500);
           LogproducerAppender before = ours(logger, async);
           config.write(gen);
           if (!scan) {
@@ -129,7 +160,7 @@ class ReconfigurationTest {
               () -> "still " + ours(logger, async));
           instances.add(ours(logger, async));
         }
-        waitForEvents(reached, rate == 0 ? 20_000 : 500);
+        waitForEvents(reached, rate == 0 ? 5_000 : 500);
       } finally {
         load.stop();
       }
@@ -169,7 +200,7 @@ class ReconfigurationTest {
       }
       assertEquals(0, failed, "failed events (the receiver accepts everything)");
       assertEquals(r, d + dropped, "reached == delivered + dropped");
-      assertEquals(List.of(), LogbackTestSupport.liveThreads(CLIENT_ID + "-"), "producer threads");
+      LogbackTestSupport.awaitNoThreads(CLIENT_ID + "-");
       assertEquals(List.of(), producerMBeans(), "producer MBeans");
     } finally {
       WitnessAppender.RUNS.remove(run);

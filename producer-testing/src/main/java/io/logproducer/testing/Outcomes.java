@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Collects the outcomes {@link io.logproducer.Producer#send} reports, so a test can assert "exactly
@@ -181,6 +182,35 @@ public final class Outcomes implements Callback {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
+        return condition.getAsBoolean();
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+    }
+    return true;
+  }
+
+  /**
+   * Polls {@code condition} every 5 ms until it holds, for as long as {@code progress} keeps
+   * changing: the bound runs from the last change, not from the start, so a machine that is slow
+   * (saturated by other work) is waited for and only one that is stuck fails.
+   *
+   * @param condition the condition, thread-safe
+   * @param progress a measure of progress (a count of records, outcomes, bytes), thread-safe
+   * @param idleMillis the longest time without progress, in ms
+   * @return whether the condition held (false: {@code progress} stood still for {@code idleMillis}
+   *     without it)
+   */
+  public static boolean whileProgressing(
+      BooleanSupplier condition, LongSupplier progress, long idleMillis) {
+    long idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMillis);
+    long last = progress.getAsLong();
+    long since = System.nanoTime();
+    while (!condition.getAsBoolean()) {
+      long now = progress.getAsLong();
+      if (now != last) {
+        last = now;
+        since = System.nanoTime();
+      } else if (System.nanoTime() - since > idleNanos) {
         return condition.getAsBoolean();
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));

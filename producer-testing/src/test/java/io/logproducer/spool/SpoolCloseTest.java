@@ -11,10 +11,12 @@ import io.logproducer.SendResult;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
 import io.logproducer.SpoolFullPolicy;
+import io.logproducer.internal.ProducerEngine;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.testing.ExportedBatch;
 import io.logproducer.testing.InMemoryExporter;
 import io.logproducer.testing.Outcomes;
+import io.logproducer.testing.SchedulerLag;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,11 +111,17 @@ class SpoolCloseTest {
           LogRecord.builder().setBody("r-" + i).setDestination("shard-" + (i % 4)).build(),
           outcomes.callback(i));
     }
-    assertTrue(Outcomes.until(() -> held.heldCalls() == 1, 10_000), "one export call held");
-    long start = System.nanoTime();
-    first.close(300);
-    long tookMillis = (System.nanoTime() - start) / 1_000_000;
-    assertTrue(tookMillis <= 300 + 1_000, "close took " + tookMillis + " ms");
+    assertTrue(
+        SpoolTestSettings.settles(() -> held.heldCalls() == 1, first), "one export call held");
+    try (SchedulerLag lag = SchedulerLag.start()) {
+      long start = System.nanoTime();
+      first.close(300);
+      lag.assertWithin(start, 300 + ProducerEngine.CLOSE_SLACK_MILLIS, "close(300)");
+    }
+    // close's closer gives the outcomes; on a starved machine it may do so after close returned
+    assertTrue(
+        SpoolTestSettings.whileProgressing(() -> outcomes.total() >= n, outcomes::total, 30_000),
+        () -> "outcomes: " + outcomes.statusCounts());
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
     assertEquals(n, first.getMetrics().getRecordsSpooled());
     assertEquals(0, first.getMetrics().getRecordsFailed());
@@ -121,9 +129,11 @@ class SpoolCloseTest {
     InMemoryExporter up = InMemoryExporter.create();
     Producer second = producer(up, compression);
     assertTrue(
-        Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+        SpoolTestSettings.settles(
+            () -> second.getMetrics().getSpoolRecordsDelivered() == n, second),
         () -> "delivered from the spool: " + second.getMetrics());
-    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertTrue(
+        SpoolTestSettings.settles(() -> second.getMetrics().getSpoolPendingBatches() == 0, second));
     TreeSet<Integer> expected = new TreeSet<>();
     for (int i = 0; i < n; i++) {
       expected.add(i);
@@ -155,11 +165,17 @@ class SpoolCloseTest {
           LogRecord.builder().setBody("r-" + i + pad).setDestination("shard-" + (i % 4)).build(),
           outcomes.callback(i));
     }
-    assertTrue(Outcomes.until(() -> held.heldCalls() == 1, 10_000), "one export call held");
-    long start = System.nanoTime();
-    first.close(300);
-    long tookMillis = (System.nanoTime() - start) / 1_000_000;
-    assertTrue(tookMillis <= 300 + 1_000, "close took " + tookMillis + " ms");
+    assertTrue(
+        SpoolTestSettings.settles(() -> held.heldCalls() == 1, first), "one export call held");
+    try (SchedulerLag lag = SchedulerLag.start()) {
+      long start = System.nanoTime();
+      first.close(300);
+      lag.assertWithin(start, 300 + ProducerEngine.CLOSE_SLACK_MILLIS, "close(300)");
+    }
+    // close's closer gives the outcomes; on a starved machine it may do so after close returned
+    assertTrue(
+        SpoolTestSettings.whileProgressing(() -> outcomes.total() >= n, outcomes::total, 30_000),
+        () -> "outcomes: " + outcomes.statusCounts());
     Set<Integer> spooled = outcomes.idsWith(SendResult.Status.SPOOLED);
     Set<Integer> failed = outcomes.idsWith(SendResult.Status.FAILED_AT_CLOSE);
     assertEquals(n, outcomes.total(), "one outcome per record");
@@ -172,10 +188,11 @@ class SpoolCloseTest {
     InMemoryExporter up = InMemoryExporter.create();
     Producer second = producer(up, Compression.NONE, small);
     assertTrue(
-        Outcomes.until(
-            () -> second.getMetrics().getSpoolRecordsDelivered() == spooled.size(), 30_000),
+        SpoolTestSettings.settles(
+            () -> second.getMetrics().getSpoolRecordsDelivered() == spooled.size(), second),
         () -> "delivered from the spool: " + second.getMetrics());
-    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertTrue(
+        SpoolTestSettings.settles(() -> second.getMetrics().getSpoolPendingBatches() == 0, second));
     assertEquals(new TreeSet<>(spooled), delivered(up));
   }
 }

@@ -54,7 +54,7 @@ class SpoolCountersTest {
       for (int i = 0; i < batches; i++) {
         p.send(SpoolTestSettings.record(i, batches), outcomes.callback(i));
       }
-      outcomes.awaitCount(batches, 30_000);
+      SpoolTestSettings.awaitOutcomes(outcomes, batches);
       assertEquals(Map.of(SendResult.Status.FAILED, batches), outcomes.statusCounts());
       ProducerMetrics m = p.getMetrics();
       assertTrue(
@@ -102,7 +102,7 @@ class SpoolCountersTest {
       for (int i = 0; i < 40; i++) {
         p.send(SpoolTestSettings.record(i, 4), outcomes.callback(i));
       }
-      outcomes.awaitCount(40, 30_000);
+      SpoolTestSettings.awaitOutcomes(outcomes, 40);
       assertEquals(Map.of(SendResult.Status.DELIVERED, 40), outcomes.statusCounts());
       assertNull(p.getMetrics().getLastSpoolError());
       assertEquals(0, p.getMetrics().getSpoolBatchesNotWritten());

@@ -96,7 +96,7 @@ class SpoolDamageTest {
     Producer p = new Producer(config(listener), up);
     try {
       assertTrue(
-          Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 120_000),
+          SpoolTestSettings.settles(() -> p.getMetrics().getSpoolPendingBatches() == 0, p),
           () -> "not drained: " + p.getMetrics());
       assertEquals(1, lost.size(), "one event for the one file");
       long batches = lost.get(0)[2];

@@ -112,7 +112,7 @@ class SpoolDiskFaultTest {
               one.onCompletion(result);
             });
       }
-      mine.awaitCount(ROUND, 30_000);
+      SpoolTestSettings.awaitOutcomes(mine, ROUND);
       return mine.statusCounts().getOrDefault(SendResult.Status.SPOOLED, 0);
     }
 
@@ -187,7 +187,8 @@ class SpoolDiskFaultTest {
         () -> {
           exporter.respondWith(b -> ExportResult.success());
           assertTrue(
-              Outcomes.until(() -> rounds.p.getMetrics().getSpoolPendingBatches() == 0, 20_000),
+              SpoolTestSettings.settles(
+                  () -> rounds.p.getMetrics().getSpoolPendingBatches() == 0, rounds.p),
               "the spool drained");
           exporter.respondWith(b -> ExportResult.retryable("receiver down", null, -1));
         });

@@ -61,7 +61,8 @@ class SpoolExpiryTest {
           LogRecord.builder().setBody("r-" + i).setDestination("shard-" + (i % 4)).build(),
           outcomes.callback(i));
     }
-    outcomes.awaitCount(n, 30_000); // while the export is still held: outcomes come by deadline
+    SpoolTestSettings.awaitOutcomes(
+        outcomes, n); // while the export is still held: outcomes come by deadline
     assertEquals(1, stuck.heldCalls(), "exactly one export reached the exporter");
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
     assertEquals(0, outcomes.duplicates());
@@ -75,9 +76,12 @@ class SpoolExpiryTest {
     Producer second = producer("spool-expiry-2", up, 60_000);
     try {
       assertTrue(
-          Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+          SpoolTestSettings.settles(
+              () -> second.getMetrics().getSpoolRecordsDelivered() == n, second),
           () -> "delivered from the spool: " + second.getMetrics());
-      assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+      assertTrue(
+          SpoolTestSettings.settles(
+              () -> second.getMetrics().getSpoolPendingBatches() == 0, second));
       TreeSet<Integer> ids = new TreeSet<>();
       int count = 0;
       for (ExportedBatch b : up.batches()) {
@@ -129,7 +133,7 @@ class SpoolExpiryTest {
             LogRecord.builder().setBody("r-" + i + pad).setDestination("shard-" + (i % 4)).build(),
             outcomes.callback(i));
       }
-      outcomes.awaitCount(n, 30_000);
+      SpoolTestSettings.awaitOutcomes(outcomes, n);
       Map<SendResult.Status, Integer> counts = outcomes.statusCounts();
       int spooled = counts.getOrDefault(SendResult.Status.SPOOLED, 0);
       int failed = counts.getOrDefault(SendResult.Status.FAILED, 0);

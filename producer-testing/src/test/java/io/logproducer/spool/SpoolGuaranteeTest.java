@@ -147,7 +147,7 @@ class SpoolGuaranteeTest {
     Restart r = new Restart();
     try {
       assertTrue(
-          Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 30_000),
+          SpoolTestSettings.settles(() -> p.getMetrics().getSpoolPendingBatches() == 0, p),
           () -> "spool not drained: " + p.getMetrics());
       for (ExportedBatch b : up.batches()) {
         if (b.isDelivered()) {
@@ -162,7 +162,7 @@ class SpoolGuaranteeTest {
       if (probe) {
         Outcomes outcomes = new Outcomes();
         p.send(LogRecord.builder().setBody("probe").build(), outcomes.callback(0));
-        outcomes.awaitCount(1, 30_000);
+        SpoolTestSettings.awaitOutcomes(outcomes, 1);
         assertEquals(Map.of(SendResult.Status.DELIVERED, 1), outcomes.statusCounts());
       }
     } finally {

@@ -10,7 +10,6 @@ import io.logproducer.SpoolDurability;
 import io.logproducer.testing.ChildJvm;
 import io.logproducer.testing.ExportedBatch;
 import io.logproducer.testing.InMemoryExporter;
-import io.logproducer.testing.Outcomes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -50,7 +49,8 @@ class SpoolKillTest {
             .start()) {
       child.awaitLine("SENT", 60_000);
       assertTrue(
-          Outcomes.until(() -> outcomeLines(child) >= killAfter, 60_000),
+          SpoolTestSettings.whileProgressing(
+              () -> outcomeLines(child) >= killAfter, () -> outcomeLines(child), 30_000),
           () -> "too few outcomes: " + outcomeLines(child));
       child.kill();
       child.waitFor(20_000);
@@ -96,7 +96,7 @@ class SpoolKillTest {
     Producer p = new Producer(config, up);
     try {
       assertTrue(
-          Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 60_000),
+          SpoolTestSettings.settles(() -> p.getMetrics().getSpoolPendingBatches() == 0, p),
           () -> "spool not drained: " + p.getMetrics());
       List<Integer> delivered = new ArrayList<>();
       for (ExportedBatch b : up.batches()) {

@@ -142,6 +142,7 @@ class SpoolListenerTest {
     Outcomes outcomes = new Outcomes();
     sendAll(first, outcomes, n, "");
     first.close(1_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
   }
 
@@ -153,8 +154,10 @@ class SpoolListenerTest {
     Producer second =
         producer(InMemoryExporter.create(), spool().setListener(events).build(), 60_000);
     assertTrue(
-        Outcomes.until(() -> events.records("delivered") == n, 30_000), events.batches()::toString);
-    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+        SpoolTestSettings.settles(() -> events.records("delivered") == n, second),
+        events.batches()::toString);
+    assertTrue(
+        SpoolTestSettings.settles(() -> second.getMetrics().getSpoolPendingBatches() == 0, second));
     assertEquals(List.of(), events.repeats());
     assertEquals(Map.of("delivered", n / 10), events.batches());
   }
@@ -170,8 +173,10 @@ class SpoolListenerTest {
             spool().setMaxAgeMillis(1).setListener(events).build(),
             60_000);
     assertTrue(
-        Outcomes.until(() -> events.records("expired") == n, 30_000), events.batches()::toString);
-    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+        SpoolTestSettings.settles(() -> events.records("expired") == n, second),
+        events.batches()::toString);
+    assertTrue(
+        SpoolTestSettings.settles(() -> second.getMetrics().getSpoolPendingBatches() == 0, second));
     assertEquals(List.of(), events.repeats());
     assertEquals(Map.of("expired", n / 10), events.batches());
     assertEquals(n, second.getMetrics().getSpoolRecordsExpired());
@@ -246,7 +251,8 @@ class SpoolListenerTest {
     Events events = new Events();
     Producer second =
         producer(InMemoryExporter.create(), spool().setListener(events).build(), 60_000);
-    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 30_000));
+    assertTrue(
+        SpoolTestSettings.settles(() -> second.getMetrics().getSpoolPendingBatches() == 0, second));
     assertEquals(List.of(), events.repeats());
     assertEquals(Map.of("corrupt", 1, "delivered", n / 10 - 1), events.batches());
     assertEquals(n - 10, events.records("delivered"));
@@ -269,9 +275,11 @@ class SpoolListenerTest {
     Producer second =
         producer(InMemoryExporter.create(), spool().setListener(throwing).build(), 60_000);
     assertTrue(
-        Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+        SpoolTestSettings.settles(
+            () -> second.getMetrics().getSpoolRecordsDelivered() == n, second),
         () -> second.getMetrics().toString());
-    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertTrue(
+        SpoolTestSettings.settles(() -> second.getMetrics().getSpoolPendingBatches() == 0, second));
     assertEquals(n / 10, calls.get());
   }
 

@@ -75,7 +75,7 @@ class SpoolProducerTest {
     Outcomes outcomes = new Outcomes();
     int n = 200;
     sendAll(p, outcomes, n);
-    outcomes.awaitCount(n, 30_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
     assertEquals(0, outcomes.duplicates());
     ProducerMetrics m = p.getMetrics();
@@ -85,9 +85,9 @@ class SpoolProducerTest {
 
     exporter.respondWith(b -> ExportResult.success());
     assertTrue(
-        Outcomes.until(() -> p.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+        SpoolTestSettings.settles(() -> p.getMetrics().getSpoolRecordsDelivered() == n, p),
         () -> "delivered from the spool: " + p.getMetrics());
-    assertTrue(Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertTrue(SpoolTestSettings.settles(() -> p.getMetrics().getSpoolPendingBatches() == 0, p));
     SpoolTestSettings.assertDeliveredOnceInOrder(exporter, n);
     assertEquals(n, outcomes.total(), "no second outcome");
   }
@@ -100,16 +100,19 @@ class SpoolProducerTest {
     Outcomes outcomes = new Outcomes();
     int n = 120;
     sendAll(first, outcomes, n);
-    assertTrue(Outcomes.until(() -> down.exportCalls() >= n / 10, 10_000));
+    assertTrue(SpoolTestSettings.settles(() -> down.exportCalls() >= n / 10, first));
     first.close(2_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
 
     InMemoryExporter up = InMemoryExporter.create();
     Producer second = producer(up, spool().build(), 60_000);
     assertTrue(
-        Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+        SpoolTestSettings.settles(
+            () -> second.getMetrics().getSpoolRecordsDelivered() == n, second),
         () -> "delivered from the spool: " + second.getMetrics());
-    assertTrue(Outcomes.until(() -> second.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertTrue(
+        SpoolTestSettings.settles(() -> second.getMetrics().getSpoolPendingBatches() == 0, second));
     SpoolTestSettings.assertDeliveredOnceInOrder(up, n);
     assertEquals(0, second.getMetrics().getRecordsAccepted());
   }
@@ -144,7 +147,7 @@ class SpoolProducerTest {
     for (int i = 0; i < n; i++) {
       p.send(LogRecord.builder().setBody(pad + i).build(), outcomes.callback(i));
     }
-    outcomes.awaitCount(n, 60_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     Map<SendResult.Status, Integer> counts = outcomes.statusCounts();
     int spooled = counts.getOrDefault(SendResult.Status.SPOOLED, 0);
     int failed = counts.getOrDefault(SendResult.Status.FAILED, 0);
@@ -166,7 +169,7 @@ class SpoolProducerTest {
     Outcomes outcomes = new Outcomes();
     int n = 50;
     sendAll(p, outcomes, n);
-    outcomes.awaitCount(n, 30_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(Map.of(SendResult.Status.FAILED, n), outcomes.statusCounts());
     assertEquals(0, p.getMetrics().getSpoolPendingBatches());
     assertEquals(0, p.getMetrics().getRecordsSpooled());
@@ -180,10 +183,10 @@ class SpoolProducerTest {
     Outcomes outcomes = new Outcomes();
     int n = 100;
     sendAll(p, outcomes, n);
-    outcomes.awaitCount(n, 30_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
     assertTrue(
-        Outcomes.until(() -> p.getMetrics().getSpoolRecordsExpired() == n, 30_000),
+        SpoolTestSettings.settles(() -> p.getMetrics().getSpoolRecordsExpired() == n, p),
         () -> p.getMetrics().toString());
     assertEquals(0, p.getMetrics().getSpoolPendingBatches());
     assertEquals(0, p.getMetrics().getSpoolRecordsDelivered());

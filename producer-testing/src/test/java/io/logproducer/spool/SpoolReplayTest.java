@@ -72,17 +72,22 @@ class SpoolReplayTest {
     return SpoolTestSettings.record(i, SHARDS);
   }
 
-  /** Stores {@code n} records (4 shards) in the spool: a producer whose receiver is down closes. */
+  /**
+   * Stores {@code n} records (4 shards) in the spool: a producer whose receiver is down spools them
+   * at their delivery deadline and closes.
+   */
   private void spoolBacklog(int n) {
     InMemoryExporter down = InMemoryExporter.create();
     down.respondWith(b -> DOWN);
-    Producer first = producer(down, spool().build(), 60_000, 1);
+    // a 300 ms delivery timeout: every record is SPOOLED at its deadline (no close grace period
+    // to sit out against the dead receiver), then the producer closes
+    Producer first = producer(down, spool().build(), 300, 1);
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < n; i++) {
       first.send(record(i), outcomes.callback(i));
     }
-    assertTrue(Outcomes.until(() -> down.exportCalls() >= n / 10, 10_000));
-    first.close(2_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
+    first.close(0);
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
   }
 
@@ -112,7 +117,7 @@ class SpoolReplayTest {
     for (int i = 0; i < n; i++) {
       p.send(LogRecord.builder().setBody(pad + "-" + i).build(), outcomes.callback(i));
     }
-    outcomes.awaitCount(n, 60_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     Map<SendResult.Status, Integer> counts = outcomes.statusCounts();
     int spooled = counts.getOrDefault(SendResult.Status.SPOOLED, 0);
     int failed = counts.getOrDefault(SendResult.Status.FAILED, 0);
@@ -126,7 +131,7 @@ class SpoolReplayTest {
 
     exporter.respondWith(b -> ExportResult.success());
     assertTrue(
-        Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 30_000),
+        SpoolTestSettings.settles(() -> p.getMetrics().getSpoolPendingBatches() == 0, p),
         () -> p.getMetrics().toString());
     ProducerMetrics after = p.getMetrics();
     // Each SPOOLED record is delivered by replay or counted dropped; no FAILED record is either.
@@ -153,12 +158,12 @@ class SpoolReplayTest {
     refusing.respondWith(b -> DOWN);
     Producer p = producer(refusing, spool().build(), 60_000, 1);
     assertTrue(
-        Outcomes.until(
+        SpoolTestSettings.settles(
             () -> {
               String e = p.getMetrics().getLastError();
               return e != null && e.contains("spool replay") && e.contains("connection refused");
             },
-            10_000),
+            p),
         () -> "last error: " + p.getMetrics().getLastError());
     assertEquals(0, p.getMetrics().getSpoolRecordsDelivered());
   }
@@ -184,8 +189,10 @@ class SpoolReplayTest {
             twoAtOnce.countDown();
           }
           try {
-            // Each export is held until two were seen at once (at most 2 s): a slow receiver.
-            twoAtOnce.await(2, TimeUnit.SECONDS);
+            // Each export is held until two were seen at once: a slow receiver. At most 30 s: a
+            // busy machine may start the second late; only a producer that never exports two at
+            // once waits that long (and fails below).
+            twoAtOnce.await(30, TimeUnit.SECONDS);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           } finally {
@@ -197,9 +204,9 @@ class SpoolReplayTest {
     // floor(0.5 x 5) = 2 replay exports at once.
     Producer p = producer(slow, spool().setReplayShare(0.5).build(), 60_000, 5);
     assertTrue(
-        Outcomes.until(() -> p.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+        SpoolTestSettings.settles(() -> p.getMetrics().getSpoolRecordsDelivered() == n, p),
         () -> p.getMetrics().toString());
-    assertTrue(Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 10_000));
+    assertTrue(SpoolTestSettings.settles(() -> p.getMetrics().getSpoolPendingBatches() == 0, p));
     assertEquals(2, maxInFlight.get(), "replay exports in flight at once");
     assertEquals(0, sameShardAtOnce.get(), "exports of one shard in flight at once");
     SpoolTestSettings.assertDeliveredOnceInOrder(slow, n);
@@ -217,22 +224,22 @@ class SpoolReplayTest {
     for (int i = 0; i < n; i++) {
       p.send(record(i), outcomes.callback(i));
     }
-    outcomes.awaitCount(n, 30_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(
         Map.of(SendResult.Status.SPOOLED, n),
         outcomes.statusCounts(),
         () -> outcomes.all().stream().map(SendResult::getMessage).distinct().toList().toString());
     assertTrue(
-        Outcomes.until(() -> p.getMetrics().getSpoolPendingBatches() == 0, 30_000),
+        SpoolTestSettings.settles(() -> p.getMetrics().getSpoolPendingBatches() == 0, p),
         () -> p.getMetrics().toString());
     // A replay of a handed-over entry would have started before the late answers emptied the
     // spool; wait until every export started has its answer.
     assertTrue(
-        Outcomes.until(
+        SpoolTestSettings.settles(
             () ->
                 slow.batches().size() == slow.exportCalls()
                     && slow.batches().stream().allMatch(b -> b.result() != null),
-            10_000));
+            p));
     List<Integer> delivered = new ArrayList<>();
     for (List<Integer> ids : SpoolTestSettings.deliveredByShard(slow).values()) {
       delivered.addAll(ids);
@@ -247,13 +254,15 @@ class SpoolReplayTest {
     int n = 600;
     InMemoryExporter down = InMemoryExporter.create();
     down.respondWith(b -> DOWN);
-    Producer first = producer(down, spool().build(), 60_000, 1);
+    // a 300 ms delivery timeout: every record is SPOOLED at its deadline (no close grace period
+    // to sit out against the dead receiver), then the producer closes
+    Producer first = producer(down, spool().build(), 300, 1);
     Outcomes outcomes = new Outcomes();
     for (int i = 0; i < n; i++) {
       first.send(record(i), outcomes.callback(i));
     }
-    assertTrue(Outcomes.until(() -> down.exportCalls() >= n / 10, 10_000));
-    first.close(2_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
+    first.close(0);
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
     long batches = first.getMetrics().getBatchesSpooled();
     assertEquals(batches, first.getMetrics().getSpoolPendingBatches(), "after close");
@@ -262,7 +271,7 @@ class SpoolReplayTest {
       stillDown.respondWith(b -> DOWN);
       Producer again = producer(stillDown, spool().build(), 60_000, 1);
       assertEquals(batches, again.getMetrics().getSpoolPendingBatches(), "open #" + round);
-      assertTrue(Outcomes.until(() -> stillDown.exportCalls() >= 3, 10_000));
+      assertTrue(SpoolTestSettings.settles(() -> stillDown.exportCalls() >= 3, again));
       assertEquals(batches, again.getMetrics().getSpoolPendingBatches(), "replaying #" + round);
       again.close(1_000);
       assertEquals(batches, again.getMetrics().getSpoolPendingBatches(), "after close #" + round);

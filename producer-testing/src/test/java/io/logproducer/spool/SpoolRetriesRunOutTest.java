@@ -57,7 +57,7 @@ class SpoolRetriesRunOutTest {
     for (int i = 0; i < n; i++) {
       first.send(LogRecord.builder().setBody("r-" + i).build(), outcomes.callback(i));
     }
-    outcomes.awaitCount(n, 30_000);
+    SpoolTestSettings.awaitOutcomes(outcomes, n);
     assertEquals(Map.of(SendResult.Status.SPOOLED, n), outcomes.statusCounts());
     assertEquals(0, first.getMetrics().getRecordsFailed());
     assertEquals(n, first.getMetrics().getRecordsSpooled());
@@ -67,7 +67,8 @@ class SpoolRetriesRunOutTest {
     Producer second = producer("spool-retries-2", up, 2);
     try {
       assertTrue(
-          Outcomes.until(() -> second.getMetrics().getSpoolRecordsDelivered() == n, 30_000),
+          SpoolTestSettings.settles(
+              () -> second.getMetrics().getSpoolRecordsDelivered() == n, second),
           () -> "delivered from the spool: " + second.getMetrics());
       TreeSet<String> bodies = new TreeSet<>();
       int count = 0;

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
 import io.logproducer.LogRecord;
+import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
 import io.logproducer.testing.ExportedBatch;
 import io.logproducer.testing.InMemoryExporter;
+import io.logproducer.testing.Outcomes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,6 +84,31 @@ final class SpoolTestSettings {
       }
     }
     return true;
+  }
+
+  /**
+   * Waits until {@code done} holds for as long as producer {@code p} makes progress (any of its
+   * counters changes), however slow the machine is. {@return false once none of its counters
+   * changed for 30 s without {@code done}: a stall, not a slow machine}
+   */
+  static boolean settles(BooleanSupplier done, Producer p) {
+    return whileProgressing(done, () -> p.getMetrics().toString().hashCode(), 30_000);
+  }
+
+  /**
+   * Waits, after a close, for the {@code n} outcomes: close returns within its grace period plus 1
+   * s, and on a starved machine its closer thread may give the last outcomes after that.
+   */
+  static void awaitOutcomes(Outcomes outcomes, int n) {
+    assertTrue(
+        whileProgressing(() -> outcomes.total() >= n, outcomes::total, 30_000),
+        () ->
+            "outcomes stalled at "
+                + outcomes.total()
+                + " of "
+                + n
+                + ": "
+                + outcomes.statusCounts());
   }
 
   /** {@return record {@code i}: body {@code r-<i>}, destination {@code shard-<i % shards>}} */

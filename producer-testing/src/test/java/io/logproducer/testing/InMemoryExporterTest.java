@@ -152,18 +152,18 @@ class InMemoryExporterTest {
     Outcomes outcomes = new Outcomes();
     Producer p = new Producer(config().build(), exporter);
     p.send(LogRecord.builder().setBody("held").build(), outcomes);
-    assertTrue(Outcomes.until(() -> exporter.heldCalls() == 1, 10_000), "one call held");
+    assertTrue(Outcomes.until(() -> exporter.heldCalls() == 1, 30_000), "one call held");
     assertEquals(0, outcomes.total());
     exporter.release();
-    outcomes.awaitCount(1, 10_000);
+    outcomes.awaitCount(1, 30_000);
     assertEquals(0, exporter.heldCalls());
     assertEquals(SendResult.Status.DELIVERED, outcomes.all().get(0).getStatus());
 
     exporter.hold();
     p.send(LogRecord.builder().setBody("held at close").build(), outcomes);
-    assertTrue(Outcomes.until(() -> exporter.heldCalls() == 1, 10_000));
+    assertTrue(Outcomes.until(() -> exporter.heldCalls() == 1, 30_000));
     p.close(200);
-    outcomes.awaitCount(2, 10_000);
+    outcomes.awaitCount(2, 30_000);
     assertTrue(exporter.isClosed());
     assertEquals(SendResult.Status.FAILED_AT_CLOSE, outcomes.all().get(1).getStatus());
     assertEquals(0, exporter.heldCalls());
