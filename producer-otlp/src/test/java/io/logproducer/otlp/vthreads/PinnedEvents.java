@@ -28,8 +28,17 @@ final class PinnedEvents {
 
   private final Recording recording = new Recording();
 
-  /** Pinned events seen, and those with a frame of {@code io.logproducer}, after {@link #stop}. */
+  /**
+   * Pinned events seen ({@code jdk.VirtualThreadPinned}, and {@code jdk.JavaMonitorWait} on a
+   * virtual thread), after {@link #stop}; {@link #ours}: those with a frame of {@code
+   * io.logproducer}.
+   */
   long total;
+
+  long monitorWaits;
+
+  /** Events with a frame of {@code io.logproducer}; {@link #ours}: the first 20 stacks. */
+  long oursCount;
 
   final List<String> ours = new ArrayList<>();
 
@@ -38,6 +47,9 @@ final class PinnedEvents {
   static PinnedEvents start() {
     PinnedEvents p = new PinnedEvents();
     p.recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+    // Object.wait on a virtual thread pins its carrier on Java 21 without a VirtualThreadPinned
+    // event (the scheduler adds a carrier instead): found as a monitor wait on a virtual thread.
+    p.recording.enable("jdk.JavaMonitorWait").withThreshold(Duration.ZERO).withStackTrace();
     p.recording.setToDisk(true);
     p.recording.start();
     return p;
@@ -50,30 +62,9 @@ final class PinnedEvents {
     try {
       recording.dump(file);
       recording.close();
-      for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
-        if (!"jdk.VirtualThreadPinned".equals(e.getEventType().getName())) {
-          continue;
-        }
-        total++;
-        RecordedStackTrace stack = e.getStackTrace();
-        if (stack == null) {
-          continue;
-        }
-        boolean mine = false;
-        StringBuilder text = new StringBuilder("pinned ").append(e.getDuration()).append('\n');
-        for (RecordedFrame f : stack.getFrames()) {
-          String type = f.getMethod().getType().getName();
-          mine |= type.startsWith("io.logproducer.");
-          text.append("    at ")
-              .append(type)
-              .append('.')
-              .append(f.getMethod().getName())
-              .append(" line ")
-              .append(f.getLineNumber())
-              .append('\n');
-        }
-        if (mine) {
-          ours.add(text.toString());
+      try (RecordingFile events = new RecordingFile(file)) { // streamed: monitor waits are many
+        while (events.hasMoreEvents()) {
+          count(events.readEvent());
         }
       }
     } finally {
@@ -81,9 +72,64 @@ final class PinnedEvents {
     }
   }
 
+  private void count(RecordedEvent e) {
+    String name = e.getEventType().getName();
+    if ("jdk.JavaMonitorWait".equals(name)) {
+      if (!isVirtual(e.getThread())) {
+        return;
+      }
+      monitorWaits++;
+    } else if (!"jdk.VirtualThreadPinned".equals(name)) {
+      return;
+    }
+    total++;
+    RecordedStackTrace stack = e.getStackTrace();
+    if (stack == null) {
+      return;
+    }
+    boolean mine = false;
+    StringBuilder text = new StringBuilder(name).append(' ').append(e.getDuration()).append('\n');
+    for (RecordedFrame f : stack.getFrames()) {
+      String type = f.getMethod().getType().getName();
+      mine |= type.startsWith("io.logproducer.");
+      text.append("    at ")
+          .append(type)
+          .append('.')
+          .append(f.getMethod().getName())
+          .append(" line ")
+          .append(f.getLineNumber())
+          .append('\n');
+    }
+    if (mine) {
+      oursCount++;
+      if (ours.size() < 20) {
+        ours.add(text.toString());
+      }
+    }
+  }
+
+  /** {@code RecordedThread.isVirtual()} (Java 21), by reflection. */
+  private static boolean isVirtual(jdk.jfr.consumer.RecordedThread t) {
+    if (t == null) {
+      return false;
+    }
+    try {
+      return (Boolean) t.getClass().getMethod("isVirtual").invoke(t);
+    } catch (ReflectiveOperationException e) {
+      return false;
+    }
+  }
+
   /** Prints the counts as {@code PINNED total=N ours=M} and the first offending stacks. */
   void print() {
-    System.out.println("PINNED total=" + total + " ours=" + ours.size());
+    System.out.println(
+        "PINNED total="
+            + total
+            + " ours="
+            + oursCount
+            + " (of which monitor waits on virtual threads: "
+            + monitorWaits
+            + ")");
     for (int i = 0; i < Math.min(5, ours.size()); i++) {
       System.out.println(ours.get(i));
     }

@@ -202,8 +202,8 @@ public final class VirtualThreadPinningMain {
       virtual.shutdown();
       pinned.stop();
       pinned.print();
-      if (!pinned.ours.isEmpty()) {
-        failures.add(pinned.ours.size() + " pinned events in io.logproducer frames");
+      if (pinned.oursCount != 0) {
+        failures.add(pinned.oursCount + " pinned events in io.logproducer frames");
       }
     }
   }
