@@ -47,7 +47,7 @@ final class EventPipeline {
   private final AppendGate gate = new AppendGate();
   private final AtomicBoolean droppedAfterStop = new AtomicBoolean();
   private final Consumer<String> status;
-  private boolean stopped; // guarded by this
+  private boolean stopped; // guarded by stopLock
   private volatile boolean stopping;
   private final AppenderProducer producer;
   private final EventMapper<ILoggingEvent> mapper;
