@@ -4,7 +4,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.ObjLongConsumer;
 
@@ -94,7 +96,13 @@ public final class HandOff<E> {
   /** Threads waiting in {@link #put} for room; the worker wakes them through {@link #room}. */
   private final AtomicInteger waiters = new AtomicInteger();
 
-  private final Object room = new Object();
+  private final ReentrantLock roomLock = new ReentrantLock();
+
+  /**
+   * Signalled once half the queue is free, or at stop. A {@link Condition}, not a monitor's wait: a
+   * virtual thread waiting in {@code Object.wait} pins its carrier on Java 21.
+   */
+  private final Condition room = roomLock.newCondition();
 
   /** Times a thread in {@link #put} found the queue full and waited (for tests and reports). */
   private final AtomicLong waits = new AtomicLong();
@@ -226,14 +234,16 @@ public final class HandOff<E> {
         } else if (now - progress > STALL_NANOS) {
           break;
         }
-        synchronized (room) {
+        roomLock.lock();
+        try {
           if (!stopping && looksFull()) {
-            try {
-              room.wait(1); // the worker notifies once half the queue is free; 1 ms bounds a miss
-            } catch (InterruptedException e) {
-              interrupted = true; // the logging call keeps its interrupt, after the event is queued
-            }
+            // the worker signals once half the queue is free; 1 ms bounds a miss
+            room.awaitNanos(NAP_NANOS);
           }
+        } catch (InterruptedException e) {
+          interrupted = true; // the logging call keeps its interrupt, after the event is queued
+        } finally {
+          roomLock.unlock();
         }
       }
       if (interrupted) {
@@ -302,8 +312,11 @@ public final class HandOff<E> {
     }
     done.lazySet(h + 1);
     if (waiters.get() > 0 && tail.get() - (h + 1) <= (mask + 1) / 2) {
-      synchronized (room) {
-        room.notifyAll();
+      roomLock.lock();
+      try {
+        room.signalAll();
+      } finally {
+        roomLock.unlock();
       }
     }
     return true;
@@ -355,8 +368,11 @@ public final class HandOff<E> {
     }
     stopping = true;
     LockSupport.unpark(worker);
-    synchronized (room) {
-      room.notifyAll(); // waiting producers give up: their callers keep their events
+    roomLock.lock();
+    try {
+      room.signalAll(); // waiting producers give up: their callers keep their events
+    } finally {
+      roomLock.unlock();
     }
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     boolean interrupted = false;

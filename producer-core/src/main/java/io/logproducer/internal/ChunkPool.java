@@ -1,5 +1,7 @@
 package io.logproducer.internal;
 
+import java.util.concurrent.locks.ReentrantLock;
+
 /**
  * Recycles the fixed-size byte chunks that open batches store encoded records in, inside the memory
  * budget: a pooled chunk stays charged to the {@link MemoryBudget} (it is memory the producer
@@ -12,6 +14,12 @@ package io.logproducer.internal;
  */
 class ChunkPool {
 
+  /**
+   * Guards this object's state: a {@link ReentrantLock}, not a monitor, since senders on virtual
+   * threads take it (a virtual thread blocked on a monitor pins its carrier on Java 21).
+   */
+  private final ReentrantLock lock = new ReentrantLock();
+
   /** Most chunks kept at once (1 GiB of 64 KiB chunks): bounds the slot array, not the memory. */
   private static final int MAX_SLOTS = 16_384;
 
@@ -19,13 +27,13 @@ class ChunkPool {
   private final long chunkCost;
   private final MemoryBudget budget;
 
-  /** Guarded by this. */
+  /** Guarded by {@link #lock}. */
   private final byte[][] free;
 
-  /** Guarded by this. */
+  /** Guarded by {@link #lock}. */
   private int freeCount;
 
-  /** Guarded by this. */
+  /** Guarded by {@link #lock}. */
   private boolean closed;
 
   /**
@@ -60,13 +68,18 @@ class ChunkPool {
   }
 
   /** A pooled chunk, whose charge passes to the caller, or null when none is pooled. */
-  synchronized byte[] take() {
-    if (freeCount == 0) {
-      return null;
+  byte[] take() {
+    lock.lock();
+    try {
+      if (freeCount == 0) {
+        return null;
+      }
+      byte[] c = free[--freeCount];
+      free[freeCount] = null;
+      return c;
+    } finally {
+      lock.unlock();
     }
-    byte[] c = free[--freeCount];
-    free[freeCount] = null;
-    return c;
   }
 
   /**
@@ -75,19 +88,27 @@ class ChunkPool {
    * full or closed): the caller still holds the charge and lets the chunk go.
    */
   boolean give(byte[] chunk) {
-    synchronized (this) {
+    lock.lock();
+    try {
       if (closed || chunk.length != chunkSize || freeCount == free.length) {
         return false;
       }
       free[freeCount++] = chunk;
+    } finally {
+      lock.unlock();
     }
     budget.wakeWaiters();
     return true;
   }
 
   /** Whether a chunk is pooled now. */
-  synchronized boolean hasFree() {
-    return freeCount > 0;
+  boolean hasFree() {
+    lock.lock();
+    try {
+      return freeCount > 0;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -97,7 +118,8 @@ class ChunkPool {
    */
   int giveAll(byte[][] chunks, int n) {
     int kept = 0;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (closed) {
         return 0;
       }
@@ -109,6 +131,8 @@ class ChunkPool {
           kept++;
         }
       }
+    } finally {
+      lock.unlock();
     }
     if (kept > 0) {
       budget.wakeWaiters();
@@ -121,12 +145,15 @@ class ChunkPool {
    */
   long drain() {
     int n;
-    synchronized (this) {
+    lock.lock();
+    try {
       n = freeCount;
       for (int i = 0; i < n; i++) {
         free[i] = null;
       }
       freeCount = 0;
+    } finally {
+      lock.unlock();
     }
     long bytes = n * chunkCost;
     if (bytes > 0) {
@@ -137,18 +164,34 @@ class ChunkPool {
 
   /** Drains and keeps nothing from now on (at close: a closed producer must not keep its pool). */
   void close() {
-    synchronized (this) {
+    lock.lock();
+    try {
       closed = true;
+    } finally {
+      lock.unlock();
     }
     drain();
   }
 
-  synchronized int freeCount() {
-    return freeCount;
+  int freeCount() {
+
+    lock.lock();
+
+    try {
+      return freeCount;
+    } finally {
+
+      lock.unlock();
+    }
   }
 
   /** Bytes charged for pooled chunks now. */
-  synchronized long pooledBytes() {
-    return freeCount * chunkCost;
+  long pooledBytes() {
+    lock.lock();
+    try {
+      return freeCount * chunkCost;
+    } finally {
+      lock.unlock();
+    }
   }
 }

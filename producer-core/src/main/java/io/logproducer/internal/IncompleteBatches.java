@@ -1,5 +1,7 @@
 package io.logproducer.internal;
 
+import java.util.concurrent.locks.ReentrantLock;
+
 /**
  * Every batch created and not yet given its outcome, oldest first. Delivery deadlines are creation
  * time plus one constant, so the oldest batch is always the next to expire: the {@link LingerTimer}
@@ -9,32 +11,48 @@ package io.logproducer.internal;
  */
 final class IncompleteBatches {
 
-  /** Guarded by this. */
+  /**
+   * Guards this object's state: a {@link ReentrantLock}, not a monitor, since senders on virtual
+   * threads take it (a virtual thread blocked on a monitor pins its carrier on Java 21).
+   */
+  private final ReentrantLock lock = new ReentrantLock();
+
+  /** Guarded by {@link #lock}. */
   private ProducerBatch head;
 
-  /** Guarded by this. */
+  /** Guarded by {@link #lock}. */
   private ProducerBatch tail;
 
-  /** Guarded by this. */
+  /** Guarded by {@link #lock}. */
   private int size;
 
   /** Adds a new batch as the newest. */
-  synchronized void add(ProducerBatch b) {
-    if (b.incompleteLinked) {
-      return;
+  void add(ProducerBatch b) {
+    lock.lock();
+    try {
+      if (b.incompleteLinked) {
+        return;
+      }
+      linkAfter(tail, b);
+    } finally {
+      lock.unlock();
     }
-    linkAfter(tail, b);
   }
 
   /**
    * Adds {@code b} right after {@code anchor} (a split's halves take their parent's place); at the
    * end if absent.
    */
-  synchronized void addAfter(ProducerBatch anchor, ProducerBatch b) {
-    if (b.incompleteLinked) {
-      return;
+  void addAfter(ProducerBatch anchor, ProducerBatch b) {
+    lock.lock();
+    try {
+      if (b.incompleteLinked) {
+        return;
+      }
+      linkAfter(anchor != null && anchor.incompleteLinked ? anchor : tail, b);
+    } finally {
+      lock.unlock();
     }
-    linkAfter(anchor != null && anchor.incompleteLinked ? anchor : tail, b);
   }
 
   private void linkAfter(ProducerBatch prev, ProducerBatch b) {
@@ -60,52 +78,83 @@ final class IncompleteBatches {
    * spool; otherwise it passes over the claimed batches waiting for the spool (a group commit's
    * worth, at most).
    */
-  synchronized ProducerBatch oldestNotExpirySpooling() {
-    ProducerBatch b = head;
-    while (b != null && b.expirySpooling) {
-      b = b.incompleteNext;
+  ProducerBatch oldestNotExpirySpooling() {
+    lock.lock();
+    try {
+      ProducerBatch b = head;
+      while (b != null && b.expirySpooling) {
+        b = b.incompleteNext;
+      }
+      return b;
+    } finally {
+      lock.unlock();
     }
-    return b;
   }
 
   /** Removes {@code b}; no-op if absent. */
-  synchronized void remove(ProducerBatch b) {
-    if (!b.incompleteLinked) {
-      return;
+  void remove(ProducerBatch b) {
+    lock.lock();
+    try {
+      if (!b.incompleteLinked) {
+        return;
+      }
+      ProducerBatch prev = b.incompletePrev;
+      ProducerBatch next = b.incompleteNext;
+      if (prev == null) {
+        head = next;
+      } else {
+        prev.incompleteNext = next;
+      }
+      if (next == null) {
+        tail = prev;
+      } else {
+        next.incompletePrev = prev;
+      }
+      b.incompletePrev = null;
+      b.incompleteNext = null;
+      b.incompleteLinked = false;
+      size--;
+    } finally {
+      lock.unlock();
     }
-    ProducerBatch prev = b.incompletePrev;
-    ProducerBatch next = b.incompleteNext;
-    if (prev == null) {
-      head = next;
-    } else {
-      prev.incompleteNext = next;
-    }
-    if (next == null) {
-      tail = prev;
-    } else {
-      next.incompletePrev = prev;
-    }
-    b.incompletePrev = null;
-    b.incompleteNext = null;
-    b.incompleteLinked = false;
-    size--;
   }
 
   /** The incomplete batches now, oldest first. */
-  synchronized ProducerBatch[] snapshot() {
-    ProducerBatch[] all = new ProducerBatch[size];
-    int i = 0;
-    for (ProducerBatch b = head; b != null; b = b.incompleteNext) {
-      all[i++] = b;
+  ProducerBatch[] snapshot() {
+    lock.lock();
+    try {
+      ProducerBatch[] all = new ProducerBatch[size];
+      int i = 0;
+      for (ProducerBatch b = head; b != null; b = b.incompleteNext) {
+        all[i++] = b;
+      }
+      return all;
+    } finally {
+      lock.unlock();
     }
-    return all;
   }
 
-  synchronized boolean isEmpty() {
-    return size == 0;
+  boolean isEmpty() {
+
+    lock.lock();
+
+    try {
+      return size == 0;
+    } finally {
+
+      lock.unlock();
+    }
   }
 
-  synchronized int size() {
-    return size;
+  int size() {
+
+    lock.lock();
+
+    try {
+      return size;
+    } finally {
+
+      lock.unlock();
+    }
   }
 }

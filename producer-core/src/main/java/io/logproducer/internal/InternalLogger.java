@@ -132,6 +132,10 @@ public final class InternalLogger {
     }
   }
 
+  /** Keeps one message's lines together on stderr. */
+  private static final java.util.concurrent.locks.ReentrantLock STDERR =
+      new java.util.concurrent.locks.ReentrantLock();
+
   private void printToStderr(String level, String format, Object[] args) {
     FormattingTuple t = MessageFormatter.arrayFormat(format, args);
     StringBuilder line =
@@ -151,7 +155,8 @@ public final class InternalLogger {
       line.append(" (").append(t.getThrowable()).append(')');
     }
     PrintStream err = System.err;
-    synchronized (err) {
+    STDERR.lock(); // not a monitor: a virtual thread may write (and block) here
+    try {
       if (EXPLAINED.compareAndSet(false, true)) {
         err.println(
             "logproducer: no SLF4J provider found, so its warnings and errors are printed here. Add one"
@@ -163,6 +168,8 @@ public final class InternalLogger {
       if (trace && t.getThrowable() != null) {
         t.getThrowable().printStackTrace(err);
       }
+    } finally {
+      STDERR.unlock();
     }
   }
 }

@@ -2,6 +2,7 @@ package io.logproducer.internal;
 
 import java.util.PriorityQueue;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -23,16 +24,22 @@ import java.util.function.Predicate;
 final class LingerTimer implements Runnable {
 
   /**
+   * Guards this object's state: a {@link ReentrantLock}, not a monitor, since senders on virtual
+   * threads take it (a virtual thread blocked on a monitor pins its carrier on Java 21).
+   */
+  private final ReentrantLock lock = new ReentrantLock();
+
+  /**
    * Pause before looking again at a batch that could not be expired yet (a race with its sender).
    */
   private static final long RETRY_EXPIRE_NANOS = 1_000_000L;
 
-  /** Open batches in creation order. Guarded by this. */
+  /** Open batches in creation order. Guarded by {@link #lock}. */
   private ProducerBatch openHead;
 
   private ProducerBatch openTail;
 
-  /** Batches in RETRY_WAIT, by due time. Guarded by this. */
+  /** Batches in RETRY_WAIT, by due time. Guarded by {@link #lock}. */
   private final PriorityQueue<ProducerBatch> retries =
       new PriorityQueue<>(16, (a, b) -> Long.compare(a.retryAtNanos - b.retryAtNanos, 0));
 
@@ -62,7 +69,8 @@ final class LingerTimer implements Runnable {
   /** Tracks a new open batch for sealing at its linger deadline. Never allocates. */
   void track(ProducerBatch b) {
     boolean wasEmpty;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (b.lingerLinked) {
         return;
       }
@@ -76,6 +84,8 @@ final class LingerTimer implements Runnable {
       }
       openTail = b;
       b.lingerLinked = true;
+    } finally {
+      lock.unlock();
     }
     if (wasEmpty) {
       wake();
@@ -83,31 +93,39 @@ final class LingerTimer implements Runnable {
   }
 
   /** Stops tracking {@code b} (sealed); no-op if not tracked. */
-  synchronized void untrack(ProducerBatch b) {
-    if (!b.lingerLinked) {
-      return;
+  void untrack(ProducerBatch b) {
+    lock.lock();
+    try {
+      if (!b.lingerLinked) {
+        return;
+      }
+      ProducerBatch prev = b.lingerPrev;
+      ProducerBatch next = b.lingerNext;
+      if (prev == null) {
+        openHead = next;
+      } else {
+        prev.lingerNext = next;
+      }
+      if (next == null) {
+        openTail = prev;
+      } else {
+        next.lingerPrev = prev;
+      }
+      b.lingerPrev = null;
+      b.lingerNext = null;
+      b.lingerLinked = false;
+    } finally {
+      lock.unlock();
     }
-    ProducerBatch prev = b.lingerPrev;
-    ProducerBatch next = b.lingerNext;
-    if (prev == null) {
-      openHead = next;
-    } else {
-      prev.lingerNext = next;
-    }
-    if (next == null) {
-      openTail = prev;
-    } else {
-      next.lingerPrev = prev;
-    }
-    b.lingerPrev = null;
-    b.lingerNext = null;
-    b.lingerLinked = false;
   }
 
   /** Hands {@code b} (in RETRY_WAIT) back to the send queue at its {@code retryAtNanos}. */
   void scheduleRetry(ProducerBatch b) {
-    synchronized (this) {
+    lock.lock();
+    try {
       retries.add(b);
+    } finally {
+      lock.unlock();
     }
     wake();
   }
@@ -129,7 +147,8 @@ final class LingerTimer implements Runnable {
     long next = Long.MAX_VALUE;
     while (true) {
       ProducerBatch b;
-      synchronized (this) {
+      lock.lock();
+      try {
         b = openHead;
         if (b == null) {
           break;
@@ -140,12 +159,15 @@ final class LingerTimer implements Runnable {
           break;
         }
         untrack(b);
+      } finally {
+        lock.unlock();
       }
       sealer.accept(b);
     }
     while (true) {
       ProducerBatch due;
-      synchronized (this) {
+      lock.lock();
+      try {
         ProducerBatch head = retries.peek();
         if (head == null) {
           break;
@@ -156,6 +178,8 @@ final class LingerTimer implements Runnable {
           break;
         }
         due = retries.poll();
+      } finally {
+        lock.unlock();
       }
       retryReady.accept(due);
     }
@@ -200,22 +224,40 @@ final class LingerTimer implements Runnable {
   }
 
   /** Batches waiting for a retry, removed from the timer (for abort at close). */
-  synchronized ProducerBatch[] drainRetries() {
-    ProducerBatch[] all = retries.toArray(new ProducerBatch[0]);
-    retries.clear();
-    return all;
+  ProducerBatch[] drainRetries() {
+    lock.lock();
+    try {
+      ProducerBatch[] all = retries.toArray(new ProducerBatch[0]);
+      retries.clear();
+      return all;
+    } finally {
+      lock.unlock();
+    }
   }
 
-  synchronized int pendingRetries() {
-    return retries.size();
+  int pendingRetries() {
+
+    lock.lock();
+
+    try {
+      return retries.size();
+    } finally {
+
+      lock.unlock();
+    }
   }
 
   /** Open batches tracked now. */
-  synchronized int lingering() {
-    int n = 0;
-    for (ProducerBatch b = openHead; b != null; b = b.lingerNext) {
-      n++;
+  int lingering() {
+    lock.lock();
+    try {
+      int n = 0;
+      for (ProducerBatch b = openHead; b != null; b = b.lingerNext) {
+        n++;
+      }
+      return n;
+    } finally {
+      lock.unlock();
     }
-    return n;
   }
 }

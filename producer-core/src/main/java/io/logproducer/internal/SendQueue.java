@@ -2,46 +2,65 @@ package io.logproducer.internal;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The queue of sealed (and retry-due) batches the send threads take from: FIFO, blocking, linked
  * through the batches themselves so that adding never allocates (an {@code OutOfMemoryError} cannot
  * lose a batch between the accumulator and the send threads). Idle send threads block in {@link
- * #take()} instead of polling. Thread-safe.
+ * #take()} instead of polling. Thread-safe: guarded by a {@link ReentrantLock}, not a monitor,
+ * since senders on virtual threads add to it (a virtual thread blocked on a monitor pins its
+ * carrier on Java 21).
  */
 final class SendQueue {
 
-  /** Guarded by this. */
+  private final ReentrantLock lock = new ReentrantLock();
+
+  /** Signalled when a batch is added or the queue stops. */
+  private final Condition nonEmpty = lock.newCondition();
+
+  /** Signalled when no batch is handed out any more. */
+  private final Condition allReleased = lock.newCondition();
+
+  /** Guarded by {@link #lock}. */
   private ProducerBatch head;
 
-  /** Guarded by this. */
+  /** Guarded by {@link #lock}. */
   private ProducerBatch tail;
 
-  /** Guarded by this. */
+  /** Guarded by {@link #lock}. */
   private int size;
 
-  /** Guarded by this. */
+  /** Guarded by {@link #lock}. */
   private boolean stopped;
 
-  /** Batches taken by a send thread and not yet written ahead to the spool. Guarded by this. */
+  /**
+   * Batches taken by a send thread and not yet written ahead to the spool. Guarded by {@link
+   * #lock}.
+   */
   private int handedOut;
 
   /** Appends {@code b}; a batch already queued is not queued twice. */
-  synchronized void add(ProducerBatch b) {
-    if (b.queued) {
-      return;
+  void add(ProducerBatch b) {
+    lock.lock();
+    try {
+      if (b.queued) {
+        return;
+      }
+      b.queued = true;
+      b.queueNext = null;
+      if (tail == null) {
+        head = b;
+      } else {
+        tail.queueNext = b;
+      }
+      tail = b;
+      size++;
+      nonEmpty.signal();
+    } finally {
+      lock.unlock();
     }
-    b.queued = true;
-    b.queueNext = null;
-    if (tail == null) {
-      head = b;
-    } else {
-      tail.queueNext = b;
-    }
-    tail = b;
-    size++;
-    notify();
   }
 
   /**
@@ -50,29 +69,39 @@ final class SendQueue {
    *
    * @throws InterruptedException if interrupted while waiting
    */
-  synchronized ProducerBatch take() throws InterruptedException {
-    while (head == null) {
-      if (stopped) {
-        return null;
+  ProducerBatch take() throws InterruptedException {
+    lock.lockInterruptibly();
+    try {
+      while (head == null) {
+        if (stopped) {
+          return null;
+        }
+        nonEmpty.await();
       }
-      wait();
+      ProducerBatch b = poll();
+      b.handedOut = true;
+      handedOut++;
+      return b;
+    } finally {
+      lock.unlock();
     }
-    ProducerBatch b = poll();
-    b.handedOut = true;
-    handedOut++;
-    return b;
   }
 
   /**
    * The send thread that took {@code b} has written it ahead to the spool (or will not): close may
    * now write the batches queued behind it ({@link #drainAfterHandedOut}). Idempotent.
    */
-  synchronized void released(ProducerBatch b) {
-    if (b.handedOut) {
-      b.handedOut = false;
-      if (--handedOut == 0) {
-        notifyAll();
+  void released(ProducerBatch b) {
+    lock.lock();
+    try {
+      if (b.handedOut) {
+        b.handedOut = false;
+        if (--handedOut == 0) {
+          allReleased.signalAll();
+        }
       }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -83,46 +112,66 @@ final class SendQueue {
    *
    * @return the batches that were queued, oldest first
    */
-  synchronized List<ProducerBatch> drainAfterHandedOut(long deadlineNanos) {
-    long left;
-    while (handedOut > 0 && (left = deadlineNanos - System.nanoTime()) > 0) {
-      try {
-        TimeUnit.NANOSECONDS.timedWait(this, left);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+  List<ProducerBatch> drainAfterHandedOut(long deadlineNanos) {
+    lock.lock();
+    try {
+      long left;
+      while (handedOut > 0 && (left = deadlineNanos - System.nanoTime()) > 0) {
+        try {
+          allReleased.awaitNanos(left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
       }
+      List<ProducerBatch> out = new ArrayList<>(size);
+      for (ProducerBatch b = poll(); b != null; b = poll()) {
+        out.add(b);
+      }
+      return out;
+    } finally {
+      lock.unlock();
     }
-    List<ProducerBatch> out = new ArrayList<>(size);
-    for (ProducerBatch b = poll(); b != null; b = poll()) {
-      out.add(b);
-    }
-    return out;
   }
 
   /** The oldest batch or null, without waiting. */
-  synchronized ProducerBatch poll() {
-    ProducerBatch b = head;
-    if (b == null) {
-      return null;
+  ProducerBatch poll() {
+    lock.lock();
+    try {
+      ProducerBatch b = head;
+      if (b == null) {
+        return null;
+      }
+      head = b.queueNext;
+      if (head == null) {
+        tail = null;
+      }
+      b.queueNext = null;
+      b.queued = false;
+      size--;
+      return b;
+    } finally {
+      lock.unlock();
     }
-    head = b.queueNext;
-    if (head == null) {
-      tail = null;
-    }
-    b.queueNext = null;
-    b.queued = false;
-    size--;
-    return b;
   }
 
   /** Threads waiting in {@link #take()} return null once the queue is empty. */
-  synchronized void stop() {
-    stopped = true;
-    notifyAll();
+  void stop() {
+    lock.lock();
+    try {
+      stopped = true;
+      nonEmpty.signalAll();
+    } finally {
+      lock.unlock();
+    }
   }
 
-  synchronized int size() {
-    return size;
+  int size() {
+    lock.lock();
+    try {
+      return size;
+    } finally {
+      lock.unlock();
+    }
   }
 }

@@ -47,7 +47,7 @@ final class EventPipeline {
   private final AppendGate gate = new AppendGate();
   private final AtomicBoolean droppedAfterStop = new AtomicBoolean();
   private final Consumer<String> status;
-  private boolean stopped; // guarded by this
+  private boolean stopped; // guarded by stopLock
   private volatile boolean stopping;
   private final AppenderProducer producer;
   private final EventMapper<ILoggingEvent> mapper;
@@ -352,31 +352,44 @@ final class EventPipeline {
   }
 
   /**
+   * Serializes {@link #stop()}: a lock, not a monitor, since it is held across the stop's flush and
+   * close (a virtual thread blocked in a monitor pins its carrier on Java 21).
+   */
+  private final java.util.concurrent.locks.ReentrantLock stopLock =
+      new java.util.concurrent.locks.ReentrantLock();
+
+  /**
    * Stops within {@code stopTimeoutMillis} (+ 1 s): flushes the producer while events are still
    * taken (at most {@value #MAX_FLUSHES} times, until a flush takes less than 20 ms), shuts the
    * gate and waits for the appends inside, drains the queue (events left after the timeout are
    * counted as dropped), then closes the producer with what is left of the time. Idempotent.
    */
-  synchronized void stop() {
-    if (stopped) {
-      return;
-    }
-    stopped = true;
-    stopping = true;
-    long timeout = producer.stopTimeoutMillis();
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
-    // A shared producer (the Spring Boot starter's) keeps what it holds: its owner flushes it.
-    StopFlush flush = new StopFlush(producer.ownsProducer() ? producer.producer() : null);
-    flush.flushWhileTaking(deadline, MAX_FLUSHES, SHORT_FLUSH_NANOS);
-    gate.close(millisLeft(deadline));
-    if (handOff != null) {
-      for (long lost = handOff.stop(millisLeft(deadline)); lost > 0; lost--) {
-        producer.countDropped("the appender stopped before its queue drained (stopTimeoutMillis)");
+  void stop() {
+    stopLock.lock();
+    try {
+      if (stopped) {
+        return;
       }
-      registeredWith.removeUpstream(upstream);
+      stopped = true;
+      stopping = true;
+      long timeout = producer.stopTimeoutMillis();
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
+      // A shared producer (the Spring Boot starter's) keeps what it holds: its owner flushes it.
+      StopFlush flush = new StopFlush(producer.ownsProducer() ? producer.producer() : null);
+      flush.flushWhileTaking(deadline, MAX_FLUSHES, SHORT_FLUSH_NANOS);
+      gate.close(millisLeft(deadline));
+      if (handOff != null) {
+        for (long lost = handOff.stop(millisLeft(deadline)); lost > 0; lost--) {
+          producer.countDropped(
+              "the appender stopped before its queue drained (stopTimeoutMillis)");
+        }
+        registeredWith.removeUpstream(upstream);
+      }
+      producer.stop(millisLeft(deadline));
+      flush.awaitEnd(200);
+    } finally {
+      stopLock.unlock();
     }
-    producer.stop(millisLeft(deadline));
-    flush.awaitEnd(200);
   }
 
   /** {@return whether {@link #stop} has begun} */

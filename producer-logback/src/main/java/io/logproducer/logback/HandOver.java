@@ -13,6 +13,8 @@ import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -43,6 +45,15 @@ import java.util.function.Consumer;
  * its own lock, taken after this one, never before.
  */
 final class HandOver {
+
+  /**
+   * The hand-over's lock: a {@link ReentrantLock}, not a monitor, since logging threads wait here
+   * (a virtual thread that waits in a monitor pins its carrier on Java 21).
+   */
+  private final ReentrantLock lock = new ReentrantLock();
+
+  /** Signalled when the state changes. */
+  private final Condition changed = lock.newCondition();
 
   /** The cause of drops counted by a hand-over without a successor. */
   static final String NO_SUCCESSOR_CAUSE =
@@ -90,12 +101,12 @@ final class HandOver {
   private final String threadName;
   private final ArrayDeque<Held> held = new ArrayDeque<Held>();
   private ContextStop contextStop; // set by register(), on the resetting thread
-  private State state = State.HOLDING; // guarded by this
-  private LogproducerAppender successor; // guarded by this
-  private String dropCause = NO_SUCCESSOR_CAUSE; // guarded by this
-  private long deadlineNanos; // guarded by this; 0 until the stop ended
-  private long fullUntilNanos; // guarded by this; 0 until first found full: then waits end there
-  private Thread timer; // guarded by this
+  private State state = State.HOLDING; // guarded by lock
+  private LogproducerAppender successor; // guarded by lock
+  private String dropCause = NO_SUCCESSOR_CAUSE; // guarded by lock
+  private long deadlineNanos; // guarded by lock; 0 until the stop ended
+  private long fullUntilNanos; // guarded by lock; 0 until first found full: then waits end there
+  private Thread timer; // guarded by lock
 
   /**
    * A hand-over in the state "holding", not yet registered.
@@ -187,12 +198,15 @@ final class HandOver {
     Thread t = new Thread(this::awaitSuccessor, threadName);
     t.setDaemon(true);
     t.setContextClassLoader(HandOver.class.getClassLoader());
-    synchronized (this) {
+    lock.lock();
+    try {
       deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
       if (state != State.HOLDING) {
         return;
       }
       timer = t;
+    } finally {
+      lock.unlock();
     }
     try {
       t.start();
@@ -213,7 +227,8 @@ final class HandOver {
 
   private void awaitSuccessor() {
     boolean expired = false;
-    synchronized (this) {
+    lock.lock();
+    try {
       while (state == State.HOLDING) {
         long left = deadlineNanos - System.nanoTime();
         if (left <= 0) {
@@ -221,12 +236,14 @@ final class HandOver {
           break;
         }
         try {
-          TimeUnit.NANOSECONDS.timedWait(this, left);
+          changed.awaitNanos(left);
         } catch (InterruptedException e) {
           expired = true;
           break;
         }
       }
+    } finally {
+      lock.unlock();
     }
     if (expired) {
       end(State.DROPPING, NO_SUCCESSOR_CAUSE);
@@ -249,7 +266,8 @@ final class HandOver {
     }
     long large = largeBytes(event);
     LogproducerAppender next;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (state == State.HOLDING && hold(event, threadId, large)) {
         return;
       }
@@ -262,6 +280,8 @@ final class HandOver {
         return;
       }
       next = successor;
+    } finally {
+      lock.unlock();
     }
     next.takeHandedOver(event, threadId); // FORWARDING: outside the lock
   }
@@ -291,7 +311,7 @@ final class HandOver {
           return false;
         }
         try {
-          TimeUnit.NANOSECONDS.timedWait(this, left);
+          changed.awaitNanos(left);
         } catch (InterruptedException e) {
           interrupted = true; // the logging call keeps its interrupt
         }
@@ -333,7 +353,8 @@ final class HandOver {
    */
   boolean handTo(LogproducerAppender next) {
     int count;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (state != State.HOLDING) {
         return false;
       }
@@ -346,7 +367,9 @@ final class HandOver {
       }
       successor = next;
       state = State.FORWARDING;
-      notifyAll();
+      changed.signalAll();
+    } finally {
+      lock.unlock();
     }
     finish();
     if (count > 0) {
@@ -364,7 +387,8 @@ final class HandOver {
   /** Ends the hand-over without a successor: what it holds is counted as dropped. */
   private void end(State to, String cause) {
     int count;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (state != State.HOLDING) {
         return;
       }
@@ -377,7 +401,9 @@ final class HandOver {
         }
         from.countDropped(cause);
       }
-      notifyAll();
+      changed.signalAll();
+    } finally {
+      lock.unlock();
     }
     finish();
     if (count > 0) {
@@ -391,11 +417,14 @@ final class HandOver {
    */
   private void finish() {
     Thread t;
-    synchronized (this) {
+    lock.lock();
+    try {
       t = timer;
       if (contextStop != null) {
         contextStop.active.remove(this);
       }
+    } finally {
+      lock.unlock();
     }
     if (t != null && t != Thread.currentThread()) {
       try {
