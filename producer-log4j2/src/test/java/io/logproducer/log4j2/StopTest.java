@@ -8,6 +8,7 @@ import io.logproducer.testing.otlp.OtlpReceiver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.junit.jupiter.api.AfterEach;
@@ -44,7 +45,9 @@ class StopTest {
       ctx.stop();
       assertEquals(
           List.of(), Support.threads("stopper-client-"), "no producer thread outlives the context");
-      assertEquals(expected, Support.delivered(server).stream().map(Received::body).toList());
+      assertEquals(
+          expected,
+          Support.delivered(server).stream().map(Received::body).collect(Collectors.toList()));
       log.info("after stop"); // a stopped context: nothing happens, nothing is thrown
       assertEquals(2_000, Support.delivered(server).size());
     }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -43,7 +44,10 @@ class LifecycleTest {
       assertEquals(0, server.exchanges().size(), "lingerMillis=60000: nothing sent before stop");
       ctx.stop(); // what logback's shutdown hook and a redeploy do
       assertEquals(
-          expected, delivered(server).stream().map(LogbackTestSupport.Decoded::body).toList());
+          expected,
+          delivered(server).stream()
+              .map(LogbackTestSupport.Decoded::body)
+              .collect(Collectors.toList()));
       assertEquals(0, lp.droppedCount());
       assertEquals(0, lp.failedCount());
       assertEquals(

@@ -28,6 +28,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,7 +90,7 @@ class OtlpHttpExporterIntegrationTest {
             .filter(Thread::isAlive)
             .map(Thread::getName)
             .filter(n -> n.startsWith(clientId + "-"))
-            .toList();
+            .collect(Collectors.toList());
     assertEquals(List.of(), alive, "producer threads alive after close");
   }
 
