@@ -68,20 +68,28 @@ class ProducerConfigDefTest {
     for (Setting s : ProducerConfigDef.all()) {
       Object value = getter(s).invoke(d);
       switch (s.type()) {
-        case LONG, INT, BOOLEAN ->
-            assertTrue(
-                s.defaultText().equals(String.valueOf(value))
-                    || s.defaultText().startsWith(value + " "),
-                s + ": " + s.defaultText() + " vs " + value);
-        case BUFFER_FULL_POLICY -> assertEquals("`" + value + "`", s.defaultText());
-        case COMPRESSION ->
-            assertTrue(value == null && s.defaultText().startsWith("unset"), s.defaultText());
-        case STRING ->
-            assertTrue(
-                ((String) value).startsWith("logproducer-")
-                    && s.defaultText().startsWith("`logproducer-N`"),
-                s.defaultText());
-        default -> throw new AssertionError(s);
+        case LONG:
+        case INT:
+        case BOOLEAN:
+          assertTrue(
+              s.defaultText().equals(String.valueOf(value))
+                  || s.defaultText().startsWith(value + " "),
+              s + ": " + s.defaultText() + " vs " + value);
+          break;
+        case BUFFER_FULL_POLICY:
+          assertEquals("`" + value + "`", s.defaultText());
+          break;
+        case COMPRESSION:
+          assertTrue(value == null && s.defaultText().startsWith("unset"), s.defaultText());
+          break;
+        case STRING:
+          assertTrue(
+              ((String) value).startsWith("logproducer-")
+                  && s.defaultText().startsWith("`logproducer-N`"),
+              s.defaultText());
+          break;
+        default:
+          throw new AssertionError(s);
       }
     }
   }

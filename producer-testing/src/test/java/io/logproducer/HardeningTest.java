@@ -20,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -138,7 +139,8 @@ class HardeningTest {
     List<String> senders = List.of();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // a hang, not a slow CPU
     do {
-      senders = liveThreads(id).stream().filter(n -> n.contains("sender")).toList();
+      senders =
+          liveThreads(id).stream().filter(n -> n.contains("sender")).collect(Collectors.toList());
       if (senders.equals(List.of(id + "-sender-1:WAITING"))) {
         break;
       }

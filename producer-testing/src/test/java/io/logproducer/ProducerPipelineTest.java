@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -123,7 +124,10 @@ class ProducerPipelineTest {
     p.send(record("e".repeat(96)));
     p.flush();
     List<List<Integer>> batches = new ArrayList<>();
-    exporter.batches().forEach(r -> batches.add(r.bodies().stream().map(String::length).toList()));
+    exporter
+        .batches()
+        .forEach(
+            r -> batches.add(r.bodies().stream().map(String::length).collect(Collectors.toList())));
     assertEquals(
         List.of(List.of(296, 296, 296), List.of(296), List.of(2996), List.of(96)), batches);
   }
@@ -192,7 +196,8 @@ class ProducerPipelineTest {
     p.flush();
     assertEquals(3, exporter.batches().size());
     assertEquals(
-        List.of(1, 2, 3), exporter.batches().stream().map(ExportedBatch::attempt).toList());
+        List.of(1, 2, 3),
+        exporter.batches().stream().map(ExportedBatch::attempt).collect(Collectors.toList()));
     assertEquals(5, outcomes.total());
     for (SendResult r : outcomes.all()) {
       assertEquals(SendResult.Status.DELIVERED, r.getStatus());

@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -128,11 +129,15 @@ class AppenderProducerTest {
       assertEquals(List.of("event 0", "event 1", "event 2"), server.deliveredBodies());
       assertEquals(
           List.of("com.example.Orders", "com.example.Orders", "com.example.Orders"),
-          server.requests().stream().flatMap(r -> scopeLogsNames(r.body()).stream()).toList(),
+          server.requests().stream()
+              .flatMap(r -> scopeLogsNames(r.body()).stream())
+              .collect(Collectors.toList()),
           "each record in a ScopeLogs named after its logger");
       assertEquals(
           List.of("com.example.Orders", "com.example.Orders", "com.example.Orders"),
-          server.deliveredRecords().stream().map(ReceivedLogRecord::scopeName).toList());
+          server.deliveredRecords().stream()
+              .map(ReceivedLogRecord::scopeName)
+              .collect(Collectors.toList()));
       assertEquals(List.of(), threadsNamed("logproducer-ship_it-"));
       assertNull(ap.producer());
       assertEquals(0, ap.droppedCount());

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,7 +67,7 @@ public class ProducerSettingsTest {
   @Test
   void everyDeclaredSettingHasASampleAndATypedSetter() {
     assertEquals(
-        ProducerConfigDef.all().stream().map(Setting::name).toList(),
+        ProducerConfigDef.all().stream().map(Setting::name).collect(Collectors.toList()),
         List.copyOf(SAMPLES.keySet()),
         "a sample per declared setting");
     Map<String, Class<?>> setters = new TreeMap<>();
@@ -82,19 +83,25 @@ public class ProducerSettingsTest {
     }
     Map<String, Class<?>> expected = new TreeMap<>();
     for (Setting s : ProducerConfigDef.all()) {
-      expected.put(
-          s.name(),
-          switch (s.type()) {
-            case LONG -> long.class;
-            case INT -> int.class;
-            case BOOLEAN -> boolean.class;
-            default -> String.class;
-          });
+      expected.put(s.name(), javaType(s.type()));
     }
     assertEquals(
         expected,
         setters,
         "ProducerSettings' setters: one per declared setting, typed as declared");
+  }
+
+  private static Class<?> javaType(ProducerConfigDef.Type type) {
+    switch (type) {
+      case LONG:
+        return long.class;
+      case INT:
+        return int.class;
+      case BOOLEAN:
+        return boolean.class;
+      default:
+        return String.class;
+    }
   }
 
   @Test

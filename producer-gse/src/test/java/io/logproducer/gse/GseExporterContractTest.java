@@ -1,5 +1,8 @@
 package io.logproducer.gse;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.logproducer.gse.internal.Endpoint;
 import io.logproducer.spi.Exporter;
 import io.logproducer.testing.ExporterContract;
 import io.logproducer.testing.gse.GseAgent;
@@ -10,9 +13,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** The exporter contract for GSE, against the strict test agent on a real Unix-domain socket. */
 class GseExporterContractTest extends ExporterContract {
+
+  /**
+   * Which Unix-domain socket the contract ran on: junixsocket's before Java 16 (the JDK matrix runs
+   * this class on JDK 11 for that path), the JDK's own from 16.
+   */
+  @Test
+  void theUnixSocketIsJunixsocketsBeforeJava16AndTheJdksFrom16() {
+    boolean jdk = Runtime.version().feature() >= 16;
+    assertEquals(jdk, Endpoint.jdkUnixAvailable());
+    assertEquals(
+        jdk ? "JdkUnix" : "JunixUnix",
+        Endpoint.unix("/tmp/gse.sock", null).getClass().getSimpleName());
+  }
 
   @Override
   protected Receiver startReceiver() throws Exception {

@@ -7,6 +7,7 @@ import io.logproducer.log4j2.Support.Received;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.ThreadContext;
 import org.apache.logging.log4j.core.LoggerContext;
@@ -83,7 +84,8 @@ class AsyncTest {
           asy2.droppedCount(),
           asy2.failedCount());
       for (String service : List.of("async-logger", "async-appender")) {
-        List<Received> got = all.stream().filter(r -> service.equals(r.service())).toList();
+        List<Received> got =
+            all.stream().filter(r -> service.equals(r.service())).collect(Collectors.toList());
         assertEquals(N, got.size(), service);
         boolean[] seen = new boolean[N];
         for (Received r : got) {

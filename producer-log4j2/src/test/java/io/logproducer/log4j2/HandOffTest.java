@@ -137,7 +137,7 @@ class HandOffTest {
     ctx.stop();
     ctx = null;
     List<Received> records = Support.delivered(server);
-    assertEquals(expected, records.stream().map(Received::body).toList());
+    assertEquals(expected, records.stream().map(Received::body).collect(Collectors.toList()));
     assertEquals(0, appender.droppedCount());
     assertEquals(threadId, records.get(0).attributes().get("thread.id"));
   }

@@ -9,6 +9,7 @@ import io.logproducer.log4j2.Support.Received;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.Marker;
@@ -87,7 +88,7 @@ class HostileEventsTest {
   }
 
   private static List<String> bodies(List<Received> records) {
-    return records.stream().map(Received::body).toList();
+    return records.stream().map(Received::body).collect(Collectors.toList());
   }
 
   @ParameterizedTest

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.MarkerManager;
@@ -68,7 +69,9 @@ class MappingTest {
                 + ", invalid requests="
                 + server.invalidRequests());
     return Support.inLoggedOrder(
-        Support.delivered(server).stream().filter(r -> service.equals(r.service())).toList());
+        Support.delivered(server).stream()
+            .filter(r -> service.equals(r.service()))
+            .collect(Collectors.toList()));
   }
 
   /**
@@ -198,12 +201,17 @@ class MappingTest {
 
     assertEquals(
         List.of(1, 5, 21, 13),
-        got.subList(5, 9).stream().map(r -> r.record().severityNumber()).toList());
+        got.subList(5, 9).stream()
+            .map(r -> r.record().severityNumber())
+            .collect(Collectors.toList()));
     assertEquals(
         List.of("TRACE", "DEBUG", "FATAL", "NOTICE"),
-        got.subList(5, 9).stream().map(r -> r.record().severityText()).toList());
+        got.subList(5, 9).stream()
+            .map(r -> r.record().severityText())
+            .collect(Collectors.toList()));
     assertEquals(
-        List.of("t", "d", "f", "notice"), got.subList(5, 9).stream().map(Received::body).toList());
+        List.of("t", "d", "f", "notice"),
+        got.subList(5, 9).stream().map(Received::body).collect(Collectors.toList()));
 
     // The <Otlp> headers, from the attribute and from a <Property> child.
     ReceivedRequest request = server.requests().get(0);

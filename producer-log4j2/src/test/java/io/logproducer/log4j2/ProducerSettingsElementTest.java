@@ -10,6 +10,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +22,8 @@ class ProducerSettingsElementTest {
   @Test
   void theAttributesAreTheDeclaredSettings() {
     Set<String> declared =
-        new TreeSet<>(ProducerConfigDef.all().stream().map(Setting::name).toList());
+        new TreeSet<>(
+            ProducerConfigDef.all().stream().map(Setting::name).collect(Collectors.toList()));
     assertEquals(declared, new TreeSet<>(ProducerSettingsElement.ATTRIBUTES));
     assertEquals(declared.size(), ProducerSettingsElement.ATTRIBUTES.size(), "no attribute twice");
   }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.message.AsynchronouslyFormattable;
@@ -107,7 +108,10 @@ class RecursionTest {
       List<Received> delivered = Support.delivered(server);
       assertEquals(
           expected,
-          delivered.stream().map(Received::body).sorted(RecursionTest::byNumber).toList());
+          delivered.stream()
+              .map(Received::body)
+              .sorted(RecursionTest::byNumber)
+              .collect(Collectors.toList()));
       for (Received r : delivered) {
         assertEquals(Thread.currentThread().getName(), r.attr("thread.name"));
       }

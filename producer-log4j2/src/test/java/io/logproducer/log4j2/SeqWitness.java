@@ -38,8 +38,8 @@ public final class SeqWitness extends AbstractAppender {
 
   @Override
   public void append(LogEvent event) {
-    if (seen != null && event.getMessage() instanceof MapMessage<?, ?> m) {
-      Object seq = m.get("seq");
+    if (seen != null && event.getMessage() instanceof MapMessage<?, ?>) {
+      Object seq = ((MapMessage<?, ?>) event.getMessage()).get("seq");
       if (seq != null) {
         seen.add(Long.parseLong(seq.toString()));
       }

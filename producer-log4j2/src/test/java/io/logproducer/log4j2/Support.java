@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.status.StatusData;
@@ -104,7 +105,50 @@ final class Support {
   }
 
   /** One received record with its resource's service.name and its ScopeLogs' scope name. */
-  record Received(String service, String scope, ReceivedLogRecord record) {
+  static final class Received {
+    private final String service;
+    private final String scope;
+    private final ReceivedLogRecord record;
+
+    Received(String service, String scope, ReceivedLogRecord record) {
+      this.service = service;
+      this.scope = scope;
+      this.record = record;
+    }
+
+    String service() {
+      return service;
+    }
+
+    String scope() {
+      return scope;
+    }
+
+    ReceivedLogRecord record() {
+      return record;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Received)) {
+        return false;
+      }
+      Received other = (Received) o;
+      return java.util.Objects.equals(service, other.service)
+          && java.util.Objects.equals(scope, other.scope)
+          && java.util.Objects.equals(record, other.record);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(service, scope, record);
+    }
+
+    @Override
+    public String toString() {
+      return "Received[service=" + service + ", scope=" + scope + ", record=" + record + "]";
+    }
+
     String body() {
       return record.bodyString();
     }
@@ -163,7 +207,7 @@ final class Support {
         .map(Thread::getName)
         .filter(n -> n.startsWith(prefix))
         .sorted()
-        .toList();
+        .collect(Collectors.toList());
   }
 
   /** Collects log4j2 status messages (the appender's status channel). */
@@ -201,7 +245,7 @@ final class Support {
       return data.stream()
           .filter(d -> d.getLevel() == level)
           .map(d -> d.getMessage().getFormattedMessage())
-          .toList();
+          .collect(Collectors.toList());
     }
   }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,13 +67,17 @@ class LogbackGseTest {
       }
       assertEquals(
           List.of("hello 日志 ✓", "careful", "broken"),
-          items.stream().map(o -> o.get("body").getAsString()).toList());
+          items.stream().map(o -> o.get("body").getAsString()).collect(Collectors.toList()));
       assertEquals(
           List.of(9, 13, 17),
-          items.stream().map(o -> o.get("severity_number").getAsInt()).toList());
+          items.stream()
+              .map(o -> o.get("severity_number").getAsInt())
+              .collect(Collectors.toList()));
       assertEquals(
           List.of("INFO", "WARN", "ERROR"),
-          items.stream().map(o -> o.get("severity_text").getAsString()).toList());
+          items.stream()
+              .map(o -> o.get("severity_text").getAsString())
+              .collect(Collectors.toList()));
     }
   }
 }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -49,7 +50,7 @@ class AsyncAppenderTest {
       }
       ctx.stop(); // AsyncAppender drains its queue into the appender, which then ships and stops
       List<Decoded> records = delivered(server);
-      assertEquals(expected, records.stream().map(Decoded::body).toList());
+      assertEquals(expected, records.stream().map(Decoded::body).collect(Collectors.toList()));
       String thread = Thread.currentThread().getName();
       for (Decoded d : records) {
         assertEquals(thread, d.attributes().get("thread.name"));

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -120,7 +121,7 @@ class DropStressTest {
     List<String> reports =
         LogbackTestSupport.statuses(ctx, Status.WARN).stream()
             .filter(s -> s.startsWith("logproducer appender 'LP':") && s.contains("events dropped"))
-            .toList();
+            .collect(Collectors.toList());
     String summary =
         String.format(
             java.util.Locale.ROOT,

@@ -25,20 +25,19 @@ class HostileContextTest extends ContextFloodContract {
     ctx.setName("hostile-context");
     LogbackTestSupport.useGlobalMdc(ctx);
     String xml =
-        """
-        <configuration>
-          <appender name="LP" class="io.logproducer.logback.LogproducerAppender">
-            <otlp><endpoint>%s</endpoint><serviceName>hostile</serviceName></otlp>
-            <producer>
-              <lingerMillis>20</lingerMillis>
-              <jmxEnabled>false</jmxEnabled>
-              <shutdownHookEnabled>false</shutdownHookEnabled>
-            </producer>
-          </appender>
-          <root level="INFO"><appender-ref ref="LP"/></root>
-        </configuration>
-        """
-            .formatted(endpoint);
+        String.format(
+            "<configuration>\n"
+                + "  <appender name=\"LP\" class=\"io.logproducer.logback.LogproducerAppender\">\n"
+                + "    <otlp><endpoint>%s</endpoint><serviceName>hostile</serviceName></otlp>\n"
+                + "    <producer>\n"
+                + "      <lingerMillis>20</lingerMillis>\n"
+                + "      <jmxEnabled>false</jmxEnabled>\n"
+                + "      <shutdownHookEnabled>false</shutdownHookEnabled>\n"
+                + "    </producer>\n"
+                + "  </appender>\n"
+                + "  <root level=\"INFO\"><appender-ref ref=\"LP\"/></root>\n"
+                + "</configuration>\n",
+            endpoint);
     JoranConfigurator joran = new JoranConfigurator();
     joran.setContext(ctx);
     joran.doConfigure(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));

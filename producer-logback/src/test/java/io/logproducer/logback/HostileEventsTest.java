@@ -17,6 +17,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -147,7 +148,8 @@ class HostileEventsTest {
           log.info("after");
         });
     List<Decoded> records = stopAndAccount(0);
-    assertEquals(List.of("deep", "after"), records.stream().map(Decoded::body).toList());
+    assertEquals(
+        List.of("deep", "after"), records.stream().map(Decoded::body).collect(Collectors.toList()));
     String trace = (String) records.get(0).attributes().get("exception.stacktrace");
     assertTrue(trace.startsWith("java.lang.RuntimeException: level " + (DEPTH - 1) + "\n"), trace);
     assertTrue(trace.length() <= 65_536 + 200, "length " + trace.length());
@@ -171,7 +173,8 @@ class HostileEventsTest {
           log.error("cd", c);
         });
     List<Decoded> records = stopAndAccount(0);
-    assertEquals(List.of("ab", "cd"), records.stream().map(Decoded::body).toList());
+    assertEquals(
+        List.of("ab", "cd"), records.stream().map(Decoded::body).collect(Collectors.toList()));
     String ab = (String) records.get(0).attributes().get("exception.stacktrace");
     assertTrue(ab.contains("Caused by: java.lang.Exception: b\n"), ab);
     assertTrue(ab.contains("[CIRCULAR REFERENCE: java.lang.Exception: a]"), ab);
@@ -242,7 +245,9 @@ class HostileEventsTest {
         };
     logOnDefaultStack(1, () -> log.info("outer {}", logging));
     List<Decoded> records = stopAndAccount(0);
-    assertEquals(List.of("outer logging-value"), records.stream().map(Decoded::body).toList());
+    assertEquals(
+        List.of("outer logging-value"),
+        records.stream().map(Decoded::body).collect(Collectors.toList()));
   }
 
   /** A marker that references itself: a naive walk over its references never ends. */
@@ -312,7 +317,8 @@ class HostileEventsTest {
         });
     List<Decoded> records = stopAndAccount(0);
     assertEquals(
-        List.of("self-referencing", "x-y cycle"), records.stream().map(Decoded::body).toList());
+        List.of("self-referencing", "x-y cycle"),
+        records.stream().map(Decoded::body).collect(Collectors.toList()));
     assertEquals(List.of("self"), records.get(0).attributes().get("logback.marker"));
     assertEquals(List.of("x"), records.get(1).attributes().get("logback.marker"));
   }
@@ -327,7 +333,8 @@ class HostileEventsTest {
           log.info("small");
         });
     List<Decoded> records = stopAndAccount(1);
-    assertEquals(List.of("small"), records.stream().map(Decoded::body).toList());
+    assertEquals(
+        List.of("small"), records.stream().map(Decoded::body).collect(Collectors.toList()));
     List<String> warnings = LogbackTestSupport.statuses(ctx, Status.WARN);
     assertTrue(
         warnings.stream().anyMatch(w -> w.contains("1 events dropped") && w.contains("exceeds")),
@@ -361,7 +368,7 @@ class HostileEventsTest {
           log.info("fine");
         });
     List<Decoded> records = stopAndAccount(1);
-    assertEquals(List.of("fine"), records.stream().map(Decoded::body).toList());
+    assertEquals(List.of("fine"), records.stream().map(Decoded::body).collect(Collectors.toList()));
     List<String> warnings = LogbackTestSupport.statuses(ctx, Status.WARN);
     assertTrue(
         warnings.stream()
@@ -397,7 +404,7 @@ class HostileEventsTest {
     List<Decoded> records = stopAndAccount(1);
     assertEquals(
         List.of("bad exception on the worker", "fine"),
-        records.stream().map(Decoded::body).toList());
+        records.stream().map(Decoded::body).collect(Collectors.toList()));
     assertTrue(
         ((String) records.get(0).attributes().get("exception.stacktrace"))
             .startsWith("<toString() threw java.lang.IllegalStateException>\n"));

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -104,13 +105,19 @@ class Logback12Test {
     for (int i = 0; i < EVENTS; i++) {
       MDC.put("user", "u" + i);
       switch (i % 3) {
-        case 0 -> log.info(audit, "order {} paid", i);
-        case 1 -> {
-          Exception error = new IllegalStateException("boom " + i, new IOException("cause " + i));
-          errors.add(error);
-          log.error("order " + i + " failed", error);
-        }
-        default -> log.warn("order {} slow", i);
+        case 0:
+          log.info(audit, "order {} paid", i);
+          break;
+        case 1:
+          {
+            Exception error = new IllegalStateException("boom " + i, new IOException("cause " + i));
+            errors.add(error);
+            log.error("order " + i + " failed", error);
+          }
+          break;
+        default:
+          log.warn("order {} slow", i);
+          break;
       }
     }
     MDC.clear();
@@ -141,46 +148,53 @@ class Logback12Test {
       assertEquals(threadId, attrs.get("thread.id"), at);
       assertEquals("u" + i, attrs.get("user"), at);
       switch (i % 3) {
-        case 0 -> {
-          assertEquals("order " + i + " paid", r.body(), at);
-          assertEquals(9, r.record().severityNumber(), at);
-          assertEquals("INFO", r.record().severityText(), at);
-          assertEquals(List.of("AUDIT", "BILLING"), attrs.get("logback.marker"), at);
-          assertEquals(
-              Set.of("thread.name", "thread.id", "user", "logback.marker"), attrs.keySet(), at);
-        }
-        case 1 -> {
-          assertEquals("order " + i + " failed", r.body(), at);
-          assertEquals(17, r.record().severityNumber(), at);
-          assertEquals("ERROR", r.record().severityText(), at);
-          assertEquals("java.lang.IllegalStateException", attrs.get("exception.type"), at);
-          assertEquals("boom " + i, attrs.get("exception.message"), at);
-          String trace = (String) attrs.get("exception.stacktrace");
-          assertTrue(
-              trace.startsWith(
-                  "java.lang.IllegalStateException: boom "
-                      + i
-                      + "\n\tat io.logproducer.logback.Logback12Test.mapsEveryFieldLogback12Has("
-                      + "Logback12Test.java:"),
-              trace);
-          assertTrue(trace.contains("\nCaused by: java.io.IOException: cause " + i + "\n"), trace);
-          assertEquals(
-              Set.of(
-                  "thread.name",
-                  "thread.id",
-                  "user",
-                  "exception.type",
-                  "exception.message",
-                  "exception.stacktrace"),
-              attrs.keySet(),
-              at);
-        }
-        default -> {
-          assertEquals("order " + i + " slow", r.body(), at);
-          assertEquals(13, r.record().severityNumber(), at);
-          assertEquals("WARN", r.record().severityText(), at);
-          assertEquals(Set.of("thread.name", "thread.id", "user"), attrs.keySet(), at);
-        }
+        case 0:
+          {
+            assertEquals("order " + i + " paid", r.body(), at);
+            assertEquals(9, r.record().severityNumber(), at);
+            assertEquals("INFO", r.record().severityText(), at);
+            assertEquals(List.of("AUDIT", "BILLING"), attrs.get("logback.marker"), at);
+            assertEquals(
+                Set.of("thread.name", "thread.id", "user", "logback.marker"), attrs.keySet(), at);
+          }
+          break;
+        case 1:
+          {
+            assertEquals("order " + i + " failed", r.body(), at);
+            assertEquals(17, r.record().severityNumber(), at);
+            assertEquals("ERROR", r.record().severityText(), at);
+            assertEquals("java.lang.IllegalStateException", attrs.get("exception.type"), at);
+            assertEquals("boom " + i, attrs.get("exception.message"), at);
+            String trace = (String) attrs.get("exception.stacktrace");
+            assertTrue(
+                trace.startsWith(
+                    "java.lang.IllegalStateException: boom "
+                        + i
+                        + "\n\tat io.logproducer.logback.Logback12Test.mapsEveryFieldLogback12Has("
+                        + "Logback12Test.java:"),
+                trace);
+            assertTrue(
+                trace.contains("\nCaused by: java.io.IOException: cause " + i + "\n"), trace);
+            assertEquals(
+                Set.of(
+                    "thread.name",
+                    "thread.id",
+                    "user",
+                    "exception.type",
+                    "exception.message",
+                    "exception.stacktrace"),
+                attrs.keySet(),
+                at);
+          }
+          break;
+        default:
+          {
+            assertEquals("order " + i + " slow", r.body(), at);
+            assertEquals(13, r.record().severityNumber(), at);
+            assertEquals("WARN", r.record().severityText(), at);
+            assertEquals(Set.of("thread.name", "thread.id", "user"), attrs.keySet(), at);
+          }
+          break;
       }
     }
     assertEquals(EVENTS / 3, errors.size());
@@ -211,7 +225,8 @@ class Logback12Test {
     await("2 records", () -> delivered(server).size() >= 2, 15_000, () -> "delivered");
     List<Decoded> records = delivered(server);
     assertEquals(
-        List.of("self-referencing", "x-y cycle"), records.stream().map(Decoded::body).toList());
+        List.of("self-referencing", "x-y cycle"),
+        records.stream().map(Decoded::body).collect(Collectors.toList()));
     assertEquals(List.of("self"), records.get(0).attributes().get("logback.marker"));
     assertEquals(List.of("x", "y"), records.get(1).attributes().get("logback.marker"));
     c.stop();

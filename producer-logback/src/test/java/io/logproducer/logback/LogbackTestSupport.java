@@ -127,7 +127,56 @@ final class LogbackTestSupport {
   }
 
   /** A decoded record and the scope and resource it arrived under. */
-  record Decoded(String scopeName, Map<String, Object> resource, ReceivedLogRecord record) {
+  static final class Decoded {
+    private final String scopeName;
+    private final Map<String, Object> resource;
+    private final ReceivedLogRecord record;
+
+    Decoded(String scopeName, Map<String, Object> resource, ReceivedLogRecord record) {
+      this.scopeName = scopeName;
+      this.resource = resource;
+      this.record = record;
+    }
+
+    String scopeName() {
+      return scopeName;
+    }
+
+    Map<String, Object> resource() {
+      return resource;
+    }
+
+    ReceivedLogRecord record() {
+      return record;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Decoded)) {
+        return false;
+      }
+      Decoded other = (Decoded) o;
+      return java.util.Objects.equals(scopeName, other.scopeName)
+          && java.util.Objects.equals(resource, other.resource)
+          && java.util.Objects.equals(record, other.record);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(scopeName, resource, record);
+    }
+
+    @Override
+    public String toString() {
+      return "Decoded[scopeName="
+          + scopeName
+          + ", resource="
+          + resource
+          + ", record="
+          + record
+          + "]";
+    }
+
     String body() {
       return record.bodyString();
     }

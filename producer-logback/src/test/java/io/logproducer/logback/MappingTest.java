@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -219,12 +220,15 @@ class MappingTest {
     log.warn("w");
     log.error("e");
     List<Decoded> records = awaitRecords(5);
-    assertEquals(List.of("t", "d", "i", "w", "e"), records.stream().map(Decoded::body).toList());
     assertEquals(
-        List.of(1, 5, 9, 13, 17), records.stream().map(r -> r.record().severityNumber()).toList());
+        List.of("t", "d", "i", "w", "e"),
+        records.stream().map(Decoded::body).collect(Collectors.toList()));
+    assertEquals(
+        List.of(1, 5, 9, 13, 17),
+        records.stream().map(r -> r.record().severityNumber()).collect(Collectors.toList()));
     assertEquals(
         List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR"),
-        records.stream().map(r -> r.record().severityText()).toList());
+        records.stream().map(r -> r.record().severityText()).collect(Collectors.toList()));
   }
 
   @Test

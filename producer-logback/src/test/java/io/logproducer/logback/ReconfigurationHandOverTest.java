@@ -362,7 +362,34 @@ class ReconfigurationHandOverTest {
   }
 
   /** The configuration file, rewritten for each reconfiguration. */
-  private record Config(File file, String endpoint, String run, int queueSize) {
+  private static final class Config {
+    private final File file;
+    private final String endpoint;
+    private final String run;
+    private final int queueSize;
+
+    Config(File file, String endpoint, String run, int queueSize) {
+      this.file = file;
+      this.endpoint = endpoint;
+      this.run = run;
+      this.queueSize = queueSize;
+    }
+
+    File file() {
+      return file;
+    }
+
+    String endpoint() {
+      return endpoint;
+    }
+
+    String run() {
+      return run;
+    }
+
+    int queueSize() {
+      return queueSize;
+    }
 
     private String lp() {
       return "<appender name='LP' class='io.logproducer.logback.WitnessedLogproducerAppender'><run>"

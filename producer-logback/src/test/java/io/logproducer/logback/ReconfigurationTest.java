@@ -243,8 +243,46 @@ class ReconfigurationTest {
   }
 
   /** The configuration file, rewritten for each reconfiguration. */
-  private record Config(
-      File file, String endpoint, String run, boolean scan, int queueSize, boolean async) {
+  private static final class Config {
+    private final File file;
+    private final String endpoint;
+    private final String run;
+    private final boolean scan;
+    private final int queueSize;
+    private final boolean async;
+
+    Config(File file, String endpoint, String run, boolean scan, int queueSize, boolean async) {
+      this.file = file;
+      this.endpoint = endpoint;
+      this.run = run;
+      this.scan = scan;
+      this.queueSize = queueSize;
+      this.async = async;
+    }
+
+    File file() {
+      return file;
+    }
+
+    String endpoint() {
+      return endpoint;
+    }
+
+    String run() {
+      return run;
+    }
+
+    boolean scan() {
+      return scan;
+    }
+
+    int queueSize() {
+      return queueSize;
+    }
+
+    boolean async() {
+      return async;
+    }
 
     void write(int generation) throws Exception {
       String lp =

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -85,7 +86,7 @@ class RecursionTest {
                       .map(Decoded::body)
                       .filter(b -> !b.startsWith("app "))
                       .limit(5)
-                      .toList());
+                      .collect(Collectors.toList()));
       assertTrue(
           records.stream()
               .allMatch(
@@ -97,13 +98,14 @@ class RecursionTest {
       // The test means something only if the producer and httpclient5 did log into this context on
       // their threads.
       List<String> seen = list.seen;
-      List<String> producerSide = seen.stream().filter(e -> !e.contains("|app.")).toList();
+      List<String> producerSide =
+          seen.stream().filter(e -> !e.contains("|app.")).collect(Collectors.toList());
       assertTrue(
           producerSide.stream()
               .anyMatch(e -> e.startsWith("lp-recursion-") && e.contains("|org.apache.hc.")),
           () ->
               "httpclient5 DEBUG events on the send threads: "
-                  + producerSide.stream().distinct().toList());
+                  + producerSide.stream().distinct().collect(Collectors.toList()));
       assertTrue(
           producerSide.stream().anyMatch(e -> e.contains("|io.logproducer.")),
           "the producer's own events");

@@ -10,6 +10,7 @@ import ch.qos.logback.core.status.Status;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,7 +33,7 @@ class SettingsTest {
       assertEquals(0, LogbackTestSupport.liveThreads("lp-bad-").size());
       return LogbackTestSupport.statuses(ctx, Status.ERROR).stream()
           .filter(m -> m.startsWith("logproducer appender 'LP' not started"))
-          .toList();
+          .collect(Collectors.toList());
     } finally {
       ctx.stop();
     }
@@ -78,7 +79,7 @@ class SettingsTest {
       List<String> errors =
           LogbackTestSupport.statuses(ctx, Status.ERROR).stream()
               .filter(m -> m.startsWith("logproducer appender 'LP' not started"))
-              .toList();
+              .collect(Collectors.toList());
       assertEquals(
           1, errors.size(), () -> LogbackTestSupport.statuses(ctx, Status.INFO).toString());
       assertTrue(errors.get(0).contains("endpont"), errors.get(0));

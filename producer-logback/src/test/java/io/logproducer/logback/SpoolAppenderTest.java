@@ -102,7 +102,7 @@ class SpoolAppenderTest {
       assertFalse(LogbackTestSupport.appender(ctx, "LP").isStarted());
       return LogbackTestSupport.statuses(ctx, Status.ERROR).stream()
           .filter(m -> m.startsWith("logproducer appender 'LP' not started"))
-          .toList();
+          .collect(Collectors.toList());
     } finally {
       ctx.stop();
     }

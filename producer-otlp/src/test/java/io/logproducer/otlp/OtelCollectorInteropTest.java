@@ -103,7 +103,22 @@ class OtelCollectorInteropTest {
   }
 
   /** A Collector process (the test kit's) listening on {@code port} of 127.0.0.1. */
-  private record RunningCollector(OtelCollector process, int port) {
+  private static final class RunningCollector {
+    private final OtelCollector process;
+    private final int port;
+
+    RunningCollector(OtelCollector process, int port) {
+      this.process = process;
+      this.port = port;
+    }
+
+    OtelCollector process() {
+      return process;
+    }
+
+    int port() {
+      return port;
+    }
 
     /**
      * Starts the Collector with the project's configuration (the one users run by hand too,

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -88,7 +89,7 @@ class OtlpHttpExporterIntegrationTest {
             .filter(Thread::isAlive)
             .map(Thread::getName)
             .filter(n -> n.startsWith(clientId + "-"))
-            .toList();
+            .collect(Collectors.toList());
     assertEquals(List.of(), alive, "producer threads alive after close");
   }
 

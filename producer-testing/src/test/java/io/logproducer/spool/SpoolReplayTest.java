@@ -25,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -228,7 +229,12 @@ class SpoolReplayTest {
     assertEquals(
         Map.of(SendResult.Status.SPOOLED, n),
         outcomes.statusCounts(),
-        () -> outcomes.all().stream().map(SendResult::getMessage).distinct().toList().toString());
+        () ->
+            outcomes.all().stream()
+                .map(SendResult::getMessage)
+                .distinct()
+                .collect(Collectors.toList())
+                .toString());
     assertTrue(
         SpoolTestSettings.settles(() -> p.getMetrics().getSpoolPendingBatches() == 0, p),
         () -> p.getMetrics().toString());

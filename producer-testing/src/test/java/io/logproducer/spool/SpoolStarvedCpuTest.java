@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,7 +92,7 @@ class SpoolStarvedCpuTest {
                       .map(SendResult::getMessage)
                       .distinct()
                       .limit(5)
-                      .toList()
+                      .collect(Collectors.toList())
                   + " "
                   + m);
       assertEquals(0, outcomes.duplicates());

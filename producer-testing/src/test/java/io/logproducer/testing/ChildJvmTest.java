@@ -46,6 +46,29 @@ class ChildJvmTest {
     }
   }
 
+  /** Prints the runtime it runs on. */
+  public static final class RuntimeMain {
+    public static void main(String[] args) {
+      System.out.println(
+          "RUNTIME " + System.getProperty("java.home") + " " + System.getProperty("java.version"));
+    }
+  }
+
+  /** The JDK matrix: a child runs on the runtime under test (the test JVM's), not the build's. */
+  @Test
+  void theChildRunsOnTheTestJvmsRuntime() throws Exception {
+    ChildJvm.Result r = ChildJvm.builder(RuntimeMain.class).run(60);
+    assertEquals(0, r.exitCode(), r.output());
+    assertTrue(
+        r.output()
+            .contains(
+                "RUNTIME "
+                    + System.getProperty("java.home")
+                    + " "
+                    + System.getProperty("java.version")),
+        r.output());
+  }
+
   @Test
   void talksWithTheChildAndReportsItsExitCodeAndBothStreams() throws Exception {
     try (ChildJvm child = ChildJvm.builder(EchoMain.class).args("a", "b").start()) {

@@ -15,11 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of the broker's child JVM: {@code <java.home>/bin/java} with a small heap and the serial
- * collector runs {@link BrokerMain} on the {@linkplain BrokerClassPath broker's class path}, in the
- * data directory, its output appended to the {@linkplain BrokerLog log}. The parent holds the
- * child's standard input open (the lifeline): {@link BrokerMain#STOP_COMMAND} on it asks for a
- * graceful shutdown, and its end (the parent died) halts the child.
+ * One run of the broker's child JVM: {@code <java.home>/bin/java} (or that of {@value
+ * #JAVA_HOME_PROPERTY}, see {@link #java()}) with a small heap and the serial collector runs {@link
+ * BrokerMain} on the {@linkplain BrokerClassPath broker's class path}, in the data directory, its
+ * output appended to the {@linkplain BrokerLog log}. The parent holds the child's standard input
+ * open (the lifeline): {@link BrokerMain#STOP_COMMAND} on it asks for a graceful shutdown, and its
+ * end (the parent died) halts the child.
  *
  * <p>{@link #isAlive()}, {@link #handle()} and {@link #kill()} may be called from any thread (the
  * shutdown hook); {@link #stop(Duration)} by one thread at a time (the broker's lifecycle lock).
@@ -51,7 +52,7 @@ final class BrokerProcess {
    */
   static BrokerProcess start(BrokerConfig config, boolean format) {
     List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(java());
     command.add("-Xms32m");
     command.add("-Xmx" + config.maxHeapMegabytes + "m");
     command.add("-XX:+UseSerialGC");
@@ -81,6 +82,34 @@ final class BrokerProcess {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start the broker's JVM: " + command.get(0), e);
     }
+  }
+
+  /**
+   * The system property naming the Java home the broker's JVM runs on instead of {@code java.home}:
+   * the Kafka 4.x broker needs Java 17+, while the caller (a client under test) may run on Java 11.
+   */
+  static final String JAVA_HOME_PROPERTY = "logproducer.kafka.broker.java.home";
+
+  /**
+   * {@return the broker JVM's {@code bin/java}: that of {@value #JAVA_HOME_PROPERTY} when it is
+   * set, else this JVM's}
+   *
+   * @throws IllegalStateException when the property is not set and this JVM is older than Java 17
+   */
+  static String java() {
+    String home = System.getProperty(JAVA_HOME_PROPERTY, "").trim();
+    if (home.isEmpty()) {
+      if (Runtime.version().feature() < 17) {
+        throw new IllegalStateException(
+            "The embedded Kafka broker needs Java 17 or later and this JVM is Java "
+                + Runtime.version().feature()
+                + ": set the system property "
+                + JAVA_HOME_PROPERTY
+                + " to the home of a Java 17+ runtime");
+      }
+      home = System.getProperty("java.home");
+    }
+    return Paths.get(home, "bin", "java").toString();
   }
 
   /**

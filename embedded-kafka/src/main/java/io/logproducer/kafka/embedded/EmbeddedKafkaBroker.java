@@ -20,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * caller can hold either client; the caller brings it (this module's own Kafka dependencies are
  * optional, not transitive).
  *
- * <p><b>Child JVM.</b> {@code <java.home>/bin/java} with a small heap and the serial collector runs
- * {@link BrokerMain} on the broker's class path: the one this module was built with (a {@code
+ * <p><b>Child JVM.</b> {@code <java.home>/bin/java} (the Kafka 4.x broker needs Java 17+: a caller
+ * on an older Java sets the system property {@code logproducer.kafka.broker.java.home} to a Java
+ * 17+ home, which is then used instead) with a small heap and the serial collector runs {@link
+ * BrokerMain} on the broker's class path: the one this module was built with (a {@code
  * broker.classpath} resource next to this class, written by the build) when all of its entries
  * exist on this machine, followed by this module's own jar or classes directory; otherwise the
  * caller's {@code java.class.path} (a shaded jar that holds the broker itself). The child's

@@ -91,7 +91,74 @@ final class SpoolTestSupport {
   }
 
   /** One entry read back, copied. */
-  record Read(long sequence, long createdAt, int recordCount, byte[] meta, byte[] payload) {}
+  static final class Read {
+    private final long sequence;
+    private final long createdAt;
+    private final int recordCount;
+    private final byte[] meta;
+    private final byte[] payload;
+
+    Read(long sequence, long createdAt, int recordCount, byte[] meta, byte[] payload) {
+      this.sequence = sequence;
+      this.createdAt = createdAt;
+      this.recordCount = recordCount;
+      this.meta = meta;
+      this.payload = payload;
+    }
+
+    long sequence() {
+      return sequence;
+    }
+
+    long createdAt() {
+      return createdAt;
+    }
+
+    int recordCount() {
+      return recordCount;
+    }
+
+    byte[] meta() {
+      return meta;
+    }
+
+    byte[] payload() {
+      return payload;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Read)) {
+        return false;
+      }
+      Read other = (Read) o;
+      return sequence == other.sequence
+          && createdAt == other.createdAt
+          && recordCount == other.recordCount
+          && java.util.Objects.equals(meta, other.meta)
+          && java.util.Objects.equals(payload, other.payload);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(sequence, createdAt, recordCount, meta, payload);
+    }
+
+    @Override
+    public String toString() {
+      return "Read[sequence="
+          + sequence
+          + ", createdAt="
+          + createdAt
+          + ", recordCount="
+          + recordCount
+          + ", meta="
+          + meta
+          + ", payload="
+          + payload
+          + "]";
+    }
+  }
 
   /** {@return every pending entry, read through a fresh cursor} */
   static List<Read> readAll(Spool spool) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -23,7 +22,7 @@ class GseProtocolTest {
   private static final byte[] BODY = "{\"a\":1}".getBytes(StandardCharsets.US_ASCII);
 
   private static byte[] hex(String s) {
-    return HexFormat.of().parseHex(s.replaceAll("[\\s|]", ""));
+    return parseHex(s.replaceAll("[\\s|]", ""));
   }
 
   @Test
@@ -142,5 +141,14 @@ class GseProtocolTest {
     assertEquals(
         "the frame's JSON body would be 4,096 bytes, not below maxFrameBodyBytes 4,096",
         e.getMessage());
+  }
+
+  /** {@code HexFormat.of().parseHex} of Java 17, for the Java 11 test runs. */
+  static byte[] parseHex(String hex) {
+    byte[] out = new byte[hex.length() / 2];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+    }
+    return out;
   }
 }

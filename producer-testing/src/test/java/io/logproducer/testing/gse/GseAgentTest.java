@@ -4,22 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.newsclub.net.unix.AFUNIXSocketAddress;
+import org.newsclub.net.unix.AFUNIXSocketChannel;
 
 /**
  * The agent against the protocol's golden vectors (docs: the GSE wire protocol; produced by the
@@ -29,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class GseAgentTest {
 
-  private static final HexFormat HEX = HexFormat.of();
+  private static final Hex HEX = new Hex();
   private static final String COMMON =
       "00000c01"
           + "0016e361"
@@ -68,9 +71,33 @@ class GseAgentTest {
     if (agent.socketPath() == null) {
       return SocketChannel.open(new InetSocketAddress("127.0.0.1", agent.tcpPort()));
     }
-    SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
-    c.connect(UnixDomainSocketAddress.of(agent.socketPath()));
-    return c;
+    return openUnix(agent.socketPath(), UnixServerChannels.preferred());
+  }
+
+  /**
+   * A client of the Unix-domain socket at {@code path}: the JDK's (Java 16+, by reflection, as the
+   * tests compile for Java 11) or junixsocket's.
+   */
+  private static SocketChannel openUnix(Path path, UnixServerChannels.Impl impl)
+      throws IOException {
+    if (impl == UnixServerChannels.Impl.JUNIXSOCKET) {
+      return AFUNIXSocketChannel.open(AFUNIXSocketAddress.of(path.toFile()));
+    }
+    try {
+      SocketChannel c =
+          (SocketChannel)
+              SocketChannel.class
+                  .getMethod("open", ProtocolFamily.class)
+                  .invoke(null, StandardProtocolFamily.valueOf("UNIX"));
+      c.connect(
+          (SocketAddress)
+              Class.forName("java.net.UnixDomainSocketAddress")
+                  .getMethod("of", Path.class)
+                  .invoke(null, path));
+      return c;
+    } catch (ReflectiveOperationException e) {
+      throw new IOException("no JDK Unix-domain sockets here: " + e, e);
+    }
   }
 
   private static void write(SocketChannel c, byte[] bytes) throws IOException {
@@ -261,15 +288,40 @@ class GseAgentTest {
 
   @Test
   void junixsocketServesTheSameSocketAsTheJdk() throws Exception {
+    assumeTrue(
+        UnixServerChannels.preferred() == UnixServerChannels.Impl.JDK,
+        "JDK "
+            + Runtime.version().feature()
+            + " has no Unix-domain channels of its own (Java 16+)");
     Path path = dir.resolve("j.sock");
     try (java.nio.channels.ServerSocketChannel s =
             UnixServerChannels.bind(path, UnixServerChannels.Impl.JUNIXSOCKET);
-        SocketChannel client = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-      client.connect(UnixDomainSocketAddress.of(path));
+        SocketChannel client = openUnix(path, UnixServerChannels.Impl.JDK)) {
       try (SocketChannel accepted = s.accept()) {
         write(client, HEX.parseHex(AGENT_INFO_REQUEST));
         assertEquals(AGENT_INFO_REQUEST, HEX.formatHex(read(accepted, 24)));
       }
+    }
+  }
+
+  /** {@code java.util.HexFormat.of()} of Java 17, for the Java 11 test runs. */
+  private static final class Hex {
+    /** {@code HexFormat.of().parseHex} of Java 17, for the Java 11 test runs. */
+    byte[] parseHex(String hex) {
+      byte[] out = new byte[hex.length() / 2];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+      }
+      return out;
+    }
+
+    /** {@code HexFormat.of().formatHex} of Java 17, for the Java 11 test runs. */
+    String formatHex(byte[] bytes) {
+      StringBuilder sb = new StringBuilder(bytes.length * 2);
+      for (byte b : bytes) {
+        sb.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+      }
+      return sb.toString();
     }
   }
 }

@@ -40,6 +40,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -259,10 +260,10 @@ class OtlpReceiverTest {
       assertEquals(200, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body).statusCode());
       assertEquals(
           List.of(503, 429, 413, 200),
-          receiver.exchanges().stream().map(Exchange::status).toList());
+          receiver.exchanges().stream().map(Exchange::status).collect(Collectors.toList()));
       assertEquals(
           List.of(false, false, false, true),
-          receiver.exchanges().stream().map(Exchange::accepted).toList());
+          receiver.exchanges().stream().map(Exchange::accepted).collect(Collectors.toList()));
       assertEquals(List.of("hello", "", "third"), receiver.deliveredBodies());
       assertEquals(3, receiver.rejectedRequests());
       assertEquals(1, receiver.acceptedRequests());
@@ -306,13 +307,18 @@ class OtlpReceiverTest {
     AtomicInteger calls = new AtomicInteger();
     try (OtlpReceiver receiver = OtlpReceiver.start()) {
       receiver.respond(
-          r ->
-              switch (calls.getAndIncrement()) {
-                case 0 -> Reply.ok(r).delayed(300);
-                case 1 -> Reply.ok(r).heldBy(release);
-                case 2 -> Reply.dropConnection();
-                default -> Reply.ok(r);
-              });
+          r -> {
+            switch (calls.getAndIncrement()) {
+              case 0:
+                return Reply.ok(r).delayed(300);
+              case 1:
+                return Reply.ok(r).heldBy(release);
+              case 2:
+                return Reply.dropConnection();
+              default:
+                return Reply.ok(r);
+            }
+          });
       long start = System.nanoTime();
       assertEquals(200, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body).statusCode());
       assertTrue(

@@ -255,7 +255,7 @@ class JsonRecordEncoderTest {
       buf.reset();
       JsonOutput.writeHex(buf, bytes);
       assertEquals(
-          "\"" + java.util.HexFormat.of().formatHex(bytes) + "\"",
+          "\"" + io.logproducer.otlp.encoding.testing.OtlpJson.formatHex(bytes) + "\"",
           new String(buf.array(), 0, buf.size(), StandardCharsets.US_ASCII));
     }
   }

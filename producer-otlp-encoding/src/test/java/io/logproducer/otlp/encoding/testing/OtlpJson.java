@@ -4,7 +4,6 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,10 +29,28 @@ public final class OtlpJson {
     Matcher m = IDS.matcher(json);
     StringBuilder sb = new StringBuilder();
     while (m.find()) {
-      String b64 = Base64.getEncoder().encodeToString(HexFormat.of().parseHex(m.group(2)));
+      String b64 = Base64.getEncoder().encodeToString(parseHex(m.group(2)));
       m.appendReplacement(sb, Matcher.quoteReplacement("\"" + m.group(1) + "\":\"" + b64 + "\""));
     }
     m.appendTail(sb);
+    return sb.toString();
+  }
+
+  /** {@code HexFormat.of().parseHex} of Java 17, for the Java 11 test runs. */
+  public static byte[] parseHex(String hex) {
+    byte[] out = new byte[hex.length() / 2];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+    }
+    return out;
+  }
+
+  /** {@code HexFormat.of().formatHex} of Java 17, for the Java 11 test runs. */
+  public static String formatHex(byte[] bytes) {
+    StringBuilder sb = new StringBuilder(bytes.length * 2);
+    for (byte b : bytes) {
+      sb.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+    }
     return sb.toString();
   }
 }
