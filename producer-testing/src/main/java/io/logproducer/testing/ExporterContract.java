@@ -191,7 +191,8 @@ public abstract class ExporterContract {
     for (SendResult r : outcomes.all()) {
       maxAttempts = Math.max(maxAttempts, r.getAttempts());
     }
-    assertTrue(maxAttempts >= 3, "attempts of the refused records: " + maxAttempts);
+    // retries >= 2 may be two batches retried once each: a refused record was tried at least twice
+    assertTrue(maxAttempts >= 2, "attempts of the refused records: " + maxAttempts);
     List<String> delivered = awaitDelivered(101);
     assertEquals(
         101,
