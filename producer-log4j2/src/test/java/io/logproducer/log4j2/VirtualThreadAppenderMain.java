@@ -3,6 +3,8 @@ package io.logproducer.log4j2;
 import io.logproducer.Producer;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.Reply;
+import io.logproducer.testsupport.PinnedEvents;
+import io.logproducer.testsupport.VirtualThreadChild;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -25,31 +27,18 @@ import org.apache.logging.log4j.core.LoggerContext;
  */
 public final class VirtualThreadAppenderMain {
 
+  static final int THREADS = 10_000;
   static final int PER_THREAD = 5;
   static final long NO_PROGRESS_MILLIS = 120_000;
 
   private VirtualThreadAppenderMain() {}
 
-  public static void main(String[] args) throws Exception {
-    int threads = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
-    List<String> failures = new ArrayList<>();
-    try {
-      run(threads, failures);
-    } catch (Throwable t) {
-      t.printStackTrace(System.out);
-      failures.add(t.toString());
-    }
-    System.out.println(failures.isEmpty() ? "RESULT ok" : "RESULT failed: " + failures);
-    System.exit(failures.isEmpty() ? 0 : 1);
+  public static void main(String[] args) {
+    VirtualThreadChild.main(args, THREADS, VirtualThreadAppenderMain::run);
   }
 
   private static void run(int threads, List<String> failures) throws Exception {
-    ExecutorService virtual = PinnedEvents.virtualThreads();
-    Set<String> carriers = PinnedEvents.carriers(virtual, 64);
-    System.out.println("CARRIERS " + carriers.size() + " " + carriers);
-    if (carriers.size() > 2) {
-      failures.add("parallelism=2 did not take effect: carriers " + carriers);
-    }
+    ExecutorService virtual = VirtualThreadChild.virtualThreads(failures);
     int total = threads * PER_THREAD;
     PinnedEvents pinned = null;
     CountDownLatch gate = new CountDownLatch(1);
@@ -138,11 +127,7 @@ public final class VirtualThreadAppenderMain {
               + flushes.get()
               + " sendBlockedNanos="
               + blocked);
-      for (Throwable e : thrown) {
-        e.printStackTrace(System.out);
-        failures.add("a logging thread threw " + e);
-        break;
-      }
+      VirtualThreadChild.firstThrown(thrown, "a logging thread", failures);
       if (logged.get() != total) {
         failures.add("logged " + logged.get() + " of " + total);
       }
@@ -158,15 +143,7 @@ public final class VirtualThreadAppenderMain {
     } finally {
       gate.countDown();
       virtual.shutdown();
-      if (pinned == null) {
-        failures.add("no recording");
-      } else {
-        pinned.stop();
-        pinned.print();
-        if (pinned.oursCount != 0) {
-          failures.add(pinned.oursCount + " pinned events in io.logproducer frames");
-        }
-      }
+      VirtualThreadChild.checkPinned(pinned, failures);
     }
   }
 }
