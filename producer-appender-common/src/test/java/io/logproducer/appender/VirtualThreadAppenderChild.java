@@ -15,6 +15,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * The body of the logback and log4j2 {@code VirtualThreadAppenderMain} child JVMs (run with {@code
@@ -37,24 +41,40 @@ public final class VirtualThreadAppenderChild {
   }
 
   /** The framework's appender under test, its logger and its context. */
-  public interface Appender {
-    Producer producer();
+  public static final class Appender {
+    final Producer producer;
+    final Consumer<String> info;
+    final BiConsumer<String, Object> infoWithArg;
+    final LongSupplier droppedCount;
+    final LongSupplier failedCount;
+    final Runnable stop;
+    final Function<OtlpReceiver, List<String>> deliveredBodies;
 
-    /** Logs at INFO through the framework's logger. */
-    void info(String message);
-
-    /** Logs {@code format} with one {@code {}} argument at INFO through the framework's logger. */
-    void info(String format, Object arg);
-
-    long droppedCount();
-
-    long failedCount();
-
-    /** Stops the framework's context (and the appender with it). */
-    void stop();
-
-    /** The bodies of the records {@code receiver} accepted, one per record. */
-    List<String> deliveredBodies(OtlpReceiver receiver);
+    /**
+     * @param producer the appender's producer
+     * @param info logs a message at INFO through the framework's logger
+     * @param infoWithArg logs a format with one {@code {}} argument at INFO through that logger
+     * @param droppedCount the appender's dropped count
+     * @param failedCount the appender's failed count
+     * @param stop stops the framework's context (and the appender with it)
+     * @param deliveredBodies the bodies of the records a receiver accepted, one per record
+     */
+    public Appender(
+        Producer producer,
+        Consumer<String> info,
+        BiConsumer<String, Object> infoWithArg,
+        LongSupplier droppedCount,
+        LongSupplier failedCount,
+        Runnable stop,
+        Function<OtlpReceiver, List<String>> deliveredBodies) {
+      this.producer = producer;
+      this.info = info;
+      this.infoWithArg = infoWithArg;
+      this.droppedCount = droppedCount;
+      this.failedCount = failedCount;
+      this.stop = stop;
+      this.deliveredBodies = deliveredBodies;
+    }
   }
 
   private VirtualThreadAppenderChild() {}
@@ -72,11 +92,11 @@ public final class VirtualThreadAppenderChild {
       AtomicBoolean holding = new AtomicBoolean();
       receiver.respond(r -> holding.get() ? Reply.ok(r).heldBy(gate) : Reply.ok(r));
       Appender lp = framework.start(receiver.endpoint());
-      Producer producer = lp.producer();
+      Producer producer = lp.producer;
       // One event before the recording: the framework's classes are initialized by then (a
       // virtual thread waiting for another's class initialization is pinned, once, outside our
       // code).
-      lp.info("warm-up");
+      lp.info.accept("warm-up");
       producer.flush();
       holding.set(true);
       pinned = PinnedEvents.start();
@@ -88,7 +108,7 @@ public final class VirtualThreadAppenderChild {
                 () -> {
                   try {
                     for (int k = 0; k < PER_THREAD; k++) {
-                      lp.info("vthread event {}", thread * PER_THREAD + k);
+                      lp.infoWithArg.accept("vthread event {}", thread * PER_THREAD + k);
                       logged.incrementAndGet();
                     }
                     if (thread % 100 == 0) {
@@ -120,10 +140,10 @@ public final class VirtualThreadAppenderChild {
           NO_PROGRESS_MILLIS);
       lastFlush.get();
       long blocked = producer.getMetrics().getSendBlockedNanos();
-      lp.stop();
+      lp.stop.run();
       Set<String> bodies = new HashSet<>();
       long records = 0;
-      for (String body : lp.deliveredBodies(receiver)) {
+      for (String body : lp.deliveredBodies.apply(receiver)) {
         if (!"warm-up".equals(body)) {
           bodies.add(body);
         }
@@ -139,9 +159,9 @@ public final class VirtualThreadAppenderChild {
               + " deliveredRecords="
               + records
               + " dropped="
-              + lp.droppedCount()
+              + lp.droppedCount.getAsLong()
               + " failed="
-              + lp.failedCount()
+              + lp.failedCount.getAsLong()
               + " flushes="
               + flushes.get()
               + " sendBlockedNanos="
@@ -150,7 +170,7 @@ public final class VirtualThreadAppenderChild {
       if (logged.get() != total) {
         failures.add("logged " + logged.get() + " of " + total);
       }
-      if (bodies.size() + lp.droppedCount() + lp.failedCount() != total) {
+      if (bodies.size() + lp.droppedCount.getAsLong() + lp.failedCount.getAsLong() != total) {
         failures.add("events not accounted for: delivered " + bodies.size());
       }
       if (bodies.size() != total) {

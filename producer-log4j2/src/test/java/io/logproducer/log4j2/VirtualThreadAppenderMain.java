@@ -1,11 +1,8 @@
 package io.logproducer.log4j2;
 
-import io.logproducer.Producer;
 import io.logproducer.appender.VirtualThreadAppenderChild;
-import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testsupport.VirtualThreadChild;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.core.LoggerContext;
 
@@ -36,45 +33,14 @@ public final class VirtualThreadAppenderMain {
     LoggerContext ctx = Support.context("vthreads.xml");
     LogproducerAppender lp = Support.appender(ctx, "vthreads");
     Logger log = ctx.getLogger("app.vthreads");
-    return new VirtualThreadAppenderChild.Appender() {
-      @Override
-      public Producer producer() {
-        return lp.getProducer();
-      }
-
-      @Override
-      public void info(String message) {
-        log.info(message);
-      }
-
-      @Override
-      public void info(String format, Object arg) {
-        log.info(format, arg);
-      }
-
-      @Override
-      public long droppedCount() {
-        return lp.droppedCount();
-      }
-
-      @Override
-      public long failedCount() {
-        return lp.failedCount();
-      }
-
-      @Override
-      public void stop() {
-        ctx.stop();
-      }
-
-      @Override
-      public List<String> deliveredBodies(OtlpReceiver receiver) {
-        List<String> bodies = new ArrayList<>();
-        for (Support.Received d : Support.delivered(receiver)) {
-          bodies.add(d.body());
-        }
-        return bodies;
-      }
-    };
+    return new VirtualThreadAppenderChild.Appender(
+        lp.getProducer(),
+        log::info,
+        log::info,
+        lp::droppedCount,
+        lp::failedCount,
+        ctx::stop,
+        r ->
+            Support.delivered(r).stream().map(Support.Received::body).collect(Collectors.toList()));
   }
 }

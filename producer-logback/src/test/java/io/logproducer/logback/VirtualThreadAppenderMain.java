@@ -2,13 +2,10 @@ package io.logproducer.logback;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import io.logproducer.Producer;
 import io.logproducer.appender.VirtualThreadAppenderChild;
-import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testsupport.VirtualThreadChild;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The child JVM of {@link VirtualThreadAppenderTest} (run with {@code
@@ -37,45 +34,16 @@ public final class VirtualThreadAppenderMain {
         LogbackTestSupport.configure("vthreads.xml", Map.of("otlp.endpoint", endpoint));
     LogproducerAppender lp = LogbackTestSupport.appender(ctx, "LP");
     Logger log = ctx.getLogger("app.vthreads");
-    return new VirtualThreadAppenderChild.Appender() {
-      @Override
-      public Producer producer() {
-        return lp.getProducer();
-      }
-
-      @Override
-      public void info(String message) {
-        log.info(message);
-      }
-
-      @Override
-      public void info(String format, Object arg) {
-        log.info(format, arg);
-      }
-
-      @Override
-      public long droppedCount() {
-        return lp.droppedCount();
-      }
-
-      @Override
-      public long failedCount() {
-        return lp.failedCount();
-      }
-
-      @Override
-      public void stop() {
-        ctx.stop();
-      }
-
-      @Override
-      public List<String> deliveredBodies(OtlpReceiver receiver) {
-        List<String> bodies = new ArrayList<>();
-        for (LogbackTestSupport.Decoded d : LogbackTestSupport.delivered(receiver)) {
-          bodies.add(d.body());
-        }
-        return bodies;
-      }
-    };
+    return new VirtualThreadAppenderChild.Appender(
+        lp.getProducer(),
+        log::info,
+        log::info,
+        lp::droppedCount,
+        lp::failedCount,
+        ctx::stop,
+        r ->
+            LogbackTestSupport.delivered(r).stream()
+                .map(LogbackTestSupport.Decoded::body)
+                .collect(Collectors.toList()));
   }
 }
