@@ -9,7 +9,7 @@ import io.logproducer.internal.ProducerEngine;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.testing.InMemoryExporter;
 import io.logproducer.testing.Outcomes;
-import io.logproducer.testing.SchedulerLag;
+import io.logproducer.testsupport.SchedulerLag;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Producer;
 import io.logproducer.ProducerMetrics;
-import io.logproducer.testing.SchedulerLag;
+import io.logproducer.testsupport.SchedulerLag;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -3,8 +3,8 @@ package io.logproducer.log4j2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.testing.SchedulerLag;
 import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testsupport.SchedulerLag;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,17 +1,8 @@
 package io.logproducer.log4j2;
 
-import io.logproducer.Producer;
-import io.logproducer.testing.otlp.OtlpReceiver;
-import io.logproducer.testing.otlp.Reply;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
+import io.logproducer.appender.VirtualThreadAppenderChild;
+import io.logproducer.testsupport.VirtualThreadChild;
+import java.util.stream.Collectors;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.core.LoggerContext;
 
@@ -21,152 +12,35 @@ import org.apache.logging.log4j.core.LoggerContext;
  * (queue of 64, a 64 KiB budget with {@code BLOCK}) while the receiver holds its responses, so they
  * wait in the hand-off and in the budget; every 100th also flushes the producer. Prints {@code
  * PINNED total=N ours=M}, {@code EVENTS ...} and {@code RESULT ok}, or {@code RESULT failed: why}
- * and exits 1.
+ * and exits 1. The run is {@link VirtualThreadAppenderChild}'s; log4j2's part is here.
  */
 public final class VirtualThreadAppenderMain {
 
-  static final int PER_THREAD = 5;
-  static final long NO_PROGRESS_MILLIS = 120_000;
+  static final int THREADS = 10_000;
 
   private VirtualThreadAppenderMain() {}
 
-  public static void main(String[] args) throws Exception {
-    int threads = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
-    List<String> failures = new ArrayList<>();
-    try {
-      run(threads, failures);
-    } catch (Throwable t) {
-      t.printStackTrace(System.out);
-      failures.add(t.toString());
-    }
-    System.out.println(failures.isEmpty() ? "RESULT ok" : "RESULT failed: " + failures);
-    System.exit(failures.isEmpty() ? 0 : 1);
+  public static void main(String[] args) {
+    VirtualThreadChild.main(
+        args,
+        THREADS,
+        (threads, failures) ->
+            VirtualThreadAppenderChild.run(threads, failures, VirtualThreadAppenderMain::start));
   }
 
-  private static void run(int threads, List<String> failures) throws Exception {
-    ExecutorService virtual = PinnedEvents.virtualThreads();
-    Set<String> carriers = PinnedEvents.carriers(virtual, 64);
-    System.out.println("CARRIERS " + carriers.size() + " " + carriers);
-    if (carriers.size() > 2) {
-      failures.add("parallelism=2 did not take effect: carriers " + carriers);
-    }
-    int total = threads * PER_THREAD;
-    PinnedEvents pinned = null;
-    CountDownLatch gate = new CountDownLatch(1);
-    AtomicLong logged = new AtomicLong();
-    AtomicLong flushes = new AtomicLong();
-    ConcurrentLinkedQueue<Throwable> thrown = new ConcurrentLinkedQueue<>();
-    try (OtlpReceiver receiver = OtlpReceiver.start()) {
-      java.util.concurrent.atomic.AtomicBoolean holding =
-          new java.util.concurrent.atomic.AtomicBoolean();
-      receiver.respond(r -> holding.get() ? Reply.ok(r).heldBy(gate) : Reply.ok(r));
-      System.setProperty("vthreads.otlp.endpoint", receiver.endpoint());
-      LoggerContext ctx = Support.context("vthreads.xml");
-      LogproducerAppender lp = Support.appender(ctx, "vthreads");
-      Producer producer = lp.getProducer();
-      Logger log = ctx.getLogger("app.vthreads");
-      // One event before the recording: the framework's classes are initialized by then (a
-      // virtual thread waiting for another's class initialization is pinned, once, outside our
-      // code).
-      log.info("warm-up");
-      producer.flush();
-      holding.set(true);
-      pinned = PinnedEvents.start();
-      List<Future<?>> tasks = new ArrayList<>(threads);
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        tasks.add(
-            virtual.submit(
-                () -> {
-                  try {
-                    for (int k = 0; k < PER_THREAD; k++) {
-                      log.info("vthread event {}", thread * PER_THREAD + k);
-                      logged.incrementAndGet();
-                    }
-                    if (thread % 100 == 0) {
-                      producer.flush();
-                      flushes.incrementAndGet();
-                    }
-                  } catch (Throwable e) {
-                    thrown.add(e);
-                  }
-                }));
-      }
-      PinnedEvents.await(
-          "logging threads waiting for the budget",
-          () -> producer.getMetrics().getWaitingThreads() > 0,
-          logged::get,
-          NO_PROGRESS_MILLIS);
-      Thread.sleep(1_000); // the receiver stalls ~1 s, then accepts
-      gate.countDown();
-      PinnedEvents.await(
-          "every logging thread to finish",
-          () -> tasks.stream().allMatch(Future::isDone),
-          () -> logged.get() + flushes.get() + receiver.acceptedRecords(),
-          NO_PROGRESS_MILLIS);
-      Future<?> lastFlush = virtual.submit(producer::flush);
-      PinnedEvents.await(
-          "a final flush from a virtual thread",
-          lastFlush::isDone,
-          receiver::acceptedRecords,
-          NO_PROGRESS_MILLIS);
-      lastFlush.get();
-      long blocked = producer.getMetrics().getSendBlockedNanos();
-      ctx.stop();
-      Set<String> bodies = new HashSet<>();
-      long records = 0;
-      for (Support.Received d : Support.delivered(receiver)) {
-        if (!"warm-up".equals(d.body())) {
-          bodies.add(d.body());
-        }
-        records++;
-      }
-      System.out.println(
-          "EVENTS logged="
-              + logged.get()
-              + " of "
-              + total
-              + " deliveredDistinct="
-              + bodies.size()
-              + " deliveredRecords="
-              + records
-              + " dropped="
-              + lp.droppedCount()
-              + " failed="
-              + lp.failedCount()
-              + " flushes="
-              + flushes.get()
-              + " sendBlockedNanos="
-              + blocked);
-      for (Throwable e : thrown) {
-        e.printStackTrace(System.out);
-        failures.add("a logging thread threw " + e);
-        break;
-      }
-      if (logged.get() != total) {
-        failures.add("logged " + logged.get() + " of " + total);
-      }
-      if (bodies.size() + lp.droppedCount() + lp.failedCount() != total) {
-        failures.add("events not accounted for: delivered " + bodies.size());
-      }
-      if (bodies.size() != total) {
-        failures.add("not every event delivered: " + bodies.size() + " of " + total);
-      }
-      if (blocked == 0) {
-        failures.add("nothing waited for the budget");
-      }
-    } finally {
-      gate.countDown();
-      virtual.shutdown();
-      if (pinned == null) {
-        failures.add("no recording");
-      } else {
-        pinned.stop();
-        pinned.print();
-        if (pinned.oursCount != 0) {
-          failures.add(pinned.oursCount + " pinned events in io.logproducer frames");
-        }
-      }
-    }
+  private static VirtualThreadAppenderChild.Appender start(String endpoint) {
+    System.setProperty("vthreads.otlp.endpoint", endpoint);
+    LoggerContext ctx = Support.context("vthreads.xml");
+    LogproducerAppender lp = Support.appender(ctx, "vthreads");
+    Logger log = ctx.getLogger("app.vthreads");
+    return new VirtualThreadAppenderChild.Appender(
+        lp.getProducer(),
+        log::info,
+        log::info,
+        lp::droppedCount,
+        lp::failedCount,
+        ctx::stop,
+        r ->
+            Support.delivered(r).stream().map(Support.Received::body).collect(Collectors.toList()));
   }
 }

@@ -9,7 +9,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.core.status.Status;
 import io.logproducer.Producer;
 import io.logproducer.ProducerMetrics;
-import io.logproducer.testing.SchedulerLag;
+import io.logproducer.testsupport.SchedulerLag;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import io.logproducer.testing.SchedulerLag;
 import io.logproducer.testing.otlp.OtlpReceiver;
+import io.logproducer.testsupport.SchedulerLag;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.LoggerContext;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
-import io.logproducer.testing.SchedulerLag;
 import io.logproducer.testing.otlp.OtlpRequests;
 import io.logproducer.testing.otlp.ReceivedLogRecord;
+import io.logproducer.testsupport.SchedulerLag;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -16,7 +16,7 @@ import io.logproducer.spi.ExportResult;
 import io.logproducer.testing.ExportedBatch;
 import io.logproducer.testing.InMemoryExporter;
 import io.logproducer.testing.Outcomes;
-import io.logproducer.testing.SchedulerLag;
+import io.logproducer.testsupport.SchedulerLag;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,9 +11,9 @@ import static io.logproducer.internal.spool.SpoolTestSupport.sumFileSizes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.SchedulerLag;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolFullPolicy;
+import io.logproducer.testsupport.SchedulerLag;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

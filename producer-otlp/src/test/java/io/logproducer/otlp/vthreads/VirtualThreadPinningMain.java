@@ -9,11 +9,12 @@ import io.logproducer.Severity;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.Reply;
+import io.logproducer.testsupport.PinnedEvents;
+import io.logproducer.testsupport.VirtualThreadChild;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -38,30 +39,12 @@ public final class VirtualThreadPinningMain {
 
   private VirtualThreadPinningMain() {}
 
-  public static void main(String[] args) throws Exception {
-    int threads = args.length > 0 ? Integer.parseInt(args[0]) : THREADS;
-    List<String> failures = new ArrayList<>();
-    try {
-      run(threads, failures);
-    } catch (Throwable t) {
-      t.printStackTrace(System.out);
-      failures.add(t.toString());
-    }
-    if (failures.isEmpty()) {
-      System.out.println("RESULT ok");
-      System.exit(0);
-    }
-    System.out.println("RESULT failed: " + failures);
-    System.exit(1);
+  public static void main(String[] args) {
+    VirtualThreadChild.main(args, THREADS, VirtualThreadPinningMain::run);
   }
 
   private static void run(int threads, List<String> failures) throws Exception {
-    ExecutorService virtual = PinnedEvents.virtualThreads();
-    Set<String> carriers = PinnedEvents.carriers(virtual, 64);
-    System.out.println("CARRIERS " + carriers.size() + " " + carriers);
-    if (carriers.size() > 2) {
-      failures.add("parallelism=2 did not take effect: carriers " + carriers);
-    }
+    ExecutorService virtual = VirtualThreadChild.virtualThreads(failures);
     int total = threads * PER_THREAD;
     PinnedEvents pinned = PinnedEvents.start();
     CountDownLatch gate = new CountDownLatch(1);
@@ -180,11 +163,7 @@ public final class VirtualThreadPinningMain {
               + receiver.acceptedRecords()
               + " accepted="
               + (m.getRecordsAccepted() - before.getRecordsAccepted()));
-      for (Throwable e : thrown) {
-        e.printStackTrace(System.out);
-        failures.add("a sender threw " + e);
-        break;
-      }
+      VirtualThreadChild.firstThrown(thrown, "a sender", failures);
       if (sent.get() != total || once != total) {
         failures.add("not exactly one outcome per record:" + wrong);
       }
@@ -200,11 +179,7 @@ public final class VirtualThreadPinningMain {
     } finally {
       gate.countDown();
       virtual.shutdown();
-      pinned.stop();
-      pinned.print();
-      if (pinned.oursCount != 0) {
-        failures.add(pinned.oursCount + " pinned events in io.logproducer frames");
-      }
+      VirtualThreadChild.checkPinned(pinned, failures);
     }
   }
 

@@ -1,16 +1,17 @@
-package io.logproducer.testing;
+package io.logproducer.testsupport;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Measures how late this machine wakes a thread up, so that a test of a bound the product promises
- * ("returns within its timeout plus 1 s") asserts that promise and not how fast the machine is: a
- * daemon thread parks 1 ms at a time and records the largest overshoot while the meter is open; a
- * call that waits on a timer returns no later than its bound plus that lag (the waiting thread is
- * woken as late as the probe is). On an idle machine the lag is a millisecond or two; on a machine
- * saturated by other builds it can be seconds.
+ * Test support shared by the modules' tests (producer-core's test-jar). Measures how late this
+ * machine wakes a thread up, so that a test of a bound the product promises ("returns within its
+ * timeout plus 1 s") asserts that promise and not how fast the machine is: a daemon thread parks 1
+ * ms at a time and records the largest overshoot while the meter is open; a call that waits on a
+ * timer returns no later than its bound plus that lag (the waiting thread is woken as late as the
+ * probe is). On an idle machine the lag is a millisecond or two; on a machine saturated by other
+ * builds it can be seconds.
  *
  * <pre>{@code
  * try (SchedulerLag lag = SchedulerLag.start()) {

@@ -1,4 +1,4 @@
-package io.logproducer.logback;
+package io.logproducer.testsupport;
 
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -22,9 +22,10 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * A JFR recording of {@code jdk.VirtualThreadPinned} (threshold 0, with stack traces), and the JDK
  * 21 virtual-thread API by reflection (tests compile for Java 11). Used by the child JVMs of the
- * virtual-thread pinning tests.
+ * virtual-thread pinning tests (producer-otlp, producer-logback, producer-log4j2), with {@link
+ * VirtualThreadChild}.
  */
-final class PinnedEvents {
+public final class PinnedEvents {
 
   private final Recording recording = new Recording();
 
@@ -33,18 +34,18 @@ final class PinnedEvents {
    * virtual thread), after {@link #stop}; {@link #ours}: those with a frame of {@code
    * io.logproducer}.
    */
-  long total;
+  public long total;
 
-  long monitorWaits;
+  public long monitorWaits;
 
   /** Events with a frame of {@code io.logproducer}; {@link #ours}: the first 20 stacks. */
-  long oursCount;
+  public long oursCount;
 
-  final List<String> ours = new ArrayList<>();
+  public final List<String> ours = new ArrayList<>();
 
   private PinnedEvents() {}
 
-  static PinnedEvents start() {
+  public static PinnedEvents start() {
     PinnedEvents p = new PinnedEvents();
     p.recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
     // Object.wait on a virtual thread pins its carrier on Java 21 without a VirtualThreadPinned
@@ -56,7 +57,7 @@ final class PinnedEvents {
   }
 
   /** Stops the recording and counts its pinned events; {@link #ours} lists the offending stacks. */
-  void stop() throws IOException {
+  public void stop() throws IOException {
     recording.stop();
     Path file = Files.createTempFile("pinned", ".jfr");
     try {
@@ -121,7 +122,7 @@ final class PinnedEvents {
   }
 
   /** Prints the counts as {@code PINNED total=N ours=M} and the first offending stacks. */
-  void print() {
+  public void print() {
     System.out.println(
         "PINNED total="
             + total
@@ -136,7 +137,7 @@ final class PinnedEvents {
   }
 
   /** {@code Executors.newVirtualThreadPerTaskExecutor()}, by reflection (Java 21+). */
-  static ExecutorService virtualThreads() throws ReflectiveOperationException {
+  public static ExecutorService virtualThreads() throws ReflectiveOperationException {
     Method m = Executors.class.getMethod("newVirtualThreadPerTaskExecutor");
     return (ExecutorService) m.invoke(null);
   }
@@ -146,7 +147,7 @@ final class PinnedEvents {
    * VirtualThread[#22]/runnable@ForkJoinPool-1-worker-1}): shows the scheduler's parallelism took
    * effect.
    */
-  static Set<String> carriers(ExecutorService virtualThreads, int tasks) throws Exception {
+  public static Set<String> carriers(ExecutorService virtualThreads, int tasks) throws Exception {
     Set<String> carriers = java.util.Collections.synchronizedSet(new LinkedHashSet<String>());
     List<Future<?>> futures = new ArrayList<>();
     for (int i = 0; i < tasks; i++) {
@@ -171,7 +172,7 @@ final class PinnedEvents {
   }
 
   /** Whether this JVM has virtual threads (Java 21+). */
-  static boolean available() {
+  public static boolean available() {
     return Runtime.version().feature() >= 21;
   }
 
@@ -179,7 +180,7 @@ final class PinnedEvents {
    * Every thread's stack, virtual threads included ({@code HotSpotDiagnosticMXBean.dumpThreads},
    * Java 21, by reflection), identical stacks grouped with their count.
    */
-  static String threadDump() {
+  public static String threadDump() {
     try {
       Path file = Files.createTempFile("threads", ".txt");
       Files.delete(file);
@@ -215,11 +216,11 @@ final class PinnedEvents {
   }
 
   /** A bounded wait that fails only when nothing moves for {@code noProgressMillis}. */
-  interface Progress {
+  public interface Progress {
     long value();
   }
 
-  interface Condition {
+  public interface Condition {
     boolean met() throws Exception;
   }
 
@@ -228,7 +229,7 @@ final class PinnedEvents {
    * progress} does not change for {@code noProgressMillis}: a deadlock is caught without guessing
    * how long a slow machine needs.
    */
-  static void await(String what, Condition done, Progress progress, long noProgressMillis)
+  public static void await(String what, Condition done, Progress progress, long noProgressMillis)
       throws Exception {
     long last = progress.value();
     long since = System.nanoTime();
