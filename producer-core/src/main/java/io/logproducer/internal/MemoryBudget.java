@@ -242,11 +242,14 @@ public final class MemoryBudget {
     }
   }
 
-  /** Publishes the queue's size and head (lock held). */
+  /**
+   * Publishes the queue's head and size (lock held), the head first: a reader that sees the new size
+   * (a volatile read after the head's volatile write) sees that head or a newer one.
+   */
   private void queueChanged() {
-    waiterCount = waiters.size();
     Waiter head = waiters.peekFirst();
     headWanted = head == null ? 0 : head.bytes;
+    waiterCount = waiters.size();
   }
 
   /**

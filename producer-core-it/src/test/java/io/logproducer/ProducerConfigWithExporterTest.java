@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Configuration checks that need an exporter, so they cannot live beside producer-core's
- * ProducerConfigTest (the kit depends on the core; see producer-testing/pom.xml).
+ * ProducerConfigTest (the kit depends on the core; see producer-core-it/pom.xml).
  */
 class ProducerConfigWithExporterTest {
 
