@@ -349,8 +349,8 @@ public final class OtlpReceiver implements AutoCloseable {
               .setSocketConfig(SOCKETS)
               .setHttpProcessor(PROCESSOR)
               .setRequestRouter((request, context) -> handler) // every path; handle answers 404
-              .setExceptionListener(
-                  ExceptionListener.NO_OP) // e.g. a connection dropped as scripted
+              // quiet about a connection dropped as scripted, or reset by a client
+              .setExceptionListener(ExceptionListener.NO_OP)
               .create();
       try {
         s.start();
