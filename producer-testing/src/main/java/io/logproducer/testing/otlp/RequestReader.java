@@ -1,18 +1,24 @@
 package io.logproducer.testing.otlp;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.logproducer.Compression;
 import io.logproducer.internal.codec.Codec;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpRequest;
 
 /**
  * Checks, reads, decompresses (with the core's codecs) and decodes one request of {@link
@@ -48,24 +54,24 @@ final class RequestReader {
     this.idKey = idKey;
   }
 
-  /** Reads the request of {@code ex}; the body is always consumed. */
-  Result read(HttpExchange ex) throws IOException {
-    byte[] wire = readAll(ex);
-    if (!"POST".equals(ex.getRequestMethod())) {
-      return Result.error(405, "method must be POST, was " + ex.getRequestMethod());
+  /** Reads {@code request}; the body is always consumed. */
+  Result read(ClassicHttpRequest request) throws IOException {
+    byte[] wire = readAll(request);
+    if (!"POST".equals(request.getMethod())) {
+      return Result.error(405, "method must be POST, was " + request.getMethod());
     }
-    if (!OtlpReceiver.LOGS_PATH.equals(ex.getRequestURI().getPath())) {
-      return Result.error(
-          404, "path must be " + OtlpReceiver.LOGS_PATH + ", was " + ex.getRequestURI().getPath());
+    String path = path(request);
+    if (!OtlpReceiver.LOGS_PATH.equals(path)) {
+      return Result.error(404, "path must be " + OtlpReceiver.LOGS_PATH + ", was " + path);
     }
-    String type = ex.getRequestHeaders().getFirst("Content-Type");
+    String type = header(request, "Content-Type");
     String mediaType = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
     boolean json = mediaType.equals("application/json");
     if (!json && !mediaType.equals("application/x-protobuf")) {
       return Result.error(
           415, "Content-Type must be application/x-protobuf or application/json, was " + type);
     }
-    String encoding = ex.getRequestHeaders().getFirst("Content-Encoding");
+    String encoding = header(request, "Content-Encoding");
     Result r = new Result();
     try {
       r.body = decompress(encoding, wire);
@@ -79,7 +85,7 @@ final class RequestReader {
     }
     r.status = 200;
     r.wireLength = wire.length;
-    r.headers = headers(ex);
+    r.headers = headers(request);
     return r;
   }
 
@@ -149,17 +155,37 @@ final class RequestReader {
     }
   }
 
-  private static byte[] readAll(HttpExchange ex) throws IOException {
-    String length = ex.getRequestHeaders().getFirst("Content-Length");
-    int hint = 8192;
-    if (length != null) {
-      try {
-        hint = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(0, Long.parseLong(length.trim())));
-      } catch (NumberFormatException e) {
-        hint = 8192;
-      }
+  /**
+   * {@return the decoded path of the request's target without its query, as {@code URI.getPath()}
+   * gives it}
+   */
+  static String path(HttpRequest request) {
+    String target = request.getPath();
+    if (target == null) {
+      return "";
     }
-    try (InputStream in = ex.getRequestBody()) {
+    try {
+      String path = new URI(target).getPath();
+      return path == null ? target : path;
+    } catch (URISyntaxException e) {
+      int query = target.indexOf('?');
+      return query < 0 ? target : target.substring(0, query);
+    }
+  }
+
+  private static String header(HttpRequest request, String name) {
+    Header h = request.getFirstHeader(name);
+    return h == null ? null : h.getValue();
+  }
+
+  private static byte[] readAll(ClassicHttpRequest request) throws IOException {
+    HttpEntity entity = request.getEntity();
+    if (entity == null) {
+      return new byte[0];
+    }
+    long length = entity.getContentLength(); // -1 when chunked
+    int hint = length < 0 ? 8192 : (int) Math.min(Integer.MAX_VALUE - 8, length);
+    try (InputStream in = entity.getContent()) {
       return readAll(in, hint);
     }
   }
@@ -185,10 +211,15 @@ final class RequestReader {
     }
   }
 
-  private static Map<String, List<String>> headers(HttpExchange ex) {
-    Map<String, List<String>> out = new HashMap<>();
-    for (Map.Entry<String, List<String>> h : ex.getRequestHeaders().entrySet()) {
-      out.put(h.getKey().toLowerCase(Locale.ROOT), Collections.unmodifiableList(h.getValue()));
+  /** {@return the request's headers by lower-case name, each with its values in order} */
+  private static Map<String, List<String>> headers(HttpRequest request) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (Header h : request.getHeaders()) {
+      out.computeIfAbsent(h.getName().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+          .add(h.getValue());
+    }
+    for (Map.Entry<String, List<String>> e : out.entrySet()) {
+      e.setValue(Collections.unmodifiableList(e.getValue()));
     }
     return Collections.unmodifiableMap(out);
   }

@@ -23,8 +23,10 @@ import io.opentelemetry.proto.logs.v1.SeverityNumber;
 import io.opentelemetry.proto.resource.v1.Resource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -361,6 +363,55 @@ class OtlpReceiverTest {
       assertEquals(200, post(receiver.logsUrl(), PROTOBUF, Compression.NONE, body).statusCode());
       assertEquals(2, receiver.acceptedRequests());
     }
+  }
+
+  @Test
+  void keepsTheConnectionOpenAfterAnErrorStatusUntilAskedToClose() throws Exception {
+    byte[] body = fullRequest().toByteArray();
+    try (OtlpReceiver receiver = OtlpReceiver.start();
+        Socket socket = new Socket("127.0.0.1", receiver.port())) {
+      receiver.respond(r -> r.index() < 2 ? Reply.status(r.index() == 0 ? 503 : 413) : Reply.ok(r));
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      InputStream in = socket.getInputStream();
+      for (int i = 0; i < 4; i++) {
+        String head =
+            "POST /v1/logs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                + PROTOBUF
+                + "\r\nContent-Length: "
+                + body.length
+                + (i == 3 ? "\r\nConnection: close" : "")
+                + "\r\n\r\n";
+        out.write(head.getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
+        out.flush();
+        String response = readResponse(in);
+        assertTrue(
+            response.startsWith(i == 0 ? "http/1.1 503" : i == 1 ? "http/1.1 413" : "http/1.1 200"),
+            response);
+        assertEquals(i == 3, response.contains("\nconnection: close"), response);
+      }
+      assertEquals(-1, in.read(), "closed after the request that asked");
+      assertEquals(2, receiver.acceptedRequests());
+      assertEquals(2, receiver.rejectedRequests());
+    }
+  }
+
+  /** Reads one response with a Content-Length; {@return its head, lower case, and body} */
+  private static String readResponse(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (head.indexOf("\r\n\r\n") < 0) {
+      int c = in.read();
+      if (c < 0) {
+        throw new IOException("closed after " + head);
+      }
+      head.append((char) c);
+    }
+    String h = head.toString().toLowerCase(java.util.Locale.ROOT);
+    int at = h.indexOf("content-length:");
+    int length = Integer.parseInt(h.substring(at + 15, h.indexOf('\r', at)).trim());
+    byte[] body = in.readNBytes(length);
+    return h.replace("\r\n", "\n") + new String(body, StandardCharsets.UTF_8);
   }
 
   @Test
