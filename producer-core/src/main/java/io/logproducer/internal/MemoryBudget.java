@@ -243,8 +243,8 @@ public final class MemoryBudget {
   }
 
   /**
-   * Publishes the queue's head and size (lock held), the head first: a reader that sees the new size
-   * (a volatile read after the head's volatile write) sees that head or a newer one.
+   * Publishes the queue's head and size (lock held), the head first: a reader that sees the new
+   * size (a volatile read after the head's volatile write) sees that head or a newer one.
    */
   private void queueChanged() {
     Waiter head = waiters.peekFirst();
