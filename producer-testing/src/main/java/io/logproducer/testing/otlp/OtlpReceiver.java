@@ -3,7 +3,9 @@ package io.logproducer.testing.otlp;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.BindException;
+import java.net.ConnectException;
 import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -310,9 +312,34 @@ public final class OtlpReceiver implements AutoCloseable {
    */
   public synchronized void refuse() {
     if (server != null) {
-      // Closes the listening socket, interrupts the worker threads and closes every connection.
+      // Interrupts the listener and the worker threads and closes every connection.
       server.close(CloseMode.IMMEDIATE);
       server = null;
+      awaitRefused();
+    }
+  }
+
+  /**
+   * httpcore5's listener closes its socket only once a blocked {@code accept()} returns: connects
+   * (each connection wakes it, and is closed) until the port refuses, for up to {@value
+   * #REBIND_MILLIS} ms, so that on return from {@link #refuse()} a new connection is refused.
+   */
+  private void awaitRefused() {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REBIND_MILLIS);
+    while (System.nanoTime() - deadline < 0) {
+      try (Socket wake = new Socket(InetAddress.getLoopbackAddress(), port)) {
+        wake.setSoLinger(true, 0);
+      } catch (ConnectException refused) {
+        return;
+      } catch (IOException e) {
+        // reset by the closing listener: try again
+      }
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 
