@@ -70,6 +70,7 @@ public final class MemoryBoundMain {
   }
 
   public static void main(String[] args) throws Exception {
+    io.logproducer.testsupport.ChildOutput.lineAtomic();
     String name = args[0];
     ProducerConfig config = config(name).build();
     int shards = shards(name);

@@ -50,6 +50,7 @@ public final class SpoolChildMain {
 
   /** Runs the mode in {@code args[0]} on the directory {@code args[1]}. */
   public static void main(String[] args) throws Exception {
+    io.logproducer.testsupport.ChildOutput.lineAtomic();
     Path dir = Paths.get(args[1]);
     if (args[0].equals("try")) {
       try (Spool spool = open(dir)) {

@@ -23,6 +23,7 @@ public final class SpoolGuaranteeMain {
 
   /** Runs the rounds; see the class comment. */
   public static void main(String[] args) throws Exception {
+    io.logproducer.testsupport.ChildOutput.lineAtomic();
     InMemoryExporter down = InMemoryExporter.create();
     down.respondWith(b -> ExportResult.retryable("receiver down", null, -1));
     Producer p =

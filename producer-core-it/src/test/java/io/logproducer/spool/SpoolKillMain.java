@@ -24,6 +24,7 @@ public final class SpoolKillMain {
   private SpoolKillMain() {}
 
   public static void main(String[] args) throws Exception {
+    io.logproducer.testsupport.ChildOutput.lineAtomic();
     int n = Integer.parseInt(args[1]);
     int first = args.length > 2 ? Integer.parseInt(args[2]) : 0;
     InMemoryExporter exporter = InMemoryExporter.create();

@@ -48,6 +48,7 @@ public final class SpoolLiveKillMain {
   }
 
   public static void main(String[] args) throws Exception {
+    io.logproducer.testsupport.ChildOutput.lineAtomic();
     int port = Integer.parseInt(args[2]);
     ThreadLocal<Socket> sockets = new ThreadLocal<>();
     InMemoryExporter exporter = InMemoryExporter.create();

@@ -92,7 +92,7 @@ public final class PinnedEvents {
     StringBuilder text = new StringBuilder(name).append(' ').append(e.getDuration()).append('\n');
     for (RecordedFrame f : stack.getFrames()) {
       String type = f.getMethod().getType().getName();
-      mine |= type.startsWith("io.logproducer.");
+      mine |= ours(type);
       text.append("    at ")
           .append(type)
           .append('.')
@@ -252,5 +252,19 @@ public final class PinnedEvents {
                 + dump);
       }
     }
+  }
+
+  /**
+   * Whether a frame of {@code type} makes an event ours: the project's code, not the tests' own
+   * child mains and helpers (a pin inside a logging framework called from a test's lambda is the
+   * framework's).
+   */
+  static boolean ours(String type) {
+    if (!type.startsWith("io.logproducer.") || type.startsWith("io.logproducer.testsupport.")) {
+      return false;
+    }
+    int nested = type.indexOf('$');
+    String outer = nested < 0 ? type : type.substring(0, nested);
+    return !outer.endsWith("Main") && !outer.endsWith("Child");
   }
 }

@@ -27,7 +27,18 @@ final class DeferredFormat {
   /** The most characters an immutable argument other than a {@code String} prints: 64. */
   private static final int OTHER_ARGUMENT_CHARS = 64;
 
+  /**
+   * Loaded with this class, not at a first large argument: a virtual thread loading a class is
+   * pinned to its carrier (EventPipeline initialises this class when the appender starts).
+   */
+  private static final Class<?> BIG_INTEGER = BigInteger.class;
+
+  private static final Class<?> BIG_DECIMAL = BigDecimal.class;
+
   private DeferredFormat() {}
+
+  /** Initialises this class (its caller's thread loads what it needs). */
+  static void initialize() {}
 
   /**
    * The most characters {@code event}'s formatted message can have, if it can be formatted later on
@@ -56,8 +67,8 @@ final class DeferredFormat {
         chars += ((String) argument).length();
       } else if (isImmutableValue(type)) {
         chars += OTHER_ARGUMENT_CHARS;
-        if ((type == BigInteger.class && ((BigInteger) argument).bitLength() > 128)
-            || (type == BigDecimal.class && ((BigDecimal) argument).precision() > 38)) {
+        if ((type == BIG_INTEGER && ((BigInteger) argument).bitLength() > 128)
+            || (type == BIG_DECIMAL && ((BigDecimal) argument).precision() > 38)) {
           return -1; // digits beyond the fixed bound
         }
       } else {
@@ -84,7 +95,7 @@ final class DeferredFormat {
         || type == Byte.class
         || type == Character.class
         || type == UUID.class
-        || type == BigInteger.class
-        || type == BigDecimal.class;
+        || type == BIG_INTEGER
+        || type == BIG_DECIMAL;
   }
 }

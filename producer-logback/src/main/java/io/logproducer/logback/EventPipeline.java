@@ -69,6 +69,7 @@ final class EventPipeline {
       boolean captureCode,
       int queueSize,
       Consumer<String> status) {
+    DeferredFormat.initialize(); // on the starting thread, not on a first logging virtual thread
     this.status = status;
     this.producer = producer;
     this.mapper = mapper;
