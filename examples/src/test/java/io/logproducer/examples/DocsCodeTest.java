@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -258,6 +259,12 @@ class DocsCodeTest {
         Path classes = compile("otlp-" + block.className(), List.of(block), List.of(source));
         run(classes, block);
         String where = block.page() + " line " + block.line();
+        // close() returns within its bound; its threads end just after, as this machine schedules
+        // them: wait for that (60 s only ends a hang)
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!producerThreads().isEmpty() && System.nanoTime() - until < 0) {
+          Thread.sleep(10);
+        }
         assertEquals(List.of(), producerThreads(), where + ": the example closed its producer");
         assertEquals(
             block.sends(), receiver.acceptedRecords(), where + ": records the receiver counted");
