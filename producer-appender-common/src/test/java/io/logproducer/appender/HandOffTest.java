@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.testsupport.SchedulerLag;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -305,6 +306,67 @@ class HandOffTest {
     assertEquals(1_000, consumed.get(), "every event queued before the call was consumed");
     assertEquals(0, h.stop(1_000));
     assertTrue(h.awaitDrained(0), "nothing queued after the stop");
+  }
+
+  @Test
+  void manyDrainWaitersEachReturnOnceTheEventsQueuedBeforeThemWereConsumed() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger consumed = new AtomicInteger();
+    HandOff<Integer> h =
+        new HandOff<>(
+            "handoff-drain-many",
+            4096,
+            e -> {
+              if (e == 0) {
+                try {
+                  release.await(); // the worker holds the first event until every waiter waits
+                } catch (InterruptedException ie) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+              consumed.incrementAndGet();
+            });
+    int waiters = 50;
+    List<Thread> threads = new ArrayList<>();
+    ConcurrentHashMap<Integer, String> wrong = new ConcurrentHashMap<>();
+    CountDownLatch queued = new CountDownLatch(waiters);
+    int[] offered = {0};
+    assertTrue(h.offer(0)); // the event the worker holds
+    offered[0] = 1;
+    for (int w = 0; w < waiters; w++) {
+      int waiter = w;
+      threads.add(
+          new Thread(
+              () -> {
+                int before;
+                synchronized (offered) { // every event offered before this waiter's wait
+                  for (int i = 0; i < 3; i++) {
+                    h.offer(1 + waiter * 3 + i);
+                  }
+                  offered[0] += 3;
+                  before = offered[0];
+                }
+                queued.countDown();
+                boolean drained = h.awaitDrained(60_000);
+                int seen = consumed.get();
+                if (!drained || seen < before) {
+                  wrong.put(waiter, "drained=" + drained + " consumed=" + seen + " < " + before);
+                }
+              },
+              "drain-waiter-" + w));
+    }
+    for (Thread t : threads) {
+      t.start();
+    }
+    assertTrue(queued.await(30, TimeUnit.SECONDS));
+    release.countDown();
+    for (Thread t : threads) {
+      t.join(TimeUnit.SECONDS.toMillis(60));
+      assertFalse(t.isAlive(), t.getName() + " still waits for the drain");
+    }
+    assertEquals(Collections.emptyMap(), wrong);
+    assertEquals(1 + 3 * waiters, consumed.get());
+    assertEquals(0, h.stop(1_000));
   }
 
   @Test

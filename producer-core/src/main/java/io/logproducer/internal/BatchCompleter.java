@@ -68,8 +68,9 @@ final class BatchCompleter {
       count(b, result, wireBytes);
     } finally {
       try {
-        incomplete.remove(
-            b); // the outcome is decided: the deadline watchdog has nothing more to do with it
+        // The outcome is decided: the deadline watchdog has nothing more to do with it, but flush()
+        // and close() still wait for it until its callbacks have run.
+        incomplete.completing(b);
         if (releaseMemory) {
           b.releaseMemory(budget);
         }
@@ -162,6 +163,7 @@ final class BatchCompleter {
   }
 
   private void signal(ProducerBatch b) {
+    incomplete.remove(b); // after its callbacks: a flush that snapshots now need not wait for it
     b.signalDone();
     ProducerBatch p = b.parent;
     while (p != null && p.childDone()) {

@@ -95,11 +95,13 @@ final class ProducerBatch implements Batch {
   ProducerBatch lingerNext;
   boolean lingerLinked;
 
-  /** {@link IncompleteBatches}' list in deadline order; guarded by it. */
+  /** {@link IncompleteBatches}' lists; guarded by it. */
   ProducerBatch incompletePrev;
 
   ProducerBatch incompleteNext;
-  boolean incompleteLinked;
+
+  /** Which of {@link IncompleteBatches}' lists holds this batch ({@code NONE}, ...). */
+  byte incompleteList;
 
   /** {@link SendQueue}'s link; guarded by it. */
   ProducerBatch queueNext;
