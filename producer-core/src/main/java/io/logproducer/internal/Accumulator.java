@@ -86,20 +86,7 @@ final class Accumulator {
     this.incomplete = incomplete;
     this.timer = timer;
     this.onSealed = onSealed;
-    initialize(ProducerBatch.class);
-  }
-
-  /**
-   * Initialises {@code c} now, on the thread that builds the producer, rather than in the first
-   * senders' {@code append}: threads that find another initialising a class wait on a monitor,
-   * which pins a virtual thread's carrier (JFR reports it on JDK 25, under the shard lock).
-   */
-  private static void initialize(Class<?> c) {
-    try {
-      Class.forName(c.getName(), true, c.getClassLoader());
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException(e);
-    }
+    ClassInit.initialize(ProducerBatch.class, Shard.class); // see ClassInit
   }
 
   /**

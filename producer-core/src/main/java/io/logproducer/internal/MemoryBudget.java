@@ -77,6 +77,7 @@ public final class MemoryBudget {
       throw new IllegalArgumentException("totalBytes must be >= 1, was " + totalBytes);
     }
     this.total = totalBytes;
+    ClassInit.initialize(Waiter.class); // not in the first sender's wait: see ClassInit
   }
 
   /**
@@ -125,9 +126,18 @@ public final class MemoryBudget {
     if (bytes < 0) {
       throw new IllegalArgumentException("cannot reserve " + bytes + " bytes");
     }
-    long next = used.addAndGet(bytes);
-    if (next > peak.get()) {
-      peak.accumulateAndGet(next, Math::max);
+    raisePeak(used.addAndGet(bytes));
+  }
+
+  /**
+   * Raises {@link #peak} to {@code next} if higher: a compare-and-set loop rather than a method
+   * reference, whose call site a virtual thread would link on first use (under a class-loading
+   * monitor, which pins its carrier).
+   */
+  private void raisePeak(long next) {
+    long p;
+    while (next > (p = peak.get()) && !peak.compareAndSet(p, next)) {
+      // another thread raised it meanwhile: look again
     }
   }
 
@@ -287,9 +297,7 @@ public final class MemoryBudget {
       }
       long next = u + take;
       if (used.compareAndSet(u, next)) {
-        if (next > peak.get()) {
-          peak.accumulateAndGet(next, Math::max);
-        }
+        raisePeak(next);
         return take;
       }
     }
@@ -325,9 +333,7 @@ public final class MemoryBudget {
         return false;
       }
       if (used.compareAndSet(u, next)) {
-        if (next > peak.get()) {
-          peak.accumulateAndGet(next, Math::max);
-        }
+        raisePeak(next);
         return true;
       }
     }

@@ -112,6 +112,8 @@ public final class ProducerEngine {
     }
     this.config = config;
     this.exporter = exporter;
+    // send() and flush() from the first virtual threads must not load these (see ClassInit)
+    ClassInit.initialize(Scratch.class, CallbackContext.class, ProducerThread.class);
     ExporterCapabilities capabilities = exporter.capabilities();
     if (capabilities == null) {
       throw new IllegalArgumentException(
