@@ -589,8 +589,16 @@ public final class GseAgent implements Closeable {
       } catch (IOException e) {
         return; // closed
       }
+      synchronized (this) {
+        // Under kill()'s monitor: a connection accepted while kill() ran is closed, not served
+        // after the kill (it escaped kill()'s sweep of the clients, and took frames when "down").
+        if (!s.isOpen()) {
+          closeQuietly(c);
+          return;
+        }
+        clients.add(c);
+      }
       int id = connections.incrementAndGet();
-      clients.add(c);
       startThread(new AgentConnection(this, c, id), "gse-agent-conn-" + id);
     }
   }
