@@ -9,6 +9,7 @@ import io.logproducer.otlp.encoding.internal.ProtobufWireFormat;
 import io.logproducer.otlp.encoding.internal.WireFormat;
 import io.logproducer.otlp.internal.HttpTransport;
 import io.logproducer.otlp.internal.Stripes;
+import io.logproducer.otlp.internal.tls.ClientTls;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
 import java.util.Map;
+import org.slf4j.LoggerFactory;
 
 /**
  * Exports log records over OTLP/HTTP ({@code POST …/v1/logs}, an {@code ExportLogsServiceRequest}
@@ -91,6 +93,7 @@ public final class OtlpHttpExporter implements Exporter {
   private final WireFormat format;
   private final Stripes stripes;
   private final HttpTransport transport;
+  private final ClientTls tls; // null for http://
 
   OtlpHttpExporter(OtlpHttpExporterBuilder b) {
     this.endpoint = b.endpoint();
@@ -124,6 +127,12 @@ public final class OtlpHttpExporter implements Exporter {
             .setRequestTimeoutMillis(timeoutMillis)
             .build();
     this.stripes = new Stripes(b.stripes());
+    boolean https = endpoint.regionMatches(true, 0, "https:", 0, 6);
+    if (!https && b.tlsConfigured()) {
+      LoggerFactory.getLogger(OtlpHttpExporter.class)
+          .warn("TLS settings are ignored: the endpoint {} is http://, not https://", endpoint);
+    }
+    this.tls = https ? b.tls() : null;
     this.transport =
         new HttpTransport(
             URI.create(endpoint),
@@ -131,7 +140,8 @@ public final class OtlpHttpExporter implements Exporter {
             timeoutMillis,
             format.contentType(),
             format.isJson(),
-            userAgent());
+            userAgent(),
+            tls);
   }
 
   /**
@@ -229,7 +239,8 @@ public final class OtlpHttpExporter implements Exporter {
         + ", stripes="
         + stripes.count()
         + ", headers="
-        + headers.keySet()
+        + headers.keySet() // names only: values are secrets
+        + (tls != null ? ", tls=" + tls : "")
         + (instrumentationScopeFromRecords ? ", instrumentationScopeFromRecords=true" : "")
         + "}";
   }
@@ -266,6 +277,16 @@ public final class OtlpHttpExporter implements Exporter {
 
   Map<String, String> headers() {
     return headers;
+  }
+
+  /** {@return TLS handshakes so far (0 for http://)} */
+  long tlsHandshakes() {
+    return tls == null ? 0 : tls.handshakes();
+  }
+
+  /** {@return rotated certificate files loaded so far} */
+  long tlsReloads() {
+    return tls == null ? 0 : tls.reloads();
   }
 
   Map<String, AnyValue> resourceAttributes() {

@@ -4,11 +4,16 @@ import io.logproducer.AnyValue;
 import io.logproducer.Compression;
 import io.logproducer.otlp.internal.Endpoints;
 import io.logproducer.otlp.internal.OtlpEnvironment;
+import io.logproducer.otlp.internal.tls.ClientTls;
+import io.logproducer.otlp.internal.tls.Pem;
+import io.logproducer.otlp.internal.tls.PemSource;
 import io.logproducer.spi.ExporterCapabilities;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /**
  * Configures an {@link OtlpHttpExporter}. {@link OtlpHttpExporter#builder()} starts from the
@@ -26,11 +31,24 @@ import java.util.Map;
  *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]COMPRESSION</td><td>none, gzip, lz4 or zstd</td></tr>
  *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]TIMEOUT</td><td>timeoutMillis</td></tr>
  *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]PROTOCOL</td><td>http/protobuf or http/json</td></tr>
+ *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]CERTIFICATE</td><td>trusted CA certificates, a PEM file
+ *   path</td></tr>
+ *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]CLIENT_KEY</td><td>the client's PKCS#8 private key, a PEM file
+ *   path (mutual TLS; with CLIENT_CERTIFICATE)</td></tr>
+ *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]CLIENT_CERTIFICATE</td><td>the client's certificate chain, a
+ *   PEM file path (mutual TLS; with CLIENT_KEY)</td></tr>
  *   <tr><td>OTEL_RESOURCE_ATTRIBUTES</td><td>resource attributes, {@code k=v,…}, percent-decoded</td></tr>
  *   <tr><td>OTEL_SERVICE_NAME</td><td>service.name (wins over OTEL_RESOURCE_ATTRIBUTES)</td></tr>
  * </table>
  *
  * A {@code LOGS_} variable replaces its generic counterpart as a whole (headers are not merged).
+ * Each TLS variable is taken on its own (a {@code LOGS_} one wins over its generic one); a setter
+ * of this builder wins over both, and {@link #setSslContext} replaces all three.
+ *
+ * <h2>Secrets</h2>
+ *
+ * Header values, the password of an endpoint's user-info and key material are never printed: not by
+ * {@code toString()}, {@code describe()}, log lines nor exception messages (header names are).
  */
 public final class OtlpHttpExporterBuilder {
 
@@ -63,6 +81,12 @@ public final class OtlpHttpExporterBuilder {
   private boolean instrumentationScopeFromRecords;
   private int maxRequestSizeInBytes = OtlpHttpExporter.DEFAULT_MAX_REQUEST_SIZE_IN_BYTES;
   private int stripes = OtlpHttpExporter.defaultStripes();
+  private String userInfoAuthorization; // from the endpoint's user-info; never printed
+  private PemSource trustedCertificates;
+  private PemSource clientKey;
+  private PemSource clientCertificate;
+  private boolean tlsFromEnvironment; // the three above came from OTEL_EXPORTER_OTLP_*
+  private SSLContext sslContext;
 
   /**
    * Defaults overridden by {@code env}.
@@ -76,7 +100,14 @@ public final class OtlpHttpExporterBuilder {
     String url = e.endpoint();
     if (url != null) {
       endpoint = url;
+      userInfoAuthorization =
+          Endpoints.basicAuthorization(
+              e.rawEndpoint() == null ? url : e.rawEndpoint()); // URL user-info → Basic auth
     }
+    trustedCertificates = e.certificate();
+    clientKey = e.clientKey();
+    clientCertificate = e.clientCertificate();
+    tlsFromEnvironment = true;
     for (Map.Entry<String, String> h : e.headers().entrySet()) {
       try {
         addHeader(h.getKey(), h.getValue());
@@ -112,7 +143,10 @@ public final class OtlpHttpExporterBuilder {
   /**
    * The receiver's URL. If its path is empty or "/", {@code /v1/logs} is appended; otherwise it is
    * used as given. Default {@value OtlpHttpExporter#DEFAULT_ENDPOINT}. Use {@code https://} for TLS
-   * (JDK default trust store).
+   * (the JDK's default trust store unless {@link #setTrustedCertificates} or {@link #setSslContext}
+   * say otherwise). A user-info ({@code https://user:password@host}) is sent as {@code
+   * Authorization: Basic …} (RFC 7617; unless an {@code Authorization} header is added) and removed
+   * from the URL: it is never printed.
    *
    * @param url an absolute {@code http} or {@code https} URL with a host and no fragment, e.g.
    *     {@code http://collector:4318}; surrounding whitespace is ignored
@@ -122,6 +156,110 @@ public final class OtlpHttpExporterBuilder {
    */
   public OtlpHttpExporterBuilder setEndpoint(String url) {
     this.endpoint = Endpoints.forEndpoint("endpoint", url);
+    this.userInfoAuthorization = Endpoints.basicAuthorization(url);
+    return this;
+  }
+
+  /**
+   * Trusts these CA certificates, and only these, to verify the receiver's certificate (a private
+   * CA); replaces {@code OTEL_EXPORTER_OTLP_CERTIFICATE}. Default: the JDK's trust store.
+   *
+   * @param pem one or more PEM {@code CERTIFICATE} blocks (text between blocks is ignored)
+   * @return this builder
+   * @throws IllegalArgumentException if null, empty, or not PEM certificates (the message says
+   *     which)
+   */
+  public OtlpHttpExporterBuilder setTrustedCertificates(byte[] pem) {
+    PemSource source = PemSource.ofBytes("trustedCertificates", pem);
+    Pem.certificates(pem, source.toString()); // fails now, not at build
+    tlsFromEnvironment = false; // what is set from here on is the user's
+    this.trustedCertificates = source;
+    return this;
+  }
+
+  /**
+   * As {@link #setTrustedCertificates(byte[])}, from a PEM file read by {@link #build()} and read
+   * again when it changes (modification time or size; looked at most once a second, when a new
+   * connection is opened): a rotated CA bundle takes effect without a restart, for new connections.
+   *
+   * @param pemFile the file
+   * @return this builder
+   * @throws IllegalArgumentException if null (a missing or invalid file fails {@link #build()})
+   */
+  public OtlpHttpExporterBuilder setTrustedCertificatesPath(Path pemFile) {
+    PemSource source = PemSource.ofFile("trustedCertificates", pemFile);
+    tlsFromEnvironment = false; // what is set from here on is the user's
+    this.trustedCertificates = source;
+    return this;
+  }
+
+  /**
+   * Presents this client certificate when the receiver asks for one (mutual TLS); replaces {@code
+   * OTEL_EXPORTER_OTLP_CLIENT_KEY} and {@code OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE}. It is sent to
+   * any receiver that asks, whatever CA names it lists. The key must match the certificate.
+   *
+   * @param privateKeyPem the private key: PKCS#8 {@code PRIVATE KEY} (RSA or EC; also PKCS#1 {@code
+   *     RSA PRIVATE KEY} and SEC1 {@code EC PRIVATE KEY}); encrypted keys are refused
+   * @param certificatePem the certificate chain, the client's certificate first
+   * @return this builder
+   * @throws IllegalArgumentException if either is null, empty or does not parse, or the key does
+   *     not match the certificate (the message names which; never the key)
+   */
+  public OtlpHttpExporterBuilder setClientTls(byte[] privateKeyPem, byte[] certificatePem) {
+    PemSource key = PemSource.ofBytes("clientKey", privateKeyPem);
+    PemSource cert = PemSource.ofBytes("clientCertificate", certificatePem);
+    ClientTls.create(null, key, cert, null); // checks now, not at build
+    tlsFromEnvironment = false; // what is set from here on is the user's
+    this.clientKey = key;
+    this.clientCertificate = cert;
+    return this;
+  }
+
+  /**
+   * As {@link #setClientTls(byte[], byte[])}, from PEM files read by {@link #build()} and read
+   * again when either changes (a pair that does not match yet keeps the previous one until it
+   * does): certificates rotated on disk (cert-manager, SPIFFE) take effect for new connections
+   * without a restart.
+   *
+   * @param privateKeyPemFile the private key file
+   * @param certificatePemFile the certificate chain file
+   * @return this builder
+   * @throws IllegalArgumentException if either is null (missing, invalid or mismatched files fail
+   *     {@link #build()})
+   */
+  public OtlpHttpExporterBuilder setClientTlsPaths(
+      Path privateKeyPemFile, Path certificatePemFile) {
+    PemSource key = PemSource.ofFile("clientKey", privateKeyPemFile);
+    PemSource cert = PemSource.ofFile("clientCertificate", certificatePemFile);
+    tlsFromEnvironment = false; // what is set from here on is the user's
+    this.clientKey = key;
+    this.clientCertificate = cert;
+    return this;
+  }
+
+  /**
+   * Uses the application's own TLS context for anything the PEM settings do not cover (a PKCS#11
+   * token, a keystore, a custom trust manager). It replaces the trusted certificates and client
+   * certificate of the environment variables; combining it with {@link #setTrustedCertificates} or
+   * {@link #setClientTls} fails {@link #build()}. Hostname verification stays on, and only TLS 1.2
+   * and 1.3 are offered (the ones the context supports).
+   *
+   * @param context an initialised context, e.g. {@code SSLContext.getInstance("TLS")} after {@code
+   *     init(keyManagers, trustManagers, null)}
+   * @return this builder
+   * @throws IllegalArgumentException if null
+   */
+  public OtlpHttpExporterBuilder setSslContext(SSLContext context) {
+    if (context == null) {
+      throw new IllegalArgumentException("sslContext must not be null");
+    }
+    if (tlsFromEnvironment) {
+      trustedCertificates = null;
+      clientKey = null;
+      clientCertificate = null;
+      tlsFromEnvironment = false;
+    }
+    this.sslContext = context;
     return this;
   }
 
@@ -406,6 +544,38 @@ public final class OtlpHttpExporterBuilder {
     return new OtlpHttpExporter(this);
   }
 
+  /**
+   * The TLS of the exporter: loads and checks the PEM sources.
+   *
+   * @throws IllegalArgumentException naming the setting or variable and the file
+   */
+  ClientTls tls() {
+    if (sslContext != null
+        && !tlsFromEnvironment
+        && (trustedCertificates != null || clientKey != null)) {
+      throw new IllegalArgumentException(
+          "set either sslContext or trustedCertificates/clientTls, not both: the SSLContext"
+              + " already decides what to trust and which client certificate to present");
+    }
+    if ((clientKey == null) != (clientCertificate == null)) {
+      throw new IllegalArgumentException(
+          (clientKey == null
+                  ? "a client certificate (" + clientCertificate + ") is set without its key"
+                  : "a client key (" + clientKey + ") is set without its certificate")
+              + ": mutual TLS needs both (OTEL_EXPORTER_OTLP_CLIENT_KEY and"
+              + " OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE)");
+    }
+    if (sslContext != null) {
+      return ClientTls.create(null, null, null, sslContext);
+    }
+    return ClientTls.create(trustedCertificates, clientKey, clientCertificate, null);
+  }
+
+  /** Whether TLS was configured in any way (for the warning on an http:// endpoint). */
+  boolean tlsConfigured() {
+    return sslContext != null || trustedCertificates != null || clientKey != null;
+  }
+
   String endpoint() {
     return endpoint;
   }
@@ -419,7 +589,17 @@ public final class OtlpHttpExporterBuilder {
   }
 
   Map<String, String> headers() {
-    return Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    Map<String, String> h = new LinkedHashMap<>(headers);
+    if (userInfoAuthorization != null) {
+      boolean explicit = false;
+      for (String name : h.keySet()) {
+        explicit |= name.equalsIgnoreCase("Authorization");
+      }
+      if (!explicit) {
+        h.put("Authorization", userInfoAuthorization);
+      }
+    }
+    return Collections.unmodifiableMap(h);
   }
 
   long timeoutMillis() {

@@ -116,6 +116,16 @@ public final class NullArguments {
     if (type == java.time.Instant.class) {
       return java.time.Instant.EPOCH;
     }
+    if (type == java.nio.file.Path.class) {
+      return java.nio.file.Paths.get("no-such-file.pem");
+    }
+    if (type == javax.net.ssl.SSLContext.class) {
+      try {
+        return javax.net.ssl.SSLContext.getDefault();
+      } catch (java.security.NoSuchAlgorithmException e) {
+        throw new AssertionError(e);
+      }
+    }
     if (type == Map.class) {
       return Collections.emptyMap();
     }

@@ -1,6 +1,7 @@
 package io.logproducer.otlp.internal;
 
 import io.logproducer.Compression;
+import io.logproducer.otlp.internal.tls.ClientTls;
 import io.logproducer.spi.ExportResult;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +24,6 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
@@ -38,8 +38,8 @@ import org.apache.hc.core5.util.Timeout;
 /**
  * POSTs request bodies to the OTLP endpoint with Apache HttpClient 5 (classic, blocking): a
  * connection pool sized to the producer's send threads, no automatic retries (the producer
- * retries), no redirects, no response decompression, TLS with the JDK's default trust store. The
- * body is sent from the caller's array without copying.
+ * retries), no redirects, no response decompression, TLS 1.2+ as {@link ClientTls} says. The body
+ * is sent from the caller's array without copying.
  *
  * <p><b>{@code timeoutMillis} is a hard deadline on the whole exchange</b>: connection lease,
  * connect (and TLS handshake), upload of the body, response headers and the bounded read of the
@@ -73,6 +73,7 @@ public final class HttpTransport {
   private final ContentType contentType;
   private final boolean json;
   private final String userAgent;
+  private final ClientTls tls;
 
   /** Requests in flight, aborted by {@link #close()}. */
   private final Set<HttpPost> inFlight =
@@ -98,6 +99,7 @@ public final class HttpTransport {
    * @param json whether requests are JSON (responses are read in kind when they carry no
    *     Content-Type)
    * @param userAgent the User-Agent header
+   * @param tls the TLS of an https endpoint, or null for the JDK's defaults (TLS 1.2+)
    */
   public HttpTransport(
       URI uri,
@@ -105,13 +107,15 @@ public final class HttpTransport {
       long timeoutMillis,
       String contentType,
       boolean json,
-      String userAgent) {
+      String userAgent,
+      ClientTls tls) {
     this.uri = uri;
     this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     this.timeoutMillis = timeoutMillis;
     this.contentType = ContentType.create(contentType);
     this.json = json;
     this.userAgent = userAgent;
+    this.tls = tls != null ? tls : ClientTls.create(null, null, null, null);
   }
 
   /**
@@ -132,7 +136,7 @@ public final class HttpTransport {
         PoolingHttpClientConnectionManagerBuilder.create()
             .setMaxConnTotal(maxConnections)
             .setMaxConnPerRoute(maxConnections)
-            .setTlsSocketStrategy(DefaultClientTlsStrategy.createDefault())
+            .setTlsSocketStrategy(tls)
             .setDefaultConnectionConfig(
                 ConnectionConfig.custom()
                     .setConnectTimeout(timeout)
@@ -156,6 +160,10 @@ public final class HttpTransport {
             .disableContentCompression()
             .disableCookieManagement()
             .disableAuthCaching()
+            // no connection state: with a client certificate, HttpClient would tie each pooled
+            // connection to its TLS principal and lease none of them to a request without one,
+            // opening (and handshaking) a new connection per request
+            .disableConnectionState()
             .setUserAgent(userAgent)
             .build();
     deadlines = newDeadlineScheduler();
@@ -218,6 +226,7 @@ public final class HttpTransport {
       // end early):
       // it is the receiver's real answer even if the deadline fired meanwhile, so it is returned as
       // is.
+      tls.beginRequest();
       ExportResult result = c.execute(post, new ResponseReader(json));
       exchange.complete();
       return result;
@@ -231,7 +240,10 @@ public final class HttpTransport {
             "POST " + uri + " timed out after " + timeoutMillis + " ms (request deadline)", e, -1);
       }
       if (e instanceof IOException) {
-        return ExportResult.retryable("POST " + uri + " failed: " + e, e, -1);
+        String why = tls.explain(e);
+        // TLS failures are retried too: the CA and client certificate files are re-read when they
+        // change, so a fixed or rotated certificate lets a retried batch through (docs/otlp.md)
+        return ExportResult.retryable("POST " + uri + " failed: " + (why != null ? why : e), e, -1);
       }
       return ExportResult.failed("POST " + uri + " failed unexpectedly: " + e, e);
     } finally {

@@ -1,8 +1,11 @@
 package io.logproducer.otlp.internal;
 
 import io.logproducer.Compression;
+import io.logproducer.otlp.internal.tls.PemSource;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Paths;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -28,6 +31,12 @@ public final class OtlpEnvironment {
   public static final String LOGS_TIMEOUT = "OTEL_EXPORTER_OTLP_LOGS_TIMEOUT";
   public static final String PROTOCOL = "OTEL_EXPORTER_OTLP_PROTOCOL";
   public static final String LOGS_PROTOCOL = "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL";
+  public static final String CERTIFICATE = "OTEL_EXPORTER_OTLP_CERTIFICATE";
+  public static final String LOGS_CERTIFICATE = "OTEL_EXPORTER_OTLP_LOGS_CERTIFICATE";
+  public static final String CLIENT_KEY = "OTEL_EXPORTER_OTLP_CLIENT_KEY";
+  public static final String LOGS_CLIENT_KEY = "OTEL_EXPORTER_OTLP_LOGS_CLIENT_KEY";
+  public static final String CLIENT_CERTIFICATE = "OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE";
+  public static final String LOGS_CLIENT_CERTIFICATE = "OTEL_EXPORTER_OTLP_LOGS_CLIENT_CERTIFICATE";
   public static final String SERVICE_NAME = "OTEL_SERVICE_NAME";
   public static final String RESOURCE_ATTRIBUTES = "OTEL_RESOURCE_ATTRIBUTES";
 
@@ -55,11 +64,19 @@ public final class OtlpEnvironment {
     return base == null ? null : Endpoints.forBaseEndpoint(ENDPOINT, base);
   }
 
+  /** {@return the endpoint variable's value as given (it may hold user-info), or null} */
+  public String rawEndpoint() {
+    String logs = get(LOGS_ENDPOINT);
+    return logs != null ? logs : get(ENDPOINT);
+  }
+
   /** Request headers. @throws IllegalArgumentException if an entry is not {@code key=value} */
   public Map<String, String> headers() {
     String name = get(LOGS_HEADERS) != null ? LOGS_HEADERS : HEADERS;
     String value = get(name);
-    return value == null ? Collections.<String, String>emptyMap() : parseKeyValues(name, value);
+    return value == null
+        ? Collections.<String, String>emptyMap()
+        : parseKeyValues(name, value, false);
   }
 
   /** none, gzip, lz4 or zstd. @throws IllegalArgumentException for another value */
@@ -119,6 +136,36 @@ public final class OtlpEnvironment {
     }
   }
 
+  /**
+   * The trusted CA certificates' PEM file ({@value #LOGS_CERTIFICATE} or {@value #CERTIFICATE}).
+   */
+  public PemSource certificate() {
+    return file(LOGS_CERTIFICATE, CERTIFICATE);
+  }
+
+  /** The client's PKCS#8 private key PEM file, for mutual TLS. */
+  public PemSource clientKey() {
+    return file(LOGS_CLIENT_KEY, CLIENT_KEY);
+  }
+
+  /** The client's certificate chain PEM file, for mutual TLS. */
+  public PemSource clientCertificate() {
+    return file(LOGS_CLIENT_CERTIFICATE, CLIENT_CERTIFICATE);
+  }
+
+  private PemSource file(String logs, String generic) {
+    String name = get(logs) != null ? logs : generic;
+    String value = get(name);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return PemSource.ofFile(name, Paths.get(value.trim()));
+    } catch (InvalidPathException e) {
+      throw new IllegalArgumentException(name + " must be a file path, was '" + value + "'", e);
+    }
+  }
+
   /** {@value #SERVICE_NAME}. */
   public String serviceName() {
     return get(SERVICE_NAME);
@@ -132,7 +179,7 @@ public final class OtlpEnvironment {
     String value = get(RESOURCE_ATTRIBUTES);
     return value == null
         ? Collections.<String, String>emptyMap()
-        : parseKeyValues(RESOURCE_ATTRIBUTES, value);
+        : parseKeyValues(RESOURCE_ATTRIBUTES, value, true);
   }
 
   private String get(String name) {
@@ -144,11 +191,15 @@ public final class OtlpEnvironment {
    * Parses {@code k=v,k2=v2}: entries split on commas and trimmed (empty entries skipped), split at
    * the first '=', key and value trimmed and percent-decoded.
    *
+   * @param show whether a malformed entry may be quoted in the message (not for headers, whose
+   *     values are secrets)
    * @throws IllegalArgumentException naming {@code variable} if an entry has no '=' or an empty key
    */
-  static Map<String, String> parseKeyValues(String variable, String value) {
+  static Map<String, String> parseKeyValues(String variable, String value, boolean show) {
     Map<String, String> out = new LinkedHashMap<>();
+    int n = 0;
     for (String entry : value.split(",")) {
+      n++;
       String e = entry.trim();
       if (e.isEmpty()) {
         continue;
@@ -156,7 +207,11 @@ public final class OtlpEnvironment {
       int eq = e.indexOf('=');
       String key = eq < 0 ? "" : percentDecode(e.substring(0, eq).trim());
       if (key.isEmpty()) {
-        throw new IllegalArgumentException(variable + ": entry '" + e + "' is not key=value");
+        throw new IllegalArgumentException(
+            variable
+                + ": entry "
+                + (show ? "'" + e + "'" : "#" + n + " (not shown: it may hold a secret)")
+                + " is not key=value");
       }
       out.put(key, percentDecode(e.substring(eq + 1).trim()));
     }

@@ -75,7 +75,8 @@ class HttpTransportDeadlineTest {
             timeoutMillis,
             "application/x-protobuf",
             false,
-            "test-agent");
+            "test-agent",
+            null);
     t.start(2);
     toClose.add(t::close);
     return t;

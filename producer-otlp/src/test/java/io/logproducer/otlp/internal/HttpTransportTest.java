@@ -35,7 +35,8 @@ class HttpTransportTest {
         timeoutMillis,
         "application/x-protobuf",
         false,
-        "test-agent");
+        "test-agent",
+        null);
   }
 
   @Test

@@ -17,6 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ExceptionListener;
@@ -30,6 +33,7 @@ import org.apache.hc.core5.http.io.HttpRequestHandler;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.http.protocol.HttpCoreContext;
 import org.apache.hc.core5.http.protocol.HttpProcessor;
 import org.apache.hc.core5.http.protocol.HttpProcessorBuilder;
 import org.apache.hc.core5.http.protocol.ResponseContent;
@@ -98,6 +102,9 @@ public final class OtlpReceiver implements AutoCloseable {
   private final boolean strict;
   private final RequestReader reader;
   private final LongConsumer ids; // null unless recordIds was set
+  private final SSLContext tls; // null for plain HTTP
+  private final boolean needClientAuth;
+  private final List<String> clientPrincipals = new CopyOnWriteArrayList<>();
   private final HttpRequestHandler handler = this::handle;
   private final AtomicInteger index = new AtomicInteger();
   private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
@@ -119,6 +126,8 @@ public final class OtlpReceiver implements AutoCloseable {
     this.strict = b.strict;
     this.reader = new RequestReader(b.strict, b.idKey);
     this.ids = b.ids;
+    this.tls = b.tls;
+    this.needClientAuth = b.needClientAuth;
     this.port = b.port;
     synchronized (this) {
       bind();
@@ -179,7 +188,17 @@ public final class OtlpReceiver implements AutoCloseable {
    * /v1/logs}).
    */
   public String endpoint() {
-    return "http://127.0.0.1:" + port();
+    return (tls != null ? "https" : "http") + "://127.0.0.1:" + port();
+  }
+
+  /**
+   * With TLS ({@link Builder#tls}), the subject of the client certificate of each request, in
+   * arrival order ({@code "-"} for a request without one); empty without TLS.
+   *
+   * @return a snapshot
+   */
+  public List<String> clientPrincipals() {
+    return new ArrayList<>(clientPrincipals);
   }
 
   /** {@return the logs URL, e.g} {@code http://127.0.0.1:43121/v1/logs}. */
@@ -378,6 +397,14 @@ public final class OtlpReceiver implements AutoCloseable {
               .setRequestRouter((request, context) -> handler) // every path; handle answers 404
               // quiet about a connection dropped as scripted, or reset by a client
               .setExceptionListener(ExceptionListener.NO_OP)
+              .setSslContext(tls)
+              .setSslSetupHandler(
+                  params -> {
+                    params.setProtocols(new String[] {"TLSv1.3", "TLSv1.2"});
+                    if (needClientAuth) {
+                      params.setNeedClientAuth(true);
+                    }
+                  })
               .create();
       try {
         s.start();
@@ -402,6 +429,9 @@ public final class OtlpReceiver implements AutoCloseable {
   private void handle(ClassicHttpRequest ex, ClassicHttpResponse response, HttpContext context)
       throws IOException {
     long receivedNanos = System.nanoTime();
+    if (tls != null) {
+      clientPrincipals.add(clientPrincipal(context));
+    }
     try {
       RequestReader.Result read = reader.read(ex);
       if (read.error != null) {
@@ -500,6 +530,18 @@ public final class OtlpReceiver implements AutoCloseable {
     }
   }
 
+  private static String clientPrincipal(HttpContext context) {
+    SSLSession session = HttpCoreContext.cast(context).getSSLSession();
+    if (session == null) {
+      return "-";
+    }
+    try {
+      return session.getPeerPrincipal().getName();
+    } catch (SSLPeerUnverifiedException e) {
+      return "-";
+    }
+  }
+
   /** {@return whether the request says {@code Connection: close}} */
   private static boolean asksToClose(ClassicHttpRequest request) {
     for (Header h : request.getHeaders(HttpHeaders.CONNECTION)) {
@@ -519,8 +561,26 @@ public final class OtlpReceiver implements AutoCloseable {
     private int port;
     private byte[] idKey;
     private LongConsumer ids;
+    private SSLContext tls;
+    private boolean needClientAuth;
 
     private Builder() {}
+
+    /**
+     * Serves HTTPS (TLS 1.2 and 1.3 only) with {@code serverContext}, e.g. {@code
+     * io.logproducer.testing.tls.TestPki#serverContext}; {@link #endpoint()} then starts with
+     * {@code https}.
+     *
+     * @param serverContext the server's key material and the CAs it trusts for client certificates
+     * @param needClientAuth true to require a client certificate (mutual TLS): a client without
+     *     one, or with one the context does not trust, fails its handshake
+     * @return this builder
+     */
+    public Builder tls(SSLContext serverContext, boolean needClientAuth) {
+      this.tls = serverContext;
+      this.needClientAuth = needClientAuth;
+      return this;
+    }
 
     /**
      * Decode and keep every request (the default).
