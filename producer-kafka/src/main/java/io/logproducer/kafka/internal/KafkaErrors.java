@@ -1,6 +1,7 @@
 package io.logproducer.kafka.internal;
 
 import io.logproducer.spi.ExportResult;
+import java.util.Collections;
 import java.util.List;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.ApiException;
@@ -38,7 +39,7 @@ public final class KafkaErrors {
    * @return the outcome kind with Kafka's message
    */
   public static ExportResult classify(Throwable e, String where) {
-    return classify(e, where, java.util.Collections.<String>emptyList());
+    return classify(e, where, Collections.<String>emptyList());
   }
 
   /**
