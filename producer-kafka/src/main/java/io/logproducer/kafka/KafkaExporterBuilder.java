@@ -2,6 +2,7 @@ package io.logproducer.kafka;
 
 import io.logproducer.AnyValue;
 import io.logproducer.Compression;
+import io.logproducer.kafka.internal.SecretProperties;
 import io.logproducer.kafka.internal.Topics;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -232,6 +233,21 @@ public final class KafkaExporterBuilder {
    * wins over the producer's compression (e.g. for {@code snappy}). The client validates the values
    * when the producer starts.
    *
+   * <p>Secrets: the value of a property whose name looks secret is never printed by the exporter
+   * (not in its {@code toString} or {@code describe}, the exceptions of {@link #build()}, {@link
+   * KafkaExporter#start} and the Kafka client's refusals, the outcomes' messages and errors, or its
+   * log lines): it prints as {@code ****}, and where a message of Kafka's quotes it, it is replaced
+   * by {@code ****} (a value shorter than 4 characters is not searched for there). A name looks
+   * secret when, in lower case, it contains {@code password}, {@code passwd}, {@code jaas}, {@code
+   * secret}, {@code token}, {@code credential}, {@code private} or {@code user.info}, or its last
+   * part (split at {@code .}, {@code _}, {@code -}) is {@code key} or {@code apikey}: {@code
+   * sasl.jaas.config} (each option value inside it too, e.g. the {@code password="..."}), {@code
+   * ssl.key.password}, {@code ssl.keystore.password}, {@code ssl.truststore.password}, {@code
+   * ssl.keystore.key}, {@code sasl.oauthbearer.client.credentials.client.secret}, {@code
+   * basic.auth.user.info}. Kafka's own configuration log line (at INFO, logger {@code
+   * org.apache.kafka.clients.producer.ProducerConfig}) shows its {@code PASSWORD}-typed properties
+   * as {@code [hidden]}.
+   *
    * @param name the property name
    * @param value its value (a String, or the type Kafka documents); null removes a property set
    *     before
@@ -262,7 +278,8 @@ public final class KafkaExporterBuilder {
   }
 
   /**
-   * {@link #setProperty} for each entry, in the map's order.
+   * {@link #setProperty} for each entry, in the map's order (secret-looking values are never
+   * printed, as there).
    *
    * @param properties Kafka producer properties
    * @return this builder
@@ -284,11 +301,17 @@ public final class KafkaExporterBuilder {
               : Long.parseLong(value.toString().trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "Kafka property " + name + " must be a number, was " + value);
+          "Kafka property "
+              + name
+              + " must be a number, was "
+              + SecretProperties.printable(name, value));
     }
     if (v <= 0) {
       throw new IllegalArgumentException(
-          "Kafka property " + name + " must be positive, was " + value);
+          "Kafka property "
+              + name
+              + " must be positive, was "
+              + SecretProperties.printable(name, value));
     }
     return v;
   }

@@ -9,21 +9,40 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * What a {@link EmbeddedKafkaBrokerBuilder} set, and the files it means in the data directory: the
  * broker's {@code server.properties} (this class's settings for a fast, quiet single node, then the
- * user's overrides), its {@code kafka-logs/} and {@code broker.log}. Immutable, apart from the
- * files it writes and deletes.
+ * user's overrides), its {@code kafka-logs/}, {@code scram-credentials} (SASL users only, until the
+ * storage is formatted) and {@code broker.log}. Immutable, apart from the files it writes and
+ * deletes.
  */
 final class BrokerConfig {
 
   static final String PROPERTIES_FILE = "server.properties";
   static final String LOG_DIRS = "kafka-logs";
+
+  /**
+   * The SCRAM credentials for the storage format, one {@code --add-scram} argument a line; written
+   * before a first start, deleted by the child once it formatted.
+   */
+  static final String SCRAM_FILE = "scram-credentials";
+
+  /** The name of the SASL client listener (and its security protocol). */
+  static final String SASL_LISTENER = "SASL_PLAINTEXT";
+
+  /** The SASL mechanisms the SASL listener accepts. */
+  static final List<String> SASL_MECHANISMS =
+      Collections.unmodifiableList(Arrays.asList("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"));
+
+  private static final Pattern SASL_TOKEN = Pattern.compile("[A-Za-z0-9._@+~-]+");
   private static final int NODE_ID = 1;
 
   final Path dataDir;
@@ -33,11 +52,13 @@ final class BrokerConfig {
   final Duration stopTimeout;
   final Duration topicTimeout;
   private final Map<String, String> overrides;
+  private final Map<String, String> saslUsers;
   private final int defaultPartitions;
 
   BrokerConfig(
       Path dataDir,
       Map<String, String> overrides,
+      Map<String, String> saslUsers,
       int defaultPartitions,
       int maxHeapMegabytes,
       List<String> jvmArguments,
@@ -46,6 +67,7 @@ final class BrokerConfig {
       Duration topicTimeout) {
     this.dataDir = dataDir.toAbsolutePath().normalize();
     this.overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
+    this.saslUsers = Collections.unmodifiableMap(new LinkedHashMap<>(saslUsers));
     this.defaultPartitions = defaultPartitions;
     this.maxHeapMegabytes = maxHeapMegabytes;
     this.jvmArguments = Collections.unmodifiableList(new ArrayList<>(jvmArguments));
@@ -59,6 +81,62 @@ final class BrokerConfig {
     return dataDir.resolve(PROPERTIES_FILE);
   }
 
+  /**
+   * {@return whether the broker has the {@code SASL_PLAINTEXT} listener (a SASL user was given)}
+   */
+  boolean sasl() {
+    return !saslUsers.isEmpty();
+  }
+
+  /**
+   * Whether {@code s} is 1 to {@code max} of the characters the JAAS and SCRAM argument syntaxes
+   * take without quoting.
+   */
+  static boolean isSaslToken(String s, int max) {
+    return s.length() <= max && SASL_TOKEN.matcher(s).matches();
+  }
+
+  /** {@return the SCRAM credentials file in the data directory} */
+  Path scramFile() {
+    return dataDir.resolve(SCRAM_FILE);
+  }
+
+  /**
+   * The storage tool's {@code --add-scram} arguments: each user with each SCRAM mechanism.
+   *
+   * @return {@code SCRAM-SHA-256=[name=alice,password=...]} and so on; empty without SASL users
+   */
+  List<String> scramArguments() {
+    List<String> out = new ArrayList<>();
+    for (String mechanism : SASL_MECHANISMS) {
+      if (!mechanism.startsWith("SCRAM-")) {
+        continue;
+      }
+      for (Map.Entry<String, String> u : saslUsers.entrySet()) {
+        out.add(mechanism + "=[name=" + u.getKey() + ",password=" + u.getValue() + "]");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Writes {@link #scramArguments()} to {@link #scramFile()}, one a line (none without SASL users).
+   *
+   * @return the file, or null when there are no SASL users
+   * @throws UncheckedIOException when the file cannot be written
+   */
+  Path writeScramFile() {
+    if (!sasl()) {
+      return null;
+    }
+    try {
+      Files.createDirectories(dataDir);
+      return Files.write(scramFile(), scramArguments(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + scramFile(), e);
+    }
+  }
+
   /** {@return {@code broker.log} in the data directory} */
   Path logFile() {
     return dataDir.resolve(EmbeddedKafkaBroker.LOG_FILE);
@@ -66,7 +144,8 @@ final class BrokerConfig {
 
   /**
    * Creates the data directory if needed and deletes what an earlier broker left there: only the
-   * files this module writes ({@code server.properties}, {@code kafka-logs/}, {@code broker.log}).
+   * files this module writes ({@code server.properties}, {@code kafka-logs/}, {@code
+   * scram-credentials}, {@code broker.log}).
    *
    * @throws UncheckedIOException when the directory cannot be created or cleared
    */
@@ -75,6 +154,7 @@ final class BrokerConfig {
       Files.createDirectories(dataDir);
       deleteRecursively(dataDir.resolve(LOG_DIRS));
       Files.deleteIfExists(propertiesFile());
+      Files.deleteIfExists(scramFile());
       Files.deleteIfExists(logFile());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot clear " + dataDir, e);
@@ -118,7 +198,8 @@ final class BrokerConfig {
 
   /**
    * The broker's properties: KRaft combined mode on 127.0.0.1, replication factors of 1, few
-   * threads and small buffers, a 0.5 s heartbeat, no topic auto-creation; then the overrides.
+   * threads and small buffers, a 0.5 s heartbeat, no topic auto-creation, the SASL listener when
+   * there are SASL users; then the overrides.
    */
   Map<String, String> serverProperties(Ports ports) {
     String host = Ports.HOST;
@@ -126,18 +207,18 @@ final class BrokerConfig {
     props.put("process.roles", "broker,controller");
     props.put("node.id", Integer.toString(NODE_ID));
     props.put("controller.quorum.voters", NODE_ID + "@" + host + ":" + ports.controller);
-    props.put(
-        "listeners",
-        "PLAINTEXT://"
-            + host
-            + ":"
-            + ports.broker
-            + ",CONTROLLER://"
-            + host
-            + ":"
-            + ports.controller);
-    props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + ports.broker);
-    props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    String listeners = "PLAINTEXT://" + host + ":" + ports.broker;
+    String advertised = listeners;
+    String protocols = "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT";
+    if (sasl()) {
+      String saslListener = SASL_LISTENER + "://" + host + ":" + ports.sasl;
+      listeners += "," + saslListener;
+      advertised += "," + saslListener;
+      protocols += "," + SASL_LISTENER + ":" + SASL_LISTENER;
+    }
+    props.put("listeners", listeners + ",CONTROLLER://" + host + ":" + ports.controller);
+    props.put("advertised.listeners", advertised);
+    props.put("listener.security.protocol.map", protocols);
     props.put("controller.listener.names", "CONTROLLER");
     props.put("inter.broker.listener.name", "PLAINTEXT");
     props.put("log.dirs", dataDir.resolve(LOG_DIRS).toString());
@@ -168,8 +249,34 @@ final class BrokerConfig {
     // A faster unfencing and controlled shutdown (the broker heartbeat carries both).
     props.put("broker.heartbeat.interval.ms", "500");
     props.put("broker.session.timeout.ms", "9000");
+    if (sasl()) {
+      putSasl(props);
+    }
     props.putAll(overrides);
     return props;
+  }
+
+  /**
+   * The SASL listener's mechanisms and their server-side JAAS configurations: PLAIN with every
+   * user's password, SCRAM with the credentials the storage format added.
+   */
+  private void putSasl(Map<String, String> props) {
+    String prefix = "listener.name." + SASL_LISTENER.toLowerCase(Locale.ROOT) + ".";
+    props.put("sasl.enabled.mechanisms", String.join(",", SASL_MECHANISMS));
+    props.put(prefix + "sasl.enabled.mechanisms", String.join(",", SASL_MECHANISMS));
+    StringBuilder plain =
+        new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+    for (Map.Entry<String, String> u : saslUsers.entrySet()) {
+      plain.append(" user_").append(u.getKey()).append("=\"").append(u.getValue()).append('"');
+    }
+    props.put(prefix + "plain.sasl.jaas.config", plain.append(';').toString());
+    for (String mechanism : SASL_MECHANISMS) {
+      if (mechanism.startsWith("SCRAM-")) {
+        props.put(
+            prefix + mechanism.toLowerCase(Locale.ROOT) + ".sasl.jaas.config",
+            "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+      }
+    }
   }
 
   /**

@@ -4,6 +4,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,9 +15,11 @@ import java.util.List;
  * storage when asked, then runs the broker ({@code kafka.Kafka}, the entry point of {@code
  * kafka-server-start.sh}) until the JVM exits.
  *
- * <p>Usage: {@code BrokerMain [--format CLUSTER_ID] SERVER_PROPERTIES}. {@code --format} runs
- * Kafka's storage tool ({@code format -t CLUSTER_ID -c SERVER_PROPERTIES --ignore-formatted}) in
- * this JVM first, which saves starting one more JVM.
+ * <p>Usage: {@code BrokerMain [--format CLUSTER_ID [--scram-file FILE]] SERVER_PROPERTIES}. {@code
+ * --format} runs Kafka's storage tool ({@code format -t CLUSTER_ID -c SERVER_PROPERTIES
+ * --ignore-formatted}) in this JVM first, which saves starting one more JVM. {@code --scram-file}
+ * names a file of SCRAM credentials, one {@code --add-scram} argument of the storage tool a line
+ * ({@code SCRAM-SHA-256=[name=alice,password=...]}), which this JVM deletes once it read it.
  *
  * <p>Standard input is the parent's lifeline. A line {@value #STOP_COMMAND} asks for a graceful
  * shutdown (the JVM exits and Kafka's shutdown hook stops the broker, as on SIGTERM; this works on
@@ -46,12 +51,18 @@ public final class BrokerMain {
   public static void main(String[] args) throws Exception {
     List<String> rest = new ArrayList<>(List.of(args));
     String clusterId = null;
+    String scramFile = null;
     if (rest.size() >= 2 && rest.get(0).equals("--format")) {
       clusterId = rest.get(1);
       rest = rest.subList(2, rest.size());
+      if (rest.size() >= 2 && rest.get(0).equals("--scram-file")) {
+        scramFile = rest.get(1);
+        rest = rest.subList(2, rest.size());
+      }
     }
     if (rest.size() != 1) {
-      System.err.println("usage: BrokerMain [--format CLUSTER_ID] SERVER_PROPERTIES");
+      System.err.println(
+          "usage: BrokerMain [--format CLUSTER_ID [--scram-file FILE]] SERVER_PROPERTIES");
       System.exit(2);
     }
     String serverProperties = rest.get(0);
@@ -59,17 +70,26 @@ public final class BrokerMain {
     startWatchdog();
     if (clusterId != null) {
       // The static quorum (controller.quorum.voters) is in the properties: no --standalone.
-      int status =
-          kafka.tools.StorageTool.execute(
-              new String[] {
-                "format",
-                "--cluster-id",
-                clusterId,
-                "--config",
-                serverProperties,
-                "--ignore-formatted"
-              },
-              System.err);
+      List<String> format =
+          new ArrayList<>(
+              List.of(
+                  "format",
+                  "--cluster-id",
+                  clusterId,
+                  "--config",
+                  serverProperties,
+                  "--ignore-formatted"));
+      if (scramFile != null) {
+        Path file = Paths.get(scramFile);
+        for (String credential : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+          if (!credential.isEmpty()) {
+            format.add("--add-scram");
+            format.add(credential);
+          }
+        }
+        Files.delete(file);
+      }
+      int status = kafka.tools.StorageTool.execute(format.toArray(new String[0]), System.err);
       if (status != 0) {
         System.err.println("BrokerMain: the storage format failed with status " + status);
         System.exit(FORMAT_FAILED);

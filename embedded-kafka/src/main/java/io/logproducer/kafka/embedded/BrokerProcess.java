@@ -46,7 +46,8 @@ final class BrokerProcess {
    * @param config the settings (heap, JVM options, data directory, {@code server.properties},
    *     already written)
    * @param format true for a new cluster: the child formats the storage with a new random cluster
-   *     id first
+   *     id first (and the SCRAM credentials of the SASL users, passed in a file rather than on the
+   *     command line, which other users of the machine can read)
    * @return the running child
    * @throws UncheckedIOException when the JVM cannot be started
    */
@@ -66,6 +67,10 @@ final class BrokerProcess {
     if (format) {
       command.add("--format");
       command.add(newClusterId());
+      if (config.writeScramFile() != null) {
+        command.add("--scram-file");
+        command.add(config.scramFile().toString());
+      }
     }
     command.add(config.propertiesFile().toString());
 

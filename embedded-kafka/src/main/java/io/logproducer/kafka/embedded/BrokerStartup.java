@@ -5,10 +5,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Waiting for a starting broker: until its port accepts connections and it lists itself as an alive
- * node (it is unfenced), or its JVM exits, or the start timeout passes. Tells a port taken by
- * another process meanwhile ({@link PortTakenException}, which a first start answers by picking
- * other ports) from other failures. Stateless.
+ * Waiting for a starting broker: until its ports (the SASL listener's too) accept connections and
+ * it lists itself as an alive node (it is unfenced), or its JVM exits, or the start timeout passes.
+ * Tells a port taken by another process meanwhile ({@link PortTakenException}, which a first start
+ * answers by picking other ports) from other failures. Stateless.
  */
 final class BrokerStartup {
 
@@ -87,7 +87,7 @@ final class BrokerStartup {
             last);
       }
       if (!listening) {
-        listening = Ports.accepts(ports.broker);
+        listening = Ports.accepts(ports.broker) && (ports.sasl == 0 || Ports.accepts(ports.sasl));
         if (!listening) {
           Deadlines.pause(POLL_PAUSE_MILLIS);
           continue;

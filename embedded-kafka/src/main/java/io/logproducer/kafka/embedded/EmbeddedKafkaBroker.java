@@ -37,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * three (only those) if an earlier broker left them there, and begins a new cluster; {@link
  * #restart()} keeps them.
  *
+ * <p><b>SASL.</b> With {@linkplain EmbeddedKafkaBrokerBuilder#saslUser(String, String) SASL users},
+ * the broker has a second client listener, {@code SASL_PLAINTEXT} on a port of its own ({@link
+ * #saslBootstrapServers()}), for {@code PLAIN}, {@code SCRAM-SHA-256} and {@code SCRAM-SHA-512};
+ * the PLAINTEXT listener (and this class's own admin client on it) stays.
+ *
  * <p><b>Broker settings</b> for a fast, quiet single node: replication factors of 1 for the
  * internal topics, one offsets partition, no initial rebalance delay, a 0.5 s broker heartbeat
  * (quicker unfencing and controlled shutdown), few threads, small cleaner buffers and {@code
@@ -139,6 +144,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    */
   public String bootstrapServers() {
     return ports.bootstrapServers();
+  }
+
+  /**
+   * The address of the {@code SASL_PLAINTEXT} listener for {@code bootstrap.servers}, which the
+   * broker has when {@linkplain EmbeddedKafkaBrokerBuilder#saslUser(String, String) SASL users}
+   * were given: mechanisms {@code PLAIN}, {@code SCRAM-SHA-256} and {@code SCRAM-SHA-512}, each
+   * with every user. Clients set {@code security.protocol=SASL_PLAINTEXT}, {@code sasl.mechanism}
+   * and {@code sasl.jaas.config}.
+   *
+   * @return {@code 127.0.0.1:PORT}; the same after {@link #restart()}
+   * @throws IllegalStateException when the broker has no SASL listener
+   */
+  public String saslBootstrapServers() {
+    return ports.saslBootstrapServers();
   }
 
   /**
@@ -352,7 +371,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     try {
       for (int attempt = 1; ; attempt++) {
         config.clearDataDir();
-        ports = Ports.pickFree();
+        ports = Ports.pickFree(config.sasl());
         try {
           launch(true);
           return;

@@ -16,6 +16,7 @@ public final class EmbeddedKafkaBrokerBuilder {
   private final Path dataDir;
   private final Map<String, String> overrides = new LinkedHashMap<>();
   private final List<String> jvmArguments = new ArrayList<>();
+  private final Map<String, String> saslUsers = new LinkedHashMap<>();
   private int defaultPartitions = 1;
   private int maxHeapMegabytes = 256;
   private Duration startTimeout = Duration.ofSeconds(60);
@@ -53,6 +54,57 @@ public final class EmbeddedKafkaBrokerBuilder {
    */
   public EmbeddedKafkaBrokerBuilder brokerProperties(Map<String, String> properties) {
     properties.forEach(this::brokerProperty);
+    return this;
+  }
+
+  /**
+   * Adds a user of a second client listener, {@code SASL_PLAINTEXT} on a port of its own on
+   * 127.0.0.1 ({@link EmbeddedKafkaBroker#saslBootstrapServers()}), which the first user given
+   * enables. The listener accepts the mechanisms {@code PLAIN}, {@code SCRAM-SHA-256} and {@code
+   * SCRAM-SHA-512}, each with every user given: PLAIN users are the listener's {@code
+   * plain.sasl.jaas.config} ({@code user_<name>="<password>"}), SCRAM credentials are added when
+   * the storage is formatted (as {@code kafka-storage format --add-scram} does), so they are there
+   * before the broker accepts a client. The PLAINTEXT listener, the controller listener and the
+   * inter-broker traffic stay unauthenticated. For tests only: the passwords are written in clear
+   * into {@code server.properties} in the data directory. A user given twice keeps its last
+   * password.
+   *
+   * @param name the user: 1 to 64 of ASCII letters, digits, {@code .}, {@code _}, {@code -},
+   *     {@code @}, {@code +}, {@code ~}
+   * @param password the password: 1 to 128 of those characters (no quotes, commas, equal signs or
+   *     backslashes, which the JAAS and SCRAM argument syntaxes would need escaped)
+   * @return this builder
+   * @throws NullPointerException when either is null
+   * @throws IllegalArgumentException when either has other characters or is empty or too long (the
+   *     message never holds the password)
+   */
+  public EmbeddedKafkaBrokerBuilder saslUser(String name, String password) {
+    if (name == null || password == null) {
+      throw new NullPointerException(name == null ? "name" : "password");
+    }
+    if (!BrokerConfig.isSaslToken(name, 64)) {
+      throw new IllegalArgumentException(
+          "a SASL user name is 1 to 64 of [A-Za-z0-9._@+~-]: " + name);
+    }
+    if (!BrokerConfig.isSaslToken(password, 128)) {
+      throw new IllegalArgumentException(
+          "the password of SASL user " + name + " is not 1 to 128 of [A-Za-z0-9._@+~-]");
+    }
+    saslUsers.put(name, password);
+    return this;
+  }
+
+  /**
+   * Adds users of the {@code SASL_PLAINTEXT} listener (see {@link #saslUser(String, String)}), in
+   * the map's order.
+   *
+   * @param userToPassword user names and their passwords
+   * @return this builder
+   * @throws NullPointerException when the map, a name or a password is null
+   * @throws IllegalArgumentException as {@link #saslUser(String, String)}
+   */
+  public EmbeddedKafkaBrokerBuilder saslUsers(Map<String, String> userToPassword) {
+    userToPassword.forEach(this::saslUser);
     return this;
   }
 
@@ -137,8 +189,9 @@ public final class EmbeddedKafkaBrokerBuilder {
 
   /**
    * Starts the broker: deletes an earlier broker's files in the data directory, picks free ports on
-   * 127.0.0.1, writes {@code server.properties}, formats the storage and runs the broker in a child
-   * JVM, and waits until it accepts requests.
+   * 127.0.0.1 (a third one for the {@code SASL_PLAINTEXT} listener when {@linkplain #saslUser SASL
+   * users} were given), writes {@code server.properties}, formats the storage and runs the broker
+   * in a child JVM, and waits until it accepts requests.
    *
    * @return the running broker
    * @throws IllegalStateException when the broker does not start within the start timeout or its
@@ -150,6 +203,7 @@ public final class EmbeddedKafkaBrokerBuilder {
         new BrokerConfig(
             dataDir,
             overrides,
+            saslUsers,
             defaultPartitions,
             maxHeapMegabytes,
             jvmArguments,

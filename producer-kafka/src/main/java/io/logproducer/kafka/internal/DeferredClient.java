@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -60,6 +61,9 @@ final class DeferredClient {
   private final Function<Map<String, Object>, Producer<byte[], byte[]>> factory;
   private final String bootstrap;
 
+  /** The secret values of the properties, kept out of every message ({@link SecretProperties}). */
+  private final List<String> secrets;
+
   /** Null (not built yet), the client, or {@link #CLOSED}. */
   private final AtomicReference<Object> slot = new AtomicReference<>();
 
@@ -83,6 +87,7 @@ final class DeferredClient {
     this.properties = new HashMap<>(properties);
     this.factory = factory;
     this.bootstrap = String.valueOf(properties.get("bootstrap.servers"));
+    this.secrets = SecretProperties.secretValues(properties);
   }
 
   /**
@@ -114,7 +119,7 @@ final class DeferredClient {
                 + " deliveryTimeoutMillis) and builds the client once a bootstrap host resolves,"
                 + " trying every {} to {} ms",
             bootstrap,
-            unresolved.getMessage(),
+            SecretProperties.scrub(unresolved.getMessage(), secrets),
             FIRST_BACKOFF_MILLIS,
             MAX_BACKOFF_MILLIS);
         return false;
@@ -138,9 +143,11 @@ final class DeferredClient {
 
   /**
    * {@return "the Kafka producer configuration was refused: " and Kafka's message, with its causes'
-   * in parentheses (the one that names the setting is often two levels down)}
+   * in parentheses (the one that names the setting is often two levels down); the values of secret
+   * properties replaced by {@value SecretProperties#MASK}, in the message and in the cause chain
+   * (see {@link SecretProperties#scrubbed})}
    */
-  static IllegalArgumentException refused(KafkaException e) {
+  IllegalArgumentException refused(KafkaException e) {
     StringBuilder m = new StringBuilder("the Kafka producer configuration was refused: ");
     m.append(e.getMessage());
     String causes = "";
@@ -153,7 +160,8 @@ final class DeferredClient {
     if (!causes.isEmpty()) {
       m.append(" (").append(causes).append(')');
     }
-    return new IllegalArgumentException(m.toString(), e);
+    return new IllegalArgumentException(
+        SecretProperties.scrub(m.toString(), secrets), SecretProperties.scrubbed(e, secrets));
   }
 
   /**
@@ -244,9 +252,10 @@ final class DeferredClient {
     return last;
   }
 
+  /** Notes why there is no client; secret values scrubbed from both. */
   private void note(String why, Throwable error, boolean isFatal) {
-    cause = why;
-    causeError = error;
+    cause = SecretProperties.scrub(why, secrets);
+    causeError = SecretProperties.scrubbed(error, secrets);
     fatal = isFatal;
   }
 

@@ -1,11 +1,16 @@
 package io.logproducer.kafka.internal;
 
 import io.logproducer.spi.ExportResult;
+import java.util.Collections;
+import java.util.List;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 
 /**
  * Maps what the Kafka client reports for a send to the producer's outcome kinds. Kafka's
@@ -15,8 +20,14 @@ import org.apache.kafka.common.errors.RetriableException;
  * ExportResult.Kind#TOO_LARGE} (the producer splits the batch); any other {@code ApiException}
  * (authorization, authentication, invalid topic, unsupported version, a record the broker refuses)
  * is {@link ExportResult.Kind#REJECTED}; anything else (a closed client, an interrupt, a local
- * error) is {@link ExportResult.Kind#FAILED}. The message always carries Kafka's own. It also tells
- * which refusals of a client's construction may pass ({@link #unresolvedBootstrap}).
+ * error) is {@link ExportResult.Kind#FAILED}. The message always carries Kafka's own; an
+ * authentication failure ({@code AuthenticationException}: a SASL mechanism refused, a wrong
+ * password, a TLS handshake failed) reads "Kafka topic T: authentication failed (SASL): &lt;Kafka's
+ * message&gt; (SaslAuthenticationException)", "(TLS)" for a TLS one. It is a rejection, not
+ * retried: Kafka's client does not retry it either (it is no {@code RetriableException}; the client
+ * fails the metadata wait and the sends at once, without waiting for {@code max.block.ms}), and a
+ * wrong password stays wrong until the application is configured again. It also tells which
+ * refusals of a client's construction may pass ({@link #unresolvedBootstrap}).
  */
 public final class KafkaErrors {
 
@@ -28,23 +39,55 @@ public final class KafkaErrors {
    * @return the outcome kind with Kafka's message
    */
   public static ExportResult classify(Throwable e, String where) {
-    String message =
-        "Kafka "
-            + where
-            + ": "
-            + e.getClass().getSimpleName()
-            + (e.getMessage() != null ? ": " + e.getMessage() : "");
+    return classify(e, where, Collections.<String>emptyList());
+  }
+
+  /**
+   * As {@link #classify(Throwable, String)}, with the given secret values replaced by {@value
+   * SecretProperties#MASK} in the message and the cause (see {@link SecretProperties#scrubbed}).
+   *
+   * @param e what the client threw or completed the send's future with
+   * @param where the topic (and partition) the message was for, for the message
+   * @param secrets from {@link SecretProperties#secretValues}
+   * @return the outcome kind with Kafka's message
+   */
+  public static ExportResult classify(Throwable e, String where, List<String> secrets) {
+    String message;
+    if (e instanceof AuthenticationException) {
+      message =
+          "Kafka "
+              + where
+              + ": authentication failed"
+              + (e instanceof SaslAuthenticationException
+                  ? " (SASL)"
+                  : e instanceof SslAuthenticationException ? " (TLS)" : "")
+              + ": "
+              + e.getMessage()
+              + " ("
+              + e.getClass().getSimpleName()
+              + ")";
+    } else {
+      message =
+          "Kafka "
+              + where
+              + ": "
+              + e.getClass().getSimpleName()
+              + (e.getMessage() != null ? ": " + e.getMessage() : "");
+    }
+    message = SecretProperties.scrub(message, secrets);
     if (e instanceof RecordTooLargeException || e instanceof RecordBatchTooLargeException) {
       return ExportResult.tooLarge(message);
     }
     if (e instanceof RetriableException) {
-      return ExportResult.retryable(message, e, -1);
+      return ExportResult.retryable(message, SecretProperties.scrubbed(e, secrets), -1);
     }
     if (e instanceof ApiException) {
       return ExportResult.rejected(message);
     }
     return ExportResult.failed(
-        message, e); // e.g. a closed client, an interrupt, a local KafkaException
+        message,
+        SecretProperties.scrubbed(
+            e, secrets)); // e.g. a closed client, an interrupt, a local KafkaException
   }
 
   /**

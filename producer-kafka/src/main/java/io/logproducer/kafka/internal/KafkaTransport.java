@@ -36,6 +36,7 @@ public final class KafkaTransport implements AutoCloseable {
   static final int TOPIC_CHECK_TIMEOUT_MILLIS = 5_000;
 
   private final Map<String, Object> properties;
+  private final List<String> secrets;
   private final long waitMillis;
   private final Object adminLock = new Object();
   private final DeferredClient client;
@@ -49,6 +50,7 @@ public final class KafkaTransport implements AutoCloseable {
    */
   public KafkaTransport(Map<String, Object> properties, long waitMillis) {
     this.properties = new HashMap<>(properties);
+    this.secrets = SecretProperties.secretValues(properties);
     this.waitMillis = waitMillis;
     this.client =
         new DeferredClient(
@@ -144,9 +146,9 @@ public final class KafkaTransport implements AutoCloseable {
           "Kafka topic "
               + topic
               + " does not exist (and the broker does not create it): "
-              + e.getMessage());
+              + SecretProperties.scrub(e.getMessage(), secrets));
     }
-    return KafkaErrors.classify(e, "topic " + topic);
+    return KafkaErrors.classify(e, "topic " + topic, secrets);
   }
 
   private boolean topicMissing(String topic) {
