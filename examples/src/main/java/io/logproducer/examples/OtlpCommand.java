@@ -7,6 +7,7 @@ import io.logproducer.otlp.OtlpEncoding;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.otlp.OtlpHttpExporterBuilder;
 import io.logproducer.testing.otlp.OtlpReceiver;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +41,16 @@ final class OtlpCommand implements Command {
                     "an embedded receiver"),
                 OptionSpec.value("encoding", "E", "proto|json", "proto"),
                 OptionSpec.value(
-                    "header", "K=V", "an extra request header (e.g. X-BK-TOKEN=...)", null)));
+                    "header", "K=V", "an extra request header (e.g. X-BK-TOKEN=...)", null),
+                OptionSpec.value(
+                    "ca", "FILE", "PEM CA certificates trusted for an https endpoint", "JDK"),
+                OptionSpec.value(
+                    "client-key",
+                    "FILE",
+                    "PKCS#8 PEM key for mutual TLS (with --client-cert)",
+                    null),
+                OptionSpec.value(
+                    "client-cert", "FILE", "PEM certificate chain for mutual TLS", null)));
     options.addAll(Options.SPOOL);
     return options;
   }
@@ -48,38 +58,18 @@ final class OtlpCommand implements Command {
   @Override
   public int run(Options options) throws Exception {
     String endpoint = options.string("endpoint", null);
-    String encoding = options.string("encoding", "proto");
-    String header = options.string("header", null);
     ProducerConfig config = options.producerConfig().setClientId("quickstart").build();
-    OtlpHttpExporterBuilder exporter =
-        OtlpHttpExporter.builder().setServiceName("logproducer-quickstart");
-    switch (encoding.toLowerCase(Locale.ROOT)) {
-      case "proto", "protobuf" -> exporter.setEncoding(OtlpEncoding.PROTOBUF);
-      case "json" -> exporter.setEncoding(OtlpEncoding.JSON);
-      default ->
-          throw new IllegalArgumentException(
-              "--encoding must be proto or json, was '" + encoding + "'");
-    }
-    if (header != null) {
-      int eq = header.indexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("--header must be NAME=VALUE, was '" + header + "'");
-      }
-      exporter.addHeader(header.substring(0, eq), header.substring(eq + 1));
-    }
-    if (options.has("request-timeout-ms")) {
-      exporter.setTimeoutMillis(
-          options.requestTimeoutMillis(OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS));
-    }
+    OtlpHttpExporterBuilder exporter = exporter(options);
     if (options.records() == 0) {
       if (endpoint == null) {
         throw new IllegalArgumentException(
             "--records 0 drains the --spool-dir spool to --endpoint URL: give --endpoint");
       }
       exporter.setEndpoint(endpoint);
+      OtlpHttpExporter drainTo = exporter.build();
       return SpoolDrain.run(
-          WorkloadRunner.newProducer(config, exporter.build()),
-          endpoint,
+          WorkloadRunner.newProducer(config, drainTo),
+          drainTo.describe(), // without user-info
           options.drainTimeoutMillis(),
           System.out,
           System.err);
@@ -99,7 +89,7 @@ final class OtlpCommand implements Command {
           "sending %,d records from %d threads to %s%s (%s)%n",
           options.records(),
           options.threads(),
-          endpoint,
+          built.describe(), // without user-info
           receiver != null ? " (embedded receiver)" : "",
           producer.getConfig());
       OtlpReceiver r = receiver;
@@ -142,5 +132,45 @@ final class OtlpCommand implements Command {
         receiver.close();
       }
     }
+  }
+
+  /** The exporter's settings from the options (all but the endpoint). */
+  private static OtlpHttpExporterBuilder exporter(Options options) {
+    String encoding = options.string("encoding", "proto");
+    String header = options.string("header", null);
+    OtlpHttpExporterBuilder exporter =
+        OtlpHttpExporter.builder().setServiceName("logproducer-quickstart");
+    switch (encoding.toLowerCase(Locale.ROOT)) {
+      case "proto", "protobuf" -> exporter.setEncoding(OtlpEncoding.PROTOBUF);
+      case "json" -> exporter.setEncoding(OtlpEncoding.JSON);
+      default ->
+          throw new IllegalArgumentException(
+              "--encoding must be proto or json, was '" + encoding + "'");
+    }
+    if (header != null) {
+      int eq = header.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException(
+            "--header must be NAME=VALUE (the value is not shown: it may be a secret)");
+      }
+      exporter.addHeader(header.substring(0, eq), header.substring(eq + 1));
+    }
+    String ca = options.string("ca", null);
+    if (ca != null) {
+      exporter.setTrustedCertificatesPath(Paths.get(ca));
+    }
+    String clientKey = options.string("client-key", null);
+    String clientCert = options.string("client-cert", null);
+    if ((clientKey == null) != (clientCert == null)) {
+      throw new IllegalArgumentException("--client-key and --client-cert go together");
+    }
+    if (clientKey != null) {
+      exporter.setClientTlsPaths(Paths.get(clientKey), Paths.get(clientCert));
+    }
+    if (options.has("request-timeout-ms")) {
+      exporter.setTimeoutMillis(
+          options.requestTimeoutMillis(OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS));
+    }
+    return exporter;
   }
 }
