@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -119,6 +120,33 @@ class TlsTest {
               .collect(Collectors.toList()));
       assertEquals(List.of("CN=log4j2-app"), distinct(r.clientPrincipals()));
       assertEquals(0, lp.failedCount() + lp.droppedCount());
+    }
+  }
+
+  @Test
+  void theDocumentedMutualTlsConfigurationDelivers() throws Exception {
+    Path tlsDir = Files.createDirectories(dir.resolve("doc-tls"));
+    Files.copy(pki.caFile(), tlsDir.resolve("ca.pem"));
+    Files.copy(client.keyFile(), tlsDir.resolve("client-key.pem"));
+    Files.copy(client.certificateFile(), tlsDir.resolve("client.pem"));
+    try (OtlpReceiver r = mutualTlsReceiver()) {
+      Path xml = dir.resolve("log4j2-readme-tls.xml");
+      Files.write(
+          xml,
+          ReadmeConfigTest.readmeLog4j2Xml("clientKey=")
+              .replace("${sys:otlp.endpoint:-https://collector.example.com:4318}", r.endpoint())
+              .replace("${sys:tls.dir:-/etc/otel/tls}", tlsDir.toString())
+              .getBytes(StandardCharsets.UTF_8));
+      LoggerContext ctx = new LoggerContext("readme-tls", null, xml.toUri());
+      ctx.start();
+      try {
+        assertTrue(Support.appender(ctx, "LOGPRODUCER").isStarted());
+        ctx.getLogger("com.example.Checkout").info("order {} paid", 42);
+      } finally {
+        ctx.stop();
+      }
+      assertEquals(List.of("order 42 paid"), r.deliveredBodies());
+      assertEquals(List.of("CN=log4j2-app"), distinct(r.clientPrincipals()));
     }
   }
 

@@ -13,6 +13,7 @@ import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.core.status.Status;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.tls.TestPki;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -154,6 +155,35 @@ class TlsTest {
       assertEquals(expected, bodies(r));
       assertEquals(List.of("CN=logback-app"), distinct(r.clientPrincipals()));
       assertEquals(0, lp.failedCount() + lp.droppedCount());
+    }
+  }
+
+  @Test
+  void theDocumentedMutualTlsConfigurationDelivers() throws Exception {
+    Path tlsDir = Files.createDirectories(dir.resolve("doc-tls"));
+    Files.copy(pki.caFile(), tlsDir.resolve("ca.pem"));
+    Files.copy(client.keyFile(), tlsDir.resolve("client-key.pem"));
+    Files.copy(client.certificateFile(), tlsDir.resolve("client.pem"));
+    try (OtlpReceiver r = mutualTlsReceiver()) {
+      LoggerContext ctx = new LoggerContext();
+      LogbackTestSupport.useGlobalMdc(ctx);
+      ctx.putProperty("otlp.endpoint", r.endpoint());
+      ctx.putProperty("tls.dir", tlsDir.toString());
+      JoranConfigurator jc = new JoranConfigurator();
+      jc.setContext(ctx);
+      jc.doConfigure(
+          new ByteArrayInputStream(
+              ReadmeConfigTest.readmeLogbackXml("<clientKey>").getBytes(StandardCharsets.UTF_8)));
+      ctx.start();
+      try {
+        assertEquals(List.of(), LogbackTestSupport.statuses(ctx, Status.ERROR));
+        assertTrue(appender(ctx, "LOGPRODUCER").isStarted());
+        ctx.getLogger("com.example.Checkout").info("order {} paid", 42);
+      } finally {
+        ctx.stop();
+      }
+      assertEquals(List.of("order 42 paid"), r.deliveredBodies());
+      assertEquals(List.of("CN=logback-app"), distinct(r.clientPrincipals()));
     }
   }
 
