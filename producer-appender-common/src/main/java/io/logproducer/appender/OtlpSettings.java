@@ -4,6 +4,9 @@ import io.logproducer.Compression;
 import io.logproducer.otlp.OtlpEncoding;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.otlp.OtlpHttpExporterBuilder;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Map;
 
 /**
@@ -13,34 +16,70 @@ import java.util.Map;
  * OtlpHttpExporter#builder()}); what the XML sets wins. Each setter validates at once and throws
  * {@link IllegalArgumentException} naming the setting. Not thread-safe: filled once, before the
  * appender starts.
+ *
+ * <p>TLS: an {@code https://} endpoint is verified against the JDK's trust store, or against the CA
+ * certificates of {@link #setTrustedCertificates(String)}; {@link #setClientKey(String)} and {@link
+ * #setClientCertificate(String)} together present a client certificate (mutual TLS). All three are
+ * PEM files, read by {@link #build(String, boolean)} and read again when they change.
+ *
+ * <p>Secrets: request header values and the password of an endpoint's user-info ({@code
+ * https://user:password@host}, sent as {@code Authorization: Basic}) are never part of an exception
+ * message of these settings; header names and the endpoint without its password are. Settings made
+ * by {@link #OtlpSettings(boolean) OtlpSettings(true)} go further: their {@link #setEndpoint},
+ * {@link #setHeaders} and {@link #addHeader} do not throw at all (a framework that quotes the value
+ * of a setter that throws, as logback's configurator does, would print the secret); the error is
+ * thrown by {@link #check()} and {@link #build(String, boolean)} instead.
  */
-public final class OtlpSettings {
+public class OtlpSettings {
 
   private final OtlpHttpExporterBuilder builder = OtlpHttpExporter.builder();
+  private final boolean deferSecretErrors;
+  private IllegalArgumentException secretError; // the first, when deferSecretErrors
+  private Path trustedCertificates;
+  private Path clientKey;
+  private Path clientCertificate;
 
   /** Creates settings from the environment. */
-  public OtlpSettings() {}
+  public OtlpSettings() {
+    this(false);
+  }
+
+  /**
+   * Creates settings from the environment.
+   *
+   * @param deferSecretErrors whether an invalid {@code endpoint}, {@code header} or {@code headers}
+   *     is thrown by {@link #check()} and {@link #build(String, boolean)} rather than by its setter
+   */
+  protected OtlpSettings(boolean deferSecretErrors) {
+    this.deferSecretErrors = deferSecretErrors;
+  }
 
   /**
    * See {@link OtlpHttpExporterBuilder#setEndpoint(String)}: a URL without a path gets {@code
-   * /v1/logs}.
+   * /v1/logs}; a user-info ({@code https://user:password@host}) is sent as {@code Authorization:
+   * Basic …} and never printed.
    *
-   * @param url e.g. {@code http://127.0.0.1:4318}
+   * @param url e.g. {@code http://127.0.0.1:4318} or {@code https://collector.example:4318}
+   * @throws IllegalArgumentException if not an absolute http or https URL with a host (the message
+   *     shows it without its password); deferred, see the class comment
    */
   public void setEndpoint(String url) {
-    builder.setEndpoint(url);
+    try {
+      builder.setEndpoint(url);
+    } catch (IllegalArgumentException e) {
+      secretError(e);
+    }
   }
 
   /**
    * One request header.
    *
    * @param header {@code name=value}, e.g. {@code X-BK-TOKEN=abc}
-   * @throws IllegalArgumentException if not {@code name=value}
+   * @throws IllegalArgumentException if not {@code name=value} with an HTTP token as name (the
+   *     message does not show the value); deferred, see the class comment
    */
   public void addHeader(String header) {
-    for (Map.Entry<String, String> e : Text.keyValues("header", header).entrySet()) {
-      builder.addHeader(e.getKey(), e.getValue());
-    }
+    addHeaders("header", header);
   }
 
   /**
@@ -48,11 +87,114 @@ public final class OtlpSettings {
    *
    * @param headers {@code name=value} items separated by commas, as {@code
    *     OTEL_EXPORTER_OTLP_HEADERS}
-   * @throws IllegalArgumentException if an item is not {@code name=value}
+   * @throws IllegalArgumentException if an item is not {@code name=value} with an HTTP token as
+   *     name (the message gives the item's position, never its text); deferred, see the class
+   *     comment
    */
   public void setHeaders(String headers) {
-    for (Map.Entry<String, String> e : Text.keyValues("headers", headers).entrySet()) {
-      builder.addHeader(e.getKey(), e.getValue());
+    addHeaders("headers", headers);
+  }
+
+  private void addHeaders(String setting, String list) {
+    try {
+      for (Map.Entry<String, String> e : Text.keyValues(setting, list, true).entrySet()) {
+        if (!Text.isToken(e.getKey())) {
+          throw new IllegalArgumentException(
+              setting
+                  + ": a header name is not an HTTP token (letters, digits and"
+                  + " !#$%&'*+-.^_`|~ only; the item is not shown: it may hold a secret)");
+        }
+        try {
+          builder.addHeader(e.getKey(), e.getValue()); // its messages name the header only
+        } catch (IllegalArgumentException ex) {
+          throw new IllegalArgumentException(setting + ": " + ex.getMessage());
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      secretError(e);
+    }
+  }
+
+  private void secretError(IllegalArgumentException e) {
+    if (!deferSecretErrors) {
+      throw e;
+    }
+    if (secretError == null) {
+      secretError = e;
+    }
+  }
+
+  /**
+   * The CA certificates that verify an {@code https://} receiver, and only they (a private CA);
+   * replaces {@code OTEL_EXPORTER_OTLP_CERTIFICATE}. Default: the JDK's trust store. Read by {@link
+   * #build(String, boolean)}, and again when the file changes (for new connections).
+   *
+   * @param pemFile the path of a PEM file of one or more {@code CERTIFICATE} blocks, e.g. {@code
+   *     /etc/otel/ca.pem}
+   * @throws IllegalArgumentException if empty or not a path (a missing or invalid file fails {@link
+   *     #build(String, boolean)}, naming it)
+   */
+  public void setTrustedCertificates(String pemFile) {
+    this.trustedCertificates = path("trustedCertificates", pemFile);
+  }
+
+  /**
+   * The private key of the client certificate presented to the receiver (mutual TLS); needs {@link
+   * #setClientCertificate(String)} too. Replaces {@code OTEL_EXPORTER_OTLP_CLIENT_KEY}. Read by
+   * {@link #build(String, boolean)}, and again when the file changes.
+   *
+   * @param pemFile the path of an unencrypted PEM key: PKCS#8 {@code PRIVATE KEY} (RSA or EC;
+   *     PKCS#1 and SEC1 are accepted too)
+   * @throws IllegalArgumentException if empty or not a path (a missing, invalid or mismatched file
+   *     fails {@link #build(String, boolean)}, naming it but never showing the key)
+   */
+  public void setClientKey(String pemFile) {
+    this.clientKey = path("clientKey", pemFile);
+  }
+
+  /**
+   * The client certificate presented to the receiver (mutual TLS); needs {@link
+   * #setClientKey(String)} too. Replaces {@code OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE}. Read by
+   * {@link #build(String, boolean)}, and again when the file changes.
+   *
+   * @param pemFile the path of a PEM file of the certificate chain, the client's certificate first
+   * @throws IllegalArgumentException if empty or not a path (a missing, invalid or mismatched file
+   *     fails {@link #build(String, boolean)}, naming it)
+   */
+  public void setClientCertificate(String pemFile) {
+    this.clientCertificate = path("clientCertificate", pemFile);
+  }
+
+  private static Path path(String setting, String value) {
+    if (value == null || value.trim().isEmpty()) {
+      throw new IllegalArgumentException(setting + " must be the path of a PEM file, was empty");
+    }
+    try {
+      return Paths.get(value.trim());
+    } catch (InvalidPathException e) {
+      throw new IllegalArgumentException(
+          setting + " must be the path of a PEM file, was '" + value + "': " + e.getReason(), e);
+    }
+  }
+
+  /**
+   * Checks what the setters could not check alone: the deferred error of an {@code endpoint} or
+   * header (see the class comment), and that {@code clientKey} and {@code clientCertificate} are
+   * set together. The files are not read here.
+   *
+   * @throws IllegalArgumentException naming the setting
+   */
+  public void check() {
+    if (secretError != null) {
+      throw secretError;
+    }
+    if ((clientKey == null) != (clientCertificate == null)) {
+      throw new IllegalArgumentException(
+          (clientKey == null
+                  ? "clientCertificate is set without clientKey"
+                  : "clientKey is set without clientCertificate")
+              + ": mutual TLS needs both, the client's private key and its certificate chain"
+              + " (PEM files)");
     }
   }
 
@@ -140,9 +282,18 @@ public final class OtlpSettings {
    *     InstrumentationScope} ({@link
    *     OtlpHttpExporterBuilder#setInstrumentationScopeFromRecords(boolean)})
    * @return a new exporter
-   * @throws IllegalArgumentException if the settings are invalid
+   * @throws IllegalArgumentException if the settings are invalid ({@link #check()}), or a TLS file
+   *     is missing, unreadable, not PEM, or the client key does not match its certificate (the
+   *     message names the setting and the file)
    */
   public OtlpHttpExporter build(String scopeName, boolean scopeFromRecords) {
+    check();
+    if (trustedCertificates != null) {
+      builder.setTrustedCertificatesPath(trustedCertificates);
+    }
+    if (clientKey != null) {
+      builder.setClientTlsPaths(clientKey, clientCertificate);
+    }
     return builder
         .setScope(scopeName, null)
         .setInstrumentationScopeFromRecords(scopeFromRecords)

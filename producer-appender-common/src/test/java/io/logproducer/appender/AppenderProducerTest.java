@@ -260,7 +260,8 @@ class AppenderProducerTest {
             .getMessage());
     p.setBufferFullPolicy("block");
     assertEquals(
-        "headers must be key=value items separated by commas, was 'nope'",
+        "headers must be name=value items separated by commas; item 1 of 1 has no '=' (not shown:"
+            + " it may hold a secret)",
         assertThrows(IllegalArgumentException.class, () -> new OtlpSettings().setHeaders("nope"))
             .getMessage());
     assertEquals(

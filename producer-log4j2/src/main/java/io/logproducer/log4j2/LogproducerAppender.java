@@ -360,6 +360,24 @@ public final class LogproducerAppender extends AbstractAppender {
     }
 
     /**
+     * Whether {@code otlp}, if any, holds together what one attribute alone cannot tell (a {@code
+     * clientKey} without its {@code clientCertificate}); reports it, naming the appender, if not.
+     */
+    private static boolean otlpComplete(String name, OtlpElement otlp) {
+      if (otlp == null || !otlp.valid()) {
+        return true; // an invalid attribute is reported already
+      }
+      try {
+        otlp.settings().check();
+        return true;
+      } catch (RuntimeException e) {
+        Settings.STATUS.error(
+            "Logproducer appender '{}': invalid <Otlp>: {}", name, e.getMessage());
+        return false;
+      }
+    }
+
+    /**
      * Builds the appender, or reports what is invalid on log4j2's status channel and returns null
      * (log4j2 then does not create the appender).
      *
@@ -414,6 +432,7 @@ public final class LogproducerAppender extends AbstractAppender {
                     }
                   });
       valid &= attributes.valid();
+      valid &= otlpComplete(name, otlp);
       if ((otlp != null ? 1 : 0) + (gse != null ? 1 : 0) + (kafka != null ? 1 : 0) > 1) {
         Settings.STATUS.error(
             "Logproducer appender '{}': more than one of <Otlp>, <Gse>, <Kafka> is configured;"

@@ -13,7 +13,13 @@ import org.apache.logging.log4j.core.config.plugins.PluginFactory;
  * from the standard OpenTelemetry environment variables ({@code OTEL_EXPORTER_OTLP_*}, {@code
  * OTEL_SERVICE_NAME}, {@code OTEL_RESOURCE_ATTRIBUTES}); what the element sets wins. Request
  * headers come from the {@code headers} attribute ({@code name=value,…}) and from {@code <Property
- * name="…" value="…"/>} children.
+ * name="…" value="…"/>} children. TLS: {@code trustedCertificates} (the CA certificates of a
+ * private CA), {@code clientKey} and {@code clientCertificate} (mutual TLS, both or neither), PEM
+ * file paths.
+ *
+ * <p>Header values and the password of an endpoint's user-info are never printed: {@code endpoint}
+ * and {@code headers} are sensitive attributes (not shown by log4j2's debug output), and an error
+ * in them names the attribute, not the value.
  */
 @Plugin(name = "Otlp", category = Node.CATEGORY, printObject = true)
 public final class OtlpElement {
@@ -39,25 +45,32 @@ public final class OtlpElement {
    * @param resourceAttributes string resource attributes, {@code key=value} items separated by
    *     commas
    * @param maxRequestSizeInBytes the uncompressed request bound
+   * @param trustedCertificates the path of a PEM file of the CA certificates that verify an {@code
+   *     https://} receiver (default: the JDK's trust store)
+   * @param clientKey the path of the client's PEM private key (PKCS#8, unencrypted), for mutual TLS
+   * @param clientCertificate the path of the client's PEM certificate chain, for mutual TLS
    * @param properties {@code <Property>} children: one request header each
    * @return the element
    */
   @PluginFactory
   public static OtlpElement createOtlp(
-      @PluginAttribute("endpoint") String endpoint,
-      @PluginAttribute("headers") String headers,
+      @PluginAttribute(value = "endpoint", sensitive = true) String endpoint,
+      @PluginAttribute(value = "headers", sensitive = true) String headers,
       @PluginAttribute("encoding") String encoding,
       @PluginAttribute("compression") String compression,
       @PluginAttribute("timeoutMillis") String timeoutMillis,
       @PluginAttribute("serviceName") String serviceName,
       @PluginAttribute("resourceAttributes") String resourceAttributes,
       @PluginAttribute("maxRequestSizeInBytes") String maxRequestSizeInBytes,
+      @PluginAttribute("trustedCertificates") String trustedCertificates,
+      @PluginAttribute("clientKey") String clientKey,
+      @PluginAttribute("clientCertificate") String clientCertificate,
       @PluginElement("Properties") Property[] properties) {
     final OtlpSettings s = new OtlpSettings();
     Settings a =
         new Settings("Otlp")
-            .apply("endpoint", endpoint, s::setEndpoint)
-            .apply("headers", headers, s::setHeaders)
+            .applySecret("endpoint", endpoint, s::setEndpoint)
+            .applySecret("headers", headers, s::setHeaders)
             .apply("encoding", encoding, s::setEncoding)
             .apply("compression", compression, s::setCompression)
             .apply(
@@ -69,10 +82,14 @@ public final class OtlpElement {
             .apply(
                 "maxRequestSizeInBytes",
                 maxRequestSizeInBytes,
-                v -> s.setMaxRequestSizeInBytes(Settings.parseInt("maxRequestSizeInBytes", v)));
+                v -> s.setMaxRequestSizeInBytes(Settings.parseInt("maxRequestSizeInBytes", v)))
+            .apply("trustedCertificates", trustedCertificates, s::setTrustedCertificates)
+            .apply("clientKey", clientKey, s::setClientKey)
+            .apply("clientCertificate", clientCertificate, s::setClientCertificate);
     if (properties != null) {
       for (Property p : properties) {
-        a.apply("Property " + p.getName(), p.getValue(), v -> s.addHeader(p.getName() + "=" + v));
+        a.applySecret(
+            "Property " + p.getName(), p.getValue(), v -> s.addHeader(p.getName() + "=" + v));
       }
     }
     return new OtlpElement(s, a.valid());

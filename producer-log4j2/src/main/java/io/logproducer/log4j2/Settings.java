@@ -46,6 +46,28 @@ final class Settings {
     return this;
   }
 
+  /**
+   * As {@link #apply}, for a value that may hold a secret (a request header, an endpoint with a
+   * password): an error names the element and the attribute but does not show the value (the
+   * setter's message must not either).
+   */
+  Settings applySecret(String attribute, String value, Setter setter) {
+    if (value == null) {
+      return this;
+    }
+    try {
+      setter.set(value.trim());
+    } catch (RuntimeException e) {
+      valid = false;
+      STATUS.error(
+          "Logproducer appender: invalid <{} {}> (value not shown): {}",
+          element,
+          attribute,
+          e.getMessage());
+    }
+    return this;
+  }
+
   /** Whether every attribute applied so far was valid. */
   boolean valid() {
     return valid;

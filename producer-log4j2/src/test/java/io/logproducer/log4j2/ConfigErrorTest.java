@@ -42,7 +42,11 @@ class ConfigErrorTest {
               "invalid <ProducerSettings bufferFullPolicy=\"WAIT\">: bufferFullPolicy must be one of"
                   + " BLOCK, DROP, was 'WAIT'"),
           all);
-      assertTrue(all.contains("invalid <Otlp endpoint=\"ftp://127.0.0.1:4318\">"), all);
+      assertTrue(
+          all.contains(
+              "invalid <Otlp endpoint> (value not shown): endpoint must be an http or https URL"
+                  + " with a host, was 'ftp://127.0.0.1:4318'"),
+          all);
       assertTrue(all.contains("stopTimeoutMillis must be >= 0, was -5"), all);
       assertTrue(
           all.contains(

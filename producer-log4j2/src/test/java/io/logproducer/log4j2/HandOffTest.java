@@ -262,6 +262,7 @@ class HandOffTest {
   }
 
   private static OtlpElement otlp(String endpoint) {
-    return OtlpElement.createOtlp(endpoint, null, null, null, null, null, null, null, null);
+    return OtlpElement.createOtlp(
+        endpoint, null, null, null, null, null, null, null, null, null, null, null);
   }
 }

@@ -32,7 +32,7 @@ class ReadmeConfigTest {
   /**
    * The first log4j2 {@code <Configuration>} block of docs/appenders.md containing {@code mark}.
    */
-  private static String readmeLog4j2Xml(String mark) throws Exception {
+  static String readmeLog4j2Xml(String mark) throws Exception {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
       Path readme =
           d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there

@@ -7,6 +7,7 @@ import ch.qos.logback.core.CoreConstants;
 import ch.qos.logback.core.Layout;
 import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.joran.spi.DefaultClass;
 import ch.qos.logback.core.spi.FilterReply;
 import ch.qos.logback.core.status.StatusListener;
 import io.logproducer.Producer;
@@ -121,10 +122,13 @@ public class LogproducerAppender extends UnsynchronizedAppenderBase<ILoggingEven
   }
 
   /**
-   * The OTLP/HTTP exporter ({@code <otlp>}); leave unset for OTLP from the environment.
+   * The OTLP/HTTP exporter ({@code <otlp>}); leave unset for OTLP from the environment. The XML
+   * creates a {@link LogbackOtlpSettings}: an invalid {@code endpoint} or header is reported by
+   * {@link #start()} without its value, never quoted by logback's configurator.
    *
    * @param otlp the exporter settings
    */
+  @DefaultClass(LogbackOtlpSettings.class)
   public void setOtlp(OtlpSettings otlp) {
     this.otlp = otlp;
   }

@@ -35,7 +35,7 @@ class ReadmeConfigTest {
   /**
    * The first logback {@code <configuration>} block of docs/appenders.md containing {@code mark}.
    */
-  private static String readmeLogbackXml(String mark) throws Exception {
+  static String readmeLogbackXml(String mark) throws Exception {
     for (Path d = Paths.get("").toAbsolutePath(); d != null; d = d.getParent()) {
       Path readme =
           d.resolve("docs").resolve("appenders.md"); // the README's configuration moved there
