@@ -94,7 +94,8 @@ public final class KafkaSettings {
   public void addProperty(String property) {
     int eq = property == null ? -1 : property.indexOf('=');
     if (eq <= 0) {
-      throw new IllegalArgumentException("property must be name=value, was '" + property + "'");
+      throw new IllegalArgumentException(
+          "property must be name=value (the text is not shown: it may hold a password)");
     }
     builder.setProperty(property.substring(0, eq).trim(), property.substring(eq + 1).trim());
   }

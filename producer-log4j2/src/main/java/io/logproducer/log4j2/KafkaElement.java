@@ -43,7 +43,7 @@ public final class KafkaElement {
       @PluginAttribute("keyAttribute") String keyAttribute,
       @PluginAttribute("serviceName") String serviceName,
       @PluginAttribute("resourceAttributes") String resourceAttributes,
-      @PluginAttribute("properties") String properties) {
+      @PluginAttribute(value = "properties", sensitive = true) String properties) {
     final KafkaSettings s = new KafkaSettings();
     Settings a =
         new Settings("Kafka")
@@ -53,7 +53,7 @@ public final class KafkaElement {
             .apply("keyAttribute", keyAttribute, s::setKeyAttribute)
             .apply("serviceName", serviceName, s::setServiceName)
             .apply("resourceAttributes", resourceAttributes, s::setResourceAttributes)
-            .apply("properties", properties, s::setProperties);
+            .applySecret("properties", properties, s::setProperties);
     return new KafkaElement(s, a.valid());
   }
 
