@@ -67,6 +67,7 @@ public class LogproducerApplicationListener
       register(((ApplicationPreparedEvent) event).getApplicationContext().getBeanFactory());
     } else if (event instanceof ApplicationStartedEvent && ours((SpringApplicationEvent) event)) {
       started = true;
+      checkSslBundle();
     } else if (event instanceof ApplicationFailedEvent && ours((SpringApplicationEvent) event)) {
       // Before Spring Boot reports the failure: the backlog is abandoned (failed at close, counted
       // and reported by the appender), not shipped within the shutdown timeout.
@@ -83,6 +84,23 @@ public class LogproducerApplicationListener
    */
   private boolean ours(SpringApplicationEvent event) {
     return event.getSpringApplication() == application;
+  }
+
+  /**
+   * After the refresh, {@code logproducer.otlp.ssl.bundle}'s context must have been set ({@link
+   * LogproducerSslBundleAutoConfiguration}); if it was not (that auto-configuration excluded, no
+   * {@code SslBundles} bean), the start fails rather than leaving the exporter waiting.
+   */
+  private void checkSslBundle() {
+    LogproducerRuntime r = runtime;
+    BundleSslContext bundle = r == null ? null : r.bundleSslContext();
+    if (bundle != null && !bundle.isReady()) {
+      String reason =
+          "the application context has no SslBundles bean (Spring Boot's SslAutoConfiguration) or"
+              + " LogproducerSslBundleAutoConfiguration is excluded";
+      bundle.fail(reason);
+      throw new InvalidPropertyException("logproducer.otlp.ssl.bundle", bundle.bundle(), reason);
+    }
   }
 
   private void start(ConfigurableEnvironment environment, ClassLoader classLoader) {

@@ -30,6 +30,7 @@ final class LogproducerRuntime {
   private final LoggingBackend backend; // null: not installed by this runtime
   private final String receiver;
   private final HealthProperties health;
+  private final BundleSslContext bundleSslContext; // null without logproducer.otlp.ssl.bundle
   private boolean closed; // guarded by this
 
   private LogproducerRuntime(
@@ -37,7 +38,9 @@ final class LogproducerRuntime {
       boolean owned,
       LoggingBackend backend,
       String receiver,
-      HealthProperties health) {
+      HealthProperties health,
+      BundleSslContext bundleSslContext) {
+    this.bundleSslContext = bundleSslContext;
     this.producer = producer;
     this.owned = owned;
     this.backend = backend;
@@ -62,7 +65,12 @@ final class LogproducerRuntime {
       Producer existing = backend.existingProducer();
       if (existing != null) {
         return new LogproducerRuntime(
-            existing, false, null, "the logging configuration's appender", properties.getHealth());
+            existing,
+            false,
+            null,
+            "the logging configuration's appender",
+            properties.getHealth(),
+            null);
       }
     }
     MappingSettings mapping = settings.validatedMapping();
@@ -87,7 +95,12 @@ final class LogproducerRuntime {
       }
     }
     return new LogproducerRuntime(
-        producer, true, backend, settings.describeReceiver(), properties.getHealth());
+        producer,
+        true,
+        backend,
+        settings.describeReceiver(),
+        properties.getHealth(),
+        settings.bundleSslContext());
   }
 
   /** {@return the producer the appender and the application's {@code Producer} bean share} */
@@ -103,6 +116,11 @@ final class LogproducerRuntime {
   /** {@return the health rule's settings} */
   HealthProperties health() {
     return health;
+  }
+
+  /** {@return the exporter's context waiting for {@code logproducer.otlp.ssl.bundle}, or null} */
+  BundleSslContext bundleSslContext() {
+    return bundleSslContext;
   }
 
   /** {@return whether this runtime built the producer (and closes it)} */
@@ -126,6 +144,9 @@ final class LogproducerRuntime {
         return;
       }
       closed = true;
+    }
+    if (bundleSslContext != null) {
+      bundleSslContext.fail("the application context closed before it created the bundle");
     }
     try {
       if (backend != null) {

@@ -36,8 +36,24 @@ public class OtlpProperties {
   /** The largest request body; bigger batches are split. Default: the exporter's. */
   private DataSize maxRequestSize;
 
+  /** TLS from PEM files: trusted CA certificates and a client certificate (mutual TLS). */
+  private final Tls tls = new Tls();
+
+  /** TLS from a Spring Boot SSL bundle (Spring Boot 3.1+). */
+  private final Ssl ssl = new Ssl();
+
   /** Creates the defaults. */
   public OtlpProperties() {}
+
+  /** {@return {@code logproducer.otlp.tls}} */
+  public Tls getTls() {
+    return tls;
+  }
+
+  /** {@return {@code logproducer.otlp.ssl}} */
+  public Ssl getSsl() {
+    return ssl;
+  }
 
   /** {@return {@code logproducer.otlp.endpoint}} */
   public String getEndpoint() {
@@ -124,5 +140,105 @@ public class OtlpProperties {
    */
   public void setMaxRequestSize(DataSize maxRequestSize) {
     this.maxRequestSize = maxRequestSize;
+  }
+
+  /**
+   * {@code logproducer.otlp.tls.*}: PEM files, read when the producer starts and read again when
+   * they change (new connections use the new certificates). Paths are not secrets and are shown as
+   * they are; the key file's content is never read into a property.
+   */
+  public static class Tls {
+
+    /**
+     * PEM file of the CA certificates that verify the receiver's certificate (a private CA).
+     * Default: OTEL_EXPORTER_OTLP_CERTIFICATE, else the JDK's trust store.
+     */
+    private String trustedCertificates;
+
+    /**
+     * PEM file of the client's private key (PKCS#8, PKCS#1 or SEC1, unencrypted), for mutual TLS;
+     * set with client-certificate.
+     */
+    private String clientKey;
+
+    /** PEM file of the client's certificate chain, for mutual TLS; set with client-key. */
+    private String clientCertificate;
+
+    /** Creates the defaults. */
+    public Tls() {}
+
+    /** {@return {@code logproducer.otlp.tls.trusted-certificates}} */
+    public String getTrustedCertificates() {
+      return trustedCertificates;
+    }
+
+    /**
+     * Sets {@code logproducer.otlp.tls.trusted-certificates}.
+     *
+     * @param trustedCertificates PEM file of the CA certificates that verify the receiver's
+     *     certificate.
+     */
+    public void setTrustedCertificates(String trustedCertificates) {
+      this.trustedCertificates = trustedCertificates;
+    }
+
+    /** {@return {@code logproducer.otlp.tls.client-key}} */
+    public String getClientKey() {
+      return clientKey;
+    }
+
+    /**
+     * Sets {@code logproducer.otlp.tls.client-key}.
+     *
+     * @param clientKey PEM file of the client's private key, for mutual TLS.
+     */
+    public void setClientKey(String clientKey) {
+      this.clientKey = clientKey;
+    }
+
+    /** {@return {@code logproducer.otlp.tls.client-certificate}} */
+    public String getClientCertificate() {
+      return clientCertificate;
+    }
+
+    /**
+     * Sets {@code logproducer.otlp.tls.client-certificate}.
+     *
+     * @param clientCertificate PEM file of the client's certificate chain, for mutual TLS.
+     */
+    public void setClientCertificate(String clientCertificate) {
+      this.clientCertificate = clientCertificate;
+    }
+
+    boolean isSet() {
+      return trustedCertificates != null || clientKey != null || clientCertificate != null;
+    }
+  }
+
+  /** {@code logproducer.otlp.ssl.*}: TLS from a Spring Boot SSL bundle (Spring Boot 3.1+). */
+  public static class Ssl {
+
+    /**
+     * The name of a Spring Boot SSL bundle (spring.ssl.bundle.pem.NAME or .jks.NAME) whose
+     * SSLContext the exporter uses; Spring Boot 3.1+. Not with logproducer.otlp.tls.*.
+     */
+    private String bundle;
+
+    /** Creates the defaults. */
+    public Ssl() {}
+
+    /** {@return {@code logproducer.otlp.ssl.bundle}} */
+    public String getBundle() {
+      return bundle;
+    }
+
+    /**
+     * Sets {@code logproducer.otlp.ssl.bundle}.
+     *
+     * @param bundle the name of a Spring Boot SSL bundle.
+     */
+    public void setBundle(String bundle) {
+      this.bundle = bundle;
+    }
   }
 }

@@ -5,7 +5,6 @@ import io.logproducer.appender.AppenderSpoolSettings;
 import io.logproducer.appender.GseSettings;
 import io.logproducer.appender.KafkaSettings;
 import io.logproducer.appender.MappingSettings;
-import io.logproducer.appender.OtlpSettings;
 import io.logproducer.appender.ProducerSettings;
 import io.logproducer.appender.SettingsProducer;
 import java.time.Duration;
@@ -35,7 +34,7 @@ final class StarterSettings {
   // Filled by validate(): what the producer and the appender are built from.
   private boolean validated;
   private ProducerSettings producerSettings;
-  private OtlpSettings otlp;
+  private StarterOtlp otlp;
   private GseSettings gse;
   private KafkaSettings kafka;
   private MappingSettings mapping;
@@ -147,10 +146,18 @@ final class StarterSettings {
     validate();
     ExporterKind kind = properties.getExporter();
     try {
+      if (otlp != null) { // the starter's own builder: TLS and the SSL bundle
+        return new Producer(
+            producerSettings.toConfig(APPENDER_NAME),
+            otlp.build(
+                "io.logproducer.spring",
+                properties.getAppender().isScopeFromLogger(),
+                describeReceiver()));
+      }
       return SettingsProducer.build(
           APPENDER_NAME,
           producerSettings,
-          otlp,
+          null,
           gse,
           kafka,
           "io.logproducer.spring",
@@ -158,6 +165,8 @@ final class StarterSettings {
     } catch (LinkageError e) {
       throw new InvalidPropertyException(
           "logproducer.exporter", kind.name().toLowerCase(Locale.ROOT), linkageReason(kind, e), e);
+    } catch (InvalidPropertyException e) {
+      throw e;
     } catch (IllegalArgumentException | IllegalStateException e) {
       String message = String.valueOf(e.getMessage());
       if (message.contains("deliveryTimeout")) { // the exporter's deadline against the producer's
@@ -188,7 +197,20 @@ final class StarterSettings {
     return "its module is not on the class path (add io.logproducer:" + module + "): " + e;
   }
 
-  /** {@return where records go, for the health details and messages} */
+  /**
+   * {@return the context waiting for {@code logproducer.otlp.ssl.bundle}, or null}
+   *
+   * @throws InvalidPropertyException if a property is invalid ({@link #validate()})
+   */
+  BundleSslContext bundleSslContext() {
+    validate();
+    return otlp != null ? otlp.bundleContext() : null;
+  }
+
+  /**
+   * {@return where records go, for the health details and messages: the endpoint's user-info is
+   * masked}
+   */
   String describeReceiver() {
     switch (properties.getExporter()) {
       case GSE:
@@ -199,7 +221,10 @@ final class StarterSettings {
         return "kafka " + k.getBootstrapServers() + " topic " + k.getTopic();
       default:
         String endpoint = properties.getOtlp().getEndpoint();
-        return "otlp " + (endpoint != null ? endpoint : "(OTEL_EXPORTER_OTLP_ENDPOINT or default)");
+        return "otlp "
+            + (endpoint != null
+                ? Secrets.redactUrl(endpoint)
+                : "(OTEL_EXPORTER_OTLP_ENDPOINT or default)");
     }
   }
 
@@ -294,29 +319,8 @@ final class StarterSettings {
     return s;
   }
 
-  private OtlpSettings otlpSettings() {
-    OtlpProperties p = properties.getOtlp();
-    String prefix = "logproducer.otlp.";
-    OtlpSettings s = new OtlpSettings();
-    apply(prefix + "endpoint", p.getEndpoint(), s::setEndpoint);
-    for (Map.Entry<String, String> h : p.getHeaders().entrySet()) {
-      apply(prefix + "headers." + h.getKey(), h.getKey() + "=" + h.getValue(), s::addHeader);
-    }
-    apply(prefix + "encoding", p.getEncoding(), s::setEncoding);
-    apply(prefix + "compression", p.getCompression(), s::setCompression);
-    applyMillis(prefix + "timeout", p.getTimeout(), s::setTimeoutMillis);
-    applyBytes(
-        prefix + "max-request-size",
-        p.getMaxRequestSize(),
-        v -> s.setMaxRequestSizeInBytes(toInt(v)));
-    apply("logproducer.service-name", serviceName(), s::setServiceName);
-    for (Map.Entry<String, String> a : properties.getResourceAttributes().entrySet()) {
-      apply(
-          "logproducer.resource-attributes." + a.getKey(),
-          a.getKey() + "=" + a.getValue(),
-          s::addResourceAttribute);
-    }
-    return s;
+  private StarterOtlp otlpSettings() {
+    return new StarterOtlp(properties.getOtlp(), serviceName(), properties.getResourceAttributes());
   }
 
   private GseSettings gseSettings() {
@@ -356,11 +360,25 @@ final class StarterSettings {
     apply(prefix + "topic", p.getTopic(), s::setTopic);
     apply(prefix + "encoding", p.getEncoding(), s::setEncoding);
     apply(prefix + "key-attribute", p.getKeyAttribute(), s::setKeyAttribute);
-    StringBuilder props = new StringBuilder();
+    // One property at a time (a value may hold commas: sasl.jaas.config); an error shows the
+    // name, and a secret-looking property's value masked, also in the exporter's reason.
     for (Map.Entry<String, String> e : p.getProperties().entrySet()) {
-      props.append(e.getKey()).append('=').append(e.getValue()).append('\n');
+      String item = e.getKey() + "=" + e.getValue();
+      boolean secret = Secrets.isSecretKafkaProperty(e.getKey());
+      try {
+        s.addProperty(item);
+      } catch (IllegalArgumentException x) {
+        String reason = String.valueOf(x.getMessage());
+        if (secret && e.getValue() != null && !e.getValue().trim().isEmpty()) {
+          reason = reason.replace(e.getValue().trim(), Secrets.MASK);
+        }
+        throw new InvalidPropertyException(
+            prefix + "properties." + e.getKey(),
+            secret ? Secrets.MASK : e.getValue(),
+            reason,
+            secret ? null : x);
+      }
     }
-    apply(prefix + "properties", props.length() == 0 ? null : props.toString(), s::setProperties);
     apply("logproducer.service-name", serviceName(), s::setServiceName);
     StringBuilder resource = new StringBuilder();
     for (Map.Entry<String, String> a : properties.getResourceAttributes().entrySet()) {
