@@ -155,12 +155,16 @@ public final class TlsCostMain {
     System.out.println(table(runs));
   }
 
-  /** The medians per mode and their ratios to plain HTTP, as Markdown. */
+  /**
+   * The medians per mode (with the slowest and fastest run, the least and most CPU) and their
+   * ratios to plain HTTP, as Markdown.
+   */
   static String table(Map<Mode, List<Run>> runs) {
     StringBuilder s = new StringBuilder();
-    s.append("| connection | runs | records/s (median) | vs HTTP | process CPU µs/record (median)")
-        .append(" | vs HTTP | of it receiver threads µs/record | handshakes per run |\n");
-    s.append("|---|---:|---:|---:|---:|---:|---:|---|\n");
+    s.append("| connection | runs | records/s (median) | slowest–fastest | vs HTTP")
+        .append(" | process CPU µs/record (median) | least–most | vs HTTP")
+        .append(" | of it receiver threads µs/record | handshakes per run |\n");
+    s.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     double baseRate = median(runs.get(Mode.HTTP), Run::recordsPerSecond);
     double baseCpu = median(runs.get(Mode.HTTP), Run::cpuMicrosPerRecord);
     for (Map.Entry<Mode, List<Run>> e : runs.entrySet()) {
@@ -174,12 +178,16 @@ public final class TlsCostMain {
       s.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %,.0f | %.2f | %.3f | %.2f | %.3f | %s |%n",
+              "| %s | %d | %,.0f | %,.0f–%,.0f | %.2f | %.2f | %.2f–%.2f | %.2f | %.2f | %s |%n",
               e.getKey().title,
               list.size(),
               rate,
+              min(list, Run::recordsPerSecond),
+              -min(list, r -> -r.recordsPerSecond()),
               rate / baseRate,
               cpu,
+              min(list, Run::cpuMicrosPerRecord),
+              -min(list, r -> -r.cpuMicrosPerRecord()),
               cpu / baseCpu,
               median(list, Run::receiverMicros),
               hs));
@@ -189,6 +197,14 @@ public final class TlsCostMain {
 
   private interface Metric {
     double of(Run r);
+  }
+
+  private static double min(List<Run> list, Metric metric) {
+    double m = Double.POSITIVE_INFINITY;
+    for (Run r : list) {
+      m = Math.min(m, metric.of(r));
+    }
+    return m;
   }
 
   private static double median(List<Run> list, Metric metric) {
