@@ -41,6 +41,10 @@ public final class OtelCollector implements AutoCloseable {
   private static final int TAIL_LINES = 60;
   private static final int MAX_LINE_BYTES = 1 << 20;
   private static final String READY = "Everything is ready";
+
+  /** The OTLP receiver's HTTP protocol line, with its indentation and line end. */
+  private static final Pattern HTTP_PROTOCOL = Pattern.compile("(?m)^( *)http:[ \\t]*\\r?\\n");
+
   private static final Pattern LOG_RECORDS = Pattern.compile("\"log records\": (\\d+)");
 
   /** The Collector's console log: {@code <time> TAB <level> TAB ...}; these levels are errors. */
@@ -91,6 +95,62 @@ public final class OtelCollector implements AutoCloseable {
             .redirectOutput(log.toFile())
             .start();
     return new OtelCollector(process, dir, log);
+  }
+
+  /**
+   * Returns {@code config} with a {@code tls} block added to its one {@code http:} protocol (the
+   * OTLP receiver's {@code receivers.otlp.protocols.http}), so that the receiver serves HTTPS with
+   * TLS 1.2 or later: the Collector's {@code configtls} server settings {@code cert_file}, {@code
+   * key_file}, {@code min_version: "1.2"} and, when {@code clientCaFile} is given, {@code
+   * client_ca_file}, with which the Collector requires a client certificate that CA issued (mutual
+   * TLS; Go's {@code RequireAndVerifyClientCert}).
+   *
+   * <pre>{@code
+   * String tlsConfig = OtelCollector.withHttpTls(config, server.certificateFile(),
+   *     server.keyFile(), pki.caFile()); // io.logproducer.testing.tls.TestPki
+   * try (OtelCollector collector = OtelCollector.launch(BINARY.binary(), tlsConfig)) { ... }
+   * }</pre>
+   *
+   * @param config the Collector's YAML configuration, with exactly one line {@code http:} (nothing
+   *     after the colon), under which the block is indented by two more spaces
+   * @param certFile the server's certificate chain (PEM)
+   * @param keyFile the server's private key (PEM)
+   * @param clientCaFile the CA certificate(s) (PEM) client certificates must be issued by, or null
+   *     for server-only TLS
+   * @return the configuration with the block
+   * @throws IllegalArgumentException when {@code config}, {@code certFile} or {@code keyFile} is
+   *     null, or {@code config} has no or several {@code http:} lines
+   */
+  public static String withHttpTls(String config, Path certFile, Path keyFile, Path clientCaFile) {
+    if (config == null || certFile == null || keyFile == null) {
+      throw new IllegalArgumentException(
+          "config, certFile and keyFile must not be null: "
+              + (config == null ? "config" : certFile == null ? "certFile" : "keyFile"));
+    }
+    Matcher m = HTTP_PROTOCOL.matcher(config);
+    if (!m.find()) {
+      throw new IllegalArgumentException("config has no line \"http:\" to add tls to:\n" + config);
+    }
+    int end = m.end();
+    String indent = m.group(1) + "  ";
+    if (m.find()) {
+      throw new IllegalArgumentException("config has several lines \"http:\":\n" + config);
+    }
+    StringBuilder block = new StringBuilder();
+    block.append(indent).append("tls:\n");
+    block.append(indent).append("  cert_file: ").append(yamlString(certFile)).append('\n');
+    block.append(indent).append("  key_file: ").append(yamlString(keyFile)).append('\n');
+    if (clientCaFile != null) {
+      block.append(indent).append("  client_ca_file: ").append(yamlString(clientCaFile));
+      block.append('\n');
+    }
+    block.append(indent).append("  min_version: \"1.2\"\n");
+    return config.substring(0, end) + block + config.substring(end);
+  }
+
+  /** A path as a double-quoted YAML string. */
+  private static String yamlString(Path path) {
+    return "\"" + path.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 
   /**
