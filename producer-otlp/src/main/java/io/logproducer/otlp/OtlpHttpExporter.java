@@ -279,13 +279,23 @@ public final class OtlpHttpExporter implements Exporter {
     return headers;
   }
 
-  /** {@return TLS handshakes so far (0 for http://)} */
-  long tlsHandshakes() {
+  /**
+   * TLS handshakes this exporter has completed: one per connection it opened (connections are
+   * pooled and kept alive, at most one per send thread while they stay open). Thread-safe.
+   *
+   * @return the count since the exporter was built; 0 for an {@code http://} endpoint
+   */
+  public long getTlsHandshakes() {
     return tls == null ? 0 : tls.handshakes();
   }
 
-  /** {@return rotated certificate files loaded so far} */
-  long tlsReloads() {
+  /**
+   * How many times changed certificate files (trusted CA certificates, client key and certificate
+   * given by path) were loaded again. Thread-safe.
+   *
+   * @return the count since the exporter was built; 0 without such files
+   */
+  public long getTlsReloads() {
     return tls == null ? 0 : tls.reloads();
   }
 

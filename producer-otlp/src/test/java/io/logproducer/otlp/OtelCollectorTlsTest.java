@@ -280,8 +280,9 @@ class OtelCollectorTlsTest {
     received.removeIf(b -> !b.startsWith("mtls "));
     assertEquals(expected, received, "bodies printed by the collector (detailed verbosity)");
     assertTrue(
-        e.tlsHandshakes() >= 1 && e.tlsHandshakes() <= 2,
-        "connections are reused: one handshake per send thread at most, was " + e.tlsHandshakes());
+        e.getTlsHandshakes() >= 1 && e.getTlsHandshakes() <= 2,
+        "connections are reused: one handshake per send thread at most, was "
+            + e.getTlsHandshakes());
     List<String> errors = collector.errors();
     assertEquals(
         List.of(), errors.subList(errorsBefore, errors.size()), "the collector's error lines");

@@ -133,9 +133,9 @@ class OtlpTlsTest {
       assertEquals("CN=app-1", p);
     }
     assertTrue(
-        e.tlsHandshakes() >= 1 && e.tlsHandshakes() <= 2,
+        e.getTlsHandshakes() >= 1 && e.getTlsHandshakes() <= 2,
         "connections are reused: one handshake per send thread at most, was "
-            + e.tlsHandshakes()
+            + e.getTlsHandshakes()
             + " for "
             + principals.size()
             + " requests");
@@ -472,7 +472,7 @@ class OtlpTlsTest {
     }
     assertEquals(Map.of(Status.DELIVERED, 2), outcomes.statusCounts());
     assertEquals(List.of("CN=app-1", "CN=app-rotated"), distinct(r.clientPrincipals()));
-    assertEquals(1, e.tlsReloads());
+    assertEquals(1, e.getTlsReloads());
   }
 
   @Test

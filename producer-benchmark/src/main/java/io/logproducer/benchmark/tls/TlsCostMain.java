@@ -11,7 +11,6 @@ import io.logproducer.testing.tls.TestPki;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -282,7 +281,7 @@ public final class TlsCostMain {
       double rate = records / ((t1 - t0) / 1e9);
       double cpu = (cpu1 - cpu0) / 1e3 / records;
       double receiverCpu = (recv1 - recv0) / 1e3 / records;
-      return new Run(mode, rate, cpu, receiverCpu, handshakes(exporter));
+      return new Run(mode, rate, cpu, receiverCpu, exporter.getTlsHandshakes());
     }
   }
 
@@ -299,19 +298,5 @@ public final class TlsCostMain {
       }
     }
     return sum;
-  }
-
-  /**
-   * The exporter's TLS handshakes so far: {@code OtlpHttpExporter.tlsHandshakes()} is package-
-   * private (a test hook), read here by reflection; -1 if it cannot be.
-   */
-  private static long handshakes(OtlpHttpExporter exporter) {
-    try {
-      Method m = OtlpHttpExporter.class.getDeclaredMethod("tlsHandshakes");
-      m.setAccessible(true);
-      return ((Number) m.invoke(exporter)).longValue();
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return -1;
-    }
   }
 }
