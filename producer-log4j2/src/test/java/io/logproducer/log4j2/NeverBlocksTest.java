@@ -94,6 +94,14 @@ class NeverBlocksTest {
       long max = all[all.length - 1];
       long p999 = all[(int) (all.length * 0.999) - 1];
       long p50 = all[all.length / 2];
+      // The logging calls have returned; the events still in the appender's hand-off queue (up to
+      // its
+      // capacity) reach the producer, or are dropped, within moments: wait for that, bounded.
+      long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (producer.getMetrics().getRecordsAccepted() + appender.droppedCount() < TOTAL
+          && System.nanoTime() - settle < 0) {
+        Thread.sleep(10);
+      }
       ProducerMetrics m = producer.getMetrics();
       long accepted = m.getRecordsAccepted();
       long dropped = appender.droppedCount();
