@@ -233,7 +233,18 @@ class SpoolListenerTest {
                 p.getMetrics().getSpoolPendingBatches()
                     + 31L * (events.records("dropped") + events.records("delivered")),
             30_000),
-        events.batches()::toString);
+        () ->
+            events.batches()
+                + " records dropped "
+                + events.records("dropped")
+                + " delivered "
+                + events.records("delivered")
+                + " of "
+                + spooled
+                + " SPOOLED; outcomes "
+                + outcomes.statusCounts()
+                + "; "
+                + p.getMetrics());
     assertEquals(List.of(), events.repeats());
     assertEquals(p.getMetrics().getSpoolRecordsDropped(), events.records("dropped"));
     assertEquals(p.getMetrics().getSpoolRecordsDelivered(), events.records("delivered"));
