@@ -277,9 +277,14 @@ class ReconfigurationHandOverTest {
         assertEquals(null, second, "no LP in the new configuration");
         LogbackTestSupport.await(
             "the bound", () -> first.droppedCount() == 37, 30_000, () -> first.droppedCount() + "");
-        List<String> warnings = LogbackTestSupport.statuses(ctx, Status.WARN);
-        assertTrue(
-            warnings.stream().anyMatch(m -> m.contains("37 events dropped")), warnings::toString);
+        // the report follows the count: the worker counts the drops, then adds the WARN status
+        LogbackTestSupport.await(
+            "the drop report",
+            () ->
+                LogbackTestSupport.statuses(ctx, Status.WARN).stream()
+                    .anyMatch(m -> m.contains("37 events dropped")),
+            30_000,
+            () -> LogbackTestSupport.statuses(ctx, Status.WARN).toString());
         assertEquals(47, reached.count(), "reached: 10 before, 37 at the stop");
         assertEquals(10, delivered.count(), "delivered: the 10 before");
       }
