@@ -89,7 +89,7 @@ final class ChildRun {
       }
     }
     cmd.addAll(
-        List.of("-cp", classpath, HarnessMain.class.getName(), "--endpoint", sink.endpoint()));
+        List.of("-cp", classpath, HarnessMain.class.getName(), "--endpoint", sink.endpoint(spec)));
     if (jfrFile != null) {
       cmd.add("--jfrFile");
       cmd.add(jfrFile.toAbsolutePath().toString());

@@ -6,8 +6,11 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.ProducerMetrics;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
+import io.logproducer.otlp.OtlpGrpcExporter;
+import io.logproducer.otlp.OtlpGrpcExporterBuilder;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.otlp.OtlpHttpExporterBuilder;
+import io.logproducer.spi.Exporter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -43,12 +46,22 @@ final class LogproducerDriver implements Driver {
               .setGroupCommitMillis(200)
               .build());
     }
-    OtlpHttpExporterBuilder builder =
-        OtlpHttpExporter.builder().setEndpoint(endpoint).setServiceName("logproducer-benchmark");
-    if (spec.stripes() > 0) {
-      builder.setStripes(spec.stripes());
+    Exporter exporter;
+    if (spec.grpc()) {
+      OtlpGrpcExporterBuilder builder =
+          OtlpGrpcExporter.builder().setEndpoint(endpoint).setServiceName("logproducer-benchmark");
+      if (spec.stripes() > 0) {
+        builder.setStripes(spec.stripes());
+      }
+      exporter = builder.build();
+    } else {
+      OtlpHttpExporterBuilder builder =
+          OtlpHttpExporter.builder().setEndpoint(endpoint).setServiceName("logproducer-benchmark");
+      if (spec.stripes() > 0) {
+        builder.setStripes(spec.stripes());
+      }
+      exporter = builder.build();
     }
-    OtlpHttpExporter exporter = builder.build();
     this.producer = new Producer(config.build(), exporter);
   }
 

@@ -9,7 +9,7 @@ import io.opentelemetry.api.logs.LogRecordBuilder;
 import io.opentelemetry.api.logs.Logger;
 import io.opentelemetry.api.logs.Severity;
 import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
-import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporterBuilder;
+import io.opentelemetry.exporter.otlp.logs.OtlpGrpcLogRecordExporter;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.common.export.MemoryMode;
 import io.opentelemetry.sdk.logs.SdkLoggerProvider;
@@ -47,6 +47,13 @@ final class OtelDriver implements Driver {
   private static final AttributeKey<String> THREAD = AttributeKey.stringKey("thread");
   private static final AttributeKey<String> LOCATION = AttributeKey.stringKey("location");
 
+  /** The SDK's switch between several HTTP senders on the class path. */
+  private static final String HTTP_SENDER_PROPERTY =
+      "io.opentelemetry.sdk.common.export.HttpSenderProvider";
+
+  private static final String JDK_HTTP_SENDER =
+      "io.opentelemetry.exporter.sender.jdk.internal.JdkHttpSenderProvider";
+
   private final SdkLoggerProvider provider;
   private final Logger logger;
   private final Semaphore permits;
@@ -58,26 +65,22 @@ final class OtelDriver implements Driver {
   private final LongAdder blockedNanos = new LongAdder();
 
   OtelDriver(RunSpec spec, String endpoint) {
-    OtlpHttpLogRecordExporterBuilder eb =
-        OtlpHttpLogRecordExporter.builder().setEndpoint(endpoint + "/v1/logs");
-    if (spec.compression() == Compression.GZIP) {
-      eb.setCompression("gzip");
-    } else if (spec.compression() != Compression.NONE) {
+    if (spec.compression() != Compression.GZIP && spec.compression() != Compression.NONE) {
       throw new IllegalArgumentException(
           "the OpenTelemetry SDK exporter supports none and gzip, not " + spec.compression());
     }
+    LogRecordExporter exporter = exporter(spec, endpoint);
     BatchLogRecordProcessorBuilder pb;
     if (spec.otelTuned()) {
-      eb.setMemoryMode(MemoryMode.REUSABLE_DATA);
       permits = new Semaphore(spec.otelQueueSize());
       pb =
-          BatchLogRecordProcessor.builder(new CountingExporter(eb.build()))
+          BatchLogRecordProcessor.builder(new CountingExporter(exporter))
               .setMaxQueueSize(spec.otelQueueSize())
               .setMaxExportBatchSize(spec.otelBatchSize())
               .setScheduleDelay(Duration.ofMillis(200));
     } else {
       permits = null;
-      pb = BatchLogRecordProcessor.builder(new CountingExporter(eb.build()));
+      pb = BatchLogRecordProcessor.builder(new CountingExporter(exporter));
     }
     provider =
         SdkLoggerProvider.builder()
@@ -90,6 +93,30 @@ final class OtelDriver implements Driver {
             .addLogRecordProcessor(pb.build())
             .build();
     logger = provider.get("io.logproducer.benchmark");
+  }
+
+  /**
+   * The SDK's OTLP/HTTP exporter (the JDK HttpClient sender) or, for protocol {@code grpc}, its
+   * OTLP/gRPC exporter (the OkHttp sender: the JDK sender does not speak gRPC); tuned runs reuse
+   * their export data ({@link MemoryMode#REUSABLE_DATA}).
+   */
+  private static LogRecordExporter exporter(RunSpec spec, String endpoint) {
+    // Two HTTP senders are on the class path (JDK and OkHttp): OTLP/HTTP keeps the JDK one.
+    System.setProperty(HTTP_SENDER_PROPERTY, JDK_HTTP_SENDER);
+    String compression = spec.compression() == Compression.GZIP ? "gzip" : "none";
+    MemoryMode memory = spec.otelTuned() ? MemoryMode.REUSABLE_DATA : MemoryMode.IMMUTABLE_DATA;
+    if (spec.grpc()) {
+      return OtlpGrpcLogRecordExporter.builder()
+          .setEndpoint(endpoint)
+          .setCompression(compression)
+          .setMemoryMode(memory)
+          .build();
+    }
+    return OtlpHttpLogRecordExporter.builder()
+        .setEndpoint(endpoint + "/v1/logs")
+        .setCompression(compression)
+        .setMemoryMode(memory)
+        .build();
   }
 
   @Override
@@ -158,7 +185,7 @@ final class OtelDriver implements Driver {
     if (name.startsWith("BatchLogRecordProcessor")) {
       return "otel-worker";
     }
-    if (name.startsWith("HttpClient") || name.contains("http")) {
+    if (name.startsWith("HttpClient") || name.contains("http") || name.startsWith("OkHttp")) {
       return "http";
     }
     return null;

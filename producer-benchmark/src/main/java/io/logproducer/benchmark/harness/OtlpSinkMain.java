@@ -1,5 +1,6 @@
 package io.logproducer.benchmark.harness;
 
+import io.logproducer.testing.otlp.OtlpGrpcReceiver;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -8,10 +9,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The suite's OTLP/HTTP sink as its own process: the test kit's counting {@link OtlpReceiver}
- * (decompresses and counts every record) on 127.0.0.1, {@code java -cp benchmarks.jar
+ * The suite's OTLP sink as its own process: the test kit's counting {@link OtlpReceiver}
+ * (decompresses and counts every record) on 127.0.0.1 and, beside it on a free port, its counting
+ * {@link OtlpGrpcReceiver} (OTLP/gRPC), {@code java -cp benchmarks.jar
  * io.logproducer.benchmark.harness.OtlpSinkMain [--port P] [--threads T]}. Prints {@code listening
- * <endpoint>} once ready, then every second a line {@code records=<n> requests=<n> wire_bytes=<n>
+ * <http endpoint> <grpc endpoint>} once ready, then every second (the two receivers' sums) a line {@code records=<n> requests=<n> wire_bytes=<n>
  * body_bytes=<n> bad=<n> cpu_ns=<process CPU nanoseconds>} (read by {@link SinkProcess}); stops
  * when its standard input closes.
  */
@@ -38,18 +40,19 @@ public final class OtlpSinkMain {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    try (OtlpReceiver r = OtlpReceiver.builder().counting().port(port).start()) {
+    try (OtlpReceiver r = OtlpReceiver.builder().counting().port(port).start();
+        OtlpGrpcReceiver g = OtlpGrpcReceiver.builder().counting().start()) {
       serve(
-          r.endpoint(),
+          r.endpoint() + " " + g.endpoint(),
           () ->
               String.format(
                   Locale.ROOT,
                   "records=%d requests=%d wire_bytes=%d body_bytes=%d bad=%d",
-                  r.acceptedRecords(),
-                  r.acceptedRequests(),
-                  r.acceptedWireBytes(),
-                  r.acceptedBodyBytes(),
-                  r.invalidRequestCount()));
+                  r.acceptedRecords() + g.acceptedRecords(),
+                  r.acceptedRequests() + g.acceptedRequests(),
+                  r.acceptedWireBytes() + g.acceptedWireBytes(),
+                  r.acceptedBodyBytes() + g.acceptedBodyBytes(),
+                  r.invalidRequestCount() + g.invalidRequestCount()));
     }
   }
 

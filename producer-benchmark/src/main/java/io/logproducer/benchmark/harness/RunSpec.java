@@ -48,6 +48,8 @@ import java.util.Map;
  * @param heap the child JVM's heap: "" = 4 GiB, fixed and touched up front ({@code -Xms4g -Xmx4g
  *     -XX:+AlwaysPreTouch}); {@code default} = no heap option at all, the JVM's own sizing (what
  *     {@code java -jar} of the quick start gets)
+ * @param protocol logproducer and the OpenTelemetry SDK: {@code http} (OTLP/HTTP, protobuf) or
+ *     {@code grpc} (OTLP/gRPC, to the sink's gRPC listener)
  */
 public record RunSpec(
     String label,
@@ -72,7 +74,8 @@ public record RunSpec(
     int recordBytes,
     String spoolDir,
     String spoolDurability,
-    String heap) {
+    String heap,
+    String protocol) {
 
   /** Who sends. */
   public enum Client {
@@ -123,6 +126,7 @@ public record RunSpec(
     b.spoolDir = spoolDir;
     b.spoolDurability = spoolDurability;
     b.heap = heap;
+    b.protocol = protocol;
     return b;
   }
 
@@ -193,6 +197,11 @@ public record RunSpec(
     return toBuilder().set("heap", v).build();
   }
 
+  /** {@return whether OTLP travels over gRPC (protocol {@code grpc}) rather than HTTP} */
+  public boolean grpc() {
+    return protocol.equals("grpc");
+  }
+
   /** {@return whether the child JVM runs with the JVM's own heap sizing (no heap options)} */
   public boolean defaultHeap() {
     return heap.equals("default");
@@ -226,6 +235,7 @@ public record RunSpec(
     private String spoolDir = "";
     private String spoolDurability = "GROUP_COMMIT";
     private String heap = "";
+    private String protocol = "http";
 
     private Builder() {}
 
@@ -360,6 +370,7 @@ public record RunSpec(
         case "spoolDir" -> spoolDir = v;
         case "spoolDurability" -> spoolDurability = v;
         case "heap" -> heap = v;
+        case "protocol" -> protocol = protocol(v);
         default -> {}
       }
       return this;
@@ -390,7 +401,16 @@ public record RunSpec(
           recordBytes,
           spoolDir,
           spoolDurability,
-          heap);
+          heap,
+          protocol);
+    }
+
+    private static String protocol(String v) {
+      String p = v.trim().toLowerCase(Locale.ROOT);
+      if (!p.equals("http") && !p.equals("grpc")) {
+        throw new IllegalArgumentException("protocol must be http or grpc, was '" + v + "'");
+      }
+      return p;
     }
   }
 
@@ -427,6 +447,9 @@ public record RunSpec(
     }
     if (!heap.isEmpty()) { // absent for the fixed 4 GiB heap, as before this setting
       m.put("heap", heap);
+    }
+    if (grpc()) { // absent for OTLP/HTTP, as before this setting
+      m.put("protocol", protocol);
     }
     return m;
   }
@@ -472,7 +495,8 @@ public record RunSpec(
       case OTEL ->
           String.format(
               Locale.ROOT,
-              "OTel SDK %s, %s, %d threads%s",
+              "OTel SDK%s %s, %s, %d threads%s",
+              grpc() ? " over gRPC," : "",
               otelTuned
                   ? "tuned (queue "
                       + otelQueueSize
@@ -498,7 +522,8 @@ public record RunSpec(
       case LOGPRODUCER ->
           String.format(
                   Locale.ROOT,
-                  "%s, sendThreads %d, total %s, batch %s, linger %d ms, %d threads%s%s",
+                  "%s%s, sendThreads %d, total %s, batch %s, linger %d ms, %d threads%s%s",
+                  grpc() ? "OTLP/gRPC, " : "",
                   Report.compressionName(compression, compressionLevel),
                   sendThreads,
                   Report.bytes(totalSizeInBytes),

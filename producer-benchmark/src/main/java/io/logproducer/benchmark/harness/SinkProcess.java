@@ -26,6 +26,7 @@ public final class SinkProcess implements AutoCloseable {
 
   private final Process process;
   private final String endpoint;
+  private final String grpcEndpoint; // null for a sink without a gRPC listener
   private final List<SinkStats> history = new ArrayList<>();
   private final Thread reader;
 
@@ -68,7 +69,10 @@ public final class SinkProcess implements AutoCloseable {
       process.destroyForcibly();
       throw new IOException("the sink did not start: " + first);
     }
-    endpoint = first.substring("listening ".length()).trim();
+    // "listening <url> [<grpc url>]"
+    String[] urls = first.substring("listening ".length()).trim().split("\\s+");
+    endpoint = urls[0];
+    grpcEndpoint = urls.length > 1 ? urls[1] : null;
     reader =
         new Thread(
             () -> {
@@ -95,6 +99,22 @@ public final class SinkProcess implements AutoCloseable {
   /** The base endpoint, e.g. {@code http://127.0.0.1:43123}. */
   public String endpoint() {
     return endpoint;
+  }
+
+  /**
+   * The base endpoint for {@code spec}: the OTLP/gRPC listener's for protocol {@code grpc}, else
+   * {@link #endpoint()}.
+   *
+   * @throws IllegalStateException if {@code spec} wants gRPC and this sink has no gRPC listener
+   */
+  public String endpoint(RunSpec spec) {
+    if (!spec.grpc()) {
+      return endpoint;
+    }
+    if (grpcEndpoint == null) {
+      throw new IllegalStateException("this sink has no OTLP/gRPC listener: " + endpoint);
+    }
+    return grpcEndpoint;
   }
 
   public long pid() {
