@@ -249,7 +249,7 @@ public final class OtlpHttpExporter implements Exporter {
     return Math.max(1, Math.min(DEFAULT_MAX_STRIPES, Runtime.getRuntime().availableProcessors()));
   }
 
-  private static String userAgent() {
+  static String userAgent() {
     String version =
         OtlpHttpExporter.class.getPackage() == null
             ? null

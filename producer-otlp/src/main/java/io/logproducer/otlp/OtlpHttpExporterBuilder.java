@@ -2,16 +2,10 @@ package io.logproducer.otlp;
 
 import io.logproducer.AnyValue;
 import io.logproducer.Compression;
-import io.logproducer.otlp.internal.Endpoints;
-import io.logproducer.otlp.internal.OtlpEnvironment;
+import io.logproducer.otlp.internal.ExporterSettings;
 import io.logproducer.otlp.internal.tls.ClientTls;
-import io.logproducer.otlp.internal.tls.Pem;
-import io.logproducer.otlp.internal.tls.PemSource;
 import io.logproducer.spi.ExporterCapabilities;
 import java.nio.file.Path;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 
@@ -30,7 +24,7 @@ import javax.net.ssl.SSLContext;
  *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]HEADERS</td><td>headers, {@code k=v,k2=v2}, percent-decoded</td></tr>
  *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]COMPRESSION</td><td>none, gzip, lz4 or zstd</td></tr>
  *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]TIMEOUT</td><td>timeoutMillis</td></tr>
- *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]PROTOCOL</td><td>http/protobuf or http/json</td></tr>
+ *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]PROTOCOL</td><td>http/protobuf or http/json; grpc fails (use {@link OtlpGrpcExporter} or {@link OtlpExporters#fromEnvironment()})</td></tr>
  *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]CERTIFICATE</td><td>trusted CA certificates, a PEM file
  *   path</td></tr>
  *   <tr><td>OTEL_EXPORTER_OTLP_[LOGS_]CLIENT_KEY</td><td>the client's PKCS#8 private key, a PEM file
@@ -53,91 +47,46 @@ import javax.net.ssl.SSLContext;
 public final class OtlpHttpExporterBuilder {
 
   /** Smallest {@code timeoutMillis}: {@value} ms. */
-  public static final long MIN_TIMEOUT_MILLIS = 1;
+  public static final long MIN_TIMEOUT_MILLIS = ExporterSettings.MIN_TIMEOUT_MILLIS;
 
   /** Largest {@code timeoutMillis}: {@value} ms (an hour). */
-  public static final long MAX_TIMEOUT_MILLIS = 3_600_000;
+  public static final long MAX_TIMEOUT_MILLIS = ExporterSettings.MAX_TIMEOUT_MILLIS;
 
   /** Smallest {@code maxRequestSizeInBytes}: {@value} bytes. */
-  public static final int MIN_MAX_REQUEST_SIZE_IN_BYTES = 1024;
+  public static final int MIN_MAX_REQUEST_SIZE_IN_BYTES =
+      ExporterSettings.MIN_MAX_REQUEST_SIZE_IN_BYTES;
 
   /** Largest {@code maxRequestSizeInBytes}: {@value} bytes (256 MiB). */
-  public static final int MAX_MAX_REQUEST_SIZE_IN_BYTES = 256 * 1024 * 1024;
+  public static final int MAX_MAX_REQUEST_SIZE_IN_BYTES =
+      ExporterSettings.MAX_MAX_REQUEST_SIZE_IN_BYTES;
 
   /** Smallest {@code stripes}: {@value}. */
-  public static final int MIN_STRIPES = 1;
+  public static final int MIN_STRIPES = ExporterSettings.MIN_STRIPES;
 
   /** Largest {@code stripes}: {@value}. */
-  public static final int MAX_STRIPES = 1024;
+  public static final int MAX_STRIPES = ExporterSettings.MAX_STRIPES;
 
-  private String endpoint = OtlpHttpExporter.DEFAULT_ENDPOINT;
-  private OtlpEncoding encoding = OtlpEncoding.PROTOBUF;
-  private Compression compression = Compression.NONE;
-  private final Map<String, String> headers = new LinkedHashMap<>();
-  private long timeoutMillis = OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS;
-  private final Map<String, AnyValue> resourceAttributes = new LinkedHashMap<>();
-  private String scopeName = OtlpHttpExporter.DEFAULT_SCOPE_NAME;
-  private String scopeVersion;
-  private boolean instrumentationScopeFromRecords;
-  private int maxRequestSizeInBytes = OtlpHttpExporter.DEFAULT_MAX_REQUEST_SIZE_IN_BYTES;
-  private int stripes = OtlpHttpExporter.defaultStripes();
-  private String userInfoAuthorization; // from the endpoint's user-info; never printed
-  private PemSource trustedCertificates;
-  private PemSource clientKey;
-  private PemSource clientCertificate;
-  private boolean tlsFromEnvironment; // the three above came from OTEL_EXPORTER_OTLP_*
-  private SSLContext sslContext;
+  private final ExporterSettings s;
 
   /**
    * Defaults overridden by {@code env}.
    *
-   * @throws IllegalArgumentException naming the variable if one is malformed
+   * @throws IllegalArgumentException naming the variable if one is malformed, or if it asks for
+   *     grpc
    */
   OtlpHttpExporterBuilder(Map<String, String> env) {
-    resourceAttributes.put(
-        OtlpHttpExporter.SERVICE_NAME_KEY, AnyValue.of(OtlpHttpExporter.DEFAULT_SERVICE_NAME));
-    OtlpEnvironment e = new OtlpEnvironment(env);
-    String url = e.endpoint();
-    if (url != null) {
-      endpoint = url;
-      userInfoAuthorization =
-          Endpoints.basicAuthorization(
-              e.rawEndpoint() == null ? url : e.rawEndpoint()); // URL user-info → Basic auth
-    }
-    trustedCertificates = e.certificate();
-    clientKey = e.clientKey();
-    clientCertificate = e.clientCertificate();
-    tlsFromEnvironment = true;
-    for (Map.Entry<String, String> h : e.headers().entrySet()) {
-      try {
-        addHeader(h.getKey(), h.getValue());
-      } catch (IllegalArgumentException ex) {
-        throw new IllegalArgumentException(OtlpEnvironment.HEADERS + ": " + ex.getMessage(), ex);
-      }
-    }
-    Compression c = e.compression();
-    if (c != null) {
-      compression = c;
-    }
-    Long timeout = e.timeoutMillis();
-    if (timeout != null) {
-      try {
-        setTimeoutMillis(timeout);
-      } catch (IllegalArgumentException ex) {
-        throw new IllegalArgumentException(OtlpEnvironment.TIMEOUT + ": " + ex.getMessage(), ex);
-      }
-    }
-    Boolean json = e.json();
-    if (json != null) {
-      encoding = json ? OtlpEncoding.JSON : OtlpEncoding.PROTOBUF;
-    }
-    for (Map.Entry<String, String> a : e.resourceAttributes().entrySet()) {
-      resourceAttributes.put(a.getKey(), AnyValue.of(a.getValue()));
-    }
-    String serviceName = e.serviceName();
-    if (serviceName != null) {
-      setServiceName(serviceName.trim());
-    }
+    s =
+        new ExporterSettings(
+            ExporterSettings.Protocol.HTTP,
+            env,
+            new String[] {
+              OtlpHttpExporter.DEFAULT_ENDPOINT,
+              OtlpHttpExporter.DEFAULT_SERVICE_NAME,
+              OtlpHttpExporter.DEFAULT_SCOPE_NAME
+            },
+            OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS,
+            OtlpHttpExporter.DEFAULT_MAX_REQUEST_SIZE_IN_BYTES,
+            OtlpHttpExporter.defaultStripes());
   }
 
   /**
@@ -155,8 +104,7 @@ public final class OtlpHttpExporterBuilder {
    *     a fragment
    */
   public OtlpHttpExporterBuilder setEndpoint(String url) {
-    this.endpoint = Endpoints.forEndpoint("endpoint", url);
-    this.userInfoAuthorization = Endpoints.basicAuthorization(url);
+    s.setEndpoint(url);
     return this;
   }
 
@@ -170,10 +118,7 @@ public final class OtlpHttpExporterBuilder {
    *     which)
    */
   public OtlpHttpExporterBuilder setTrustedCertificates(byte[] pem) {
-    PemSource source = PemSource.ofBytes("trustedCertificates", pem);
-    Pem.certificates(pem, source.toString()); // fails now, not at build
-    tlsFromEnvironment = false; // what is set from here on is the user's
-    this.trustedCertificates = source;
+    s.setTrustedCertificates(pem);
     return this;
   }
 
@@ -187,9 +132,7 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if null (a missing or invalid file fails {@link #build()})
    */
   public OtlpHttpExporterBuilder setTrustedCertificatesPath(Path pemFile) {
-    PemSource source = PemSource.ofFile("trustedCertificates", pemFile);
-    tlsFromEnvironment = false; // what is set from here on is the user's
-    this.trustedCertificates = source;
+    s.setTrustedCertificatesPath(pemFile);
     return this;
   }
 
@@ -206,12 +149,7 @@ public final class OtlpHttpExporterBuilder {
    *     not match the certificate (the message names which; never the key)
    */
   public OtlpHttpExporterBuilder setClientTls(byte[] privateKeyPem, byte[] certificatePem) {
-    PemSource key = PemSource.ofBytes("clientKey", privateKeyPem);
-    PemSource cert = PemSource.ofBytes("clientCertificate", certificatePem);
-    ClientTls.create(null, key, cert, null); // checks now, not at build
-    tlsFromEnvironment = false; // what is set from here on is the user's
-    this.clientKey = key;
-    this.clientCertificate = cert;
+    s.setClientTls(privateKeyPem, certificatePem);
     return this;
   }
 
@@ -229,11 +167,7 @@ public final class OtlpHttpExporterBuilder {
    */
   public OtlpHttpExporterBuilder setClientTlsPaths(
       Path privateKeyPemFile, Path certificatePemFile) {
-    PemSource key = PemSource.ofFile("clientKey", privateKeyPemFile);
-    PemSource cert = PemSource.ofFile("clientCertificate", certificatePemFile);
-    tlsFromEnvironment = false; // what is set from here on is the user's
-    this.clientKey = key;
-    this.clientCertificate = cert;
+    s.setClientTlsPaths(privateKeyPemFile, certificatePemFile);
     return this;
   }
 
@@ -250,16 +184,7 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if null
    */
   public OtlpHttpExporterBuilder setSslContext(SSLContext context) {
-    if (context == null) {
-      throw new IllegalArgumentException("sslContext must not be null");
-    }
-    if (tlsFromEnvironment) {
-      trustedCertificates = null;
-      clientKey = null;
-      clientCertificate = null;
-      tlsFromEnvironment = false;
-    }
-    this.sslContext = context;
+    s.setSslContext(context);
     return this;
   }
 
@@ -271,10 +196,7 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if null
    */
   public OtlpHttpExporterBuilder setEncoding(OtlpEncoding encoding) {
-    if (encoding == null) {
-      throw new IllegalArgumentException("encoding must not be null");
-    }
-    this.encoding = encoding;
+    s.setEncoding(encoding);
     return this;
   }
 
@@ -289,10 +211,7 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if null
    */
   public OtlpHttpExporterBuilder setCompression(Compression compression) {
-    if (compression == null) {
-      throw new IllegalArgumentException("compression must not be null");
-    }
-    this.compression = compression;
+    s.setCompression(compression);
     return this;
   }
 
@@ -308,35 +227,7 @@ public final class OtlpHttpExporterBuilder {
    *     Content-Length, Transfer-Encoding, Host, Connection)
    */
   public OtlpHttpExporterBuilder addHeader(String name, String value) {
-    if (name == null || name.isEmpty() || !isToken(name)) {
-      throw new IllegalArgumentException("header name must be an HTTP token, was '" + name + "'");
-    }
-    switch (name.toLowerCase(Locale.ROOT)) {
-      case "content-type":
-      case "content-encoding":
-      case "content-length":
-      case "transfer-encoding":
-      case "host":
-      case "connection":
-        throw new IllegalArgumentException(
-            "header " + name + " is set by the exporter and cannot be added");
-      default:
-        break;
-    }
-    if (value == null
-        || value.indexOf('\r') >= 0
-        || value.indexOf('\n') >= 0
-        || value.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException(
-          "header " + name + " value must not be null or hold CR, LF or NUL");
-    }
-    for (String existing : headers.keySet()) {
-      if (existing.equalsIgnoreCase(name)) {
-        headers.remove(existing);
-        break;
-      }
-    }
-    headers.put(name, value);
+    s.addHeader(name, value);
     return this;
   }
 
@@ -353,16 +244,7 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if outside that range
    */
   public OtlpHttpExporterBuilder setTimeoutMillis(long millis) {
-    if (millis < MIN_TIMEOUT_MILLIS || millis > MAX_TIMEOUT_MILLIS) {
-      throw new IllegalArgumentException(
-          "timeoutMillis must be in ["
-              + MIN_TIMEOUT_MILLIS
-              + ", "
-              + MAX_TIMEOUT_MILLIS
-              + "], was "
-              + millis);
-    }
-    this.timeoutMillis = millis;
+    s.setTimeoutMillis(millis);
     return this;
   }
 
@@ -375,10 +257,8 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if null or empty
    */
   public OtlpHttpExporterBuilder setServiceName(String name) {
-    if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("serviceName must not be empty");
-    }
-    return setResourceAttribute(OtlpHttpExporter.SERVICE_NAME_KEY, AnyValue.of(name));
+    s.setServiceName(name);
+    return this;
   }
 
   /**
@@ -390,10 +270,8 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if the key is null or empty, or the value null
    */
   public OtlpHttpExporterBuilder setResourceAttribute(String key, String value) {
-    if (value == null) {
-      throw new IllegalArgumentException("resource attribute '" + key + "' value must not be null");
-    }
-    return setResourceAttribute(key, AnyValue.of(value));
+    s.setResourceAttribute(key, value == null ? null : AnyValue.of(value));
+    return this;
   }
 
   /**
@@ -405,7 +283,8 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if the key is null or empty
    */
   public OtlpHttpExporterBuilder setResourceAttribute(String key, long value) {
-    return setResourceAttribute(key, AnyValue.of(value));
+    s.setResourceAttribute(key, AnyValue.of(value));
+    return this;
   }
 
   /**
@@ -417,7 +296,8 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if the key is null or empty
    */
   public OtlpHttpExporterBuilder setResourceAttribute(String key, boolean value) {
-    return setResourceAttribute(key, AnyValue.of(value));
+    s.setResourceAttribute(key, AnyValue.of(value));
+    return this;
   }
 
   /**
@@ -429,7 +309,8 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if the key is null or empty, or the value NaN or infinite
    */
   public OtlpHttpExporterBuilder setResourceAttribute(String key, double value) {
-    return setResourceAttribute(key, AnyValue.of(value));
+    s.setResourceAttribute(key, AnyValue.of(value));
+    return this;
   }
 
   /**
@@ -442,13 +323,7 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if the key is null or empty, or the value null
    */
   public OtlpHttpExporterBuilder setResourceAttribute(String key, AnyValue value) {
-    if (key == null || key.isEmpty()) {
-      throw new IllegalArgumentException("resource attribute key must not be empty");
-    }
-    if (value == null) {
-      throw new IllegalArgumentException("resource attribute '" + key + "' value must not be null");
-    }
-    resourceAttributes.put(key, value);
+    s.setResourceAttribute(key, value);
     return this;
   }
 
@@ -464,11 +339,7 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if {@code name} is null or empty
    */
   public OtlpHttpExporterBuilder setScope(String name, String version) {
-    if (name == null || name.isEmpty()) {
-      throw new IllegalArgumentException("scope name must not be empty");
-    }
-    this.scopeName = name;
-    this.scopeVersion = version;
+    s.setScope(name, version);
     return this;
   }
 
@@ -486,7 +357,7 @@ public final class OtlpHttpExporterBuilder {
    * @return this builder
    */
   public OtlpHttpExporterBuilder setInstrumentationScopeFromRecords(boolean fromRecords) {
-    this.instrumentationScopeFromRecords = fromRecords;
+    s.setInstrumentationScopeFromRecords(fromRecords);
     return this;
   }
 
@@ -502,16 +373,7 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if outside that range
    */
   public OtlpHttpExporterBuilder setMaxRequestSizeInBytes(int bytes) {
-    if (bytes < MIN_MAX_REQUEST_SIZE_IN_BYTES || bytes > MAX_MAX_REQUEST_SIZE_IN_BYTES) {
-      throw new IllegalArgumentException(
-          "maxRequestSizeInBytes must be in ["
-              + MIN_MAX_REQUEST_SIZE_IN_BYTES
-              + ", "
-              + MAX_MAX_REQUEST_SIZE_IN_BYTES
-              + "], was "
-              + bytes);
-    }
-    this.maxRequestSizeInBytes = bytes;
+    s.setMaxRequestSizeInBytes(bytes);
     return this;
   }
 
@@ -525,11 +387,7 @@ public final class OtlpHttpExporterBuilder {
    * @throws IllegalArgumentException if outside that range
    */
   public OtlpHttpExporterBuilder setStripes(int stripes) {
-    if (stripes < MIN_STRIPES || stripes > MAX_STRIPES) {
-      throw new IllegalArgumentException(
-          "stripes must be in [" + MIN_STRIPES + ", " + MAX_STRIPES + "], was " + stripes);
-    }
-    this.stripes = stripes;
+    s.setStripes(stripes);
     return this;
   }
 
@@ -544,104 +402,58 @@ public final class OtlpHttpExporterBuilder {
     return new OtlpHttpExporter(this);
   }
 
-  /**
-   * The TLS of the exporter: loads and checks the PEM sources.
-   *
-   * @throws IllegalArgumentException naming the setting or variable and the file
-   */
+  // The settings, for OtlpHttpExporter and tests.
+
   ClientTls tls() {
-    if (sslContext != null
-        && !tlsFromEnvironment
-        && (trustedCertificates != null || clientKey != null)) {
-      throw new IllegalArgumentException(
-          "set either sslContext or trustedCertificates/clientTls, not both: the SSLContext"
-              + " already decides what to trust and which client certificate to present");
-    }
-    if ((clientKey == null) != (clientCertificate == null)) {
-      throw new IllegalArgumentException(
-          (clientKey == null
-                  ? "a client certificate (" + clientCertificate + ") is set without its key"
-                  : "a client key (" + clientKey + ") is set without its certificate")
-              + ": mutual TLS needs both (OTEL_EXPORTER_OTLP_CLIENT_KEY and"
-              + " OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE)");
-    }
-    if (sslContext != null) {
-      return ClientTls.create(null, null, null, sslContext);
-    }
-    return ClientTls.create(trustedCertificates, clientKey, clientCertificate, null);
+    return s.tls();
   }
 
-  /** Whether TLS was configured in any way (for the warning on an http:// endpoint). */
   boolean tlsConfigured() {
-    return sslContext != null || trustedCertificates != null || clientKey != null;
+    return s.tlsConfigured();
   }
 
   String endpoint() {
-    return endpoint;
+    return s.endpoint();
   }
 
   OtlpEncoding encoding() {
-    return encoding;
+    return s.encoding();
   }
 
   Compression compression() {
-    return compression;
+    return s.compression();
   }
 
   Map<String, String> headers() {
-    Map<String, String> h = new LinkedHashMap<>(headers);
-    if (userInfoAuthorization != null) {
-      boolean explicit = false;
-      for (String name : h.keySet()) {
-        explicit |= name.equalsIgnoreCase("Authorization");
-      }
-      if (!explicit) {
-        h.put("Authorization", userInfoAuthorization);
-      }
-    }
-    return Collections.unmodifiableMap(h);
+    return s.headers();
   }
 
   long timeoutMillis() {
-    return timeoutMillis;
+    return s.timeoutMillis();
   }
 
+  /** The single place the request framing gets its resource from. */
   Map<String, AnyValue> resourceAttributes() {
-    return Collections.unmodifiableMap(new LinkedHashMap<>(resourceAttributes));
+    return s.resourceAttributes();
   }
 
   String scopeName() {
-    return scopeName;
+    return s.scopeName();
   }
 
   String scopeVersion() {
-    return scopeVersion;
+    return s.scopeVersion();
   }
 
   boolean instrumentationScopeFromRecords() {
-    return instrumentationScopeFromRecords;
+    return s.instrumentationScopeFromRecords();
   }
 
   int maxRequestSizeInBytes() {
-    return maxRequestSizeInBytes;
+    return s.maxRequestSizeInBytes();
   }
 
   int stripes() {
-    return stripes;
-  }
-
-  private static boolean isToken(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      boolean ok =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
-              || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
+    return s.stripes();
   }
 }

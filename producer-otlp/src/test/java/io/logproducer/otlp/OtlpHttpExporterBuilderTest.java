@@ -244,10 +244,18 @@ class OtlpHttpExporterBuilderTest {
                 () -> builder("OTEL_EXPORTER_OTLP_HEADERS", "Content-Type=text/plain"))
             .getMessage());
     assertEquals(
-        "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL must be http/protobuf or http/json, was 'grpc'",
+        "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL is grpc: OtlpHttpExporter speaks http/protobuf and"
+            + " http/json; use OtlpGrpcExporter.builder(), or OtlpExporters.fromEnvironment() which"
+            + " picks the exporter this variable names",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> builder("OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "grpc"))
+            .getMessage());
+    assertEquals(
+        "OTEL_EXPORTER_OTLP_PROTOCOL must be grpc, http/protobuf or http/json, was 'http/xml'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> builder("OTEL_EXPORTER_OTLP_PROTOCOL", "http/xml"))
             .getMessage());
   }
 

@@ -70,6 +70,19 @@ public final class ExportResponses {
     }
   }
 
+  /**
+   * Classifies an accepted protobuf {@code ExportLogsServiceResponse} (OTLP/gRPC's OK answer) as
+   * the HTTP exporter does a 2xx: rejected records make a partial success; a malformed body is a
+   * success (the request was accepted).
+   *
+   * @param body the message, {@code [0, length)}
+   * @param length its length in bytes
+   * @return success or partial success; never throws
+   */
+  public static ExportResult accepted(byte[] body, int length) {
+    return success(body, length, ResponseBodies.Format.PROTOBUF);
+  }
+
   private static ExportResult success(byte[] body, int length, ResponseBodies.Format format) {
     ResponseBodies.PartialSuccess partial;
     try {

@@ -137,6 +137,50 @@ public final class OtlpEnvironment {
   }
 
   /**
+   * The protocol variable ({@value #LOGS_PROTOCOL}, else {@value #PROTOCOL}), trimmed and in lower
+   * case: {@code http/protobuf}, {@code http/json} or {@code grpc}; null when unset.
+   *
+   * @throws IllegalArgumentException naming the variable for another value
+   */
+  public String protocol() {
+    String name = protocolVariable();
+    String value = get(name);
+    if (value == null) {
+      return null;
+    }
+    String p = value.trim().toLowerCase(Locale.ROOT);
+    switch (p) {
+      case "http/protobuf":
+      case "http/json":
+      case "grpc":
+        return p;
+      default:
+        throw new IllegalArgumentException(
+            name + " must be grpc, http/protobuf or http/json, was '" + value + "'");
+    }
+  }
+
+  /** {@return the name of the protocol variable that applies: the LOGS_ one when it is set} */
+  public String protocolVariable() {
+    return get(LOGS_PROTOCOL) != null ? LOGS_PROTOCOL : PROTOCOL;
+  }
+
+  /**
+   * The endpoint for OTLP/gRPC: {@value #LOGS_ENDPOINT}, else {@value #ENDPOINT}, both used as
+   * given (gRPC appends no signal path: the service path follows the endpoint's).
+   *
+   * @throws IllegalArgumentException if the variable is not an http(s) URL
+   */
+  public String grpcEndpoint() {
+    String logs = get(LOGS_ENDPOINT);
+    if (logs != null) {
+      return Endpoints.forSignalEndpoint(LOGS_ENDPOINT, logs);
+    }
+    String base = get(ENDPOINT);
+    return base == null ? null : Endpoints.forSignalEndpoint(ENDPOINT, base);
+  }
+
+  /**
    * The trusted CA certificates' PEM file ({@value #LOGS_CERTIFICATE} or {@value #CERTIFICATE}).
    */
   public PemSource certificate() {
@@ -219,7 +263,7 @@ public final class OtlpEnvironment {
   }
 
   /** Decodes {@code %XX} escapes as UTF-8 bytes; a malformed escape is kept as is. */
-  static String percentDecode(String s) {
+  public static String percentDecode(String s) {
     if (s.indexOf('%') < 0) {
       return s;
     }

@@ -148,6 +148,44 @@ public final class OtelCollector implements AutoCloseable {
     return config.substring(0, end) + block + config.substring(end);
   }
 
+  /**
+   * Returns {@code config} with the OTLP receiver's gRPC protocol added beside its one {@code
+   * http:} protocol ({@code receivers.otlp.protocols.grpc}, OTLP/gRPC on {@code
+   * 127.0.0.1:<grpcPort>}, the Collector's defaults otherwise: {@code max_recv_msg_size_mib} 4,
+   * gzip, zstd and snappy message encodings).
+   *
+   * <pre>{@code
+   * String config = OtelCollector.withGrpc(baseConfig, grpcPort);
+   * try (OtelCollector collector = OtelCollector.launch(BINARY.binary(), config)) { ... }
+   * }</pre>
+   *
+   * @param config the Collector's YAML configuration, with exactly one line {@code http:}
+   * @param grpcPort the TCP port of the gRPC endpoint, in [1, 65535]
+   * @return the configuration with a {@code grpc:} block before the {@code http:} line
+   * @throws IllegalArgumentException when {@code config} is null, has no or several {@code http:}
+   *     lines, or the port is out of range
+   */
+  public static String withGrpc(String config, int grpcPort) {
+    if (config == null) {
+      throw new IllegalArgumentException("config must not be null");
+    }
+    if (grpcPort < 1 || grpcPort > 65535) {
+      throw new IllegalArgumentException("grpcPort must be in [1, 65535], was " + grpcPort);
+    }
+    Matcher m = HTTP_PROTOCOL.matcher(config);
+    if (!m.find()) {
+      throw new IllegalArgumentException(
+          "config has no line \"http:\" to add grpc beside:\n" + config);
+    }
+    int start = m.start();
+    String indent = m.group(1);
+    if (m.find()) {
+      throw new IllegalArgumentException("config has several lines \"http:\":\n" + config);
+    }
+    String block = indent + "grpc:\n" + indent + "  endpoint: 127.0.0.1:" + grpcPort + "\n";
+    return config.substring(0, start) + block + config.substring(start);
+  }
+
   /** A path as a double-quoted YAML string. */
   private static String yamlString(Path path) {
     return "\"" + path.toString().replace("\\", "\\\\").replace("\"", "\\\"") + "\"";

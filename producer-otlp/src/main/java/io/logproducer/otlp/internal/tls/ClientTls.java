@@ -153,16 +153,26 @@ public final class ClientTls implements TlsSocketStrategy {
   public SSLSocket upgrade(
       Socket socket, String target, int port, Object attachment, HttpContext context)
       throws IOException {
+    beforeHandshake();
+    newConnection.set(Boolean.TRUE);
+    SSLSocket s = delegate.upgrade(socket, target, port, attachment, context);
+    handshakeCompleted(target, port, s.getSession());
+    return s;
+  }
+
+  /** Loads rotated certificate files before a new connection's handshake. */
+  void beforeHandshake() {
     boolean reloaded = keyManager != null && keyManager.refresh();
     reloaded |= trustManager != null && trustManager.refresh();
     if (reloaded) {
       forgetSessions(); // a resumed session would skip the new certificates
     }
-    newConnection.set(Boolean.TRUE);
-    SSLSocket s = delegate.upgrade(socket, target, port, attachment, context);
+  }
+
+  /** Counts a completed handshake. */
+  void handshakeCompleted(String target, int port, SSLSession session) {
     long n = handshakes.incrementAndGet();
-    if (log.isDebugEnabled()) {
-      SSLSession session = s.getSession();
+    if (log.isDebugEnabled() && session != null) {
       log.debug(
           "TLS handshake #{} with {}:{}: {} {}",
           n,
@@ -171,7 +181,23 @@ public final class ClientTls implements TlsSocketStrategy {
           session.getProtocol(),
           session.getCipherSuite());
     }
-    return s;
+  }
+
+  /**
+   * This TLS for httpcore5's non-blocking I/O (the OTLP/gRPC exporter's HTTP/2 client): the same
+   * context, protocols (TLS 1.2 and 1.3), hostname verification, certificate reloading and
+   * handshake count; ALPN offers {@code h2}, as the HTTP/2 client asks.
+   *
+   * @return a strategy that shares this object's state; thread-safe
+   */
+  public org.apache.hc.core5.http.nio.ssl.TlsStrategy asyncStrategy() {
+    return new AsyncTlsStrategy(
+        this,
+        ClientTlsStrategyBuilder.create()
+            .setSslContext(context)
+            .setTlsVersions(protocols(context))
+            .setHostVerificationPolicy(HostnameVerificationPolicy.BOTH)
+            .buildAsync());
   }
 
   private void forgetSessions() {
