@@ -2,20 +2,30 @@ package io.logproducer.appender;
 
 import io.logproducer.Compression;
 import io.logproducer.otlp.OtlpEncoding;
+import io.logproducer.otlp.OtlpExporterBuilder;
+import io.logproducer.otlp.OtlpExporters;
+import io.logproducer.otlp.OtlpGrpcExporter;
+import io.logproducer.otlp.OtlpGrpcExporterBuilder;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.otlp.OtlpHttpExporterBuilder;
+import io.logproducer.spi.Exporter;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /**
- * The OTLP/HTTP exporter's settings as a logging framework's XML sets them. Starts from the
+ * The OTLP exporter's settings as a logging framework's XML (or the Spring Boot starter) sets them:
+ * OTLP/HTTP ({@link OtlpHttpExporter}) or OTLP/gRPC ({@link OtlpGrpcExporter}), as {@link
+ * #setProtocol(String)} or else {@code OTEL_EXPORTER_OTLP_[LOGS_]PROTOCOL} says. Starts from the
  * standard OpenTelemetry environment variables ({@code OTEL_EXPORTER_OTLP_*}, {@code
- * OTEL_SERVICE_NAME}, {@code OTEL_RESOURCE_ATTRIBUTES}, read by {@link
- * OtlpHttpExporter#builder()}); what the XML sets wins. Each setter validates at once and throws
- * {@link IllegalArgumentException} naming the setting. Not thread-safe: filled once, before the
- * appender starts.
+ * OTEL_SERVICE_NAME}, {@code OTEL_RESOURCE_ATTRIBUTES}, read by the exporter's {@code builder()});
+ * what is set here wins. Each setter validates at once and throws {@link IllegalArgumentException}
+ * naming the setting; what depends on the protocol (gRPC takes protobuf only, and no lz4) fails
+ * {@link #build(String, boolean)}. Not thread-safe: filled once, before the appender starts.
  *
  * <p>TLS: an {@code https://} endpoint is verified against the JDK's trust store, or against the CA
  * certificates of {@link #setTrustedCertificates(String)}; {@link #setClientKey(String)} and {@link
@@ -32,12 +42,24 @@ import java.util.Map;
  */
 public class OtlpSettings {
 
-  private final OtlpHttpExporterBuilder builder = OtlpHttpExporter.builder();
+  /** Validates each value as it is set; the exporter is built from the values by build. */
+  private final OtlpHttpExporterBuilder probe = OtlpHttpExporter.builder();
+
   private final boolean deferSecretErrors;
   private IllegalArgumentException secretError; // the first, when deferSecretErrors
+  private String protocol; // grpc, http/protobuf or http/json; null: the environment's
+  private String endpoint;
+  private final Map<String, String> headers = new LinkedHashMap<>();
+  private OtlpEncoding encoding;
+  private Compression compression;
+  private Long timeoutMillis;
+  private String serviceName;
+  private final Map<String, String> resourceAttributes = new LinkedHashMap<>();
+  private Integer maxRequestSizeInBytes;
   private Path trustedCertificates;
   private Path clientKey;
   private Path clientCertificate;
+  private SSLContext sslContext;
 
   /** Creates settings from the environment. */
   public OtlpSettings() {
@@ -65,7 +87,8 @@ public class OtlpSettings {
    */
   public void setEndpoint(String url) {
     try {
-      builder.setEndpoint(url);
+      probe.setEndpoint(url);
+      endpoint = url;
     } catch (IllegalArgumentException e) {
       secretError(e);
     }
@@ -105,14 +128,29 @@ public class OtlpSettings {
                   + " !#$%&'*+-.^_`|~ only; the item is not shown: it may hold a secret)");
         }
         try {
-          builder.addHeader(e.getKey(), e.getValue()); // its messages name the header only
+          probe.addHeader(e.getKey(), e.getValue()); // its messages name the header only
         } catch (IllegalArgumentException ex) {
           throw new IllegalArgumentException(setting + ": " + ex.getMessage());
         }
+        headers.put(e.getKey(), e.getValue());
       }
     } catch (IllegalArgumentException e) {
       secretError(e);
     }
+  }
+
+  /**
+   * One request header by name and value (for code, such as the Spring Boot starter's map of
+   * headers: the value is taken as is, commas included).
+   *
+   * @param name an HTTP token
+   * @param value the value
+   * @throws IllegalArgumentException if the name is not an HTTP token or the value holds CR, LF or
+   *     NUL (the message names the header, never its value)
+   */
+  public void putHeader(String name, String value) {
+    probe.addHeader(name, value);
+    headers.put(name, value);
   }
 
   private void secretError(IllegalArgumentException e) {
@@ -205,10 +243,51 @@ public class OtlpSettings {
    * @throws IllegalArgumentException if unknown
    */
   public void setEncoding(String encoding) {
-    builder.setEncoding(
+    this.encoding =
         "proto".equalsIgnoreCase(encoding == null ? null : encoding.trim())
             ? OtlpEncoding.PROTOBUF
-            : Text.enumValue(OtlpEncoding.class, "encoding", encoding));
+            : Text.enumValue(OtlpEncoding.class, "encoding", encoding);
+  }
+
+  /**
+   * The OTLP transport: {@code grpc} (OTLP/gRPC, {@link OtlpGrpcExporter}, default port 4317),
+   * {@code http/protobuf} or {@code http/json} (OTLP/HTTP, {@link OtlpHttpExporter}, port 4318;
+   * {@code http} means {@code http/protobuf}) — the values of {@code OTEL_EXPORTER_OTLP_PROTOCOL}.
+   * Default: that variable ({@code OTEL_EXPORTER_OTLP_LOGS_PROTOCOL} first), else {@code
+   * http/protobuf}. The endpoint is the protocol's: gRPC uses it as given, HTTP appends {@code
+   * /v1/logs} to an empty path.
+   *
+   * @param protocol the protocol, any case
+   * @throws IllegalArgumentException if not one of these
+   */
+  public void setProtocol(String protocol) {
+    String p = protocol == null ? "" : protocol.trim().toLowerCase(Locale.ROOT);
+    switch (p) {
+      case "grpc":
+      case "http/protobuf":
+      case "http/json":
+        this.protocol = p;
+        break;
+      case "http":
+        this.protocol = "http/protobuf";
+        break;
+      default:
+        throw new IllegalArgumentException(
+            "protocol must be grpc, http/protobuf or http/json, was '" + protocol + "'");
+    }
+  }
+
+  /**
+   * Uses the application's own TLS context (not settable from XML; the Spring Boot starter's SSL
+   * bundles); replaces the PEM settings of the environment, and fails {@link #build(String,
+   * boolean)} together with {@link #setTrustedCertificates} or the client certificate settings.
+   *
+   * @param context an initialised context
+   * @throws IllegalArgumentException if null
+   */
+  public void setSslContext(SSLContext context) {
+    probe.setSslContext(context);
+    this.sslContext = context;
   }
 
   /**
@@ -218,7 +297,7 @@ public class OtlpSettings {
    * @throws IllegalArgumentException if unknown
    */
   public void setCompression(String compression) {
-    builder.setCompression(Compression.fromName(compression));
+    this.compression = Compression.fromName(compression);
   }
 
   /**
@@ -227,7 +306,8 @@ public class OtlpSettings {
    * @param millis the request timeout
    */
   public void setTimeoutMillis(long millis) {
-    builder.setTimeoutMillis(millis);
+    probe.setTimeoutMillis(millis);
+    this.timeoutMillis = millis;
   }
 
   /**
@@ -236,7 +316,8 @@ public class OtlpSettings {
    * @param name the service's name
    */
   public void setServiceName(String name) {
-    builder.setServiceName(name);
+    probe.setServiceName(name);
+    this.serviceName = name;
   }
 
   /**
@@ -247,8 +328,21 @@ public class OtlpSettings {
    */
   public void addResourceAttribute(String attribute) {
     for (Map.Entry<String, String> e : Text.keyValues("resourceAttribute", attribute).entrySet()) {
-      builder.setResourceAttribute(e.getKey(), e.getValue());
+      probe.setResourceAttribute(e.getKey(), e.getValue());
+      resourceAttributes.put(e.getKey(), e.getValue());
     }
+  }
+
+  /**
+   * One string resource attribute by key and value (for code: the value is taken as is).
+   *
+   * @param key the key, non-empty
+   * @param value the value
+   * @throws IllegalArgumentException if the key is empty or the value null
+   */
+  public void putResourceAttribute(String key, String value) {
+    probe.setResourceAttribute(key, value);
+    resourceAttributes.put(key, value);
   }
 
   /**
@@ -261,7 +355,8 @@ public class OtlpSettings {
   public void setResourceAttributes(String attributes) {
     for (Map.Entry<String, String> e :
         Text.keyValues("resourceAttributes", attributes).entrySet()) {
-      builder.setResourceAttribute(e.getKey(), e.getValue());
+      probe.setResourceAttribute(e.getKey(), e.getValue());
+      resourceAttributes.put(e.getKey(), e.getValue());
     }
   }
 
@@ -271,32 +366,84 @@ public class OtlpSettings {
    * @param bytes the uncompressed request bound
    */
   public void setMaxRequestSizeInBytes(int bytes) {
-    builder.setMaxRequestSizeInBytes(bytes);
+    probe.setMaxRequestSizeInBytes(bytes);
+    this.maxRequestSizeInBytes = bytes;
   }
 
   /**
-   * Builds the exporter.
+   * Builds the exporter of the protocol ({@link #setProtocol(String)}).
    *
    * @param scopeName the {@code InstrumentationScope} name of records without a logger name
    * @param scopeFromRecords whether each record's scope name (the logger name) becomes its {@code
    *     InstrumentationScope} ({@link
    *     OtlpHttpExporterBuilder#setInstrumentationScopeFromRecords(boolean)})
-   * @return a new exporter
-   * @throws IllegalArgumentException if the settings are invalid ({@link #check()}), or a TLS file
-   *     is missing, unreadable, not PEM, or the client key does not match its certificate (the
-   *     message names the setting and the file)
+   * @return a new {@link OtlpHttpExporter} or {@link OtlpGrpcExporter}
+   * @throws IllegalArgumentException if the settings are invalid ({@link #check()}), do not suit
+   *     the protocol (json or lz4 over gRPC), or a TLS file is missing, unreadable, not PEM, or the
+   *     client key does not match its certificate (the message names the setting and the file)
    */
-  public OtlpHttpExporter build(String scopeName, boolean scopeFromRecords) {
+  public Exporter build(String scopeName, boolean scopeFromRecords) {
     check();
+    String p = protocol != null ? protocol : OtlpExporters.protocolFromEnvironment();
+    if ("grpc".equals(p)) {
+      if (encoding == OtlpEncoding.JSON) {
+        throw new IllegalArgumentException(
+            "encoding json is OTLP/HTTP only: OTLP/gRPC carries protobuf (set protocol"
+                + " http/json, or leave encoding unset)");
+      }
+      OtlpGrpcExporterBuilder b = OtlpGrpcExporter.builder();
+      if (compression != null) {
+        try {
+          b.setCompression(compression);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("compression: " + e.getMessage(), e);
+        }
+      }
+      return apply(b, scopeName, scopeFromRecords).build();
+    }
+    OtlpHttpExporterBuilder b = OtlpHttpExporter.builder();
+    if ("http/json".equals(protocol)) {
+      b.setEncoding(OtlpEncoding.JSON);
+    }
+    if (encoding != null) {
+      b.setEncoding(encoding);
+    }
+    if (compression != null) {
+      b.setCompression(compression);
+    }
+    return apply(b, scopeName, scopeFromRecords).build();
+  }
+
+  /** The settings both protocols share, onto {@code b}. */
+  private <B extends OtlpExporterBuilder<B>> B apply(
+      B b, String scopeName, boolean scopeFromRecords) {
+    if (endpoint != null) {
+      b.setEndpoint(endpoint);
+    }
+    for (Map.Entry<String, String> h : headers.entrySet()) {
+      b.addHeader(h.getKey(), h.getValue());
+    }
+    if (timeoutMillis != null) {
+      b.setTimeoutMillis(timeoutMillis);
+    }
+    if (serviceName != null) {
+      b.setServiceName(serviceName);
+    }
+    for (Map.Entry<String, String> a : resourceAttributes.entrySet()) {
+      b.setResourceAttribute(a.getKey(), a.getValue());
+    }
+    if (maxRequestSizeInBytes != null) {
+      b.setMaxRequestSizeInBytes(maxRequestSizeInBytes);
+    }
+    if (sslContext != null) {
+      b.setSslContext(sslContext);
+    }
     if (trustedCertificates != null) {
-      builder.setTrustedCertificatesPath(trustedCertificates);
+      b.setTrustedCertificatesPath(trustedCertificates);
     }
     if (clientKey != null) {
-      builder.setClientTlsPaths(clientKey, clientCertificate);
+      b.setClientTlsPaths(clientKey, clientCertificate);
     }
-    return builder
-        .setScope(scopeName, null)
-        .setInstrumentationScopeFromRecords(scopeFromRecords)
-        .build();
+    return b.setScope(scopeName, null).setInstrumentationScopeFromRecords(scopeFromRecords);
   }
 }

@@ -36,7 +36,9 @@ public final class OtlpElement {
    * Creates the element from its XML attributes; an invalid value is reported on log4j2's status
    * channel (naming it) and keeps the appender from being created.
    *
-   * @param endpoint the receiver's URL; without a path {@code /v1/logs} is appended
+   * @param protocol {@code grpc}, {@code http/protobuf} or {@code http/json} (default: {@code
+   *     OTEL_EXPORTER_OTLP_PROTOCOL}, else {@code http/protobuf})
+   * @param endpoint the receiver's URL; over HTTP, without a path {@code /v1/logs} is appended
    * @param headers request headers, {@code name=value} items separated by commas
    * @param encoding {@code protobuf} (default) or {@code json}
    * @param compression {@code none}, {@code gzip}, {@code lz4} or {@code zstd}
@@ -54,6 +56,7 @@ public final class OtlpElement {
    */
   @PluginFactory
   public static OtlpElement createOtlp(
+      @PluginAttribute("protocol") String protocol,
       @PluginAttribute(value = "endpoint", sensitive = true) String endpoint,
       @PluginAttribute(value = "headers", sensitive = true) String headers,
       @PluginAttribute("encoding") String encoding,
@@ -69,6 +72,7 @@ public final class OtlpElement {
     final OtlpSettings s = new OtlpSettings();
     Settings a =
         new Settings("Otlp")
+            .apply("protocol", protocol, s::setProtocol)
             .applySecret("endpoint", endpoint, s::setEndpoint)
             .applySecret("headers", headers, s::setHeaders)
             .apply("encoding", encoding, s::setEncoding)

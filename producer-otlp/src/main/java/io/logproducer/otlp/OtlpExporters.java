@@ -28,6 +28,19 @@ public final class OtlpExporters {
     return fromEnvironment(System.getenv());
   }
 
+  /**
+   * The protocol the environment asks for: {@code OTEL_EXPORTER_OTLP_LOGS_PROTOCOL}, else {@code
+   * OTEL_EXPORTER_OTLP_PROTOCOL}, trimmed and in lower case.
+   *
+   * @return {@code grpc}, {@code http/protobuf} or {@code http/json}; {@code http/protobuf} when
+   *     neither is set
+   * @throws IllegalArgumentException naming the variable if it holds another value
+   */
+  public static String protocolFromEnvironment() {
+    String p = new OtlpEnvironment(System.getenv()).protocol();
+    return p == null ? "http/protobuf" : p;
+  }
+
   /** As {@link #fromEnvironment()}, reading {@code env}. */
   static Exporter fromEnvironment(Map<String, String> env) {
     String protocol = new OtlpEnvironment(env).protocol();

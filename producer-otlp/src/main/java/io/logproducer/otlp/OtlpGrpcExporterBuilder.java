@@ -34,7 +34,7 @@ import javax.net.ssl.SSLContext;
  * Header values, user-info passwords and key material are never printed. Not thread-safe; {@link
  * #build()} may be called repeatedly.
  */
-public final class OtlpGrpcExporterBuilder {
+public final class OtlpGrpcExporterBuilder implements OtlpExporterBuilder<OtlpGrpcExporterBuilder> {
 
   private final ExporterSettings s;
 

@@ -44,7 +44,7 @@ import javax.net.ssl.SSLContext;
  * Header values, the password of an endpoint's user-info and key material are never printed: not by
  * {@code toString()}, {@code describe()}, log lines nor exception messages (header names are).
  */
-public final class OtlpHttpExporterBuilder {
+public final class OtlpHttpExporterBuilder implements OtlpExporterBuilder<OtlpHttpExporterBuilder> {
 
   /** Smallest {@code timeoutMillis}: {@value} ms. */
   public static final long MIN_TIMEOUT_MILLIS = ExporterSettings.MIN_TIMEOUT_MILLIS;

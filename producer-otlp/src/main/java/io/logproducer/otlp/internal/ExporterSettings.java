@@ -81,8 +81,7 @@ public final class ExporterSettings {
    * @param timeoutMillis default deadline of a request, ms
    * @param maxRequestSizeInBytes default bound on a request, bytes
    * @param stripes default stripe count
-   * @throws IllegalArgumentException naming the variable if one is malformed, or if the protocol
-   *     variable names the other transport
+   * @throws IllegalArgumentException naming the variable if one is malformed
    */
   public ExporterSettings(
       Protocol protocol,
@@ -135,7 +134,7 @@ public final class ExporterSettings {
         throw new IllegalArgumentException(OtlpEnvironment.TIMEOUT + ": " + ex.getMessage(), ex);
       }
     }
-    if (protocol == Protocol.HTTP) {
+    if (protocol == Protocol.HTTP && !"grpc".equals(e.protocol())) {
       Boolean json = e.json();
       if (json != null) {
         encoding = json ? OtlpEncoding.JSON : OtlpEncoding.PROTOBUF;
@@ -150,26 +149,14 @@ public final class ExporterSettings {
     }
   }
 
-  private void checkProtocol(OtlpEnvironment e) {
-    String p = e.protocol();
-    if (p == null) {
-      return;
-    }
-    if (protocol == Protocol.HTTP && p.equals("grpc")) {
-      throw new IllegalArgumentException(
-          e.protocolVariable()
-              + " is grpc: OtlpHttpExporter speaks http/protobuf and http/json; use"
-              + " OtlpGrpcExporter.builder(), or OtlpExporters.fromEnvironment() which picks the"
-              + " exporter this variable names");
-    }
-    if (protocol == Protocol.GRPC && !p.equals("grpc")) {
-      throw new IllegalArgumentException(
-          e.protocolVariable()
-              + " is "
-              + p
-              + ": OtlpGrpcExporter speaks grpc; use OtlpHttpExporter.builder(), or"
-              + " OtlpExporters.fromEnvironment() which picks the exporter this variable names");
-    }
+  /**
+   * Validates the protocol variable. A value naming the other transport is not an error: the
+   * variable chooses the exporter where the code leaves the choice to the environment ({@code
+   * OtlpExporters.fromEnvironment()}, the appenders, the Spring Boot starter); a builder the code
+   * picked explicitly speaks its own protocol, as OpenTelemetry Java's builders do.
+   */
+  private static void checkProtocol(OtlpEnvironment e) {
+    e.protocol(); // throws for a value that is none of grpc, http/protobuf and http/json
   }
 
   /**

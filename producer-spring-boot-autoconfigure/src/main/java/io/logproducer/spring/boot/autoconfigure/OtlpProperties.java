@@ -6,15 +6,22 @@ import java.util.Map;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The OTLP/HTTP exporter's properties ({@code logproducer.otlp.*}).
+ * The OTLP exporter's properties ({@code logproducer.otlp.*}): OTLP/HTTP or OTLP/gRPC.
  *
  * <p>Not thread-safe: bound once, at start-up, before any use.
  */
 public class OtlpProperties {
 
   /**
-   * The OTLP/HTTP base URL (/v1/logs is appended) or full logs URL. Default:
-   * OTEL_EXPORTER_OTLP_(LOGS_)ENDPOINT, else http://localhost:4318.
+   * grpc (OTLP/gRPC, port 4317), http/protobuf or http/json (OTLP/HTTP, port 4318). Default:
+   * OTEL_EXPORTER_OTLP_(LOGS_)PROTOCOL, else http/protobuf.
+   */
+  private String protocol;
+
+  /**
+   * The receiver's URL. OTLP/HTTP: a base URL (/v1/logs is appended) or full logs URL; OTLP/gRPC:
+   * used as given. Default: OTEL_EXPORTER_OTLP_(LOGS_)ENDPOINT, else http://localhost:4318
+   * (http://localhost:4317 for grpc).
    */
   private String endpoint;
 
@@ -55,6 +62,21 @@ public class OtlpProperties {
     return ssl;
   }
 
+  /** {@return {@code logproducer.otlp.protocol}} */
+  public String getProtocol() {
+    return protocol;
+  }
+
+  /**
+   * Sets {@code logproducer.otlp.protocol}.
+   *
+   * @param protocol grpc (OTLP/gRPC, port 4317), http/protobuf or http/json (OTLP/HTTP, port 4318).
+   *     Default: OTEL_EXPORTER_OTLP_(LOGS_)PROTOCOL, else http/protobuf.
+   */
+  public void setProtocol(String protocol) {
+    this.protocol = protocol;
+  }
+
   /** {@return {@code logproducer.otlp.endpoint}} */
   public String getEndpoint() {
     return endpoint;
@@ -63,8 +85,9 @@ public class OtlpProperties {
   /**
    * Sets {@code logproducer.otlp.endpoint}.
    *
-   * @param endpoint the OTLP/HTTP base URL (/v1/logs is appended) or full logs URL. Default:
-   *     OTEL_EXPORTER_OTLP_(LOGS_)ENDPOINT, else http://localhost:4318.
+   * @param endpoint the receiver's URL. OTLP/HTTP: a base URL (/v1/logs is appended) or full logs
+   *     URL; OTLP/gRPC: used as given. Default: OTEL_EXPORTER_OTLP_(LOGS_)ENDPOINT, else
+   *     http://localhost:4318 (http://localhost:4317 for grpc).
    */
   public void setEndpoint(String endpoint) {
     this.endpoint = endpoint;

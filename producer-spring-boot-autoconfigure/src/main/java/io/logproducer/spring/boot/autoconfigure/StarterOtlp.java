@@ -1,22 +1,19 @@
 package io.logproducer.spring.boot.autoconfigure;
 
-import io.logproducer.Compression;
-import io.logproducer.otlp.OtlpEncoding;
-import io.logproducer.otlp.OtlpHttpExporter;
-import io.logproducer.otlp.OtlpHttpExporterBuilder;
-import java.nio.file.Path;
-import java.nio.file.Paths;
+import io.logproducer.appender.OtlpSettings;
+import io.logproducer.spi.Exporter;
 import java.util.Locale;
 import java.util.Map;
 import org.springframework.util.ClassUtils;
 
 /**
- * The OTLP exporter's builder filled from {@code logproducer.otlp.*} and {@code
+ * The appenders' {@link OtlpSettings} filled from {@code logproducer.otlp.*} and {@code
  * logproducer.service-name} / {@code resource-attributes}, each value checked where it is applied
  * so that an error names the property (and never shows a header's value or the endpoint's
- * user-info). Starts from the {@code OTEL_EXPORTER_OTLP_*} environment variables, as the appenders
- * do. A class of its own: it links to producer-otlp, which may be missing (the caller turns the
- * {@link LinkageError} into a message).
+ * user-info); the one place that turns OTLP settings into an OTLP/HTTP or OTLP/gRPC exporter is
+ * {@link OtlpSettings#build}. Starts from the {@code OTEL_EXPORTER_OTLP_*} environment variables,
+ * as the appenders do. A class of its own: it links to producer-otlp, which may be missing (the
+ * caller turns the {@link LinkageError} into a message).
  *
  * <p>Not thread-safe: filled once, before the producer starts.
  */
@@ -25,7 +22,7 @@ final class StarterOtlp {
   /** Spring Boot 3.1+'s SSL bundles. */
   static final String SSL_BUNDLES_CLASS = "org.springframework.boot.ssl.SslBundles";
 
-  private final OtlpHttpExporterBuilder builder = OtlpHttpExporter.builder();
+  private final OtlpSettings settings = new OtlpSettings();
   private String tlsProperty; // the TLS property an exporter error is about, or null
   private Object tlsValue;
   private BundleSslContext bundleContext; // null without logproducer.otlp.ssl.bundle
@@ -38,31 +35,32 @@ final class StarterOtlp {
    */
   StarterOtlp(OtlpProperties p, String serviceName, Map<String, String> resourceAttributes) {
     String prefix = "logproducer.otlp.";
+    String protocol = p.getProtocol();
+    if (protocol != null) {
+      set(prefix + "protocol", protocol, () -> settings.setProtocol(protocol));
+    }
     String endpoint = p.getEndpoint();
     if (endpoint != null) {
-      set(prefix + "endpoint", Secrets.redactUrl(endpoint), () -> builder.setEndpoint(endpoint));
+      set(prefix + "endpoint", Secrets.redactUrl(endpoint), () -> settings.setEndpoint(endpoint));
     }
     for (Map.Entry<String, String> h : p.getHeaders().entrySet()) {
       // The value is not shown: headers carry credentials (Authorization).
       set(
           prefix + "headers." + h.getKey(),
           Secrets.MASK,
-          () -> builder.addHeader(h.getKey(), h.getValue()));
+          () -> settings.putHeader(h.getKey(), h.getValue()));
     }
     String encoding = p.getEncoding();
     if (encoding != null) {
-      set(prefix + "encoding", encoding, () -> builder.setEncoding(encoding(encoding)));
+      set(prefix + "encoding", encoding, () -> settings.setEncoding(encoding));
     }
     String compression = p.getCompression();
     if (compression != null) {
-      set(
-          prefix + "compression",
-          compression,
-          () -> builder.setCompression(Compression.fromName(compression)));
+      set(prefix + "compression", compression, () -> settings.setCompression(compression));
     }
     if (p.getTimeout() != null) {
       long millis = p.getTimeout().toMillis();
-      set(prefix + "timeout", millis + "ms", () -> builder.setTimeoutMillis(millis));
+      set(prefix + "timeout", millis + "ms", () -> settings.setTimeoutMillis(millis));
     }
     if (p.getMaxRequestSize() != null) {
       long bytes = p.getMaxRequestSize().toBytes();
@@ -73,17 +71,17 @@ final class StarterOtlp {
             if (bytes > Integer.MAX_VALUE) {
               throw new IllegalArgumentException("must be less than 2GB");
             }
-            builder.setMaxRequestSizeInBytes((int) bytes);
+            settings.setMaxRequestSizeInBytes((int) bytes);
           });
     }
     if (serviceName != null) {
-      set("logproducer.service-name", serviceName, () -> builder.setServiceName(serviceName));
+      set("logproducer.service-name", serviceName, () -> settings.setServiceName(serviceName));
     }
     for (Map.Entry<String, String> a : resourceAttributes.entrySet()) {
       set(
           "logproducer.resource-attributes." + a.getKey(),
           a.getValue(),
-          () -> builder.setResourceAttribute(a.getKey(), a.getValue()));
+          () -> settings.putResourceAttribute(a.getKey(), a.getValue()));
     }
     tls(p);
   }
@@ -114,19 +112,20 @@ final class StarterOtlp {
               + " is not set");
     }
     if (tls.getTrustedCertificates() != null) {
-      Path ca = path(prefix + "tls.trusted-certificates", tls.getTrustedCertificates());
+      String ca = path(prefix + "tls.trusted-certificates", tls.getTrustedCertificates());
       set(
           prefix + "tls.trusted-certificates",
           tls.getTrustedCertificates(),
-          () -> builder.setTrustedCertificatesPath(ca));
+          () -> settings.setTrustedCertificates(ca));
     }
     if (tls.getClientKey() != null) {
-      Path key = path(prefix + "tls.client-key", tls.getClientKey());
-      Path cert = path(prefix + "tls.client-certificate", tls.getClientCertificate());
+      String key = path(prefix + "tls.client-key", tls.getClientKey());
+      String cert = path(prefix + "tls.client-certificate", tls.getClientCertificate());
+      set(prefix + "tls.client-key", tls.getClientKey(), () -> settings.setClientKey(key));
       set(
-          prefix + "tls.client-key",
-          tls.getClientKey(),
-          () -> builder.setClientTlsPaths(key, cert));
+          prefix + "tls.client-certificate",
+          tls.getClientCertificate(),
+          () -> settings.setClientCertificate(cert));
     }
     if (bundle != null) {
       if (!ClassUtils.isPresent(SSL_BUNDLES_CLASS, StarterOtlp.class.getClassLoader())) {
@@ -139,7 +138,7 @@ final class StarterOtlp {
                 + " client-key and client-certificate");
       }
       bundleContext = BundleSslContext.waitingFor(bundle.trim());
-      builder.setSslContext(bundleContext);
+      settings.setSslContext(bundleContext);
       tlsProperty = prefix + "ssl.bundle";
       tlsValue = bundle;
     } else if (tls.isSet()) {
@@ -164,12 +163,9 @@ final class StarterOtlp {
    *     missing or does not parse, a key that does not match its certificate: the property is
    *     named)
    */
-  OtlpHttpExporter build(String scopeName, boolean scopeFromRecords, String receiver) {
+  Exporter build(String scopeName, boolean scopeFromRecords, String receiver) {
     try {
-      return builder
-          .setScope(scopeName, null)
-          .setInstrumentationScopeFromRecords(scopeFromRecords)
-          .build();
+      return settings.build(scopeName, scopeFromRecords);
     } catch (IllegalArgumentException | IllegalStateException e) {
       String message = String.valueOf(e.getMessage());
       if (tlsProperty != null && isTlsMessage(message)) {
@@ -203,7 +199,7 @@ final class StarterOtlp {
   }
 
   /** A path as written, {@code file:} prefix allowed. */
-  private static Path path(String property, String value) {
+  private static String path(String property, String value) {
     String v = value.trim();
     if (v.startsWith("file:")) {
       v = v.substring("file:".length());
@@ -211,22 +207,7 @@ final class StarterOtlp {
     if (v.isEmpty()) {
       throw new InvalidPropertyException(property, value, "must be a file's path");
     }
-    try {
-      return Paths.get(v);
-    } catch (RuntimeException e) {
-      throw new InvalidPropertyException(property, value, "not a path: " + e.getMessage(), e);
-    }
-  }
-
-  private static OtlpEncoding encoding(String name) {
-    String n = name.trim().toUpperCase(Locale.ROOT);
-    if (n.equals("PROTO") || n.equals("PROTOBUF")) {
-      return OtlpEncoding.PROTOBUF;
-    }
-    if (n.equals("JSON")) {
-      return OtlpEncoding.JSON;
-    }
-    throw new IllegalArgumentException("encoding must be protobuf or json, was '" + name + "'");
+    return v;
   }
 
   /** Runs {@code setter}, naming {@code property} (shown as {@code shown}) in any error. */

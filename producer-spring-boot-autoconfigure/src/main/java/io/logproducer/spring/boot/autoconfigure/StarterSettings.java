@@ -146,7 +146,7 @@ final class StarterSettings {
     validate();
     ExporterKind kind = properties.getExporter();
     try {
-      if (otlp != null) { // the starter's own builder: TLS and the SSL bundle
+      if (otlp != null) { // the properties mapped onto OtlpSettings, errors naming them
         return new Producer(
             producerSettings.toConfig(APPENDER_NAME),
             otlp.build(
