@@ -89,6 +89,20 @@ final class RequestReader {
     return r;
   }
 
+  /**
+   * Decodes (strict) or counts a decompressed protobuf {@code ExportLogsServiceRequest}, the
+   * message of an OTLP/gRPC call ({@link OtlpGrpcReceiver}): fills {@code records}, {@code
+   * recordCount} and {@code ids} of a new result whose {@code body} is {@code body}.
+   *
+   * @throws IllegalArgumentException if the message is malformed
+   */
+  Result readProtobuf(byte[] body) {
+    Result r = new Result();
+    r.body = body;
+    decodeProtobuf(r);
+    return r;
+  }
+
   private void decodeProtobuf(Result r) {
     if (decode) {
       r.records = ProtobufRequests.decode(r.body, r.body.length);
@@ -212,7 +226,7 @@ final class RequestReader {
   }
 
   /** {@return the request's headers by lower-case name, each with its values in order} */
-  private static Map<String, List<String>> headers(HttpRequest request) {
+  static Map<String, List<String>> headers(HttpRequest request) {
     Map<String, List<String>> out = new LinkedHashMap<>();
     for (Header h : request.getHeaders()) {
       out.computeIfAbsent(h.getName().toLowerCase(Locale.ROOT), k -> new ArrayList<>())

@@ -161,7 +161,7 @@ public final class GrpcTransport {
    */
   public ExportResult send(byte[] body, int length, Compression compression) {
     CloseableHttpAsyncClient c = client;
-    if (c == null) {
+    if (c == null || closed) {
       return ExportResult.failed(
           "exporter to " + target() + (closed ? " is closed" : " was not started"), null);
     }
