@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.AnyValue;
 import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
+import io.logproducer.otlp.encoding.internal.resource.ResourceDetector;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -221,5 +224,50 @@ class KafkaExporterBuilderTest {
     assertTrue(
         refused.getMessage().startsWith("the Kafka producer configuration was refused: "),
         refused.getMessage());
+  }
+
+  @Test
+  void otlpResourcesHoldTheDetectedAttributesUnderTheConfiguredOnes() {
+    Map<String, AnyValue> detected = ResourceDetector.detect();
+    assertTrue(detected.containsKey("host.name"), detected.toString());
+    assertTrue(detected.containsKey("process.pid"), detected.toString());
+
+    Map<String, AnyValue> expected = new LinkedHashMap<>();
+    expected.put("service.name", AnyValue.of(KafkaExporter.DEFAULT_SERVICE_NAME));
+    expected.putAll(detected);
+    assertEquals(expected, KafkaExporter.builder().build().resource());
+    assertEquals(
+        expected, KafkaExporter.builder().setEncoding(KafkaEncoding.OTLP_JSON).build().resource());
+
+    KafkaExporter explicit =
+        KafkaExporter.builder()
+            .setServiceName("checkout")
+            .setResourceAttribute("host.name", "h1")
+            .setResourceAttribute("process.pid", AnyValue.of(7L))
+            .build();
+    assertEquals(AnyValue.of("checkout"), explicit.resource().get("service.name"));
+    assertEquals(AnyValue.of("h1"), explicit.resource().get("host.name"));
+    assertEquals(AnyValue.of(7L), explicit.resource().get("process.pid"));
+    assertEquals(detected.get("os.type"), explicit.resource().get("os.type"));
+    assertEquals(expected.size(), explicit.resource().size());
+  }
+
+  @Test
+  void detectionOffLeavesOnlyTheConfiguredAttributes() {
+    Map<String, AnyValue> expected = new LinkedHashMap<>();
+    expected.put("service.name", AnyValue.of("checkout"));
+    expected.put("deployment.environment.name", AnyValue.of("prod"));
+    assertEquals(
+        expected,
+        KafkaExporter.builder()
+            .setResourceDetection(false)
+            .setServiceName("checkout")
+            .setResourceAttribute("deployment.environment.name", "prod")
+            .build()
+            .resource());
+    assertEquals(
+        Collections.emptyMap(),
+        KafkaExporter.builder().setEncoding(KafkaEncoding.RAW).build().resource(),
+        "raw messages have no resource");
   }
 }
