@@ -91,6 +91,7 @@ class KafkaExporterBuilderTest {
             .setProperty("delivery.timeout.ms", 15_000L)
             .setProperty("security.protocol", "SASL_SSL")
             .setProperty("bootstrap.servers", "a:1,b:2")
+            .setResourceDetection(false)
             .build();
     Map<String, Object> p = e.kafkaProperties(config(null, 0));
     assertEquals("1", p.get("acks"));
@@ -102,6 +103,15 @@ class KafkaExporterBuilderTest {
             - KafkaExporter.KAFKA_MESSAGE_OVERHEAD_BYTES
             - e.capabilities().maxBatchSizeInBytes();
     assertTrue(framing > 0 && framing < 200, "the request framing: " + framing);
+    KafkaExporter detecting =
+        KafkaExporter.builder()
+            .setProperty("max.request.size", 100_000)
+            .setResourceDetection(true)
+            .build();
+    assertTrue(
+        detecting.capabilities().maxBatchSizeInBytes()
+            < e.capabilities().maxBatchSizeInBytes() - 100,
+        "the detected attributes are part of each request's framing");
     KafkaExporter raw =
         KafkaExporter.builder()
             .setEncoding(KafkaEncoding.RAW)

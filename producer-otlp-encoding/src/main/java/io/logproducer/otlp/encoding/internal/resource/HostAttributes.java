@@ -121,7 +121,9 @@ final class HostAttributes {
    * {@code os.type} from the JVM's {@code os.name}, by its lower-case prefix, as OpenTelemetry
    * Java's {@code OsResource}: {@code windows}, {@code linux}, {@code darwin} ({@code mac}), {@code
    * freebsd}, {@code netbsd}, {@code openbsd}, {@code dragonflybsd}, {@code hpux} ({@code hp-ux}),
-   * {@code aix}, {@code solaris}, {@code z_os} ({@code z/os}, the current conventions' value).
+   * {@code aix}, {@code solaris} (also {@code SunOS}, Solaris' own {@code os.name}, which
+   * OpenTelemetry Java leaves unmapped), {@code z_os} ({@code z/os}, the current conventions'
+   * value).
    *
    * @param osName the {@code os.name} property, may be null
    * @return the value, or null if unknown
@@ -142,6 +144,7 @@ final class HostAttributes {
       {"hp-ux", "hpux"},
       {"aix", "aix"},
       {"solaris", "solaris"},
+      {"sunos", "solaris"},
       {"z/os", "z_os"}
     };
     for (String[] p : prefixes) {

@@ -149,13 +149,17 @@ class ResourceDetectorTest {
   void valuesOnThisMachine() throws Exception {
     Map<String, AnyValue> r = ResourceDetector.detect();
     assertSame(r, ResourceDetector.detect(), "computed once per JVM");
-    String expectedHost;
+    // The JDK's name, or (if that lookup failed or took over 2 s, e.g. on a saturated machine)
+    // the kernel's.
+    List<String> expectedHosts = new ArrayList<>();
     try {
-      expectedHost = InetAddress.getLocalHost().getHostName();
+      expectedHosts.add(InetAddress.getLocalHost().getHostName());
     } catch (UnknownHostException e) {
-      expectedHost = HostAttributes.kernelHostName(Paths.get("/proc"));
+      // only the fallback
     }
-    assertEquals(expectedHost, string(r, "host.name"));
+    expectedHosts.add(HostAttributes.kernelHostName(Paths.get("/proc")));
+    String host = string(r, "host.name");
+    assertTrue(host != null && expectedHosts.contains(host), host + " not in " + expectedHosts);
     assertEquals(ProcessHandle.current().pid(), r.get("process.pid").asLong());
     assertEquals(
         System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
@@ -267,7 +271,8 @@ class ResourceDetectorTest {
       {"FreeBSD", "freebsd"},
       {"AIX", "aix"},
       {"HP-UX", "hpux"},
-      {"SunOS", null},
+      {"SunOS", "solaris"},
+      {"OS/400", null},
       {"Solaris", "solaris"},
       {"z/OS", "z_os"}
     };
