@@ -210,9 +210,9 @@ public final class KafkaExporterBuilder {
    * OTEL_RESOURCE_ATTRIBUTES_NODE_NAME}). They are computed once per JVM, at the first {@link
    * #build()} that needs them (the host name lookup waits at most 2 seconds), never per record; a
    * detector that fails is left out (a DEBUG line). The attributes set on this builder ({@link
-   * #setServiceName}, {@link #setResourceAttribute}, and so those the appenders take from {@code
-   * OTEL_RESOURCE_ATTRIBUTES}) win key by key. The {@code raw} encoding has no resource and is not
-   * affected. See {@code docs/resource.md}.
+   * #setServiceName}, {@link #setResourceAttribute}, and so the appenders' {@code
+   * resourceAttributes} setting) win key by key. The {@code raw} encoding has no resource and is
+   * not affected. See {@code docs/resource.md}.
    *
    * @param detection false to send only the attributes set here
    * @return this builder
