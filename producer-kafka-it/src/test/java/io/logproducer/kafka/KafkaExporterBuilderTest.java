@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logproducer.AnyValue;
 import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
+import io.logproducer.otlp.encoding.internal.resource.ResourceDetector;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -88,6 +91,7 @@ class KafkaExporterBuilderTest {
             .setProperty("delivery.timeout.ms", 15_000L)
             .setProperty("security.protocol", "SASL_SSL")
             .setProperty("bootstrap.servers", "a:1,b:2")
+            .setResourceDetection(false)
             .build();
     Map<String, Object> p = e.kafkaProperties(config(null, 0));
     assertEquals("1", p.get("acks"));
@@ -99,6 +103,15 @@ class KafkaExporterBuilderTest {
             - KafkaExporter.KAFKA_MESSAGE_OVERHEAD_BYTES
             - e.capabilities().maxBatchSizeInBytes();
     assertTrue(framing > 0 && framing < 200, "the request framing: " + framing);
+    KafkaExporter detecting =
+        KafkaExporter.builder()
+            .setProperty("max.request.size", 100_000)
+            .setResourceDetection(true)
+            .build();
+    assertTrue(
+        detecting.capabilities().maxBatchSizeInBytes()
+            < e.capabilities().maxBatchSizeInBytes() - 100,
+        "the detected attributes are part of each request's framing");
     KafkaExporter raw =
         KafkaExporter.builder()
             .setEncoding(KafkaEncoding.RAW)
@@ -221,5 +234,50 @@ class KafkaExporterBuilderTest {
     assertTrue(
         refused.getMessage().startsWith("the Kafka producer configuration was refused: "),
         refused.getMessage());
+  }
+
+  @Test
+  void otlpResourcesHoldTheDetectedAttributesUnderTheConfiguredOnes() {
+    Map<String, AnyValue> detected = ResourceDetector.detect();
+    assertTrue(detected.containsKey("host.name"), detected.toString());
+    assertTrue(detected.containsKey("process.pid"), detected.toString());
+
+    Map<String, AnyValue> expected = new LinkedHashMap<>();
+    expected.put("service.name", AnyValue.of(KafkaExporter.DEFAULT_SERVICE_NAME));
+    expected.putAll(detected);
+    assertEquals(expected, KafkaExporter.builder().build().resource());
+    assertEquals(
+        expected, KafkaExporter.builder().setEncoding(KafkaEncoding.OTLP_JSON).build().resource());
+
+    KafkaExporter explicit =
+        KafkaExporter.builder()
+            .setServiceName("checkout")
+            .setResourceAttribute("host.name", "h1")
+            .setResourceAttribute("process.pid", AnyValue.of(7L))
+            .build();
+    assertEquals(AnyValue.of("checkout"), explicit.resource().get("service.name"));
+    assertEquals(AnyValue.of("h1"), explicit.resource().get("host.name"));
+    assertEquals(AnyValue.of(7L), explicit.resource().get("process.pid"));
+    assertEquals(detected.get("os.type"), explicit.resource().get("os.type"));
+    assertEquals(expected.size(), explicit.resource().size());
+  }
+
+  @Test
+  void detectionOffLeavesOnlyTheConfiguredAttributes() {
+    Map<String, AnyValue> expected = new LinkedHashMap<>();
+    expected.put("service.name", AnyValue.of("checkout"));
+    expected.put("deployment.environment.name", AnyValue.of("prod"));
+    assertEquals(
+        expected,
+        KafkaExporter.builder()
+            .setResourceDetection(false)
+            .setServiceName("checkout")
+            .setResourceAttribute("deployment.environment.name", "prod")
+            .build()
+            .resource());
+    assertEquals(
+        Collections.emptyMap(),
+        KafkaExporter.builder().setEncoding(KafkaEncoding.RAW).build().resource(),
+        "raw messages have no resource");
   }
 }

@@ -13,6 +13,7 @@ import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.kafka.testing.SharedKafkaBroker;
+import io.logproducer.otlp.encoding.internal.resource.ResourceDetector;
 import io.logproducer.otlp.encoding.testing.ExpectedProto;
 import io.logproducer.otlp.encoding.testing.OtlpJson;
 import io.logproducer.otlp.encoding.testing.TestRecords;
@@ -191,9 +192,22 @@ class KafkaExporterIntegrationTest {
       assertEquals(bodies, TopicReader.otlpStringBodies(m.value()));
       assertEquals(10, TopicReader.otlpRecordCount(m.value()));
     }
+    // The detected attributes (resource detection is on by default) after the configured ones,
+    // which win: host.name is h1, not this machine's name.
     Map<String, AnyValue> resource = new LinkedHashMap<>();
     resource.put("service.name", AnyValue.of("checkout"));
     resource.put("host.name", AnyValue.of("h1"));
+    for (Map.Entry<String, AnyValue> e : ResourceDetector.detect().entrySet()) {
+      resource.putIfAbsent(e.getKey(), e.getValue());
+    }
+    assertEquals(
+        ProcessHandle.current().pid(),
+        requests.get(0).getResourceLogs(0).getResource().getAttributesList().stream()
+            .filter(kv -> kv.getKey().equals("process.pid"))
+            .findFirst()
+            .orElseThrow(AssertionError::new)
+            .getValue()
+            .getIntValue());
     List<io.opentelemetry.proto.logs.v1.LogRecord> got = recordsOf(requests, resource);
     for (ExportLogsServiceRequest r : requests) {
       assertEquals(10, r.getResourceLogs(0).getScopeLogs(0).getLogRecordsCount());
@@ -209,7 +223,10 @@ class KafkaExporterIntegrationTest {
     try (Producer producer =
         new Producer(
             config(10).setCompression(Compression.ZSTD).build(),
-            exporter(topic).setEncoding(KafkaEncoding.OTLP_JSON).build())) {
+            exporter(topic)
+                .setEncoding(KafkaEncoding.OTLP_JSON)
+                .setResourceDetection(false)
+                .build())) {
       sendAll(producer, records, outcomes);
     }
     List<ConsumerRecord<byte[], byte[]>> messages =
@@ -221,6 +238,7 @@ class KafkaExporterIntegrationTest {
       assertTrue(json.startsWith("{\"resourceLogs\":["), json);
       requests.add(OtlpJson.parseRequest(json));
     }
+    // Detection off: only the configured attribute.
     Map<String, AnyValue> resource =
         Collections.singletonMap("service.name", AnyValue.of(KafkaExporter.DEFAULT_SERVICE_NAME));
     assertSameRecords(records, recordsOf(requests, resource));

@@ -10,6 +10,7 @@ import io.logproducer.kafka.internal.Topics;
 import io.logproducer.otlp.encoding.internal.JsonWireFormat;
 import io.logproducer.otlp.encoding.internal.ProtobufWireFormat;
 import io.logproducer.otlp.encoding.internal.WireFormat;
+import io.logproducer.otlp.encoding.internal.resource.ResourceDetector;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
@@ -53,6 +54,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * #KAFKA_MESSAGE_OVERHEAD_BYTES} bytes), the producer seals batches below it (a larger {@code
  * batchSizeInBytes} is lowered to it), and a batch the broker still finds too large ({@code
  * message.max.bytes}) is split in halves; only a single record too large fails.
+ *
+ * <p><b>Resource.</b> {@code otlp_*} messages carry {@code service.name} and the attributes set on
+ * the builder, over the attributes detected from the process (host, OS, process, runtime, {@code
+ * service.instance.id}, container, Kubernetes; computed once per JVM, at {@link
+ * KafkaExporterBuilder#build()}); {@link KafkaExporterBuilder#setResourceDetection(boolean)} turns
+ * detection off.
  *
  * <p><b>Compression</b> is Kafka's: the producer's {@link ProducerConfig#getCompression()
  * compression} (or this exporter's {@linkplain KafkaExporterBuilder#setCompression default})
@@ -157,6 +164,7 @@ public final class KafkaExporter implements Exporter {
   private final String keyAttribute;
   private final Map<String, Object> userProperties;
   private final WireFormat format; // null for raw
+  private final Map<String, AnyValue> resource; // empty for raw
   private final RecordEncoder encoder;
   private final int maxRequestSizeInBytes;
   private final ExporterCapabilities capabilities;
@@ -171,19 +179,21 @@ public final class KafkaExporter implements Exporter {
     this.keyAttribute = b.keyAttribute();
     this.userProperties = b.properties();
     this.topics = new Topics(b.keySlots());
-    Map<String, AnyValue> resource = b.resourceAttributes();
     switch (encoding) {
       case OTLP_JSON:
+        resource = ResourceDetector.resource(b.resourceDetection(), b.resourceAttributes());
         format =
             new JsonWireFormat(
                 resource, b.scopeName(), b.scopeVersion(), b.instrumentationScopeFromRecords());
         encoder = format.encoder();
         break;
       case RAW:
+        resource = Collections.emptyMap();
         format = null;
         encoder = new RawRecordEncoder(keyAttribute);
         break;
       default:
+        resource = ResourceDetector.resource(b.resourceDetection(), b.resourceAttributes());
         format =
             new ProtobufWireFormat(
                 resource, b.scopeName(), b.scopeVersion(), b.instrumentationScopeFromRecords());
@@ -471,6 +481,10 @@ public final class KafkaExporter implements Exporter {
   }
 
   // For tests.
+
+  Map<String, AnyValue> resource() {
+    return resource;
+  }
 
   KafkaEncoding encoding() {
     return encoding;

@@ -11,9 +11,10 @@ import java.util.Map;
  * Builds a {@link KafkaExporter}. Defaults: bootstrap servers {@value
  * KafkaExporter#DEFAULT_BOOTSTRAP_SERVERS}, topic {@value KafkaExporter#DEFAULT_TOPIC}, encoding
  * {@code otlp_proto}, compression none, no key attribute, resource {@code service.name=}{@value
- * KafkaExporter#DEFAULT_SERVICE_NAME}, scope {@value KafkaExporter#DEFAULT_SCOPE_NAME}, and the
- * Kafka producer properties of {@link KafkaExporter} (any of which {@link #setProperty} overrides).
- * Not thread-safe; {@link #build()} may be called more than once.
+ * KafkaExporter#DEFAULT_SERVICE_NAME} plus the {@linkplain #setResourceDetection detected}
+ * attributes, scope {@value KafkaExporter#DEFAULT_SCOPE_NAME}, and the Kafka producer properties of
+ * {@link KafkaExporter} (any of which {@link #setProperty} overrides). Not thread-safe; {@link
+ * #build()} may be called more than once.
  */
 public final class KafkaExporterBuilder {
 
@@ -30,6 +31,7 @@ public final class KafkaExporterBuilder {
   private String scopeName = KafkaExporter.DEFAULT_SCOPE_NAME;
   private String scopeVersion;
   private boolean instrumentationScopeFromRecords;
+  private boolean resourceDetection = true;
   private final Map<String, Object> properties = new LinkedHashMap<>();
 
   KafkaExporterBuilder() {
@@ -194,6 +196,33 @@ public final class KafkaExporterBuilder {
   }
 
   /**
+   * Whether {@code otlp_*} messages' {@code Resource} also holds the attributes detected from this
+   * process and its environment; default true. Detected (each when known): {@code
+   * telemetry.sdk.name} ({@code logproducer}), {@code telemetry.sdk.language} ({@code java}),
+   * {@code telemetry.sdk.version}; {@code host.name}, {@code host.arch}; {@code os.type}, {@code
+   * os.description}, {@code os.version}; {@code process.pid}, {@code process.executable.path},
+   * {@code process.runtime.name}, {@code process.runtime.version}, {@code
+   * process.runtime.description} (never the command line); {@code service.instance.id} (a random
+   * UUID per JVM); {@code container.id} (from {@code /proc/self/cgroup}, else {@code
+   * /proc/self/mountinfo}); {@code k8s.pod.name}, {@code k8s.pod.uid}, {@code k8s.namespace.name},
+   * {@code k8s.node.name} (from {@code OTEL_RESOURCE_ATTRIBUTES_POD_NAME}, {@code
+   * OTEL_RESOURCE_ATTRIBUTES_POD_UID}, {@code OTEL_RESOURCE_ATTRIBUTES_POD_NAMESPACE}, {@code
+   * OTEL_RESOURCE_ATTRIBUTES_NODE_NAME}). They are computed once per JVM, at the first {@link
+   * #build()} that needs them (the host name lookup waits at most 2 seconds), never per record; a
+   * detector that fails is left out (a DEBUG line). The attributes set on this builder ({@link
+   * #setServiceName}, {@link #setResourceAttribute}, and so the appenders' {@code
+   * resourceAttributes} setting) win key by key. The {@code raw} encoding has no resource and is
+   * not affected. See {@code docs/resource.md}.
+   *
+   * @param detection false to send only the attributes set here
+   * @return this builder
+   */
+  public KafkaExporterBuilder setResourceDetection(boolean detection) {
+    this.resourceDetection = detection;
+    return this;
+  }
+
+  /**
    * The {@code InstrumentationScope} of {@code otlp_*} messages' records; default name {@value
    * KafkaExporter#DEFAULT_SCOPE_NAME}, no version.
    *
@@ -317,7 +346,10 @@ public final class KafkaExporterBuilder {
   }
 
   /**
-   * {@return a new exporter} It creates no connection or thread until the producer starts it.
+   * {@return a new exporter} It creates no connection or thread until the producer starts it,
+   * except at the JVM's first {@code otlp_*} exporter with {@linkplain #setResourceDetection
+   * resource detection}: that reads the detected attributes (a short-lived daemon thread looks up
+   * the host name, waited for at most 2 seconds).
    *
    * @throws IllegalArgumentException if {@code max.request.size} leaves no room for records after
    *     the framing
@@ -352,6 +384,10 @@ public final class KafkaExporterBuilder {
 
   Map<String, AnyValue> resourceAttributes() {
     return new LinkedHashMap<>(resourceAttributes);
+  }
+
+  boolean resourceDetection() {
+    return resourceDetection;
   }
 
   String scopeName() {
