@@ -13,9 +13,9 @@ import java.util.function.Supplier;
  * (decompresses and counts every record) on 127.0.0.1 and, beside it on a free port, its counting
  * {@link OtlpGrpcReceiver} (OTLP/gRPC), {@code java -cp benchmarks.jar
  * io.logproducer.benchmark.harness.OtlpSinkMain [--port P] [--threads T]}. Prints {@code listening
- * <http endpoint> <grpc endpoint>} once ready, then every second (the two receivers' sums) a line {@code records=<n> requests=<n> wire_bytes=<n>
- * body_bytes=<n> bad=<n> cpu_ns=<process CPU nanoseconds>} (read by {@link SinkProcess}); stops
- * when its standard input closes.
+ * <http endpoint> <grpc endpoint>} once ready, then every second (the two receivers' sums) a line
+ * {@code records=<n> requests=<n> wire_bytes=<n> body_bytes=<n> bad=<n> cpu_ns=<process CPU
+ * nanoseconds>} (read by {@link SinkProcess}); stops when its standard input closes.
  */
 public final class OtlpSinkMain {
 
