@@ -30,9 +30,17 @@ class QuickStartTest {
               + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
 
   @ParameterizedTest
-  @CsvSource({"none,proto", "lz4,proto", "zstd,json", "gzip,json"})
-  void quickStartDeliversEveryRecordToTheEmbeddedReceiver(String compression, String encoding)
-      throws Exception {
+  @CsvSource({
+    "none,proto,http",
+    "lz4,proto,http",
+    "zstd,json,http",
+    "gzip,json,http",
+    "none,proto,grpc",
+    "gzip,proto,grpc",
+    "zstd,proto,grpc"
+  })
+  void quickStartDeliversEveryRecordToTheEmbeddedReceiver(
+      String compression, String encoding, String protocol) throws Exception {
     PrintStream out = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     int code;
@@ -50,6 +58,8 @@ class QuickStartTest {
                 compression,
                 "--encoding",
                 encoding,
+                "--protocol",
+                protocol,
                 "--quiet"
               });
     } finally {
@@ -99,5 +109,14 @@ class QuickStartTest {
   void unknownSubCommandAndBadOptionsExitWithUsage() throws Exception {
     assertEquals(2, Main.run(new String[] {"nope"}));
     assertEquals(2, Main.run(new String[] {"otlp", "--encoding", "xml", "--records", "1"}));
+    assertEquals(2, Main.run(new String[] {"otlp", "--protocol", "spdy", "--records", "1"}));
+    assertEquals(
+        2,
+        Main.run(
+            new String[] {"otlp", "--protocol", "grpc", "--encoding", "json", "--records", "1"}));
+    assertEquals(
+        2,
+        Main.run(
+            new String[] {"otlp", "--protocol", "grpc", "--compression", "lz4", "--records", "1"}));
   }
 }
