@@ -146,7 +146,8 @@ public final class HandOff<E> {
    */
   public interface Receiver<E> {
     /**
-     * Maps and sends one event; must not throw (see {@link #HandOff(String, int, Consumer)}).
+     * Maps and sends one event; must not throw (see {@link HandOff#HandOff(String, int,
+     * Consumer)}).
      *
      * @param event the event, not null
      * @param tag the tag it was queued with
