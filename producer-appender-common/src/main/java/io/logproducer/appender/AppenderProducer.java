@@ -303,9 +303,39 @@ public final class AppenderProducer {
    * @param <E> the framework's event type
    */
   public <E> void mapAndSend(EventMapper<E> mapper, E event, long threadId) {
+    mapAndSend(mapper, event, threadId, null);
+  }
+
+  /**
+   * {@link #mapAndSend(EventMapper, Object)} on the thread that logged the event, with the span
+   * {@link EventMapper#captureSpan} returned at the logging call.
+   *
+   * @param mapper the appender's mapper
+   * @param event the event, read only during this call
+   * @param span what {@link EventMapper#captureSpan} returned, or null
+   * @param <E> the framework's event type
+   */
+  public <E> void mapAndSendWithSpan(EventMapper<E> mapper, E event, Object span) {
+    mapAndSend(mapper, event, NOT_GIVEN, span);
+  }
+
+  /**
+   * {@link #mapAndSend(EventMapper, Object, long)} with the span {@link EventMapper#captureSpan}
+   * returned on the logging thread at the logging call.
+   *
+   * @param mapper the appender's mapper
+   * @param event the event, read only during this call
+   * @param threadId the id of the thread that logged it, or -1 if unknown
+   * @param span what {@link EventMapper#captureSpan} returned, or null
+   * @param <E> the framework's event type
+   */
+  public <E> void mapAndSend(EventMapper<E> mapper, E event, long threadId, Object span) {
     LogRecord record;
     try {
-      record = threadId == NOT_GIVEN ? mapper.map(event) : mapper.map(event, threadId);
+      record =
+          threadId == NOT_GIVEN
+              ? mapper.mapWithSpan(event, span)
+              : mapper.map(event, threadId, span);
     } catch (Throwable t) {
       countDropped(failure(t));
       return;

@@ -18,10 +18,12 @@ import java.util.List;
  *   <li>time → {@code time_unix_nano} (the observed time is when the record is built); level →
  *       severity number and text; message (or the layout's output, its trailing line separator
  *       removed) → body; logger name → instrumentation scope name ({@code scopeFromLogger});
- *   <li>MDC / ThreadContext: valid {@code trace_id} / {@code span_id} / {@code trace_flags} → the
- *       record's trace context (those keys are then not attributes), {@value #EVENT_NAME_KEY} →
- *       event name, every other entry passing {@code mdcInclude} / {@code mdcExclude} → a string
- *       attribute;
+ *   <li>trace context ({@code traceContext}, default {@code otel-then-mdc}): the OpenTelemetry
+ *       API's current span, captured on the logging thread ({@link #captureSpan}), when valid; else
+ *       valid MDC / ThreadContext {@code trace_id} / {@code span_id} / {@code trace_flags}. When
+ *       the record has a trace context, those MDC keys are not attributes;
+ *   <li>MDC / ThreadContext: {@value #EVENT_NAME_KEY} → event name, every other entry passing
+ *       {@code mdcInclude} / {@code mdcExclude} → a string attribute;
  *   <li>key-value pairs ({@code captureKeyValues}) → typed attributes, {@value #EVENT_NAME_KEY} →
  *       event name (it wins over the MDC's); markers ({@code captureMarkers}); thread name and id
  *       ({@code captureThread}); exception → {@code exception.*}; caller ({@code captureCode}) →
@@ -72,6 +74,7 @@ public final class EventMapper<E> {
   private final String traceIdKey;
   private final String spanIdKey;
   private final String traceFlagsKey;
+  private final TraceContextOrder traceOrder;
   private final int maxAttributes;
 
   private final EventAdapter.EntryVisitor contextAll = (k, v, b) -> context(k, v, b, false);
@@ -113,6 +116,30 @@ public final class EventMapper<E> {
     this.traceIdKey = mapping.traceIdKey();
     this.spanIdKey = mapping.spanIdKey();
     this.traceFlagsKey = mapping.traceFlagsKey();
+    this.traceOrder = mapping.traceContext();
+  }
+
+  /**
+   * Whether {@link #captureSpan} may return a span: the order reads it and the OpenTelemetry API is
+   * on the class path. Lets a caller skip its own checks (which thread it runs on) when not.
+   *
+   * @return true if the current span is read
+   */
+  public boolean readsSpan() {
+    return traceOrder.readsSpan() && CurrentSpan.available();
+  }
+
+  /**
+   * The OpenTelemetry API's current span on this thread, to carry with the event to {@link
+   * #map(Object, long, Object)}: call it on the thread that logged the event, at the logging call
+   * (on another thread the current span is that thread's). Allocates nothing: the span's immutable
+   * {@code SpanContext} itself is returned.
+   *
+   * @return the current span's context if the order reads it, the API is present and the span is
+   *     valid; else null
+   */
+  public Object captureSpan() {
+    return traceOrder.readsSpan() ? CurrentSpan.capture() : null;
   }
 
   /**
@@ -124,7 +151,20 @@ public final class EventMapper<E> {
    *     as dropped)
    */
   public LogRecord map(E event) {
-    return map(event, captureThread ? adapter.threadId(event) : -1);
+    return map(event, captureThread ? adapter.threadId(event) : -1, null);
+  }
+
+  /**
+   * Maps one event on the thread that logged it, with the span {@link #captureSpan} returned.
+   *
+   * @param event the event, read only during this call
+   * @param span what {@link #captureSpan} returned at the logging call, or null for none
+   * @return the record
+   * @throws RuntimeException if the framework fails while the event is read (the appender counts it
+   *     as dropped)
+   */
+  public LogRecord mapWithSpan(E event, Object span) {
+    return map(event, captureThread ? adapter.threadId(event) : -1, span);
   }
 
   /**
@@ -138,6 +178,21 @@ public final class EventMapper<E> {
    *     as dropped)
    */
   public LogRecord map(E event, long threadId) {
+    return map(event, threadId, null);
+  }
+
+  /**
+   * Maps one event that was logged on another thread, with the id of that thread and the span
+   * {@link #captureSpan} returned there at the logging call.
+   *
+   * @param event the event, read only during this call
+   * @param threadId the id of the thread that logged it, or -1 if unknown (no {@code thread.id})
+   * @param span what {@link #captureSpan} returned at the logging call, or null for none
+   * @return the record
+   * @throws RuntimeException if the framework fails while the event is read (the appender counts it
+   *     as dropped)
+   */
+  public LogRecord map(E event, long threadId, Object span) {
     LogRecord.Builder b = LogRecord.builder();
     b.setTimeUnixNano(adapter.timeUnixNano(event));
     Severity severity = adapter.severity(event);
@@ -164,7 +219,7 @@ public final class EventMapper<E> {
         b.setAttribute(SemanticAttributes.THREAD_ID, threadId);
       }
     }
-    addContext(b, event);
+    addContext(b, event, span);
     b.setAttributeCountLimit(maxAttributes);
     addMarkers(b, markers);
     Object eventName = adapter.keyValue(event, EVENT_NAME_KEY);
@@ -193,13 +248,24 @@ public final class EventMapper<E> {
         + (captureCode ? CODE_ATTRIBUTES : 0);
   }
 
-  private void addContext(LogRecord.Builder b, E event) {
-    boolean traced =
-        TraceContext.apply(
-            b,
-            adapter.contextValue(event, traceIdKey),
-            adapter.contextValue(event, spanIdKey),
-            adapter.contextValue(event, traceFlagsKey));
+  private void addContext(LogRecord.Builder b, E event, Object span) {
+    boolean traced;
+    switch (traceOrder) {
+      case OTEL_THEN_MDC:
+        traced = CurrentSpan.apply(b, span) || mdcTrace(b, event);
+        break;
+      case MDC_THEN_OTEL:
+        traced = mdcTrace(b, event) || CurrentSpan.apply(b, span);
+        break;
+      case OTEL:
+        traced = CurrentSpan.apply(b, span);
+        break;
+      case MDC:
+        traced = mdcTrace(b, event);
+        break;
+      default:
+        traced = false;
+    }
     String eventName = adapter.contextValue(event, EVENT_NAME_KEY);
     if (eventName != null) {
       b.setEventName(eventName);
@@ -207,6 +273,14 @@ public final class EventMapper<E> {
     if (captureContext) {
       adapter.forEachContext(event, traced ? contextWithoutTrace : contextAll, b);
     }
+  }
+
+  private boolean mdcTrace(LogRecord.Builder b, E event) {
+    return TraceContext.apply(
+        b,
+        adapter.contextValue(event, traceIdKey),
+        adapter.contextValue(event, spanIdKey),
+        adapter.contextValue(event, traceFlagsKey));
   }
 
   private void context(String key, Object value, LogRecord.Builder b, boolean skipTrace) {

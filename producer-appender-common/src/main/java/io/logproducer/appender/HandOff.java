@@ -20,8 +20,9 @@ import java.util.function.ObjLongConsumer;
  * #STALL_MILLIS} ms, so that the caller maps and sends the event itself. {@link #offer} never
  * waits.
  *
- * <p>Each event travels with a {@code long} tag that the worker receives with it (the appenders
- * pass the logging thread's id, which logback's events do not record).
+ * <p>Each event travels with a {@code long} tag and an optional attachment that the worker receives
+ * with it (the appenders pass the logging thread's id, which logback's events do not record, and
+ * the OpenTelemetry span current at the logging call).
  *
  * <p>The queue is a multi-producer, single-consumer ring of {@code capacity} slots (a power of
  * two): producers claim a slot with one compare-and-set and publish the event into it; the worker
@@ -69,6 +70,9 @@ public final class HandOff<E> {
    * is taken.
    */
   private final long[] tags;
+
+  /** Each slot's attachment, published and taken like {@link #tags}; cleared when taken. */
+  private final Object[] attachments;
 
   private final int mask;
 
@@ -132,8 +136,25 @@ public final class HandOff<E> {
 
   private volatile boolean stopping;
   private volatile boolean abandoned;
-  private final ObjLongConsumer<E> consumer;
+  private final Receiver<E> consumer;
   private final Thread worker;
+
+  /**
+   * Receives each event with its tag and attachment, on the worker.
+   *
+   * @param <E> the event type
+   */
+  public interface Receiver<E> {
+    /**
+     * Maps and sends one event; must not throw (see {@link HandOff#HandOff(String, int,
+     * Consumer)}).
+     *
+     * @param event the event, not null
+     * @param tag the tag it was queued with
+     * @param attachment the attachment it was queued with, or null
+     */
+    void accept(E event, long tag, Object attachment);
+  }
 
   /**
    * A counter alone on its cache line, so that the producers' and the worker's writes do not
@@ -177,6 +198,19 @@ public final class HandOff<E> {
    * @throws IllegalArgumentException if {@code capacity} is out of range
    */
   public HandOff(String threadName, int capacity, ObjLongConsumer<E> consumer) {
+    this(threadName, capacity, (Receiver<E>) (e, tag, attachment) -> consumer.accept(e, tag));
+  }
+
+  /**
+   * Starts the worker, which receives each event with the tag and attachment it was queued with.
+   *
+   * @param threadName the worker's name; give it the producer's {@code <clientId>-} prefix
+   * @param capacity the most events waiting, rounded up to a power of two; at least 1, at most 2^20
+   * @param consumer maps and sends one event; runs on the worker; must not throw (see {@link
+   *     #HandOff(String, int, Consumer)})
+   * @throws IllegalArgumentException if {@code capacity} is out of range
+   */
+  public HandOff(String threadName, int capacity, Receiver<E> consumer) {
     if (capacity < 1 || capacity > 1 << 20) {
       throw new IllegalArgumentException("queueSize must be in [1, 1048576], was " + capacity);
     }
@@ -184,6 +218,7 @@ public final class HandOff<E> {
     size = size == capacity ? size : size << 1;
     this.slots = new AtomicReferenceArray<>(size);
     this.tags = new long[size];
+    this.attachments = new Object[size];
     this.mask = size - 1;
     limit.set(size);
     this.consumer = consumer;
@@ -231,10 +266,22 @@ public final class HandOff<E> {
    *     then maps and sends the event itself)
    */
   public boolean put(E event, long tag) {
-    return offer(event, tag) || awaitRoom(event, tag);
+    return put(event, tag, null);
   }
 
-  private boolean awaitRoom(E event, long tag) {
+  /**
+   * {@link #put(Object, long)} with an attachment the consumer receives with the event.
+   *
+   * @param event the event, not null
+   * @param tag passed to the consumer with the event
+   * @param attachment passed to the consumer with the event, or null
+   * @return true if queued; false if the hand-off is stopping or its worker stalled
+   */
+  public boolean put(E event, long tag, Object attachment) {
+    return offer(event, tag, attachment) || awaitRoom(event, tag, attachment);
+  }
+
+  private boolean awaitRoom(E event, long tag, Object attachment) {
     waits.incrementAndGet();
     waiters.incrementAndGet(); // a volatile write before the re-checks below: no lost wake-up
     LockSupport.unpark(worker); // a full queue: a napping worker must not wait out its nap
@@ -243,7 +290,7 @@ public final class HandOff<E> {
       long progress = System.nanoTime();
       boolean interrupted = false;
       while (!stopping) {
-        if (offer(event, tag)) {
+        if (offer(event, tag, attachment)) {
           if (interrupted) {
             Thread.currentThread().interrupt();
           }
@@ -286,6 +333,18 @@ public final class HandOff<E> {
    * @return false if the queue is full or stopping
    */
   public boolean offer(E event, long tag) {
+    return offer(event, tag, null);
+  }
+
+  /**
+   * {@link #offer(Object, long)} with an attachment the consumer receives with the event.
+   *
+   * @param event the event, not null
+   * @param tag passed to the consumer with the event
+   * @param attachment passed to the consumer with the event, or null
+   * @return false if the queue is full or stopping
+   */
+  public boolean offer(E event, long tag, Object attachment) {
     if (stopping) {
       return false;
     }
@@ -303,6 +362,7 @@ public final class HandOff<E> {
     } while (!tail.compareAndSet(t, t + 1));
     int i = (int) t & mask;
     tags[i] = tag; // published by the volatile write of the slot below
+    attachments[i] = attachment;
     slots.set(i, event); // a volatile write: ordered before the read of sleeping below
     if (sleeping) {
       sleeping = false;
@@ -326,10 +386,12 @@ public final class HandOff<E> {
       return false;
     }
     long tag = tags[i];
+    Object attachment = attachments[i];
+    attachments[i] = null; // not kept alive by the ring; before the head lets a producer reuse it
     slots.lazySet(i, null);
     head.set(h + 1); // after the slot is cleared: a producer that sees the new head may reuse it
     try {
-      consumer.accept(e, tag);
+      consumer.accept(e, tag, attachment);
     } catch (Throwable t) { // the consumer counts its own failures; the worker must go on
       // lost: nothing safe to log from here (logging would come back to this appender)
     }

@@ -4,8 +4,9 @@ package io.logproducer.appender;
  * How a logging event becomes a {@code LogRecord}, as the XML sets it. The defaults follow
  * OpenTelemetry's logback and log4j appenders: the formatted message as body, the logger name as
  * {@code InstrumentationScope}, thread name and id, every MDC / ThreadContext entry, key-value
- * pairs and markers as attributes, exceptions as {@code exception.*}, trace context from the MDC
- * keys {@code trace_id} / {@code span_id} / {@code trace_flags}; caller data ({@code code.*}) off
+ * pairs and markers as attributes, exceptions as {@code exception.*}, trace context from the
+ * OpenTelemetry API's current span (when the API is on the class path), else from the MDC keys
+ * {@code trace_id} / {@code span_id} / {@code trace_flags}; caller data ({@code code.*}) off
  * because it is costly. Not thread-safe: filled once, before the appender starts; read-only
  * afterwards.
  */
@@ -24,6 +25,7 @@ public final class MappingSettings {
   private String traceIdKey = SemanticAttributes.MDC_TRACE_ID;
   private String spanIdKey = SemanticAttributes.MDC_SPAN_ID;
   private String traceFlagsKey = SemanticAttributes.MDC_TRACE_FLAGS;
+  private TraceContextOrder traceContext = TraceContextOrder.OTEL_THEN_MDC;
 
   /** Creates the default mapping. */
   public MappingSettings() {}
@@ -202,6 +204,25 @@ public final class MappingSettings {
   /** {@return the MDC key of the trace flags} */
   public String traceFlagsKey() {
     return traceFlagsKey;
+  }
+
+  /**
+   * Where the records' trace context comes from, in which order ({@link TraceContextOrder}): {@code
+   * otel-then-mdc} (the default: the OpenTelemetry API's {@code Span.current()} at the logging
+   * call, when the API is on the class path and the span is valid, else the MDC keys), {@code
+   * mdc-then-otel}, {@code otel}, {@code mdc} or {@code none}.
+   *
+   * @param order the order's name (case and surrounding spaces ignored)
+   * @throws IllegalArgumentException if {@code order} is none of those; the message names {@code
+   *     traceContext} and the allowed values
+   */
+  public void setTraceContext(String order) {
+    this.traceContext = TraceContextOrder.parse(order);
+  }
+
+  /** {@return where the trace context comes from, in which order} */
+  public TraceContextOrder traceContext() {
+    return traceContext;
   }
 
   private static String requireKey(String name, String key) {

@@ -10,9 +10,10 @@ import org.apache.logging.log4j.util.ReadOnlyStringMap;
  * {@code useLayout}), the level, the time, the logger and thread names, the thread id, the context
  * data (an immutable map kept as it is, a mutable one copied), a {@code MapMessage}'s key-value
  * pairs (copied: numbers, booleans and text as they are, a {@code byte[]} cloned, any other value
- * as its text), the marker's name and, only with {@code captureCode}, the caller's frame. Smaller
- * and cheaper than {@code LogEvent.toImmutable()}: no exception (events with one are mapped on the
- * logging thread), no message object, no context stack, no fully-qualified caller class.
+ * as its text), the marker's name, the OpenTelemetry span current at the logging call (its
+ * immutable {@code SpanContext}, or null) and, only with {@code captureCode}, the caller's frame.
+ * Smaller and cheaper than {@code LogEvent.toImmutable()}: no exception (events with one are mapped
+ * on the logging thread), no message object, no context stack, no fully-qualified caller class.
  *
  * <p>Immutable once built, safe to read on any thread.
  */
@@ -28,6 +29,7 @@ final class CapturedEvent {
   final ReadOnlyStringMap keyValues; // a MapMessage's pairs (immutable), or null for none
   final String markerName; // null for none
   final StackTraceElement caller; // null unless captureCode
+  final Object span; // the OpenTelemetry SpanContext current at the logging call, or null
 
   CapturedEvent(
       Instant instant,
@@ -39,7 +41,8 @@ final class CapturedEvent {
       ReadOnlyStringMap context,
       ReadOnlyStringMap keyValues,
       String markerName,
-      StackTraceElement caller) {
+      StackTraceElement caller,
+      Object span) {
     this.timeUnixNano = instant.getEpochSecond() * 1_000_000_000L + instant.getNanoOfSecond();
     this.level = level;
     this.loggerName = loggerName;
@@ -50,5 +53,6 @@ final class CapturedEvent {
     this.keyValues = keyValues;
     this.markerName = markerName;
     this.caller = caller;
+    this.span = span;
   }
 }

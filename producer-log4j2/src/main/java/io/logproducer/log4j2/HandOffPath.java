@@ -99,12 +99,14 @@ final class HandOffPath {
    * Queues the event, or maps and sends it on this thread (see the class comment); never throws.
    *
    * @param event the event, read only during this call (an async logger reuses it afterwards)
+   * @param span the OpenTelemetry span current at the logging call ({@link
+   *     EventMapper#captureSpan}), or null
    */
-  void append(LogEvent event) {
+  void append(LogEvent event, Object span) {
     if (!producer.admits(event.getLoggerName())) {
       return;
     }
-    CapturedEvent captured = capture(event);
+    CapturedEvent captured = capture(event, span);
     if (captured == null) {
       // Too large for the queue: mapped here, after the events queued before it (their order).
       handOff.awaitDrained(HandOff.STALL_MILLIS);
@@ -118,7 +120,7 @@ final class HandOffPath {
       }
       sentInlineWhenFull.increment();
     }
-    sendInline(producer, inlineMapper, event);
+    sendInline(producer, inlineMapper, event, span);
   }
 
   /**
@@ -133,26 +135,27 @@ final class HandOffPath {
    * Maps and sends {@code event} on this thread, unless this thread is already inside the appender
    * or the producer is closed.
    */
-  static void sendInline(AppenderProducer producer, EventMapper<LogEvent> mapper, LogEvent event) {
+  static void sendInline(
+      AppenderProducer producer, EventMapper<LogEvent> mapper, LogEvent event, Object span) {
     if (!producer.enter(event.getLoggerName())) {
       return;
     }
     try {
-      producer.mapAndSend(mapper, event);
+      producer.mapAndSendWithSpan(mapper, event, span);
     } finally {
       producer.exit();
     }
   }
 
   private void sendQueued(CapturedEvent event) {
-    producer.mapAndSend(queuedMapper, event);
+    producer.mapAndSendWithSpan(queuedMapper, event, event.span);
   }
 
   /**
    * What the worker needs of {@code event}, or null when the event is mapped on the logging thread:
    * too large for the queue, or unreadable (reading it again inline then counts it as dropped).
    */
-  private CapturedEvent capture(LogEvent event) {
+  private CapturedEvent capture(LogEvent event, Object span) {
     try {
       if (event.getThrown() != null) {
         return null;
@@ -184,7 +187,8 @@ final class HandOffPath {
           context,
           keyValues,
           marker == null ? null : marker.getName(),
-          captureCode ? event.getSource() : null);
+          captureCode ? event.getSource() : null,
+          span);
     } catch (Throwable t) { // read again inline, where the mapping counts it
       return null;
     }

@@ -574,11 +574,18 @@ public final class LogproducerAppender extends AbstractAppender {
     if (threadName != null && producer.isProducerThread(threadName)) {
       return;
     }
+    // The OpenTelemetry span current at the logging call: only on the thread that logged the event
+    // (under async loggers and AsyncAppender, the current span here is log4j2's thread's).
+    EventMapper<LogEvent> m = mapper;
+    Object span =
+        m.readsSpan() && event.getThreadId() == Thread.currentThread().getId()
+            ? m.captureSpan()
+            : null;
     HandOffPath path = handOff;
     if (path != null) {
-      path.append(event);
+      path.append(event, span);
     } else {
-      HandOffPath.sendInline(producer, mapper, event);
+      HandOffPath.sendInline(producer, m, event, span);
     }
   }
 

@@ -40,6 +40,10 @@ public final class MappingElement {
    *     true)
    * @param exceptionMaxFrames most frames in {@code exception.stacktrace} (default 200; 0 none,
    *     negative no limit)
+   * @param traceContext where the trace context comes from: {@code otel-then-mdc} (default: the
+   *     OpenTelemetry API's current span at the logging call, else the ThreadContext's {@code
+   *     trace_id} / {@code span_id} / {@code trace_flags}), {@code mdc-then-otel}, {@code otel},
+   *     {@code mdc} or {@code none}
    * @return the element
    */
   @PluginFactory
@@ -52,7 +56,8 @@ public final class MappingElement {
       @PluginAttribute("captureCode") String captureCode,
       @PluginAttribute("useLayout") String useLayout,
       @PluginAttribute("scopeFromLogger") String scopeFromLogger,
-      @PluginAttribute("exceptionMaxFrames") String exceptionMaxFrames) {
+      @PluginAttribute("exceptionMaxFrames") String exceptionMaxFrames,
+      @PluginAttribute("traceContext") String traceContext) {
     final MappingSettings s = new MappingSettings();
     Settings a =
         new Settings("Mapping")
@@ -83,7 +88,8 @@ public final class MappingElement {
             .apply(
                 "exceptionMaxFrames",
                 exceptionMaxFrames,
-                v -> s.setExceptionMaxFrames(Settings.parseInt("exceptionMaxFrames", v)));
+                v -> s.setExceptionMaxFrames(Settings.parseInt("exceptionMaxFrames", v)))
+            .apply("traceContext", traceContext, s::setTraceContext);
     return new MappingElement(s, a.valid());
   }
 

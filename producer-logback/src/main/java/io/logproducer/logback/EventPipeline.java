@@ -79,7 +79,7 @@ final class EventPipeline {
           new HandOff<ILoggingEvent>(
               producer.producer().getConfig().getClientId() + "-handoff",
               queueSize,
-              this::sendQueued);
+              (HandOff.Receiver<ILoggingEvent>) this::sendQueued);
       upstream = handOff::awaitDrained;
       registeredWith = producer.producer();
       registeredWith.addUpstream(upstream);
@@ -227,8 +227,11 @@ final class EventPipeline {
 
   /** {@link #append} once through the gate. */
   private void appendOpen(ILoggingEvent event) {
+    // The OpenTelemetry span current at the logging call: only on the thread that logged the event
+    // (on an AsyncAppender's worker the current span is the worker's, not the event's).
+    Object span = mapper.readsSpan() && loggingThreadId(event) >= 0 ? mapper.captureSpan() : null;
     HandOff<ILoggingEvent> h = handOff;
-    if (h != null && queued(h, event)) {
+    if (h != null && queued(h, event, span)) {
       return;
     }
     if (!producer.enter(event.getLoggerName())) {
@@ -236,7 +239,7 @@ final class EventPipeline {
       return;
     }
     try {
-      producer.mapAndSend(mapper, event);
+      producer.mapAndSendWithSpan(mapper, event, span);
     } finally {
       producer.exit();
     }
@@ -249,7 +252,7 @@ final class EventPipeline {
    * @return true if the event was queued or is one the appender ignores; false if the caller must
    *     map and send it on this thread
    */
-  private boolean queued(HandOff<ILoggingEvent> h, ILoggingEvent event) {
+  private boolean queued(HandOff<ILoggingEvent> h, ILoggingEvent event, Object span) {
     // Only a hand-off here: nothing below can log back into the producer on this thread (the
     // nesting guard is for the synchronous path; logback's own guard stops a nested append anyway).
     if (!producer.admits(event.getLoggerName())) {
@@ -277,17 +280,17 @@ final class EventPipeline {
     if (bound >= 0
         && QueueBudget.isSmall(
             bound, mdc == null ? 0 : mdc.size(), event.getThrowableProxy() != null)) {
-      return h.put(event, tag); // small for any message within the bound: largeBytes is 0 too
+      return h.put(event, tag, span); // small for any message within the bound: largeBytes is 0
     }
     event.getFormattedMessage();
     long large = largeBytes(event);
     if (large == 0) {
-      return h.put(event, tag);
+      return h.put(event, tag, span);
     }
     if (!budget.tryReserve(large)) {
       return inOrderInline(h);
     }
-    if (h.put(event, tag)) {
+    if (h.put(event, tag, span)) {
       return true;
     }
     budget.release(large);
@@ -327,9 +330,12 @@ final class EventPipeline {
     return false;
   }
 
-  /** The worker's consumer: maps and sends an event of the thread {@code threadId}. */
-  private void sendQueued(ILoggingEvent event, long threadId) {
-    producer.mapAndSend(mapper, event, threadId);
+  /**
+   * The worker's consumer: maps and sends an event of the thread {@code threadId}, with the span
+   * current there at the logging call.
+   */
+  private void sendQueued(ILoggingEvent event, long threadId, Object span) {
+    producer.mapAndSend(mapper, event, threadId, span);
     long large;
     try {
       large = largeBytes(event);
