@@ -95,6 +95,15 @@ public interface OtlpExporterBuilder<B extends OtlpExporterBuilder<B>> {
   B setResourceAttribute(String key, AnyValue value);
 
   /**
+   * Whether detected resource attributes (host, OS, process, container, Kubernetes) are sent under
+   * the configured ones; default true.
+   *
+   * @param detection false to send only the configured attributes
+   * @return this builder
+   */
+  B setResourceDetection(boolean detection);
+
+  /**
    * The {@code InstrumentationScope} of records without one of their own.
    *
    * @param name the scope name, non-empty

@@ -328,6 +328,27 @@ public final class OtlpHttpExporterBuilder implements OtlpExporterBuilder<OtlpHt
   }
 
   /**
+   * Whether resource attributes are detected and sent under the configured ones (default true):
+   * {@code telemetry.sdk.*} (name {@code logproducer}), {@code host.name}, {@code host.arch},
+   * {@code os.*}, {@code process.pid}, {@code process.executable.path}, {@code process.runtime.*},
+   * {@code service.instance.id} (a UUID per JVM), {@code container.id} (from {@code
+   * /proc/self/cgroup} or {@code /proc/self/mountinfo}) and {@code k8s.pod.name}, {@code
+   * k8s.pod.uid}, {@code k8s.namespace.name}, {@code k8s.node.name} (from the OpenTelemetry
+   * Operator's {@code OTEL_RESOURCE_ATTRIBUTES_*} variables); docs/resource.md has the table.
+   * Detected once per JVM, at the first build, never on the send path; a detector that fails is
+   * skipped with one DEBUG line. A key set by a setter, {@code OTEL_RESOURCE_ATTRIBUTES} or {@code
+   * OTEL_SERVICE_NAME} wins over a detected one.
+   *
+   * @param detection false to send only the configured attributes
+   * @return this builder
+   */
+  @Override
+  public OtlpHttpExporterBuilder setResourceDetection(boolean detection) {
+    s.setResourceDetection(detection);
+    return this;
+  }
+
+  /**
    * The {@code InstrumentationScope} of every record (with {@link
    * #setInstrumentationScopeFromRecords(boolean) setInstrumentationScopeFromRecords(true)}: of
    * every record without a scope name of its own); default name {@value

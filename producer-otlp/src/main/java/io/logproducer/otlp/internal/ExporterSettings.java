@@ -3,6 +3,7 @@ package io.logproducer.otlp.internal;
 import io.logproducer.AnyValue;
 import io.logproducer.Compression;
 import io.logproducer.otlp.OtlpEncoding;
+import io.logproducer.otlp.encoding.internal.resource.ResourceDetector;
 import io.logproducer.otlp.internal.tls.ClientTls;
 import io.logproducer.otlp.internal.tls.Pem;
 import io.logproducer.otlp.internal.tls.PemSource;
@@ -60,6 +61,7 @@ public final class ExporterSettings {
   private final Map<String, String> headers = new LinkedHashMap<>();
   private long timeoutMillis;
   private final Map<String, AnyValue> resourceAttributes = new LinkedHashMap<>();
+  private boolean resourceDetection = true;
   private String scopeName;
   private String scopeVersion;
   private boolean instrumentationScopeFromRecords;
@@ -443,11 +445,23 @@ public final class ExporterSettings {
   }
 
   /**
-   * {@return the resource attributes, a copy, unmodifiable} The single place the request framing
-   * gets its resource from.
+   * Whether the detected resource attributes ({@code ResourceDetector}: host, OS, process,
+   * container, Kubernetes, {@code telemetry.sdk.*}) are added under the configured ones.
+   *
+   * @param detection true (the default) to add them
+   */
+  public void setResourceDetection(boolean detection) {
+    this.resourceDetection = detection;
+  }
+
+  /**
+   * {@return the resource attributes, a copy, unmodifiable: the configured ones (defaults, {@code
+   * OTEL_RESOURCE_ATTRIBUTES}, setters) first and, with detection on, the detected ones under them}
+   * The single place the request framing gets its resource from. Detection runs once per JVM.
    */
   public Map<String, AnyValue> resourceAttributes() {
-    return Collections.unmodifiableMap(new LinkedHashMap<>(resourceAttributes));
+    return Collections.unmodifiableMap(
+        ResourceDetector.resource(resourceDetection, resourceAttributes));
   }
 
   /** {@return the scope name} */
