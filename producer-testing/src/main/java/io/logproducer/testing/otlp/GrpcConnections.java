@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpConnection;
+import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http2.frame.FrameType;
 import org.apache.hc.core5.http2.frame.RawFrame;
 import org.apache.hc.core5.http2.impl.nio.H2StreamListener;
@@ -81,9 +82,10 @@ final class GrpcConnections {
    * reflection) to the stream's id − 2, then asks for a graceful shutdown, whose GOAWAY carries it;
    * {@link Frames#onFrameOutput} closes the connection once the GOAWAY is written.
    */
-  void goAway(GrpcStream stream) throws IOException {
+  void goAway(GrpcStream stream) throws IOException, HttpException {
     GrpcStream.Connection c = stream.connection;
     if (c == null) {
+      stream.reset(); // httpcore5-h2 did not name the connection: cut the stream at least
       return;
     }
     c.goingAway = true;

@@ -68,7 +68,8 @@ final class GrpcStream implements AsyncServerExchangeHandler {
   Connection connection; // null if httpcore5 did not tell (then GOAWAY and drops cannot be sent)
   int streamId = -1;
   private ResponseChannel responseChannel;
-  private volatile CapacityChannel capacity;
+  private volatile Cancellable streamChannel; // httpcore5-h2's stream channel, to reset
+
   private byte[] buf = new byte[1024];
   private int n;
   private long received;
@@ -100,7 +101,9 @@ final class GrpcStream implements AsyncServerExchangeHandler {
 
   @Override
   public void updateCapacity(CapacityChannel capacityChannel) throws IOException {
-    capacity = capacityChannel;
+    if (capacityChannel instanceof Cancellable) {
+      streamChannel = (Cancellable) capacityChannel;
+    }
     capacityChannel.update(Integer.MAX_VALUE);
   }
 
@@ -304,13 +307,16 @@ final class GrpcStream implements AsyncServerExchangeHandler {
     sendHeaders();
   }
 
-  /** Sends response headers, then RST_STREAM(CANCEL): no message, no trailers. */
+  /**
+   * Sends response headers, then RST_STREAM(CANCEL): no message, no trailers. httpcore5-h2 hands
+   * its stream channel to {@link #produce} as the response is committed; its {@code cancel()}
+   * commits RST_STREAM with error code CANCEL (8) after the HEADERS frame.
+   */
   void reset() throws HttpException, IOException {
     sendHeaders();
-    CapacityChannel c = capacity;
-    if (c instanceof Cancellable) {
-      // httpcore5-h2's stream channel: cancel() commits RST_STREAM with error code CANCEL (8)
-      ((Cancellable) c).cancel();
+    Cancellable c = streamChannel;
+    if (c != null) {
+      c.cancel();
     } else if (connection != null) {
       connection.http.close(org.apache.hc.core5.io.CloseMode.IMMEDIATE); // no stream to reset
     }
@@ -342,6 +348,9 @@ final class GrpcStream implements AsyncServerExchangeHandler {
 
   @Override
   public synchronized void produce(DataStreamChannel channel) throws IOException {
+    if (channel instanceof Cancellable) {
+      streamChannel = (Cancellable) channel;
+    }
     while (data != null && dataPos < data.length) {
       int w = channel.write(ByteBuffer.wrap(data, dataPos, data.length - dataPos));
       if (w <= 0) {

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One well-formed request {@link OtlpReceiver} received: its method, path, headers, decompressed
- * body and, in strict mode, its decoded log records. Immutable, thread-safe.
+ * One well-formed request {@link OtlpReceiver} or {@link OtlpGrpcReceiver} received: its method,
+ * path, headers, decompressed body (for gRPC, the one message without its 5-byte prefix) and, in
+ * strict mode, its decoded log records. Immutable, thread-safe.
  */
 public final class ReceivedRequest {
 
@@ -59,7 +60,10 @@ public final class ReceivedRequest {
     return method;
   }
 
-  /** {@return the request path (always {@code /v1/logs}: the receiver refuses others)} */
+  /**
+   * {@return the request path (always {@code /v1/logs}, or {@link OtlpGrpcReceiver#EXPORT_PATH} for
+   * gRPC: the receivers refuse others)}
+   */
   public String path() {
     return path;
   }
@@ -84,7 +88,10 @@ public final class ReceivedRequest {
     return header("content-type");
   }
 
-  /** {@return the Content-Encoding header, null if absent (no compression)} */
+  /**
+   * {@return the Content-Encoding header, null if absent (no compression); for gRPC see {@code
+   * header("grpc-encoding")}}
+   */
   public String contentEncoding() {
     return header("content-encoding");
   }
@@ -100,7 +107,10 @@ public final class ReceivedRequest {
     return type != null && type.contains("json");
   }
 
-  /** {@return the body's length as received (compressed), in bytes} */
+  /**
+   * {@return the body's length as received (compressed), in bytes; for gRPC the message's, without
+   * its 5-byte prefix}
+   */
   public int wireLength() {
     return wireLength;
   }

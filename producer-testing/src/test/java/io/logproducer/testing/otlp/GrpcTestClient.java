@@ -25,11 +25,15 @@ import org.apache.hc.core5.http.nio.CapacityChannel;
 import org.apache.hc.core5.http.nio.entity.BasicAsyncEntityProducer;
 import org.apache.hc.core5.http.nio.support.AsyncRequestBuilder;
 import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.http.protocol.HttpProcessorBuilder;
 import org.apache.hc.core5.http2.frame.FrameType;
 import org.apache.hc.core5.http2.frame.RawFrame;
 import org.apache.hc.core5.http2.impl.nio.H2StreamListener;
 import org.apache.hc.core5.http2.impl.nio.bootstrap.H2MultiplexingRequester;
 import org.apache.hc.core5.http2.impl.nio.bootstrap.H2MultiplexingRequesterBootstrap;
+import org.apache.hc.core5.http2.protocol.H2RequestConnControl;
+import org.apache.hc.core5.http2.protocol.H2RequestContent;
+import org.apache.hc.core5.http2.protocol.H2RequestTargetHost;
 import org.apache.hc.core5.http2.ssl.H2ClientTlsStrategy;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.Timeout;
@@ -72,6 +76,11 @@ final class GrpcTestClient implements AutoCloseable {
       this.payload = payload;
     }
 
+    @Override
+    public String toString() {
+      return "Frame{type " + type + ", stream " + streamId + ", " + payload.length + " bytes}";
+    }
+
     int int32(int offset) {
       return ((payload[offset] & 0xFF) << 24)
           | ((payload[offset + 1] & 0xFF) << 16)
@@ -86,7 +95,16 @@ final class GrpcTestClient implements AutoCloseable {
 
   GrpcTestClient(SSLContext tls) {
     H2MultiplexingRequesterBootstrap b =
-        H2MultiplexingRequesterBootstrap.bootstrap().setStreamListener(new Frames());
+        H2MultiplexingRequesterBootstrap.bootstrap()
+            .setStreamListener(new Frames())
+            // httpcore5-h2's default adds "Expect: 100-continue", which no gRPC client sends
+            .setHttpProcessor(
+                HttpProcessorBuilder.create()
+                    .addAll(
+                        new H2RequestContent(),
+                        new H2RequestTargetHost(),
+                        new H2RequestConnControl())
+                    .build());
     if (tls != null) {
       b.setTlsStrategy(new H2ClientTlsStrategy(tls));
     }
