@@ -8,10 +8,10 @@ import io.logproducer.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every secret-bearing OTLP setting (header values, the password of an endpoint's user-info, the
- * client's private key) holds a marker; everything the exporter and the producer print or expose —
- * logs at DEBUG, toString, describe, outcome messages, JMX attributes, exceptions of failed builds
- * with their causes — is scanned for it: zero occurrences.
+ * Every secret-bearing OTLP setting, over OTLP/HTTP and OTLP/gRPC (header values, the password of
+ * an endpoint's user-info, the client's private key) holds a marker; everything the exporter and
+ * the producer print or expose — logs at DEBUG, toString, describe, outcome messages, JMX
+ * attributes, exceptions of failed builds with their causes — is scanned for it: zero occurrences.
  */
 class OtlpSecretsTest {
 
@@ -35,6 +35,12 @@ class OtlpSecretsTest {
     assertTrue(
         out.contains("clientCertificate (PEM bytes) holds a private key, not a certificate"), out);
     assertTrue(out.contains("jmx io.logproducer:"), out);
+    assertTrue(out.contains("grpc delivered 20"), out);
+    assertTrue(out.contains("grpc toString OtlpGrpcExporter{endpoint=https://127.0.0.1:"), out);
+    assertTrue(out.contains("headers=[Authorization, X-BK-TOKEN], tls=TLS 1.2+"), out);
+    assertTrue(out.contains("grpc describe https://127.0.0.1:"), out);
+    assertTrue(out.contains("grpc outcomes {DELIVERED=20}"), out);
+    assertTrue(out.matches("(?s).*grpc metadata \\[[^\\]]*x-bk-token.*"), out);
     assertFalse(out.contains("build did not fail"), out);
     assertFalse(out.contains(SecretsMain.MARKER), out);
     String keyLine = null;

@@ -2,9 +2,12 @@ package io.logproducer.otlp.secrets;
 
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
+import io.logproducer.otlp.OtlpGrpcExporter;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.otlp.encoding.testing.TestRecords;
 import io.logproducer.testing.Outcomes;
+import io.logproducer.testing.otlp.GrpcReply;
+import io.logproducer.testing.otlp.OtlpGrpcReceiver;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.Reply;
 import io.logproducer.testing.tls.TestPki;
@@ -98,7 +101,65 @@ public final class SecretsMain {
                   .setClientTls(client.certificatePem(), client.keyPem())
                   .build());
     }
+    grpc(pki, client);
     System.out.println("DONE");
+  }
+
+  /** The same over OTLP/gRPC: metadata, user-info, mutual TLS, a retried UNAVAILABLE. */
+  private static void grpc(TestPki pki, TestPki.Issued client) throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    try (OtlpGrpcReceiver receiver =
+        OtlpGrpcReceiver.builder().tls(pki.serverContext(pki.server()), true).start()) {
+      receiver.respond(
+          r ->
+              calls.getAndIncrement() == 0
+                  ? GrpcReply.status(GrpcReply.UNAVAILABLE, "busy")
+                  : GrpcReply.ok(r));
+      OtlpGrpcExporter exporter =
+          OtlpGrpcExporter.builder()
+              .setEndpoint("https://alice:" + MARKER + "@127.0.0.1:" + receiver.port())
+              .addHeader("Authorization", "Bearer " + MARKER)
+              .addHeader("X-BK-TOKEN", MARKER)
+              .setTrustedCertificates(pki.caPem())
+              .setClientTls(client.keyPem(), client.certificatePem())
+              .build();
+      System.out.println("grpc toString " + exporter);
+      System.out.println("grpc describe " + exporter.describe());
+      Outcomes outcomes = new Outcomes();
+      try (Producer p =
+          new Producer(
+              ProducerConfig.builder()
+                  .setClientId("secrets-grpc")
+                  .setJmxEnabled(true)
+                  .setInitialRetryBackoffMillis(10)
+                  .build(),
+              exporter)) {
+        for (int i = 0; i < 20; i++) {
+          p.send(TestRecords.simple("g-" + i), outcomes.callback(i));
+        }
+        p.flush();
+        outcomes.await(20, 60_000);
+        System.out.println("grpc producer " + p);
+      }
+      System.out.println("grpc outcomes " + outcomes.statusCounts() + " " + outcomes.all());
+      System.out.println("grpc delivered " + receiver.deliveredRecords().size());
+      System.out.println("grpc metadata " + receiver.requestHeaders().get(0).keySet());
+      failedBuild(
+          () ->
+              OtlpGrpcExporter.builder()
+                  .setEndpoint("https://bob:" + MARKER + "@ho st:4317/")
+                  .build());
+      failedBuild(
+          () ->
+              OtlpGrpcExporter.builder()
+                  .addHeader("authorization", "Bearer " + MARKER + "\n")
+                  .build());
+      failedBuild(
+          () ->
+              OtlpGrpcExporter.builder()
+                  .setClientTls(client.keyPem(), pki.server().certificatePem())
+                  .build());
+    }
   }
 
   private static void failedBuild(Runnable r) {

@@ -176,7 +176,7 @@ public final class GrpcTransport {
     for (Map.Entry<String, String> m : metadata.entrySet()) {
       request.addHeader(m.getKey(), m.getValue());
     }
-    long start = System.nanoTime();
+    int connectionsBefore = connections.get();
     Future<GrpcResponse> future;
     try {
       future =
@@ -209,19 +209,24 @@ public final class GrpcTransport {
       future.cancel(true);
       return ExportResult.failed("POST " + target() + " interrupted", e);
     } catch (ExecutionException e) {
-      return failure(e.getCause() != null ? e.getCause() : e, start);
+      return failure(
+          e.getCause() != null ? e.getCause() : e, connections.get() > connectionsBefore);
     } finally {
       inFlight.remove(future);
     }
   }
 
-  private ExportResult failure(Throwable cause, long startNanos) {
+  /**
+   * @param fresh whether a connection was opened during the exchange (for {@link
+   *     ClientTls#explain(Throwable, boolean)})
+   */
+  private ExportResult failure(Throwable cause, boolean fresh) {
     if (closed) {
       return ExportResult.failed("exporter to " + target() + " closed during the request", cause);
     }
     if (cause instanceof java.io.IOException
         || cause instanceof org.apache.hc.core5.http.HttpException) {
-      String why = tls != null ? tls.explain(cause) : null;
+      String why = tls != null ? tls.explain(cause, fresh) : null;
       // stream resets, GOAWAY and lost connections are retried: the server has not processed the
       // request (or it is at-least-once anyway), and TLS failures may pass once files rotate
       return ExportResult.retryable(

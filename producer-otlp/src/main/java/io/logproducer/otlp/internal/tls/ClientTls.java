@@ -237,6 +237,22 @@ public final class ClientTls implements TlsSocketStrategy {
    * @return a sentence naming the cause and what to fix, or null if {@code e} is not about TLS
    */
   public String explain(Throwable e) {
+    boolean fresh = newConnection.get() != null;
+    newConnection.remove();
+    return explain(e, fresh);
+  }
+
+  /**
+   * As {@link #explain(Throwable)}, for a transport that knows itself whether the failed exchange
+   * opened its connection (the non-blocking HTTP/2 client handshakes on its I/O thread, not on the
+   * caller's).
+   *
+   * @param e what the exchange failed with
+   * @param fresh whether the exchange opened a new connection (then a connection closed right after
+   *     the handshake is read as a TLS 1.3 refusal of the client)
+   * @return a sentence naming the cause and what to fix, or null if {@code e} is not about TLS
+   */
+  public String explain(Throwable e, boolean fresh) {
     StringBuilder chain = new StringBuilder();
     boolean tls = false;
     String trust = null;
@@ -250,10 +266,11 @@ public final class ClientTls implements TlsSocketStrategy {
         }
       }
     }
-    boolean fresh = newConnection.get() != null;
-    newConnection.remove();
     if (!tls) {
-      if (fresh && e instanceof java.net.SocketException && !userContext) {
+      boolean closed =
+          e instanceof java.net.SocketException
+              || e instanceof org.apache.hc.core5.http.ConnectionClosedException; // HTTP/2 client
+      if (fresh && closed && !userContext) {
         String how =
             "the server closed the connection right after the TLS handshake ("
                 + firstMessage(e)
