@@ -60,6 +60,7 @@ public class OtlpSettings {
   private Path clientKey;
   private Path clientCertificate;
   private SSLContext sslContext;
+  private Boolean resourceDetection;
 
   /** Creates settings from the environment. */
   public OtlpSettings() {
@@ -346,6 +347,17 @@ public class OtlpSettings {
   }
 
   /**
+   * Whether detected resource attributes (host, OS, process, container, Kubernetes; see {@link
+   * OtlpHttpExporterBuilder#setResourceDetection(boolean)}) are sent under the configured ones.
+   * Default true.
+   *
+   * @param detection false to send only the configured attributes
+   */
+  public void setResourceDetection(boolean detection) {
+    this.resourceDetection = detection;
+  }
+
+  /**
    * Several string resource attributes.
    *
    * @param attributes {@code key=value} items separated by commas, as {@code
@@ -434,6 +446,9 @@ public class OtlpSettings {
     }
     if (maxRequestSizeInBytes != null) {
       b.setMaxRequestSizeInBytes(maxRequestSizeInBytes);
+    }
+    if (resourceDetection != null) {
+      b.setResourceDetection(resourceDetection);
     }
     if (sslContext != null) {
       b.setSslContext(sslContext);

@@ -47,6 +47,8 @@ public final class OtlpElement {
    * @param resourceAttributes string resource attributes, {@code key=value} items separated by
    *     commas
    * @param maxRequestSizeInBytes the uncompressed request bound
+   * @param resourceDetection {@code false} to send only the configured resource attributes (default
+   *     {@code true}: host, OS, process, container and Kubernetes attributes are detected)
    * @param trustedCertificates the path of a PEM file of the CA certificates that verify an {@code
    *     https://} receiver (default: the JDK's trust store)
    * @param clientKey the path of the client's PEM private key (PKCS#8, unencrypted), for mutual TLS
@@ -65,6 +67,7 @@ public final class OtlpElement {
       @PluginAttribute("serviceName") String serviceName,
       @PluginAttribute("resourceAttributes") String resourceAttributes,
       @PluginAttribute("maxRequestSizeInBytes") String maxRequestSizeInBytes,
+      @PluginAttribute("resourceDetection") String resourceDetection,
       @PluginAttribute("trustedCertificates") String trustedCertificates,
       @PluginAttribute("clientKey") String clientKey,
       @PluginAttribute("clientCertificate") String clientCertificate,
@@ -87,6 +90,10 @@ public final class OtlpElement {
                 "maxRequestSizeInBytes",
                 maxRequestSizeInBytes,
                 v -> s.setMaxRequestSizeInBytes(Settings.parseInt("maxRequestSizeInBytes", v)))
+            .apply(
+                "resourceDetection",
+                resourceDetection,
+                v -> s.setResourceDetection(Settings.parseBoolean("resourceDetection", v)))
             .apply("trustedCertificates", trustedCertificates, s::setTrustedCertificates)
             .apply("clientKey", clientKey, s::setClientKey)
             .apply("clientCertificate", clientCertificate, s::setClientCertificate);

@@ -263,6 +263,6 @@ class HandOffTest {
 
   private static OtlpElement otlp(String endpoint) {
     return OtlpElement.createOtlp(
-        null, endpoint, null, null, null, null, null, null, null, null, null, null, null);
+        null, endpoint, null, null, null, null, null, null, null, null, null, null, null, null);
   }
 }

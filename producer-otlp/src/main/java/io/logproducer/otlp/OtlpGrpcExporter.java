@@ -105,6 +105,9 @@ public final class OtlpGrpcExporter implements Exporter {
             .build();
     this.stripes = new Stripes(s.stripes());
     boolean https = endpoint.regionMatches(true, 0, "https:", 0, 6);
+    if (s.protocolMismatch() != null) {
+      LoggerFactory.getLogger(OtlpGrpcExporter.class).warn(s.protocolMismatch());
+    }
     if (!https && s.tlsConfigured()) {
       LoggerFactory.getLogger(OtlpGrpcExporter.class)
           .warn("TLS settings are ignored: the endpoint {} is http://, not https://", endpoint);

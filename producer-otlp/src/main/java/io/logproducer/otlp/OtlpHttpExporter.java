@@ -128,6 +128,9 @@ public final class OtlpHttpExporter implements Exporter {
             .build();
     this.stripes = new Stripes(b.stripes());
     boolean https = endpoint.regionMatches(true, 0, "https:", 0, 6);
+    if (b.protocolMismatch() != null) {
+      LoggerFactory.getLogger(OtlpHttpExporter.class).warn(b.protocolMismatch());
+    }
     if (!https && b.tlsConfigured()) {
       LoggerFactory.getLogger(OtlpHttpExporter.class)
           .warn("TLS settings are ignored: the endpoint {} is http://, not https://", endpoint);

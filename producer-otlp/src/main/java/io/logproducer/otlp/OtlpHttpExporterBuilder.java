@@ -429,6 +429,10 @@ public final class OtlpHttpExporterBuilder implements OtlpExporterBuilder<OtlpHt
     return s.tls();
   }
 
+  String protocolMismatch() {
+    return s.protocolMismatch();
+  }
+
   boolean tlsConfigured() {
     return s.tlsConfigured();
   }

@@ -64,6 +64,7 @@ class CompressionEncodingRoundTripTest {
     try (OtlpReceiver server = OtlpReceiver.start()) {
       OtlpHttpExporter exporter =
           OtlpHttpExporter.builder(Map.of())
+              .setResourceDetection(false) // the expected resource is the configured one
               .setEndpoint(server.endpoint())
               .setEncoding(encoding)
               .setCompression(compression)

@@ -3,6 +3,7 @@ package io.logproducer.otlp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,8 +32,9 @@ class OtlpGrpcExporterBuilderTest {
     return env;
   }
 
+  /** Detection off: these tests are about the configured resource (ResourceDetectionTest). */
   private static OtlpGrpcExporterBuilder builder(String... kv) {
-    return OtlpGrpcExporter.builder(env(kv));
+    return OtlpGrpcExporter.builder(env(kv)).setResourceDetection(false);
   }
 
   @Test
@@ -132,17 +134,17 @@ class OtlpGrpcExporterBuilderTest {
                 () -> builder("OTEL_EXPORTER_OTLP_LOGS_COMPRESSION", "lz4"))
             .getMessage()
             .startsWith("OTEL_EXPORTER_OTLP_COMPRESSION: compression must be NONE, GZIP or ZSTD"));
+    // The code chose gRPC: a protocol variable naming HTTP is ignored, with a WARN at build.
     assertEquals(
-        "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL is http/protobuf: OtlpGrpcExporter speaks grpc; use"
-            + " OtlpHttpExporter.builder(), or OtlpExporters.fromEnvironment() which picks the"
-            + " exporter this variable names",
-        assertThrows(
-                IllegalArgumentException.class,
-                () ->
-                    builder(
-                        "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc",
-                        "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "http/protobuf"))
-            .getMessage());
+        "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL is http/protobuf, but this is the OTLP/gRPC exporter,"
+            + " chosen by the code: the variable is ignored (OtlpExporters.fromEnvironment() picks"
+            + " the exporter the variable names)",
+        builder(
+                "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc",
+                "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "http/protobuf")
+            .settings()
+            .protocolMismatch());
+    assertNull(builder("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc").settings().protocolMismatch());
     for (String reserved : new String[] {"te", "grpc-timeout", "Grpc-Encoding", "user-agent"}) {
       assertEquals(
           "header " + reserved + " is set by the exporter and cannot be added",

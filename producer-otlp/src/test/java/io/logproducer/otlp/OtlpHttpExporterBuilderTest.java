@@ -33,7 +33,8 @@ class OtlpHttpExporterBuilderTest {
     for (int i = 0; i < kv.length; i += 2) {
       env.put(kv[i], kv[i + 1]);
     }
-    return OtlpHttpExporter.builder(env);
+    // detection off: these tests are about the configured resource (ResourceDetectionTest)
+    return OtlpHttpExporter.builder(env).setResourceDetection(false);
   }
 
   @Test
@@ -243,14 +244,13 @@ class OtlpHttpExporterBuilderTest {
                 IllegalArgumentException.class,
                 () -> builder("OTEL_EXPORTER_OTLP_HEADERS", "Content-Type=text/plain"))
             .getMessage());
+    // The code chose HTTP: a protocol variable naming gRPC is ignored, with a WARN at build.
     assertEquals(
-        "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL is grpc: OtlpHttpExporter speaks http/protobuf and"
-            + " http/json; use OtlpGrpcExporter.builder(), or OtlpExporters.fromEnvironment() which"
-            + " picks the exporter this variable names",
-        assertThrows(
-                IllegalArgumentException.class,
-                () -> builder("OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "grpc"))
-            .getMessage());
+        "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL is grpc, but this is the OTLP/HTTP exporter, chosen by"
+            + " the code: the variable is ignored (OtlpExporters.fromEnvironment() picks the"
+            + " exporter the variable names)",
+        builder("OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", "grpc").protocolMismatch());
+    assertNull(builder("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json").protocolMismatch());
     assertEquals(
         "OTEL_EXPORTER_OTLP_PROTOCOL must be grpc, http/protobuf or http/json, was 'http/xml'",
         assertThrows(

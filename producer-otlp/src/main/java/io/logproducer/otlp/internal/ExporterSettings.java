@@ -62,6 +62,7 @@ public final class ExporterSettings {
   private long timeoutMillis;
   private final Map<String, AnyValue> resourceAttributes = new LinkedHashMap<>();
   private boolean resourceDetection = true;
+  private String protocolMismatch; // see checkProtocol
   private String scopeName;
   private String scopeVersion;
   private boolean instrumentationScopeFromRecords;
@@ -152,13 +153,29 @@ public final class ExporterSettings {
   }
 
   /**
-   * Validates the protocol variable. A value naming the other transport is not an error: the
-   * variable chooses the exporter where the code leaves the choice to the environment ({@code
-   * OtlpExporters.fromEnvironment()}, the appenders, the Spring Boot starter); a builder the code
-   * picked explicitly speaks its own protocol, as OpenTelemetry Java's builders do.
+   * Validates the protocol variable and notes a value naming the other transport. That is not an
+   * error: the variable chooses the exporter where the code leaves the choice to the environment
+   * ({@code OtlpExporters.fromEnvironment()}, the appenders, the Spring Boot starter); a builder
+   * the code picked explicitly speaks its own protocol, as OpenTelemetry Java's builders do, and
+   * its exporter says so once, with a WARN at build ({@link #protocolMismatch()}).
    */
-  private static void checkProtocol(OtlpEnvironment e) {
-    e.protocol(); // throws for a value that is none of grpc, http/protobuf and http/json
+  private void checkProtocol(OtlpEnvironment e) {
+    String p = e.protocol(); // throws for a value that is none of grpc, http/protobuf, http/json
+    if (p != null && (p.equals("grpc") != (protocol == Protocol.GRPC))) {
+      protocolMismatch =
+          e.protocolVariable()
+              + " is "
+              + p
+              + ", but this is the "
+              + (protocol == Protocol.GRPC ? "OTLP/gRPC" : "OTLP/HTTP")
+              + " exporter, chosen by the code: the variable is ignored (OtlpExporters"
+              + ".fromEnvironment() picks the exporter the variable names)";
+    }
+  }
+
+  /** {@return a WARN line when the protocol variable names the other transport, else null} */
+  public String protocolMismatch() {
+    return protocolMismatch;
   }
 
   /**

@@ -43,6 +43,12 @@ public class OtlpProperties {
   /** The largest request body; bigger batches are split. Default: the exporter's. */
   private DataSize maxRequestSize;
 
+  /**
+   * Whether host, OS, process, container and Kubernetes resource attributes are detected and sent
+   * under the configured ones. Default: true.
+   */
+  private Boolean resourceDetection;
+
   /** TLS from PEM files: trusted CA certificates and a client certificate (mutual TLS). */
   private final Tls tls = new Tls();
 
@@ -60,6 +66,21 @@ public class OtlpProperties {
   /** {@return {@code logproducer.otlp.ssl}} */
   public Ssl getSsl() {
     return ssl;
+  }
+
+  /** {@return {@code logproducer.otlp.resource-detection}} */
+  public Boolean getResourceDetection() {
+    return resourceDetection;
+  }
+
+  /**
+   * Sets {@code logproducer.otlp.resource-detection}.
+   *
+   * @param resourceDetection whether host, OS, process, container and Kubernetes resource
+   *     attributes are detected and sent under the configured ones. Default: true.
+   */
+  public void setResourceDetection(Boolean resourceDetection) {
+    this.resourceDetection = resourceDetection;
   }
 
   /** {@return {@code logproducer.otlp.protocol}} */

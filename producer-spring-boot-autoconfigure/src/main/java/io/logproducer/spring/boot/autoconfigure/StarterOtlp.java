@@ -74,6 +74,10 @@ final class StarterOtlp {
             settings.setMaxRequestSizeInBytes((int) bytes);
           });
     }
+    Boolean detection = p.getResourceDetection();
+    if (detection != null) {
+      settings.setResourceDetection(detection);
+    }
     if (serviceName != null) {
       set("logproducer.service-name", serviceName, () -> settings.setServiceName(serviceName));
     }
