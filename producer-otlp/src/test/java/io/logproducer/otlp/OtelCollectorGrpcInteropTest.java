@@ -198,4 +198,45 @@ class OtelCollectorGrpcInteropTest {
     assertEquals(1, r.getAttempts());
     assertTrue(r.getMessage().startsWith("gRPC UNIMPLEMENTED (12): "), r.getMessage());
   }
+
+  @Test
+  void theCollectorReceivesTheDetectedResource() throws Exception {
+    requireCollector();
+    int port = freePort();
+    String config =
+        OtelCollector.withGrpc(
+                Files.readString(BINARY.toolsDir().resolve("config.yaml"), StandardCharsets.UTF_8)
+                    .replace("127.0.0.1:4318", "127.0.0.1:" + freePort()),
+                port)
+            .replace("verbosity: basic", "verbosity: detailed");
+    try (OtelCollector detailed = OtelCollector.launch(BINARY.binary(), config)) {
+      assertTrue(detailed.awaitReady(WAIT_MILLIS), detailed.logTail());
+      OtlpGrpcExporter exporter =
+          OtlpGrpcExporter.builder(Map.of())
+              .setEndpoint("http://127.0.0.1:" + port)
+              .setServiceName("grpc-resource")
+              .build();
+      try (Producer producer = new Producer(config("grpc-resource"), exporter)) {
+        producer.send(TestRecords.simple("resource"));
+        producer.flush();
+        assertEquals(1, producer.getMetrics().getRecordsSent());
+      }
+      assertEquals(1, detailed.awaitRecordCount(1, WAIT_MILLIS), detailed.logTail());
+      String log = detailed.logText();
+      Map<String, io.logproducer.AnyValue> detected =
+          io.logproducer.otlp.encoding.internal.resource.ResourceDetector.detect();
+      // The debug exporter prints each resource attribute as "-> key: Str(value)" / "Int(value)".
+      assertTrue(log.contains("-> service.name: Str(grpc-resource)"), log);
+      assertTrue(log.contains("-> process.pid: Int(" + ProcessHandle.current().pid() + ")"), log);
+      assertTrue(
+          log.contains("-> host.name: Str(" + detected.get("host.name").asString() + ")"), log);
+      assertTrue(
+          log.contains(
+              "-> service.instance.id: Str("
+                  + detected.get("service.instance.id").asString()
+                  + ")"),
+          log);
+      assertTrue(log.contains("-> telemetry.sdk.name: Str(logproducer)"), log);
+    }
+  }
 }
