@@ -38,6 +38,12 @@ public class AppenderProperties {
   /** Most stack frames in exception.stacktrace; 0 none, negative no limit. */
   private int exceptionMaxFrames = 200;
 
+  /**
+   * Where the trace context comes from: otel-then-mdc (the OpenTelemetry API's current span when
+   * present, else the MDC keys), mdc-then-otel, otel, mdc or none.
+   */
+  private String traceContext = "otel-then-mdc";
+
   /** The MDC key of the trace id (Micrometer Tracing's traceId; trace_id for OpenTelemetry's). */
   private String traceIdKey = "traceId";
 
@@ -173,6 +179,21 @@ public class AppenderProperties {
    */
   public void setExceptionMaxFrames(int exceptionMaxFrames) {
     this.exceptionMaxFrames = exceptionMaxFrames;
+  }
+
+  /** {@return {@code logproducer.appender.trace-context}} */
+  public String getTraceContext() {
+    return traceContext;
+  }
+
+  /**
+   * Sets {@code logproducer.appender.trace-context}.
+   *
+   * @param traceContext where the trace context comes from: otel-then-mdc (the OpenTelemetry API's
+   *     current span when present, else the MDC keys), mdc-then-otel, otel, mdc or none.
+   */
+  public void setTraceContext(String traceContext) {
+    this.traceContext = traceContext;
   }
 
   /** {@return {@code logproducer.appender.trace-id-key}} */

@@ -409,6 +409,7 @@ final class StarterSettings {
     m.setCaptureCode(p.isCaptureCode());
     m.setScopeFromLogger(p.isScopeFromLogger());
     m.setExceptionMaxFrames(p.getExceptionMaxFrames());
+    apply(prefix + "trace-context", p.getTraceContext(), m::setTraceContext);
     apply(prefix + "trace-id-key", p.getTraceIdKey(), m::setTraceIdKey);
     apply(prefix + "span-id-key", p.getSpanIdKey(), m::setSpanIdKey);
     apply(prefix + "trace-flags-key", p.getTraceFlagsKey(), m::setTraceFlagsKey);

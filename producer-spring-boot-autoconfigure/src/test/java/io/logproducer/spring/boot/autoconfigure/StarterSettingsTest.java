@@ -74,6 +74,25 @@ class StarterSettingsTest {
   }
 
   @Test
+  void protocolGrpcBuildsTheGrpcExporterAndTraceContextReachesTheMapping() {
+    LogproducerProperties p = new LogproducerProperties();
+    p.getOtlp().setProtocol("grpc");
+    p.getOtlp().setEndpoint("http://127.0.0.1:9");
+    p.getOtlp().setResourceDetection(false);
+    p.getAppender().setTraceContext("mdc");
+    p.getProducer().setJmxEnabled(false);
+    StarterSettings settings = new StarterSettings(p, "checkout");
+    Producer producer = settings.buildProducer();
+    try {
+      assertEquals("otlp-grpc", producer.getExporterName());
+      assertEquals(
+          io.logproducer.appender.TraceContextOrder.MDC, settings.mapping().traceContext());
+    } finally {
+      producer.close(1_000);
+    }
+  }
+
+  @Test
   void kafkaPropertiesBuildTheKafkaExporter() {
     LogproducerProperties p = new LogproducerProperties();
     p.setExporter(ExporterKind.KAFKA);
@@ -109,6 +128,11 @@ class StarterSettingsTest {
         p -> p.getOtlp().setEndpoint("not a url"), "logproducer.otlp.endpoint", "not a url");
     assertInvalid(
         p -> p.getAppender().setTraceIdKey(" "), "logproducer.appender.trace-id-key", " ");
+    assertInvalid(
+        p -> p.getAppender().setTraceContext("jaeger"),
+        "logproducer.appender.trace-context",
+        "jaeger");
+    assertInvalid(p -> p.getOtlp().setProtocol("spdy"), "logproducer.otlp.protocol", "spdy");
     assertInvalid(
         p -> {
           p.setExporter(ExporterKind.KAFKA);
