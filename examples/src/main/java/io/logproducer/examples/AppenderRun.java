@@ -9,13 +9,15 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import picocli.CommandLine.Option;
 
 /**
  * The reference workload logged through a logging framework's appender (the {@code logback} and
  * {@code log4j2} sub-commands): an embedded receiver unless {@code --endpoint} is given, {@code
  * --threads} threads logging {@code --records} events, progress lines, then the framework's stop
  * (the appender ships what is left and closes its producer) and the quick start's final line, with
- * {@code refused} = the events the appender dropped.
+ * {@code refused} = the events the appender dropped. A picocli {@code @Mixin}: it holds the options
+ * these sub-commands share besides the common ones.
  */
 public final class AppenderRun {
 
@@ -54,20 +56,19 @@ public final class AppenderRun {
     Target configure(String endpoint, String bufferFullPolicy) throws Exception;
   }
 
-  private AppenderRun() {}
+  @Option(
+      names = "--endpoint",
+      paramLabel = "URL",
+      description = "send there (e.g. http://127.0.0.1:4318) (default an embedded receiver)")
+  String endpoint;
 
-  /** The options every appender sub-command adds to the common ones. */
-  public static java.util.List<OptionSpec> options() {
-    return java.util.List.of(
-        OptionSpec.value(
-            "endpoint", "URL", "send there (e.g. http://127.0.0.1:4318)", "an embedded receiver"),
-        OptionSpec.value(
-            "buffer-full-policy",
-            "P",
-            "drop (the appender's default: never block the logging "
-                + "thread) or block (wait up to --max-block-ms)",
-            "drop"));
-  }
+  @Option(
+      names = "--buffer-full-policy",
+      paramLabel = "P",
+      description =
+          "drop (the appender's default: never block the logging thread) or block (wait up to"
+              + " --max-block-ms) (default ${DEFAULT-VALUE})")
+  String bufferFullPolicy = "drop";
 
   /**
    * Runs the workload through {@code configurer}'s framework.
@@ -75,9 +76,9 @@ public final class AppenderRun {
    * @return the process exit code (0 only when every event was delivered and the embedded receiver
    *     counted them)
    */
-  public static int run(String framework, Options options, Configurer configurer) throws Exception {
-    String endpoint = options.string("endpoint", null);
-    String policy = options.string("buffer-full-policy", "drop").toUpperCase(Locale.ROOT);
+  public int run(String framework, CommonOptions options, Configurer configurer) throws Exception {
+    String endpoint = this.endpoint;
+    String policy = bufferFullPolicy.toUpperCase(Locale.ROOT);
     if (!policy.equals("DROP") && !policy.equals("BLOCK")) {
       throw new IllegalArgumentException(
           "--buffer-full-policy must be drop or block, was '" + policy + "'");
@@ -113,7 +114,11 @@ public final class AppenderRun {
   }
 
   private static int logWorkload(
-      Options options, Target target, Producer producer, OtlpReceiver receiver, String endpoint)
+      CommonOptions options,
+      Target target,
+      Producer producer,
+      OtlpReceiver receiver,
+      String endpoint)
       throws InterruptedException {
     long records = options.records();
     int threads = options.threads();

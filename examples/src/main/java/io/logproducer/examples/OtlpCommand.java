@@ -12,11 +12,13 @@ import io.logproducer.spi.Exporter;
 import io.logproducer.testing.otlp.OtlpGrpcReceiver;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import java.io.IOException;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
+import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The quick start: the reference workload over OTLP/HTTP (or OTLP/gRPC with {@code --protocol
@@ -24,53 +26,69 @@ import java.util.function.LongSupplier;
  * --endpoint URL}; with {@code --spool-dir}, through a disk spool, and with {@code --records 0
  * --spool-dir DIR --endpoint URL} it only drains the spool.
  */
-final class OtlpCommand implements Command {
+@Command(
+    name = "otlp",
+    description = "the reference workload over OTLP/HTTP or OTLP/gRPC (the default sub-command).",
+    footerHeading = "%n",
+    footer = Main.SUMMARY_USAGE)
+final class OtlpCommand implements Callable<Integer> {
+
+  @Option(
+      names = "--endpoint",
+      paramLabel = "URL",
+      description =
+          "send there (e.g. http://127.0.0.1:4318, or :4317 for grpc) (default an embedded"
+              + " receiver)")
+  String endpoint;
+
+  @Option(
+      names = "--protocol",
+      paramLabel = "P",
+      description = "http (OTLP/HTTP) | grpc (OTLP/gRPC, HTTP/2) (default ${DEFAULT-VALUE})")
+  String protocol = "http";
+
+  @Option(
+      names = "--encoding",
+      paramLabel = "E",
+      description = "proto|json (json: http only) (default ${DEFAULT-VALUE})")
+  String encoding = "proto";
+
+  @Option(
+      names = "--header",
+      paramLabel = "K=V",
+      description = "an extra request header (e.g. X-BK-TOKEN=...)")
+  String header;
+
+  @Option(
+      names = "--ca",
+      paramLabel = "FILE",
+      description = "PEM CA certificates trusted for an https endpoint (default JDK)")
+  Path ca;
+
+  @Option(
+      names = "--client-key",
+      paramLabel = "FILE",
+      description = "PKCS#8 PEM key for mutual TLS (with --client-cert)")
+  Path clientKey;
+
+  @Option(
+      names = "--client-cert",
+      paramLabel = "FILE",
+      description = "PEM certificate chain for mutual TLS")
+  Path clientCert;
+
+  @Mixin SpoolOptions spool;
+
+  @Mixin CommonOptions common;
 
   @Override
-  public String name() {
-    return "otlp";
-  }
-
-  @Override
-  public String summary() {
-    return "the reference workload over OTLP/HTTP or OTLP/gRPC (the default sub-command).";
-  }
-
-  @Override
-  public List<OptionSpec> options() {
-    List<OptionSpec> options =
-        new ArrayList<>(
-            List.of(
-                OptionSpec.value(
-                    "endpoint",
-                    "URL",
-                    "send there (e.g. http://127.0.0.1:4318, or :4317 for grpc)",
-                    "an embedded receiver"),
-                OptionSpec.value(
-                    "protocol", "P", "http (OTLP/HTTP) | grpc (OTLP/gRPC, HTTP/2)", "http"),
-                OptionSpec.value("encoding", "E", "proto|json (json: http only)", "proto"),
-                OptionSpec.value(
-                    "header", "K=V", "an extra request header (e.g. X-BK-TOKEN=...)", null),
-                OptionSpec.value(
-                    "ca", "FILE", "PEM CA certificates trusted for an https endpoint", "JDK"),
-                OptionSpec.value(
-                    "client-key",
-                    "FILE",
-                    "PKCS#8 PEM key for mutual TLS (with --client-cert)",
-                    null),
-                OptionSpec.value(
-                    "client-cert", "FILE", "PEM certificate chain for mutual TLS", null)));
-    options.addAll(Options.SPOOL);
-    return options;
-  }
-
-  @Override
-  public int run(Options options) throws Exception {
-    String endpoint = options.string("endpoint", null);
-    ProducerConfig config = options.producerConfig().setClientId("quickstart").build();
-    boolean grpc = grpc(options);
-    OtlpExporterBuilder<?> exporter = exporter(options, grpc);
-    if (options.records() == 0) {
+  public Integer call() throws Exception {
+    String endpoint = this.endpoint;
+    ProducerConfig config =
+        common.producerConfig().setSpool(spool.config()).setClientId("quickstart").build();
+    boolean grpc = grpc();
+    OtlpExporterBuilder<?> exporter = exporter(grpc);
+    if (common.records(spool.on()) == 0) {
       if (endpoint == null) {
         throw new IllegalArgumentException(
             "--records 0 drains the --spool-dir spool to --endpoint URL: give --endpoint");
@@ -80,7 +98,7 @@ final class OtlpCommand implements Command {
       return SpoolDrain.run(
           WorkloadRunner.newProducer(config, drainTo),
           drainTo.describe(), // without user-info
-          options.drainTimeoutMillis(),
+          spool.drainTimeoutMillis(),
           System.out,
           System.err);
     }
@@ -91,14 +109,14 @@ final class OtlpCommand implements Command {
     }
     try {
       exporter.setEndpoint(endpoint);
-      WorkloadRunner runner = new WorkloadRunner(options);
+      WorkloadRunner runner = new WorkloadRunner(common);
       Exporter built = exporter.build();
       Producer producer = WorkloadRunner.newProducer(config, built);
       System.err.printf(
           Locale.ROOT,
           "sending %,d records from %d threads to %s%s (%s)%n",
-          options.records(),
-          options.threads(),
+          common.records(),
+          common.threads(),
           built.describe(), // without user-info
           receiver != null ? " (embedded receiver)" : "",
           producer.getConfig());
@@ -132,7 +150,7 @@ final class OtlpCommand implements Command {
             r.acceptedRecords());
       }
       return result.report(
-          options.records(),
+          common.records(),
           built.describe(),
           config.getDeliveryTimeoutMillis(),
           verified,
@@ -144,8 +162,7 @@ final class OtlpCommand implements Command {
     }
   }
 
-  private static boolean grpc(Options options) {
-    String protocol = options.string("protocol", "http");
+  private boolean grpc() {
     return switch (protocol.toLowerCase(Locale.ROOT)) {
       case "http", "http/protobuf", "http/json" -> false;
       case "grpc" -> true;
@@ -156,8 +173,7 @@ final class OtlpCommand implements Command {
   }
 
   /** The exporter's settings from the options (all but the endpoint). */
-  private static OtlpExporterBuilder<?> exporter(Options options, boolean grpc) {
-    String encoding = options.string("encoding", "proto");
+  private OtlpExporterBuilder<?> exporter(boolean grpc) {
     if (!encoding.equalsIgnoreCase("proto")
         && !encoding.equalsIgnoreCase("protobuf")
         && !encoding.equalsIgnoreCase("json")) {
@@ -169,17 +185,16 @@ final class OtlpCommand implements Command {
       throw new IllegalArgumentException("--encoding json is OTLP/HTTP only: drop --protocol grpc");
     }
     if (grpc) {
-      return settings(options, OtlpGrpcExporter.builder());
+      return settings(OtlpGrpcExporter.builder());
     }
     OtlpHttpExporterBuilder http = OtlpHttpExporter.builder();
     http.setEncoding(json ? OtlpEncoding.JSON : OtlpEncoding.PROTOBUF);
-    return settings(options, http);
+    return settings(http);
   }
 
   /** The settings both protocols share. */
-  private static <B extends OtlpExporterBuilder<B>> B settings(Options options, B exporter) {
+  private <B extends OtlpExporterBuilder<B>> B settings(B exporter) {
     exporter.setServiceName("logproducer-quickstart");
-    String header = options.string("header", null);
     if (header != null) {
       int eq = header.indexOf('=');
       if (eq <= 0) {
@@ -188,22 +203,16 @@ final class OtlpCommand implements Command {
       }
       exporter.addHeader(header.substring(0, eq), header.substring(eq + 1));
     }
-    String ca = options.string("ca", null);
     if (ca != null) {
-      exporter.setTrustedCertificatesPath(Paths.get(ca));
+      exporter.setTrustedCertificatesPath(ca);
     }
-    String clientKey = options.string("client-key", null);
-    String clientCert = options.string("client-cert", null);
     if ((clientKey == null) != (clientCert == null)) {
       throw new IllegalArgumentException("--client-key and --client-cert go together");
     }
     if (clientKey != null) {
-      exporter.setClientTlsPaths(Paths.get(clientKey), Paths.get(clientCert));
+      exporter.setClientTlsPaths(clientKey, clientCert);
     }
-    if (options.has("request-timeout-ms")) {
-      exporter.setTimeoutMillis(
-          options.requestTimeoutMillis(OtlpHttpExporter.DEFAULT_TIMEOUT_MILLIS));
-    }
+    common.requestTimeoutMillis().ifPresent(exporter::setTimeoutMillis);
     return exporter;
   }
 

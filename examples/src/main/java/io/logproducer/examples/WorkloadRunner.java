@@ -23,8 +23,8 @@ import java.util.function.LongSupplier;
  * progress every second (stderr), and ends with the one-line summary every sub-command prints
  * (stdout): {@code delivered=<n> failed=<n> spooled=<n> refused=<n> not_sent=<n>
  * records_per_sec=<x> raw_mb_per_sec=<y> wire_mb_per_sec=<z>}, which accounts for every record (see
- * {@link Options#SUMMARY_USAGE}). MB is 10^6 bytes; rates are over the time from the first send to
- * the last outcome (flush included).
+ * {@link Main#SUMMARY_USAGE}). MB is 10^6 bytes; rates are over the time from the first send to the
+ * last outcome (flush included).
  *
  * <p>A thread whose {@code send} throws {@link BufferExhaustedException} (no buffer space within
  * {@code maxBlockMillis}: the receiver is unreachable or does not keep up) stops sending: waiting
@@ -174,7 +174,7 @@ public final class WorkloadRunner {
     this.progress = progress;
   }
 
-  public WorkloadRunner(Options options) {
+  public WorkloadRunner(CommonOptions options) {
     this(options.records(), options.threads(), options.quiet(), System.err);
   }
 

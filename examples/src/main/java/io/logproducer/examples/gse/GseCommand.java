@@ -2,17 +2,19 @@ package io.logproducer.examples.gse;
 
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
-import io.logproducer.examples.Command;
-import io.logproducer.examples.OptionSpec;
-import io.logproducer.examples.Options;
+import io.logproducer.examples.CommonOptions;
+import io.logproducer.examples.Main;
 import io.logproducer.examples.WorkloadRunner;
 import io.logproducer.gse.GseExporter;
 import io.logproducer.gse.GseExporterBuilder;
 import io.logproducer.testing.gse.GseAgent;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code gse}: the reference workload to a BlueKing GSE agent's local data socket, in dynamic
@@ -20,50 +22,53 @@ import java.util.Locale;
  * neither, to an embedded agent (the test kit's {@link GseAgent} in {@link GseAgent.Mode#COUNTING}
  * mode) on a temporary Unix-domain socket, which checks the framing and counts every record.
  */
-public final class GseCommand implements Command {
+@Command(
+    name = "gse",
+    description =
+        "the reference workload to a BlueKing GSE agent's data socket (dynamic frames, bk-collector's"
+            + " JSON body).",
+    footerHeading = "%n",
+    footer = {
+      "with neither --socket nor --tcp: an embedded agent on a temporary Unix socket that checks",
+      "and counts every frame. The agent takes no compression.",
+      "",
+      Main.SUMMARY_USAGE
+    })
+public final class GseCommand implements Callable<Integer> {
+
+  @Option(
+      names = "--socket",
+      paramLabel = "PATH",
+      description = "the agent's Unix-domain socket, e.g. /var/run/ipc.state.report")
+  String socket;
+
+  @Option(
+      names = "--tcp",
+      paramLabel = "HOST:PORT",
+      description = "or its TCP endpoint (the Windows agent: 127.0.0.1:47000)")
+  String tcp;
+
+  @Option(
+      names = "--dataid",
+      paramLabel = "ID",
+      description = "the GSE dataid of the records (default ${DEFAULT-VALUE})")
+  long dataId = 1_500_001;
+
+  @Option(
+      names = "--item-format",
+      paramLabel = "F",
+      description =
+          "record (bk-collector's record JSON) | body (the message line only) (default"
+              + " ${DEFAULT-VALUE})")
+  String format = "record";
+
+  @Mixin CommonOptions common;
 
   @Override
-  public String name() {
-    return "gse";
-  }
-
-  @Override
-  public String summary() {
-    return "the reference workload to a BlueKing GSE agent's data socket (dynamic frames, bk-collector's JSON body).";
-  }
-
-  @Override
-  public List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.value(
-            "socket",
-            "PATH",
-            "the agent's Unix-domain socket, e.g. /var/run/ipc.state.report",
-            null),
-        OptionSpec.value(
-            "tcp", "HOST:PORT", "or its TCP endpoint (the Windows agent: 127.0.0.1:47000)", null),
-        OptionSpec.value("dataid", "ID", "the GSE dataid of the records", 1_500_001),
-        OptionSpec.value(
-            "item-format",
-            "F",
-            "record (bk-collector's record JSON) | body (the message line only)",
-            "record"));
-  }
-
-  @Override
-  public List<String> notes() {
-    return List.of(
-        "with neither --socket nor --tcp: an embedded agent on a temporary Unix socket that checks",
-        "and counts every frame. The agent takes no compression.");
-  }
-
-  @Override
-  public int run(Options options) throws Exception {
-    String socket = options.string("socket", null);
-    String tcp = options.string("tcp", null);
-    int dataId = options.intValue("dataid", 1_500_001, 1, Integer.MAX_VALUE);
-    String format = options.string("item-format", "record");
-    ProducerConfig config = options.producerConfig().setClientId("gse-example").build();
+  public Integer call() throws Exception {
+    String socket = this.socket;
+    int dataId = (int) CommonOptions.within("--dataid", this.dataId, 1, Integer.MAX_VALUE);
+    ProducerConfig config = common.producerConfig().setClientId("gse-example").build();
     if (socket != null && tcp != null) {
       throw new IllegalArgumentException("--socket and --tcp exclude each other");
     }
@@ -71,7 +76,7 @@ public final class GseCommand implements Command {
         GseExporter.builder()
             .setDataId(dataId)
             .setWriteTimeoutMillis(
-                options.requestTimeoutMillis(GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS));
+                common.requestTimeoutMillis().orElse(GseExporter.DEFAULT_WRITE_TIMEOUT_MILLIS));
     switch (format.toLowerCase(Locale.ROOT)) {
       case "record" -> exporter.setItemFormat(GseExporter.ItemFormat.RECORD_JSON);
       case "body" -> exporter.setItemFormat(GseExporter.ItemFormat.BODY);
@@ -108,14 +113,14 @@ public final class GseCommand implements Command {
       System.err.printf(
           Locale.ROOT,
           "sending %,d records from %d threads to %s%s (%s)%n",
-          options.records(),
-          options.threads(),
+          common.records(),
+          common.threads(),
           built.describe(),
           agent != null ? " (embedded agent)" : "",
           producer.getConfig());
       GseAgent a = agent;
       WorkloadRunner.Result result =
-          new WorkloadRunner(options).run(producer, a == null ? null : a::records);
+          new WorkloadRunner(common).run(producer, a == null ? null : a::records);
       boolean verified = true;
       if (a != null) {
         // Delivered means written to the socket: let the agent finish reading what is in flight.
@@ -152,7 +157,7 @@ public final class GseCommand implements Command {
       System.out.println(result.summary());
       String destination = "the GSE agent at " + (tcp != null ? "tcp:" + tcp : "unix:" + socket);
       return result.report(
-          options.records(), destination, config.getDeliveryTimeoutMillis(), verified, System.err);
+          common.records(), destination, config.getDeliveryTimeoutMillis(), verified, System.err);
     } finally {
       if (agent != null) {
         agent.close();

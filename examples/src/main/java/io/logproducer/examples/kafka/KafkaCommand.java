@@ -2,9 +2,8 @@ package io.logproducer.examples.kafka;
 
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
-import io.logproducer.examples.Command;
-import io.logproducer.examples.OptionSpec;
-import io.logproducer.examples.Options;
+import io.logproducer.examples.CommonOptions;
+import io.logproducer.examples.Main;
 import io.logproducer.examples.WorkloadRunner;
 import io.logproducer.kafka.KafkaEncoding;
 import io.logproducer.kafka.KafkaExporter;
@@ -19,12 +18,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.utils.AppInfoParser;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code kafka}: the reference workload to Apache Kafka through {@link KafkaExporter}, as OTLP
@@ -37,7 +39,24 @@ import org.apache.kafka.common.utils.AppInfoParser;
  * broker, with {@code --verify} otherwise): the count must equal the records the producer reports
  * delivered.
  */
-public final class KafkaCommand implements Command {
+@Command(
+    name = "kafka",
+    description =
+        "the reference workload to Apache Kafka (OTLP messages for the Collector's Kafka receiver,"
+            + " or raw lines).",
+    footerHeading = "%n",
+    footer = {
+      """
+      without --bootstrap: an embedded single-node KRaft broker (Kafka 4.3.1 in a child JVM, data in a temporary
+      directory deleted afterwards) with the topic created with 3 partitions; after the run the topic is read back
+      with a KafkaConsumer and its log records are counted (otlp_*: the records of each message's request; raw:
+      one per message). With --bootstrap nothing is read back unless --verify is given. --compression is Kafka's
+      compression.type. --request-timeout-ms sets the client's request.timeout.ms, delivery.timeout.ms and
+      max.block.ms (defaults 10000, 30000, 10000): one export waits at most max.block.ms + delivery.timeout.ms.""",
+      "",
+      Main.SUMMARY_USAGE
+    })
+public final class KafkaCommand implements Callable<Integer> {
 
   /** Partitions of the topic created on the embedded broker. */
   public static final int EMBEDDED_PARTITIONS = 3;
@@ -53,64 +72,44 @@ public final class KafkaCommand implements Command {
   private static final String BROKER_KAFKA_LOG_LEVEL =
       "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=info";
 
-  @Override
-  public String name() {
-    return "kafka";
-  }
+  @Option(
+      names = "--bootstrap",
+      paramLabel = "HOST:PORT",
+      description =
+          "send to that cluster (bootstrap.servers); the topic must exist or the cluster must"
+              + " create topics on use (default an embedded broker)")
+  String bootstrap;
+
+  @Option(names = "--topic", paramLabel = "T", description = "the topic (default ${DEFAULT-VALUE})")
+  String topic = KafkaExporter.DEFAULT_TOPIC;
+
+  @Option(
+      names = "--encoding",
+      paramLabel = "E",
+      description = "otlp_proto|otlp_json|raw (default ${DEFAULT-VALUE})")
+  String encoding = KafkaEncoding.OTLP_PROTO.configName();
+
+  @Option(
+      names = "--verify",
+      description =
+          "with --bootstrap: read the topic back after the run, from where its partitions ended"
+              + " before it, and check the count")
+  boolean verify;
+
+  @Mixin CommonOptions common;
 
   @Override
-  public String summary() {
-    return "the reference workload to Apache Kafka (OTLP messages for the Collector's Kafka receiver, or raw lines).";
-  }
-
-  @Override
-  public List<OptionSpec> options() {
-    return List.of(
-        OptionSpec.value(
-            "bootstrap",
-            "HOST:PORT",
-            "send to that cluster (bootstrap.servers); the topic must exist "
-                + "or the cluster must create topics on use",
-            "an embedded broker"),
-        OptionSpec.value("topic", "T", "the topic", KafkaExporter.DEFAULT_TOPIC),
-        OptionSpec.value(
-            "encoding", "E", "otlp_proto|otlp_json|raw", KafkaEncoding.OTLP_PROTO.configName()),
-        OptionSpec.flag(
-            "verify",
-            "with --bootstrap: read the topic back after the run, from where its partitions "
-                + "ended before it, and check the count"));
-  }
-
-  @Override
-  public List<String> notes() {
-    return List.of(
-        "without --bootstrap: an embedded single-node KRaft broker (Kafka 4.3.1 in a child JVM, data in a temporary",
-        "directory deleted afterwards) with the topic created with "
-            + EMBEDDED_PARTITIONS
-            + " partitions; after the "
-            + "run the topic is read back",
-        "with a KafkaConsumer and its log records are counted (otlp_*: the records of each message's request; raw:",
-        "one per message). With --bootstrap nothing is read back unless --verify is given. --compression is Kafka's",
-        "compression.type. --request-timeout-ms sets the client's request.timeout.ms, delivery.timeout.ms and",
-        "max.block.ms (defaults 10000, 30000, 10000): one export waits at most max.block.ms + delivery.timeout.ms.");
-  }
-
-  @Override
-  public int run(Options options) throws Exception {
-    String bootstrap = options.string("bootstrap", null);
-    String topic = options.string("topic", KafkaExporter.DEFAULT_TOPIC);
+  public Integer call() throws Exception {
+    String bootstrap = this.bootstrap;
     KafkaEncoding encoding;
     try {
-      encoding =
-          KafkaEncoding.fromName(options.string("encoding", KafkaEncoding.OTLP_PROTO.configName()));
+      encoding = KafkaEncoding.fromName(this.encoding);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "--encoding must be otlp_proto, otlp_json or raw, was '"
-              + options.string("encoding", null)
-              + "'");
+          "--encoding must be otlp_proto, otlp_json or raw, was '" + this.encoding + "'");
     }
-    boolean verify = bootstrap == null || options.has("verify");
-    ProducerConfig config = options.producerConfig().setClientId("kafka-example").build();
+    boolean verify = bootstrap == null || this.verify;
+    ProducerConfig config = common.producerConfig().setClientId("kafka-example").build();
     // Built here (no connection yet) so that a bad topic name is a usage error before a broker
     // starts.
     KafkaExporterBuilder exporter =
@@ -118,14 +117,14 @@ public final class KafkaCommand implements Command {
             .setTopic(topic)
             .setEncoding(encoding)
             .setServiceName("logproducer-kafka-example");
-    if (options.has("request-timeout-ms")) {
-      long millis =
-          options.requestTimeoutMillis(KafkaExporter.DEFAULT_KAFKA_REQUEST_TIMEOUT_MILLIS);
-      exporter
-          .setProperty("request.timeout.ms", Long.toString(millis))
-          .setProperty("delivery.timeout.ms", Long.toString(millis))
-          .setProperty("max.block.ms", Long.toString(millis));
-    }
+    common
+        .requestTimeoutMillis()
+        .ifPresent(
+            millis ->
+                exporter
+                    .setProperty("request.timeout.ms", Long.toString(millis))
+                    .setProperty("delivery.timeout.ms", Long.toString(millis))
+                    .setProperty("max.block.ms", Long.toString(millis)));
     Path dataDir = null;
     EmbeddedKafkaBroker broker = null;
     TopicReader counter = null;
@@ -161,13 +160,13 @@ public final class KafkaCommand implements Command {
       System.err.printf(
           Locale.ROOT,
           "sending %,d records from %d threads to %s%s with kafka-clients %s (%s)%n",
-          options.records(),
-          options.threads(),
+          common.records(),
+          common.threads(),
           built.describe(),
           broker != null ? " (embedded broker, " + EMBEDDED_PARTITIONS + " partitions)" : "",
           AppInfoParser.getVersion(),
           producer.getConfig());
-      WorkloadRunner.Result result = new WorkloadRunner(options).run(producer, null);
+      WorkloadRunner.Result result = new WorkloadRunner(common).run(producer, null);
       System.err.printf(
           Locale.ROOT,
           "%s%npeak buffered %,d bytes of %,d%n",
@@ -177,7 +176,7 @@ public final class KafkaCommand implements Command {
       boolean verified = counter == null || readBack(counter, encoding, topic, result.delivered());
       System.out.println(result.summary());
       return result.report(
-          options.records(),
+          common.records(),
           built.describe(),
           config.getDeliveryTimeoutMillis(),
           verified,

@@ -4,16 +4,17 @@ import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.examples.AppenderRun;
-import io.logproducer.examples.Command;
-import io.logproducer.examples.OptionSpec;
-import io.logproducer.examples.Options;
+import io.logproducer.examples.CommonOptions;
+import io.logproducer.examples.Main;
 import io.logproducer.log4j2.LogproducerAppender;
 import java.net.URI;
-import java.util.List;
+import java.util.concurrent.Callable;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.logging.log4j.message.StringMapMessage;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * The reference workload logged through log4j2: a LoggerContext of its own configured from {@code
@@ -23,37 +24,30 @@ import org.apache.logging.log4j.message.StringMapMessage;
  * with the quick start's summary line; {@code refused} counts the events the appender dropped (its
  * buffer was full, {@code bufferFullPolicy=DROP}).
  */
-public final class Log4j2Command implements Command {
+@Command(
+    name = "log4j2",
+    description =
+        "the reference workload logged through log4j2 and the Logproducer appender (OTLP/HTTP).",
+    footerHeading = "%n",
+    footer = {
+      "The appender is configured by log4j2-example.xml (in the jar); the options above and the",
+      "common ones fill its $${sys:lp.*} properties.",
+      "",
+      Main.SUMMARY_USAGE
+    })
+public final class Log4j2Command implements Callable<Integer> {
+
+  @Mixin AppenderRun appenderRun;
+
+  @Mixin CommonOptions common;
 
   @Override
-  public String name() {
-    return "log4j2";
-  }
-
-  @Override
-  public String summary() {
-    return "the reference workload logged through log4j2 and the Logproducer appender (OTLP/HTTP).";
-  }
-
-  @Override
-  public List<OptionSpec> options() {
-    return AppenderRun.options();
-  }
-
-  @Override
-  public List<String> notes() {
-    return List.of(
-        "The appender is configured by log4j2-example.xml (in the jar); the options above and the common"
-            + " ones fill its ${sys:lp.*} properties.");
-  }
-
-  @Override
-  public int run(Options options) throws Exception {
-    return AppenderRun.run(
+  public Integer call() throws Exception {
+    return appenderRun.run(
         "log4j2",
-        options,
+        common,
         (endpoint, policy) -> {
-          ProducerConfig config = options.producerConfig().build();
+          ProducerConfig config = common.producerConfig().build();
           System.setProperty("lp.endpoint", endpoint);
           System.setProperty("lp.bufferFullPolicy", policy);
           System.setProperty("lp.maxBlockMillis", Long.toString(config.getMaxBlockMillis()));
@@ -63,14 +57,13 @@ public final class Log4j2Command implements Command {
           System.setProperty("lp.sendThreads", Integer.toString(config.getSendThreads()));
           System.setProperty(
               "lp.deliveryTimeoutMillis", Long.toString(config.getDeliveryTimeoutMillis()));
-          if (options.has("compression")) {
-            System.setProperty("lp.compression", options.string("compression", "none"));
+          if (common.compression() != null) {
+            System.setProperty("lp.compression", common.compression());
           }
           System.setProperty("lp.compressionLevel", Integer.toString(config.getCompressionLevel()));
-          if (options.has("request-timeout-ms")) {
-            System.setProperty(
-                "lp.requestTimeoutMillis", Long.toString(options.requestTimeoutMillis(10_000)));
-          }
+          common
+              .requestTimeoutMillis()
+              .ifPresent(ms -> System.setProperty("lp.requestTimeoutMillis", Long.toString(ms)));
           URI xml = Log4j2Command.class.getClassLoader().getResource("log4j2-example.xml").toURI();
           LoggerContext ctx =
               Configurator.initialize(

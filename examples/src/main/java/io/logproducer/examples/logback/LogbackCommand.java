@@ -12,15 +12,18 @@ import io.logproducer.LogRecord;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
 import io.logproducer.examples.AppenderRun;
-import io.logproducer.examples.Command;
-import io.logproducer.examples.OptionSpec;
-import io.logproducer.examples.Options;
+import io.logproducer.examples.CommonOptions;
+import io.logproducer.examples.Main;
 import io.logproducer.logback.LogproducerAppender;
 import java.io.File;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The reference workload logged through logback: a {@link LoggerContext} of its own, configured by
@@ -31,57 +34,49 @@ import java.util.List;
  * key-value pairs. logback is not the jar's SLF4J provider: the producer's own logging still goes
  * to slf4j-simple.
  */
-public final class LogbackCommand implements Command {
+@Command(
+    name = "logback",
+    description =
+        "the reference workload logged through logback's LogproducerAppender"
+            + " (logback-example.xml).",
+    footerHeading = "%n",
+    footer = {
+      "refused= counts the events the appender dropped because its buffer was full"
+          + " (droppedCount()).",
+      "",
+      Main.SUMMARY_USAGE
+    })
+public final class LogbackCommand implements Callable<Integer> {
 
   /** Creates the command. */
   public LogbackCommand() {}
 
-  @Override
-  public String name() {
-    return "logback";
-  }
+  @Mixin AppenderRun appenderRun;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "a logback XML file instead of the bundled logback-example.xml")
+  String configFile;
+
+  @Mixin CommonOptions common;
 
   @Override
-  public String summary() {
-    return "the reference workload logged through logback's LogproducerAppender (logback-example.xml).";
-  }
-
-  @Override
-  public List<OptionSpec> options() {
-    List<OptionSpec> specs = new ArrayList<>(AppenderRun.options());
-    specs.add(
-        1,
-        OptionSpec.value(
-            "config",
-            "FILE",
-            "a logback XML file instead of the bundled logback-example.xml",
-            null));
-    return specs;
-  }
-
-  @Override
-  public List<String> notes() {
-    return List.of(
-        "refused= counts the events the appender dropped because its buffer was full (droppedCount()).");
-  }
-
-  @Override
-  public int run(Options options) throws Exception {
-    String configFile = options.string("config", null);
-    return AppenderRun.run(
+  public Integer call() throws Exception {
+    return appenderRun.run(
         "logback",
-        options,
+        common,
         (endpoint, policy) -> {
-          ProducerConfig config = options.producerConfig().build();
+          ProducerConfig config = common.producerConfig().build();
           LoggerContext ctx = new LoggerContext();
           ctx.setName("logback-example");
           ctx.setMDCAdapter(new LogbackMDCAdapter());
           ctx.putProperty("endpoint", endpoint);
-          if (options.has("compression")) {
-            ctx.putProperty("compression", options.string("compression", "none"));
+          if (common.compression() != null) {
+            ctx.putProperty("compression", common.compression());
           }
           ctx.putProperty(
-              "requestTimeoutMillis", Long.toString(options.requestTimeoutMillis(10_000)));
+              "requestTimeoutMillis", Long.toString(common.requestTimeoutMillis().orElse(10_000)));
           ctx.putProperty("totalSizeInBytes", Long.toString(config.getTotalSizeInBytes()));
           ctx.putProperty("batchSizeInBytes", Integer.toString(config.getBatchSizeInBytes()));
           ctx.putProperty("lingerMillis", Long.toString(config.getLingerMillis()));

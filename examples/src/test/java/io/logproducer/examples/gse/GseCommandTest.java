@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.examples.Options;
+import io.logproducer.examples.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -21,9 +21,7 @@ class GseCommandTest {
 
   @Test
   void theEmbeddedAgentCountsEveryDeliveredRecord() throws Exception {
-    GseCommand command = new GseCommand();
-    Options options =
-        Options.parse(new String[] {"--records", "3000", "--quiet"}, 0, "gse", command.options());
+    GseCommand command = Main.parse(new GseCommand(), "--records", "3000", "--quiet");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream oldOut = System.out;
@@ -32,7 +30,7 @@ class GseCommandTest {
     try {
       System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
       System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      exit = command.run(options);
+      exit = command.call();
     } finally {
       System.setOut(oldOut);
       System.setErr(oldErr);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.examples.Options;
+import io.logproducer.examples.Main;
 import io.logproducer.kafka.KafkaEncoding;
 import io.logproducer.kafka.embedded.EmbeddedKafkaBroker;
 import io.logproducer.testing.kafka.TopicReader;
@@ -57,7 +57,7 @@ class KafkaCommandTest {
 
   /** Runs the sub-command; returns its exit code and what it printed on stdout and stderr. */
   private static Run run(String... args) throws Exception {
-    KafkaCommand command = new KafkaCommand();
+    KafkaCommand command = Main.parse(new KafkaCommand(), args);
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
@@ -66,7 +66,7 @@ class KafkaCommandTest {
     try {
       System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
       System.setErr(new PrintStream(capturedErr, true, StandardCharsets.UTF_8));
-      code = command.run(Options.parse(args, 0, command.name(), command.options()));
+      code = command.call();
     } finally {
       System.setOut(out);
       System.setErr(err);

@@ -3,7 +3,7 @@ package io.logproducer.examples.log4j2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.examples.Options;
+import io.logproducer.examples.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,21 +22,22 @@ class Log4j2CommandTest {
 
   @Test
   void theWorkloadThroughLog4j2ReachesTheEmbeddedReceiver() throws Exception {
-    Log4j2Command command = new Log4j2Command();
-    Options options =
-        Options.parse(
-            new String[] {
-              "--records", "20000", "--threads", "4", "--compression", "lz4", "--quiet"
-            },
-            0,
-            command.name(),
-            command.options());
+    Log4j2Command command =
+        Main.parse(
+            new Log4j2Command(),
+            "--records",
+            "20000",
+            "--threads",
+            "4",
+            "--compression",
+            "lz4",
+            "--quiet");
     PrintStream out = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     int code;
     try {
       System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      code = command.run(options);
+      code = command.call();
     } finally {
       System.setOut(out);
     }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.logproducer.examples.Options;
+import io.logproducer.examples.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,11 +22,11 @@ class LogbackCommandTest {
               + "raw_mb_per_sec=([\\d.]+) wire_mb_per_sec=([\\d.]+)");
 
   private static int run(ByteArrayOutputStream captured, String... args) throws Exception {
-    LogbackCommand command = new LogbackCommand();
+    LogbackCommand command = Main.parse(new LogbackCommand(), args);
     PrintStream out = System.out;
     try {
       System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-      return command.run(Options.parse(args, 0, command.name(), command.options()));
+      return command.call();
     } finally {
       System.setOut(out);
     }
