@@ -42,6 +42,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "AppenderSuite",
     mixinStandardHelpOptions = true,
+    abbreviateSynopsis = true,
     sortOptions = false,
     showDefaultValues = true,
     description = "The logging appenders, each in its own JVM, against one receiver JVM.")

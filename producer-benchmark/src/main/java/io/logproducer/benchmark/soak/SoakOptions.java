@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "run-soak.sh",
     mixinStandardHelpOptions = true,
+    abbreviateSynopsis = true,
     sortOptions = false,
     showDefaultValues = true,
     description = "The soak (java -cp benchmarks.jar io.logproducer.benchmark.soak.SoakMain).",
