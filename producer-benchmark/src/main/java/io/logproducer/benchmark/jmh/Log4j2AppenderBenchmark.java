@@ -21,9 +21,7 @@ import org.apache.logging.log4j.core.config.ConfigurationSource;
 import org.apache.logging.log4j.core.config.xml.XmlConfiguration;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -31,7 +29,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
 
 /**
@@ -63,16 +60,9 @@ import org.openjdk.jmh.infra.IterationParams;
  *   org.openjdk.jmh.Main Log4j2AppenderBenchmark -t 1
  * </pre>
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-    value = 1,
-    jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED",
-    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-public class Log4j2AppenderBenchmark {
+public class Log4j2AppenderBenchmark extends BenchmarkDefaults {
 
   static final String LOGGER_NAME = "com.example.shop.PaymentService";
 
