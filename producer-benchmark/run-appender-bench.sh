@@ -7,8 +7,8 @@
 # events/s from 4 threads through our defaults. It writes docs/perf-data/appender-suite.tsv (with --profile also
 # docs/perf-data/appender-profile-{logback,log4j2}.tsv) and then run-suite.sh --report-only refills the page.
 # Options go to the suite: --quick (under 5 minutes: fewer events, 1 run per cell), --only logback/otel,..., --regime
-# saturated|paced, --threads 1,4, --runs N, --profile, --no-high-rate. The full run takes the median of 3 runs per
-# cell (about 25 minutes on 2 cores).
+# saturated|paced, --threads 1,4, --runs N, --profile, --no-high-rate, --out F, --target D (--help lists them). The full
+# run takes the median of 3 runs per cell (about 25 minutes on 2 cores).
 #
 # --jmh: the earlier method instead (the "Microbenchmark and end to end in one JVM" part of the section):
 #  1. AppenderBenchmark (the logback appender path on the logging thread: logproducer, logproducer inside logback's

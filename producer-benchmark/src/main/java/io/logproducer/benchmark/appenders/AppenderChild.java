@@ -10,9 +10,11 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 
@@ -115,7 +117,7 @@ public final class AppenderChild {
     done.await();
     long t1 = System.nanoTime();
     long proc1 = ThreadGroupCpu.processNanos();
-    Map<String, Long> groups = ThreadGroupCpu.byGroup(threads0, ThreadGroupCpu.threads());
+    long[] groups = ThreadGroupCpu.byGroup(threads0, ThreadGroupCpu.threads());
     release.countDown();
     for (Thread t : threads) {
       t.join();
@@ -128,17 +130,10 @@ public final class AppenderChild {
     target.stop();
     long t2 = System.nanoTime();
     long proc2 = ThreadGroupCpu.processNanos();
-    long live = groups.values().stream().mapToLong(Long::longValue).sum();
-    groups.merge("other", Math.max(0, (proc1 - proc0) - live), Long::sum);
-    long events = 0;
-    long cpu = 0;
-    long alloc = 0;
-    long pacing = 0;
+    groups[groups.length - 1] += Math.max(0, (proc1 - proc0) - LongStream.of(groups).sum());
+    long[] sum = new long[4]; // {events, cpu ns, alloc bytes, pacing ns}
     for (long[] p : perThread) {
-      events += p[0];
-      cpu += p[1];
-      alloc += p[2];
-      pacing += p[3];
+      Arrays.setAll(sum, i -> sum[i] + p[i]);
     }
     long fileLines =
         spec.variant().sink() == AppenderVariant.Sink.FILE
@@ -146,12 +141,12 @@ public final class AppenderChild {
             : -1;
     ChildResult r =
         new ChildResult(
-            events,
+            sum[0],
             t1 - t0,
             t2 - t0,
-            cpu,
-            pacing,
-            alloc,
+            sum[1],
+            sum[3],
+            sum[2],
             proc2 - proc0,
             proc2 - proc1,
             groups,
@@ -194,10 +189,7 @@ public final class AppenderChild {
       Thread.currentThread().interrupt();
       return new long[4];
     }
-    long events =
-        paced
-            ? (long) (spec.ratePerThread() * spec.durationMillis() / 1000.0)
-            : spec.eventsPerThread();
+    long events = spec.eventsEach();
     long cpu0 = THREADS.getCurrentThreadCpuTime();
     long alloc0 = THREADS.getCurrentThreadAllocatedBytes();
     if (paced) {
@@ -221,17 +213,14 @@ public final class AppenderChild {
     return new long[] {events, cpu, alloc, (long) (pacingPerEvent * events)};
   }
 
-  /** The number of line feeds in {@code file}. */
+  /** The number of line feeds in {@code file} (a partly written last line does not count). */
   static long lines(Path file) throws IOException {
     long n = 0;
     byte[] buf = new byte[1 << 16];
     try (InputStream in = Files.newInputStream(file)) {
-      int r;
-      while ((r = in.read(buf)) > 0) {
+      for (int r; (r = in.read(buf)) > 0; ) {
         for (int i = 0; i < r; i++) {
-          if (buf[i] == '\n') {
-            n++;
-          }
+          n += buf[i] == '\n' ? 1 : 0;
         }
       }
     }

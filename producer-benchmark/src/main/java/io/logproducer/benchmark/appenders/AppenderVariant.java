@@ -1,6 +1,6 @@
 package io.logproducer.benchmark.appenders;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -74,23 +74,6 @@ public enum AppenderVariant {
   }
 
   /**
-   * {@return the variants named in {@code list} (comma-separated ids)}
-   *
-   * @throws IllegalArgumentException naming {@code --only} and the unknown id
-   */
-  public static List<AppenderVariant> parseList(String list) {
-    List<AppenderVariant> out = new ArrayList<>();
-    for (String s : list.split(",")) {
-      try {
-        out.add(byId(s.trim()));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("--only: " + e.getMessage(), e);
-      }
-    }
-    return out;
-  }
-
-  /**
    * {@return the variant named {@code id}}
    *
    * @throws IllegalArgumentException for an unknown id, listing the known ones
@@ -101,10 +84,7 @@ public enum AppenderVariant {
         return v;
       }
     }
-    List<String> known = new ArrayList<>();
-    for (AppenderVariant v : values()) {
-      known.add(v.id);
-    }
+    List<String> known = Arrays.stream(values()).map(AppenderVariant::id).toList();
     throw new IllegalArgumentException("unknown variant '" + id + "'; known: " + known);
   }
 }

@@ -1,11 +1,10 @@
 package io.logproducer.benchmark.appenders;
 
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 
 /**
- * What a child measured, printed as one line {@code result k=v …} and parsed back by the suite.
+ * What a child measured, printed as one line {@code result name=value …} ({@link RecordWords}) and
+ * parsed back by the suite.
  *
  * @param events events logged in the measured phase
  * @param loggingNanos wall time from the start of the measured phase until every logging thread
@@ -17,12 +16,12 @@ import java.util.Map;
  * @param allocatedBytes the logging threads' allocation in the measured phase
  * @param processCpuNanos the whole process's CPU over the window (stop included)
  * @param stopCpuNanos the part of it spent stopping the framework
- * @param groups CPU ns by thread group while logging ({@link ThreadGroupCpu#GROUPS}; {@code other}
- *     includes threads that exited)
+ * @param groups CPU ns by thread group while logging, in {@code AppenderSuiteResults.GROUPS} order
+ *     ({@code other} includes threads that exited)
  * @param fileLines file variants: lines in the file after the stop (warm-up included), else -1
  * @param queueSizeAttribute log4j2: whether our appender had a {@code queueSize} attribute
  */
-public record ChildResult(
+record ChildResult(
     long events,
     long loggingNanos,
     long windowNanos,
@@ -31,7 +30,7 @@ public record ChildResult(
     long allocatedBytes,
     long processCpuNanos,
     long stopCpuNanos,
-    Map<String, Long> groups,
+    long[] groups,
     long fileLines,
     boolean queueSizeAttribute) {
 
@@ -39,21 +38,7 @@ public record ChildResult(
 
   /** {@return the line the child prints} */
   String format() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("events", events);
-    m.put("logging_ns", loggingNanos);
-    m.put("window_ns", windowNanos);
-    m.put("logging_cpu_ns", loggingCpuNanos);
-    m.put("pacing_ns", pacingNanos);
-    m.put("alloc_bytes", allocatedBytes);
-    m.put("process_cpu_ns", processCpuNanos);
-    m.put("stop_cpu_ns", stopCpuNanos);
-    groups.forEach((g, v) -> m.put("g_" + g, v));
-    m.put("file_lines", fileLines);
-    m.put("queue_size_attribute", queueSizeAttribute ? 1 : 0);
-    StringBuilder sb = new StringBuilder(PREFIX);
-    m.forEach((k, v) -> sb.append(k).append('=').append(v).append(' '));
-    return sb.toString().trim();
+    return PREFIX + String.join(" ", RecordWords.of(this));
   }
 
   /**
@@ -65,26 +50,7 @@ public record ChildResult(
     if (line == null || !line.startsWith(PREFIX)) {
       throw new IllegalArgumentException("not a child result: " + line);
     }
-    Map<String, Long> m = new HashMap<>();
-    for (String kv : line.substring(PREFIX.length()).trim().split(" ")) {
-      int eq = kv.indexOf('=');
-      m.put(kv.substring(0, eq), Long.parseLong(kv.substring(eq + 1)));
-    }
-    Map<String, Long> groups = new LinkedHashMap<>();
-    for (String g : ThreadGroupCpu.GROUPS) {
-      groups.put(g, m.getOrDefault("g_" + g, 0L));
-    }
-    return new ChildResult(
-        m.get("events"),
-        m.get("logging_ns"),
-        m.get("window_ns"),
-        m.get("logging_cpu_ns"),
-        m.get("pacing_ns"),
-        m.get("alloc_bytes"),
-        m.get("process_cpu_ns"),
-        m.get("stop_cpu_ns"),
-        groups,
-        m.get("file_lines"),
-        m.get("queue_size_attribute") == 1);
+    return RecordWords.parse(
+        ChildResult.class, List.of(line.substring(PREFIX.length()).split(" ")));
   }
 }

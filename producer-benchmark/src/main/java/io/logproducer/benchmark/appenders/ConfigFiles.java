@@ -46,62 +46,55 @@ final class ConfigFiles {
     Path log = logFile(workDir, v).toAbsolutePath();
     String xml =
         switch (v) {
-          case LOGBACK_LOGPRODUCER -> logback(ourLogback(""));
-          case LOGBACK_INLINE -> logback(ourLogback("    <queueSize>0</queueSize>\n"));
+          case LOGBACK_LOGPRODUCER -> logback(ourLogback(""), "LOGPRODUCER");
+          case LOGBACK_INLINE ->
+              logback(ourLogback("    <queueSize>0</queueSize>\n"), "LOGPRODUCER");
           case LOGBACK_FILE ->
               logback(
-                  "  <appender name=\"FILE\" class=\"ch.qos.logback.core.FileAppender\">\n"
-                      + "    <file>"
-                      + log
-                      + "</file>\n"
-                      + "    <append>false</append>\n"
-                      + "    <immediateFlush>false</immediateFlush>\n"
-                      + "    <encoder><pattern>"
-                      + PATTERN
-                      + "</pattern></encoder>\n"
-                      + "  </appender>\n",
+                  """
+                    <appender name="FILE" class="ch.qos.logback.core.FileAppender">
+                      <file>%s</file>
+                      <append>false</append>
+                      <immediateFlush>false</immediateFlush>
+                      <encoder><pattern>%s</pattern></encoder>
+                    </appender>
+                  """
+                      .formatted(log, PATTERN),
                   "FILE");
           case LOGBACK_OTEL ->
               logback(
-                  "  <appender name=\"OTEL\""
-                      + " class=\"io.opentelemetry.instrumentation.logback.appender.v1_0"
-                      + ".OpenTelemetryAppender\">\n"
-                      + "    <captureMdcAttributes>*</captureMdcAttributes>\n"
-                      + "  </appender>\n",
+                  """
+                    <appender name="OTEL" class="io.opentelemetry.instrumentation.logback.appender.v1_0.OpenTelemetryAppender">
+                      <captureMdcAttributes>*</captureMdcAttributes>
+                    </appender>
+                  """,
                   "OTEL");
           case LOGBACK_ALIYUN ->
               logback(
-                  "  <appender name=\"ALIYUN\""
-                      + " class=\"io.logproducer.benchmark.appenders.AliyunLocalAppender\">\n"
-                      + "    <endpoint>"
-                      + SLS_HOST
-                      + "</endpoint>\n"
-                      + "    <accessKeyId>benchmark-access-key-id</accessKeyId>\n"
-                      + "    <accessKeySecret>benchmark-access-key-secret</accessKeySecret>\n"
-                      + "    <project>"
-                      + SLS_PROJECT
-                      + "</project>\n"
-                      + "    <logStore>reference</logStore>\n"
-                      + "    <topic>benchmark</topic>\n"
-                      + "    <mdcFields>"
-                      + Workload.MDC_KEYS[0]
-                      + ","
-                      + Workload.MDC_KEYS[1]
-                      + "</mdcFields>\n"
-                      + "  </appender>\n",
+                  """
+                    <appender name="ALIYUN" class="io.logproducer.benchmark.appenders.AliyunLocalAppender">
+                      <endpoint>%s</endpoint>
+                      <accessKeyId>benchmark-access-key-id</accessKeyId>
+                      <accessKeySecret>benchmark-access-key-secret</accessKeySecret>
+                      <project>%s</project>
+                      <logStore>reference</logStore>
+                      <topic>benchmark</topic>
+                      <mdcFields>%s</mdcFields>
+                    </appender>
+                  """
+                      .formatted(SLS_HOST, SLS_PROJECT, String.join(",", Workload.MDC_KEYS)),
                   "ALIYUN");
           case LOG4J2_LOGPRODUCER -> log4j2(ourLog4j2(""), "LOGPRODUCER");
           case LOG4J2_INLINE ->
               log4j2(ourLog4j2(queueSizeAttribute ? " queueSize=\"0\"" : ""), "LOGPRODUCER");
           case LOG4J2_RAF ->
               log4j2(
-                  "    <RandomAccessFile name=\"RAF\" fileName=\""
-                      + log
-                      + "\" append=\"false\" immediateFlush=\"false\">\n"
-                      + "      <PatternLayout pattern=\""
-                      + PATTERN
-                      + "\"/>\n"
-                      + "    </RandomAccessFile>\n",
+                  """
+                      <RandomAccessFile name="RAF" fileName="%s" append="false" immediateFlush="false">
+                        <PatternLayout pattern="%s"/>
+                      </RandomAccessFile>
+                  """
+                      .formatted(log, PATTERN),
                   "RAF");
           case LOG4J2_OTEL ->
               log4j2(
@@ -114,63 +107,61 @@ final class ConfigFiles {
 
   /** docs/appenders.md's logback appender, plus {@code extra} elements. */
   private static String ourLogback(String extra) {
-    return "  <appender name=\"LOGPRODUCER\" class=\"io.logproducer.logback.LogproducerAppender\">\n"
-        + "    <otlp>\n"
-        + "      <endpoint>${otlp.endpoint:-http://127.0.0.1:4318}</endpoint>\n"
-        + "      <header>X-BK-TOKEN=abc</header>\n"
-        + "      <serviceName>checkout</serviceName>\n"
-        + "    </otlp>\n"
-        + "    <producer>\n"
-        + "      <totalSizeInBytes>67108864</totalSizeInBytes>\n"
-        + "      <compression>zstd</compression>\n"
-        + "    </producer>\n"
-        + "    <mapping>\n"
-        + "      <mdcExclude>password</mdcExclude>\n"
-        + "    </mapping>\n"
-        + "    <stopTimeoutMillis>10000</stopTimeoutMillis>\n"
-        + extra
-        + "  </appender>\n";
-  }
-
-  private static String logback(String appender) {
-    return logback(appender, "LOGPRODUCER");
+    return """
+          <appender name="LOGPRODUCER" class="io.logproducer.logback.LogproducerAppender">
+            <otlp>
+              <endpoint>${otlp.endpoint:-http://127.0.0.1:4318}</endpoint>
+              <header>X-BK-TOKEN=abc</header>
+              <serviceName>checkout</serviceName>
+            </otlp>
+            <producer>
+              <totalSizeInBytes>67108864</totalSizeInBytes>
+              <compression>zstd</compression>
+            </producer>
+            <mapping>
+              <mdcExclude>password</mdcExclude>
+            </mapping>
+            <stopTimeoutMillis>10000</stopTimeoutMillis>
+        %s  </appender>
+        """
+        .formatted(extra);
   }
 
   private static String logback(String appender, String ref) {
-    return "<configuration>\n"
-        + appender
-        + "  <root level=\"INFO\">\n"
-        + "    <appender-ref ref=\""
-        + ref
-        + "\"/>\n"
-        + "  </root>\n"
-        + "</configuration>\n";
+    return """
+        <configuration>
+        %s  <root level="INFO">
+            <appender-ref ref="%s"/>
+          </root>
+        </configuration>
+        """
+        .formatted(appender, ref);
   }
 
   /** docs/appenders.md's log4j2 appender, plus {@code attributes} on its element. */
   private static String ourLog4j2(String attributes) {
-    return "    <Logproducer name=\"LOGPRODUCER\" stopTimeoutMillis=\"10000\""
-        + attributes
-        + ">\n"
-        + "      <Otlp endpoint=\"${sys:otlp.endpoint:-http://127.0.0.1:4318}\""
-        + " serviceName=\"checkout\" headers=\"X-BK-TOKEN=abc\"/>\n"
-        + "      <ProducerSettings totalSizeInBytes=\"67108864\" compression=\"zstd\"/>\n"
-        + "      <Mapping mdcExclude=\"password\"/>\n"
-        + "    </Logproducer>\n";
+    return """
+            <Logproducer name="LOGPRODUCER" stopTimeoutMillis="10000"%s>
+              <Otlp endpoint="${sys:otlp.endpoint:-http://127.0.0.1:4318}" serviceName="checkout" headers="X-BK-TOKEN=abc"/>
+              <ProducerSettings totalSizeInBytes="67108864" compression="zstd"/>
+              <Mapping mdcExclude="password"/>
+            </Logproducer>
+        """
+        .formatted(attributes);
   }
 
   private static String log4j2(String appender, String ref) {
-    return "<Configuration status=\"WARN\">\n"
-        + "  <Appenders>\n"
-        + appender
-        + "  </Appenders>\n"
-        + "  <Loggers>\n"
-        + "    <Root level=\"INFO\">\n"
-        + "      <AppenderRef ref=\""
-        + ref
-        + "\"/>\n"
-        + "    </Root>\n"
-        + "  </Loggers>\n"
-        + "</Configuration>\n";
+    return """
+        <Configuration status="WARN">
+          <Appenders>
+        %s  </Appenders>
+          <Loggers>
+            <Root level="INFO">
+              <AppenderRef ref="%s"/>
+            </Root>
+          </Loggers>
+        </Configuration>
+        """
+        .formatted(appender, ref);
   }
 }

@@ -17,19 +17,4 @@ public enum Regime {
   public String id() {
     return name().toLowerCase(java.util.Locale.ROOT);
   }
-
-  /**
-   * {@return the regime named {@code id}}
-   *
-   * @throws IllegalArgumentException naming {@code --regime} for an unknown name
-   */
-  public static Regime byId(String id) {
-    for (Regime r : values()) {
-      if (r.id().equals(id)) {
-        return r;
-      }
-    }
-    throw new IllegalArgumentException(
-        "--regime: unknown regime '" + id + "'; known: saturated, paced");
-  }
 }

@@ -1,12 +1,12 @@
 package io.logproducer.benchmark.appenders;
 
+import io.logproducer.benchmark.report.AppenderSuiteResults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -16,9 +16,6 @@ import java.util.Map;
  * comm}, at most 15 characters): see {@link #groupOf}. Off Linux every value is 0.
  */
 final class ThreadGroupCpu {
-
-  /** The groups, in report order. */
-  static final String[] GROUPS = {"logging", "appender", "gc", "jit", "other"};
 
   /** Names of the child's logging threads start with this. */
   static final String LOGGING_PREFIX = "log-";
@@ -96,19 +93,17 @@ final class ThreadGroupCpu {
   }
 
   /**
-   * {@return CPU ns by group between two {@link #threads()} snapshots}: for each thread live at
-   * {@code to}, its CPU since {@code from} (all of it if it started after {@code from})
+   * {@return CPU ns by group ({@code AppenderSuiteResults.GROUPS} order) between two {@link
+   * #threads()} snapshots}: for each thread live at {@code to}, its CPU since {@code from} (all of
+   * it if it started after {@code from})
    */
-  static Map<String, Long> byGroup(Map<String, Object[]> from, Map<String, Object[]> to) {
-    Map<String, Long> out = new LinkedHashMap<>();
-    for (String g : GROUPS) {
-      out.put(g, 0L);
-    }
+  static long[] byGroup(Map<String, Object[]> from, Map<String, Object[]> to) {
+    long[] out = new long[AppenderSuiteResults.GROUPS.size()];
     to.forEach(
         (tid, v) -> {
           Object[] before = from.get(tid);
           long base = before != null && before[0].equals(v[0]) ? (Long) before[1] : 0L;
-          out.merge(groupOf((String) v[0]), (Long) v[1] - base, Long::sum);
+          out[AppenderSuiteResults.GROUPS.indexOf(groupOf((String) v[0]))] += (Long) v[1] - base;
         });
     return out;
   }

@@ -1,5 +1,6 @@
 package io.logproducer.benchmark.jmh;
 
+import ch.qos.logback.classic.AsyncAppender;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
@@ -21,8 +22,6 @@ import io.opentelemetry.sdk.logs.export.LogRecordExporter;
 import io.opentelemetry.sdk.resources.Resource;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Locale;
@@ -34,9 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -44,9 +41,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 import org.slf4j.Logger;
 
 /**
@@ -88,16 +83,9 @@ import org.slf4j.Logger;
  *
  * <pre>java -jar target/benchmarks.jar AppenderBenchmark -t 1 -prof gc</pre>
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-    value = 1,
-    jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED",
-    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-public class AppenderBenchmark {
+public class AppenderBenchmark extends BenchmarkDefaults {
 
   /**
    * An application's logger: our appender ignores the {@code io.logproducer.*} loggers (its
@@ -253,116 +241,69 @@ public class AppenderBenchmark {
 
   @TearDown(Level.Trial)
   public void stop() {
-    long logged = 0;
-    long measuredCpu = 0;
-    long measuredLogged = 0;
-    for (ThreadState t : threads) {
-      logged += t.logged;
-      measuredCpu += t.measuredCpuNanos;
-      measuredLogged += t.measuredLogged;
-    }
-    long appenderDropped = -1;
     if (openTelemetry != null) {
       // Exports what is still queued (up to the processor's export timeout per batch), then stops.
       openTelemetry.getSdkLoggerProvider().shutdown().join(60, TimeUnit.SECONDS);
     }
-    long appenderFailed = -1;
-    Object inner =
-        installed instanceof ch.qos.logback.classic.AsyncAppender async
-            ? async.getAppender("LP")
-            : installed;
-    if (installed instanceof ch.qos.logback.classic.AsyncAppender async) {
+    if (installed instanceof AsyncAppender async) {
       async.stop(); // hands what is queued to the inner appender first
     }
+    Object inner = installed instanceof AsyncAppender async ? async.getAppender("LP") : installed;
+    String drops = "";
     if (inner instanceof LogproducerAppender ours) {
       ours.stop(); // ships what is buffered, bounded by the appender's stop timeout
-      appenderDropped = ours.droppedCount();
-      appenderFailed = ours.failedCount();
+      drops =
+          " droppedCount()=%d failedCount()=%d".formatted(ours.droppedCount(), ours.failedCount());
     }
     context.stop();
     // The receiver counts a request before it answers, so every request an exporter saw answered is
     // counted.
     long received = receiver.acceptedRecords();
-    long bodyBytes = receiver.acceptedBodyBytes();
-    long requests = receiver.acceptedRequests();
-    receiver.close();
+    long logged = LoggingThread.logged(threads);
     StringBuilder report =
-        new StringBuilder("\n[AppenderBenchmark] appender=")
-            .append(appender)
-            .append(" threads=")
-            .append(threads.size())
-            .append(" logged=")
-            .append(logged)
-            .append(" loggingThreadCpuNsPerOp=")
-            .append(
-                measuredLogged == 0
-                    ? "n/a"
-                    : String.format(Locale.ROOT, "%.1f", (double) measuredCpu / measuredLogged));
+        new StringBuilder(
+            "%n[AppenderBenchmark] appender=%s %s"
+                .formatted(appender, LoggingThread.summary(threads)));
     if (!"noop".equals(appender)) {
-      report
-          .append(" receiverRecords=")
-          .append(received)
-          .append(" notReceived=")
-          .append(logged - received)
-          .append(" (")
-          .append(
-              String.format(
-                  Locale.ROOT, "%.1f%%", logged == 0 ? 0.0 : 100.0 * (logged - received) / logged))
-          .append(")")
-          .append(" receiverRequests=")
-          .append(requests)
-          .append(" bytesPerRecord=")
-          .append(received == 0 ? 0 : bodyBytes / received);
+      report.append(
+          String.format(
+              Locale.ROOT,
+              " receiverRecords=%d notReceived=%d (%.1f%%) receiverRequests=%d bytesPerRecord=%d",
+              received,
+              logged - received,
+              logged == 0 ? 0.0 : 100.0 * (logged - received) / logged,
+              receiver.acceptedRequests(),
+              received == 0 ? 0 : receiver.acceptedBodyBytes() / received));
     }
-    if (appenderDropped >= 0) {
-      report
-          .append(" droppedCount()=")
-          .append(appenderDropped)
-          .append(" failedCount()=")
-          .append(appenderFailed);
-    }
+    report.append(drops);
+    receiver.close();
     if (otelExporter != null) {
       long exported = otelExporter.exported.sum();
       long failed = otelExporter.failed.sum();
-      report
-          .append(" otelQueue=")
-          .append(otelMaxQueueSize)
-          .append(" otelExported=")
-          .append(exported)
-          .append(" otelFailed=")
-          .append(failed)
-          .append(" otelDropped(logged-exported-failed)=")
-          .append(logged - exported - failed);
+      report.append(
+          " otelQueue=%d otelExported=%d otelFailed=%d otelDropped(logged-exported-failed)=%d"
+              .formatted(otelMaxQueueSize, exported, failed, logged - exported - failed));
       LogRecordData sample = otelExporter.sample;
       if (sample != null) {
-        report
-            .append("\n[AppenderBenchmark] otel record: scope=")
-            .append(sample.getInstrumentationScopeInfo().getName())
-            .append(" body=")
-            .append(sample.getBodyValue())
-            .append(" attributes=")
-            .append(sample.getAttributes());
+        report.append(
+            "%n[AppenderBenchmark] otel record: scope=%s body=%s attributes=%s"
+                .formatted(
+                    sample.getInstrumentationScopeInfo().getName(),
+                    sample.getBodyValue(),
+                    sample.getAttributes()));
       }
     }
     System.out.println(report);
   }
 
-  /**
-   * Each benchmark thread: its MDC (a request's context) and its own ids and users, and the calls
-   * it made.
-   */
+  /** Each benchmark thread: its MDC (a request's context), its ids and users, its calls. */
   @State(Scope.Thread)
-  public static class ThreadState {
+  public static class ThreadState extends LoggingThread {
     private static final AtomicInteger THREADS = new AtomicInteger();
-    static final int POOL = 1024;
-    final Long[] orderIds = new Long[POOL];
-    final String[] users = new String[POOL];
-    int next;
-    long logged;
 
     @Setup(Level.Trial)
     public void prepare(AppenderBenchmark bench) {
-      Records.fillOrders(THREADS.incrementAndGet(), orderIds, users);
+      fill(THREADS.incrementAndGet());
       bench.threads.add(this);
     }
 
@@ -373,36 +314,19 @@ public class AppenderBenchmark {
     public void mdc(AppenderBenchmark bench, IterationParams iteration) {
       bench.mdc.put("requestId", "req-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
       bench.mdc.put("tenant", "acme-eu-west-1");
-      measuring = iteration.getType() == IterationType.MEASUREMENT;
-      iterationLogged = logged;
-      iterationCpu = CPU.getCurrentThreadCpuTime();
+      iterationStarts(iteration);
     }
 
-    /**
-     * The logging thread's own CPU time in measurement iterations (not the time it waited for a
-     * core).
-     */
     @TearDown(Level.Iteration)
     public void cpu() {
-      if (measuring) {
-        measuredCpuNanos += CPU.getCurrentThreadCpuTime() - iterationCpu;
-        measuredLogged += logged - iterationLogged;
-      }
+      iterationEnds();
     }
-
-    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
-    boolean measuring;
-    long iterationLogged;
-    long iterationCpu;
-    long measuredCpuNanos;
-    long measuredLogged;
   }
 
   @Benchmark
   public void log(ThreadState s) {
-    int i = s.next++ & (ThreadState.POOL - 1);
+    int i = s.nextCall();
     logger.info("Order {} paid by {}: payment captured, receipt sent", s.orderIds[i], s.users[i]);
-    s.logged++;
   }
 
   /**

@@ -4,12 +4,9 @@ import io.logproducer.log4j2.LogproducerAppender;
 import io.logproducer.testing.otlp.OtlpReceiver;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
@@ -24,9 +21,7 @@ import org.apache.logging.log4j.core.config.ConfigurationSource;
 import org.apache.logging.log4j.core.config.xml.XmlConfiguration;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -34,9 +29,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * The log4j2 appender path on the logging thread: one op is one {@code logger.info("Order {} paid
@@ -67,16 +60,9 @@ import org.openjdk.jmh.runner.IterationType;
  *   org.openjdk.jmh.Main Log4j2AppenderBenchmark -t 1
  * </pre>
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-    value = 1,
-    jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED",
-    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-public class Log4j2AppenderBenchmark {
+public class Log4j2AppenderBenchmark extends BenchmarkDefaults {
 
   static final String LOGGER_NAME = "com.example.shop.PaymentService";
 
@@ -151,69 +137,33 @@ public class Log4j2AppenderBenchmark {
 
   @TearDown(Level.Trial)
   public void stop() throws IOException {
-    long logged = 0;
-    long measuredCpu = 0;
-    long measuredLogged = 0;
-    for (ThreadState t : threads) {
-      logged += t.logged;
-      measuredCpu += t.measuredCpuNanos;
-      measuredLogged += t.measuredLogged;
-    }
     Appender installed = context.getConfiguration().getAppender("BENCH");
-    long dropped = -1;
-    if (installed instanceof LogproducerAppender ours) {
+    LogproducerAppender ours = installed instanceof LogproducerAppender a ? a : null;
+    if (ours != null) {
       ours.stop(); // ships what is queued and buffered, bounded by the appender's stop timeout
-      dropped = ours.droppedCount();
     }
     context.stop();
     long received = receiver.acceptedRecords();
+    String drops =
+        ours == null
+            ? ""
+            : " receiverRecords=%d notReceived=%d droppedCount()=%d"
+                .formatted(received, LoggingThread.logged(threads) - received, ours.droppedCount());
     receiver.close();
     Files.deleteIfExists(file);
-    StringBuilder report =
-        new StringBuilder("\n[Log4j2AppenderBenchmark] appender=")
-            .append(appender)
-            .append(" pauseMicros=")
-            .append(pauseMicros)
-            .append(" threads=")
-            .append(threads.size())
-            .append(" logged=")
-            .append(logged)
-            .append(" loggingThreadCpuNsPerOp=")
-            .append(
-                measuredLogged == 0
-                    ? "n/a"
-                    : String.format(Locale.ROOT, "%.1f", (double) measuredCpu / measuredLogged));
-    if (dropped >= 0) {
-      report
-          .append(" receiverRecords=")
-          .append(received)
-          .append(" notReceived=")
-          .append(logged - received)
-          .append(" droppedCount()=")
-          .append(dropped);
-    }
-    System.out.println(report);
+    System.out.printf(
+        "%n[Log4j2AppenderBenchmark] appender=%s pauseMicros=%d %s%s%n",
+        appender, pauseMicros, LoggingThread.summary(threads), drops);
   }
 
   /** Each benchmark thread: its ThreadContext, its own ids and users, and the calls it made. */
   @State(Scope.Thread)
-  public static class ThreadState {
+  public static class ThreadState extends LoggingThread {
     private static final AtomicInteger THREADS = new AtomicInteger();
-    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
-    static final int POOL = 1024;
-    final Long[] orderIds = new Long[POOL];
-    final String[] users = new String[POOL];
-    int next;
-    long logged;
-    boolean measuring;
-    long iterationLogged;
-    long iterationCpu;
-    long measuredCpuNanos;
-    long measuredLogged;
 
     @Setup(Level.Trial)
     public void prepare(Log4j2AppenderBenchmark bench) {
-      Records.fillOrders(THREADS.incrementAndGet(), orderIds, users);
+      fill(THREADS.incrementAndGet());
       bench.threads.add(this);
     }
 
@@ -223,26 +173,19 @@ public class Log4j2AppenderBenchmark {
       ThreadContext.put(
           "requestId", "req-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
       ThreadContext.put("tenant", "acme-eu-west-1");
-      measuring = iteration.getType() == IterationType.MEASUREMENT;
-      iterationLogged = logged;
-      iterationCpu = CPU.getCurrentThreadCpuTime();
+      iterationStarts(iteration);
     }
 
-    /** The logging thread's own CPU time in measurement iterations. */
     @TearDown(Level.Iteration)
     public void cpu() {
-      if (measuring) {
-        measuredCpuNanos += CPU.getCurrentThreadCpuTime() - iterationCpu;
-        measuredLogged += logged - iterationLogged;
-      }
+      iterationEnds();
     }
   }
 
   @Benchmark
   public void log(ThreadState s) {
-    int i = s.next++ & (ThreadState.POOL - 1);
+    int i = s.nextCall();
     logger.info("Order {} paid by {}: payment captured, receipt sent", s.orderIds[i], s.users[i]);
-    s.logged++;
     if (pauseMicros > 0) {
       LockSupport.parkNanos(pauseMicros * 1_000);
     }

@@ -2,7 +2,6 @@ package io.logproducer.benchmark.jmh;
 
 import io.logproducer.LogRecord;
 import io.logproducer.testing.ReferenceWorkload;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Pre-generated reference-workload records, so that benchmarks measure the producer and not the
@@ -23,21 +22,5 @@ final class Records {
       r[i] = w.next(base + i);
     }
     return r;
-  }
-
-  /**
-   * Fills one appender benchmark thread's order ids and users (the two arguments of its logging
-   * call), distinct for each thread.
-   *
-   * @param thread the thread's number, from 1
-   * @param orderIds filled with ids
-   * @param users filled with user names, as many as {@code orderIds}
-   */
-  static void fillOrders(int thread, Long[] orderIds, String[] users) {
-    ThreadLocalRandom random = ThreadLocalRandom.current();
-    for (int i = 0; i < orderIds.length; i++) {
-      orderIds[i] = 700_000_000L + thread * 10_000_000L + random.nextInt(10_000_000);
-      users[i] = "user-" + Integer.toHexString(random.nextInt()) + "@example.com";
-    }
   }
 }

@@ -10,9 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -20,7 +18,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@code Producer.send(record)} (no callback) of reference-workload records: encode to OTLP
@@ -41,16 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -jar producer-benchmark/target/benchmarks.jar SendBenchmark -t 4 -p compression=NONE,GZIP,LZ4,ZSTD
  * </pre>
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-    value = 1,
-    jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED",
-    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-public class SendBenchmark {
+public class SendBenchmark extends BenchmarkDefaults {
 
   /** Request compression on the send threads: none isolates send(); lz4 adds the codec's cost. */
   @Param({"NONE", "LZ4"})

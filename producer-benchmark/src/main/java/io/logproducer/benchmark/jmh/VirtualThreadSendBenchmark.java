@@ -12,18 +12,13 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@code Producer.send(record)} throughput (records/s) from 10 platform threads versus 10,000
@@ -38,16 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * $JDK21/bin/java -jar producer-benchmark/target/benchmarks.jar VirtualThreadSendBenchmark
  * </pre>
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-    value = 1,
-    jvmArgsPrepend = "--enable-native-access=ALL-UNNAMED",
-    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-public class VirtualThreadSendBenchmark {
+public class VirtualThreadSendBenchmark extends BenchmarkDefaults {
 
   static final int RECORDS = 100_000;
 

@@ -7,6 +7,7 @@ import static io.logproducer.benchmark.soak.SoakMain.mb;
 import io.logproducer.benchmark.soak.SoakMain.Sample;
 import io.logproducer.benchmark.soak.SoakResult.Criterion;
 import java.util.ArrayList;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 
@@ -64,18 +65,27 @@ final class SoakCriteria {
                 && noId == 0));
     c.add(heapFlat(r.trackingGrownBytes()));
 
-    int[] threads = threadRange(o.warmup(), o.durationSeconds());
+    IntSummaryStatistics threads =
+        samples.stream()
+            .filter(s -> s.t() >= o.warmup() && s.t() <= o.durationSeconds())
+            .filter(s -> s.phase().equals("run"))
+            .mapToInt(Sample::threads)
+            .summaryStatistics();
+    int spread = threads.getMax() - threads.getMin();
     c.add(
         new Criterion(
             "thread count flat",
             "live threads max − min ≤ 2 after warm-up (until the end of sending)",
-            threads == null
+            threads.getCount() == 0
                 ? "no samples"
                 : String.format(
-                    Locale.ROOT, "%d … %d (Δ %d)", threads[0], threads[1], threads[1] - threads[0]),
-            threads != null && threads[1] - threads[0] <= 2));
+                    Locale.ROOT, "%d … %d (Δ %d)", threads.getMin(), threads.getMax(), spread),
+            threads.getCount() > 0 && spread <= 2));
 
-    long maxBuffered = Math.max(r.metrics().getPeakBufferedBytes(), maxSampled());
+    long maxBuffered =
+        Math.max(
+            r.metrics().getPeakBufferedBytes(),
+            samples.stream().mapToLong(Sample::bufferedBytes).max().orElse(0));
     c.add(
         new Criterion(
             "buffered bytes bounded",
@@ -130,33 +140,12 @@ final class SoakCriteria {
 
   private long maxHeapAfterGc(double from, double to) {
     long max = gcLog.maxHeapAfterGc(from, to, o.fullGcsOnly());
-    if (max < 0 && !gcLog.notifications()) {
-      for (Sample s : samples) {
-        if (s.t() >= from && s.t() < to) {
-          max = Math.max(max, s.heapAfterGcBytes());
-        }
-      }
+    if (max >= 0 || gcLog.notifications()) {
+      return max;
     }
-    return max;
-  }
-
-  private int[] threadRange(double from, double to) {
-    int min = Integer.MAX_VALUE;
-    int max = Integer.MIN_VALUE;
-    for (Sample s : samples) {
-      if (s.t() >= from && s.t() <= to && s.phase().equals("run")) {
-        min = Math.min(min, s.threads());
-        max = Math.max(max, s.threads());
-      }
-    }
-    return min > max ? null : new int[] {min, max};
-  }
-
-  private long maxSampled() {
-    long max = 0;
-    for (Sample s : samples) {
-      max = Math.max(max, s.bufferedBytes());
-    }
-    return max;
+    return samples.stream()
+        .filter(s -> s.t() >= from && s.t() < to)
+        .mapToLong(Sample::heapAfterGcBytes)
+        .reduce(max, Math::max);
   }
 }

@@ -5,13 +5,12 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.DoubleSupplier;
+import java.util.stream.Collectors;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
@@ -64,12 +63,11 @@ final class SoakGcLog {
   }
 
   private void record(double t, GarbageCollectionNotificationInfo info) {
-    long after = 0;
-    for (Map.Entry<String, MemoryUsage> e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
-      if (heapPools.contains(e.getKey())) {
-        after += e.getValue().getUsed();
-      }
-    }
+    long after =
+        info.getGcInfo().getMemoryUsageAfterGc().entrySet().stream()
+            .filter(e -> heapPools.contains(e.getKey()))
+            .mapToLong(e -> e.getValue().getUsed())
+            .sum();
     heapAfterGc = after;
     SoakMain.GcEvent ev =
         new SoakMain.GcEvent(
@@ -110,30 +108,24 @@ final class SoakGcLog {
 
   /** {@return the largest heap after a counted GC in [from, to) seconds, bytes; -1 if none} */
   long maxHeapAfterGc(double from, double to, boolean fullGcsOnly) {
-    long max = -1;
-    for (SoakMain.GcEvent e : events()) {
-      if (e.t() >= from && e.t() < to && SoakMain.counts(e, fullGcsOnly)) {
-        max = Math.max(max, e.heapAfterBytes());
-      }
-    }
-    return max;
+    return events().stream()
+        .filter(e -> e.t() >= from && e.t() < to && SoakMain.counts(e, fullGcsOnly))
+        .mapToLong(SoakMain.GcEvent::heapAfterBytes)
+        .max()
+        .orElse(-1);
   }
 
   /** {@return collections so far, all collectors} */
   static long count() {
-    long n = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      n += Math.max(0, gc.getCollectionCount());
-    }
-    return n;
+    return ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .mapToLong(gc -> Math.max(0, gc.getCollectionCount()))
+        .sum();
   }
 
   /** {@return the collectors' names, comma-separated} */
   static String names() {
-    List<String> names = new ArrayList<>();
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      names.add(gc.getName());
-    }
-    return String.join(", ", names);
+    return ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .map(GarbageCollectorMXBean::getName)
+        .collect(Collectors.joining(", "));
   }
 }

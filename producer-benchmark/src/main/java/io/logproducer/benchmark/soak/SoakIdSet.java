@@ -1,11 +1,16 @@
 package io.logproducer.benchmark.soak;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A concurrent set of non-negative ids below 2^40, as a bitset in chunks of {@value #CHUNK_IDS} ids
@@ -19,6 +24,8 @@ final class SoakIdSet {
   static final int CHUNK_IDS = 1 << CHUNK_SHIFT;
   private static final int CHUNK_LONGS = CHUNK_IDS / 64;
   private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+  private static final SoakIdSet NONE = new SoakIdSet(0);
 
   private volatile long[][] chunks;
 
@@ -58,30 +65,7 @@ final class SoakIdSet {
 
   /** Number of ids in {@code [from, to)}. Not atomic with concurrent adds. */
   long count(long from, long to) {
-    long n = 0;
-    for (long id = Math.max(0, from); id < to; ) {
-      long[] c = chunk(id, false);
-      long chunkEnd = ((id >>> CHUNK_SHIFT) + 1) << CHUNK_SHIFT;
-      long end = Math.min(to, chunkEnd);
-      if (c == null) {
-        id = end;
-        continue;
-      }
-      // whole words where possible
-      while (id < end) {
-        int bit = (int) (id & (CHUNK_IDS - 1));
-        if ((bit & 63) == 0 && end - id >= 64) {
-          n += Long.bitCount((long) LONGS.getVolatile(c, bit >>> 6));
-          id += 64;
-        } else {
-          if (((long) LONGS.getVolatile(c, bit >>> 6) & (1L << (bit & 63))) != 0) {
-            n++;
-          }
-          id++;
-        }
-      }
-    }
-    return n;
+    return countNotIn(NONE, from, to);
   }
 
   /** Ids in {@code [from, to)} that are in this set and not in {@code other}. */
@@ -160,37 +144,42 @@ final class SoakIdSet {
     }
   }
 
-  /** Writes the allocated chunks: count, then (index, words) pairs. */
-  void writeTo(DataOutputStream out) throws IOException {
-    long[][] c = chunks;
-    int n = 0;
-    for (long[] chunk : c) {
-      if (chunk != null) {
-        n++;
-      }
-    }
-    out.writeInt(n);
-    for (int i = 0; i < c.length; i++) {
-      if (c[i] != null) {
-        out.writeInt(i);
-        for (int w = 0; w < CHUNK_LONGS; w++) {
-          out.writeLong((long) LONGS.getVolatile(c[i], w));
+  /** Writes {@code sets} to {@code file}: their number, then each set's chunks (index, words). */
+  static void writeAll(Path file, SoakIdSet[] sets) throws IOException {
+    try (DataOutputStream out =
+        new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16))) {
+      out.writeInt(sets.length);
+      for (SoakIdSet set : sets) {
+        long[][] c = set.chunks;
+        out.writeInt((int) Arrays.stream(c).filter(Objects::nonNull).count());
+        for (int i = 0; i < c.length; i++) {
+          if (c[i] != null) {
+            out.writeInt(i);
+            for (int w = 0; w < CHUNK_LONGS; w++) {
+              out.writeLong((long) LONGS.getVolatile(c[i], w));
+            }
+          }
         }
       }
     }
   }
 
-  /** Reads what {@link #writeTo} wrote. */
-  static SoakIdSet readFrom(DataInputStream in) throws IOException {
-    SoakIdSet s = new SoakIdSet(0);
-    int n = in.readInt();
-    for (int k = 0; k < n; k++) {
-      int index = in.readInt();
-      long[] chunk = s.chunk((long) index << CHUNK_SHIFT, true);
-      for (int w = 0; w < CHUNK_LONGS; w++) {
-        chunk[w] = in.readLong();
+  /** Reads what {@link #writeAll} wrote, padded with empty sets to at least {@code min} sets. */
+  static SoakIdSet[] readAll(Path file, int min) throws IOException {
+    try (DataInputStream in =
+        new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+      int n = in.readInt();
+      SoakIdSet[] sets = new SoakIdSet[Math.max(n, min)];
+      for (int i = 0; i < sets.length; i++) {
+        sets[i] = new SoakIdSet(0);
+        for (int k = i < n ? in.readInt() : 0; k > 0; k--) {
+          long[] chunk = sets[i].chunk((long) in.readInt() << CHUNK_SHIFT, true);
+          for (int w = 0; w < CHUNK_LONGS; w++) {
+            chunk[w] = in.readLong();
+          }
+        }
       }
+      return sets;
     }
-    return s;
   }
 }

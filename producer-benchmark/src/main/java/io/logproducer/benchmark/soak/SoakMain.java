@@ -9,23 +9,25 @@ import io.logproducer.ProducerMetrics;
 import io.logproducer.SendResult;
 import io.logproducer.benchmark.harness.MachineInfo;
 import io.logproducer.otlp.OtlpHttpExporter;
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
+import java.lang.management.ThreadInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.LongStream;
+import picocli.CommandLine;
 
 /**
  * The soak: the reference workload at a fixed rate through the real {@link Producer} (OTLP/HTTP,
@@ -87,49 +89,33 @@ public final class SoakMain {
   private Producer producer;
   private SoakReceiverProcess receiver;
   private AppThread[] apps;
+  private long ticks; // the sampler's
+  private long lastDelivered; // the sampler's
 
   SoakMain(SoakOptions o) {
     this.o = o;
-    for (int i = 0; i < byStatus.length; i++) {
-      byStatus[i] = new LongAdder();
-    }
+    Arrays.setAll(byStatus, i -> new LongAdder());
     // Allocated up front, so that id tracking does not grow the heap during the run (rate 0: grows,
-    // and the
-    // growth is reported and allowed for in the heap rule).
+    // and the growth is reported and allowed for in the heap rule).
     long perThread =
         o.rate > 0 ? (long) Math.ceil(o.rate / (double) o.threads * o.durationSeconds() * 1.1) : 0;
     outcomeIds = new SoakIdSet[o.threads];
     deliveredIds = new SoakIdSet[o.threads];
-    for (int t = 0; t < o.threads; t++) {
-      outcomeIds[t] = new SoakIdSet(perThread);
-      deliveredIds[t] = new SoakIdSet(perThread);
-    }
+    Arrays.setAll(outcomeIds, t -> new SoakIdSet(perThread));
+    Arrays.setAll(deliveredIds, t -> new SoakIdSet(perThread));
   }
 
+  /**
+   * Runs the soak ({@link SoakOptions}); exits with 0 (pass), 1 (fail) or 2 (bad options).
+   *
+   * @param args the options
+   */
   public static void main(String[] args) {
-    SoakOptions o;
-    try {
-      o = SoakOptions.parse(args);
-    } catch (SoakOptions.HelpException e) {
-      System.out.print(SoakOptions.USAGE);
-      System.exit(0);
-      return;
-    } catch (RuntimeException e) {
-      System.err.println("soak: " + e.getMessage());
-      System.err.print(SoakOptions.USAGE);
-      System.exit(2);
-      return;
-    }
-    boolean pass;
-    try {
-      pass = new SoakMain(o).run();
-    } catch (Throwable t) {
-      System.err.println("soak: failed: " + t);
-      t.printStackTrace();
-      pass = false;
-    }
+    SoakOptions o = new SoakOptions();
+    o.args.addAll(List.of(args));
+    int code = new CommandLine(o).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
     System.out.flush();
-    System.exit(pass ? 0 : 1);
+    System.exit(code);
   }
 
   double now() {
@@ -153,32 +139,22 @@ public final class SoakMain {
     gcLog.install(this::now);
     t0Nanos = System.nanoTime();
 
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    receiver =
-        new SoakReceiverProcess(
-            java,
-            System.getProperty("java.class.path"),
-            List.of("-Xmx" + o.receiverHeap, "-XX:+UseG1GC"),
-            o.threads);
+    receiver = new SoakReceiverProcess(List.of("-Xmx" + o.receiverHeap, "-XX:+UseG1GC"), o.threads);
     log("receiver listening at %s (own JVM)", receiver.endpoint());
 
-    SoakWatchdog watchdog =
-        new SoakWatchdog(
-            o.durationSeconds()
-                + o.maxBlockMillis / 1000.0
-                + 15
-                + o.closeTimeoutSeconds
-                + 30
-                + 30
-                + 60,
-            () -> {
-              if (receiver != null) {
-                receiver.kill();
-              }
+    // sending, the last send's block (+15 s), close (+30 s), the drain (30 s), 60 s to spare
+    double bound = o.durationSeconds() + o.maxBlockMillis / 1000.0 + o.closeTimeoutSeconds + 135;
+    ScheduledExecutorService timers =
+        Executors.newScheduledThreadPool(
+            2,
+            task -> {
+              Thread t = new Thread(task, "soak-timer");
+              t.setDaemon(true);
+              return t;
             });
-    watchdog.start();
+    timers.schedule(this::timeUp, (long) (bound * 1000), TimeUnit.MILLISECONDS);
 
-    Set<Long> threadsBefore = liveThreadIds();
+    Set<Thread> threadsBefore = Set.copyOf(Thread.getAllStackTraces().keySet());
     producer = startProducer();
 
     apps = new AppThread[o.threads];
@@ -188,8 +164,15 @@ public final class SoakMain {
     }
     t0Nanos = System.nanoTime();
     gcLog.clear(); // events before t0 belong to start-up
-    Sampler sampler = new Sampler();
-    sampler.start();
+    Runnable sampling =
+        () -> {
+          try {
+            sample();
+          } catch (RuntimeException e) { // a thrown exception would cancel the schedule
+            e.printStackTrace();
+          }
+        };
+    timers.scheduleAtFixedRate(sampling, 0, 1, TimeUnit.SECONDS);
     for (AppThread a : apps) {
       a.start();
     }
@@ -203,11 +186,11 @@ public final class SoakMain {
 
     SoakIdSet[] seen = drainReceiver();
     SoakReceiverProcess.Stats rs = receiver.latest();
-    sampler.finish();
+    timers.shutdownNow(); // stops the sampling and the time bound
+    timers.awaitTermination(5, TimeUnit.SECONDS);
     receiver.close();
 
     List<String> leftover = leftoverThreads(threadsBefore);
-    watchdog.done();
 
     SoakResult r = evaluate(metrics, rs, seen, leftover, sendEnd, closeSeconds);
     SoakReport report =
@@ -220,9 +203,7 @@ public final class SoakMain {
             snapshot(outages),
             failureExamples,
             problems);
-    String summary = report.summary();
-    System.out.println();
-    System.out.println(summary);
+    System.out.println("\n" + report.summary());
     report.write();
     log("wrote %s (+ %s)", o.out.resolve("SOAK.md"), o.out.resolve("soak"));
     System.out.println(r.pass() ? "SOAK PASS" : "SOAK FAIL");
@@ -254,27 +235,20 @@ public final class SoakMain {
    */
   private void runOutages() throws Exception {
     double duration = o.durationSeconds();
-    int k = 1;
-    while (true) {
-      double from = (double) k * o.downEveryS;
-      if (o.downForS <= 0 || from >= duration) {
-        break;
-      }
-      double to = Math.min(duration, from + o.downForS);
-      String mode = (k % 2 == 1) ? "refuse" : "unavailable";
-      sleepUntil(from);
-      double actualFrom = receiverCommand(mode);
-      sleepUntil(to);
-      double actualTo = receiverCommand("up");
+    for (int k = 1; o.downForS > 0 && (double) k * o.downEveryS < duration; k++) {
+      boolean refuse = k % 2 == 1;
+      sleepUntil((double) k * o.downEveryS);
+      double from = receiverCommand(refuse ? "refuse" : "unavailable");
+      sleepUntil(Math.min(duration, (double) k * o.downEveryS + o.downForS));
+      Outage outage =
+          new Outage(
+              k,
+              refuse ? "connection refused" : "503 + Retry-After: 1",
+              from,
+              receiverCommand("up"));
       synchronized (outages) {
-        outages.add(
-            new Outage(
-                k,
-                mode.equals("refuse") ? "connection refused" : "503 + Retry-After: 1",
-                actualFrom,
-                actualTo));
+        outages.add(outage);
       }
-      k++;
     }
     sleepUntil(duration);
     if (!receiverState.equals("UP")) {
@@ -298,18 +272,13 @@ public final class SoakMain {
       a.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinDeadline - System.nanoTime())));
       if (a.isAlive()) {
         problem(
-            "application thread "
-                + a.getName()
-                + " still inside send() "
-                + (o.maxBlockMillis + 15_000) / 1000
-                + " s after the end of the run");
+            "application thread %s still inside send() %d s after the end of the run"
+                .formatted(a.getName(), (o.maxBlockMillis + 15_000) / 1000));
       }
     }
-    double stopped = now();
     log(
         "sending stopped at t=%.1f s (all send() calls returned after %.1f s); closing the producer (timeout %d s)",
-        sendEnd, stopped - sendEnd, o.closeTimeoutSeconds);
-
+        sendEnd, now() - sendEnd, o.closeTimeoutSeconds);
     return sendEnd;
   }
 
@@ -329,11 +298,8 @@ public final class SoakMain {
     double closeSeconds = now() - closeStart;
     if (closer.isAlive()) {
       problem(
-          "Producer.close("
-              + o.closeTimeoutSeconds
-              + " s) had not returned after "
-              + fmt(closeSeconds)
-              + " s");
+          "Producer.close(%d s) had not returned after %s s"
+              .formatted(o.closeTimeoutSeconds, fmt(closeSeconds)));
     }
     return closeSeconds;
   }
@@ -354,24 +320,19 @@ public final class SoakMain {
     Path dump = Files.createTempFile("soak-receiver-", ".ids");
     try {
       receiver.command("dump " + dump, 30_000);
-      return readDump(dump);
+      return SoakIdSet.readAll(dump, o.threads);
     } finally {
       Files.deleteIfExists(dump);
     }
   }
 
   /** Threads the producer left behind: alive, not there before it started, not the soak's own. */
-  private static List<String> leftoverThreads(Set<Long> threadsBefore) {
-    List<String> leftover = new ArrayList<>();
-    for (Thread th : Thread.getAllStackTraces().keySet()) {
-      if (th.isAlive()
-          && !threadsBefore.contains(th.getId())
-          && th != Thread.currentThread()
-          && !th.getName().startsWith("soak-")) {
-        leftover.add(th.getName());
-      }
-    }
-    return leftover;
+  private static List<String> leftoverThreads(Set<Thread> threadsBefore) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(th -> th.isAlive() && !threadsBefore.contains(th))
+        .filter(th -> th != Thread.currentThread() && !th.getName().startsWith("soak-"))
+        .map(Thread::getName)
+        .toList();
   }
 
   private SoakResult evaluate(
@@ -381,19 +342,9 @@ public final class SoakMain {
       List<String> leftover,
       double sendEnd,
       double closeSeconds) {
-    long accepted = 0;
-    long refused = 0;
-    for (AppThread a : apps) {
-      accepted += a.accepted;
-      refused += a.refused;
-    }
-    long[] status = new long[byStatus.length];
-    long outcomes = 0;
-    for (int i = 0; i < status.length; i++) {
-      status[i] = byStatus[i].sum();
-      outcomes += status[i];
-    }
-    long delivered = status[SendResult.Status.DELIVERED.ordinal()];
+    long accepted = accepted();
+    long[] status = Arrays.stream(byStatus).mapToLong(LongAdder::sum).toArray();
+    long outcomes = LongStream.of(status).sum();
     long missing = accepted - outcomes;
     long noOutcome = 0;
     long lost = 0;
@@ -415,15 +366,12 @@ public final class SoakMain {
       grown += outcomeIds[t].grownBytes() + deliveredIds[t].grownBytes();
     }
 
-    List<String> hangs;
-    synchronized (problems) {
-      hangs = new ArrayList<>(problems);
-    }
+    List<String> hangs = snapshot(problems);
     long noId = rs.noId() + rs.unknownThread();
     SoakResult r =
         new SoakResult(
             accepted,
-            refused,
+            Arrays.stream(apps).mapToLong(a -> a.refused).sum(),
             status,
             outcomes,
             missing,
@@ -444,8 +392,9 @@ public final class SoakMain {
             leftover,
             tracking,
             grown,
-            List.of());
-    return r.withCriteria(new SoakCriteria(o, snapshot(samples), gcLog).judge(r, hangs));
+            new ArrayList<>());
+    r.criteria().addAll(new SoakCriteria(o, snapshot(samples), gcLog).judge(r, hangs));
+    return r;
   }
 
   /**
@@ -532,93 +481,69 @@ public final class SoakMain {
 
   // ---- sampling
 
-  private final class Sampler extends Thread {
-    private volatile boolean finished;
-    private long lastDelivered;
-
-    Sampler() {
-      super("soak-sampler");
-      setDaemon(true);
+  /**
+   * The time bound: a hang ends the run with a thread dump on stderr, the receiver's process killed
+   * and exit code 1, instead of hanging the caller.
+   */
+  private void timeUp() {
+    System.err.println("SOAK FAIL: the run did not finish within its time bound; thread dump:");
+    for (ThreadInfo ti : ManagementFactory.getThreadMXBean().dumpAllThreads(false, false)) {
+      System.err.print(ti);
     }
+    System.err.flush();
+    receiver.kill();
+    Runtime.getRuntime().halt(1);
+  }
 
-    void finish() throws InterruptedException {
-      finished = true;
-      interrupt();
-      join(5000);
+  /** One sample, every second from t0. */
+  private void sample() {
+    long tick = ++ticks;
+    if (o.fullGcsOnly() && tick > 1 && (tick + 5) % o.fullGcEverySeconds == 0) {
+      System.gc(); // a full GC: the listener records the live heap, cause "System.gc()"
     }
-
-    @Override
-    public void run() {
-      ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
-      long tick = 0;
-      while (!finished) {
-        long due = t0Nanos + TimeUnit.SECONDS.toNanos(tick);
-        long wait = due - System.nanoTime();
-        if (wait > 0) {
-          LockSupport.parkNanos(wait);
-          if (finished) {
-            break;
-          }
-          if (System.nanoTime() - due < 0) {
-            continue;
-          }
-        }
-        tick++;
-        if (o.fullGcsOnly() && tick > 1 && (tick + 5) % o.fullGcEverySeconds == 0) {
-          System.gc(); // a full GC: the listener records the live heap, cause "System.gc()"
-        }
-        ProducerMetrics m = producer.getMetrics();
-        long accepted = 0;
-        long refused = 0;
-        for (AppThread a : apps) {
-          accepted += a.accepted;
-          refused += a.refused;
-        }
-        long delivered = byStatus[SendResult.Status.DELIVERED.ordinal()].sum();
-        long all = 0;
-        for (LongAdder a : byStatus) {
-          all += a.sum();
-        }
-        long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-        long afterGc = gcLog.notifications() ? gcLog.heapAfterGc() : heapUsed;
-        SoakReceiverProcess.Stats rs = receiver.latest();
-        Sample s =
-            new Sample(
-                now(),
-                phase,
-                afterGc,
-                heapUsed,
-                tmx.getThreadCount(),
-                m.getBufferedBytes(),
-                m.getWaitingThreads(),
-                accepted,
-                delivered,
-                all - delivered,
-                refused,
-                receiverState,
-                rs.unique(),
-                rs.duplicates(),
-                SoakGcLog.count());
-        synchronized (samples) {
-          samples.add(s);
-        }
-        if (tick % 10 == 1 || !phase.equals("run")) {
-          log(
-              "t=%5.0f s receiver=%-11s accepted=%,d delivered=%,d (+%,d) failed=%,d refused=%d buffered=%s "
-                  + "heap-after-gc=%s threads=%d",
-              s.t(),
-              s.receiverState(),
-              accepted,
-              delivered,
-              delivered - lastDelivered,
-              all - delivered,
-              refused,
-              mb(s.bufferedBytes()),
-              afterGc < 0 ? "n/a" : mb(afterGc),
-              s.threads());
-          lastDelivered = delivered;
-        }
-      }
+    ProducerMetrics m = producer.getMetrics();
+    long accepted = accepted();
+    long refused = Arrays.stream(apps).mapToLong(a -> a.refused).sum();
+    long delivered = byStatus[SendResult.Status.DELIVERED.ordinal()].sum();
+    long all = Arrays.stream(byStatus).mapToLong(LongAdder::sum).sum();
+    long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    long afterGc = gcLog.notifications() ? gcLog.heapAfterGc() : heapUsed;
+    SoakReceiverProcess.Stats rs = receiver.latest();
+    Sample s =
+        new Sample(
+            now(),
+            phase,
+            afterGc,
+            heapUsed,
+            ManagementFactory.getThreadMXBean().getThreadCount(),
+            m.getBufferedBytes(),
+            m.getWaitingThreads(),
+            accepted,
+            delivered,
+            all - delivered,
+            refused,
+            receiverState,
+            rs.unique(),
+            rs.duplicates(),
+            SoakGcLog.count());
+    synchronized (samples) {
+      samples.add(s);
+    }
+    if (tick % 10 == 1 || !phase.equals("run")) {
+      log(
+          "t=%5.0f s receiver=%-11s accepted=%,d delivered=%,d (+%,d) failed=%,d refused=%d buffered=%s "
+              + "heap-after-gc=%s threads=%d",
+          s.t(),
+          s.receiverState(),
+          accepted,
+          delivered,
+          delivered - lastDelivered,
+          all - delivered,
+          refused,
+          mb(s.bufferedBytes()),
+          afterGc < 0 ? "n/a" : mb(afterGc),
+          s.threads());
+      lastDelivered = delivered;
     }
   }
 
@@ -641,18 +566,6 @@ public final class SoakMain {
     return t;
   }
 
-  private SoakIdSet[] readDump(Path file) throws IOException {
-    try (DataInputStream in =
-        new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
-      int n = in.readInt();
-      SoakIdSet[] out = new SoakIdSet[Math.max(n, o.threads)];
-      for (int i = 0; i < out.length; i++) {
-        out[i] = i < n ? SoakIdSet.readFrom(in) : new SoakIdSet(0);
-      }
-      return out;
-    }
-  }
-
   // ---- helpers
 
   private void problem(String p) {
@@ -672,12 +585,8 @@ public final class SoakMain {
     }
   }
 
-  private static Set<Long> liveThreadIds() {
-    Set<Long> ids = new HashSet<>();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      ids.add(t.getId());
-    }
-    return ids;
+  private long accepted() {
+    return Arrays.stream(apps).mapToLong(a -> a.accepted).sum();
   }
 
   private static <T> List<T> snapshot(List<T> list) {
@@ -708,12 +617,9 @@ public final class SoakMain {
         "outages",
         o.downForS <= 0
             ? "none"
-            : "every "
-                + o.downEveryS
-                + " s for "
-                + o.downForS
-                + " s, alternately connection refused (listening socket and connections closed) and 503 with "
-                + "Retry-After: 1");
+            : ("every %d s for %d s, alternately connection refused (listening socket and connections"
+                    + " closed) and 503 with Retry-After: 1")
+                .formatted(o.downEveryS, o.downForS));
     m.put("application threads", Integer.toString(o.threads));
     m.put(
         "rate",
@@ -724,9 +630,8 @@ public final class SoakMain {
         "record", "reference workload (~580 bytes: 3 attributes + body) + integer attribute `seq`");
     m.put(
         "exporter",
-        "OtlpHttpExporter, protobuf, to the receiver on 127.0.0.1 (own JVM, -Xmx"
-            + o.receiverHeap
-            + ")");
+        "OtlpHttpExporter, protobuf, to the receiver on 127.0.0.1 (own JVM, -Xmx%s)"
+            .formatted(o.receiverHeap));
     m.put("compression", o.compression.name().toLowerCase(Locale.ROOT));
     m.put(
         "totalSizeInBytes",
@@ -742,11 +647,7 @@ public final class SoakMain {
     m.put("warm-up (excluded from flatness checks)", fmt(o.warmup()) + " s");
     m.put(
         "comparison windows",
-        "first "
-            + fmt(o.window())
-            + " s after warm-up vs last "
-            + fmt(o.window())
-            + " s of sending");
+        "first %s s after warm-up vs last %1$s s of sending".formatted(fmt(o.window())));
     return m;
   }
 }

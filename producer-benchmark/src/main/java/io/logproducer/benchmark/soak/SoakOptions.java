@@ -6,31 +6,88 @@ import io.logproducer.Compression;
 import io.logproducer.ProducerConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * The soak's command-line options ({@code run-soak.sh}'s arguments) with their defaults. Mutable
- * while parsed.
+ * The soak's command line ({@code run-soak.sh}'s arguments) with its defaults; {@link #call()} runs
+ * the soak. Bad options exit with 2 (picocli's usage error code).
  */
-final class SoakOptions {
+@Command(
+    name = "run-soak.sh",
+    mixinStandardHelpOptions = true,
+    abbreviateSynopsis = true,
+    sortOptions = false,
+    showDefaultValues = true,
+    description = "The soak (java -cp benchmarks.jar io.logproducer.benchmark.soak.SoakMain).",
+    footer = "Exit code: 0 all criteria passed, 1 a criterion failed, 2 bad options.")
+final class SoakOptions implements Callable<Integer> {
+
+  @Option(names = "--minutes", description = "sending time")
   double minutes = 10;
+
+  @Option(names = "--down-every-s", description = "the receiver goes down every S seconds")
   int downEveryS = 30;
+
+  @Option(
+      names = "--down-for-s",
+      description = "... for S s, alternately refusing connections and answering 503 (0 = none)")
   int downForS = 10;
+
+  @Option(names = "--threads", description = "application threads calling send")
   int threads = 10;
+
+  @Option(names = "--rate", converter = Digits.class, description = "records/s in all (0 = max)")
   long rate = 100_000;
+
+  @Option(names = "--total-size-bytes", converter = Digits.class, description = "totalSizeInBytes")
   long totalSizeBytes = 64 * MIB;
+
+  @Option(names = "--out", description = "where SOAK.md and soak/ are written")
   Path out = Path.of("docs");
+
+  @Option(names = "--max-block-ms", description = "maxBlockMillis (BLOCK policy)")
   long maxBlockMillis = 60_000;
+
+  @Option(names = "--delivery-timeout-ms", description = "deliveryTimeoutMillis")
   long deliveryTimeoutMillis = 120_000;
+
+  @Option(names = "--send-threads", description = "sendThreads")
   int sendThreads = ProducerConfig.DEFAULT_SEND_THREADS;
+
+  @Option(names = "--compression", description = "none|gzip|lz4|zstd")
   Compression compression = Compression.LZ4;
+
+  @Option(names = "--close-timeout-s", description = "Producer.close(timeout) at the end")
   long closeTimeoutSeconds = 60;
-  int fullGcEverySeconds = 30;
+
+  @Option(
+      names = "--warmup-s",
+      showDefaultValue = Help.Visibility.NEVER,
+      description = "excluded from the flatness checks (default min(60, duration/4))")
   double warmupSeconds = -1;
+
+  // Why: G1's young-GC heap figures hold old-gen garbage until a mixed collection.
+  @Option(
+      names = "--full-gc-every-s",
+      description =
+          "System.gc() every S s, 5 s before an outage: the heap rule compares live heap"
+              + " (0 = off: every GC counts)")
+  int fullGcEverySeconds = 30;
+
+  @Option(names = "--receiver-heap", description = "-Xmx of the receiver JVM")
   String receiverHeap = "768m";
+
+  /** The command line as given, for the report. */
   final List<String> args = new ArrayList<>();
+
+  @Spec CommandSpec spec;
 
   double durationSeconds() {
     return minutes * 60;
@@ -42,7 +99,11 @@ final class SoakOptions {
         : Math.min(60, durationSeconds() / 4);
   }
 
-  /** The length of the first and the last comparison window. */
+  /** The length of the first and the last comparison window, seconds. */
+  double window() {
+    return Math.min(60, (durationSeconds() - warmup()) / 2);
+  }
+
   /**
    * Whether the heap rule counts only the periodic full GCs: they are on and each window holds one
    * (a shorter run falls back to every GC).
@@ -51,83 +112,29 @@ final class SoakOptions {
     return fullGcEverySeconds > 0 && window() >= fullGcEverySeconds;
   }
 
-  double window() {
-    return Math.min(60, (durationSeconds() - warmup()) / 2);
-  }
-
-  static SoakOptions parse(String[] argv) {
-    SoakOptions o = new SoakOptions();
-    o.args.addAll(Arrays.asList(argv));
-    for (int i = 0; i < argv.length; i++) {
-      String k = argv[i];
-      if (k.equals("--help") || k.equals("-h")) {
-        throw new HelpException();
-      }
-      if (i + 1 >= argv.length) {
-        throw new IllegalArgumentException(k + " needs a value");
-      }
-      String v = argv[++i];
-      switch (k) {
-        case "--minutes" -> o.minutes = Double.parseDouble(v);
-        case "--down-every-s" -> o.downEveryS = Integer.parseInt(v);
-        case "--down-for-s" -> o.downForS = Integer.parseInt(v);
-        case "--threads" -> o.threads = Integer.parseInt(v);
-        case "--rate" -> o.rate = Long.parseLong(v.replace("_", "").replace(",", ""));
-        case "--total-size-bytes" ->
-            o.totalSizeBytes = Long.parseLong(v.replace("_", "").replace(",", ""));
-        case "--out" -> o.out = Path.of(v);
-        case "--max-block-ms" -> o.maxBlockMillis = Long.parseLong(v);
-        case "--delivery-timeout-ms" -> o.deliveryTimeoutMillis = Long.parseLong(v);
-        case "--send-threads" -> o.sendThreads = Integer.parseInt(v);
-        case "--compression" -> o.compression = Compression.valueOf(v.toUpperCase(Locale.ROOT));
-        case "--close-timeout-s" -> o.closeTimeoutSeconds = Long.parseLong(v);
-        case "--full-gc-every-s" -> o.fullGcEverySeconds = Integer.parseInt(v);
-        case "--warmup-s" -> o.warmupSeconds = Double.parseDouble(v);
-        case "--receiver-heap" -> o.receiverHeap = v;
-        default -> throw new IllegalArgumentException("unknown option " + k);
-      }
-    }
-    if (o.minutes <= 0
-        || o.threads < 1
-        || o.threads > 1000
-        || o.rate < 0
-        || o.downForS < 0
-        || (o.downForS > 0 && o.downEveryS <= o.downForS)
-        || o.closeTimeoutSeconds < 0) {
-      throw new IllegalArgumentException(
+  /** Validates the options and runs the soak: 0 pass, 1 fail. */
+  @Override
+  public Integer call() throws Exception {
+    if (minutes <= 0
+        || threads < 1
+        || threads > 1000
+        || rate < 0
+        || downForS < 0
+        || (downForS > 0 && downEveryS <= downForS)
+        || closeTimeoutSeconds < 0) {
+      throw new ParameterException(
+          spec.commandLine(),
           "need --minutes > 0, --threads in [1, 1000], --rate >= 0, "
               + "--down-every-s > --down-for-s >= 0 (0 = no outages), --close-timeout-s >= 0");
     }
-    return o;
+    return new SoakMain(this).run() ? 0 : 1;
   }
 
-  static final class HelpException extends RuntimeException {
-    HelpException() {
-      super(null, null, false, false);
+  /** A long that may be written with {@code _} or {@code ,} separators. */
+  static final class Digits implements picocli.CommandLine.ITypeConverter<Long> {
+    @Override
+    public Long convert(String v) {
+      return Long.parseLong(v.replace("_", "").replace(",", ""));
     }
   }
-
-  static final String USAGE =
-      """
-      usage: producer-benchmark/run-soak.sh [options]   (java -cp benchmarks.jar io.logproducer.benchmark.soak.SoakMain)
-        --minutes N               sending time (default 10)
-        --down-every-s S          the receiver goes down every S seconds (default 30)
-        --down-for-s S            ... for S seconds, alternately refusing connections and answering 503
-                                  with Retry-After: 1 (default 10; 0 = no outages)
-        --threads T               application threads calling send (default 10)
-        --rate R                  records/s in total (default 100000; 0 = as fast as possible)
-        --total-size-bytes B      ProducerConfig.totalSizeInBytes (default 67108864 = 64 MiB)
-        --out DIR                 where SOAK.md and soak/ are written (default docs)
-        --max-block-ms M          ProducerConfig.maxBlockMillis, BLOCK policy (default 60000)
-        --delivery-timeout-ms M   ProducerConfig.deliveryTimeoutMillis (default 120000)
-        --send-threads S          ProducerConfig.sendThreads (default 8)
-        --compression C           none|gzip|lz4|zstd (default lz4)
-        --close-timeout-s S       Producer.close(timeout) at the end (default 60)
-        --warmup-s S              excluded from the flatness checks (default min(60, duration/4))
-        --full-gc-every-s S       System.gc() every S s, 5 s before an outage starts, so the heap rule compares
-                                  live heap (a full GC) rather than G1's young-GC figures, which include old-gen
-                                  garbage until a mixed collection (default 30; 0 = off: every GC counts)
-        --receiver-heap SIZE      -Xmx of the receiver JVM (default 768m)
-      Exit code: 0 all criteria passed, 1 a criterion failed, 2 bad options.
-      """;
 }

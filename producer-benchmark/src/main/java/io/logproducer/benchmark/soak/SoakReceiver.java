@@ -2,15 +2,13 @@ package io.logproducer.benchmark.soak;
 
 import io.logproducer.testing.otlp.OtlpReceiver;
 import io.logproducer.testing.otlp.Reply;
-import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -40,7 +38,6 @@ public final class SoakReceiver {
   private final AtomicLong noId = new AtomicLong();
   private final AtomicLong unknownThread = new AtomicLong();
   private final OtlpReceiver receiver;
-  private volatile String state = "UP";
 
   private SoakReceiver(int threads, int port) throws IOException {
     seen = new SoakIdSet[threads];
@@ -74,21 +71,8 @@ public final class SoakReceiver {
     }
     SoakReceiver r = new SoakReceiver(threads, port);
     say("listening " + r.receiver.endpoint());
-    Thread reporter =
-        new Thread(
-            () -> {
-              try {
-                while (true) {
-                  TimeUnit.SECONDS.sleep(1);
-                  say(r.statsLine());
-                }
-              } catch (InterruptedException e) {
-                // exit
-              }
-            },
-            "soak-receiver-stats");
-    reporter.setDaemon(true);
-    reporter.start();
+    Executors.newSingleThreadScheduledExecutor()
+        .scheduleAtFixedRate(() -> say(r.statsLine()), 1, 1, TimeUnit.SECONDS);
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String line;
@@ -134,8 +118,7 @@ public final class SoakReceiver {
     String lastBad = receiver.lastInvalidRequest();
     return String.format(
         Locale.ROOT,
-        "stats unique=%d dup=%d records=%d noid=%d unknown=%d requests=%d unavailable=%d bad=%d wire=%d body=%d"
-            + " state=%s%s",
+        "stats unique=%d dup=%d records=%d noid=%d unknown=%d requests=%d unavailable=%d bad=%d%s",
         unique.get(),
         duplicates.get(),
         records.get(),
@@ -144,9 +127,6 @@ public final class SoakReceiver {
         receiver.acceptedRequests(),
         receiver.rejectedRequests(),
         receiver.invalidRequestCount(),
-        receiver.acceptedWireBytes(),
-        receiver.acceptedBodyBytes(),
-        state,
         lastBad == null ? "" : " last_bad=" + lastBad.replace(' ', '_'));
   }
 
@@ -156,29 +136,14 @@ public final class SoakReceiver {
       case "up" -> {
         receiver.resume();
         receiver.respond(null);
-        state = "UP";
       }
-      case "refuse" -> {
-        state = "REFUSING";
-        receiver.refuse();
-      }
+      case "refuse" -> receiver.refuse();
       case "unavailable" -> {
         receiver.resume();
         receiver.respond(request -> Reply.status(503).withHeader("Retry-After", "1"));
-        state = "UNAVAILABLE";
       }
-      case "dump" -> dump(Path.of(p[1]));
+      case "dump" -> SoakIdSet.writeAll(Path.of(p[1]), seen);
       default -> throw new IllegalArgumentException("unknown command");
-    }
-  }
-
-  private void dump(Path file) throws IOException {
-    try (DataOutputStream out =
-        new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16))) {
-      out.writeInt(seen.length);
-      for (SoakIdSet s : seen) {
-        s.writeTo(out);
-      }
     }
   }
 }

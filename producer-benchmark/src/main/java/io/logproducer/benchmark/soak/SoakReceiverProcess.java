@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 /** Starts {@link SoakReceiver} in its own JVM, sends it commands and reads its reports. */
 final class SoakReceiverProcess implements AutoCloseable {
 
-  /** One {@code stats} line of the receiver. */
+  /** One {@code stats} line of the receiver, read at {@code readAtNanos} ({@code nanoTime}). */
   record Stats(
       long unique,
       long duplicates,
@@ -29,40 +30,28 @@ final class SoakReceiverProcess implements AutoCloseable {
       long requests,
       long unavailable,
       long bad,
-      long wireBytes,
-      long bodyBytes,
-      String state,
-      String lastBad,
       long readAtNanos) {
 
-    static final Stats NONE = new Stats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "?", null, 0);
+    static final Stats NONE = new Stats(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     static Stats parse(String line, long now) {
-      Map<String, String> m = new HashMap<>();
+      Map<String, Long> m = new HashMap<>();
       for (String kv : line.substring("stats ".length()).split(" ")) {
-        int eq = kv.indexOf('=');
-        if (eq > 0) {
-          m.put(kv.substring(0, eq), kv.substring(eq + 1));
+        String[] p = kv.split("=", 2);
+        if (p.length == 2 && p[1].matches("\\d+")) {
+          m.put(p[0], Long.parseLong(p[1]));
         }
       }
       return new Stats(
-          l(m, "unique"),
-          l(m, "dup"),
-          l(m, "records"),
-          l(m, "noid"),
-          l(m, "unknown"),
-          l(m, "requests"),
-          l(m, "unavailable"),
-          l(m, "bad"),
-          l(m, "wire"),
-          l(m, "body"),
-          m.getOrDefault("state", "?"),
-          m.get("last_bad"),
+          m.get("unique"),
+          m.get("dup"),
+          m.get("records"),
+          m.get("noid"),
+          m.get("unknown"),
+          m.get("requests"),
+          m.get("unavailable"),
+          m.get("bad"),
           now);
-    }
-
-    private static long l(Map<String, String> m, String k) {
-      return Long.parseLong(m.getOrDefault(k, "0"));
     }
   }
 
@@ -73,17 +62,19 @@ final class SoakReceiverProcess implements AutoCloseable {
   private volatile Stats latest = Stats.NONE;
   private final Object statsLock = new Object();
 
-  SoakReceiverProcess(String java, String classpath, List<String> jvmArgs, int threads)
-      throws IOException {
+  /** Starts the receiver with this JVM's java and class path; waits until it listens. */
+  SoakReceiverProcess(List<String> jvmArgs, int threads) throws IOException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(java);
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add(PerformanceSuite.ENABLE_NATIVE_ACCESS);
     cmd.addAll(jvmArgs);
-    cmd.add("-cp");
-    cmd.add(classpath);
-    cmd.add(SoakReceiver.class.getName());
-    cmd.add("--threads");
-    cmd.add(Integer.toString(threads));
+    cmd.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            SoakReceiver.class.getName(),
+            "--threads",
+            Integer.toString(threads)));
     process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     stdin =
         new BufferedWriter(
@@ -162,11 +153,8 @@ final class SoakReceiverProcess implements AutoCloseable {
         String reply = left > 0 ? replies.poll(left, TimeUnit.NANOSECONDS) : null;
         if (reply == null) {
           throw new IOException(
-              "the soak receiver did not acknowledge '"
-                  + command
-                  + "' within "
-                  + timeoutMillis
-                  + " ms");
+              "the soak receiver did not acknowledge '%s' within %d ms"
+                  .formatted(command, timeoutMillis));
         }
         if (reply.equals("ok " + command)) {
           return;
@@ -176,10 +164,6 @@ final class SoakReceiverProcess implements AutoCloseable {
         }
       }
     }
-  }
-
-  boolean alive() {
-    return process.isAlive();
   }
 
   /** Stops the receiver (quit, then stdin closed), killing it if it has not exited within 10 s. */

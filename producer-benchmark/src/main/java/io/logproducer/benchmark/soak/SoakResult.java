@@ -4,7 +4,10 @@ import io.logproducer.ProducerMetrics;
 import io.logproducer.SendResult;
 import java.util.List;
 
-/** The soak's counts and verdict: everything the report needs besides the samples. */
+/**
+ * The soak's counts and verdict: everything the report needs besides the samples. {@code criteria}
+ * is filled once the counts are judged.
+ */
 record SoakResult(
     long accepted,
     long refused,
@@ -36,33 +39,6 @@ record SoakResult(
 
   long delivered() {
     return byStatus[SendResult.Status.DELIVERED.ordinal()];
-  }
-
-  SoakResult withCriteria(List<Criterion> c) {
-    return new SoakResult(
-        accepted,
-        refused,
-        byStatus,
-        outcomes,
-        missing,
-        repeatedOutcomes,
-        noOutcomeIds,
-        received,
-        duplicates,
-        lostDelivered,
-        phantom,
-        receivedButFailed,
-        receiverRecordsWithoutId,
-        receiverBadRequests,
-        receiverUnavailableAnswers,
-        receiverRequests,
-        metrics,
-        sendEnd,
-        closeSeconds,
-        leftoverThreads,
-        trackingBytes,
-        trackingGrownBytes,
-        c);
   }
 
   /** One pass criterion. */

@@ -1,11 +1,10 @@
 package io.logproducer.benchmark.appenders;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The child's result line and its command line read back exactly. */
@@ -13,20 +12,18 @@ class ChildResultTest {
 
   @Test
   void resultLineReadsBack() {
-    Map<String, Long> groups = new LinkedHashMap<>();
-    groups.put("logging", 1L);
-    groups.put("appender", 2L);
-    groups.put("gc", 3L);
-    groups.put("jit", 4L);
-    groups.put("other", 5L);
-    ChildResult r = new ChildResult(10, 11, 12, 13, 14, 15, 16, 17, groups, -1, true);
+    ChildResult r =
+        new ChildResult(10, 11, 12, 13, 14, 15, 16, 17, new long[] {1, 2, 3, 4, 5}, -1, true);
     String line = r.format();
     assertEquals(
-        "result events=10 logging_ns=11 window_ns=12 logging_cpu_ns=13 pacing_ns=14"
-            + " alloc_bytes=15 process_cpu_ns=16 stop_cpu_ns=17 g_logging=1 g_appender=2 g_gc=3"
-            + " g_jit=4 g_other=5 file_lines=-1 queue_size_attribute=1",
+        "result events=10 loggingNanos=11 windowNanos=12 loggingCpuNanos=13 pacingNanos=14"
+            + " allocatedBytes=15 processCpuNanos=16 stopCpuNanos=17 groups=1,2,3,4,5"
+            + " fileLines=-1 queueSizeAttribute=true",
         line);
-    assertEquals(r, ChildResult.parse(line));
+    ChildResult back = ChildResult.parse(line);
+    assertEquals(line, back.format());
+    assertArrayEquals(new long[] {1, 2, 3, 4, 5}, back.groups());
+    assertEquals(-1, back.fileLines());
     assertThrows(IllegalArgumentException.class, () -> ChildResult.parse("warm"));
   }
 
@@ -44,12 +41,40 @@ class ChildResultTest {
             "http://127.0.0.1:4318",
             "/tmp/w",
             "");
+    assertEquals(
+        List.of(
+            "variant=LOG4J2_OTEL",
+            "threads=4",
+            "regime=PACED",
+            "eventsPerThread=100",
+            "ratePerThread=12500.0",
+            "durationMillis=2000",
+            "warmupEventsPerThread=500",
+            "endpoint=http://127.0.0.1:4318",
+            "workDir=/tmp/w",
+            "jfrFile="),
+        s.toArgs());
     assertEquals(s, ChildSpec.parse(s.toArgs().toArray(new String[0])));
-    assertEquals(100_000, s.plannedEvents());
-    IllegalArgumentException e =
+    assertEquals(25_000, s.eventsEach());
+    IllegalArgumentException missing =
         assertThrows(
             IllegalArgumentException.class,
-            () -> ChildSpec.parse(List.of("--variant", "logback/nope").toArray(new String[0])));
+            () -> ChildSpec.parse(new String[] {"variant=LOG4J2_OTEL"}));
+    assertEquals("missing threads in [variant=LOG4J2_OTEL]", missing.getMessage());
+    IllegalArgumentException malformed =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ChildSpec.parse(
+                    s.toArgs().stream().map(a -> a.replace("=4", "=four")).toArray(String[]::new)));
+    assertEquals("malformed threads=four", malformed.getMessage());
+  }
+
+  @Test
+  void variantsByIdNameTheKnownOnes() {
+    assertEquals(AppenderVariant.LOGBACK_OTEL, AppenderVariant.byId("logback/otel"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> AppenderVariant.byId("logback/nope"));
     assertEquals(
         "unknown variant 'logback/nope'; known: [logback/logproducer,"
             + " logback/logproducer-inline, logback/file, logback/otel, logback/aliyun,"
