@@ -23,7 +23,7 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Fills the data blocks of the soak's hand-written {@code SOAK.md}, writes its chart ({@code
- * soak/soak.svg}) and CSVs, and the console summary. People write the page's prose; this class
+ * soak/soak.png}) and CSVs, and the console summary. People write the page's prose; this class
  * writes only tables.
  */
 final class SoakReport {
@@ -109,10 +109,7 @@ final class SoakReport {
         Page.fill(PAGE, Files.readString(template, StandardCharsets.UTF_8), blocks::get);
     Path dir = o.out.resolve(DIR);
     Files.createDirectories(dir);
-    Files.writeString(
-        dir.resolve(SoakChart.FILE),
-        new SoakChart(o, r.pass(), samples, gcs, outages).svg(),
-        StandardCharsets.UTF_8);
+    SoakChart.write(dir.resolve(SoakChart.FILE), o, r.pass(), samples, gcs, outages);
     Files.writeString(dir.resolve("samples.csv"), samplesCsv(), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("gc.csv"), gcCsv(), StandardCharsets.UTF_8);
     Files.writeString(page, filled, StandardCharsets.UTF_8);
