@@ -9,6 +9,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -198,12 +199,7 @@ public final class AppenderResults {
       }
       Matcher p = REPORT.matcher(line);
       if (p.find()) {
-        Map<String, String> kv = new LinkedHashMap<>();
-        Matcher m = KEY_VALUE.matcher(p.group(2));
-        while (m.find()) {
-          kv.put(m.group(1), m.group(2));
-        }
-        report.put(p.group(1), kv);
+        report.put(p.group(1), keyValues(p.group(2)));
       }
     }
     List<Jmh> rows = new ArrayList<>();
@@ -240,11 +236,7 @@ public final class AppenderResults {
   static List<E2e> parseE2e(List<String> lines) {
     List<E2e> runs = new ArrayList<>();
     for (String line : lines) {
-      Map<String, String> kv = new LinkedHashMap<>();
-      Matcher m = KEY_VALUE.matcher(line);
-      while (m.find()) {
-        kv.put(m.group(1), m.group(2));
-      }
+      Map<String, String> kv = keyValues(line);
       if (!kv.containsKey("framework") || !kv.containsKey("delivered")) {
         continue;
       }
@@ -262,6 +254,16 @@ public final class AppenderResults {
               Double.parseDouble(kv.get("wire_mb_per_sec"))));
     }
     return runs;
+  }
+
+  /** The {@code key=value} pairs of {@code line}, in order. */
+  private static Map<String, String> keyValues(String line) {
+    Map<String, String> kv = new LinkedHashMap<>();
+    Matcher m = KEY_VALUE.matcher(line);
+    while (m.find()) {
+      kv.put(m.group(1), m.group(2));
+    }
+    return kv;
   }
 
   private static double number(String s) {
@@ -296,14 +298,7 @@ public final class AppenderResults {
           j.logged(),
           l(j.received()),
           l(j.appenderDropped()),
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
-          "-");
+          dashes(8));
     }
     for (E2e e : d.e2e()) {
       row(
@@ -311,13 +306,7 @@ public final class AppenderResults {
           "e2e",
           e.framework(),
           e.run(),
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
+          dashes(7),
           e.records(),
           e.delivered(),
           e.failed(),
@@ -328,6 +317,11 @@ public final class AppenderResults {
           d(e.wireMbPerSec()));
     }
     return sb.toString();
+  }
+
+  /** {@code n} empty cells: the columns of the other kind of row. */
+  private static String dashes(int n) {
+    return String.join("\t", Collections.nCopies(n, "-"));
   }
 
   private static void row(StringBuilder sb, Object... cells) {
