@@ -48,7 +48,7 @@ public final class Charts {
     System.setProperty("java.awt.headless", "true");
   }
 
-  static final Color[] PALETTE = {
+  private static final Color[] PALETTE = {
     new Color(0x1f77b4),
     new Color(0xd62728),
     new Color(0x2ca02c),
@@ -67,18 +67,9 @@ public final class Charts {
    * One named series of y values, one per category; {@code low} and {@code high}, when not null,
    * are the slowest and fastest of the runs behind each value, drawn as a whisker.
    */
-  public record Series(String name, double[] values, boolean dashed, double[] low, double[] high) {
+  public record Series(String name, double[] values, double[] low, double[] high) {
     public Series(String name, double[] values) {
-      this(name, values, false, null, null);
-    }
-
-    public Series(String name, double[] values, boolean dashed) {
-      this(name, values, dashed, null, null);
-    }
-
-    /** A solid series with a whisker from {@code low[i]} to {@code high[i]} at every point. */
-    public Series(String name, double[] values, double[] low, double[] high) {
-      this(name, values, false, low, high);
+      this(name, values, null, null);
     }
 
     private double at(double[] a, int i) {
@@ -86,33 +77,11 @@ public final class Charts {
     }
   }
 
-  /** A line chart over categories. */
-  public static void line(
-      Path file,
-      String title,
-      String xLabel,
-      String yLabel,
-      List<String> categories,
-      List<Series> series,
-      boolean logY)
-      throws IOException {
-    draw(file, title, xLabel, yLabel, categories, series, logY, false);
-  }
-
-  /** A grouped bar chart: one group per category, one bar per series. */
-  public static void bars(
-      Path file,
-      String title,
-      String xLabel,
-      String yLabel,
-      List<String> categories,
-      List<Series> series,
-      boolean logY)
-      throws IOException {
-    draw(file, title, xLabel, yLabel, categories, series, logY, true);
-  }
-
-  private static void draw(
+  /**
+   * Draws a line chart, or a grouped bar chart when {@code bars} (one group per category, one bar
+   * per series), into {@code file}.
+   */
+  static void draw(
       Path file,
       String title,
       String xLabel,
@@ -146,12 +115,7 @@ public final class Charts {
     AbstractCategoryItemRenderer renderer = bars ? barRenderer() : new LineAndShapeRenderer();
     for (int si = 0; si < series.size(); si++) {
       renderer.setSeriesPaint(si, PALETTE[si % PALETTE.length]);
-      renderer.setSeriesStroke(
-          si,
-          series.get(si).dashed()
-              ? new BasicStroke(
-                  2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 5f}, 0f)
-              : new BasicStroke(2.5f));
+      renderer.setSeriesStroke(si, new BasicStroke(2.5f));
       renderer.setSeriesShape(si, new Ellipse2D.Double(-4, -4, 8, 8));
     }
     // value labels only where they fit: the old hand-drawn charts' rule, a bar at least 26 px wide

@@ -77,12 +77,7 @@ public final class PerformanceReport {
     }
 
     void draw(Path dir) throws IOException {
-      Path to = dir.resolve(file);
-      if (bars) {
-        Charts.bars(to, title, xLabel, yLabel, categories, series, logY);
-      } else {
-        Charts.line(to, title, xLabel, yLabel, categories, series, logY);
-      }
+      Charts.draw(dir.resolve(file), title, xLabel, yLabel, categories, series, logY, bars);
     }
   }
 
