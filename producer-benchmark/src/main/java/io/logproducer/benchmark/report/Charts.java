@@ -33,8 +33,8 @@ import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.LineAndShapeRenderer;
 import org.jfree.chart.renderer.category.MinMaxCategoryRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
-import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.chart.ui.RectangleInsets;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.category.DefaultCategoryDataset;
 
@@ -124,12 +124,12 @@ public final class Charts {
         new StandardCategoryItemLabelGenerator("{2}", format(Charts::valueLabel)));
     renderer.setDefaultItemLabelsVisible(labels);
     renderer.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-    if (whiskers.getRowCount() > 0) { // the label beside the point or in the bar, off the whisker
+    if (whiskers.getRowCount() > 0) { // the label beside the point or mid-bar, off the whisker
       renderer.setDefaultPositiveItemLabelPosition(
           bars
-              ? new ItemLabelPosition(ItemLabelAnchor.INSIDE12, TextAnchor.TOP_CENTER)
+              ? new ItemLabelPosition(ItemLabelAnchor.CENTER, TextAnchor.CENTER)
               : new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3, TextAnchor.CENTER_LEFT));
-      renderer.setDefaultItemLabelPaint(bars ? Color.WHITE : Color.BLACK);
+      renderer.setItemLabelInsets(new RectangleInsets(4, 8, 4, 8));
     }
     CategoryAxis x = new CategoryAxis(xLabel);
     x.setMaximumCategoryLabelLines(3);
@@ -137,6 +137,8 @@ public final class Charts {
     ValueAxis y = yAxis(yLabel, logY, max > 0 ? min : 1, max > 0 ? max : 1);
     if (renderer instanceof BarRenderer b) {
       b.setBase(y.getLowerBound()); // bars start at the axis, also on a log axis
+      b.setPositiveItemLabelPositionFallback( // above a bar too short to hold its label
+          new ItemLabelPosition(ItemLabelAnchor.OUTSIDE12, TextAnchor.BOTTOM_CENTER));
     }
     CategoryPlot plot = new CategoryPlot(values, x, y, renderer);
     plot.setBackgroundPaint(Color.WHITE);
@@ -149,7 +151,6 @@ public final class Charts {
     JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 18), plot, true);
     chart.setBackgroundPaint(Color.WHITE);
     chart.getLegend().setPosition(RectangleEdge.BOTTOM);
-    ((TextTitle) chart.getTitle()).setPaint(Color.BLACK);
     Files.createDirectories(file.toAbsolutePath().getParent());
     ChartUtils.saveChartAsPNG(file.toFile(), chart, W, H);
   }
