@@ -3,6 +3,7 @@ package io.logproducer.benchmark.report;
 import static io.logproducer.benchmark.report.SuiteData.groups;
 import static io.logproducer.benchmark.report.SuiteData.med;
 import static io.logproducer.benchmark.report.SuiteData.medianSample;
+import static io.logproducer.benchmark.report.SuiteData.rate;
 import static io.logproducer.benchmark.report.SuiteData.runsCell;
 import static io.logproducer.benchmark.report.SuiteData.verifiedCell;
 
@@ -92,7 +93,7 @@ final class SweepTables {
                   .collect(Collectors.joining(" / "));
           t.row(
               k,
-              Report.count(med(l, RunResult::recordsPerSec)),
+              Report.count(rate(l)),
               Report.f1(med(l, RunResult::rawMbPerSec)),
               Report.f1(med(l, RunResult::wireMbPerSec)),
               Report.pct(med(l, RunResult::cpuPercent)),
@@ -143,7 +144,7 @@ final class SweepTables {
       RunResult r = medianSample(list).result();
       t.row(
           Report.compressionName(c, 0),
-          Report.count(med(list, RunResult::recordsPerSec)),
+          Report.count(rate(list)),
           Report.f1(med(list, RunResult::rawMbPerSec)),
           Report.f1(med(list, RunResult::wireMbPerSec)),
           Report.f1(SuiteData.wireRatio(r)) + "×",
@@ -261,7 +262,7 @@ final class SweepTables {
             "totalSize",
             s -> Report.bytes(s.spec().totalSizeInBytes()),
             "records/s (median): ",
-            l -> Report.count(med(l, RunResult::recordsPerSec))));
+            l -> Report.count(rate(l))));
     StringBuilder cw = new StringBuilder();
     for (Compression c : PerformanceSuite.COMPRESSIONS) {
       List<Sample> l = d.lp(c);
@@ -269,7 +270,7 @@ final class SweepTables {
         cw.append(cw.length() == 0 ? "records/s (median), wire ratio: " : "; ")
             .append(Report.compressionName(c, 0))
             .append(": ")
-            .append(Report.count(med(l, RunResult::recordsPerSec)))
+            .append(Report.count(rate(l)))
             .append(", ")
             .append(Report.f1(SuiteData.wireRatio(medianSample(l).result())))
             .append("×");
