@@ -9,12 +9,17 @@ import java.nio.file.attribute.FileTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * The logging appenders' numbers: turns the output of {@code run-appender-bench.sh} (the two {@code
@@ -30,7 +35,26 @@ import java.util.regex.Pattern;
  * then one {@code jmh} row per variant and thread count and one {@code e2e} row per end-to-end run;
  * {@code -} where a column does not apply.
  */
-public final class AppenderResults {
+@Command(
+    name = "AppenderResults",
+    mixinStandardHelpOptions = true,
+    description = "Writes appenders.tsv from run-appender-bench.sh's JMH and end-to-end outputs.")
+public final class AppenderResults implements Callable<Integer> {
+
+  @Parameters(index = "0", description = "the JMH output of -t 1 (appender-bench-t1.txt)")
+  private Path t1;
+
+  @Parameters(index = "1", description = "the JMH output of -t 4 (appender-bench-t4.txt)")
+  private Path t4;
+
+  @Parameters(index = "2", description = "the end-to-end runs' output; none when missing")
+  private Path e2eFile;
+
+  @Parameters(index = "3", description = "the file to write (docs/perf-data/appenders.tsv)")
+  private Path out;
+
+  @Parameters(index = "4", arity = "0..1", description = "what changed, for the file's note")
+  private String note;
 
   static final String FILE = "appenders.tsv";
   static final String MEASURED_PREFIX = "# measured ";
@@ -112,16 +136,13 @@ public final class AppenderResults {
 
   private AppenderResults() {}
 
-  public static void main(String[] args) throws IOException {
-    if (args.length != 4 && args.length != 5) {
-      System.err.println(
-          "usage: AppenderResults <appender-bench-t1.txt> <appender-bench-t4.txt> <appender-e2e.txt> "
-              + "<appenders.tsv> [note]");
-      System.exit(2);
-    }
-    Path t1 = Path.of(args[0]);
-    Path t4 = Path.of(args[1]);
-    Path e2eFile = Path.of(args[2]);
+  /** Exit code 0 when written, 2 on bad arguments, 1 when a file cannot be read or written. */
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new AppenderResults()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws IOException {
     List<Jmh> jmh = new ArrayList<>(parseJmh(Files.readAllLines(t1, StandardCharsets.UTF_8)));
     jmh.addAll(parseJmh(Files.readAllLines(t4, StandardCharsets.UTF_8)));
     List<E2e> e2e =
@@ -140,15 +161,14 @@ public final class AppenderResults {
             + m.get("Cores (available to the JVM)")
             + " cores, "
             + m.get("JDK");
-    Path out = Path.of(args[3]);
     if (out.getParent() != null) {
       Files.createDirectories(out.getParent());
     }
-    String note =
-        args.length == 5 && !args[4].isBlank() ? args[4].strip().replace('\n', ' ') : null;
-    Files.writeString(out, format(new Data(measured, note, jmh, e2e)), StandardCharsets.UTF_8);
+    String n = note != null && !note.isBlank() ? note.strip().replace('\n', ' ') : null;
+    Files.writeString(out, format(new Data(measured, n, jmh, e2e)), StandardCharsets.UTF_8);
     System.out.println(
         "wrote " + out + ": " + jmh.size() + " JMH rows, " + e2e.size() + " end-to-end runs");
+    return 0;
   }
 
   private static FileTime later(FileTime a, FileTime b) {
@@ -198,12 +218,7 @@ public final class AppenderResults {
       }
       Matcher p = REPORT.matcher(line);
       if (p.find()) {
-        Map<String, String> kv = new LinkedHashMap<>();
-        Matcher m = KEY_VALUE.matcher(p.group(2));
-        while (m.find()) {
-          kv.put(m.group(1), m.group(2));
-        }
-        report.put(p.group(1), kv);
+        report.put(p.group(1), keyValues(p.group(2)));
       }
     }
     List<Jmh> rows = new ArrayList<>();
@@ -240,11 +255,7 @@ public final class AppenderResults {
   static List<E2e> parseE2e(List<String> lines) {
     List<E2e> runs = new ArrayList<>();
     for (String line : lines) {
-      Map<String, String> kv = new LinkedHashMap<>();
-      Matcher m = KEY_VALUE.matcher(line);
-      while (m.find()) {
-        kv.put(m.group(1), m.group(2));
-      }
+      Map<String, String> kv = keyValues(line);
       if (!kv.containsKey("framework") || !kv.containsKey("delivered")) {
         continue;
       }
@@ -262,6 +273,16 @@ public final class AppenderResults {
               Double.parseDouble(kv.get("wire_mb_per_sec"))));
     }
     return runs;
+  }
+
+  /** The {@code key=value} pairs of {@code line}, in order. */
+  private static Map<String, String> keyValues(String line) {
+    Map<String, String> kv = new LinkedHashMap<>();
+    Matcher m = KEY_VALUE.matcher(line);
+    while (m.find()) {
+      kv.put(m.group(1), m.group(2));
+    }
+    return kv;
   }
 
   private static double number(String s) {
@@ -296,14 +317,7 @@ public final class AppenderResults {
           j.logged(),
           l(j.received()),
           l(j.appenderDropped()),
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
-          "-");
+          dashes(8));
     }
     for (E2e e : d.e2e()) {
       row(
@@ -311,13 +325,7 @@ public final class AppenderResults {
           "e2e",
           e.framework(),
           e.run(),
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
-          "-",
+          dashes(7),
           e.records(),
           e.delivered(),
           e.failed(),
@@ -328,6 +336,11 @@ public final class AppenderResults {
           d(e.wireMbPerSec()));
     }
     return sb.toString();
+  }
+
+  /** {@code n} empty cells: the columns of the other kind of row. */
+  private static String dashes(int n) {
+    return String.join("\t", Collections.nCopies(n, "-"));
   }
 
   private static void row(StringBuilder sb, Object... cells) {

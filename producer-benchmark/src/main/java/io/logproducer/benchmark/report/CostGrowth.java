@@ -3,6 +3,7 @@ package io.logproducer.benchmark.report;
 import static io.logproducer.benchmark.report.SuiteData.groups;
 import static io.logproducer.benchmark.report.SuiteData.med;
 import static io.logproducer.benchmark.report.SuiteData.medianSample;
+import static io.logproducer.benchmark.report.SuiteData.rate;
 import static io.logproducer.benchmark.report.SuiteData.runsCell;
 import static io.logproducer.benchmark.report.SuiteData.verifiedCell;
 
@@ -69,7 +70,7 @@ final class CostGrowth {
       t.row(
           e.getKey(),
           Report.count(raw),
-          Report.count(med(l, RunResult::recordsPerSec)),
+          Report.count(rate(l)),
           Report.f1(med(l, RunResult::rawMbPerSec)),
           Report.f1(med(l, RunResult::wireMbPerSec)),
           Report.pct(med(l, RunResult::cpuPercent)),
@@ -138,7 +139,7 @@ final class CostGrowth {
           med(l, x -> x.has("sinkCpuPercent") ? x.getDouble("sinkCpuPercent") : Double.NaN);
       t.row(
           e.getKey(),
-          Report.count(med(l, RunResult::recordsPerSec)),
+          Report.count(rate(l)),
           Report.f1(med(l, RunResult::rawMbPerSec)),
           Report.pct(med(l, RunResult::cpuPercent)),
           SuiteData.orDash(sinkCpu, Report::pct),

@@ -1,6 +1,7 @@
 package io.logproducer.benchmark.report;
 
 import static io.logproducer.benchmark.report.SuiteData.med;
+import static io.logproducer.benchmark.report.SuiteData.rate;
 import static io.logproducer.benchmark.report.SuiteData.status;
 
 import io.logproducer.Compression;
@@ -108,7 +109,7 @@ final class Goals {
           Report.f2(a) + " µs (lz4), " + Report.f2(b) + " µs (zstd-1), in their median runs",
           status(a <= 1.0 && b <= 1.0));
     }
-    double rate = med(d.lp(Compression.LZ4), RunResult::recordsPerSec);
+    double rate = rate(d.lp(Compression.LZ4));
     t.row(
         "Deliver ≥ 1,300,000 records/s with lz4 in the same runs",
         "median " + Report.count(rate) + " records/s",
@@ -147,7 +148,7 @@ final class Goals {
     if (l.isEmpty()) {
       return;
     }
-    double rate = med(l, RunResult::recordsPerSec);
+    double rate = rate(l);
     boolean verified = l.stream().allMatch(s -> s.result().verified());
     t.row(
         caption,
@@ -193,10 +194,10 @@ final class Goals {
   }
 
   private void peers(Table t) {
-    double lz4 = med(d.lp(Compression.LZ4), RunResult::recordsPerSec);
+    double lz4 = rate(d.lp(Compression.LZ4));
     List<Sample> otel = d.otel(true, Compression.NONE);
     if (!otel.isEmpty()) {
-      double oNone = med(otel, RunResult::recordsPerSec);
+      double oNone = rate(otel);
       long lost =
           otel.stream()
               .mapToLong(s -> s.result().getLong("emitted") - s.result().delivered())
@@ -211,7 +212,7 @@ final class Goals {
     }
     int bestIo = d.aliyunBest();
     if (bestIo > 0) {
-      double aBest = med(d.aliyun(bestIo), RunResult::recordsPerSec);
+      double aBest = rate(d.aliyun(bestIo));
       boolean verified =
           d.aliyun(0).stream().allMatch(s -> s.result().verified())
               && d.lp(Compression.LZ4).stream().allMatch(s -> s.result().verified());
@@ -287,7 +288,7 @@ final class Goals {
    */
   String tenfold() {
     Sample head = d.head();
-    double oNone = med(d.otel(true, Compression.NONE), RunResult::recordsPerSec);
+    double oNone = rate(d.otel(true, Compression.NONE));
     if (head == null
         || d.cores() <= 0
         || Double.isNaN(oNone)

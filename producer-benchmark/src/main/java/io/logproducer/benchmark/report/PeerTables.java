@@ -3,6 +3,7 @@ package io.logproducer.benchmark.report;
 import static io.logproducer.benchmark.report.SuiteData.med;
 import static io.logproducer.benchmark.report.SuiteData.medianSample;
 import static io.logproducer.benchmark.report.SuiteData.rangeCell;
+import static io.logproducer.benchmark.report.SuiteData.rate;
 import static io.logproducer.benchmark.report.SuiteData.runsCell;
 import static io.logproducer.benchmark.report.SuiteData.verifiedCell;
 
@@ -131,7 +132,7 @@ final class PeerTables {
           t.row(
               clientName(name),
               SuiteData.compression(s),
-              "**" + Report.count(med(l, RunResult::recordsPerSec)) + "**",
+              "**" + Report.count(rate(l)) + "**",
               rangeCell(l),
               runsCell(l),
               Report.f2(med(l, RunResult::cpuMicrosPerRecord)) + " µs",
@@ -195,7 +196,7 @@ final class PeerTables {
           t.row(
               clientName(name),
               SuiteData.compression(m),
-              Report.count(med(list, RunResult::recordsPerSec)),
+              Report.count(rate(list)),
               rangeCell(list),
               Report.f1(med(list, RunResult::rawMbPerSec)),
               Report.f1(med(list, RunResult::wireMbPerSec)),
@@ -231,36 +232,18 @@ final class PeerTables {
   }
 
   private String peerRatios() {
-    double lz4 = med(d.lp(Compression.LZ4), RunResult::recordsPerSec);
-    double oNone = med(d.otel(true, Compression.NONE), RunResult::recordsPerSec);
-    double oGzip = med(d.otel(true, Compression.GZIP), RunResult::recordsPerSec);
+    double lz4 = rate(d.lp(Compression.LZ4));
+    double oNone = rate(d.otel(true, Compression.NONE));
+    double oGzip = rate(d.otel(true, Compression.GZIP));
     Table r = new Table("logproducer", "vs", ">ratio");
     ratioRow(r, "lz4", lz4, "OTel tuned, none", oNone);
-    ratioRow(
-        r,
-        "zstd-1",
-        med(d.lp(Compression.ZSTD), RunResult::recordsPerSec),
-        "OTel tuned, none",
-        oNone);
+    ratioRow(r, "zstd-1", rate(d.lp(Compression.ZSTD)), "OTel tuned, none", oNone);
     ratioRow(r, "lz4", lz4, "OTel tuned, gzip", oGzip);
+    ratioRow(r, "none", rate(d.lp(Compression.NONE)), "OTel tuned, none (same compression)", oNone);
     ratioRow(
-        r,
-        "none",
-        med(d.lp(Compression.NONE), RunResult::recordsPerSec),
-        "OTel tuned, none (same compression)",
-        oNone);
+        r, "gzip-1", rate(d.lp(Compression.GZIP)), "OTel tuned, gzip (same compression)", oGzip);
     ratioRow(
-        r,
-        "gzip-1",
-        med(d.lp(Compression.GZIP), RunResult::recordsPerSec),
-        "OTel tuned, gzip (same compression)",
-        oGzip);
-    ratioRow(
-        r,
-        "lz4",
-        lz4,
-        "OTel defaults (what it delivered)",
-        med(d.otel(false, Compression.NONE), RunResult::recordsPerSec));
+        r, "lz4", lz4, "OTel defaults (what it delivered)", rate(d.otel(false, Compression.NONE)));
     return r.size() == 0 ? null : r.markdown();
   }
 
@@ -300,7 +283,7 @@ final class PeerTables {
       t.row(
           (aliyun ? "Aliyun producer" : "logproducer") + ", " + compression,
           m.spec().sendThreads(),
-          Report.count(med(list, RunResult::recordsPerSec)),
+          Report.count(rate(list)),
           rangeCell(list),
           Report.f1(med(list, RunResult::rawMbPerSec)),
           Report.f1(med(list, RunResult::wireMbPerSec)),
@@ -334,13 +317,13 @@ final class PeerTables {
     if (best == 0) {
       return null;
     }
-    double aBest = med(d.aliyun(best), RunResult::recordsPerSec);
-    double lz4 = med(d.lp(Compression.LZ4), RunResult::recordsPerSec);
+    double aBest = rate(d.aliyun(best));
+    double lz4 = rate(d.lp(Compression.LZ4));
     Table r = new Table("logproducer", "vs", ">ratio");
     String bestName =
         "Aliyun lz4, " + best + (best == 1 ? " IO thread" : " IO threads") + ", its fastest";
     ratioRow(r, "lz4", lz4, bestName, aBest);
-    ratioRow(r, "zstd-1", med(d.lp(Compression.ZSTD), RunResult::recordsPerSec), bestName, aBest);
+    ratioRow(r, "zstd-1", rate(d.lp(Compression.ZSTD)), bestName, aBest);
     Sample head = d.head();
     if (head != null
         && head.spec().sendThreads() != best
@@ -351,7 +334,7 @@ final class PeerTables {
           "lz4",
           lz4,
           "Aliyun lz4, " + n + " IO threads (as many sending threads)",
-          med(d.aliyun(n), RunResult::recordsPerSec));
+          rate(d.aliyun(n)));
     }
     return r.size() == 0 ? null : r.markdown();
   }

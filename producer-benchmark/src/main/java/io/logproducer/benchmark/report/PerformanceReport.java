@@ -77,12 +77,7 @@ public final class PerformanceReport {
     }
 
     void draw(Path dir) throws IOException {
-      Path to = dir.resolve(file);
-      if (bars) {
-        Charts.bars(to, title, xLabel, yLabel, categories, series, logY);
-      } else {
-        Charts.line(to, title, xLabel, yLabel, categories, series, logY);
-      }
+      Charts.draw(dir.resolve(file), title, xLabel, yLabel, categories, series, logY, bars);
     }
   }
 
@@ -197,19 +192,15 @@ public final class PerformanceReport {
     JmhRunner.Row encoder = data.jmhRow("OtlpEncoderBenchmark", "encoding", "PROTOBUF");
     return new History.Row(
         data.meta.getOrDefault("measured", "?"),
-        rate(data.lp(Compression.LZ4)),
-        rate(data.lp(Compression.ZSTD)),
-        rate(data.lp(Compression.GZIP)),
-        rate(data.lp(Compression.NONE)),
+        SuiteData.rate(data.lp(Compression.LZ4)),
+        SuiteData.rate(data.lp(Compression.ZSTD)),
+        SuiteData.rate(data.lp(Compression.GZIP)),
+        SuiteData.rate(data.lp(Compression.NONE)),
         head == null ? Double.NaN : head.result().cpuMicrosPerRecord(),
         data.calibrationCpuMicros(),
-        rate(data.otel(true, Compression.NONE)),
-        bestIo > 0 ? rate(data.aliyun(bestIo)) : Double.NaN,
+        SuiteData.rate(data.otel(true, Compression.NONE)),
+        bestIo > 0 ? SuiteData.rate(data.aliyun(bestIo)) : Double.NaN,
         encoder == null ? Double.NaN : encoder.score(),
         note);
-  }
-
-  private static double rate(List<Sample> l) {
-    return SuiteData.med(l, RunResult::recordsPerSec);
   }
 }

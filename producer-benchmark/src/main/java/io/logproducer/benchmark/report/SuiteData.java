@@ -86,6 +86,11 @@ public final class SuiteData {
     return Report.median(list.stream().mapToDouble(s -> f.applyAsDouble(s.result())).toArray());
   }
 
+  /** {@return the median records/s of {@code list}; NaN when empty} */
+  static double rate(List<Sample> list) {
+    return med(list, RunResult::recordsPerSec);
+  }
+
   static double min(List<Sample> list, ToDoubleFunction<RunResult> f) {
     return list.stream().mapToDouble(s -> f.applyAsDouble(s.result())).min().orElse(Double.NaN);
   }

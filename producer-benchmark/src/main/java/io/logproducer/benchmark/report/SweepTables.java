@@ -3,6 +3,7 @@ package io.logproducer.benchmark.report;
 import static io.logproducer.benchmark.report.SuiteData.groups;
 import static io.logproducer.benchmark.report.SuiteData.med;
 import static io.logproducer.benchmark.report.SuiteData.medianSample;
+import static io.logproducer.benchmark.report.SuiteData.rate;
 import static io.logproducer.benchmark.report.SuiteData.runsCell;
 import static io.logproducer.benchmark.report.SuiteData.verifiedCell;
 
@@ -19,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The performance page's blocks about the settings: the end-to-end sweeps (sendThreads,
@@ -39,33 +41,9 @@ final class SweepTables {
   }
 
   void register(Map<String, Supplier<String>> blocks) {
-    blocks.put(
-        "sweep-sendThreads",
-        () ->
-            sweep(
-                "sendThreads",
-                "sendThreads",
-                s -> Integer.toString(s.spec().sendThreads()),
-                "throughput-vs-sendthreads.png",
-                "Delivered records/s vs sendThreads"));
-    blocks.put(
-        "sweep-batchSize",
-        () ->
-            sweep(
-                "batchSize",
-                "batchSizeInBytes",
-                s -> Report.bytes(s.spec().batchSizeInBytes()),
-                "throughput-vs-batchsize.png",
-                "Delivered records/s vs batchSizeInBytes"));
-    blocks.put(
-        "sweep-totalSize",
-        () ->
-            sweep(
-                "totalSize",
-                "totalSizeInBytes",
-                s -> Report.bytes(s.spec().totalSizeInBytes()),
-                "throughput-vs-totalsize.png",
-                "Delivered records/s vs totalSizeInBytes"));
+    sweep(blocks, "sendThreads", "sendThreads", s -> Integer.toString(s.spec().sendThreads()));
+    sweep(blocks, "batchSize", "batchSizeInBytes", s -> Report.bytes(s.spec().batchSizeInBytes()));
+    sweep(blocks, "totalSize", "totalSizeInBytes", s -> Report.bytes(s.spec().totalSizeInBytes()));
     blocks.put("compression", this::compression);
     for (String[] sweep : JmhRunner.SWEEPS) {
       blocks.put("jmh-sweep-" + sweep[0], () -> jmhSweep(sweep[0]));
@@ -75,8 +53,19 @@ final class SweepTables {
     blocks.put("defaults", this::defaults);
   }
 
-  private String sweep(
-      String section, String column, Function<Sample, String> label, String chart, String title) {
+  /**
+   * Registers block {@code sweep-<section>}: the table of the section's settings of {@code column},
+   * and its chart {@code throughput-vs-<section in lower case>.png}.
+   */
+  private void sweep(
+      Map<String, Supplier<String>> blocks,
+      String section,
+      String column,
+      Function<Sample, String> label) {
+    blocks.put("sweep-" + section, () -> sweep(section, column, label));
+  }
+
+  private String sweep(String section, String column, Function<Sample, String> label) {
     List<Sample> list = d.section(section);
     if (list.isEmpty()) {
       return null;
@@ -98,15 +87,13 @@ final class SweepTables {
     Map<String, List<Sample>> groups = groups(list, label);
     groups.forEach(
         (k, l) -> {
-          StringBuilder each = new StringBuilder();
-          for (Sample s : l) {
-            each.append(each.length() == 0 ? "" : " / ")
-                .append(Report.count(s.result().recordsPerSec()))
-                .append(SuiteData.disturbedMark(s));
-          }
+          String each =
+              l.stream()
+                  .map(s -> Report.count(s.result().recordsPerSec()) + SuiteData.disturbedMark(s))
+                  .collect(Collectors.joining(" / "));
           t.row(
               k,
-              Report.count(med(l, RunResult::recordsPerSec)),
+              Report.count(rate(l)),
               Report.f1(med(l, RunResult::rawMbPerSec)),
               Report.f1(med(l, RunResult::wireMbPerSec)),
               Report.pct(med(l, RunResult::cpuPercent)),
@@ -124,8 +111,8 @@ final class SweepTables {
         });
     charts.add(
         PerformanceReport.Chart.whiskers(
-            chart,
-            title,
+            "throughput-vs-" + section.toLowerCase(Locale.ROOT) + ".png",
+            "Delivered records/s vs " + column,
             column,
             "records/s delivered",
             new ArrayList<>(groups.keySet()),
@@ -157,7 +144,7 @@ final class SweepTables {
       RunResult r = medianSample(list).result();
       t.row(
           Report.compressionName(c, 0),
-          Report.count(med(list, RunResult::recordsPerSec)),
+          Report.count(rate(list)),
           Report.f1(med(list, RunResult::rawMbPerSec)),
           Report.f1(med(list, RunResult::wireMbPerSec)),
           Report.f1(SuiteData.wireRatio(r)) + "×",
@@ -275,7 +262,7 @@ final class SweepTables {
             "totalSize",
             s -> Report.bytes(s.spec().totalSizeInBytes()),
             "records/s (median): ",
-            l -> Report.count(med(l, RunResult::recordsPerSec))));
+            l -> Report.count(rate(l))));
     StringBuilder cw = new StringBuilder();
     for (Compression c : PerformanceSuite.COMPRESSIONS) {
       List<Sample> l = d.lp(c);
@@ -283,7 +270,7 @@ final class SweepTables {
         cw.append(cw.length() == 0 ? "records/s (median), wire ratio: " : "; ")
             .append(Report.compressionName(c, 0))
             .append(": ")
-            .append(Report.count(med(l, RunResult::recordsPerSec)))
+            .append(Report.count(rate(l)))
             .append(", ")
             .append(Report.f1(SuiteData.wireRatio(medianSample(l).result())))
             .append("×");

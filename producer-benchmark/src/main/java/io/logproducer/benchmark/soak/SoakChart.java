@@ -3,382 +3,235 @@ package io.logproducer.benchmark.soak;
 import static io.logproducer.benchmark.soak.SoakMain.MIB;
 import static io.logproducer.benchmark.soak.SoakMain.fmt;
 
-import io.logproducer.benchmark.report.Charts;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.annotations.XYTextAnnotation;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.CombinedDomainXYPlot;
+import org.jfree.chart.plot.IntervalMarker;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.ui.Layer;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * The soak's chart ({@code soak/soak.svg}): heap after GC, buffered bytes, live threads and
- * delivered records/s over time in four stacked panels, the outages shaded and the windows the heap
- * rule compares marked.
+ * The soak's chart ({@code soak/soak.png}, JFreeChart): heap after GC, buffered bytes, live threads
+ * and delivered records/s over time in four stacked panels, the outages shaded (red: connection
+ * refused, orange: 503) and the windows the heap rule compares marked. {@link #main} redraws it
+ * from a finished soak's files: {@code java -cp producer-benchmark/target/benchmarks.jar
+ * io.logproducer.benchmark.soak.SoakChart docs}.
  */
 final class SoakChart {
 
-  static final String FILE = "soak.svg";
+  static final String FILE = "soak.png";
 
-  private final SoakOptions o;
-  private final boolean pass;
-  private final List<SoakMain.Sample> samples;
-  private final List<SoakMain.GcEvent> gcs;
-  private final List<SoakMain.Outage> outages;
+  private static final Color RED = new Color(0xd62728);
+  private static final Color ORANGE = new Color(0xff7f0e);
+  private static final Color BLUE = new Color(0x1f77b4);
 
-  SoakChart(
+  private SoakChart() {}
+
+  /**
+   * Redraws {@code DIR/soak/soak.png} from {@code DIR/SOAK.md} (the run's options from its command
+   * block, its verdict from its result block, its outages from its outages table) and {@code
+   * DIR/soak/samples.csv} and {@code gc.csv}; {@code DIR} is the soak's {@code --out}, {@code docs}
+   * by default. The command's options must be unquoted (as {@code run-soak.sh} writes them).
+   */
+  public static void main(String[] args) throws IOException {
+    Path out = Path.of(args.length > 0 ? args[0] : "docs");
+    Path dir = out.resolve(SoakReport.DIR);
+    String page = Files.readString(out.resolve(SoakReport.PAGE), StandardCharsets.UTF_8);
+    String command = block(page, "command").replaceAll("(?s)```sh\\s*|\\s*```", "").trim();
+    String[] argv = command.split("\\s+");
+    SoakOptions o = SoakOptions.parse(List.of(argv).subList(1, argv.length).toArray(new String[0]));
+    List<SoakMain.Outage> outages = new ArrayList<>();
+    for (String row : block(page, "outages").split("\n")) {
+      String[] c = row.split("\\s*\\|\\s*");
+      if (c.length > 4 && c[1].matches("\\d+")) {
+        outages.add(
+            new SoakMain.Outage(
+                Integer.parseInt(c[1]), c[2], Double.parseDouble(c[3]), Double.parseDouble(c[4])));
+      }
+    }
+    List<SoakMain.Sample> samples = new ArrayList<>();
+    for (String[] f : csv(dir.resolve("samples.csv"))) {
+      samples.add(
+          new SoakMain.Sample(
+              Double.parseDouble(f[0]),
+              f[1],
+              l(f[3]),
+              l(f[4]),
+              (int) l(f[5]),
+              l(f[6]),
+              (int) l(f[7]),
+              l(f[8]),
+              l(f[9]),
+              l(f[10]),
+              l(f[11]),
+              f[2],
+              l(f[12]),
+              l(f[13]),
+              l(f[14])));
+    }
+    List<SoakMain.GcEvent> gcs = new ArrayList<>();
+    for (String[] f : csv(dir.resolve("gc.csv"))) {
+      gcs.add(new SoakMain.GcEvent(Double.parseDouble(f[0]), f[1], f[2], f[3], l(f[4]), l(f[5])));
+    }
+    boolean pass = block(page, "result").startsWith("PASS");
+    write(dir.resolve(FILE), o, pass, samples, gcs, outages);
+    System.out.println("wrote " + dir.resolve(FILE));
+  }
+
+  private static String block(String page, String name) {
+    int from = page.indexOf("<!-- data:" + name + " -->");
+    if (from < 0) {
+      throw new IllegalArgumentException("no block '" + name + "' in the soak page");
+    }
+    from = page.indexOf("-->", from) + 3;
+    return page.substring(from, page.indexOf("<!-- /data -->", from)).trim();
+  }
+
+  private static List<String[]> csv(Path file) throws IOException {
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    return lines.subList(1, lines.size()).stream().map(s -> s.split(",", -1)).toList();
+  }
+
+  private static long l(String s) {
+    return Long.parseLong(s);
+  }
+
+  /** Draws the chart of a soak run into {@code file} (1000×760 PNG). */
+  static void write(
+      Path file,
       SoakOptions o,
       boolean pass,
       List<SoakMain.Sample> samples,
       List<SoakMain.GcEvent> gcs,
-      List<SoakMain.Outage> outages) {
-    this.o = o;
-    this.pass = pass;
-    this.samples = samples;
-    this.gcs = gcs;
-    this.outages = outages;
-  }
-
-  private static final int W = 1000;
-  private static final int PANEL_H = 150;
-  private static final int GAP = 34;
-  private static final int LEFT = 70;
-  private static final int RIGHT = 20;
-  private static final int TOP = 62;
-
-  String svg() {
+      List<SoakMain.Outage> outages)
+      throws IOException {
     double tMax =
-        Math.max(o.durationSeconds(), samples.isEmpty() ? 0 : samples.get(samples.size() - 1).t());
-    tMax = Math.max(1, tMax);
-    int panels = 4;
-    int h = TOP + panels * (PANEL_H + GAP) + 30;
-    StringBuilder sb = new StringBuilder();
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
-            W,
-            h,
-            W,
-            h));
-    sb.append(
-        String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", W, h));
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\" "
-                + "text-anchor=\"middle\">Soak: %s min, receiver down every %d s for %d s, %s, %s</text>%n",
-            W / 2,
-            fmt(o.minutes),
-            o.downEveryS,
-            o.downForS,
-            o.rate == 0 ? "max rate" : String.format(Locale.ROOT, "%,d records/s", o.rate),
-            pass ? "PASS" : "FAIL"));
-
-    // heap after GC (every GC), MB
-    double[][] heap = new double[gcs.size()][];
-    for (int i = 0; i < gcs.size(); i++) {
-      heap[i] = new double[] {gcs.get(i).t(), gcs.get(i).heapAfterBytes() / (double) MIB};
-    }
+        Math.max(
+            1,
+            Math.max(
+                o.durationSeconds(), samples.isEmpty() ? 0 : samples.get(samples.size() - 1).t()));
+    // heap after every GC; without GC notifications, the sampled heap after GC
+    XYSeries heap = new XYSeries("heap", false, true);
+    gcs.forEach(g -> heap.add(g.t(), g.heapAfterBytes() / (double) MIB));
     if (gcs.isEmpty()) {
-      heap =
-          series(s -> s.heapAfterGcBytes() < 0 ? Double.NaN : s.heapAfterGcBytes() / (double) MIB);
+      samples.forEach(
+          s ->
+              heap.add(
+                  s.t(), s.heapAfterGcBytes() < 0 ? null : s.heapAfterGcBytes() / (double) MIB));
     }
-    double[][] buffered = series(s -> s.bufferedBytes() / (double) MIB);
-    double[][] threads = series(s -> s.threads());
-    double[][] rate = new double[Math.max(0, samples.size() - 1)][];
+    XYSeries rate = new XYSeries("rate", false, true);
     for (int i = 1; i < samples.size(); i++) {
       SoakMain.Sample a = samples.get(i - 1);
       SoakMain.Sample b = samples.get(i);
-      rate[i - 1] =
-          new double[] {b.t(), (b.delivered() - a.delivered()) / Math.max(1e-3, b.t() - a.t())};
+      rate.add(b.t(), (b.delivered() - a.delivered()) / Math.max(1e-3, b.t() - a.t()));
     }
-    panel(sb, 0, tMax, "heap after GC (MB)", heap, "#1f77b4", true, Double.NaN, null);
-    panel(
-        sb,
-        1,
-        tMax,
-        "buffered (MB)",
-        buffered,
-        "#2ca02c",
-        false,
-        o.totalSizeBytes / (double) MIB,
-        "totalSizeInBytes");
-    panel(sb, 2, tMax, "live threads", threads, "#9467bd", false, Double.NaN, null);
-    panel(sb, 3, tMax, "delivered records/s", rate, "#ff7f0e", false, Double.NaN, null);
-    int y = TOP + panels * (PANEL_H + GAP) + 6;
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time (s); "
-                + "end of sending at %s s</text>%n",
-            LEFT + (W - LEFT - RIGHT) / 2,
-            y,
-            fmt(o.durationSeconds())));
-    sb.append("</svg>\n");
-    return sb.toString();
-  }
-
-  private double[][] series(ToDoubleFunction<SoakMain.Sample> f) {
-    double[][] out = new double[samples.size()][];
-    for (int i = 0; i < samples.size(); i++) {
-      out[i] = new double[] {samples.get(i).t(), f.applyAsDouble(samples.get(i))};
-    }
-    return out;
-  }
-
-  private void panel(
-      StringBuilder sb,
-      int index,
-      double tMax,
-      String label,
-      double[][] points,
-      String color,
-      boolean dots,
-      double limit,
-      String limitLabel) {
-    int y0 = TOP + index * (PANEL_H + GAP);
-    double max = Double.isNaN(limit) ? 0 : limit;
-    double min = Double.MAX_VALUE;
-    for (double[] p : points) {
-      if (!Double.isNaN(p[1])) {
-        max = Math.max(max, p[1]);
-        min = Math.min(min, p[1]);
+    NumberAxis time =
+        new NumberAxis("time (s); end of sending at " + fmt(o.durationSeconds()) + " s");
+    time.setRange(0, tMax);
+    CombinedDomainXYPlot plot = new CombinedDomainXYPlot(time);
+    plot.setGap(14);
+    XYPlot heapPanel = panel("heap after GC (MB)", heap, BLUE, true);
+    double w0 = o.warmup();
+    double end = o.durationSeconds();
+    double top = heap.isEmpty() ? 1 : heap.getMaxY() * 1.08;
+    window(heapPanel, w0, w0 + o.window(), top, "first window");
+    window(heapPanel, end - o.window(), end, top, "last window");
+    plot.add(heapPanel);
+    XYPlot buffered =
+        panel("buffered (MB)", series(samples, s -> s.bufferedBytes() / (double) MIB), 0x2ca02c);
+    ValueMarker limit = new ValueMarker(o.totalSizeBytes / (double) MIB, RED, dashed(1f));
+    limit.setLabel("totalSizeInBytes");
+    limit.setLabelPaint(RED);
+    limit.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+    limit.setLabelTextAnchor(TextAnchor.BOTTOM_RIGHT);
+    buffered.addRangeMarker(limit);
+    plot.add(buffered);
+    XYPlot threads = panel("live threads", series(samples, s -> s.threads()), 0x9467bd);
+    ((NumberAxis) threads.getRangeAxis()).setAutoRangeIncludesZero(false);
+    plot.add(threads);
+    plot.add(panel("delivered records/s", rate, ORANGE, false));
+    for (XYPlot p : plot.getSubplots()) {
+      for (SoakMain.Outage out : outages) {
+        Color c = out.mode().startsWith("503") ? ORANGE : RED;
+        p.addDomainMarker(
+            new IntervalMarker(out.from(), out.to(), c, new BasicStroke(), null, null, 0.2f),
+            Layer.BACKGROUND);
       }
+      p.addDomainMarker(new ValueMarker(end, Color.DARK_GRAY, dashed(1f)));
     }
-    double lo = 0;
-    if (label.equals("live threads") && min != Double.MAX_VALUE) {
-      lo = Math.max(0, Math.floor(min) - 5); // small variations should be visible
-    }
-    double step = Charts.Axis.niceStep(Math.max(1e-9, max - lo) / 4);
-    lo = Math.floor(lo / step) * step;
-    double hi = lo + Math.max(1, Math.ceil((max * 1.05 - lo) / step)) * step;
-    markTimeline(sb, index, tMax, y0);
-    gridAndTicks(sb, tMax, y0, lo, hi, step);
-    frameAndLabels(sb, y0, label, color, limit, limitLabel, lo, hi);
-    plotSeries(sb, points, tMax, y0, lo, hi, color, dots);
+    String title =
+        "Soak: %s min, receiver down every %d s for %d s, %s, %s"
+            .formatted(
+                fmt(o.minutes),
+                o.downEveryS,
+                o.downForS,
+                o.rate == 0 ? "max rate" : String.format(Locale.ROOT, "%,d records/s", o.rate),
+                pass ? "PASS" : "FAIL");
+    JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, false);
+    chart.setBackgroundPaint(Color.WHITE);
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    ChartUtils.saveChartAsPNG(file.toFile(), chart, 1000, 760);
   }
 
-  /** Shades the outages, marks the heap-rule windows (top panel) and the end of sending. */
-  private void markTimeline(StringBuilder sb, int index, double tMax, int y0) {
-    int plotW = W - LEFT - RIGHT;
-    // outages
-    for (SoakMain.Outage out : outages) {
-      double x1 = LEFT + out.from() / tMax * plotW;
-      double x2 = LEFT + out.to() / tMax * plotW;
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
-                  + "fill-opacity=\"0.15\"/>%n",
-              x1,
-              y0,
-              Math.max(0.5, x2 - x1),
-              PANEL_H,
-              out.mode().startsWith("503") ? "#ff7f0e" : "#d62728"));
-    }
-    if (index == 0) {
-      // the windows the heap rule compares
-      double w0 = o.warmup();
-      double win = o.window();
-      double end = o.durationSeconds();
-      window(sb, LEFT + w0 / tMax * plotW, LEFT + (w0 + win) / tMax * plotW, y0, "first window");
-      window(sb, LEFT + (end - win) / tMax * plotW, LEFT + end / tMax * plotW, y0, "last window");
-    }
-    // end of sending
-    double xe = LEFT + o.durationSeconds() / tMax * plotW;
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" "
-                + "stroke-dasharray=\"2,3\"/>%n",
-            xe,
-            y0,
-            xe,
-            y0 + PANEL_H));
+  private static XYSeries series(
+      List<SoakMain.Sample> samples, ToDoubleFunction<SoakMain.Sample> f) {
+    XYSeries s = new XYSeries("s", false, true);
+    samples.forEach(x -> s.add(x.t(), f.applyAsDouble(x)));
+    return s;
   }
 
-  /** Draws the horizontal grid with y tick labels and the x ticks. */
-  private static void gridAndTicks(
-      StringBuilder sb, double tMax, int y0, double lo, double hi, double step) {
-    int plotW = W - LEFT - RIGHT;
-    // y grid and ticks
-    for (double v = lo; v <= hi + step / 1000; v += step) {
-      double y = y0 + PANEL_H - (v - lo) / (hi - lo) * PANEL_H;
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>%n",
-              LEFT,
-              y,
-              LEFT + plotW,
-              y));
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333\">%s</text>%n",
-              LEFT - 6,
-              y + 4,
-              tick(v)));
-    }
-    // x ticks
-    double xStep = tMax <= 120 ? 10 : tMax <= 400 ? 30 : 60;
-    for (double t = 0; t <= tMax + 1e-9; t += xStep) {
-      double x = LEFT + t / tMax * plotW;
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>%n",
-              x,
-              y0 + PANEL_H,
-              x,
-              y0 + PANEL_H + 4));
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\" "
-                  + "font-size=\"10\">%s</text>%n",
-              x,
-              y0 + PANEL_H + 15,
-              fmt(t)));
-    }
+  private static XYPlot panel(String label, XYSeries s, int rgb) {
+    return panel(label, s, new Color(rgb), false);
   }
 
-  /** Draws the panel frame, its title and the optional limit line. */
-  private static void frameAndLabels(
-      StringBuilder sb,
-      int y0,
-      String label,
-      String color,
-      double limit,
-      String limitLabel,
-      double lo,
-      double hi) {
-    int plotW = W - LEFT - RIGHT;
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-                + "stroke=\"#333\"/>%n",
-            LEFT,
-            y0,
-            plotW,
-            PANEL_H));
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            "<text x=\"%d\" y=\"%d\" font-weight=\"bold\" fill=\"%s\">%s</text>%n",
-            LEFT + 6,
-            y0 + 14,
-            color,
-            esc(label)));
-    if (!Double.isNaN(limit)) {
-      double y = y0 + PANEL_H - (limit - lo) / (hi - lo) * PANEL_H;
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#d62728\" "
-                  + "stroke-dasharray=\"6,4\"/>%n",
-              LEFT,
-              y,
-              LEFT + plotW,
-              y));
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#d62728\">%s</text>" + "%n",
-              LEFT + plotW - 4,
-              y - 4,
-              esc(limitLabel)));
-    }
+  /** One panel: a line in {@code color}, with a dot per point when {@code dots}. */
+  private static XYPlot panel(String label, XYSeries s, Color color, boolean dots) {
+    XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, dots);
+    r.setSeriesPaint(0, color);
+    r.setSeriesStroke(0, new BasicStroke(dots ? 0.8f : 1.5f));
+    r.setSeriesShape(0, new java.awt.geom.Ellipse2D.Double(-1.8, -1.8, 3.6, 3.6));
+    NumberAxis y = new NumberAxis(label);
+    y.setLabelPaint(color);
+    XYPlot p = new XYPlot(new XYSeriesCollection(s), null, y, r);
+    p.setBackgroundPaint(Color.WHITE);
+    p.setRangeGridlinePaint(new Color(0xC8C8C8));
+    p.setDomainGridlinePaint(new Color(0xE6E6E6));
+    return p;
   }
 
-  /** Draws the series as a path, with a dot per sample when asked; NaN breaks the line. */
-  private static void plotSeries(
-      StringBuilder sb,
-      double[][] points,
-      double tMax,
-      int y0,
-      double lo,
-      double hi,
-      String color,
-      boolean dots) {
-    int plotW = W - LEFT - RIGHT;
-    // data
-    StringBuilder path = new StringBuilder();
-    boolean pen = false;
-    for (double[] p : points) {
-      if (Double.isNaN(p[1])) {
-        pen = false;
-        continue;
-      }
-      double x = LEFT + p[0] / tMax * plotW;
-      double y = y0 + PANEL_H - (p[1] - lo) / (hi - lo) * PANEL_H;
-      path.append(pen ? " L" : " M").append(String.format(Locale.ROOT, "%.1f %.1f", x, y));
-      pen = true;
-      if (dots) {
-        sb.append(
-            String.format(
-                Locale.ROOT,
-                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\" fill=\"%s\"/>%n",
-                x,
-                y,
-                color));
-      }
-    }
-    if (path.length() > 0) {
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"/>%n",
-              path.toString().trim(),
-              color,
-              dots ? "0.8" : "1.5"));
-    }
+  /** Marks one of the two windows the heap rule compares, as a labelled blue band. */
+  private static void window(XYPlot p, double from, double to, double top, String label) {
+    p.addDomainMarker(
+        new IntervalMarker(
+            from, to, BLUE, new BasicStroke(1.5f), BLUE, new BasicStroke(1.5f), 0.1f),
+        Layer.BACKGROUND);
+    XYTextAnnotation a = new XYTextAnnotation(label, (from + to) / 2, top);
+    a.setPaint(BLUE);
+    a.setTextAnchor(TextAnchor.TOP_CENTER);
+    p.addAnnotation(a);
   }
 
-  private static void window(StringBuilder sb, double x1, double x2, int y0, String label) {
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#1f77b4\" "
-                + "stroke-width=\"3\"/>%n",
-            x1 + 2,
-            y0 - 4,
-            x2 - 2,
-            y0 - 4));
-    for (double x : new double[] {x1 + 2, x2 - 2}) {
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#1f77b4\" "
-                  + "stroke-width=\"1.5\"/>%n",
-              x,
-              y0 - 9,
-              x,
-              y0 + 1));
-    }
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#1f77b4\" "
-                + "font-size=\"10\">%s</text>%n",
-            (x1 + x2) / 2,
-            y0 - 8,
-            label));
-  }
-
-  private static String tick(double v) {
-    if (v >= 1e6) {
-      return String.format(Locale.ROOT, "%.1fM", v / 1e6);
-    }
-    if (v >= 1e4) {
-      return String.format(Locale.ROOT, "%.0fk", v / 1e3);
-    }
-    return v == Math.rint(v)
-        ? String.format(Locale.ROOT, "%.0f", v)
-        : String.format(Locale.ROOT, "%.1f", v);
-  }
-
-  private static String esc(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  private static BasicStroke dashed(float width) {
+    return new BasicStroke(
+        width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {6f, 4f}, 0f);
   }
 }

@@ -15,15 +15,20 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IntSummaryStatistics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 
 /**
  * Fills the data blocks of the soak's hand-written {@code SOAK.md}, writes its chart ({@code
- * soak/soak.svg}) and CSVs, and the console summary. People write the page's prose; this class
+ * soak/soak.png}) and CSVs, and the console summary. People write the page's prose; this class
  * writes only tables.
  */
 final class SoakReport {
@@ -109,10 +114,7 @@ final class SoakReport {
         Page.fill(PAGE, Files.readString(template, StandardCharsets.UTF_8), blocks::get);
     Path dir = o.out.resolve(DIR);
     Files.createDirectories(dir);
-    Files.writeString(
-        dir.resolve(SoakChart.FILE),
-        new SoakChart(o, r.pass(), samples, gcs, outages).svg(),
-        StandardCharsets.UTF_8);
+    SoakChart.write(dir.resolve(SoakChart.FILE), o, r.pass(), samples, gcs, outages);
     Files.writeString(dir.resolve("samples.csv"), samplesCsv(), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("gc.csv"), gcCsv(), StandardCharsets.UTF_8);
     Files.writeString(page, filled, StandardCharsets.UTF_8);
@@ -200,24 +202,15 @@ final class SoakReport {
     ProducerMetrics m = r.metrics();
     t.row(
         "ProducerMetrics accepted / sent / rejected / failed / dropped",
-        n(m.getRecordsAccepted())
-            + " / "
-            + n(m.getRecordsSent())
-            + " / "
-            + n(m.getRecordsRejected())
-            + " / "
-            + n(m.getRecordsFailed())
-            + " / "
-            + n(m.getRecordsDropped()));
+        n(
+            m.getRecordsAccepted(),
+            m.getRecordsSent(),
+            m.getRecordsRejected(),
+            m.getRecordsFailed(),
+            m.getRecordsDropped()));
     t.row(
         "requests / retries / batches sent / batches failed",
-        n(m.getRequests())
-            + " / "
-            + n(m.getRetries())
-            + " / "
-            + n(m.getBatchesSent())
-            + " / "
-            + n(m.getBatchesFailed()));
+        n(m.getRequests(), m.getRetries(), m.getBatchesSent(), m.getBatchesFailed()));
     t.row(
         "time application threads spent blocked in send",
         String.format(Locale.ROOT, "%.1f s (sum over threads)", m.getSendBlockedNanos() / 1e9));
@@ -239,10 +232,10 @@ final class SoakReport {
     t.row("received ids that were never accepted", n(r.phantom()));
     t.row(
         "records without a valid id / malformed requests",
-        n(r.receiverRecordsWithoutId()) + " / " + n(r.receiverBadRequests()));
+        n(r.receiverRecordsWithoutId(), r.receiverBadRequests()));
     t.row(
         "requests accepted / answered 503",
-        n(r.receiverRequests()) + " / " + n(r.receiverUnavailableAnswers()));
+        n(r.receiverRequests(), r.receiverUnavailableAnswers()));
     return t.markdown();
   }
 
@@ -282,10 +275,10 @@ final class SoakReport {
             + mb(r.metrics().getPeakBufferedBytes())
             + " / "
             + mb(o.totalSizeBytes));
-    int[] th = threads(w0, end);
+    IntSummaryStatistics th = threads(s -> s.t() >= w0 && s.t() <= end && s.phase().equals("run"));
     t.row(
         "live threads after warm-up (until the end of sending), min / max",
-        th == null ? "n/a" : th[0] + " / " + th[1]);
+        th.getCount() == 0 ? "n/a" : th.getMin() + " / " + th.getMax());
     t.row(
         "producer's id tracking (two bitsets per thread), included in the heap figures",
         mb(r.trackingBytes())
@@ -315,31 +308,26 @@ final class SoakReport {
     double end = o.durationSeconds();
     for (double from = 0; from < end - 1e-9; from += 30) {
       double to = Math.min(end, from + 30);
-      t.row(
-          fmt(from) + "–" + fmt(to),
-          receiverIn(from, to),
-          rate(from, to, SoakMain.Sample::delivered),
-          rate(from, to, SoakMain.Sample::received),
-          mbNum(maxGc(from, to)),
-          threadsCell(from, to),
-          String.format(
-              Locale.ROOT, "%.1f", maxOf(SoakMain.Sample::bufferedBytes, from, to) / (double) MIB),
-          String.format(Locale.ROOT, "%.0f", maxOf(s -> s.waitingThreads(), from, to)));
+      periodRow(t, fmt(from) + "–" + fmt(to), receiverIn(from, to), from, to, to);
     }
     double last = samples.isEmpty() ? end : samples.get(samples.size() - 1).t();
-    t.row(
-        fmt(end) + "–" + fmt(Math.ceil(last)) + " (close, drain)",
-        "up",
-        rate(end, last + 1, SoakMain.Sample::delivered),
-        rate(end, last + 1, SoakMain.Sample::received),
-        mbNum(maxGc(end, Double.MAX_VALUE)),
-        threadsCell(end, last + 1),
-        String.format(
-            Locale.ROOT,
-            "%.1f",
-            maxOf(SoakMain.Sample::bufferedBytes, end, last + 1) / (double) MIB),
-        String.format(Locale.ROOT, "%.0f", maxOf(s -> s.waitingThreads(), end, last + 1)));
+    String close = fmt(end) + "–" + fmt(Math.ceil(last)) + " (close, drain)";
+    periodRow(t, close, "up", end, last + 1, Double.MAX_VALUE);
     return t.markdown();
+  }
+
+  /** A row of the period table for [from, to); its GCs up to {@code gcTo}. */
+  private void periodRow(Table t, String time, String up, double from, double to, double gcTo) {
+    t.row(
+        time,
+        up,
+        rate(from, to, SoakMain.Sample::delivered),
+        rate(from, to, SoakMain.Sample::received),
+        mbNum(maxGc(from, gcTo)),
+        threadsCell(from, to),
+        String.format(
+            Locale.ROOT, "%.1f", maxOf(SoakMain.Sample::bufferedBytes, from, to) / (double) MIB),
+        String.format(Locale.ROOT, "%.0f", maxOf(s -> s.waitingThreads(), from, to)));
   }
 
   private String receiverIn(double from, double to) {
@@ -383,69 +371,41 @@ final class SoakReport {
   }
 
   private String threadsCell(double from, double to) {
-    int[] th = threadsAny(from, to);
-    return th == null ? "–" : th[0] == th[1] ? Integer.toString(th[0]) : th[0] + "–" + th[1];
+    IntSummaryStatistics th = threads(s -> s.t() >= from && s.t() < to);
+    return th.getCount() == 0
+        ? "–"
+        : th.getMin() == th.getMax() ? "" + th.getMin() : th.getMin() + "–" + th.getMax();
   }
 
-  private int[] threads(double from, double to) {
-    int min = Integer.MAX_VALUE;
-    int max = Integer.MIN_VALUE;
-    for (SoakMain.Sample s : samples) {
-      if (s.t() >= from && s.t() <= to && s.phase().equals("run")) {
-        min = Math.min(min, s.threads());
-        max = Math.max(max, s.threads());
-      }
-    }
-    return min > max ? null : new int[] {min, max};
-  }
-
-  private int[] threadsAny(double from, double to) {
-    int min = Integer.MAX_VALUE;
-    int max = Integer.MIN_VALUE;
-    for (SoakMain.Sample s : samples) {
-      if (s.t() >= from && s.t() < to) {
-        min = Math.min(min, s.threads());
-        max = Math.max(max, s.threads());
-      }
-    }
-    return min > max ? null : new int[] {min, max};
+  private IntSummaryStatistics threads(Predicate<SoakMain.Sample> p) {
+    return samples.stream().filter(p).mapToInt(SoakMain.Sample::threads).summaryStatistics();
   }
 
   private double maxOf(ToDoubleFunction<SoakMain.Sample> f, double from, double to) {
-    double max = 0;
-    for (SoakMain.Sample s : samples) {
-      if (s.t() >= from && s.t() < to) {
-        max = Math.max(max, f.applyAsDouble(s));
-      }
+    return samples.stream()
+        .filter(s -> s.t() >= from && s.t() < to)
+        .mapToDouble(f)
+        .reduce(0, Math::max);
+  }
+
+  /** Heap after the GCs the heap rule counts in [from, to); without GC notifications, sampled. */
+  private LongStream heapAfterGc(double from, double to) {
+    if (gcs.isEmpty()) {
+      return samples.stream()
+          .filter(s -> s.t() >= from && s.t() < to)
+          .mapToLong(SoakMain.Sample::heapAfterGcBytes);
     }
-    return max;
+    return gcs.stream()
+        .filter(e -> e.t() >= from && e.t() < to && SoakMain.counts(e, o.fullGcsOnly()))
+        .mapToLong(SoakMain.GcEvent::heapAfterBytes);
   }
 
   private long maxGc(double from, double to) {
-    long max = -1;
-    for (SoakMain.GcEvent e : gcs) {
-      if (e.t() >= from && e.t() < to && SoakMain.counts(e, o.fullGcsOnly())) {
-        max = Math.max(max, e.heapAfterBytes());
-      }
-    }
-    if (gcs.isEmpty()) { // no GC notifications: sampled heap used
-      for (SoakMain.Sample s : samples) {
-        if (s.t() >= from && s.t() < to) {
-          max = Math.max(max, s.heapAfterGcBytes());
-        }
-      }
-    }
-    return max;
+    return heapAfterGc(from, to).reduce(-1, Math::max);
   }
 
   private long minGc(double from, double to) {
-    long min = Long.MAX_VALUE;
-    for (SoakMain.GcEvent e : gcs) {
-      if (e.t() >= from && e.t() < to && SoakMain.counts(e, o.fullGcsOnly())) {
-        min = Math.min(min, e.heapAfterBytes());
-      }
-    }
-    return min == Long.MAX_VALUE ? -1 : min;
+    return gcs.isEmpty() ? -1 : heapAfterGc(from, to).min().orElse(-1);
   }
 
   private String gcSummary() {
@@ -509,8 +469,11 @@ final class SoakReport {
     return sb.toString();
   }
 
-  private static String n(long v) {
-    return String.format(Locale.ROOT, "%,d", v);
+  /** The counts with thousands separators, joined by " / ". */
+  private static String n(long... v) {
+    return Arrays.stream(v)
+        .mapToObj(x -> String.format(Locale.ROOT, "%,d", x))
+        .collect(Collectors.joining(" / "));
   }
 
   private static String mbOrNa(long bytes) {

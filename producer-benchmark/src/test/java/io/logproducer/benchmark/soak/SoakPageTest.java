@@ -1,9 +1,11 @@
 package io.logproducer.benchmark.soak;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.benchmark.report.Page;
 import io.logproducer.benchmark.report.PageTest;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The hand-written soak page holds exactly the blocks the soak fills, and filling them keeps its
@@ -70,5 +75,23 @@ class SoakPageTest {
     String filled = Page.fill(SoakReport.PAGE, page, data::get);
     assertEquals(PageTest.withoutBlockContents(page), PageTest.withoutBlockContents(filled));
     assertEquals(filled, Page.fill(SoakReport.PAGE, filled, data::get));
+  }
+
+  @Test
+  @Timeout(120)
+  void theChartIsRedrawnFromTheCommittedFilesAndThePageShowsIt(@TempDir Path out)
+      throws IOException {
+    Files.copy(PAGE, out.resolve(SoakReport.PAGE));
+    Path dir = Files.createDirectories(out.resolve(SoakReport.DIR));
+    for (String csv : List.of("samples.csv", "gc.csv")) {
+      Files.copy(PAGE.resolveSibling(SoakReport.DIR).resolve(csv), dir.resolve(csv));
+    }
+    SoakChart.main(new String[] {out.toString()});
+    BufferedImage png = ImageIO.read(dir.resolve(SoakChart.FILE).toFile());
+    assertEquals(1000, png.getWidth());
+    assertEquals(760, png.getHeight());
+    assertTrue(
+        Files.readString(PAGE, StandardCharsets.UTF_8)
+            .contains("](" + SoakReport.DIR + "/" + SoakChart.FILE + ")"));
   }
 }
