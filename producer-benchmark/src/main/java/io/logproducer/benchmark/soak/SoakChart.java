@@ -58,7 +58,10 @@ final class SoakChart {
     String page = Files.readString(out.resolve(SoakReport.PAGE), StandardCharsets.UTF_8);
     String command = block(page, "command").replaceAll("(?s)```sh\\s*|\\s*```", "").trim();
     String[] argv = command.split("\\s+");
-    SoakOptions o = SoakOptions.parse(List.of(argv).subList(1, argv.length).toArray(new String[0]));
+    SoakOptions o = new SoakOptions();
+    new picocli.CommandLine(o)
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .parseArgs(List.of(argv).subList(1, argv.length).toArray(new String[0]));
     List<SoakMain.Outage> outages = new ArrayList<>();
     for (String row : block(page, "outages").split("\n")) {
       String[] c = row.split("\\s*\\|\\s*");
