@@ -2,13 +2,12 @@ package io.logproducer.benchmark.harness;
 
 import io.logproducer.LogRecord;
 import io.logproducer.testing.ReferenceWorkload;
-import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,8 +17,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.ToLongFunction;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
 
 /**
  * One end-to-end run in its own JVM (the suite starts one per run, so CPU and GC figures belong to
@@ -34,32 +37,42 @@ import jdk.jfr.Recording;
  * PROGRESS …} lines every second and finally one {@code RESULT k=v …} line (see {@link RunResult})
  * on stdout.
  */
+@Command(
+    name = "HarnessMain",
+    mixinStandardHelpOptions = true,
+    description = "One end-to-end run; the other options are RunSpec's: --key value.")
 public final class HarnessMain {
 
   /** Every this many sends, one is timed (a power of two). */
   static final int LATENCY_SAMPLE_EVERY = 64;
 
+  @Option(names = "--endpoint", description = "the sink's base URL (not for client GENERATE)")
+  String endpoint;
+
+  @Option(names = "--jfrFile", description = "where a run with jfr=true writes its recording")
+  String jfrFile;
+
+  @Unmatched List<String> spec = new ArrayList<>();
+
   private HarnessMain() {}
 
   public static void main(String[] args) throws Exception {
-    List<String> rest = new ArrayList<>(Arrays.asList(args));
-    String endpoint = take(rest, "--endpoint", null);
-    String jfrFile = take(rest, "--jfrFile", null);
-    RunSpec spec = RunSpec.fromArgs(rest.toArray(new String[0]));
+    HarnessMain o = Cli.parse(new HarnessMain(), args);
+    String endpoint = o.endpoint;
+    String jfrFile = o.jfrFile;
+    RunSpec spec = RunSpec.fromArgs(o.spec.toArray(new String[0]));
     if (endpoint == null && spec.client() != RunSpec.Client.GENERATE) {
       throw new IllegalArgumentException("--endpoint is required");
     }
     // The profile recording starts before the warm-up, so that JFR's own start-up (class loading,
-    // compilation) is
-    // over before the measured phase; the analysis keeps the measured phase's events only
-    // (jfrFrom/jfrTo).
+    // compilation) is over before the measured phase; the analysis keeps the measured phase's
+    // events only (jfrFrom/jfrTo).
     Recording recording = null;
     if (spec.jfr() && jfrFile != null) {
       recording = new Recording(Configuration.getConfiguration("profile"));
       recording.setName("logproducer-benchmark");
       // At ~2 GB/s of (generator) allocation, an event with a stack trace per new TLAB slows the
-      // run down several
-      // times; the throttled jdk.ObjectAllocationSample events are enough.
+      // run down several times; the throttled jdk.ObjectAllocationSample events are enough.
       recording.disable("jdk.ObjectAllocationInNewTLAB");
       recording.disable("jdk.ObjectAllocationOutsideTLAB");
       recording.start();
@@ -132,16 +145,7 @@ public final class HarnessMain {
    * /proc/self/io}: the disk spool's writes), or -1 where that file is unavailable}
    */
   private static long diskWriteBytes() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
-        if (line.startsWith("write_bytes:")) {
-          return Long.parseLong(line.substring("write_bytes:".length()).trim());
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-    return -1;
+    return ProcStats.field(Path.of("/proc/self/io"), "write_bytes");
   }
 
   private static Driver open(RunSpec spec, String endpoint, String phase) {
@@ -267,8 +271,8 @@ public final class HarnessMain {
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     Map<Long, long[]> threads0 = threadSnapshot();
-    long gcMillis0 = gcMillis();
-    long gcCount0 = gcCount();
+    long gcMillis0 = gc(GarbageCollectorMXBean::getCollectionTime);
+    long gcCount0 = gc(GarbageCollectorMXBean::getCollectionCount);
     long cpu0 = os.getProcessCpuTime();
     long[] userSys0 = ProcStats.userSysNanos();
     long[] ctx0 = ProcStats.processContextSwitches();
@@ -297,8 +301,8 @@ public final class HarnessMain {
     long[] userSys1 = ProcStats.userSysNanos();
     long[] ctx1 = ProcStats.processContextSwitches();
     Map<String, Long> vmThreads1 = ProcStats.vmThreadCpuNanos();
-    long gcMs = gcMillis() - gcMillis0;
-    long gcN = gcCount() - gcCount0;
+    long gcMs = gc(GarbageCollectorMXBean::getCollectionTime) - gcMillis0;
+    long gcN = gc(GarbageCollectorMXBean::getCollectionCount) - gcCount0;
     Map<Long, long[]> threads1 = threadSnapshot();
     Map<Long, String> names1 = threadNameMap();
     threadsBeforeFlush.forEach(
@@ -488,10 +492,9 @@ public final class HarnessMain {
 
   /** Names of the live Java threads, by id. */
   private static Map<Long, String> threadNameMap() {
+    ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
     Map<Long, String> names = new HashMap<>();
-    for (java.lang.management.ThreadInfo t :
-        ManagementFactory.getThreadMXBean()
-            .getThreadInfo(ManagementFactory.getThreadMXBean().getAllThreadIds(), 0)) {
+    for (ThreadInfo t : tmx.getThreadInfo(tmx.getAllThreadIds(), 0)) {
       if (t != null) {
         names.put(t.getThreadId(), t.getThreadName());
       }
@@ -499,37 +502,14 @@ public final class HarnessMain {
     return names;
   }
 
-  private static long gcMillis() {
-    long sum = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      sum += Math.max(0, gc.getCollectionTime());
-    }
-    return sum;
-  }
-
-  private static long gcCount() {
-    long sum = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      sum += Math.max(0, gc.getCollectionCount());
-    }
-    return sum;
+  /** Collection time (ms) or count summed over the collectors. */
+  private static long gc(ToLongFunction<GarbageCollectorMXBean> f) {
+    return ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .mapToLong(gc -> Math.max(0, f.applyAsLong(gc)))
+        .sum();
   }
 
   private static String fmt(double v) {
     return String.format(Locale.ROOT, "%.6f", v);
-  }
-
-  private static String take(List<String> args, String key, String dflt) {
-    int i = args.indexOf(key);
-    if (i < 0) {
-      return dflt;
-    }
-    if (i + 1 >= args.size()) {
-      throw new IllegalArgumentException(key + " needs a value");
-    }
-    String v = args.get(i + 1);
-    args.remove(i + 1);
-    args.remove(i);
-    return v;
   }
 }

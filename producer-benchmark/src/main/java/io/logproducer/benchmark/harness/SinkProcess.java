@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The benchmark sink in its own JVM: {@link OtlpSinkMain}, a real OTLP/HTTP receiver on 127.0.0.1
@@ -23,6 +25,16 @@ public final class SinkProcess implements AutoCloseable {
 
   /** The SLS PutLogs sink (the Aliyun Log Java producer). */
   public static final String SLS_MAIN = "io.logproducer.benchmark.sls.SlsReceiverMain";
+
+  /** The sink mains' options ({@code --port P --threads T}). */
+  @Command(mixinStandardHelpOptions = true)
+  public static final class Options {
+    @Option(names = "--port", description = "the HTTP port; 0 (default): a free one")
+    public int port;
+
+    @Option(names = "--threads", description = "accepted and ignored: the servers size their own")
+    int threads;
+  }
 
   private final Process process;
   private final String endpoint;
