@@ -8,6 +8,7 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,18 +81,18 @@ public final class HarnessMain {
     long warmupDelivered = 0;
     if (spec.warmupSeconds() > 0) {
       try (Driver warm = open(spec, endpoint, "warmup")) {
-        Phase w = runPhase(warm, spec, spec.warmupSeconds(), 0, "warmup");
-        warmupDelivered = w.counters.delivered();
+        runPhase(warm, spec, spec.warmupSeconds(), 0, "warmup");
+        warmupDelivered = warm.counters().delivered();
       }
     }
-    Phase m;
+    Map<String, Object> r;
     Driver driver = open(spec, endpoint, "bench");
     long measureFromMillis = System.currentTimeMillis();
     long measureToMillis;
     long diskWrite0 = diskWriteBytes();
     long diskWrite1;
     try {
-      m = runPhase(driver, spec, spec.durationSeconds(), spec.recordsPerThread(), "measure");
+      r = runPhase(driver, spec, spec.durationSeconds(), spec.recordsPerThread(), "measure");
     } finally {
       diskWrite1 = diskWriteBytes();
       measureToMillis = System.currentTimeMillis();
@@ -102,37 +103,14 @@ public final class HarnessMain {
         recording.close();
       }
     }
-    Map<String, Object> r = new LinkedHashMap<>();
-    Driver.Counters c = m.counters;
-    r.put("emitted", m.emitted);
-    r.put("accepted", c.accepted());
-    r.put("delivered", c.delivered());
-    r.put("failed", c.failed());
-    r.put("dropped", c.dropped());
-    r.put("seconds", fmt(m.seconds));
-    r.put("sendSeconds", fmt(m.sendSeconds));
-    r.put("rawBytes", m.rawBytes);
-    r.put("encodedBytes", c.encodedBytes());
-    r.put("wireBytes", c.wireBytes());
-    r.put("peakBufferedBytes", c.peakBufferedBytes());
-    r.put("totalSizeInBytes", c.totalSizeInBytes());
-    r.put("sendBlockedNanos", c.sendBlockedNanos());
-    r.put("requests", c.requests());
-    r.put("requestLatencyAvgMillis", fmt(c.requestLatencyAvgMillis()));
-    r.put("cpuNanos", m.cpuNanos);
-    r.put("gcMillis", m.gcMillis);
-    r.put("gcCount", m.gcCount);
-    r.put("heapMaxBytes", Runtime.getRuntime().maxMemory()); // the default heap's size, when used
-    m.cpuByGroup.forEach((g, v) -> r.put("cpu." + g, v));
-    m.allocByGroup.forEach((g, v) -> r.put("alloc." + g, v));
-    r.putAll(m.os);
+    Object latency = r.remove("latency");
     r.put("warmupDelivered", warmupDelivered);
     r.put("diskWriteBytes", diskWrite0 < 0 || diskWrite1 < 0 ? -1 : diskWrite1 - diskWrite0);
     if (recording != null) {
       r.put("jfrFrom", measureFromMillis);
       r.put("jfrTo", measureToMillis);
     }
-    r.put("latency", m.latency.encode());
+    r.put("latency", latency);
     StringBuilder line = new StringBuilder("RESULT");
     r.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
     System.out.println(line);
@@ -156,21 +134,6 @@ public final class HarnessMain {
       case GENERATE -> new GenerateDriver();
     };
   }
-
-  /** What a phase measured. */
-  private record Phase(
-      long emitted,
-      double seconds,
-      double sendSeconds,
-      long rawBytes,
-      long cpuNanos,
-      long gcMillis,
-      long gcCount,
-      Driver.Counters counters,
-      LatencyHistogram latency,
-      Map<String, Long> cpuByGroup,
-      Map<String, Long> allocByGroup,
-      Map<String, Long> os) {}
 
   /** One application thread's loop and what it measured. */
   private static final class AppThread extends Thread {
@@ -262,7 +225,8 @@ public final class HarnessMain {
     }
   }
 
-  private static Phase runPhase(
+  /** {@return what a phase measured: the RESULT line's keys, in order, but the JVM-wide ones} */
+  private static Map<String, Object> runPhase(
       Driver driver, RunSpec spec, double seconds, long recordsPerThread, String name)
       throws InterruptedException {
     CountDownLatch start = new CountDownLatch(1);
@@ -312,26 +276,21 @@ public final class HarnessMain {
             names1.putIfAbsent(id, namesBeforeFlush.get(id));
           }
         });
-    Driver.Counters counters = driver.counters();
+    Driver.Counters c = driver.counters();
     if (error.get() != null) {
       System.err.println("send failed in " + name + ": " + error.get());
       error.get().printStackTrace();
     }
 
-    long emitted = 0;
-    long raw = 0;
     LatencyHistogram latency = new LatencyHistogram();
     Map<String, Long> cpuBy = new LinkedHashMap<>();
     Map<String, Long> allocBy = new LinkedHashMap<>();
     for (AppThread t : threads) {
-      emitted += t.sent;
-      raw += t.rawBytes;
       latency.add(t.latency);
       cpuBy.merge("app", t.cpuNanos, Long::sum);
       allocBy.merge("app", t.allocatedBytes, Long::sum);
     }
     otherThreads(driver, threads0, threads1, names1, cpuBy, allocBy);
-    Map<String, Long> os2 = osCounters(threads, ctx0, ctx1, userSys0, userSys1);
     long javaThreads = cpuBy.values().stream().mapToLong(Long::longValue).sum();
     long vmGrouped = 0;
     if (vmThreads0 != null && vmThreads1 != null) {
@@ -343,19 +302,31 @@ public final class HarnessMain {
     }
     // The rest of the process: VM threads other than GC and JIT (or all of them without /proc)
     cpuBy.put("vm", Math.max(0, cpu - javaThreads - vmGrouped));
-    return new Phase(
-        emitted,
-        (end - t0) / 1e9,
-        (sendEnd - t0) / 1e9,
-        raw,
-        cpu,
-        gcMs,
-        gcN,
-        counters,
-        latency,
-        cpuBy,
-        allocBy,
-        os2);
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("emitted", Arrays.stream(threads).mapToLong(t -> t.sent).sum());
+    r.put("accepted", c.accepted());
+    r.put("delivered", c.delivered());
+    r.put("failed", c.failed());
+    r.put("dropped", c.dropped());
+    r.put("seconds", fmt((end - t0) / 1e9));
+    r.put("sendSeconds", fmt((sendEnd - t0) / 1e9));
+    r.put("rawBytes", Arrays.stream(threads).mapToLong(t -> t.rawBytes).sum());
+    r.put("encodedBytes", c.encodedBytes());
+    r.put("wireBytes", c.wireBytes());
+    r.put("peakBufferedBytes", c.peakBufferedBytes());
+    r.put("totalSizeInBytes", c.totalSizeInBytes());
+    r.put("sendBlockedNanos", c.sendBlockedNanos());
+    r.put("requests", c.requests());
+    r.put("requestLatencyAvgMillis", fmt(c.requestLatencyAvgMillis()));
+    r.put("cpuNanos", cpu);
+    r.put("gcMillis", gcMs);
+    r.put("gcCount", gcN);
+    r.put("heapMaxBytes", Runtime.getRuntime().maxMemory()); // the default heap's size, when used
+    cpuBy.forEach((g, v) -> r.put("cpu." + g, v));
+    allocBy.forEach((g, v) -> r.put("alloc." + g, v));
+    r.putAll(osCounters(threads, ctx0, ctx1, userSys0, userSys1));
+    r.put("latency", latency.encode());
+    return r;
   }
 
   private static AppThread[] startThreads(

@@ -19,13 +19,13 @@ import picocli.CommandLine.Option;
 @Command(
     name = "PerformanceSuite",
     mixinStandardHelpOptions = true,
-    description = "The standard performance suite: measures, then writes docs/PERFORMANCE.md.")
+    description = {
+      "The standard performance suite: measures, then writes docs/PERFORMANCE.md.",
+      "A second default after ';' is --quick's."
+    })
 final class SuiteOptions {
 
-  @Option(
-      names = "--docs",
-      paramLabel = "DIR",
-      description = "where PERFORMANCE.md and the charts go (default: ./docs of the repository)")
+  @Option(names = "--docs", paramLabel = "DIR", description = "default: the repository's docs")
   Path docs;
 
   @Option(names = "--quick", description = "short runs and fewer points (a smoke test)")
@@ -34,67 +34,38 @@ final class SuiteOptions {
   @Option(names = "--skip-jmh", description = "no JMH benchmarks")
   boolean skipJmh;
 
-  @Option(
-      names = "--warmup",
-      paramLabel = "S",
-      description = "warm-up seconds per run (default 4; 1.5 with --quick)")
+  @Option(names = "--warmup", paramLabel = "S", description = "seconds per run (default 4; 1.5)")
   double warmup = -1;
 
-  @Option(
-      names = "--duration",
-      paramLabel = "S",
-      description = "measured seconds per run (default 6; 3 with --quick)")
+  @Option(names = "--duration", paramLabel = "S", description = "measured s/run (default 6; 3)")
   double duration = -1;
 
-  @Option(
-      names = "--repeats",
-      paramLabel = "N",
-      description = "samples of each headline setting, the median is reported (default 3; 1)")
+  @Option(names = "--repeats", paramLabel = "N", description = "headline samples (default 3; 1)")
   int repeats = -1;
 
-  @Option(
-      names = "--passes",
-      paramLabel = "N",
-      description = "passes over each sweep, medians are reported (default 2; 1)")
+  @Option(names = "--passes", paramLabel = "N", description = "passes over a sweep (default 2; 1)")
   int sweepPasses = -1;
 
-  // --quick stays a few-minute smoke run: no waiting for a quiet machine, no reruns beyond what
-  // fits
-  @Option(
-      names = "--budget-minutes",
-      paramLabel = "M",
-      description =
-          "time budget: waits for a quiet machine and repeats of disturbed runs only while the"
-              + " rest still fits (default 22; 4.5 with --quick)")
+  /**
+   * Waits for a quiet machine and repeats of disturbed runs happen only while the rest still fits;
+   * {@code --quick} stays a few-minute smoke run.
+   */
+  @Option(names = "--budget-minutes", paramLabel = "M", description = "time budget (22; 4.5)")
   double budgetMinutes = -1;
 
-  @Option(
-      names = "--report-only",
-      description = "regenerate the report from docs/perf-data without running anything")
+  @Option(names = "--report-only", description = "the page from docs/perf-data, running nothing")
   boolean reportOnly;
 
-  @Option(names = "--jmh-only", description = "rerun the JMH part only, then the report")
+  @Option(names = "--jmh-only", description = "rerun the JMH part only, then the page")
   boolean jmhOnly;
 
-  @Option(
-      names = "--long-runs",
-      description =
-          "only the long runs (steady state and 20 M records from the JVM's start) into"
-              + " perf-data/long-run.tsv, then the report")
+  @Option(names = "--long-runs", description = "only the long runs (long-run.tsv), then the page")
   boolean longRuns;
 
-  @Option(
-      names = "--run",
-      paramLabel = "'k=v …'",
-      description =
-          "run these settings only (keys of RunSpec.toMap() over the reference), print results,"
-              + " write no report; repeatable")
+  @Option(names = "--run", paramLabel = "'k=v …'", description = "ad-hoc settings, no page")
   List<String> adhoc = new ArrayList<>();
 
-  @Option(
-      names = "--note",
-      paramLabel = "TEXT",
-      description = "what changed since the last full run: the note of its row in history.tsv")
+  @Option(names = "--note", paramLabel = "TEXT", description = "this run's note in history.tsv")
   String note = "";
 
   /** This JVM's java binary, for the child JVMs. */
