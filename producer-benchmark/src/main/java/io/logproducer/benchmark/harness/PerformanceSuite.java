@@ -509,9 +509,8 @@ public final class PerformanceSuite {
     return base.withClient(Client.ALIYUN)
         .withCompression(Compression.LZ4, 0)
         .withBatchSize(ALIYUN_BATCH_SIZE)
-        .withBatchCountThreshold(ALIYUN_BATCH_COUNT)
-        .withLinger(2_000)
-        .withTotalSize(100L * RunSpec.MIB);
+        .withTotalSize(100L * RunSpec.MIB)
+        .with("batchCountThreshold", ALIYUN_BATCH_COUNT, "lingerMillis", 2_000L);
   }
 
   /** The Aliyun producer's IO-thread counts swept: two with {@code --quick}. */

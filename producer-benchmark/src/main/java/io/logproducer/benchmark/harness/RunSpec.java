@@ -206,14 +206,6 @@ public record RunSpec(
     return with("batchSizeInBytes", v);
   }
 
-  public RunSpec withBatchCountThreshold(int v) {
-    return with("batchCountThreshold", v);
-  }
-
-  public RunSpec withLinger(long v) {
-    return with("lingerMillis", v);
-  }
-
   public RunSpec withCompression(Compression v, int level) {
     return with("compression", v, "compressionLevel", level);
   }

@@ -227,9 +227,4 @@ public final class SinkProcess implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
   }
-
-  /** Whether the sink process is still running. */
-  public boolean alive() {
-    return process.isAlive();
-  }
 }
