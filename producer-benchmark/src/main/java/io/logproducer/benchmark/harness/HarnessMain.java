@@ -157,19 +157,20 @@ public final class HarnessMain {
     long[] contextSwitches = {-1, -1};
 
     AppThread(
-        String name,
+        int index,
         Driver driver,
-        CountDownLatch start,
+        RunSpec spec,
         long maxRecords,
-        long ratePerThread,
-        int recordBytes,
+        CountDownLatch start,
         AtomicReference<Throwable> error) {
-      super(name);
-      this.recordBytes = recordBytes;
+      super("app-" + index);
+      long ratePerThread =
+          spec.rateLimit() <= 0 ? 0 : Math.max(1, spec.rateLimit() / spec.appThreads());
+      this.recordBytes = spec.recordBytes();
       this.driver = driver;
       this.start = start;
       this.maxRecords = maxRecords <= 0 ? Long.MAX_VALUE : maxRecords;
-      this.nanosPerRecord = ratePerThread <= 0 ? 0 : 1_000_000_000L / ratePerThread;
+      this.nanosPerRecord = ratePerThread == 0 ? 0 : 1_000_000_000L / ratePerThread;
       this.error = error;
       setDaemon(true);
     }
@@ -198,8 +199,7 @@ public final class HarnessMain {
           } else {
             d.send(r);
             // Pace half-way between two timed sends, so that a timed send never directly follows a
-            // sleep (its
-            // caches would be cold and it would measure the wake-up, not send()).
+            // sleep (its caches would be cold and it would measure the wake-up, not send()).
             if (phase == LATENCY_SAMPLE_EVERY / 2 && nanosPerRecord > 0) {
               pace(t0 + seq * nanosPerRecord);
             }
@@ -231,7 +231,11 @@ public final class HarnessMain {
       throws InterruptedException {
     CountDownLatch start = new CountDownLatch(1);
     AtomicReference<Throwable> error = new AtomicReference<>();
-    AppThread[] threads = startThreads(driver, spec, recordsPerThread, start, error);
+    AppThread[] threads = new AppThread[spec.appThreads()];
+    for (int i = 0; i < threads.length; i++) {
+      threads[i] = new AppThread(i, driver, spec, recordsPerThread, start, error);
+      threads[i].start();
+    }
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     Map<Long, long[]> threads0 = threadSnapshot();
@@ -255,8 +259,7 @@ public final class HarnessMain {
     }
     long sendEnd = System.nanoTime();
     // A client whose threads end during flush (the Aliyun producer flushes by closing) keeps their
-    // CPU and
-    // allocation as of here in its groups (what they use while flushing counts as "vm").
+    // CPU and allocation as of here in its groups (what they use while flushing counts as "vm").
     Map<Long, long[]> threadsBeforeFlush = threadSnapshot();
     Map<Long, String> namesBeforeFlush = threadNameMap();
     driver.flush();
@@ -327,30 +330,6 @@ public final class HarnessMain {
     r.putAll(osCounters(threads, ctx0, ctx1, userSys0, userSys1));
     r.put("latency", latency.encode());
     return r;
-  }
-
-  private static AppThread[] startThreads(
-      Driver driver,
-      RunSpec spec,
-      long recordsPerThread,
-      CountDownLatch start,
-      AtomicReference<Throwable> error) {
-    int n = spec.appThreads();
-    AppThread[] threads = new AppThread[n];
-    long ratePerThread = spec.rateLimit() <= 0 ? 0 : Math.max(1, spec.rateLimit() / n);
-    for (int i = 0; i < n; i++) {
-      threads[i] =
-          new AppThread(
-              "app-" + i,
-              driver,
-              start,
-              recordsPerThread,
-              ratePerThread,
-              spec.recordBytes(),
-              error);
-      threads[i].start();
-    }
-    return threads;
   }
 
   /**

@@ -62,17 +62,9 @@ public final class SinkProcess implements AutoCloseable {
   public SinkProcess(
       String java, String classpath, List<String> jvmArgs, int threads, String mainClass)
       throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(java);
-    cmd.add(PerformanceSuite.ENABLE_NATIVE_ACCESS);
+    List<String> cmd = new ArrayList<>(List.of(java, PerformanceSuite.ENABLE_NATIVE_ACCESS));
     cmd.addAll(jvmArgs);
-    cmd.add("-cp");
-    cmd.add(classpath);
-    cmd.add(mainClass);
-    cmd.add("--port");
-    cmd.add("0");
-    cmd.add("--threads");
-    cmd.add(Integer.toString(threads));
+    cmd.addAll(List.of("-cp", classpath, mainClass, "--port", "0", "--threads", "" + threads));
     process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     BufferedReader out =
         new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
