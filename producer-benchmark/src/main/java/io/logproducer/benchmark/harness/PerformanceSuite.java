@@ -51,7 +51,7 @@ import java.util.stream.Stream;
  * the same JVM options); each run's delivered count is checked against the records its sink counted
  * while the run's JVM lived.
  *
- * <p>The Aliyun runs get a class path of their own ({@link #aliyunClasspath}): {@code
+ * <p>The Aliyun runs get a class path of their own ({@link SuiteOptions#aliyunClasspath}): {@code
  * target/aliyun-lib/} (the Aliyun producer and what only it depends on: protobuf-java 2.5.0, guava
  * 27, httpclient 4.5, fastjson) in front of {@code benchmarks.jar}, which does not contain them.
  */
