@@ -19,27 +19,13 @@ import java.util.concurrent.TimeUnit;
  * progress, reads its result and adds what the sink and the machine saw over the measured phase
  * (the sink's count, bytes and CPU, the whole machine's CPU). Also the waits for a quiet,
  * full-speed machine before a run. Not thread-safe.
+ *
+ * @param preTouch whether the child touches its heap up front ({@code -XX:+AlwaysPreTouch}), so
+ *     that page faults do not land in the measurements; {@code --quick} saves the second or two
+ *     this takes
  */
-final class ChildRun {
-
-  private final String java;
-  private final String classpath;
-  private final boolean preTouch;
-  private final SinkProcess sink;
-  private final PrintStream out;
-
-  /**
-   * @param preTouch whether the child touches its heap up front ({@code -XX:+AlwaysPreTouch}), so
-   *     that page faults do not land in the measurements; {@code --quick} saves the second or two
-   *     this takes
-   */
-  ChildRun(String java, String classpath, boolean preTouch, SinkProcess sink, PrintStream out) {
-    this.java = java;
-    this.classpath = classpath;
-    this.preTouch = preTouch;
-    this.sink = sink;
-    this.out = out;
-  }
+record ChildRun(
+    String java, String classpath, boolean preTouch, SinkProcess sink, PrintStream out) {
 
   /** What the child's output said: its result and when its measured phase ran. */
   private record Output(

@@ -2,10 +2,10 @@ package io.logproducer.benchmark.harness;
 
 import io.logproducer.LogRecord;
 import io.logproducer.testing.ReferenceWorkload;
-import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,8 +18,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.ToLongFunction;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
 
 /**
  * One end-to-end run in its own JVM (the suite starts one per run, so CPU and GC figures belong to
@@ -34,32 +38,42 @@ import jdk.jfr.Recording;
  * PROGRESS …} lines every second and finally one {@code RESULT k=v …} line (see {@link RunResult})
  * on stdout.
  */
+@Command(
+    name = "HarnessMain",
+    mixinStandardHelpOptions = true,
+    description = "One end-to-end run; the other options are RunSpec's: --key value.")
 public final class HarnessMain {
 
   /** Every this many sends, one is timed (a power of two). */
   static final int LATENCY_SAMPLE_EVERY = 64;
 
+  @Option(names = "--endpoint", description = "the sink's base URL (not for client GENERATE)")
+  String endpoint;
+
+  @Option(names = "--jfrFile", description = "where a run with jfr=true writes its recording")
+  String jfrFile;
+
+  @Unmatched List<String> spec = new ArrayList<>();
+
   private HarnessMain() {}
 
   public static void main(String[] args) throws Exception {
-    List<String> rest = new ArrayList<>(Arrays.asList(args));
-    String endpoint = take(rest, "--endpoint", null);
-    String jfrFile = take(rest, "--jfrFile", null);
-    RunSpec spec = RunSpec.fromArgs(rest.toArray(new String[0]));
+    HarnessMain o = Cli.parse(new HarnessMain(), args);
+    String endpoint = o.endpoint;
+    String jfrFile = o.jfrFile;
+    RunSpec spec = RunSpec.fromArgs(o.spec.toArray(new String[0]));
     if (endpoint == null && spec.client() != RunSpec.Client.GENERATE) {
       throw new IllegalArgumentException("--endpoint is required");
     }
     // The profile recording starts before the warm-up, so that JFR's own start-up (class loading,
-    // compilation) is
-    // over before the measured phase; the analysis keeps the measured phase's events only
-    // (jfrFrom/jfrTo).
+    // compilation) is over before the measured phase; the analysis keeps the measured phase's
+    // events only (jfrFrom/jfrTo).
     Recording recording = null;
     if (spec.jfr() && jfrFile != null) {
       recording = new Recording(Configuration.getConfiguration("profile"));
       recording.setName("logproducer-benchmark");
       // At ~2 GB/s of (generator) allocation, an event with a stack trace per new TLAB slows the
-      // run down several
-      // times; the throttled jdk.ObjectAllocationSample events are enough.
+      // run down several times; the throttled jdk.ObjectAllocationSample events are enough.
       recording.disable("jdk.ObjectAllocationInNewTLAB");
       recording.disable("jdk.ObjectAllocationOutsideTLAB");
       recording.start();
@@ -67,18 +81,18 @@ public final class HarnessMain {
     long warmupDelivered = 0;
     if (spec.warmupSeconds() > 0) {
       try (Driver warm = open(spec, endpoint, "warmup")) {
-        Phase w = runPhase(warm, spec, spec.warmupSeconds(), 0, "warmup");
-        warmupDelivered = w.counters.delivered();
+        runPhase(warm, spec, spec.warmupSeconds(), 0, "warmup");
+        warmupDelivered = warm.counters().delivered();
       }
     }
-    Phase m;
+    Map<String, Object> r;
     Driver driver = open(spec, endpoint, "bench");
     long measureFromMillis = System.currentTimeMillis();
     long measureToMillis;
     long diskWrite0 = diskWriteBytes();
     long diskWrite1;
     try {
-      m = runPhase(driver, spec, spec.durationSeconds(), spec.recordsPerThread(), "measure");
+      r = runPhase(driver, spec, spec.durationSeconds(), spec.recordsPerThread(), "measure");
     } finally {
       diskWrite1 = diskWriteBytes();
       measureToMillis = System.currentTimeMillis();
@@ -89,37 +103,14 @@ public final class HarnessMain {
         recording.close();
       }
     }
-    Map<String, Object> r = new LinkedHashMap<>();
-    Driver.Counters c = m.counters;
-    r.put("emitted", m.emitted);
-    r.put("accepted", c.accepted());
-    r.put("delivered", c.delivered());
-    r.put("failed", c.failed());
-    r.put("dropped", c.dropped());
-    r.put("seconds", fmt(m.seconds));
-    r.put("sendSeconds", fmt(m.sendSeconds));
-    r.put("rawBytes", m.rawBytes);
-    r.put("encodedBytes", c.encodedBytes());
-    r.put("wireBytes", c.wireBytes());
-    r.put("peakBufferedBytes", c.peakBufferedBytes());
-    r.put("totalSizeInBytes", c.totalSizeInBytes());
-    r.put("sendBlockedNanos", c.sendBlockedNanos());
-    r.put("requests", c.requests());
-    r.put("requestLatencyAvgMillis", fmt(c.requestLatencyAvgMillis()));
-    r.put("cpuNanos", m.cpuNanos);
-    r.put("gcMillis", m.gcMillis);
-    r.put("gcCount", m.gcCount);
-    r.put("heapMaxBytes", Runtime.getRuntime().maxMemory()); // the default heap's size, when used
-    m.cpuByGroup.forEach((g, v) -> r.put("cpu." + g, v));
-    m.allocByGroup.forEach((g, v) -> r.put("alloc." + g, v));
-    r.putAll(m.os);
+    Object latency = r.remove("latency");
     r.put("warmupDelivered", warmupDelivered);
     r.put("diskWriteBytes", diskWrite0 < 0 || diskWrite1 < 0 ? -1 : diskWrite1 - diskWrite0);
     if (recording != null) {
       r.put("jfrFrom", measureFromMillis);
       r.put("jfrTo", measureToMillis);
     }
-    r.put("latency", m.latency.encode());
+    r.put("latency", latency);
     StringBuilder line = new StringBuilder("RESULT");
     r.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
     System.out.println(line);
@@ -132,16 +123,7 @@ public final class HarnessMain {
    * /proc/self/io}: the disk spool's writes), or -1 where that file is unavailable}
    */
   private static long diskWriteBytes() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
-        if (line.startsWith("write_bytes:")) {
-          return Long.parseLong(line.substring("write_bytes:".length()).trim());
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-    return -1;
+    return ProcStats.field(Path.of("/proc/self/io"), "write_bytes");
   }
 
   private static Driver open(RunSpec spec, String endpoint, String phase) {
@@ -152,21 +134,6 @@ public final class HarnessMain {
       case GENERATE -> new GenerateDriver();
     };
   }
-
-  /** What a phase measured. */
-  private record Phase(
-      long emitted,
-      double seconds,
-      double sendSeconds,
-      long rawBytes,
-      long cpuNanos,
-      long gcMillis,
-      long gcCount,
-      Driver.Counters counters,
-      LatencyHistogram latency,
-      Map<String, Long> cpuByGroup,
-      Map<String, Long> allocByGroup,
-      Map<String, Long> os) {}
 
   /** One application thread's loop and what it measured. */
   private static final class AppThread extends Thread {
@@ -190,19 +157,20 @@ public final class HarnessMain {
     long[] contextSwitches = {-1, -1};
 
     AppThread(
-        String name,
+        int index,
         Driver driver,
-        CountDownLatch start,
+        RunSpec spec,
         long maxRecords,
-        long ratePerThread,
-        int recordBytes,
+        CountDownLatch start,
         AtomicReference<Throwable> error) {
-      super(name);
-      this.recordBytes = recordBytes;
+      super("app-" + index);
+      long ratePerThread =
+          spec.rateLimit() <= 0 ? 0 : Math.max(1, spec.rateLimit() / spec.appThreads());
+      this.recordBytes = spec.recordBytes();
       this.driver = driver;
       this.start = start;
       this.maxRecords = maxRecords <= 0 ? Long.MAX_VALUE : maxRecords;
-      this.nanosPerRecord = ratePerThread <= 0 ? 0 : 1_000_000_000L / ratePerThread;
+      this.nanosPerRecord = ratePerThread == 0 ? 0 : 1_000_000_000L / ratePerThread;
       this.error = error;
       setDaemon(true);
     }
@@ -231,8 +199,7 @@ public final class HarnessMain {
           } else {
             d.send(r);
             // Pace half-way between two timed sends, so that a timed send never directly follows a
-            // sleep (its
-            // caches would be cold and it would measure the wake-up, not send()).
+            // sleep (its caches would be cold and it would measure the wake-up, not send()).
             if (phase == LATENCY_SAMPLE_EVERY / 2 && nanosPerRecord > 0) {
               pace(t0 + seq * nanosPerRecord);
             }
@@ -258,17 +225,22 @@ public final class HarnessMain {
     }
   }
 
-  private static Phase runPhase(
+  /** {@return what a phase measured: the RESULT line's keys, in order, but the JVM-wide ones} */
+  private static Map<String, Object> runPhase(
       Driver driver, RunSpec spec, double seconds, long recordsPerThread, String name)
       throws InterruptedException {
     CountDownLatch start = new CountDownLatch(1);
     AtomicReference<Throwable> error = new AtomicReference<>();
-    AppThread[] threads = startThreads(driver, spec, recordsPerThread, start, error);
+    AppThread[] threads = new AppThread[spec.appThreads()];
+    for (int i = 0; i < threads.length; i++) {
+      threads[i] = new AppThread(i, driver, spec, recordsPerThread, start, error);
+      threads[i].start();
+    }
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     Map<Long, long[]> threads0 = threadSnapshot();
-    long gcMillis0 = gcMillis();
-    long gcCount0 = gcCount();
+    long gcMillis0 = gc(GarbageCollectorMXBean::getCollectionTime);
+    long gcCount0 = gc(GarbageCollectorMXBean::getCollectionCount);
     long cpu0 = os.getProcessCpuTime();
     long[] userSys0 = ProcStats.userSysNanos();
     long[] ctx0 = ProcStats.processContextSwitches();
@@ -287,8 +259,7 @@ public final class HarnessMain {
     }
     long sendEnd = System.nanoTime();
     // A client whose threads end during flush (the Aliyun producer flushes by closing) keeps their
-    // CPU and
-    // allocation as of here in its groups (what they use while flushing counts as "vm").
+    // CPU and allocation as of here in its groups (what they use while flushing counts as "vm").
     Map<Long, long[]> threadsBeforeFlush = threadSnapshot();
     Map<Long, String> namesBeforeFlush = threadNameMap();
     driver.flush();
@@ -297,8 +268,8 @@ public final class HarnessMain {
     long[] userSys1 = ProcStats.userSysNanos();
     long[] ctx1 = ProcStats.processContextSwitches();
     Map<String, Long> vmThreads1 = ProcStats.vmThreadCpuNanos();
-    long gcMs = gcMillis() - gcMillis0;
-    long gcN = gcCount() - gcCount0;
+    long gcMs = gc(GarbageCollectorMXBean::getCollectionTime) - gcMillis0;
+    long gcN = gc(GarbageCollectorMXBean::getCollectionCount) - gcCount0;
     Map<Long, long[]> threads1 = threadSnapshot();
     Map<Long, String> names1 = threadNameMap();
     threadsBeforeFlush.forEach(
@@ -308,26 +279,21 @@ public final class HarnessMain {
             names1.putIfAbsent(id, namesBeforeFlush.get(id));
           }
         });
-    Driver.Counters counters = driver.counters();
+    Driver.Counters c = driver.counters();
     if (error.get() != null) {
       System.err.println("send failed in " + name + ": " + error.get());
       error.get().printStackTrace();
     }
 
-    long emitted = 0;
-    long raw = 0;
     LatencyHistogram latency = new LatencyHistogram();
     Map<String, Long> cpuBy = new LinkedHashMap<>();
     Map<String, Long> allocBy = new LinkedHashMap<>();
     for (AppThread t : threads) {
-      emitted += t.sent;
-      raw += t.rawBytes;
       latency.add(t.latency);
       cpuBy.merge("app", t.cpuNanos, Long::sum);
       allocBy.merge("app", t.allocatedBytes, Long::sum);
     }
     otherThreads(driver, threads0, threads1, names1, cpuBy, allocBy);
-    Map<String, Long> os2 = osCounters(threads, ctx0, ctx1, userSys0, userSys1);
     long javaThreads = cpuBy.values().stream().mapToLong(Long::longValue).sum();
     long vmGrouped = 0;
     if (vmThreads0 != null && vmThreads1 != null) {
@@ -339,43 +305,31 @@ public final class HarnessMain {
     }
     // The rest of the process: VM threads other than GC and JIT (or all of them without /proc)
     cpuBy.put("vm", Math.max(0, cpu - javaThreads - vmGrouped));
-    return new Phase(
-        emitted,
-        (end - t0) / 1e9,
-        (sendEnd - t0) / 1e9,
-        raw,
-        cpu,
-        gcMs,
-        gcN,
-        counters,
-        latency,
-        cpuBy,
-        allocBy,
-        os2);
-  }
-
-  private static AppThread[] startThreads(
-      Driver driver,
-      RunSpec spec,
-      long recordsPerThread,
-      CountDownLatch start,
-      AtomicReference<Throwable> error) {
-    int n = spec.appThreads();
-    AppThread[] threads = new AppThread[n];
-    long ratePerThread = spec.rateLimit() <= 0 ? 0 : Math.max(1, spec.rateLimit() / n);
-    for (int i = 0; i < n; i++) {
-      threads[i] =
-          new AppThread(
-              "app-" + i,
-              driver,
-              start,
-              recordsPerThread,
-              ratePerThread,
-              spec.recordBytes(),
-              error);
-      threads[i].start();
-    }
-    return threads;
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("emitted", Arrays.stream(threads).mapToLong(t -> t.sent).sum());
+    r.put("accepted", c.accepted());
+    r.put("delivered", c.delivered());
+    r.put("failed", c.failed());
+    r.put("dropped", c.dropped());
+    r.put("seconds", fmt((end - t0) / 1e9));
+    r.put("sendSeconds", fmt((sendEnd - t0) / 1e9));
+    r.put("rawBytes", Arrays.stream(threads).mapToLong(t -> t.rawBytes).sum());
+    r.put("encodedBytes", c.encodedBytes());
+    r.put("wireBytes", c.wireBytes());
+    r.put("peakBufferedBytes", c.peakBufferedBytes());
+    r.put("totalSizeInBytes", c.totalSizeInBytes());
+    r.put("sendBlockedNanos", c.sendBlockedNanos());
+    r.put("requests", c.requests());
+    r.put("requestLatencyAvgMillis", fmt(c.requestLatencyAvgMillis()));
+    r.put("cpuNanos", cpu);
+    r.put("gcMillis", gcMs);
+    r.put("gcCount", gcN);
+    r.put("heapMaxBytes", Runtime.getRuntime().maxMemory()); // the default heap's size, when used
+    cpuBy.forEach((g, v) -> r.put("cpu." + g, v));
+    allocBy.forEach((g, v) -> r.put("alloc." + g, v));
+    r.putAll(osCounters(threads, ctx0, ctx1, userSys0, userSys1));
+    r.put("latency", latency.encode());
+    return r;
   }
 
   /**
@@ -488,10 +442,9 @@ public final class HarnessMain {
 
   /** Names of the live Java threads, by id. */
   private static Map<Long, String> threadNameMap() {
+    ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
     Map<Long, String> names = new HashMap<>();
-    for (java.lang.management.ThreadInfo t :
-        ManagementFactory.getThreadMXBean()
-            .getThreadInfo(ManagementFactory.getThreadMXBean().getAllThreadIds(), 0)) {
+    for (ThreadInfo t : tmx.getThreadInfo(tmx.getAllThreadIds(), 0)) {
       if (t != null) {
         names.put(t.getThreadId(), t.getThreadName());
       }
@@ -499,37 +452,14 @@ public final class HarnessMain {
     return names;
   }
 
-  private static long gcMillis() {
-    long sum = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      sum += Math.max(0, gc.getCollectionTime());
-    }
-    return sum;
-  }
-
-  private static long gcCount() {
-    long sum = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      sum += Math.max(0, gc.getCollectionCount());
-    }
-    return sum;
+  /** Collection time (ms) or count summed over the collectors. */
+  private static long gc(ToLongFunction<GarbageCollectorMXBean> f) {
+    return ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .mapToLong(gc -> Math.max(0, f.applyAsLong(gc)))
+        .sum();
   }
 
   private static String fmt(double v) {
     return String.format(Locale.ROOT, "%.6f", v);
-  }
-
-  private static String take(List<String> args, String key, String dflt) {
-    int i = args.indexOf(key);
-    if (i < 0) {
-      return dflt;
-    }
-    if (i + 1 >= args.size()) {
-      throw new IllegalArgumentException(key + " needs a value");
-    }
-    String v = args.get(i + 1);
-    args.remove(i + 1);
-    args.remove(i);
-    return v;
   }
 }

@@ -55,42 +55,49 @@ public record JfrProfile(
   /** A named share: {@code value} (samples, bytes or ns) and its percentage of the total. */
   public record Share(String name, double value, double percent) {}
 
-  /** Components measured inclusively: a sample counts if any of its frames matches. */
-  static final String[][] COMPONENTS = {
-    {"workload generation (Workload.next)", "io.logproducer.testing.ReferenceWorkload.next"},
-    {
-      "Producer.send, all of it (ProducerEngine.send)",
-      "io.logproducer.internal.ProducerEngine.send"
-    },
-    {
-      "  OTLP encode (ProtobufRecordEncoder.encode)",
-      "io.logproducer.otlp.encoding.internal.ProtobufRecordEncoder.encode"
-    },
-    {"  budget (MemoryBudget.*)", "io.logproducer.internal.MemoryBudget.*"},
-    {"  append to batch (Accumulator.append)", "io.logproducer.internal.Accumulator.append"},
-    {"send thread, all of it (Sender.process)", "io.logproducer.internal.Sender.process"},
-    {
-      "  compression (codec streams, Java side)",
-      "net.jpountz.*",
-      "com.github.luben.*",
-      "java.util.zip.*"
-    },
-    {
-      "  request framing (OtlpHttpExporter.writeRequest)",
-      "io.logproducer.otlp.OtlpHttpExporter.writeRequest"
-    },
-    {"  HTTP export (OtlpHttpExporter.export)", "io.logproducer.otlp.OtlpHttpExporter.export"},
-    {"  completion (BatchCompleter.complete)", "io.logproducer.internal.BatchCompleter.complete"},
-    {"linger timer (LingerTimer.run)", "io.logproducer.internal.LingerTimer.run"},
-    {
-      "OTel SDK: emit (SdkLogRecordBuilder.emit)",
-      "io.opentelemetry.sdk.logs.SdkLogRecordBuilder.emit"
-    },
-    {
-      "OTel SDK: export (OtlpHttpLogRecordExporter.export)",
-      "io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter.export"
-    },
-  };
+  /**
+   * Components measured inclusively: a sample counts if any of its frames matches one of the
+   * patterns (a trailing * matches a prefix); one a line, {@code name | pattern | pattern}.
+   */
+  static final List<String[]> COMPONENTS =
+      """
+      workload generation (Workload.next) | io.logproducer.testing.ReferenceWorkload.next
+      Producer.send, all of it (ProducerEngine.send) | io.logproducer.internal.ProducerEngine.send
+        OTLP encode (ProtobufRecordEncoder.encode) | \
+      io.logproducer.otlp.encoding.internal.ProtobufRecordEncoder.encode
+        budget (MemoryBudget.*) | io.logproducer.internal.MemoryBudget.*
+        append to batch (Accumulator.append) | io.logproducer.internal.Accumulator.append
+      send thread, all of it (Sender.process) | io.logproducer.internal.Sender.process
+        compression (codec streams, Java side) | \
+      net.jpountz.* | com.github.luben.* | java.util.zip.*
+        request framing (OtlpHttpExporter.writeRequest) | \
+      io.logproducer.otlp.OtlpHttpExporter.writeRequest
+        HTTP export (OtlpHttpExporter.export) | io.logproducer.otlp.OtlpHttpExporter.export
+        completion (BatchCompleter.complete) | io.logproducer.internal.BatchCompleter.complete
+      linger timer (LingerTimer.run) | io.logproducer.internal.LingerTimer.run
+      OTel SDK: emit (SdkLogRecordBuilder.emit) | \
+      io.opentelemetry.sdk.logs.SdkLogRecordBuilder.emit
+      OTel SDK: export (OtlpHttpLogRecordExporter.export) | \
+      io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter.export
+      """
+          .lines()
+          .map(l -> l.split(" \\| "))
+          .toList();
+
+  /** Native frames of threads blocked in accept/read/poll/park: "in native" but not using CPU. */
+  private static final List<String> IDLE_NATIVE =
+      List.of(
+          "accept",
+          "epollWait",
+          "poll",
+          "SocketDispatcher.read",
+          "socketRead",
+          "NioSocketImpl.park",
+          "Net.poll",
+          "FileDispatcherImpl.read",
+          "Unsafe.park",
+          "Object.wait",
+          "Thread.sleep");
 
   /**
    * Prints the summary of a recording: {@code java -cp benchmarks.jar
@@ -216,18 +223,7 @@ public record JfrProfile(
   }
 
   private static boolean isIdleNative(String frame) {
-    // Threads blocked in accept/read/poll/park are "in native" but not using CPU.
-    return frame.contains("accept")
-        || frame.contains("epollWait")
-        || frame.contains("poll")
-        || frame.contains("SocketDispatcher.read")
-        || frame.contains("socketRead")
-        || frame.contains("NioSocketImpl.park")
-        || frame.contains("Net.poll")
-        || frame.contains("FileDispatcherImpl.read")
-        || frame.contains("Unsafe.park")
-        || frame.contains("Object.wait")
-        || frame.contains("Thread.sleep");
+    return IDLE_NATIVE.stream().anyMatch(frame::contains);
   }
 
   private static boolean matchesAny(List<RecordedFrame> frames, String[] component) {

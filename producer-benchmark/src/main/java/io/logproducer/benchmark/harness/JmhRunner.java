@@ -6,14 +6,14 @@ import io.logproducer.benchmark.jmh.SendBenchmark;
 import io.logproducer.benchmark.jmh.Utf8Benchmark;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -57,44 +57,27 @@ public final class JmhRunner {
     }
 
     String toTsv() {
-      StringBuilder sb = new StringBuilder();
-      sb.append(benchmark)
-          .append('\t')
-          .append(threads)
-          .append('\t')
-          .append(score)
-          .append('\t')
-          .append(error)
-          .append('\t')
-          .append(unit)
-          .append('\t');
-      List<String> p = new ArrayList<>();
-      params.forEach((k, v) -> p.add(k + "=" + v));
-      sb.append(String.join(",", p)).append('\t');
-      List<String> s = new ArrayList<>();
-      secondary.forEach((k, v) -> s.add(k.replace(' ', '_') + "=" + v));
-      sb.append(String.join(",", s)).append('\t').append(min).append('\t').append(max);
-      return sb.toString();
+      return Tsv.join(
+          benchmark, threads, score, error, unit, join(params), join(secondary), min, max);
+    }
+
+    private static String join(Map<String, ?> m) {
+      return m.entrySet().stream()
+          .map(e -> e.getKey().replace(' ', '_') + "=" + e.getValue())
+          .collect(Collectors.joining(","));
     }
 
     static Row fromTsv(String line) {
       String[] f = line.split("\t", -1);
       Map<String, String> params = new LinkedHashMap<>();
-      if (!f[5].isEmpty()) {
-        for (String kv : f[5].split(",")) {
-          int eq = kv.indexOf('=');
-          params.put(kv.substring(0, eq), kv.substring(eq + 1));
-        }
-      }
       Map<String, Double> sec = new LinkedHashMap<>();
-      if (f.length > 6 && !f[6].isEmpty()) {
-        for (String kv : f[6].split(",")) {
-          int eq = kv.lastIndexOf('=');
-          sec.put(kv.substring(0, eq), Double.parseDouble(kv.substring(eq + 1)));
-        }
+      for (String kv : f[5].isEmpty() ? new String[0] : f[5].split(",")) {
+        params.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
       }
-      double min = f.length > 8 ? Double.parseDouble(f[7]) : Double.NaN;
-      double max = f.length > 8 ? Double.parseDouble(f[8]) : Double.NaN;
+      for (String kv : f.length > 6 && !f[6].isEmpty() ? f[6].split(",") : new String[0]) {
+        int eq = kv.lastIndexOf('=');
+        sec.put(kv.substring(0, eq), Double.parseDouble(kv.substring(eq + 1)));
+      }
       return new Row(
           f[0],
           params,
@@ -103,8 +86,8 @@ public final class JmhRunner {
           Double.parseDouble(f[3]),
           f[4],
           sec,
-          min,
-          max);
+          f.length > 8 ? Double.parseDouble(f[7]) : Double.NaN,
+          f.length > 8 ? Double.parseDouble(f[8]) : Double.NaN);
     }
   }
 
@@ -152,21 +135,7 @@ public final class JmhRunner {
     static final String HEADER = "# param\tvalue\tops/s\terror\tB/op\tmin\tmax\tthreads";
 
     String toTsv() {
-      return param
-          + "\t"
-          + value
-          + "\t"
-          + opsPerSec
-          + "\t"
-          + error
-          + "\t"
-          + bytesPerOp
-          + "\t"
-          + min
-          + "\t"
-          + max
-          + "\t"
-          + threads;
+      return Tsv.join(param, value, opsPerSec, error, bytesPerOp, min, max, threads);
     }
 
     static SweepRow fromTsv(String line) {
@@ -256,26 +225,14 @@ public final class JmhRunner {
   }
 
   public static void saveSweeps(List<SweepRow> rows, Path file) throws IOException {
-    List<String> lines = new ArrayList<>();
-    lines.add(SweepRow.HEADER);
-    for (SweepRow r : rows) {
-      lines.add(r.toTsv());
-    }
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Files.write(file, lines, StandardCharsets.UTF_8);
+    Tsv.write(
+        file,
+        Stream.concat(Stream.of(SweepRow.HEADER), rows.stream().map(SweepRow::toTsv)).toList());
   }
 
   /** The rows of a sweeps file; empty when there is none. */
   public static List<SweepRow> loadSweeps(Path file) throws IOException {
-    List<SweepRow> rows = new ArrayList<>();
-    if (Files.exists(file)) {
-      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-        if (!line.isBlank() && !line.startsWith("#")) {
-          rows.add(SweepRow.fromTsv(line));
-        }
-      }
-    }
-    return rows;
+    return Tsv.read(file, SweepRow::fromTsv);
   }
 
   /**
@@ -338,24 +295,12 @@ public final class JmhRunner {
   }
 
   static void save(List<Row> rows, Path file) throws IOException {
-    List<String> lines = new ArrayList<>();
-    for (Row r : rows) {
-      lines.add(r.toTsv());
-    }
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Files.write(file, lines, StandardCharsets.UTF_8);
+    Tsv.write(file, rows.stream().map(Row::toTsv).toList());
   }
 
+  /** The rows of a jmh.tsv; empty when there is none. */
   public static List<Row> load(Path file) throws IOException {
-    List<Row> rows = new ArrayList<>();
-    if (Files.exists(file)) {
-      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-        if (!line.isBlank()) {
-          rows.add(Row.fromTsv(line));
-        }
-      }
-    }
-    return rows;
+    return Tsv.read(file, Row::fromTsv);
   }
 
   /** The batch size the codec benchmark compresses. */

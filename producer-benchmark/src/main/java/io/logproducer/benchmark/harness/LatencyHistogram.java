@@ -1,27 +1,23 @@
 package io.logproducer.benchmark.harness;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
- * A fixed-bucket, log-linear histogram of non-negative {@code long} values (nanoseconds), in the
- * manner of HdrHistogram with 2 significant binary digits of 6 bits: values below 128 have their
- * own bucket; above, each power-of-two range is split into 64 equal buckets, so a reported value is
- * at most 1/64 (1.6 %) above the true one. Covers the whole {@code long} range in 3,712 buckets (29
- * KiB). Recording is two shifts and an increment.
+ * Sampled latencies in nanoseconds: an HdrHistogram {@link Histogram} of 3 significant digits
+ * (values below 2048 exact, others reported at most 1/1024 above the true one), with the exact
+ * smallest and largest value and sum beside it.
  *
  * <p>Not thread-safe: each application thread records into its own histogram, and they are {@link
  * #add added} together at the end.
  */
 public final class LatencyHistogram {
 
-  private static final int SUB_BITS = 6;
-  private static final int SUB = 1 << SUB_BITS; // 64
-
-  /** Index of the last bucket: shift 57 (values up to 2^63-1), sub-bucket 127. */
-  static final int BUCKETS = (63 - SUB_BITS) * SUB + 2 * SUB;
-
-  private final long[] counts = new long[BUCKETS];
-  private long total;
+  private final Histogram h = new Histogram(3);
   private long max;
   private long min = Long.MAX_VALUE;
   private double sum;
@@ -29,43 +25,15 @@ public final class LatencyHistogram {
   /** Records one value; negative values count as 0. */
   public void record(long value) {
     long v = Math.max(0, value);
-    counts[index(v)]++;
-    total++;
+    h.recordValue(v);
     sum += v;
-    if (v > max) {
-      max = v;
-    }
-    if (v < min) {
-      min = v;
-    }
-  }
-
-  /** The bucket of {@code v} (at least 0). */
-  static int index(long v) {
-    if (v < 2 * SUB) {
-      return (int) v;
-    }
-    int shift = 63 - Long.numberOfLeadingZeros(v) - SUB_BITS; // >= 1
-    return shift * SUB + (int) (v >>> shift);
-  }
-
-  /** The largest value that falls into bucket {@code index}. */
-  static long highestValueIn(int index) {
-    if (index < 2 * SUB) {
-      return index;
-    }
-    int shift = index / SUB - 1;
-    long sub = index - shift * SUB; // in [64, 128)
-    long lowest = sub << shift;
-    return lowest + (1L << shift) - 1;
+    max = Math.max(max, v);
+    min = Math.min(min, v);
   }
 
   /** Adds every value of {@code other} to this histogram. */
   public void add(LatencyHistogram other) {
-    for (int i = 0; i < BUCKETS; i++) {
-      counts[i] += other.counts[i];
-    }
-    total += other.total;
+    h.add(other.h);
     sum += other.sum;
     max = Math.max(max, other.max);
     min = Math.min(min, other.min);
@@ -73,7 +41,7 @@ public final class LatencyHistogram {
 
   /** Values recorded. */
   public long count() {
-    return total;
+    return h.getTotalCount();
   }
 
   /** The exact largest value recorded, 0 if none. */
@@ -83,88 +51,104 @@ public final class LatencyHistogram {
 
   /** The exact smallest value recorded, 0 if none. */
   public long min() {
-    return total == 0 ? 0 : min;
+    return count() == 0 ? 0 : min;
   }
 
   /** The mean of the recorded values, 0 if none. */
   public double mean() {
-    return total == 0 ? 0 : sum / total;
+    return count() == 0 ? 0 : sum / count();
   }
 
   /**
    * The value at {@code percentile} (0–100]: the smallest bucket bound such that at least that
    * share of the values is at or below it (never above {@link #max()}). 0 when empty.
+   *
+   * @throws IllegalArgumentException when {@code percentile} is not in (0, 100]
    */
   public long percentile(double percentile) {
     if (!(percentile > 0 && percentile <= 100)) {
       throw new IllegalArgumentException("percentile must be in (0, 100], was " + percentile);
     }
-    if (total == 0) {
-      return 0;
-    }
-    long rank = (long) Math.ceil(percentile / 100.0 * total);
-    rank = Math.max(1, Math.min(total, rank));
+    // the rank as before HdrHistogram (whose getValueAtPercentile rounds the rank its own way)
+    long rank = Math.max(1, Math.min(count(), (long) Math.ceil(percentile / 100.0 * count())));
     long seen = 0;
-    for (int i = 0; i < BUCKETS; i++) {
-      seen += counts[i];
+    for (HistogramIterationValue v : h.recordedValues()) {
+      seen += v.getCountAtValueIteratedTo();
       if (seen >= rank) {
-        return Math.min(highestValueIn(i), max);
+        return Math.min(v.getValueIteratedTo(), max);
       }
     }
-    return max;
+    return 0;
   }
 
   /**
-   * A compact text form for passing a histogram between processes: {@code index:count,…} of
-   * non-empty buckets.
+   * A compact text form for passing a histogram between processes, without spaces: {@code
+   * hdr:<max>/<min>/<sum>/<the histogram's compressed encoding, base64>}.
    */
   public String encode() {
-    StringBuilder sb = new StringBuilder();
-    sb.append(total)
-        .append('/')
-        .append(max)
-        .append('/')
-        .append(min())
-        .append('/')
-        .append((long) sum);
-    for (int i = 0; i < BUCKETS; i++) {
-      if (counts[i] != 0) {
-        sb.append(',').append(i).append(':').append(counts[i]);
-      }
-    }
-    return sb.toString();
+    ByteBuffer b = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+    int n = h.encodeIntoCompressedByteBuffer(b);
+    String hdr = Base64.getEncoder().encodeToString(Arrays.copyOf(b.array(), n));
+    return "hdr:%d/%d/%d/%s".formatted(max, min(), (long) sum, hdr);
   }
 
-  /** The inverse of {@link #encode()}. */
+  /**
+   * The inverse of {@link #encode()}; also reads the form written before HdrHistogram ({@code
+   * <count>/<max>/<min>/<sum>,<bucket>:<count>,…}).
+   *
+   * @throws IllegalArgumentException when the histogram part does not decode
+   */
   public static LatencyHistogram decode(String s) {
-    LatencyHistogram h = new LatencyHistogram();
+    LatencyHistogram l = new LatencyHistogram();
     if (s == null || s.isEmpty()) {
-      return h;
+      return l;
     }
-    String[] parts = s.split(",");
-    String[] head = parts[0].split("/");
-    h.total = Long.parseLong(head[0]);
-    h.max = Long.parseLong(head[1]);
-    h.min = h.total == 0 ? Long.MAX_VALUE : Long.parseLong(head[2]);
-    h.sum = Long.parseLong(head[3]);
-    for (int i = 1; i < parts.length; i++) {
-      int colon = parts[i].indexOf(':');
-      h.counts[Integer.parseInt(parts[i].substring(0, colon))] =
-          Long.parseLong(parts[i].substring(colon + 1));
+    String[] f;
+    if (s.startsWith("hdr:")) {
+      f = s.substring(4).split("/", 4);
+      try {
+        l.h.add(
+            Histogram.decodeFromCompressedByteBuffer(
+                ByteBuffer.wrap(Base64.getDecoder().decode(f[3])), 0));
+      } catch (DataFormatException e) {
+        throw new IllegalArgumentException("not an encoded histogram: " + s, e);
+      }
+    } else {
+      String[] parts = s.split(",");
+      for (int i = 1; i < parts.length; i++) {
+        String[] bucket = parts[i].split(":");
+        l.h.recordValueWithCount(
+            legacyHighestValueIn(Integer.parseInt(bucket[0])), Long.parseLong(bucket[1]));
+      }
+      f = Arrays.copyOfRange(parts[0].split("/"), 1, 4);
     }
-    return h;
+    l.max = Long.parseLong(f[0]);
+    l.min = l.count() == 0 ? Long.MAX_VALUE : Long.parseLong(f[1]);
+    l.sum = Long.parseLong(f[2]);
+    return l;
+  }
+
+  /**
+   * The largest value of bucket {@code index} of the form before HdrHistogram (a bucket for each
+   * value below 128, then 64 for each power of two). Each is also the largest value of a bucket of
+   * {@link #h} (finer, and on the same power-of-two bounds), so old percentiles read back
+   * unchanged.
+   */
+  static long legacyHighestValueIn(int index) {
+    if (index < 128) {
+      return index;
+    }
+    int shift = index / 64 - 1;
+    return ((index - shift * 64L) << shift) + (1L << shift) - 1;
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof LatencyHistogram h
-        && h.total == total
-        && h.max == max
-        && Arrays.equals(h.counts, counts);
+    return o instanceof LatencyHistogram l && l.h.equals(h) && l.max == max && l.min() == min();
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(counts);
+    return h.hashCode();
   }
 }

@@ -34,9 +34,9 @@ final class LongRuns {
 
   static final List<Compression> COMPRESSIONS = List.of(Compression.LZ4, Compression.ZSTD);
 
-  /** The suite's way of running one spec into a data file. */
+  /** The suite's way of running one spec into its data file. */
   interface Runner {
-    void run(String section, RunSpec spec, Path file) throws IOException, InterruptedException;
+    void run(String section, RunSpec spec) throws IOException, InterruptedException;
   }
 
   private LongRuns() {}
@@ -63,31 +63,32 @@ final class LongRuns {
             + " cores, "
             + machine.getOrDefault("JDK", "?")
             + "; command run-suite.sh --long-runs"
-            + (options.quick() ? " --quick" : "")
+            + (options.quick ? " --quick" : "")
             + "\n",
         StandardCharsets.UTF_8);
     RunSpec steady =
         RunSpec.reference()
-            .withTiming(options.warmup(), options.duration())
+            .withTiming(options.warmup, options.duration)
             .withSendThreads(sendThreads);
     runner.run(
         "longRunCalibration",
-        steady.withClient(Client.GENERATE).withLabel("building the records alone"),
-        file);
-    List<Compression> codecs = options.quick() ? List.of(Compression.LZ4) : COMPRESSIONS;
-    long perThread = options.quick() ? 200_000 : RECORDS / steady.appThreads();
+        steady.withClient(Client.GENERATE).withLabel("building the records alone"));
+    List<Compression> codecs = options.quick ? List.of(Compression.LZ4) : COMPRESSIONS;
+    long perThread = options.quick ? 200_000 : RECORDS / steady.appThreads();
     String records = Report.count(perThread * steady.appThreads() / 1e6) + " M records";
     for (Compression c : codecs) {
       String name = "logproducer " + Report.compressionName(c, 0);
       RunSpec whole =
-          steady.withCompression(c, 0).withTiming(0, 0).withHeap("default").toBuilder()
-              .recordsPerThread(perThread)
-              .build()
+          steady
+              .withCompression(c, 0)
+              .withTiming(0, 0)
+              .withHeap("default")
+              .with("recordsPerThread", perThread)
               .withLabel(name + ", " + records + " from the JVM's start");
-      for (int i = 0; i < options.repeats(); i++) {
+      for (int i = 0; i < options.repeats; i++) {
         runner.run(
-            "longRunSteady", steady.withCompression(c, 0).withLabel(name + ", steady state"), file);
-        runner.run("longRun", whole, file);
+            "longRunSteady", steady.withCompression(c, 0).withLabel(name + ", steady state"));
+        runner.run("longRun", whole);
       }
     }
   }

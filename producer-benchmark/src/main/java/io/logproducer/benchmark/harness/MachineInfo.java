@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /** Facts about the machine and JVM the suite ran on, for the report. */
@@ -49,30 +48,26 @@ public final class MachineInfo {
   }
 
   private static String cpuModel() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"), StandardCharsets.UTF_8)) {
-        if (line.startsWith("model name")) {
-          return line.substring(line.indexOf(':') + 1).trim();
-        }
-      }
-    } catch (IOException | RuntimeException ignored) {
-      // not Linux
-    }
-    return System.getProperty("os.arch");
+    return valueAfter(Path.of("/proc/cpuinfo"), "model name", ':', System.getProperty("os.arch"));
   }
 
   private static String osName() {
+    String name = valueAfter(Path.of("/etc/os-release"), "PRETTY_NAME", '=', null);
+    return name == null ? System.getProperty("os.name") : name.replace("\"", "");
+  }
+
+  /** {@return what follows {@code separator} on the first line that starts with {@code key}} */
+  private static String valueAfter(Path file, String key, char separator, String fallback) {
     try {
-      List<String> lines = Files.readAllLines(Path.of("/etc/os-release"), StandardCharsets.UTF_8);
-      for (String line : lines) {
-        if (line.startsWith("PRETTY_NAME=")) {
-          return line.substring("PRETTY_NAME=".length()).replace("\"", "");
+      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        if (line.startsWith(key)) {
+          return line.substring(line.indexOf(separator) + 1).trim();
         }
       }
     } catch (IOException | RuntimeException ignored) {
       // not Linux
     }
-    return System.getProperty("os.name");
+    return fallback;
   }
 
   /** Busy and total jiffies of all CPUs from {@code /proc/stat}, or null off Linux. */

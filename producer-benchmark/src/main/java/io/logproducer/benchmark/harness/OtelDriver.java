@@ -1,6 +1,5 @@
 package io.logproducer.benchmark.harness;
 
-import io.logproducer.AnyValue;
 import io.logproducer.Compression;
 import io.logproducer.LogRecord;
 import io.opentelemetry.api.common.AttributeKey;
@@ -133,7 +132,7 @@ final class OtelDriver implements Driver {
             .setSeverity(Severity.INFO)
             .setBody(r.getBody().asString());
     for (int i = 0, n = r.getAttributeCount(); i < n; i++) {
-      b.setAttribute(key(r.getAttributeKey(i)), string(r.getAttributeValue(i)));
+      b.setAttribute(key(r.getAttributeKey(i)), r.getAttributeValue(i).asString());
     }
     b.emit();
     accepted.increment();
@@ -146,10 +145,6 @@ final class OtelDriver implements Driver {
       case "location" -> LOCATION;
       default -> AttributeKey.stringKey(name);
     };
-  }
-
-  private static String string(AnyValue v) {
-    return v.asString();
   }
 
   @Override

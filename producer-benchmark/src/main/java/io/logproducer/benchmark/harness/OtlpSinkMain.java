@@ -24,22 +24,12 @@ public final class OtlpSinkMain {
   /**
    * Runs the sink until stdin closes.
    *
-   * @param args {@code --port P} (default 0: a free one); {@code --threads T} is accepted and
-   *     ignored (the receiver sizes its own pool)
+   * @param args {@link SinkProcess.Options}
    * @throws IOException if the receiver cannot listen
    * @throws InterruptedException if interrupted while serving
    */
   public static void main(String[] args) throws IOException, InterruptedException {
-    int port = 0;
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      switch (args[i]) {
-        case "--port" -> port = Integer.parseInt(args[i + 1]);
-        case "--threads" -> {
-          // accepted for SinkProcess
-        }
-        default -> throw new IllegalArgumentException("unknown option " + args[i]);
-      }
-    }
+    int port = Cli.parse(new SinkProcess.Options(), args).port;
     try (OtlpReceiver r = OtlpReceiver.builder().counting().port(port).start();
         OtlpGrpcReceiver g = OtlpGrpcReceiver.builder().counting().start()) {
       serve(

@@ -13,12 +13,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 /**
  * The standard performance suite: the reference workload end to end, through the real producer,
@@ -30,22 +38,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * producer-benchmark/run-suite.sh            # builds, then runs this (about 20 minutes on 2 cores)
- * java -cp producer-benchmark/target/benchmarks.jar io.logproducer.benchmark.harness.PerformanceSuite [options]
- *   --docs DIR        where PERFORMANCE.md and the charts go (default: ./docs of the repository)
- *   --quick           short runs and fewer points (a smoke test, under 5 minutes)
- *   --skip-jmh        no JMH benchmarks
- *   --warmup S        warm-up seconds per run (default 4)
- *   --duration S      measured seconds per run (default 6)
- *   --repeats N       samples of each headline configuration (default 3; the median is reported)
- *   --passes N        passes over each sweep (default 2; medians are reported)
- *   --budget-minutes M  time budget: waits for a quiet machine and repeats of disturbed runs only while the
- *                     rest still fits (default 22; 4.5 with --quick)
- *   --run 'k=v …'     run these settings only (keys of RunSpec.toMap()), print results, write no report
- *   --report-only     regenerate the report from docs/perf-data without running anything
- *   --jmh-only        rerun the JMH part only, then regenerate the report
- *   --note TEXT       what changed since the last full run: the note of this run's row in the history
- *                     (docs/perf-data/history.tsv, which every full run extends)
+ * java -cp producer-benchmark/target/benchmarks.jar io.logproducer.benchmark.harness.PerformanceSuite --help
  * </pre>
+ *
+ * <p>The options are {@link SuiteOptions}'s; {@code --run 'k=v …'} runs ad-hoc settings (keys of
+ * {@link RunSpec#toMap()}) and writes no report; a full run adds a row to {@code
+ * docs/perf-data/history.tsv} with its {@code --note}.
  *
  * <p><b>Method.</b> Every run is a fresh producer JVM ({@link HarnessMain}), so its CPU, GC and
  * allocation numbers are its own; it warms up with a first producer instance, then measures a
@@ -53,7 +51,7 @@ import java.util.concurrent.TimeUnit;
  * the same JVM options); each run's delivered count is checked against the records its sink counted
  * while the run's JVM lived.
  *
- * <p>The Aliyun runs get a class path of their own ({@link #aliyunClasspath}): {@code
+ * <p>The Aliyun runs get a class path of their own ({@link SuiteOptions#aliyunClasspath}): {@code
  * target/aliyun-lib/} (the Aliyun producer and what only it depends on: protobuf-java 2.5.0, guava
  * 27, httpclient 4.5, fastjson) in front of {@code benchmarks.jar}, which does not contain them.
  */
@@ -126,16 +124,28 @@ public final class PerformanceSuite {
   static final List<String> SINK_JVM_ARGS =
       List.of("-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch", "-Dsun.net.httpserver.nodelay=true");
 
+  /**
+   * A run during which other processes used more than this much CPU (% of one core) is "disturbed".
+   */
+  static final double DISTURBED_PERCENT = 25;
+
+  /**
+   * What the JMH part takes, seconds (for the time budget): the benchmarks, then SendBenchmark's
+   * sweeps; the second figure with {@code --quick}.
+   */
+  static final double JMH_SECONDS = 190 + 150, JMH_SECONDS_QUICK = 55 + 35;
+
   private final SuiteOptions options;
   private final PrintStream out = System.out;
   private final List<Sample> samples = new ArrayList<>();
   private final Path dataDir;
+
+  /** Where the samples go: results.tsv, adhoc.tsv or long-run.tsv. */
+  private Path results;
+
   private SinkProcess sink;
 
-  /**
-   * The SLS PutLogs sink for the Aliyun runs; started with the OTLP sink when the plan has Aliyun
-   * runs.
-   */
+  /** The SLS PutLogs sink for the Aliyun runs, started when the plan has Aliyun runs. */
   private SinkProcess slsSink;
 
   private int runNumber;
@@ -145,368 +155,310 @@ public final class PerformanceSuite {
   /** Wall time of each child run, for the time budget. */
   private final List<Double> runSeconds = new ArrayList<>();
 
-  /**
-   * Times a fixed piece of work before and after each run: a slowed machine marks the run
-   * disturbed.
-   */
+  /** Times a fixed piece of work before and after each run: a slowed machine marks it disturbed. */
   private final SpeedProbe probe = new SpeedProbe();
-
-  /**
-   * A run during which other processes used more than this much CPU (% of one core) is "disturbed".
-   */
-  static final double DISTURBED_PERCENT = 25;
-
-  /**
-   * What the JMH part takes, seconds (for the time budget): the benchmarks, then SendBenchmark's
-   * sweeps.
-   */
-  static final double JMH_SECONDS = 190 + 150;
-
-  /** The same with {@code --quick}. */
-  static final double JMH_SECONDS_QUICK = 55 + 35;
 
   private PerformanceSuite(SuiteOptions options) {
     this.options = options;
-    this.dataDir = options.docs().resolve("perf-data");
+    this.dataDir = options.docs.resolve("perf-data");
+    this.results = dataDir.resolve("results.tsv");
   }
 
   public static void main(String[] args) throws Exception {
-    SuiteOptions o = SuiteOptions.parse(args);
-    new PerformanceSuite(o).run();
+    new PerformanceSuite(SuiteOptions.parse(args)).run();
+  }
+
+  private interface Body {
+    void run() throws Exception;
   }
 
   private void run() throws Exception {
     Files.createDirectories(dataDir);
-    Path results = dataDir.resolve("results.tsv");
-    Path jmhFile = dataDir.resolve("jmh.tsv");
-    Path jfrFile = dataDir.resolve("profile.jfr");
     Map<String, String> machine = MachineInfo.collect();
-    if (options.jmhOnly()) {
-      JmhRunner runner = new JmhRunner(out, options.quick());
-      JmhRunner.save(runner.runAll(), jmhFile);
-      JmhRunner.saveSweeps(runner.runSendSweeps(), dataDir.resolve(JmhRunner.SWEEPS_FILE));
+    if (options.jmhOnly) {
+      runJmh();
     }
-    if (options.reportOnly() || options.jmhOnly()) {
-      writePage(results, jmhFile, jfrFile);
-      return;
-    }
-    if (!options.adhoc().isEmpty()) {
+    if (options.reportOnly || options.jmhOnly) {
+      writePage();
+    } else if (!options.adhoc.isEmpty()) {
       runAdhoc();
-      return;
-    }
-    if (options.longRuns()) {
-      Path file = dataDir.resolve(LongRuns.FILE);
-      sink = new SinkProcess(options.java(), options.classpath(), SINK_JVM_ARGS, 4);
-      try {
-        probe.warmUp();
-        int sendThreads = Integer.parseInt(readMeta().getOrDefault("standardSendThreads", "8"));
-        plannedRuns =
-            1 + (options.quick() ? 2 : 2 * LongRuns.COMPRESSIONS.size() * options.repeats());
-        LongRuns.measure(this::run, options, machine, sendThreads, file);
-      } finally {
-        sink.close();
-      }
-      out.println("wrote " + file);
+    } else if (options.longRuns) {
+      results = dataDir.resolve(LongRuns.FILE);
+      withSinks(
+          false,
+          () -> {
+            probe.warmUp();
+            int sendThreads = Integer.parseInt(readMeta().getOrDefault("standardSendThreads", "8"));
+            plannedRuns =
+                1 + (options.quick ? 2 : 2 * LongRuns.COMPRESSIONS.size() * options.repeats);
+            LongRuns.measure(this::run, options, machine, sendThreads, results);
+          });
+      out.println("wrote " + results);
+      results = dataDir.resolve("results.tsv");
       samples.clear();
-      writePage(results, jmhFile, jfrFile);
-      return;
+      writePage();
+    } else {
+      Files.deleteIfExists(results);
+      Files.deleteIfExists(jfrFile());
+      Files.deleteIfExists(dataDir.resolve("profile.tsv"));
+      printPlan(machine);
+      // fails now rather than after the other runs
+      String aliyunCp = SuiteOptions.aliyunClasspath(options.classpath);
+      Map<String, String> meta = new LinkedHashMap<>();
+      withSinks(
+          true,
+          () -> {
+            out.printf(
+                "  sink: OtlpSinkMain at %s (pid %d)%n  SLS sink (Aliyun runs): SlsReceiverMain at"
+                    + " %s (pid %d); Aliyun class path: %d entries%n",
+                sink.endpoint(),
+                sink.pid(),
+                slsSink.endpoint(),
+                slsSink.pid(),
+                aliyunCp.split(File.pathSeparator).length);
+            probe.warmUp();
+            measure(RunSpec.reference().withTiming(options.warmup, options.duration), meta);
+          });
+      finish(machine, meta);
     }
-    Files.deleteIfExists(results);
-    Files.deleteIfExists(jfrFile);
-    Files.deleteIfExists(dataDir.resolve("profile.tsv"));
-    printPlan(machine);
-    String aliyunCp =
-        SuiteOptions.aliyunClasspath(
-            options.classpath()); // fails now rather than after the other runs
-    sink = new SinkProcess(options.java(), options.classpath(), SINK_JVM_ARGS, 4);
-    out.println("  sink: OtlpSinkMain at " + sink.endpoint() + " (pid " + sink.pid() + ")");
-    Map<String, String> meta = new LinkedHashMap<>();
-    try {
-      startSlsSink();
-      out.println(
-          "  SLS sink (Aliyun runs): SlsReceiverMain at "
-              + slsSink.endpoint()
-              + " (pid "
-              + slsSink.pid()
-              + "); Aliyun class path: "
-              + aliyunCp.split(File.pathSeparator).length
-              + " entries");
-      RunSpec base = RunSpec.reference().withTiming(options.warmup(), options.duration());
-      probe.warmUp();
+  }
 
-      measure(base, results, jfrFile, meta);
+  /** Runs {@code body} with the OTLP sink (and the SLS sink if {@code sls}), then stops them. */
+  private void withSinks(boolean sls, Body body) throws Exception {
+    sink = new SinkProcess(options.java, options.classpath, SINK_JVM_ARGS, 4);
+    try {
+      if (sls) {
+        startSlsSink();
+      }
+      body.run();
     } finally {
       sink.close();
       if (slsSink != null) {
         slsSink.close();
       }
     }
-    finish(machine, meta, jmhFile, jfrFile);
+  }
+
+  private Path jfrFile() {
+    return dataDir.resolve("profile.jfr");
+  }
+
+  private Path jmhFile() {
+    return dataDir.resolve("jmh.tsv");
   }
 
   /** Fills the page from the data already in {@code docs/perf-data/}, measuring nothing. */
-  private void writePage(Path results, Path jmhFile, Path jfrFile) throws IOException {
+  private void writePage() throws IOException {
     samples.addAll(Sample.readAll(results));
-    PerformanceReport.load(options.docs(), samples, JmhRunner.load(jmhFile), jfrFile, readMeta())
+    PerformanceReport.load(options.docs, samples, JmhRunner.load(jmhFile()), jfrFile(), readMeta())
         .write();
-    out.println("wrote " + options.docs().resolve("PERFORMANCE.md"));
+    out.println("wrote " + options.docs.resolve("PERFORMANCE.md"));
+  }
+
+  /** The JMH benchmarks, then SendBenchmark's sweeps, each saved to perf-data. */
+  private List<JmhRunner.Row> runJmh() throws Exception {
+    section("JMH micro-benchmarks");
+    JmhRunner runner = new JmhRunner(out, options.quick);
+    List<JmhRunner.Row> jmh = runner.runAll();
+    JmhRunner.save(jmh, jmhFile());
+    section("JMH SendBenchmark sweeps (one @Param at a time)");
+    JmhRunner.saveSweeps(runner.runSendSweeps(), dataDir.resolve(JmhRunner.SWEEPS_FILE));
+    return jmh;
   }
 
   private void printPlan(Map<String, String> machine) {
     out.println("logproducer performance suite");
     machine.forEach((k, v) -> out.println("  " + k + ": " + v));
-    out.printf(
-        Locale.ROOT,
-        "  runs: %.0f s warm-up + %.0f s measured each, %d sample(s) per headline setting%s%n",
-        options.warmup(),
-        options.duration(),
-        options.repeats(),
-        options.quick() ? " (quick)" : "");
     plannedRuns = plannedRuns();
     out.printf(
         Locale.ROOT,
-        "  up to %d end-to-end runs (about %.0f minutes), then JMH; time budget %.0f minutes%n",
+        "  runs: %.0f s warm-up + %.0f s measured each, %d sample(s) per headline setting%s%n"
+            + "  up to %d end-to-end runs (about %.0f minutes), then JMH; time budget %.0f minutes%n",
+        options.warmup,
+        options.duration,
+        options.repeats,
+        options.quick ? " (quick)" : "",
         plannedRuns,
-        plannedRuns * (options.warmup() + options.duration() + 4) / 60,
-        options.budgetMinutes());
+        plannedRuns * (options.warmup + options.duration + 4) / 60,
+        options.budgetMinutes);
   }
 
   /** The suite's end-to-end runs, in order; {@code meta} receives the settings the sweeps chose. */
-  private void measure(RunSpec base, Path results, Path jfrFile, Map<String, String> meta)
-      throws IOException, InterruptedException {
-    section("calibration", "Workload generation alone (no client)");
-    run("calibration", base.withClient(Client.GENERATE).withLabel("generate only"), results);
+  private void measure(RunSpec base, Map<String, String> meta) throws Exception {
+    section("Workload generation alone (no client)");
+    run("calibration", base.withClient(Client.GENERATE).withLabel("generate only"));
 
-    RunSpec std = settingSweeps(base, results, meta);
+    RunSpec std = settingSweeps(base, meta);
     int bestBatch = base.batchSizeInBytes(); // the reference's 2 MiB: the published tables' setting
     RunSpec head = std.withBatchSize(bestBatch);
     section(
-        "compression",
-        "compression (sendThreads "
-            + std.sendThreads()
-            + ", batch "
-            + Report.bytes(bestBatch)
-            + ")");
-    for (Compression c : COMPRESSIONS) {
-      for (int i = 0;
-          i < (c == Compression.NONE ? 1 : options.repeats());
-          i++) { // the goals' codecs: medians
-        run(
-            "compression",
-            head.withCompression(c, 0).withLabel("logproducer " + Report.compressionName(c, 0)),
-            results);
-      }
+        "compression (sendThreads %d, batch %s)"
+            .formatted(std.sendThreads(), Report.bytes(bestBatch)));
+    for (Compression c : COMPRESSIONS) { // the goals' codecs: medians
+      RunSpec spec =
+          head.withCompression(c, 0).withLabel("logproducer " + Report.compressionName(c, 0));
+      repeat(c == Compression.NONE ? 1 : options.repeats, "compression", spec);
     }
 
-    costGrowth(head, results);
-    peers(base, results, meta);
-    latencyAndProfile(head, results, jfrFile, meta);
-    section("calibration", "Workload generation alone, again (machine stability check)");
-    run("calibration", base.withClient(Client.GENERATE).withLabel("generate only (end)"), results);
+    costGrowth(head);
+    peers(base, meta);
+    latencyAndProfile(head, meta);
+    section("Workload generation alone, again (machine stability check)");
+    run("calibration", base.withClient(Client.GENERATE).withLabel("generate only (end)"));
   }
 
   /**
    * The sendThreads, batchSizeInBytes and totalSizeInBytes sweeps; {@return the headline settings
    * they chose}
    */
-  private RunSpec settingSweeps(RunSpec base, Path results, Map<String, String> meta)
-      throws IOException, InterruptedException {
+  private RunSpec settingSweeps(RunSpec base, Map<String, String> meta) throws Exception {
     // Sweeps run in passes (every setting once, then again), so that drifts of the machine hit all
-    // settings
-    // alike; identical settings seen in an earlier sweep are reused, not rerun.
-    section("sendThreads", "sendThreads sweep (lz4, total 100 MiB, batch 2 MiB)");
-    int[] sendThreads = options.quick() ? new int[] {1, 4, 16} : SEND_THREADS;
-    for (int pass = 0; pass < options.sweepPasses(); pass++) {
-      for (int st : sendThreads) {
-        run("sendThreads", base.withSendThreads(st).withLabel("sendThreads " + st), results);
-      }
-    }
+    // settings alike; identical settings seen in an earlier sweep are reused, not rerun.
+    section("sendThreads sweep (lz4, total 100 MiB, batch 2 MiB)");
+    int[] sendThreads = options.quick ? new int[] {1, 4, 16} : SEND_THREADS;
+    sweep(
+        "sendThreads",
+        IntStream.of(sendThreads)
+            .mapToObj(st -> base.withSendThreads(st).withLabel("sendThreads " + st)));
     int bestThreads = Runs.pickUnblocked(sendThreads, samplesOf("sendThreads"));
     meta.put("standardSendThreads", Integer.toString(bestThreads));
     out.println(
-        "  → standard sendThreads for the other sweeps (fewest with which send() never waited for buffer "
-            + "space): "
+        "  → standard sendThreads for the other sweeps (fewest with which send() never waited for"
+            + " buffer space): "
             + bestThreads);
     RunSpec std = base.withSendThreads(bestThreads);
 
-    section(
+    section("batchSizeInBytes sweep (lz4, sendThreads " + bestThreads + ", total 100 MiB)");
+    int[] batches = options.quick ? new int[] {RunSpec.MIB, 2 * RunSpec.MIB} : BATCH_SIZES;
+    sweep(
         "batchSize",
-        "batchSizeInBytes sweep (lz4, sendThreads " + bestThreads + ", total 100 MiB)");
-    int[] batches = options.quick() ? new int[] {RunSpec.MIB, 2 * RunSpec.MIB} : BATCH_SIZES;
-    for (int pass = 0; pass < options.sweepPasses(); pass++) {
-      for (int b : batches) {
-        run("batchSize", std.withBatchSize(b).withLabel("batch " + Report.bytes(b)), results);
-      }
-    }
-    int bestBatch = base.batchSizeInBytes(); // the reference's 2 MiB: the published tables' setting
-    meta.put("standardBatchSize", Integer.toString(bestBatch));
+        IntStream.of(batches)
+            .mapToObj(b -> std.withBatchSize(b).withLabel("batch " + Report.bytes(b))));
+    // the reference's 2 MiB: the published tables' setting
+    meta.put("standardBatchSize", Integer.toString(base.batchSizeInBytes()));
 
-    section(
-        "totalSize", "totalSizeInBytes sweep (lz4, sendThreads " + bestThreads + ", batch 2 MiB)");
+    section("totalSizeInBytes sweep (lz4, sendThreads " + bestThreads + ", batch 2 MiB)");
     long[] totals =
-        options.quick() ? new long[] {25L * RunSpec.MIB, 100L * RunSpec.MIB} : TOTAL_SIZES;
-    for (int pass = 0; pass < options.sweepPasses(); pass++) {
-      for (long t : totals) {
-        run("totalSize", std.withTotalSize(t).withLabel("total " + Report.bytes(t)), results);
-      }
-    }
-
+        options.quick ? new long[] {25L * RunSpec.MIB, 100L * RunSpec.MIB} : TOTAL_SIZES;
+    sweep(
+        "totalSize",
+        LongStream.of(totals)
+            .mapToObj(t -> std.withTotalSize(t).withLabel("total " + Report.bytes(t))));
     return std;
   }
 
-  /** How cost grows: bigger records, then more application threads, at the headline settings. */
-  private void costGrowth(RunSpec head, Path results) throws IOException, InterruptedException {
-    int bestThreads = head.sendThreads();
-    int bestBatch = head.batchSizeInBytes();
-    // How cost grows: the headline settings (lz4) with bigger records, then with more application
-    // threads; the
-    // reference point of each (580 B, 10 threads) is the compression section's lz4 run, reused.
-    section(
+  /**
+   * How cost grows: the headline settings (lz4) with bigger records, then with more application
+   * threads; the reference point of each (580 B, 10 threads) is the compression section's lz4 run,
+   * reused.
+   */
+  private void costGrowth(RunSpec head) throws Exception {
+    String at =
+        "(lz4, sendThreads %d, batch %s)"
+            .formatted(head.sendThreads(), Report.bytes(head.batchSizeInBytes()));
+    section("record-size sweep " + at);
+    sweep(
         "recordSize",
-        "record-size sweep (lz4, sendThreads "
-            + bestThreads
-            + ", batch "
-            + Report.bytes(bestBatch)
-            + ")");
-    int[] sizes = options.quick() ? RECORD_BYTES_QUICK : RECORD_BYTES;
-    for (int pass = 0; pass < options.sweepPasses(); pass++) {
-      for (int b : sizes) {
-        run(
-            "recordSize",
-            head.withRecordBytes(b)
-                .withLabel(b == 0 ? "reference records (~580 B)" : "records of " + Report.bytes(b)),
-            results);
-      }
-    }
-    section(
+        IntStream.of(options.quick ? RECORD_BYTES_QUICK : RECORD_BYTES)
+            .mapToObj(
+                b ->
+                    head.withRecordBytes(b)
+                        .withLabel(
+                            b == 0
+                                ? "reference records (~580 B)"
+                                : "records of " + Report.bytes(b))));
+    section("application-thread sweep " + at);
+    sweep(
         "appThreads",
-        "application-thread sweep (lz4, sendThreads "
-            + bestThreads
-            + ", batch "
-            + Report.bytes(bestBatch)
-            + ")");
-    int[] apps = options.quick() ? APP_THREADS_QUICK : APP_THREADS;
-    for (int pass = 0; pass < options.sweepPasses(); pass++) {
-      for (int n : apps) {
-        run(
-            "appThreads",
-            head.withAppThreads(n).withLabel(n + " application thread" + (n == 1 ? "" : "s")),
-            results);
-      }
-    }
+        IntStream.of(options.quick ? APP_THREADS_QUICK : APP_THREADS)
+            .mapToObj(
+                n ->
+                    head.withAppThreads(n)
+                        .withLabel(n + " application thread" + (n == 1 ? "" : "s"))));
   }
 
   /** The OpenTelemetry SDK and the Aliyun producer, same workload. */
-  private void peers(RunSpec base, Path results, Map<String, String> meta)
-      throws IOException, InterruptedException {
-    section("peers", "OpenTelemetry Java SDK, same workload, same sink");
-    RunSpec otel = base.withClient(Client.OTEL);
-    run(
-        "peers",
-        otel.withCompression(Compression.NONE, 0)
-            .withOtel(false, 0, 0)
-            .withLabel("OTel SDK defaults"),
-        results);
-    for (int i = 0; i < Math.max(1, options.repeats() - 1); i++) {
-      run(
-          "peers",
-          otel.withCompression(Compression.NONE, 0)
-              .withOtel(true, OTEL_TUNED_QUEUE, OTEL_TUNED_BATCH)
-              .withLabel("OTel SDK tuned, none"),
-          results);
-    }
-    run(
-        "peers",
-        otel.withCompression(Compression.GZIP, 0)
-            .withOtel(true, OTEL_TUNED_QUEUE, OTEL_TUNED_BATCH)
-            .withLabel("OTel SDK tuned, gzip"),
-        results);
+  private void peers(RunSpec base, Map<String, String> meta) throws Exception {
+    section("OpenTelemetry Java SDK, same workload, same sink");
+    RunSpec otel = base.withClient(Client.OTEL).withCompression(Compression.NONE, 0);
+    RunSpec tuned = otel.withOtel(true, OTEL_TUNED_QUEUE, OTEL_TUNED_BATCH);
+    run("peers", otel.withOtel(false, 0, 0).withLabel("OTel SDK defaults"));
+    repeat(Math.max(1, options.repeats - 1), "peers", tuned.withLabel("OTel SDK tuned, none"));
+    run("peers", tuned.withCompression(Compression.GZIP, 0).withLabel("OTel SDK tuned, gzip"));
 
-    section(
-        "aliyun",
-        "Aliyun Log Java producer, same workload, SLS PutLogs sink (lz4, IO threads swept)");
+    section("Aliyun Log Java producer, same workload, SLS PutLogs sink (lz4, IO threads swept)");
     RunSpec aliyun = aliyunBase(base);
     for (int io : aliyunIoThreads()) {
-      run("aliyun", aliyun.withSendThreads(io).withLabel("Aliyun lz4, ioThreads " + io), results);
+      run("aliyun", aliyun.withSendThreads(io).withLabel("Aliyun lz4, ioThreads " + io));
     }
-    // its best IO-thread count gets as many samples as logproducer's headline settings
-    int bestIo = bestAliyunIoThreads();
+    // its best IO-thread count (highest median records/s) gets as many samples as logproducer's
+    // headline settings
+    int bestIo =
+        IntStream.of(aliyunIoThreads())
+            .boxed()
+            .max(
+                Comparator.comparingDouble(
+                    io ->
+                        median(
+                            "aliyun", s -> s.spec().sendThreads() == io && s.result().verified())))
+            .orElseThrow();
     meta.put("aliyunBestIoThreads", Integer.toString(bestIo));
-    for (int i = 1; i < options.repeats(); i++) {
-      run(
-          "aliyun",
-          aliyun.withSendThreads(bestIo).withLabel("Aliyun lz4, ioThreads " + bestIo),
-          results);
-    }
+    repeat(
+        options.repeats - 1,
+        "aliyun",
+        aliyun.withSendThreads(bestIo).withLabel("Aliyun lz4, ioThreads " + bestIo));
   }
 
   /** send() latency paced below the headline rate, and the JFR profile of the headline settings. */
-  private void latencyAndProfile(RunSpec head, Path results, Path jfrFile, Map<String, String> meta)
-      throws IOException, InterruptedException {
-    section("latency", "send() latency with the budget not exhausted (paced)");
+  private void latencyAndProfile(RunSpec head, Map<String, String> meta) throws Exception {
+    section("send() latency with the budget not exhausted (paced)");
     double best = median("compression", s -> s.spec().compression() == Compression.LZ4);
     long paced = Math.max(10_000, Math.round(best * 0.5 / 10_000) * 10_000);
     meta.put("pacedRate", Long.toString(paced));
-    run(
-        "latency",
-        head.withRateLimit(paced).withLabel("lz4 paced to " + Report.count(paced) + "/s"),
-        results);
     long low = Math.max(10_000, Math.round(best * 0.1 / 10_000) * 10_000);
-    run(
-        "latency",
-        head.withRateLimit(low).withLabel("lz4 paced to " + Report.count(low) + "/s"),
-        results);
-
-    section("profile", "JFR profile of the headline configuration (lz4)");
-    run("profile", head.withJfr(true).withLabel("lz4, JFR profile"), results, jfrFile);
+    for (long rate : new long[] {paced, low}) {
+      run(
+          "latency",
+          head.withRateLimit(rate).withLabel("lz4 paced to " + Report.count(rate) + "/s"));
+    }
+    section("JFR profile of the headline configuration (lz4)");
+    run("profile", head.withJfr(true).withLabel("lz4, JFR profile"), jfrFile());
   }
 
   /**
    * Records when and where, runs JMH unless skipped, writes meta.properties, the history row and
    * the page.
    */
-  private void finish(
-      Map<String, String> machine, Map<String, String> meta, Path jmhFile, Path jfrFile)
-      throws Exception {
+  private void finish(Map<String, String> machine, Map<String, String> meta) throws Exception {
     // when and where: the report shows these, never the machine it is regenerated on
     meta.put(
         "measured",
-        java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT)
-            .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC)));
+        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT)
+            .format(ZonedDateTime.now(ZoneOffset.UTC)));
     machine.forEach((k, v) -> meta.put(SuiteData.MACHINE_PREFIX + k, v));
-
-    List<JmhRunner.Row> jmh = JmhRunner.load(jmhFile);
-    if (!options.skipJmh()) {
-      section("jmh", "JMH micro-benchmarks");
-      JmhRunner runner = new JmhRunner(out, options.quick());
-      jmh = runner.runAll();
-      JmhRunner.save(jmh, jmhFile);
-      section("jmh", "JMH SendBenchmark sweeps (one @Param at a time)");
-      JmhRunner.saveSweeps(runner.runSendSweeps(), dataDir.resolve(JmhRunner.SWEEPS_FILE));
-    }
+    List<JmhRunner.Row> jmh = options.skipJmh ? JmhRunner.load(jmhFile()) : runJmh();
     meta.put(
         "suiteSeconds",
         Long.toString(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - suiteStart)));
     meta.put(
         "options",
-        (options.quick() ? "--quick " : "")
-            + "warmup "
-            + options.warmup()
-            + " s, duration "
-            + options.duration()
-            + " s, repeats "
-            + options.repeats());
-    writeMeta(meta);
-    PerformanceReport report = PerformanceReport.load(options.docs(), samples, jmh, jfrFile, meta);
-    if (!options.quick() && !options.skipJmh()) { // a full run: its headline joins the history
-      History.append(dataDir.resolve(History.FILE), report.historyRow(options.note()));
-      report = PerformanceReport.load(options.docs(), samples, jmh, null, meta);
+        (options.quick ? "--quick " : "")
+            + "warmup %s s, duration %s s, repeats %d"
+                .formatted(options.warmup, options.duration, options.repeats));
+    Files.write(
+        dataDir.resolve("meta.properties"),
+        meta.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList(),
+        StandardCharsets.UTF_8);
+    PerformanceReport report = PerformanceReport.load(options.docs, samples, jmh, jfrFile(), meta);
+    if (!options.quick && !options.skipJmh) { // a full run: its headline joins the history
+      History.append(dataDir.resolve(History.FILE), report.historyRow(options.note));
+      report = PerformanceReport.load(options.docs, samples, jmh, null, meta);
     }
     report.write();
     out.printf(
         Locale.ROOT,
         "%nwrote %s (suite took %s)%n",
-        options.docs().resolve("PERFORMANCE.md"),
+        options.docs.resolve("PERFORMANCE.md"),
         Report.nanos(System.nanoTime() - suiteStart));
   }
 
@@ -516,42 +468,36 @@ public final class PerformanceSuite {
    * prints their summaries; writes no report. For experiments.
    */
   private void runAdhoc() throws Exception {
-    plannedRuns = options.adhoc().size();
-    sink = new SinkProcess(options.java(), options.classpath(), SINK_JVM_ARGS, 4);
-    Path results = dataDir.resolve("adhoc.tsv");
-    try {
-      if (options.adhoc().stream()
-          .anyMatch(r -> r.toUpperCase(Locale.ROOT).contains("CLIENT=ALIYUN"))) {
-        SuiteOptions.aliyunClasspath(options.classpath());
-        startSlsSink();
-      }
-      for (String run : options.adhoc()) {
-        Map<String, String> m =
-            RunSpec.reference().withTiming(options.warmup(), options.duration()).toMap();
-        for (String kv : run.trim().split("\\s+")) {
-          int eq = kv.indexOf('=');
-          if (eq <= 0) {
-            throw new IllegalArgumentException("--run expects key=value pairs, got '" + kv + "'");
-          }
-          m.put(kv.substring(0, eq), kv.substring(eq + 1));
-        }
-        m.putIfAbsent("label", run);
-        if (!run.contains("label=")) {
-          m.put("label", run);
-        }
-        RunSpec spec = RunSpec.fromMap(m);
-        Path jfr = spec.jfr() ? dataDir.resolve("adhoc-" + (runNumber + 1) + ".jfr") : null;
-        run("adhoc", spec, results, jfr);
-        if (jfr != null) {
-          out.println("        JFR: " + jfr);
-        }
-      }
-    } finally {
-      sink.close();
-      if (slsSink != null) {
-        slsSink.close();
-      }
+    plannedRuns = options.adhoc.size();
+    results = dataDir.resolve("adhoc.tsv");
+    boolean aliyun =
+        options.adhoc.stream().anyMatch(r -> r.toUpperCase(Locale.ROOT).contains("CLIENT=ALIYUN"));
+    if (aliyun) {
+      SuiteOptions.aliyunClasspath(options.classpath);
     }
+    withSinks(
+        aliyun,
+        () -> {
+          for (String run : options.adhoc) {
+            Map<String, String> m =
+                RunSpec.reference().withTiming(options.warmup, options.duration).toMap();
+            m.put("label", run);
+            for (String kv : run.trim().split("\\s+")) {
+              int eq = kv.indexOf('=');
+              if (eq <= 0) {
+                throw new IllegalArgumentException(
+                    "--run expects key=value pairs, got '" + kv + "'");
+              }
+              m.put(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+            RunSpec spec = RunSpec.fromMap(m);
+            Path jfr = spec.jfr() ? dataDir.resolve("adhoc-" + (runNumber + 1) + ".jfr") : null;
+            run("adhoc", spec, jfr);
+            if (jfr != null) {
+              out.println("        JFR: " + jfr);
+            }
+          }
+        });
   }
 
   /**
@@ -563,64 +509,39 @@ public final class PerformanceSuite {
     return base.withClient(Client.ALIYUN)
         .withCompression(Compression.LZ4, 0)
         .withBatchSize(ALIYUN_BATCH_SIZE)
-        .withBatchCountThreshold(ALIYUN_BATCH_COUNT)
-        .withLinger(2_000)
-        .withTotalSize(100L * RunSpec.MIB);
+        .withTotalSize(100L * RunSpec.MIB)
+        .with("batchCountThreshold", ALIYUN_BATCH_COUNT, "lingerMillis", 2_000L);
   }
 
   /** The Aliyun producer's IO-thread counts swept: two with {@code --quick}. */
   private int[] aliyunIoThreads() {
-    return options.quick() ? ALIYUN_IO_THREADS_QUICK : ALIYUN_IO_THREADS;
-  }
-
-  /** The IO-thread count with the highest median records/s in the Aliyun sweep. */
-  private int bestAliyunIoThreads() {
-    int best = aliyunIoThreads()[0];
-    double rate = -1;
-    for (int io : aliyunIoThreads()) {
-      double r = median("aliyun", s -> s.spec().sendThreads() == io && s.result().verified());
-      if (r > rate) {
-        rate = r;
-        best = io;
-      }
-    }
-    return best;
+    return options.quick ? ALIYUN_IO_THREADS_QUICK : ALIYUN_IO_THREADS;
   }
 
   private void startSlsSink() throws IOException {
     if (slsSink == null) {
       slsSink =
-          new SinkProcess(
-              options.java(), options.classpath(), SINK_JVM_ARGS, 4, SinkProcess.SLS_MAIN);
+          new SinkProcess(options.java, options.classpath, SINK_JVM_ARGS, 4, SinkProcess.SLS_MAIN);
     }
   }
 
   /** End-to-end runs the plan will make (runs reused from an earlier sweep not counted). */
   private int plannedRuns() {
-    int p = options.sweepPasses();
+    int p = options.sweepPasses;
     int r = 2; // calibration at the start and at the end
-    if (options.quick()) {
-      r += p * (3 + 2 + 2) - p * 2; // the 2 MiB / 100 MiB points repeat the sendThreads sweep's
-    } else {
-      r += p * (6 + 4 + 4) - p * 2;
-    }
-    r += 1 + 3 * options.repeats(); // compression
+    // the sweeps, less the 2 MiB / 100 MiB points that repeat the sendThreads sweep's
+    r += options.quick ? p * (3 + 2 + 2) - p * 2 : p * (6 + 4 + 4) - p * 2;
+    r += 1 + 3 * options.repeats; // compression
     // how cost grows: record sizes and application threads, less the reference point of each
     // (reused)
     r +=
-        options.quick()
+        options.quick
             ? p * (RECORD_BYTES_QUICK.length - 1 + APP_THREADS_QUICK.length - 1)
             : p * (RECORD_BYTES.length - 1 + APP_THREADS.length - 1);
-    r += 2 + Math.max(1, options.repeats() - 1); // peers
-    r += aliyunIoThreads().length + options.repeats() - 1; // the Aliyun producer
+    r += 2 + Math.max(1, options.repeats - 1); // peers
+    r += aliyunIoThreads().length + options.repeats - 1; // the Aliyun producer
     r += 2 + 1; // latency, profile
     return r;
-  }
-
-  private void writeMeta(Map<String, String> meta) throws IOException {
-    List<String> lines = new ArrayList<>();
-    meta.forEach((k, v) -> lines.add(k + "=" + v));
-    Files.write(dataDir.resolve("meta.properties"), lines, StandardCharsets.UTF_8);
   }
 
   private Map<String, String> readMeta() throws IOException {
@@ -633,18 +554,17 @@ public final class PerformanceSuite {
    */
   public static Map<String, String> readMeta(Path f) throws IOException {
     Map<String, String> m = new LinkedHashMap<>();
-    if (Files.exists(f)) {
-      for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-        int eq = line.indexOf('=');
-        if (eq > 0) {
-          m.put(line.substring(0, eq), line.substring(eq + 1));
-        }
+    for (String line :
+        Files.exists(f) ? Files.readAllLines(f, StandardCharsets.UTF_8) : List.<String>of()) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        m.put(line.substring(0, eq), line.substring(eq + 1));
       }
     }
     return m;
   }
 
-  private void section(String id, String title) {
+  private void section(String title) {
     out.printf(
         Locale.ROOT, "%n== %s [%s elapsed]%n", title, Report.nanos(System.nanoTime() - suiteStart));
   }
@@ -653,18 +573,32 @@ public final class PerformanceSuite {
     return samples.stream().filter(s -> s.section().equals(name)).toList();
   }
 
-  private double median(String section, java.util.function.Predicate<Sample> filter) {
+  private double median(String section, Predicate<Sample> filter) {
     return Report.median(
-        samples.stream()
-            .filter(s -> s.section().equals(section))
+        samplesOf(section).stream()
             .filter(filter)
             .mapToDouble(s -> s.result().recordsPerSec())
             .toArray());
   }
 
-  private void run(String section, RunSpec spec, Path results)
-      throws IOException, InterruptedException {
-    run(section, spec, results, null);
+  /** {@link SuiteOptions#sweepPasses} passes over {@code points}. */
+  private void sweep(String section, Stream<RunSpec> points) throws Exception {
+    List<RunSpec> list = points.toList();
+    for (int pass = 0; pass < options.sweepPasses; pass++) {
+      for (RunSpec spec : list) {
+        run(section, spec);
+      }
+    }
+  }
+
+  private void repeat(int times, String section, RunSpec spec) throws Exception {
+    for (int i = 0; i < times; i++) {
+      run(section, spec);
+    }
+  }
+
+  void run(String section, RunSpec spec) throws IOException, InterruptedException {
+    run(section, spec, null);
   }
 
   /**
@@ -673,7 +607,7 @@ public final class PerformanceSuite {
    * other processes (they used more than {@link #DISTURBED_PERCENT} % of a core meanwhile) is
    * repeated once when the time budget allows; the less disturbed of the two is kept.
    */
-  private void run(String section, RunSpec spec, Path results, Path jfrFile)
+  private void run(String section, RunSpec spec, Path jfrFile)
       throws IOException, InterruptedException {
     String key = Runs.specKey(spec);
     long have =
@@ -695,7 +629,7 @@ public final class PerformanceSuite {
     if (reusable != null) {
       Sample s =
           new Sample(section, spec, reusable.result().with("reusedFrom", reusable.section()));
-      record(s, results);
+      record(s);
       out.printf(
           Locale.ROOT,
           "[--/%d] %s — same settings as a %s run: reused%n        → %s%n",
@@ -731,7 +665,7 @@ public final class PerformanceSuite {
         out.printf(Locale.ROOT, "        disturbed: %s (no time left to repeat)%n", why);
       }
     }
-    record(new Sample(section, spec, r), results);
+    record(new Sample(section, spec, r));
   }
 
   /**
@@ -751,9 +685,9 @@ public final class PerformanceSuite {
         dataDir.resolve("logs").resolve(String.format(Locale.ROOT, "run-%02d.log", runNumber));
     RunResult r =
         new ChildRun(
-                options.java(),
-                aliyun ? SuiteOptions.aliyunClasspath(options.classpath()) : options.classpath(),
-                !options.quick(),
+                options.java,
+                aliyun ? SuiteOptions.aliyunClasspath(options.classpath) : options.classpath,
+                !options.quick,
                 aliyun ? slsSink : sink,
                 out)
             .run(spec, jfrFile, log);
@@ -766,7 +700,7 @@ public final class PerformanceSuite {
     return r;
   }
 
-  private void record(Sample s, Path results) throws IOException {
+  private void record(Sample s) throws IOException {
     samples.add(s);
     Files.writeString(
         results,
@@ -778,7 +712,7 @@ public final class PerformanceSuite {
 
   private double averageRunSeconds() {
     return runSeconds.isEmpty()
-        ? options.warmup() + options.duration() + 4
+        ? options.warmup + options.duration + 4
         : runSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
   }
 
@@ -787,7 +721,7 @@ public final class PerformanceSuite {
     double elapsed = (System.nanoTime() - suiteStart) / 1e9;
     double remaining =
         Math.max(0, plannedRuns - runNumber) * averageRunSeconds()
-            + (options.skipJmh() ? 0 : options.quick() ? JMH_SECONDS_QUICK : JMH_SECONDS);
-    return options.budgetMinutes() * 60 - elapsed - remaining;
+            + (options.skipJmh ? 0 : options.quick ? JMH_SECONDS_QUICK : JMH_SECONDS);
+    return options.budgetMinutes * 60 - elapsed - remaining;
   }
 }

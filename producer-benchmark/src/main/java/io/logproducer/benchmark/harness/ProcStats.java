@@ -1,7 +1,8 @@
 package io.logproducer.benchmark.harness;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,13 +26,7 @@ final class ProcStats {
   /** User and system CPU time of this process, in ns, or null. */
   static long[] userSysNanos() {
     try {
-      String stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);
-      // fields after the parenthesised command name: state is field 3; utime 14, stime 15
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      long utime = Long.parseLong(f[11]);
-      long stime = Long.parseLong(f[12]);
-      long nsPerTick = 1_000_000_000L / TICKS_PER_SECOND;
-      return new long[] {utime * nsPerTick, stime * nsPerTick};
+      return statUserSysNanos(Files.readString(Path.of("/proc/self/stat"), US_ASCII));
     } catch (IOException | RuntimeException e) {
       return null;
     }
@@ -39,19 +34,26 @@ final class ProcStats {
 
   /** Voluntary and involuntary context switches from a {@code status} file, or {-1, -1}. */
   static long[] contextSwitches(Path status) {
-    long[] r = {-1, -1};
+    return new long[] {
+      field(status, "voluntary_ctxt_switches"), field(status, "nonvoluntary_ctxt_switches")
+    };
+  }
+
+  /**
+   * {@return the number after {@code key:} in a {@code /proc} file of {@code key: value} lines, or
+   * -1 where the file or the key is not there}
+   */
+  static long field(Path file, String key) {
     try {
-      for (String line : Files.readAllLines(status, StandardCharsets.US_ASCII)) {
-        if (line.startsWith("voluntary_ctxt_switches:")) {
-          r[0] = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-        } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
-          r[1] = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+      for (String line : Files.readAllLines(file, US_ASCII)) {
+        if (line.startsWith(key + ":")) {
+          return Long.parseLong(line.substring(key.length() + 1).trim());
         }
       }
     } catch (IOException | RuntimeException e) {
       // not Linux
     }
-    return r;
+    return -1;
   }
 
   /** Context switches summed over this process's live threads, or null. */
@@ -84,7 +86,7 @@ final class ProcStats {
       for (Path t : tasks) {
         String stat;
         try {
-          stat = Files.readString(t.resolve("stat"), StandardCharsets.ISO_8859_1);
+          stat = Files.readString(t.resolve("stat"), java.nio.charset.StandardCharsets.ISO_8859_1);
         } catch (IOException ended) {
           continue; // the thread ended meanwhile
         }
@@ -125,7 +127,15 @@ final class ProcStats {
 
   /** utime + stime of a {@code stat} line, in ns. */
   static long statCpuNanos(String stat) {
+    long[] us = statUserSysNanos(stat);
+    return us[0] + us[1];
+  }
+
+  /** utime and stime of a {@code stat} line, in ns. */
+  private static long[] statUserSysNanos(String stat) {
+    // fields after the parenthesised command name: state is field 3; utime 14, stime 15
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * (1_000_000_000L / TICKS_PER_SECOND);
+    long nsPerTick = 1_000_000_000L / TICKS_PER_SECOND;
+    return new long[] {Long.parseLong(f[11]) * nsPerTick, Long.parseLong(f[12]) * nsPerTick};
   }
 }

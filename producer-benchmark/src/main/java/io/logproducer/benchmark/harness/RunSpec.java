@@ -2,7 +2,10 @@ package io.logproducer.benchmark.harness;
 
 import io.logproducer.Compression;
 import io.logproducer.benchmark.report.Report;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -87,114 +90,158 @@ public record RunSpec(
 
   public static final int MIB = 1024 * 1024;
 
+  private static final RecordComponent[] COMPONENTS = RunSpec.class.getRecordComponents();
+
   /**
    * The reference settings (workload.md): 10 app threads, 100 MiB, 2 MiB batches, 32768 records, 2
    * s linger.
    */
+  private static final RunSpec REFERENCE =
+      new RunSpec(
+          "reference",
+          Client.LOGPRODUCER,
+          10,
+          4,
+          100L * MIB,
+          2 * MIB,
+          32_768,
+          2_000,
+          Compression.LZ4,
+          0,
+          3,
+          8,
+          0,
+          0,
+          false,
+          0,
+          0,
+          false,
+          0,
+          0,
+          "",
+          "GROUP_COMMIT",
+          "",
+          "http");
+
+  /**
+   * @throws IllegalArgumentException when {@code protocol} is neither http nor grpc
+   */
+  public RunSpec {
+    protocol = protocol.trim().toLowerCase(Locale.ROOT);
+    if (!protocol.equals("http") && !protocol.equals("grpc")) {
+      throw new IllegalArgumentException("protocol must be http or grpc, was '" + protocol + "'");
+    }
+  }
+
+  /** {@return the reference settings} */
   public static RunSpec reference() {
-    return new Builder().build();
+    return REFERENCE;
   }
 
-  /** {@return a builder holding the reference settings} */
-  public static Builder builder() {
-    return new Builder();
+  /**
+   * {@return these settings with some changed: {@code keyValues} alternates a component's name and
+   * its value, typed or as text (parsed as {@link #toMap()} writes it); unknown names are ignored,
+   * so that a results line's extra columns do not matter}
+   *
+   * @throws IllegalArgumentException when a text value does not parse
+   */
+  public RunSpec with(Object... keyValues) {
+    Map<String, Object> changes = new HashMap<>();
+    for (int i = 0; i < keyValues.length; i += 2) {
+      changes.put((String) keyValues[i], keyValues[i + 1]);
+    }
+    Object[] values = new Object[COMPONENTS.length];
+    Class<?>[] types = new Class<?>[COMPONENTS.length];
+    try {
+      for (int i = 0; i < COMPONENTS.length; i++) {
+        RecordComponent c = COMPONENTS[i];
+        types[i] = c.getType();
+        Object v = changes.getOrDefault(c.getName(), c.getAccessor().invoke(this));
+        values[i] = v instanceof String s && types[i] != String.class ? parse(types[i], s) : v;
+      }
+      return RunSpec.class.getDeclaredConstructor(types).newInstance(values);
+    } catch (InvocationTargetException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
-  /** {@return a builder holding this run's settings} */
-  public Builder toBuilder() {
-    Builder b = new Builder();
-    b.label = label;
-    b.client = client;
-    b.appThreads = appThreads;
-    b.sendThreads = sendThreads;
-    b.totalSizeInBytes = totalSizeInBytes;
-    b.batchSizeInBytes = batchSizeInBytes;
-    b.batchCountThreshold = batchCountThreshold;
-    b.lingerMillis = lingerMillis;
-    b.compression = compression;
-    b.compressionLevel = compressionLevel;
-    b.warmupSeconds = warmupSeconds;
-    b.durationSeconds = durationSeconds;
-    b.recordsPerThread = recordsPerThread;
-    b.rateLimit = rateLimit;
-    b.otelTuned = otelTuned;
-    b.otelQueueSize = otelQueueSize;
-    b.otelBatchSize = otelBatchSize;
-    b.jfr = jfr;
-    b.stripes = stripes;
-    b.recordBytes = recordBytes;
-    b.spoolDir = spoolDir;
-    b.spoolDurability = spoolDurability;
-    b.heap = heap;
-    b.protocol = protocol;
-    return b;
+  private static Object parse(Class<?> type, String s) {
+    if (type == int.class) {
+      return Integer.parseInt(s);
+    } else if (type == long.class) {
+      return Long.parseLong(s);
+    } else if (type == double.class) {
+      return Double.parseDouble(s);
+    } else if (type == boolean.class) {
+      return Boolean.parseBoolean(s);
+    } else if (type == Compression.class) {
+      return Compression.fromName(s);
+    }
+    return Client.valueOf(s.toUpperCase(Locale.ROOT));
   }
 
   public RunSpec withLabel(String v) {
-    return toBuilder().label(v).build();
+    return with("label", v);
   }
 
   public RunSpec withClient(Client v) {
-    return toBuilder().client(v).build();
+    return with("client", v);
   }
 
   public RunSpec withAppThreads(int v) {
-    return toBuilder().appThreads(v).build();
+    return with("appThreads", v);
   }
 
   public RunSpec withSendThreads(int v) {
-    return toBuilder().sendThreads(v).build();
+    return with("sendThreads", v);
   }
 
   public RunSpec withTotalSize(long v) {
-    return toBuilder().totalSizeInBytes(v).build();
+    return with("totalSizeInBytes", v);
   }
 
   public RunSpec withBatchSize(int v) {
-    return toBuilder().batchSizeInBytes(v).build();
-  }
-
-  public RunSpec withBatchCountThreshold(int v) {
-    return toBuilder().batchCountThreshold(v).build();
-  }
-
-  public RunSpec withLinger(long v) {
-    return toBuilder().lingerMillis(v).build();
+    return with("batchSizeInBytes", v);
   }
 
   public RunSpec withCompression(Compression v, int level) {
-    return toBuilder().compression(v).compressionLevel(level).build();
+    return with("compression", v, "compressionLevel", level);
   }
 
   public RunSpec withTiming(double warmup, double duration) {
-    return toBuilder().warmupSeconds(warmup).durationSeconds(duration).build();
+    return with("warmupSeconds", warmup, "durationSeconds", duration);
   }
 
   public RunSpec withRateLimit(long v) {
-    return toBuilder().rateLimit(v).build();
+    return with("rateLimit", v);
   }
 
   /** The OpenTelemetry SDK as the client, tuned or with its defaults. */
   public RunSpec withOtel(boolean tuned, int queueSize, int batchSize) {
-    return toBuilder()
-        .client(Client.OTEL)
-        .otelTuned(tuned)
-        .otelQueueSize(queueSize)
-        .otelBatchSize(batchSize)
-        .build();
+    return with(
+        "client",
+        Client.OTEL,
+        "otelTuned",
+        tuned,
+        "otelQueueSize",
+        queueSize,
+        "otelBatchSize",
+        batchSize);
   }
 
   public RunSpec withJfr(boolean v) {
-    return toBuilder().jfr(v).build();
+    return with("jfr", v);
   }
 
   public RunSpec withRecordBytes(int v) {
-    return toBuilder().recordBytes(v).build();
+    return with("recordBytes", v);
   }
 
   /** {@return these settings with the child JVM's heap {@code v} (see {@link #heap()})} */
   public RunSpec withHeap(String v) {
-    return toBuilder().set("heap", v).build();
+    return with("heap", v);
   }
 
   /** {@return whether OTLP travels over gRPC (protocol {@code grpc}) rather than HTTP} */
@@ -207,249 +254,32 @@ public record RunSpec(
     return heap.equals("default");
   }
 
-  /**
-   * Builds a {@link RunSpec} by name: every setting starts at the reference's value ({@link
-   * #reference()}), so a run names only what it changes. Not thread-safe.
-   */
-  public static final class Builder {
-    private String label = "reference";
-    private Client client = Client.LOGPRODUCER;
-    private int appThreads = 10;
-    private int sendThreads = 4;
-    private long totalSizeInBytes = 100L * MIB;
-    private int batchSizeInBytes = 2 * MIB;
-    private int batchCountThreshold = 32_768;
-    private long lingerMillis = 2_000;
-    private Compression compression = Compression.LZ4;
-    private int compressionLevel = 0;
-    private double warmupSeconds = 3;
-    private double durationSeconds = 8;
-    private long recordsPerThread = 0;
-    private long rateLimit = 0;
-    private boolean otelTuned = false;
-    private int otelQueueSize = 0;
-    private int otelBatchSize = 0;
-    private boolean jfr = false;
-    private int stripes = 0;
-    private int recordBytes = 0;
-    private String spoolDir = "";
-    private String spoolDurability = "GROUP_COMMIT";
-    private String heap = "";
-    private String protocol = "http";
-
-    private Builder() {}
-
-    public Builder label(String v) {
-      label = v;
-      return this;
-    }
-
-    public Builder client(Client v) {
-      client = v;
-      return this;
-    }
-
-    public Builder appThreads(int v) {
-      appThreads = v;
-      return this;
-    }
-
-    public Builder sendThreads(int v) {
-      sendThreads = v;
-      return this;
-    }
-
-    public Builder totalSizeInBytes(long v) {
-      totalSizeInBytes = v;
-      return this;
-    }
-
-    public Builder batchSizeInBytes(int v) {
-      batchSizeInBytes = v;
-      return this;
-    }
-
-    public Builder batchCountThreshold(int v) {
-      batchCountThreshold = v;
-      return this;
-    }
-
-    public Builder lingerMillis(long v) {
-      lingerMillis = v;
-      return this;
-    }
-
-    public Builder compression(Compression v) {
-      compression = v;
-      return this;
-    }
-
-    public Builder compressionLevel(int v) {
-      compressionLevel = v;
-      return this;
-    }
-
-    public Builder warmupSeconds(double v) {
-      warmupSeconds = v;
-      return this;
-    }
-
-    public Builder durationSeconds(double v) {
-      durationSeconds = v;
-      return this;
-    }
-
-    public Builder recordsPerThread(long v) {
-      recordsPerThread = v;
-      return this;
-    }
-
-    public Builder rateLimit(long v) {
-      rateLimit = v;
-      return this;
-    }
-
-    public Builder otelTuned(boolean v) {
-      otelTuned = v;
-      return this;
-    }
-
-    public Builder otelQueueSize(int v) {
-      otelQueueSize = v;
-      return this;
-    }
-
-    public Builder otelBatchSize(int v) {
-      otelBatchSize = v;
-      return this;
-    }
-
-    public Builder jfr(boolean v) {
-      jfr = v;
-      return this;
-    }
-
-    public Builder stripes(int v) {
-      stripes = v;
-      return this;
-    }
-
-    public Builder recordBytes(int v) {
-      recordBytes = v;
-      return this;
-    }
-
-    /**
-     * Sets the setting named {@code key} (a component's name, as {@link #toMap()} writes it) from
-     * its text; other keys are ignored, so that a results line's extra columns do not matter.
-     *
-     * @throws IllegalArgumentException when the value does not parse
-     */
-    public Builder set(String key, String v) {
-      switch (key) {
-        case "label" -> label = v;
-        case "client" -> client = Client.valueOf(v.toUpperCase(Locale.ROOT));
-        case "appThreads" -> appThreads = Integer.parseInt(v);
-        case "sendThreads" -> sendThreads = Integer.parseInt(v);
-        case "totalSizeInBytes" -> totalSizeInBytes = Long.parseLong(v);
-        case "batchSizeInBytes" -> batchSizeInBytes = Integer.parseInt(v);
-        case "batchCountThreshold" -> batchCountThreshold = Integer.parseInt(v);
-        case "lingerMillis" -> lingerMillis = Long.parseLong(v);
-        case "compression" -> compression = Compression.fromName(v);
-        case "compressionLevel" -> compressionLevel = Integer.parseInt(v);
-        case "warmupSeconds" -> warmupSeconds = Double.parseDouble(v);
-        case "durationSeconds" -> durationSeconds = Double.parseDouble(v);
-        case "recordsPerThread" -> recordsPerThread = Long.parseLong(v);
-        case "rateLimit" -> rateLimit = Long.parseLong(v);
-        case "otelTuned" -> otelTuned = Boolean.parseBoolean(v);
-        case "otelQueueSize" -> otelQueueSize = Integer.parseInt(v);
-        case "otelBatchSize" -> otelBatchSize = Integer.parseInt(v);
-        case "jfr" -> jfr = Boolean.parseBoolean(v);
-        case "stripes" -> stripes = Integer.parseInt(v);
-        case "recordBytes" -> recordBytes = Integer.parseInt(v);
-        case "spoolDir" -> spoolDir = v;
-        case "spoolDurability" -> spoolDurability = v;
-        case "heap" -> heap = v;
-        case "protocol" -> protocol = protocol(v);
-        default -> {}
-      }
-      return this;
-    }
-
-    /** {@return the run these settings describe} */
-    public RunSpec build() {
-      return new RunSpec(
-          label,
-          client,
-          appThreads,
-          sendThreads,
-          totalSizeInBytes,
-          batchSizeInBytes,
-          batchCountThreshold,
-          lingerMillis,
-          compression,
-          compressionLevel,
-          warmupSeconds,
-          durationSeconds,
-          recordsPerThread,
-          rateLimit,
-          otelTuned,
-          otelQueueSize,
-          otelBatchSize,
-          jfr,
-          stripes,
-          recordBytes,
-          spoolDir,
-          spoolDurability,
-          heap,
-          protocol);
-    }
-
-    private static String protocol(String v) {
-      String p = v.trim().toLowerCase(Locale.ROOT);
-      if (!p.equals("http") && !p.equals("grpc")) {
-        throw new IllegalArgumentException("protocol must be http or grpc, was '" + v + "'");
-      }
-      return p;
-    }
-  }
-
-  /** The settings as key/value pairs, in a stable order. */
+  /** The settings as key/value pairs, in component order. */
   public Map<String, String> toMap() {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("label", label);
-    m.put("client", client.name());
-    m.put("appThreads", Integer.toString(appThreads));
-    m.put("sendThreads", Integer.toString(sendThreads));
-    m.put("totalSizeInBytes", Long.toString(totalSizeInBytes));
-    m.put("batchSizeInBytes", Integer.toString(batchSizeInBytes));
-    m.put("batchCountThreshold", Integer.toString(batchCountThreshold));
-    m.put("lingerMillis", Long.toString(lingerMillis));
-    m.put("compression", compression.name());
-    m.put("compressionLevel", Integer.toString(compressionLevel));
-    m.put("warmupSeconds", Double.toString(warmupSeconds));
-    m.put("durationSeconds", Double.toString(durationSeconds));
-    m.put("recordsPerThread", Long.toString(recordsPerThread));
-    m.put("rateLimit", Long.toString(rateLimit));
-    m.put("otelTuned", Boolean.toString(otelTuned));
-    m.put("otelQueueSize", Integer.toString(otelQueueSize));
-    m.put("otelBatchSize", Integer.toString(otelBatchSize));
-    m.put("jfr", Boolean.toString(jfr));
-    m.put("stripes", Integer.toString(stripes));
-    if (recordBytes
-        != 0) { // absent for the reference workload, so earlier results.tsv lines read back
-      // unchanged
-      m.put("recordBytes", Integer.toString(recordBytes));
+    try {
+      for (RecordComponent c : COMPONENTS) {
+        Object v = c.getAccessor().invoke(this);
+        m.put(c.getName(), v instanceof Enum<?> e ? e.name() : String.valueOf(v));
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
     }
-    if (!spoolDir.isEmpty()) { // absent for memory-only runs, as before the spool
-      m.put("spoolDir", spoolDir);
-      m.put("spoolDurability", spoolDurability);
+    // Settings added later are absent at their defaults, so that earlier results.tsv lines read
+    // back
+    // unchanged.
+    if (recordBytes == 0) {
+      m.remove("recordBytes");
     }
-    if (!heap.isEmpty()) { // absent for the fixed 4 GiB heap, as before this setting
-      m.put("heap", heap);
+    if (spoolDir.isEmpty()) {
+      m.remove("spoolDir");
+      m.remove("spoolDurability");
     }
-    if (grpc()) { // absent for OTLP/HTTP, as before this setting
-      m.put("protocol", protocol);
+    if (heap.isEmpty()) {
+      m.remove("heap");
+    }
+    if (!grpc()) {
+      m.remove("protocol");
     }
     return m;
   }
@@ -457,12 +287,7 @@ public record RunSpec(
   /** {@code --key value} arguments for {@link HarnessMain}. */
   public List<String> toArgs() {
     List<String> args = new ArrayList<>();
-    toMap()
-        .forEach(
-            (k, v) -> {
-              args.add("--" + k);
-              args.add(v);
-            });
+    toMap().forEach((k, v) -> args.addAll(List.of("--" + k, v)));
     return args;
   }
 
@@ -471,9 +296,9 @@ public record RunSpec(
    * are ignored.
    */
   public static RunSpec fromMap(Map<String, String> m) {
-    Builder b = builder();
-    m.forEach(b::set);
-    return b.build();
+    List<Object> kv = new ArrayList<>();
+    m.forEach((k, v) -> kv.addAll(List.of(k, v)));
+    return REFERENCE.with(kv.toArray());
   }
 
   /** Parses {@code --key value} pairs. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,12 +32,6 @@ public record Sample(String section, RunSpec spec, RunResult result) {
 
   /** The samples of a {@code results.tsv}, in file order; lines starting with # are comments. */
   public static List<Sample> readAll(Path results) throws IOException {
-    List<Sample> l = new ArrayList<>();
-    for (String line : Files.readAllLines(results, StandardCharsets.UTF_8)) {
-      if (!line.isBlank() && !line.startsWith("#")) {
-        l.add(Sample.fromTsv(line));
-      }
-    }
-    return l;
+    return Tsv.read(results, Sample::fromTsv);
   }
 }

@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The benchmark sink in its own JVM: {@link OtlpSinkMain}, a real OTLP/HTTP receiver on 127.0.0.1
@@ -23,6 +25,16 @@ public final class SinkProcess implements AutoCloseable {
 
   /** The SLS PutLogs sink (the Aliyun Log Java producer). */
   public static final String SLS_MAIN = "io.logproducer.benchmark.sls.SlsReceiverMain";
+
+  /** The sink mains' options ({@code --port P --threads T}). */
+  @Command(mixinStandardHelpOptions = true)
+  public static final class Options {
+    @Option(names = "--port", description = "the HTTP port; 0 (default): a free one")
+    public int port;
+
+    @Option(names = "--threads", description = "accepted and ignored: the servers size their own")
+    int threads;
+  }
 
   private final Process process;
   private final String endpoint;
@@ -50,17 +62,9 @@ public final class SinkProcess implements AutoCloseable {
   public SinkProcess(
       String java, String classpath, List<String> jvmArgs, int threads, String mainClass)
       throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(java);
-    cmd.add(PerformanceSuite.ENABLE_NATIVE_ACCESS);
+    List<String> cmd = new ArrayList<>(List.of(java, PerformanceSuite.ENABLE_NATIVE_ACCESS));
     cmd.addAll(jvmArgs);
-    cmd.add("-cp");
-    cmd.add(classpath);
-    cmd.add(mainClass);
-    cmd.add("--port");
-    cmd.add("0");
-    cmd.add("--threads");
-    cmd.add(Integer.toString(threads));
+    cmd.addAll(List.of("-cp", classpath, mainClass, "--port", "0", "--threads", "" + threads));
     process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     BufferedReader out =
         new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -214,10 +218,5 @@ public final class SinkProcess implements AutoCloseable {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
     }
-  }
-
-  /** Whether the sink process is still running. */
-  public boolean alive() {
-    return process.isAlive();
   }
 }

@@ -1,5 +1,9 @@
 package io.logproducer.benchmark.harness;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+
 /**
  * One line of the sink's per-second report ({@code records=<n> requests=<n> wire_bytes=<n>
  * body_bytes=<n> bad=<n> cpu_ns=<n>}, cumulative), with the suite's {@code System.nanoTime()} when
@@ -14,43 +18,31 @@ public record SinkStats(
     long cpuNanos,
     long readAtNanos) {
 
-  /** Parses a report line; null if the line is not one. */
+  /** Parses a report line; null if the line is not one (newer sinks may add fields). */
   public static SinkStats parse(String line, long readAtNanos) {
     if (line == null || !line.startsWith("records=")) {
       return null;
     }
-    long records = -1;
-    long requests = -1;
-    long wire = -1;
-    long body = -1;
-    long bad = -1;
-    long cpu = -1;
+    Map<String, Long> v = new HashMap<>();
     for (String part : line.trim().split("\\s+")) {
       int eq = part.indexOf('=');
-      if (eq <= 0) {
-        return null;
-      }
-      long v;
       try {
-        v = Long.parseLong(part.substring(eq + 1));
-      } catch (NumberFormatException e) {
+        v.put(part.substring(0, eq), Long.parseLong(part.substring(eq + 1)));
+      } catch (RuntimeException e) { // no '=' or not a number
         return null;
-      }
-      switch (part.substring(0, eq)) {
-        case "records" -> records = v;
-        case "requests" -> requests = v;
-        case "wire_bytes" -> wire = v;
-        case "body_bytes" -> body = v;
-        case "bad" -> bad = v;
-        case "cpu_ns" -> cpu = v;
-        default -> {
-          // newer sinks may add fields
-        }
       }
     }
-    if (records < 0 || requests < 0 || wire < 0 || bad < 0 || cpu < 0) {
+    if (Stream.of("records", "requests", "wire_bytes", "bad", "cpu_ns")
+        .anyMatch(k -> v.getOrDefault(k, -1L) < 0)) {
       return null;
     }
-    return new SinkStats(records, requests, wire, Math.max(0, body), bad, cpu, readAtNanos);
+    return new SinkStats(
+        v.get("records"),
+        v.get("requests"),
+        v.get("wire_bytes"),
+        Math.max(0, v.getOrDefault("body_bytes", 0L)),
+        v.get("bad"),
+        v.get("cpu_ns"),
+        readAtNanos);
   }
 }

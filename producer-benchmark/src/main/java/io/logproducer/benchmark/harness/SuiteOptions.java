@@ -9,104 +9,83 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * The performance suite's options ({@code run-suite.sh}'s arguments, with the defaults of a full or
- * a {@code --quick} run) and the class paths its child JVMs need. Immutable.
+ * The performance suite's options ({@code run-suite.sh}'s arguments; {@code --help} lists them),
+ * with the defaults of a full or a {@code --quick} run, and the class paths its child JVMs need.
  */
-record SuiteOptions(
-    Path docs,
-    boolean quick,
-    boolean skipJmh,
-    double warmup,
-    double duration,
-    int repeats,
-    int sweepPasses,
-    double budgetMinutes,
-    boolean reportOnly,
-    boolean jmhOnly,
-    boolean longRuns,
-    String java,
-    String classpath,
-    List<String> adhoc,
-    String note) {
+@Command(
+    name = "PerformanceSuite",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The standard performance suite: measures, then writes docs/PERFORMANCE.md.",
+      "A second default after ';' is --quick's."
+    })
+final class SuiteOptions {
 
-  static SuiteOptions parse(String[] args) throws IOException {
-    Path docs = null;
-    boolean quick = false;
-    boolean skipJmh = false;
-    boolean reportOnly = false;
-    boolean jmhOnly = false;
-    boolean longRuns = false;
-    double warmup = -1;
-    double duration = -1;
-    int repeats = -1;
-    int passes = -1;
-    double budget = -1;
-    List<String> adhoc = new ArrayList<>();
-    String note = "";
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--run" -> adhoc.add(args[++i]);
-        case "--docs" -> docs = Path.of(args[++i]);
-        case "--quick" -> quick = true;
-        case "--skip-jmh" -> skipJmh = true;
-        case "--report-only" -> reportOnly = true;
-        case "--jmh-only" -> jmhOnly = true;
-        case "--long-runs" -> longRuns = true;
-        case "--warmup" -> warmup = Double.parseDouble(args[++i]);
-        case "--duration" -> duration = Double.parseDouble(args[++i]);
-        case "--repeats" -> repeats = Integer.parseInt(args[++i]);
-        case "--passes" -> passes = Integer.parseInt(args[++i]);
-        case "--budget-minutes" -> budget = Double.parseDouble(args[++i]);
-        case "--note" -> note = args[++i];
-        case "-h", "--help" -> {
-          System.out.println(
-              "usage: PerformanceSuite [--docs DIR] [--quick] [--skip-jmh] [--warmup S] "
-                  + "[--duration S] [--repeats N] [--passes N] [--budget-minutes M] [--report-only] [--jmh-only] [--long-runs] "
-                  + "[--note TEXT] [--run 'key=value …']…");
-          System.exit(0);
-        }
-        default -> throw new IllegalArgumentException("unknown option " + args[i]);
-      }
-    }
-    if (docs == null) {
-      docs = repositoryRoot().resolve("docs");
-    }
-    if (warmup < 0) {
-      warmup = quick ? 1.5 : 4;
-    }
-    if (duration < 0) {
-      duration = quick ? 3 : 6;
-    }
-    if (repeats < 0) {
-      repeats = quick ? 1 : 3;
-    }
-    if (passes < 0) {
-      passes = quick ? 1 : 2;
-    }
-    if (budget < 0) {
-      // --quick stays a few-minute smoke run: no waiting for a quiet machine, no reruns beyond what
-      // fits
-      budget = quick ? 4.5 : 22;
-    }
-    String java = ProcessHandle.current().info().command().orElse("java");
-    return new SuiteOptions(
-        docs,
-        quick,
-        skipJmh,
-        warmup,
-        duration,
-        repeats,
-        passes,
-        budget,
-        reportOnly,
-        jmhOnly,
-        longRuns,
-        java,
-        currentClasspath(),
-        adhoc,
-        note);
+  @Option(names = "--docs", paramLabel = "DIR", description = "default: the repository's docs")
+  Path docs;
+
+  @Option(names = "--quick", description = "short runs and fewer points (a smoke test)")
+  boolean quick;
+
+  @Option(names = "--skip-jmh", description = "no JMH benchmarks")
+  boolean skipJmh;
+
+  @Option(names = "--warmup", paramLabel = "S", description = "seconds per run (default 4; 1.5)")
+  double warmup = -1;
+
+  @Option(names = "--duration", paramLabel = "S", description = "measured s/run (default 6; 3)")
+  double duration = -1;
+
+  @Option(names = "--repeats", paramLabel = "N", description = "headline samples (default 3; 1)")
+  int repeats = -1;
+
+  @Option(names = "--passes", paramLabel = "N", description = "passes over a sweep (default 2; 1)")
+  int sweepPasses = -1;
+
+  /**
+   * Waits for a quiet machine and repeats of disturbed runs happen only while the rest still fits;
+   * {@code --quick} stays a few-minute smoke run.
+   */
+  @Option(names = "--budget-minutes", paramLabel = "M", description = "time budget (22; 4.5)")
+  double budgetMinutes = -1;
+
+  @Option(names = "--report-only", description = "the page from docs/perf-data, running nothing")
+  boolean reportOnly;
+
+  @Option(names = "--jmh-only", description = "rerun the JMH part only, then the page")
+  boolean jmhOnly;
+
+  @Option(names = "--long-runs", description = "only the long runs (long-run.tsv), then the page")
+  boolean longRuns;
+
+  @Option(names = "--run", paramLabel = "'k=v …'", description = "ad-hoc settings, no page")
+  List<String> adhoc = new ArrayList<>();
+
+  @Option(names = "--note", paramLabel = "TEXT", description = "this run's note in history.tsv")
+  String note = "";
+
+  /** This JVM's java binary, for the child JVMs. */
+  final String java = ProcessHandle.current().info().command().orElse("java");
+
+  String classpath;
+
+  /**
+   * @throws picocli.CommandLine.ParameterException for an unknown option or a malformed value
+   */
+  static SuiteOptions parse(String[] args) {
+    SuiteOptions o = Cli.parse(new SuiteOptions(), args);
+    o.docs = o.docs != null ? o.docs : repositoryRoot().resolve("docs");
+    o.warmup = o.warmup >= 0 ? o.warmup : o.quick ? 1.5 : 4;
+    o.duration = o.duration >= 0 ? o.duration : o.quick ? 3 : 6;
+    o.repeats = o.repeats >= 0 ? o.repeats : o.quick ? 1 : 3;
+    o.sweepPasses = o.sweepPasses >= 0 ? o.sweepPasses : o.quick ? 1 : 2;
+    o.budgetMinutes = o.budgetMinutes >= 0 ? o.budgetMinutes : o.quick ? 4.5 : 22;
+    o.classpath = currentClasspath();
+    return o;
   }
 
   /**

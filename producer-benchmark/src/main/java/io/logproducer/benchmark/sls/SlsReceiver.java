@@ -2,7 +2,6 @@ package io.logproducer.benchmark.sls;
 
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -16,11 +15,11 @@ import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.impl.bootstrap.HttpServer;
 import org.apache.hc.core5.http.impl.bootstrap.ServerBootstrap;
 import org.apache.hc.core5.http.io.HttpRequestHandler;
 import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.http.io.entity.StringEntity;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
@@ -78,8 +77,8 @@ public final class SlsReceiver implements AutoCloseable {
                     .setRcvBufSize(1 << 20)
                     .build())
             // SLS clients send Host: <project>.<endpoint>; httpcore5's default router answers 421
-            // to a host other than
-            // its own, so this one takes every request as addressed to this server
+            // to a host other than its own, so this one takes every request as addressed to this
+            // server
             .setRequestRouter((request, context) -> handler)
             .create();
     server.start();
@@ -135,16 +134,17 @@ public final class SlsReceiver implements AutoCloseable {
     }
     if (!path.startsWith("/logstores/")
         || !(path.endsWith("/shards/lb") || path.endsWith("/shards/route"))) {
-      drain(request.getEntity());
+      EntityUtils.consume(request.getEntity());
       error(response, 404, "RequestURINotFound", "no such resource: " + path);
       return;
     }
     if (!"POST".equals(request.getMethod())) {
-      drain(request.getEntity());
+      EntityUtils.consume(request.getEntity());
       error(response, 405, "MethodNotAllowed", "PutLogs takes POST, not " + request.getMethod());
       return;
     }
-    byte[] wire = readAll(request.getEntity());
+    byte[] wire =
+        request.getEntity() == null ? new byte[0] : EntityUtils.toByteArray(request.getEntity());
     LogGroupCounter.Counts counts;
     byte[] body;
     try {
@@ -257,49 +257,21 @@ public final class SlsReceiver implements AutoCloseable {
     return out;
   }
 
-  private static void drain(HttpEntity entity) throws IOException {
-    if (entity != null) {
-      try (InputStream in = entity.getContent()) {
-        in.transferTo(java.io.OutputStream.nullOutputStream());
-      }
-    }
-  }
-
-  private static byte[] readAll(HttpEntity entity) throws IOException {
-    if (entity == null) {
-      return new byte[0];
-    }
-    long length = entity.getContentLength();
-    try (InputStream in = entity.getContent()) {
-      if (length >= 0 && length <= Integer.MAX_VALUE - 8) {
-        byte[] out = new byte[(int) length];
-        int n = 0;
-        while (n < out.length) {
-          int r = in.read(out, n, out.length - n);
-          if (r < 0) {
-            throw new IOException("request body ended after " + n + " of " + length + " bytes");
-          }
-          n += r;
-        }
-        return out;
-      }
-      return in.readAllBytes();
-    }
-  }
-
-  /** For diagnostics: the counters as one line. */
+  /**
+   * The counters as one line of the sink's report: {@code records=<n> requests=<n> wire_bytes=<n>
+   * body_bytes=<n> bad=<n> contents=<n>}.
+   */
   @Override
   public String toString() {
-    return "records="
-        + records()
-        + " requests="
-        + requests()
-        + " wire_bytes="
-        + wireBytes()
-        + " body_bytes="
-        + bodyBytes()
-        + " bad="
-        + badRequests();
+    return String.format(
+        Locale.ROOT,
+        "records=%d requests=%d wire_bytes=%d body_bytes=%d bad=%d contents=%d",
+        records(),
+        requests(),
+        wireBytes(),
+        bodyBytes(),
+        badRequests(),
+        contents());
   }
 
   @Override

@@ -1,7 +1,8 @@
 package io.logproducer.benchmark.sls;
 
+import io.logproducer.benchmark.harness.Cli;
 import io.logproducer.benchmark.harness.OtlpSinkMain;
-import java.util.Locale;
+import io.logproducer.benchmark.harness.SinkProcess;
 
 /**
  * Runs {@link SlsReceiver} as its own process, the sink of the suite's Aliyun runs, with the OTLP
@@ -16,29 +17,9 @@ public final class SlsReceiverMain {
   private SlsReceiverMain() {}
 
   public static void main(String[] args) throws Exception {
-    int port = 0;
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      switch (args[i]) {
-        case "--port" -> port = Integer.parseInt(args[i + 1]);
-        case "--threads" -> {
-          // accepted for SinkProcess: the server runs one thread per connection
-        }
-        default -> throw new IllegalArgumentException("unknown option " + args[i]);
-      }
-    }
+    int port = Cli.parse(new SinkProcess.Options(), args).port;
     try (SlsReceiver receiver = new SlsReceiver(port)) {
-      OtlpSinkMain.serve(
-          receiver.endpoint(),
-          () ->
-              String.format(
-                  Locale.ROOT,
-                  "records=%d requests=%d wire_bytes=%d body_bytes=%d bad=%d contents=%d",
-                  receiver.records(),
-                  receiver.requests(),
-                  receiver.wireBytes(),
-                  receiver.bodyBytes(),
-                  receiver.badRequests(),
-                  receiver.contents()));
+      OtlpSinkMain.serve(receiver.endpoint(), receiver::toString);
     }
   }
 }

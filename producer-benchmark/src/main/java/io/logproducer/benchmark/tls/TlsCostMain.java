@@ -3,6 +3,8 @@ package io.logproducer.benchmark.tls;
 import io.logproducer.Compression;
 import io.logproducer.Producer;
 import io.logproducer.ProducerConfig;
+import io.logproducer.benchmark.harness.Cli;
+import io.logproducer.benchmark.report.Report;
 import io.logproducer.otlp.OtlpHttpExporter;
 import io.logproducer.otlp.OtlpHttpExporterBuilder;
 import io.logproducer.testing.ReferenceWorkload;
@@ -15,12 +17,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import javax.net.ssl.SSLContext;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The cost of TLS on the reference workload: the real producer (the harness's reference settings:
@@ -100,28 +104,30 @@ public final class TlsCostMain {
     this.client = pki.client("benchmark");
   }
 
+  /** The options ({@code --help} lists them). */
+  @Command(name = "TlsCostMain", mixinStandardHelpOptions = true)
+  static final class Options {
+    @Option(names = "--rounds", description = "measured rounds (default 5)")
+    int rounds = 5;
+
+    @Option(names = "--records", description = "records per run (default 2,000,000)")
+    long records = 2_000_000;
+
+    @Option(names = "--warmup-records", description = "per mode in the warm-up round (1,000,000)")
+    long warmup = 1_000_000;
+  }
+
   /**
    * Runs the comparison and prints every run and the medians.
    *
-   * @param args {@code --rounds N} (5), {@code --records N} per run (2,000,000), {@code
-   *     --warmup-records N} per mode in the warm-up round (1,000,000)
+   * @param args {@link Options}
    * @throws Exception when a run cannot start
    */
   public static void main(String[] args) throws Exception {
-    int rounds = 5;
-    long records = 2_000_000;
-    long warmup = 1_000_000;
-    for (int i = 0; i < args.length; i += 2) {
-      String v = i + 1 < args.length ? args[i + 1] : "";
-      switch (args[i]) {
-        case "--rounds" -> rounds = Integer.parseInt(v);
-        case "--records" -> records = Long.parseLong(v);
-        case "--warmup-records" -> warmup = Long.parseLong(v);
-        default ->
-            throw new IllegalArgumentException(
-                "unknown option " + args[i] + ": use --rounds N --records N --warmup-records N");
-      }
-    }
+    Options o = Cli.parse(new Options(), args);
+    int rounds = o.rounds;
+    long records = o.records;
+    long warmup = o.warmup;
     Path dir = Files.createTempDirectory("tls-bench-");
     TlsCostMain bench = new TlsCostMain(dir);
     System.out.printf(
@@ -170,10 +176,6 @@ public final class TlsCostMain {
       List<Run> list = e.getValue();
       double rate = median(list, Run::recordsPerSecond);
       double cpu = median(list, Run::cpuMicrosPerRecord);
-      List<Long> hs = new ArrayList<>();
-      for (Run r : list) {
-        hs.add(r.hs());
-      }
       s.append(
           String.format(
               Locale.ROOT,
@@ -189,30 +191,17 @@ public final class TlsCostMain {
               -min(list, r -> -r.cpuMicrosPerRecord()),
               cpu / baseCpu,
               median(list, Run::receiverMicros),
-              hs));
+              list.stream().map(Run::hs).toList()));
     }
     return s.toString();
   }
 
-  private interface Metric {
-    double of(Run r);
+  private static double min(List<Run> list, ToDoubleFunction<Run> metric) {
+    return list.stream().mapToDouble(metric).min().orElse(Double.NaN);
   }
 
-  private static double min(List<Run> list, Metric metric) {
-    double m = Double.POSITIVE_INFINITY;
-    for (Run r : list) {
-      m = Math.min(m, metric.of(r));
-    }
-    return m;
-  }
-
-  private static double median(List<Run> list, Metric metric) {
-    double[] v = new double[list.size()];
-    for (int i = 0; i < v.length; i++) {
-      v[i] = metric.of(list.get(i));
-    }
-    Arrays.sort(v);
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  private static double median(List<Run> list, ToDoubleFunction<Run> metric) {
+    return Report.median(list.stream().mapToDouble(metric).toArray());
   }
 
   /** One run of {@code mode}, {@code records} records: a fresh receiver, producer and exporter. */

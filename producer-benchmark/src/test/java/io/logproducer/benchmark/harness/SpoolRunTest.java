@@ -22,10 +22,7 @@ class SpoolRunTest {
   @Test
   void spoolSettingsRoundTripAndAreAbsentForMemoryOnlyRuns() {
     RunSpec spooled =
-        RunSpec.builder()
-            .set("spoolDir", "/var/tmp/x")
-            .set("spoolDurability", "EVERY_BATCH")
-            .build();
+        RunSpec.reference().with("spoolDir", "/var/tmp/x", "spoolDurability", "EVERY_BATCH");
     RunSpec back = RunSpec.fromArgs(spooled.toArgs().toArray(new String[0]));
     assertEquals("/var/tmp/x", back.spoolDir());
     assertEquals("EVERY_BATCH", back.spoolDurability());
@@ -37,11 +34,14 @@ class SpoolRunTest {
   @Test
   void aSpooledRunDeliversEverythingAndRemovesItsSpoolDirectory() throws Exception {
     RunSpec spec =
-        RunSpec.builder()
-            .lingerMillis(50)
-            .set("spoolDir", parent.toString())
-            .set("spoolDurability", "GROUP_COMMIT")
-            .build();
+        RunSpec.reference()
+            .with(
+                "lingerMillis",
+                50L,
+                "spoolDir",
+                parent.toString(),
+                "spoolDurability",
+                "GROUP_COMMIT");
     int n = 2_000;
     try (OtlpReceiver receiver = OtlpReceiver.startCounting()) {
       LogproducerDriver driver = new LogproducerDriver(spec, receiver.logsUrl(), "spool-run");
