@@ -145,7 +145,8 @@ public class EncodeBufferTest {
   /**
    * Strings whose UTF-8 length, or char count, is at or next to where a length's varint takes
    * another byte, and strings with a surrogate pair or a lone surrogate where {@link
-   * EncodeBuffer#writeUtf8} copies out its next 1,024 chars.
+   * EncodeBuffer#writeUtf8} copies out its next 1,024 chars, and strings at the bounds of its
+   * {@code String.getBytes} path (43 and 65,536 chars; a char above {@code U+00FF} sampled or not).
    *
    * @return new strings, up to 2,097,152 chars long
    */
@@ -178,6 +179,23 @@ public class EncodeBufferTest {
       strings.add(repeat("a", at) + "\ude00" + repeat("b", 1500)); // unpaired low surrogate
       strings.add(repeat("a", at) + "\ud83d"); // unpaired at the very end
       strings.add(repeat("\u65e5", at) + "\ud83d\ud83d\ude00\ude00" + repeat("\u00e9", 700));
+    }
+    // a String of 43 to 65,536 chars whose chars at 0 to 15, 16, 24, 32, ... and the last are
+    // Latin-1 is written by String.getBytes(UTF_8): at its length bounds, and with a wide char, a
+    // pair or a lone surrogate on a sampled char (written a slice at a time) or between two
+    // (getBytes)
+    for (int chars : new int[] {65_535, 65_536, 65_537}) {
+      strings.add(repeat("x", chars));
+      strings.add(repeat("x", chars - 1) + "\u00e9");
+      strings.add(repeat("x", chars - 1) + "\u65e5");
+      strings.add(repeat("x", 9) + "\u65e5" + repeat("x", chars - 10));
+      strings.add(repeat("x", 17) + "\u65e5" + repeat("x", chars - 18));
+    }
+    for (String odd : new String[] {"\u00e9", "\u65e5", "\ud83d\ude00", "\ud83d", "\ude00"}) {
+      for (int at : new int[] {0, 7, 8, 9, 15, 16, 17, 23, 24, 41, 42, 43, 100}) {
+        strings.add(repeat("x", at) + odd + repeat("y", 100 - at));
+        strings.add(repeat("\u00e9", at) + odd + repeat("\u00ff", 100 - at));
+      }
     }
     return strings;
   }

@@ -26,7 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Where the OTLP encoder's time goes: the UTF-8 work on one reference-workload record's four values
  * (three ASCII attributes of ~20–90 chars and the ~400-char body with CJK characters), done the
  * encoder's way (one pass per value, {@code writeUtf8LengthDelimited}), the encoder's earlier ways
- * (a length pass, then a write pass) and the JDK's ways.
+ * (a length pass, then a write pass) and the JDK's ways; per string shape as well (short and long
+ * ASCII, long with CJK), where a size or content threshold picks the path.
  *
  * <pre>java -jar target/benchmarks.jar Utf8Benchmark -prof gc</pre>
  */
@@ -49,10 +50,30 @@ public class Utf8Benchmark {
    * CharsetEncoder} into a reused buffer (no allocation); asciifast: like encodebuffer, but a value
    * whose UTF-8 length equals its char count (ASCII) is copied with {@code String.getBytes(int,
    * int, byte[], int)}, an array copy for compact Latin-1 strings, instead of char by char (a
-   * prototype for the encoder's write pass).
+   * prototype for the encoder's write pass); getbytescopy: {@code String.getBytes(UTF_8)}, its
+   * length as a varint, then the bytes copied into the reused buffer (the bulk path alone, at every
+   * length); charloop: {@code ProtoWriter.putUtf8}, a {@code charAt} loop, at every length, with
+   * the length filled in after the bytes (the char path alone).
    */
-  @Param({"onepass", "encodebuffer", "marked", "asciifast", "getbytes", "charsetencoder"})
+  @Param({
+    "onepass",
+    "encodebuffer",
+    "marked",
+    "asciifast",
+    "getbytes",
+    "charsetencoder",
+    "getbytescopy",
+    "charloop"
+  })
   public String method;
+
+  /**
+   * The strings encoded per op: record: one reference-workload record's four values (the row the
+   * report reads); short-ascii: its 23-char thread attribute; long-ascii: 180 ASCII chars (its
+   * location attribute, twice, cut); long-cjk: its ~420-char body (24 CJK characters among ASCII).
+   */
+  @Param({"record", "short-ascii", "long-ascii", "long-cjk"})
+  public String shape;
 
   private String[] values;
   private EncodeBuffer buffer;
@@ -63,13 +84,29 @@ public class Utf8Benchmark {
   @Setup(Level.Trial)
   public void setup() {
     LogRecord r = new ReferenceWorkload().next(1_234_567);
-    values =
-        new String[] {
-          r.getAttributeValue(0).asString(),
-          r.getAttributeValue(1).asString(),
-          r.getAttributeValue(2).asString(),
-          r.getBody().asString()
-        };
+    String location = r.getAttributeValue(2).asString();
+    switch (shape) {
+      case "record":
+        values =
+            new String[] {
+              r.getAttributeValue(0).asString(),
+              r.getAttributeValue(1).asString(),
+              location,
+              r.getBody().asString()
+            };
+        break;
+      case "short-ascii":
+        values = new String[] {r.getAttributeValue(1).asString()};
+        break;
+      case "long-ascii":
+        values = new String[] {(location + location + location).substring(0, 180)};
+        break;
+      case "long-cjk":
+        values = new String[] {r.getBody().asString()};
+        break;
+      default:
+        throw new IllegalArgumentException("shape: " + shape);
+    }
     buffer = new EncodeBuffer(4096);
     encoder = StandardCharsets.UTF_8.newEncoder();
     out = ByteBuffer.allocate(4096);
@@ -78,6 +115,21 @@ public class Utf8Benchmark {
   @SuppressWarnings("deprecation") // the only allocation-free bulk copy of a Latin-1 String's bytes
   private static void asciiCopy(String s, byte[] dst, int off) {
     s.getBytes(0, s.length(), dst, off);
+  }
+
+  /** The {@code charloop} method: a {@code charAt} loop at every length, length filled in after. */
+  private int charLoop() {
+    EncodeBuffer b = buffer;
+    b.reset();
+    int n = 0;
+    for (String s : values) {
+      b.ensure(5 + 3 * s.length());
+      int width = EncodeBuffer.varintSize32(s.length());
+      int index = ProtoWriter.reserveVarint32(b, width);
+      b.setSize(ProtoWriter.putUtf8(s, b.array(), b.size()));
+      n += ProtoWriter.fillVarint32(b, index, width);
+    }
+    return n + b.size();
   }
 
   @Benchmark
@@ -134,6 +186,21 @@ public class Utf8Benchmark {
           }
           return pos;
         }
+      case "getbytescopy":
+        {
+          EncodeBuffer b = buffer;
+          b.reset();
+          int n = 0;
+          for (String s : values) {
+            byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+            b.writeVarint32(bytes.length);
+            b.writeBytes(bytes);
+            n += bytes.length;
+          }
+          return n + b.size();
+        }
+      case "charloop":
+        return charLoop();
       case "getbytes":
         {
           EncodeBuffer b = buffer;

@@ -386,11 +386,22 @@ final class CpuTables {
     if (rows.isEmpty()) {
       return null;
     }
-    Table t = new Table("method", ">ns per record", ">B/op");
+    if (rows.stream().noneMatch(r -> r.params().containsKey("shape"))) { // before the shapes
+      Table t = new Table("method", ">ns per record", ">B/op");
+      rows.forEach(
+          r ->
+              t.row(
+                  r.params().get("method"),
+                  Report.f1(r.score()) + range(r, Report::f1),
+                  SuiteData.orDash(r.allocPerOp(), Report::f1)));
+      return t.markdown();
+    }
+    Table t = new Table("method", "shape", ">ns per op", ">B/op");
     rows.forEach(
         r ->
             t.row(
                 r.params().get("method"),
+                r.params().get("shape"),
                 Report.f1(r.score()) + range(r, Report::f1),
                 SuiteData.orDash(r.allocPerOp(), Report::f1)));
     return t.markdown();

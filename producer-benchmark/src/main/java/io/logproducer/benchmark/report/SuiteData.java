@@ -263,6 +263,8 @@ public final class SuiteData {
   JmhRunner.Row jmhRow(String benchmark, String param, String value) {
     return jmh.stream()
         .filter(r -> r.benchmark().startsWith(benchmark) && value.equals(r.params().get(param)))
+        // Utf8Benchmark's string shapes: the reference record's is the one the page quotes
+        .filter(r -> r.params().getOrDefault("shape", "record").equals("record"))
         .findFirst()
         .orElse(null);
   }

@@ -6,14 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.CodedOutputStream;
 import io.logproducer.RecordTooLargeException;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.EncodeBufferTest;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The protobuf writers, against the JDK's UTF-8 and hand-written wire bytes (moved here from
@@ -155,6 +160,48 @@ class ProtoWriterTest {
   void lengthDelimitedStringsAtVarintBoundariesMatchTheJdk() {
     for (String s : EncodeBufferTest.boundaryStrings()) {
       checkLengthDelimited(s);
+    }
+  }
+
+  /** What protobuf-java's {@code CodedOutputStream.writeStringNoTag} writes for {@code s}. */
+  private static byte[] protobufJava(String s) throws IOException {
+    byte[] out = new byte[CodedOutputStream.computeStringSizeNoTag(s)];
+    CodedOutputStream coded = CodedOutputStream.newInstance(out);
+    coded.writeStringNoTag(s);
+    coded.checkNoSpaceLeft();
+    return out;
+  }
+
+  @Test
+  @Timeout(120)
+  void lengthDelimitedStringsMatchProtobufJavaOnEveryPath() throws IOException {
+    List<String> strings = new ArrayList<>(EncodeBufferTest.boundaryStrings());
+    strings.addAll(
+        Arrays.asList(
+            "",
+            "a",
+            "\u00e9",
+            "\u65e5",
+            "\ud83d\ude00",
+            "\ud83d",
+            "\ude00",
+            "x\ud83dy",
+            "\ud83d\ud83d\ude00",
+            repeat("\u00e9", 300), // Latin-1, not ASCII: a compact String, getBytes
+            repeat("abcdefg\u65e5", 60), // CJK in the first 16 chars: sampled, slices
+            repeat("x", 20) + "\u65e5" + repeat("x", 100))); // CJK not sampled: getBytes, wide
+    for (String s : strings) {
+      byte[] expected = protobufJava(s);
+      for (int free : new int[] {0, 1, expected.length - 1, expected.length, 3 * s.length() + 5}) {
+        EncodeBuffer b = new EncodeBuffer(16);
+        b.writeBytes(new byte[16 - Math.min(free, 16)]); // less room than the string needs, or not
+        b.ensure(free);
+        int head = b.size();
+        int length = ProtoWriter.writeUtf8LengthDelimited(b, s);
+        assertEquals(s.getBytes(StandardCharsets.UTF_8).length, length, () -> describe(s));
+        assertArrayEquals(
+            expected, Arrays.copyOfRange(b.array(), head, b.size()), () -> describe(s));
+      }
     }
   }
 
