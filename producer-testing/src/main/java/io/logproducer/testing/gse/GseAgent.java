@@ -232,7 +232,8 @@ public final class GseAgent implements Closeable {
 
   /**
    * Abruptly closes the listening socket and every connection (unread data is lost), like a killed
-   * process.
+   * process. Complete on return: on a Unix-domain socket a client's next write on a connection the
+   * agent had open fails, even while the connection's thread is still leaving its read.
    */
   public synchronized void kill() {
     killed = true;
@@ -241,6 +242,7 @@ public final class GseAgent implements Closeable {
       closeQuietly(s);
     }
     for (SocketChannel c : clients) {
+      shutDownQuietly(c);
       closeQuietly(c);
     }
     clients.clear();
@@ -627,6 +629,23 @@ public final class GseAgent implements Closeable {
       return read.getAsLong();
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * Shuts both directions of {@code c} down now. Closing alone is not enough for a kill: while a
+   * connection thread is blocked reading {@code c}, the kernel keeps the socket alive after its
+   * descriptor is closed, until that thread leaves the read, and a client's write in that window is
+   * accepted and then lost. A shutdown acts on the socket itself: the blocked read returns at once,
+   * and on a Unix-domain socket the client's next write fails (EPIPE). On TCP a client's kernel may
+   * still buffer that write: TCP reports a dead peer only on a later one.
+   */
+  private static void shutDownQuietly(SocketChannel c) {
+    try {
+      c.shutdownInput();
+      c.shutdownOutput();
+    } catch (IOException ignored) {
+      // already closed or never connected: nothing to shut down
     }
   }
 

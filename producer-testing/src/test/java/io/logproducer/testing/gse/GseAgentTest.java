@@ -286,6 +286,33 @@ class GseAgentTest {
     }
   }
 
+  /**
+   * Once {@link GseAgent#kill()} returns, a client's write on a connection the agent had open
+   * fails: the kill is complete, not pending until the connection's reader thread leaves its
+   * blocking read (the kernel keeps a socket that a thread is reading alive after its descriptor is
+   * closed, so a write in that window would be accepted and then lost, and a producer would count
+   * it as sent). Repeated, because the window is short on a quiet machine.
+   */
+  @Test
+  void aWriteAfterKillReturnsFailsOnTheConnectionTheAgentHadOpen() throws Exception {
+    try (GseAgent agent = GseAgent.unix(dir.resolve("w.sock"), GseAgent.Mode.FRAMING)) {
+      for (int i = 1; i <= 200; i++) {
+        try (SocketChannel c = connect(agent)) {
+          write(c, HEX.parseHex(COMMON));
+          int frames = i;
+          agent.await("frame " + i, () -> agent.dataFrames() == frames, 10_000);
+          agent.kill();
+          int round = i;
+          assertThrows(
+              IOException.class,
+              () -> write(c, HEX.parseHex(COMMON)),
+              () -> "round " + round + ": a frame written after kill() returned was accepted");
+        }
+        agent.start();
+      }
+    }
+  }
+
   @Test
   void junixsocketServesTheSameSocketAsTheJdk() throws Exception {
     assumeTrue(
