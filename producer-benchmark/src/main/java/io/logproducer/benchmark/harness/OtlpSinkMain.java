@@ -29,7 +29,7 @@ public final class OtlpSinkMain {
    * @throws InterruptedException if interrupted while serving
    */
   public static void main(String[] args) throws IOException, InterruptedException {
-    int port = Cli.parse(new SinkProcess.Options(), args).port;
+    int port = Cli.parse("OtlpSinkMain", new SinkProcess.Options(), args).port;
     try (OtlpReceiver r = OtlpReceiver.builder().counting().port(port).start();
         OtlpGrpcReceiver g = OtlpGrpcReceiver.builder().counting().start()) {
       serve(

@@ -17,7 +17,7 @@ public final class SlsReceiverMain {
   private SlsReceiverMain() {}
 
   public static void main(String[] args) throws Exception {
-    int port = Cli.parse(new SinkProcess.Options(), args).port;
+    int port = Cli.parse("SlsReceiverMain", new SinkProcess.Options(), args).port;
     try (SlsReceiver receiver = new SlsReceiver(port)) {
       OtlpSinkMain.serve(receiver.endpoint(), receiver::toString);
     }

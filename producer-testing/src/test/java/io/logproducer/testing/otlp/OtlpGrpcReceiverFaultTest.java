@@ -35,6 +35,26 @@ class OtlpGrpcReceiverFaultTest {
 
   private static final int RST_STREAM_CANCEL = 8;
 
+  /**
+   * One call of {@code body} after the receiver ended the client's connection: it goes on a new
+   * connection. The client may still hand the ending one out, for a moment (until its I/O thread
+   * has seen the close, later on a busy machine), to an attempt that then fails unsent ({@link
+   * RequestNotExecutedException}): that attempt is tried again, up to 20 times 50 ms apart.
+   */
+  private static GrpcTestClient.Call exportAfterTheConnectionEnded(
+      GrpcTestClient client, OtlpGrpcReceiver receiver, String body) throws Exception {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return get(client.export(receiver.endpoint(), request(1, body).toByteArray()));
+      } catch (ExecutionException e) {
+        if (attempt >= 20 || !(e.getCause() instanceof RequestNotExecutedException)) {
+          throw e;
+        }
+        Thread.sleep(50);
+      }
+    }
+  }
+
   @Test
   void concurrentCallsAreMultiplexedOnOneConnection() throws Exception {
     int n = 20;
@@ -146,19 +166,7 @@ class OtlpGrpcReceiverFaultTest {
       assertEquals(1, g.int32(0), "last-stream-id: stream 3 was not processed");
       assertEquals(0, g.int32(4), "NO_ERROR");
       assertTrue(client.frames(FrameType.RST_STREAM).isEmpty());
-      // the retry goes on a new connection (the client may still hand the closing one out, for a
-      // moment, to an attempt that then fails unsent: tried again, bounded)
-      GrpcTestClient.Call retried = null;
-      for (int attempt = 0; retried == null; attempt++) {
-        try {
-          retried = get(client.export(receiver.endpoint(), request(1, "retry").toByteArray()));
-        } catch (ExecutionException e) {
-          if (attempt >= 20 || !(e.getCause() instanceof RequestNotExecutedException)) {
-            throw e;
-          }
-          Thread.sleep(50);
-        }
-      }
+      GrpcTestClient.Call retried = exportAfterTheConnectionEnded(client, receiver, "retry");
       assertEquals("0", retried.trailers.get("grpc-status"));
       assertEquals(2, receiver.connectionsAccepted());
       assertEquals(List.of("first-0", "retry-0"), receiver.deliveredBodies());
@@ -215,9 +223,7 @@ class OtlpGrpcReceiverFaultTest {
           "no frame answered the call: " + client.framesIn);
       assertEquals(
           "0",
-          get(client.export(receiver.endpoint(), request(1, "again").toByteArray()))
-              .trailers
-              .get("grpc-status"));
+          exportAfterTheConnectionEnded(client, receiver, "again").trailers.get("grpc-status"));
       assertEquals(2, receiver.connectionsAccepted());
       assertEquals(1, receiver.rejectedRequests());
     }
