@@ -505,7 +505,10 @@ public final class ProducerMetrics {
     return spoolRecordsReplayed;
   }
 
-  /** {@return records delivered from the spool by replay} */
+  /**
+   * {@return records delivered from the spool: by replay, or by the late answer of the export that
+   * was in flight when they got SPOOLED}
+   */
   public long getSpoolRecordsDelivered() {
     return spoolRecordsDelivered;
   }

@@ -104,7 +104,10 @@ public interface ProducerMetricsMXBean {
    */
   long getSpoolRecordsReplayed();
 
-  /** {@return records delivered from the spool by replay} */
+  /**
+   * {@return records delivered from the spool: by replay, or by the late answer of the export that
+   * was in flight when they got SPOOLED}
+   */
   long getSpoolRecordsDelivered();
 
   /**

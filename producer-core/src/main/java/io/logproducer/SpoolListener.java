@@ -3,25 +3,27 @@ package io.logproducer;
 /**
  * Hears of each stored batch leaving a producer's disk spool, so that nothing leaves it silently:
  * set with {@link SpoolConfig.Builder#setListener}. A batch leaves the spool once, by exactly one
- * of these events: delivered by replay, expired ({@code maxAgeMillis}), dropped to make room
- * ({@link SpoolFullPolicy#DROP_OLDEST}), found corrupt, or refused for good by the receiver during
- * replay. Entries the live path settles itself (delivered while their callbacks were still held, or
- * failed for good) give no event: their records' outcome already told the application.
+ * of these events: delivered (by replay, or by the late answer of the export that was in flight
+ * when its records got SPOOLED), expired ({@code maxAgeMillis}), dropped to make room ({@link
+ * SpoolFullPolicy#DROP_OLDEST}), found corrupt, or refused for good by the receiver during replay.
+ * Entries the live path settles itself (delivered while their callbacks were still held, or failed
+ * for good) give no event: their records' outcome already told the application.
  *
  * <p>Each event names the batch's sequence (its receiver-side dedupe key, increasing in the order
  * batches were stored) and its record count. Every method has an empty default.
  *
  * <p><b>Threads.</b> Called on the producer's own threads (the replay thread, a send thread that
- * made room, the thread that opens the producer for damage found at open), never under a lock of
- * the spool, possibly from several threads at once: implementations must be thread-safe, quick and
- * must not block. An exception a method throws is caught and logged (rate-limited), and changes
- * nothing. A method must not call {@code close()} on the producer.
+ * made room or took a late answer, the thread that opens the producer for damage found at open),
+ * never under a lock of the spool, possibly from several threads at once: implementations must be
+ * thread-safe, quick and must not block. An exception a method throws is caught and logged
+ * (rate-limited), and changes nothing. A method must not call {@code close()} on the producer.
  */
 public interface SpoolListener {
 
   /**
-   * Replay delivered a stored batch (the receiver took the request; records it refused within it
-   * are counted in {@code ProducerMetrics.getSpoolRecordsRefused()}).
+   * A stored batch was delivered: by replay, or by the late answer of the export that was in flight
+   * when its records got SPOOLED (the receiver took the request; records it refused within it are
+   * counted in {@code ProducerMetrics.getSpoolRecordsRefused()}).
    *
    * @param sequence the batch's sequence in the spool
    * @param recordCount the records in the batch

@@ -139,9 +139,12 @@ final class BatchCompleter {
     spoolOutcomes.discard(b);
   }
 
-  /** A batch that had its outcome (TIMED_OUT) was delivered after all: its spool entry is done. */
-  void deliveredAfterTimeout(ProducerBatch b) {
-    spoolOutcomes.lateDelivery(b);
+  /**
+   * A batch that had its outcome (TIMED_OUT) was delivered after all, {@code rejected} of its
+   * records refused: its spool entry is done.
+   */
+  void deliveredAfterTimeout(ProducerBatch b, long rejected) {
+    spoolOutcomes.lateDelivery(b, rejected);
   }
 
   /**

@@ -46,7 +46,7 @@ final class ProducerSpool {
             compression,
             metrics,
             Math.min(900, 2 * config.getGroupCommitMillis() + 100));
-    metrics.claimHeldDropsWith(writer::droppedByStorage);
+    spool.claimDrops(writer::droppedByStorage);
     this.outcomes = new SpoolOutcomes(writer, metrics);
     this.replay = new ReplaySource(spool, writer, exporter, retryPolicy, metrics);
   }

@@ -184,6 +184,14 @@ final class ReplaySource implements Runnable {
     byte[] body = new byte[payload.remaining()];
     payload.duplicate().get(body);
     writer.replayStarted(e.sequence());
+    if (!spool.isPending(e.sequence())) {
+      // A drop took the entry after the cursor read it: not exported. If the drop saw it replayed
+      // (after replayStarted) it left the report to replay; otherwise it reported it already.
+      if (writer.replayEnded(e.sequence())) {
+        metrics.droppedOldest(e.sequence(), meta.recordCount);
+      }
+      return;
+    }
     l.add(new ReplayLanes.Job(e.sequence(), meta, batch, body));
   }
 

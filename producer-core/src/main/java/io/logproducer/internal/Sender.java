@@ -381,7 +381,7 @@ final class Sender {
   private void handle(ProducerBatch b, ExportResult r, int wireBytes, long nowNanos) {
     if (b.state() == ProducerBatch.TIMED_OUT) {
       if (r.kind() == ExportResult.Kind.SUCCESS || r.kind() == ExportResult.Kind.PARTIAL_SUCCESS) {
-        completer.deliveredAfterTimeout(b); // a spooled copy need not be sent again
+        completer.deliveredAfterTimeout(b, r.rejectedCount()); // a spooled copy is not re-sent
       }
       finish(b, null, 0); // its outcome was given while in flight; this answer comes too late
       return;

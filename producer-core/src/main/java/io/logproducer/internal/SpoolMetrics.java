@@ -3,7 +3,6 @@ package io.logproducer.internal;
 import io.logproducer.internal.spool.DiscardReason;
 import io.logproducer.internal.spool.SpoolEvents;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.LongPredicate;
 
 /**
  * The spool's counters: records and batches whose outcome was SPOOLED, batches written ahead,
@@ -34,7 +33,6 @@ final class SpoolMetrics implements SpoolEvents {
   final LongAdder batchesLost = new LongAdder();
   final LongAdder recordsLost = new LongAdder();
   private final io.logproducer.SpoolListener user;
-  private volatile LongPredicate heldDrops = seq -> false;
   private volatile String lossAtOpen;
   private volatile ReplaySource.ErrorSink errors = (source, message) -> {};
   private final RateLimitedLog listenerErrors = new RateLimitedLog(log, 10_000);
@@ -44,15 +42,6 @@ final class SpoolMetrics implements SpoolEvents {
    */
   SpoolMetrics(io.logproducer.SpoolListener user) {
     this.user = user;
-  }
-
-  /**
-   * Routes DROPPED_OLDEST events to {@code claim} first: when it returns true (a live batch held
-   * the entry and keeps its in-memory outcome) the drop is neither counted nor told to the user's
-   * listener. Called once, before the spool is used.
-   */
-  void claimHeldDropsWith(LongPredicate claim) {
-    this.heldDrops = claim;
   }
 
   /**
@@ -131,6 +120,15 @@ final class SpoolMetrics implements SpoolEvents {
     }
   }
 
+  /**
+   * Stored batch {@code sequence}, whose records got SPOOLED, was dropped under DROP_OLDEST while
+   * the data path had claimed its fate (its late answer pending, or replay about to export it) and
+   * it will not be delivered: counted and told as the storage's drop would have been.
+   */
+  void droppedOldest(long sequence, int recordCount) {
+    onDiscarded(DiscardReason.DROPPED_OLDEST, sequence, recordCount, null);
+  }
+
   /** Replay found stored batch {@code sequence} unreadable. */
   void corrupt(long sequence, int recordCount) {
     onDiscarded(DiscardReason.CORRUPT, sequence, recordCount, null);
@@ -142,9 +140,6 @@ final class SpoolMetrics implements SpoolEvents {
 
   @Override
   public void onDiscarded(DiscardReason reason, long sequence, int recordCount, byte[] meta) {
-    if (reason == DiscardReason.DROPPED_OLDEST && heldDrops.test(sequence)) {
-      return; // a live batch's entry: its records get their in-memory outcome instead
-    }
     long records = Math.max(0, recordCount);
     switch (reason) {
       case EXPIRED:

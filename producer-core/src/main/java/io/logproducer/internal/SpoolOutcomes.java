@@ -72,10 +72,17 @@ final class SpoolOutcomes {
     }
   }
 
-  /** A late answer for a batch that already had its outcome: a delivery acknowledges its entry. */
-  void lateDelivery(ProducerBatch b) {
-    if (writer != null) {
-      writer.acknowledge(b);
+  /**
+   * A late answer delivered a batch that already had its outcome: its entry is acknowledged, and if
+   * its records had got SPOOLED their delivery is counted (and told to the listener) as the
+   * spool's, as replay's would be: each SPOOLED record ends delivered, refused or dropped, once.
+   *
+   * @param rejected records the receiver refused in that answer (a partial success), else 0
+   */
+  void lateDelivery(ProducerBatch b, long rejected) {
+    if (writer != null && writer.deliveredLate(b)) {
+      int records = b.recordCount();
+      metrics.delivered(b.spoolSequence, records, Math.min(records, rejected));
     }
   }
 

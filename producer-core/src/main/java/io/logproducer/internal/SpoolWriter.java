@@ -34,9 +34,10 @@ final class SpoolWriter {
 
   /**
    * Sequences of entries handed over (their records got SPOOLED) while their batch's export was
-   * still in flight: replay waits for that export's late answer ({@link #release}).
+   * still in flight: replay waits for that export's late answer ({@link #release}). The value says
+   * whether the storage dropped the entry meanwhile (then the late answer reports its records).
    */
-  private final ConcurrentSkipListSet<Long> answering = new ConcurrentSkipListSet<>();
+  private final ConcurrentSkipListMap<Long, Boolean> answering = new ConcurrentSkipListMap<>();
 
   /** Sequences of entries replay has read and is exporting now. */
   private final ConcurrentHashMap<Long, Boolean> replaying = new ConcurrentHashMap<>();
@@ -172,6 +173,22 @@ final class SpoolWriter {
   }
 
   /**
+   * Batch {@code b}, which had its outcome while in flight, was delivered by that export's late
+   * answer: its entry is acknowledged. {@return whether its records had got SPOOLED} (its entry was
+   * handed over in flight): the delivery is then the spool's to count, even when the storage
+   * dropped the entry meanwhile (that drop was left to this answer).
+   */
+  boolean deliveredLate(ProducerBatch b) {
+    long seq = b.spoolSequence;
+    if (seq < 0) {
+      return false;
+    }
+    spool.acknowledge(seq); // first: a drop is decided under the spool's lock, before or after
+    held.remove(seq);
+    return answering.remove(seq) != null;
+  }
+
+  /**
    * {@return whether the batch's entry is durable per the policy and now belongs to replay (its
    * records' outcome is then SPOOLED)} When the batch is not in the spool, its entry is not yet
    * durable, or the storage dropped it while the batch held it ({@link #droppedByStorage}), false
@@ -191,7 +208,7 @@ final class SpoolWriter {
       return false;
     }
     if (inFlight) {
-      answering.add(seq); // before leaving held: replay's bound never passes it
+      answering.put(seq, Boolean.FALSE); // before leaving held: replay's bound never passes it
       if (b.spoolReleased) {
         answering.remove(seq); // the send thread let go before this add: replay owns it already
       }
@@ -232,7 +249,10 @@ final class SpoolWriter {
   void release(ProducerBatch b) {
     long seq = b.spoolSequence;
     b.spoolReleased = true; // before the remove: a hand-over adding later sees it (and removes)
-    if (seq >= 0 && answering.remove(seq)) {
+    Boolean dropped = seq >= 0 ? answering.remove(seq) : null;
+    if (Boolean.TRUE.equals(dropped)) {
+      metrics.droppedOldest(seq, b.recordCount()); // replay cannot have it: the drop is reported
+    } else if (dropped != null) {
       synchronized (handedOver) {
         handedOver.notifyAll();
       }
@@ -240,16 +260,20 @@ final class SpoolWriter {
   }
 
   /**
-   * The storage dropped entry {@code sequence} (full policy DROP_OLDEST). {@return true when a live
-   * batch still held it (no outcome yet)}: that batch then goes on in memory only and never gets
-   * SPOOLED ({@link #handOver} says false), so the drop is not a spooled batch's and must not be
-   * counted or reported as one. Also true while replay exports the entry ({@link #replayStarted}):
-   * replay reports its fate. False for an entry handed over to replay and waiting on disk (its
-   * records got SPOOLED: the drop is theirs). Whichever of this and {@link #handOver} removes the
-   * sequence from the held set first decides.
+   * The storage is dropping entry {@code sequence} (full policy DROP_OLDEST); called under the
+   * spool's lock ({@link Spool#claimDrops}). {@return true when a live batch still held it (no
+   * outcome yet)}: that batch then goes on in memory only and never gets SPOOLED ({@link #handOver}
+   * says false), so the drop is not a spooled batch's and must not be counted or reported as one.
+   * Also true while replay exports the entry ({@link #replayStarted}) or its batch's in-flight
+   * export has not answered yet ({@link #deliveredLate}, {@link #release}): they report its fate.
+   * False for an entry handed over to replay and waiting on disk (its records got SPOOLED: the drop
+   * is theirs). Whichever of this and {@link #handOver} removes the sequence from the held set
+   * first decides.
    */
   boolean droppedByStorage(long sequence) {
-    return held.remove(sequence) || replaying.replace(sequence, Boolean.TRUE) != null;
+    return held.remove(sequence)
+        || replaying.replace(sequence, Boolean.TRUE) != null
+        || answering.replace(sequence, Boolean.TRUE) != null;
   }
 
   /**
@@ -274,7 +298,7 @@ final class SpoolWriter {
    */
   long replayBound() {
     long bound = spool.nextSequence() - 1;
-    Long lowestAppending = appending.isEmpty() ? null : firstKey();
+    Long lowestAppending = firstKey(appending);
     if (lowestAppending != null) {
       bound = Math.min(bound, lowestAppending - 1);
     }
@@ -282,16 +306,16 @@ final class SpoolWriter {
     if (lowestHeld != null) {
       bound = Math.min(bound, lowestHeld - 1);
     }
-    Long lowestAnswering = first(answering);
+    Long lowestAnswering = firstKey(answering);
     if (lowestAnswering != null) {
       bound = Math.min(bound, lowestAnswering - 1);
     }
     return bound;
   }
 
-  private Long firstKey() {
+  private static Long firstKey(ConcurrentSkipListMap<Long, ?> map) {
     try {
-      return appending.firstKey();
+      return map.firstKey();
     } catch (java.util.NoSuchElementException e) {
       return null;
     }

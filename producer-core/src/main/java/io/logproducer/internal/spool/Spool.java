@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongPredicate;
 
 /**
  * A crash-consistent, bounded disk spool of entries (sealed batches) in one directory: the facade
@@ -68,6 +69,10 @@ public final class Spool implements AutoCloseable {
   final DiskHealth health;
   final AtomicLong corrupt = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
+
+  /** Asked under the lock about each pending entry DROP_OLDEST removes; see {@link #claimDrops}. */
+  private volatile LongPredicate dropClaim = sequence -> false;
+
   private final AtomicLong expired = new AtomicLong();
   final AtomicLong lostBatches = new AtomicLong();
   private SpoolCommitter committer;
@@ -426,7 +431,9 @@ public final class Spool implements AutoCloseable {
     Segment s = first.getValue();
     for (int i = 0; i < s.count(); i++) {
       if (!s.isAcked(i)) {
-        drops.add(Discard.read(DiscardReason.DROPPED_OLDEST, s, i));
+        if (!dropClaim.test(s.sequenceAt(i))) {
+          drops.add(Discard.read(DiscardReason.DROPPED_OLDEST, s, i));
+        }
         credit(s, i);
         dropped.incrementAndGet();
       }
@@ -507,6 +514,37 @@ public final class Spool implements AutoCloseable {
       List<Discard> one = new ArrayList<>(1);
       one.add(event);
       Discard.fire(events, one);
+    }
+  }
+
+  /**
+   * Lets {@code claim} take the fate of entries DROP_OLDEST removes: asked under the lock for each
+   * one's sequence (one step with the removal, ordered with {@link #acknowledge} and {@link
+   * #isPending}); on true its claimant reports the records' fate and the drop is not reported to
+   * the {@link SpoolEvents}. Fast, never calling into the spool; set before the spool is used.
+   */
+  public void claimDrops(LongPredicate claim) {
+    this.dropClaim = claim;
+  }
+
+  /**
+   * {@return whether entry {@code sequence} is still in the spool, unacknowledged} Under the lock:
+   * ordered with drops, so that a reader that saw the entry on disk can tell whether a drop took it
+   * meanwhile.
+   *
+   * @param sequence the entry's sequence
+   */
+  public boolean isPending(long sequence) {
+    lock.lock();
+    try {
+      Map.Entry<Long, Segment> e = segments.floorEntry(sequence);
+      if (e == null) {
+        return false;
+      }
+      int i = e.getValue().indexOf(sequence);
+      return i >= 0 && !e.getValue().isAcked(i);
+    } finally {
+      lock.unlock();
     }
   }
 
