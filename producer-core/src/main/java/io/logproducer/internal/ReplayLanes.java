@@ -1,8 +1,9 @@
 package io.logproducer.internal;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -258,20 +259,12 @@ final class ReplayLanes {
     notifyAll();
   }
 
-  /** {@return the sequences of the batches held and not being exported, for the caller to drop} */
-  synchronized long[] waitingSequences() {
-    int n = 0;
+  /** {@return the batches held and not being exported, for the caller to let go of at stop} */
+  synchronized List<Job> waiting() {
+    List<Job> out = new ArrayList<>();
     for (Lane lane : lanes.values()) {
       if (lane.held != null && !lane.exporting) {
-        n++;
-      }
-    }
-    long[] out = new long[n];
-    int i = 0;
-    for (Iterator<Lane> it = lanes.values().iterator(); it.hasNext(); ) {
-      Lane lane = it.next();
-      if (lane.held != null && !lane.exporting) {
-        out[i++] = lane.held.sequence;
+        out.add(lane.held);
       }
     }
     return out;

@@ -91,8 +91,8 @@ final class ReplaySource implements Runnable {
         }
       }
     }
-    for (long seq : l.waitingSequences()) {
-      writer.replayEnded(seq); // stopped: stays in the spool for the next producer
+    for (ReplayLanes.Job job : l.waiting()) {
+      ended(job); // stopped: stays in the spool for the next producer
     }
   }
 
@@ -117,6 +117,17 @@ final class ReplaySource implements Runnable {
       return;
     }
     read(e, l, l);
+  }
+
+  /**
+   * Replay lets go of {@code job}'s entry. When a drop removed it meanwhile and left its report to
+   * replay, and replay did not settle it (the producer stopped), the drop is reported now: the
+   * entry is gone, so its records will not be replayed.
+   */
+  private void ended(ReplayLanes.Job job) {
+    if (writer.replayEnded(job.sequence)) {
+      metrics.droppedOldest(job.sequence, job.meta.recordCount);
+    }
   }
 
   /** {@return a worker's task: exports the entries the reader read until {@link #stop()}} */
@@ -146,7 +157,7 @@ final class ReplaySource implements Runnable {
         if (backoff >= 0 && !stopped) {
           l.retryLater(job, backoff); // this worker serves other shards meanwhile
         } else {
-          writer.replayEnded(job.sequence);
+          ended(job);
           l.done(job);
           writer.wake(); // the reader may come back to the shard's passed-over entries now
         }
