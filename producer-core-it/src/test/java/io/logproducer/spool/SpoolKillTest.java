@@ -47,7 +47,13 @@ class SpoolKillTest {
         ChildJvm.builder(SpoolKillMain.class)
             .args(dir.toString(), Integer.toString(n), Integer.toString(first))
             .start()) {
-      child.awaitLine("SENT", 60_000);
+      // SENT follows the last send; the outcomes come meanwhile: waited for while they do (a
+      // loaded machine is slow, only a stalled child fails), then its threads' stacks are shown
+      if (!SpoolTestSettings.whileProgressing(
+          () -> child.outputLines().contains("SENT"), () -> child.outputLines().size(), 30_000)) {
+        child.dumpThreads();
+        throw new AssertionError("no SENT, and no output for 30 s:\n" + child.output());
+      }
       assertTrue(
           SpoolTestSettings.whileProgressing(
               () -> outcomeLines(child) >= killAfter, () -> outcomeLines(child), 30_000),

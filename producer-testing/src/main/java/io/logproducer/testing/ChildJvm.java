@@ -237,6 +237,7 @@ public final class ChildJvm implements AutoCloseable {
       long remaining = deadline - System.nanoTime();
       String line = remaining > 0 ? unread.poll(remaining, TimeUnit.NANOSECONDS) : null;
       if (line == null) {
+        dumpThreads();
         throw new AssertionError(
             "no line '"
                 + prefix
@@ -244,12 +245,41 @@ public final class ChildJvm implements AutoCloseable {
                 + name
                 + " within "
                 + timeoutMillis
-                + " ms; its output:\n"
-                + tail(8_000));
+                + " ms; its output (ending with its threads' stacks, if it still ran):\n"
+                + tail(40_000));
       }
       if (line.startsWith(prefix)) {
         return line;
       }
+    }
+  }
+
+  /**
+   * Asks a running child for its threads' stacks, for a test's failure message: {@code SIGQUIT}
+   * makes the JVM print every thread's stack to its standard output, which this captures (see
+   * {@link #output()}). Waits up to 2 s for the dump's last line to be read. Does nothing when the
+   * child has exited, on Java 8 (no pid) or where there is no {@code kill} command.
+   *
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public void dumpThreads() throws InterruptedException {
+    long pid = pid();
+    if (pid < 0 || !process.isAlive()) {
+      return;
+    }
+    int before = outputLines().size();
+    try {
+      new ProcessBuilder("kill", "-QUIT", Long.toString(pid)).inheritIO().start().waitFor();
+    } catch (IOException e) {
+      return;
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    while (System.nanoTime() - deadline < 0) {
+      List<String> now = outputLines();
+      if (now.size() > before && now.get(now.size() - 1).contains("JNI global ref")) {
+        return; // HotSpot's dump ends with the JNI global references line
+      }
+      Thread.sleep(20);
     }
   }
 

@@ -83,6 +83,19 @@ class ChildJvmTest {
   }
 
   @Test
+  void aLineThatNeverComesFailsWithTheLiveChildsThreadStacks() throws Exception {
+    try (ChildJvm child = ChildJvm.builder(EchoMain.class).start()) {
+      child.awaitLine("READY", 60_000);
+      AssertionError e = assertThrows(AssertionError.class, () -> child.awaitLine("NEVER", 100));
+      String m = e.getMessage();
+      assertTrue(m.contains("\"main\""), m);
+      assertTrue(m.contains("EchoMain.main"), m);
+      assertTrue(m.contains("JNI global refs"), m);
+      assertTrue(child.isAlive(), "SIGQUIT only dumps the stacks");
+    }
+  }
+
+  @Test
   void runReturnsTheResultOfAChildThatExits() throws Exception {
     ChildJvm.Result r = ChildJvm.builder(EchoMain.class).args("x").run(60);
     assertEquals(0, r.exitCode(), r.output()); // standard input is closed: the loop ends
