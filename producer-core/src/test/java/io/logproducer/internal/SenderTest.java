@@ -5,15 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
-import io.logproducer.LogRecord;
-import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.internal.codec.Codec;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
 import io.logproducer.spi.Exporter;
-import io.logproducer.spi.ExporterCapabilities;
-import io.logproducer.spi.RecordEncoder;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -125,29 +121,11 @@ class SenderTest {
   }
 
   /** Writes part of a request, then throws the next of its throwables. */
-  private static final class FailingExporter implements Exporter {
+  private static final class FailingExporter extends StubExporter {
     private final List<Throwable> toThrow;
 
     FailingExporter(List<Throwable> toThrow) {
       this.toThrow = toThrow;
-    }
-
-    @Override
-    public void start(ProducerConfig config) {}
-
-    @Override
-    public ExporterCapabilities capabilities() {
-      return ExporterCapabilities.builder(1 << 20).build();
-    }
-
-    @Override
-    public RecordEncoder encoder() {
-      return (LogRecord record, io.logproducer.spi.EncodeBuffer out) -> out.writeByte(1);
-    }
-
-    @Override
-    public Object shardKey(LogRecord record) {
-      return "s";
     }
 
     @Override
@@ -167,13 +145,5 @@ class SenderTest {
     public ExportResult export(Batch batch, byte[] body, int length, Compression compression) {
       return ExportResult.success();
     }
-
-    @Override
-    public String describe() {
-      return "failing";
-    }
-
-    @Override
-    public void close() {}
   }
 }

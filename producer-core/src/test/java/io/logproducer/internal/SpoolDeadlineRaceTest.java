@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
-import io.logproducer.LogRecord;
-import io.logproducer.ProducerConfig;
 import io.logproducer.SendResult;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
@@ -16,9 +14,6 @@ import io.logproducer.internal.spool.Spool;
 import io.logproducer.internal.spool.SteppedCommits;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
-import io.logproducer.spi.Exporter;
-import io.logproducer.spi.ExporterCapabilities;
-import io.logproducer.spi.RecordEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -227,7 +222,7 @@ class SpoolDeadlineRaceTest {
   }
 
   /** Answers "down" and runs a test's step where a send thread would be preempted. */
-  private static final class SteppingExporter implements Exporter {
+  private static final class SteppingExporter extends StubExporter {
     volatile Runnable onWriteRequest = () -> {};
     volatile Runnable onSpoolShardKey = () -> {};
     volatile Runnable onExport = () -> {};
@@ -239,24 +234,6 @@ class SpoolDeadlineRaceTest {
     }
 
     @Override
-    public void start(ProducerConfig config) {}
-
-    @Override
-    public ExporterCapabilities capabilities() {
-      return ExporterCapabilities.builder(1 << 20).build();
-    }
-
-    @Override
-    public RecordEncoder encoder() {
-      return (LogRecord record, io.logproducer.spi.EncodeBuffer out) -> out.writeByte(1);
-    }
-
-    @Override
-    public Object shardKey(LogRecord record) {
-      return "s";
-    }
-
-    @Override
     public void writeRequest(Batch batch, OutputStream out) throws IOException {
       step(onWriteRequest);
       batch.writeTo(out);
@@ -265,7 +242,7 @@ class SpoolDeadlineRaceTest {
     @Override
     public byte[] spoolShardKey(Object shardKey) {
       step(onSpoolShardKey);
-      return Exporter.super.spoolShardKey(shardKey);
+      return super.spoolShardKey(shardKey);
     }
 
     @Override
@@ -273,14 +250,6 @@ class SpoolDeadlineRaceTest {
       step(onExport);
       return DOWN;
     }
-
-    @Override
-    public String describe() {
-      return "stepping";
-    }
-
-    @Override
-    public void close() {}
   }
 
   /**

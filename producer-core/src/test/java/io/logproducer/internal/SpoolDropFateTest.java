@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.logproducer.Compression;
-import io.logproducer.LogRecord;
-import io.logproducer.ProducerConfig;
 import io.logproducer.SpoolConfig;
 import io.logproducer.SpoolDurability;
 import io.logproducer.SpoolFullPolicy;
@@ -14,11 +12,6 @@ import io.logproducer.SpoolListener;
 import io.logproducer.internal.spool.Spool;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.ExportResult;
-import io.logproducer.spi.Exporter;
-import io.logproducer.spi.ExporterCapabilities;
-import io.logproducer.spi.RecordEncoder;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -170,41 +163,10 @@ class SpoolDropFateTest {
   }
 
   /** Only stores shard keys; never exports in these tests. */
-  private static final class KeyOnlyExporter implements Exporter {
-    @Override
-    public void start(ProducerConfig config) {}
-
-    @Override
-    public ExporterCapabilities capabilities() {
-      return ExporterCapabilities.builder(1 << 20).build();
-    }
-
-    @Override
-    public RecordEncoder encoder() {
-      return (LogRecord record, io.logproducer.spi.EncodeBuffer out) -> out.writeByte(1);
-    }
-
-    @Override
-    public Object shardKey(LogRecord record) {
-      return "s";
-    }
-
-    @Override
-    public void writeRequest(Batch batch, OutputStream out) throws IOException {
-      batch.writeTo(out);
-    }
-
+  private static final class KeyOnlyExporter extends StubExporter {
     @Override
     public ExportResult export(Batch batch, byte[] body, int length, Compression compression) {
       throw new AssertionError("not exported in this test");
     }
-
-    @Override
-    public String describe() {
-      return "keys only";
-    }
-
-    @Override
-    public void close() {}
   }
 }
