@@ -212,7 +212,10 @@ public final class ChildJvm implements AutoCloseable {
         new BufferedReader(
             new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = r.readLine(); line != null; line = r.readLine()) {
-        lines.add(line);
+        synchronized (lines) {
+          lines.add(line);
+          lines.notifyAll(); // dumpThreads() waits for the dump's last line
+        }
         unread.add(line);
       }
     } catch (IOException e) {
@@ -274,12 +277,15 @@ public final class ChildJvm implements AutoCloseable {
       return;
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-    while (System.nanoTime() - deadline < 0) {
-      List<String> now = outputLines();
-      if (now.size() > before && now.get(now.size() - 1).contains("JNI global ref")) {
-        return; // HotSpot's dump ends with the JNI global references line
+    synchronized (lines) {
+      // HotSpot's dump ends with the JNI global references line
+      while (lines.size() <= before || !lines.get(lines.size() - 1).contains("JNI global ref")) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return;
+        }
+        TimeUnit.NANOSECONDS.timedWait(lines, left);
       }
-      Thread.sleep(20);
     }
   }
 
