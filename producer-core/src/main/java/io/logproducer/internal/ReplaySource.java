@@ -92,7 +92,7 @@ final class ReplaySource implements Runnable {
       }
     }
     for (ReplayLanes.Job job : l.waiting()) {
-      ended(job); // stopped: stays in the spool for the next producer
+      ended(job.sequence, job.meta.recordCount); // stopped: stays in the spool for the next one
     }
   }
 
@@ -120,13 +120,13 @@ final class ReplaySource implements Runnable {
   }
 
   /**
-   * Replay lets go of {@code job}'s entry. When a drop removed it meanwhile and left its report to
-   * replay, and replay did not settle it (the producer stopped), the drop is reported now: the
-   * entry is gone, so its records will not be replayed.
+   * Replay lets go of entry {@code sequence} without settling it (the producer stopped, or a drop
+   * took it before its export). When a drop removed it meanwhile and left its report to replay, the
+   * drop is reported now: the entry is gone, so its records will not be replayed.
    */
-  private void ended(ReplayLanes.Job job) {
-    if (writer.replayEnded(job.sequence)) {
-      metrics.droppedOldest(job.sequence, job.meta.recordCount);
+  private void ended(long sequence, int recordCount) {
+    if (writer.replayEnded(sequence)) {
+      metrics.droppedOldest(sequence, recordCount);
     }
   }
 
@@ -157,7 +157,7 @@ final class ReplaySource implements Runnable {
         if (backoff >= 0 && !stopped) {
           l.retryLater(job, backoff); // this worker serves other shards meanwhile
         } else {
-          ended(job);
+          ended(job.sequence, job.meta.recordCount);
           l.done(job);
           writer.wake(); // the reader may come back to the shard's passed-over entries now
         }
@@ -191,18 +191,14 @@ final class ReplaySource implements Runnable {
     if (deferTo != null && deferTo.deferIfBusy(ByteBuffer.wrap(meta.shardKey), e.sequence())) {
       return;
     }
+    writer.replayStarted(e.sequence());
+    if (!spool.isPending(e.sequence())) {
+      ended(e.sequence(), meta.recordCount); // a drop took it after the cursor read it
+      return;
+    }
     ByteBuffer payload = e.payload();
     byte[] body = new byte[payload.remaining()];
     payload.duplicate().get(body);
-    writer.replayStarted(e.sequence());
-    if (!spool.isPending(e.sequence())) {
-      // A drop took the entry after the cursor read it: not exported. If the drop saw it replayed
-      // (after replayStarted) it left the report to replay; otherwise it reported it already.
-      if (writer.replayEnded(e.sequence())) {
-        metrics.droppedOldest(e.sequence(), meta.recordCount);
-      }
-      return;
-    }
     l.add(new ReplayLanes.Job(e.sequence(), meta, batch, body));
   }
 
