@@ -7,9 +7,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Child JVM for {@link NoSlf4jProviderTest}: an exporter whose receiver refuses every connection,
- * one record with a 1.5 s delivery timeout. Prints the outcome and the metrics' last error to
- * stdout, as an application would.
+ * Child JVM for {@link NoSlf4jProviderTest}: an exporter whose receiver refuses every connection
+ * (or, with the argument {@code hang}, one whose export never answers), one record with a 1.5 s
+ * delivery timeout. Prints the outcome and the metrics' last error to stdout, as an application
+ * would.
  */
 public final class NoSlf4jProviderMain {
 
@@ -17,10 +18,15 @@ public final class NoSlf4jProviderMain {
 
   public static void main(String[] args) throws Exception {
     InMemoryExporter exporter = InMemoryExporter.builder().setBodiesOnly(true).build();
-    exporter.respondWith(
-        r ->
-            ExportResult.retryable(
-                "Connection refused", new ConnectException("Connection refused"), -1));
+    boolean hang = args.length > 0 && args[0].equals("hang");
+    if (hang) {
+      exporter.hold();
+    } else {
+      exporter.respondWith(
+          r ->
+              ExportResult.retryable(
+                  "Connection refused", new ConnectException("Connection refused"), -1));
+    }
     ProducerConfig config =
         ProducerConfig.builder()
             .setClientId("silence")
@@ -40,6 +46,7 @@ public final class NoSlf4jProviderMain {
         System.out.println("outcome: " + ((DeliveryException) e.getCause()).getResult());
       }
       System.out.println("lastError: " + producer.getMetrics().getLastError());
+      exporter.release();
     }
   }
 }

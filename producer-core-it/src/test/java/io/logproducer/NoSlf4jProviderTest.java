@@ -55,12 +55,16 @@ class NoSlf4jProviderTest {
                     + " failed to send 1 records \\(\\d+ bytes\\) to memory://in-memory: Connection refused, retry 1 in \\d+ ms")
             .matcher(out);
     assertTrue(first.find(), out);
-    // and so is the final failure (an I/O cause is in the message: no stack trace)
+    // and so is the final failure (an I/O cause is in the message: no stack trace): the send
+    // thread's, when the next backoff would pass the deadline, or the linger timer's, when a busy
+    // machine woke it for the retry after the deadline
     Matcher failed =
         Pattern.compile(
-                "\\S+Z WARN \\[silence-sender-\\d] io\\.logproducer\\.internal\\.Sender -"
-                    + " failed to send 1 records \\(\\d+ bytes\\) to memory://in-memory: Connection refused; next retry in \\d+ ms"
-                    + " would pass deliveryTimeoutMillis\n")
+                "\\S+Z WARN \\[silence-(sender-\\d|linger)] io\\.logproducer\\.internal\\.(Sender|DeliveryDeadline) -"
+                    + " failed to send 1 records \\(\\d+ bytes\\) to memory://in-memory: ("
+                    + "Connection refused; next retry in \\d+ ms would pass deliveryTimeoutMillis"
+                    + "|deliveryTimeoutMillis \\(1500 ms\\) expired while waiting to retry, after \\d+"
+                    + " attempt\\(s\\); last error: Connection refused)\n")
             .matcher(out);
     assertTrue(failed.find(), out);
     assertEquals(0, count(out, "\tat "), "no stack traces for warnings: " + out);
@@ -68,10 +72,47 @@ class NoSlf4jProviderTest {
     assertTrue(out.contains("Connection refused"), out);
     Matcher last =
         Pattern.compile(
-                "lastError: \\S+Z memory://in-memory: Connection refused;"
-                    + " deliveryTimeoutMillis would expire before the next retry\n")
+                "lastError: \\S+Z memory://in-memory: (Connection refused;"
+                    + " deliveryTimeoutMillis would expire before the next retry"
+                    + "|deliveryTimeoutMillis \\(1500 ms\\) expired while waiting to retry, after \\d+"
+                    + " attempt\\(s\\); last error: Connection refused)\n")
             .matcher(out);
     assertTrue(last.find(), out);
+  }
+
+  /**
+   * A batch whose request never answers fails at its deadline on the linger timer: that failure is
+   * logged, and is the last error, as the send thread's own are.
+   */
+  @Test
+  void aDeadlinePassedInFlightIsLoggedAndIsTheLastError() throws Exception {
+    ChildJvm.Result r =
+        ChildJvm.builder(NoSlf4jProviderMain.class)
+            .args("hang")
+            .classPath(classPathWithoutProvider())
+            .run(60);
+    String out = r.output();
+    assertEquals(0, r.exitCode(), out);
+    String failure =
+        "deliveryTimeoutMillis (1500 ms) expired while its request was in flight (attempt 1)";
+    assertTrue(
+        Pattern.compile(
+                "\\S+Z WARN \\[silence-linger] io\\.logproducer\\.internal\\.DeliveryDeadline -"
+                    + " failed to send 1 records \\(\\d+ bytes\\) to memory://in-memory: "
+                    + Pattern.quote(failure)
+                    + "\n")
+            .matcher(out)
+            .find(),
+        out);
+    assertEquals(1, count(out, " WARN "), out);
+    assertTrue(
+        out.contains("outcome: SendResult{FAILED, attempts=1, batchRecords=1, message=" + failure),
+        out);
+    assertTrue(
+        Pattern.compile("lastError: \\S+Z memory://in-memory: " + Pattern.quote(failure) + "\n")
+            .matcher(out)
+            .find(),
+        out);
   }
 
   @Test

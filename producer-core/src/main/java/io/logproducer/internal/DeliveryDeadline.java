@@ -1,14 +1,19 @@
 package io.logproducer.internal;
 
 import io.logproducer.SendResult;
+import io.logproducer.spi.Exporter;
+import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
  * The linger timer's call at a batch's delivery deadline ({@link LingerTimer}'s expirer): gives the
  * batch FAILED (SPOOLED when the spool holds it durably), hands it to the {@link ExpirySpooler}, or
- * answers "not yet" (false) while its outcome waits for the spool. Runs on the timer thread only;
- * package-private so that tests can step it against a send thread's steps.
+ * answers "not yet" (false) while its outcome waits for the spool. A FAILED outcome is logged (a
+ * WARN at most once per 5 s, as the send threads log theirs) and becomes the metrics' last error:
+ * an application whose batches time out between attempts sees why, as one whose retries run out
+ * does. Runs on the timer thread only; package-private so that tests can step it against a send
+ * thread's steps.
  */
 final class DeliveryDeadline implements Predicate<ProducerBatch> {
 
@@ -17,19 +22,29 @@ final class DeliveryDeadline implements Predicate<ProducerBatch> {
   private final BatchCompleter completer;
   private final ProducerSpool spool;
   private final ExpirySpooler expirySpooler;
+  private final ErrorSink errors;
+  private final Exporter exporter;
+  private final RateLimitedLog failures =
+      new RateLimitedLog(InternalLogger.get(DeliveryDeadline.class), 5_000);
 
   /**
    * @param sealIfOpen seals a batch still open at its deadline
    * @param spool the producer's spool, or null
    * @param expirySpooler the spool's expiry spooler, or null without a spool
+   * @param errors where a FAILED outcome's text goes (the metrics' last error)
+   * @param exporter the exporter, whose description the log and the last error name
    */
   DeliveryDeadline(
       long deliveryTimeoutMillis,
       Consumer<ProducerBatch> sealIfOpen,
       BatchCompleter completer,
       ProducerSpool spool,
-      ExpirySpooler expirySpooler) {
+      ExpirySpooler expirySpooler,
+      ErrorSink errors,
+      Exporter exporter) {
     this.deliveryTimeoutMillis = deliveryTimeoutMillis;
+    this.errors = errors;
+    this.exporter = exporter;
     this.sealIfOpen = sealIfOpen;
     this.completer = completer;
     this.spool = spool;
@@ -67,6 +82,7 @@ final class DeliveryDeadline implements Predicate<ProducerBatch> {
       return true; // written now unless stored already; SPOOLED once durable
     }
     if (b.tryAbort()) {
+      report(b, r);
       completer.complete(b, r, 0, true);
       return true;
     }
@@ -76,9 +92,24 @@ final class DeliveryDeadline implements Predicate<ProducerBatch> {
       return false;
     }
     if (b.tryTimeOutInFlight()) {
+      report(b, r);
       completer.complete(b, r, 0, false);
       return true;
     }
     return false;
+  }
+
+  private void report(ProducerBatch b, SendResult r) {
+    errors.noteError(exporter.describe(), r.getMessage());
+    failures.warn(
+        () ->
+            String.format(
+                Locale.ROOT,
+                "failed to send %,d records (%,d bytes) to %s: %s",
+                b.recordCount(),
+                b.sizeInBytes(),
+                exporter.describe(),
+                r.getMessage()),
+        null);
   }
 }

@@ -178,7 +178,9 @@ public final class ProducerEngine {
             this::sealForLinger,
             completer,
             spool,
-            expirySpooler);
+            expirySpooler,
+            metrics::noteError,
+            exporter);
     try {
       exporter.start(config);
     } catch (RuntimeException | Error e) {

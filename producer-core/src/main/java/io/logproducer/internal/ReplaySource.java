@@ -41,12 +41,6 @@ final class ReplaySource implements Runnable {
   private volatile ErrorSink errors = (source, message) -> {};
   private volatile boolean stopped;
 
-  /** Where replay's failures go: the producer's last error. */
-  interface ErrorSink {
-    /** Notes {@code message} about {@code source} (the exporter's description). */
-    void noteError(String source, String message);
-  }
-
   ReplaySource(
       Spool spool,
       SpoolWriter writer,

@@ -34,7 +34,7 @@ final class SpoolMetrics implements SpoolEvents {
   final LongAdder recordsLost = new LongAdder();
   private final io.logproducer.SpoolListener user;
   private volatile String lossAtOpen;
-  private volatile ReplaySource.ErrorSink errors = (source, message) -> {};
+  private volatile ErrorSink errors = (source, message) -> {};
   private final RateLimitedLog listenerErrors = new RateLimitedLog(log, 10_000);
 
   /**
@@ -48,7 +48,7 @@ final class SpoolMetrics implements SpoolEvents {
    * Where the storage's fsync failures and losses go: the producer's last (spool) error. A loss
    * found while the spool opened, before this is set, is passed on now.
    */
-  void reportErrorsTo(ReplaySource.ErrorSink sink) {
+  void reportErrorsTo(ErrorSink sink) {
     this.errors = sink;
     String atOpen = lossAtOpen;
     if (atOpen != null) {

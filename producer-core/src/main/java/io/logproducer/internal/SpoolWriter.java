@@ -26,7 +26,7 @@ final class SpoolWriter {
   private final Exporter exporter;
   private final Compression compression;
   private final SpoolMetrics metrics;
-  private volatile ReplaySource.ErrorSink errors = (source, message) -> {};
+  private volatile ErrorSink errors = (source, message) -> {};
   private final RateLimitedLog refusals = new RateLimitedLog(log, 10_000);
 
   /** Sequences of entries whose batch is still in memory, without its outcome. */
@@ -134,7 +134,7 @@ final class SpoolWriter {
   }
 
   /** Where refusals go besides the log: the producer's last error; set before the threads start. */
-  void reportErrorsTo(ReplaySource.ErrorSink sink) {
+  void reportErrorsTo(ErrorSink sink) {
     this.errors = sink;
   }
 

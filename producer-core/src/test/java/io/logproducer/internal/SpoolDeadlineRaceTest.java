@@ -91,7 +91,14 @@ class SpoolDeadlineRaceTest {
     sender.writeAheadTo(producerSpool.writer());
     expirySpooler = producerSpool.expirySpooler(sender);
     deadline =
-        new DeliveryDeadline(TIMEOUT_MILLIS, b -> {}, completer, producerSpool, expirySpooler);
+        new DeliveryDeadline(
+            TIMEOUT_MILLIS,
+            b -> {},
+            completer,
+            producerSpool,
+            expirySpooler,
+            metrics::noteError,
+            exporter);
   }
 
   @AfterEach
