@@ -30,16 +30,34 @@ class NoSlf4jProviderTest {
     return cp;
   }
 
+  /**
+   * Runs {@link NoSlf4jProviderMain} without a provider and checks that it exits 0.
+   *
+   * @param options {@code -D} options for the child JVM; any other word is an argument of the main
+   * @return its output
+   */
+  private static String runChild(String... options) throws Exception {
+    ChildJvm.Builder child =
+        ChildJvm.builder(NoSlf4jProviderMain.class).classPath(classPathWithoutProvider());
+    for (String o : options) {
+      if (o.startsWith("-D")) {
+        child.jvmOptions(o);
+      } else {
+        child.args(o);
+      }
+    }
+    ChildJvm.Result r = child.run(60);
+    assertEquals(0, r.exitCode(), r.output());
+    return r.output();
+  }
+
   private static int count(String text, String needle) {
     return text.split(Pattern.quote(needle), -1).length - 1;
   }
 
   @Test
   void warningsGoToStderrWhenNoProviderIsBound() throws Exception {
-    ChildJvm.Result r =
-        ChildJvm.builder(NoSlf4jProviderMain.class).classPath(classPathWithoutProvider()).run(60);
-    String out = r.output();
-    assertEquals(0, r.exitCode(), out);
+    String out = runChild();
     assertEquals(
         1,
         count(
@@ -86,13 +104,7 @@ class NoSlf4jProviderTest {
    */
   @Test
   void aDeadlinePassedInFlightIsLoggedAndIsTheLastError() throws Exception {
-    ChildJvm.Result r =
-        ChildJvm.builder(NoSlf4jProviderMain.class)
-            .args("hang")
-            .classPath(classPathWithoutProvider())
-            .run(60);
-    String out = r.output();
-    assertEquals(0, r.exitCode(), out);
+    String out = runChild("hang");
     String failure =
         "deliveryTimeoutMillis (1500 ms) expired while its request was in flight (attempt 1)";
     assertTrue(
@@ -117,13 +129,7 @@ class NoSlf4jProviderTest {
 
   @Test
   void theFallbackCanBeTurnedOff() throws Exception {
-    ChildJvm.Result r =
-        ChildJvm.builder(NoSlf4jProviderMain.class)
-            .jvmOptions("-Dio.logproducer.stderrFallback=false")
-            .classPath(classPathWithoutProvider())
-            .run(60);
-    String out = r.output();
-    assertEquals(0, r.exitCode(), out);
+    String out = runChild("-Dio.logproducer.stderrFallback=false");
     assertEquals(0, count(out, "logproducer: no SLF4J provider found"), out);
     assertEquals(0, count(out, " WARN "), out);
     assertTrue(out.contains("outcome: SendResult{FAILED"), out);

@@ -2,7 +2,6 @@ package io.logproducer.internal;
 
 import io.logproducer.SendResult;
 import io.logproducer.spi.Exporter;
-import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -101,15 +100,6 @@ final class DeliveryDeadline implements Predicate<ProducerBatch> {
 
   private void report(ProducerBatch b, SendResult r) {
     errors.noteError(exporter.describe(), r.getMessage());
-    failures.warn(
-        () ->
-            String.format(
-                Locale.ROOT,
-                "failed to send %,d records (%,d bytes) to %s: %s",
-                b.recordCount(),
-                b.sizeInBytes(),
-                exporter.describe(),
-                r.getMessage()),
-        null);
+    failures.warn(() -> Sender.failedToSend(b, exporter.describe(), r.getMessage()), null);
   }
 }

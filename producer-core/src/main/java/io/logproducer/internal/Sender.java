@@ -139,6 +139,20 @@ final class Sender {
    * resets) are expected when a receiver is down and their text is already in the message; anything
    * else is worth a trace.
    */
+  /**
+   * {@return the log line of batch {@code b}'s final failure: "failed to send N records (B bytes)
+   * to destination: cause"}
+   */
+  static String failedToSend(ProducerBatch b, String destination, String cause) {
+    return String.format(
+        Locale.ROOT,
+        "failed to send %,d records (%,d bytes) to %s: %s",
+        b.recordCount(),
+        b.sizeInBytes(),
+        destination,
+        cause);
+  }
+
   private static Throwable traceWorthy(Throwable error) {
     return error instanceof java.io.IOException ? null : error;
   }
@@ -492,16 +506,7 @@ final class Sender {
       completer.finalFailure(b); // the exporter's final answer: replaying the body would not help
     }
     metrics.noteError(exporter.describe(), "failed: " + r.message());
-    failures.warn(
-        () ->
-            String.format(
-                Locale.ROOT,
-                "failed to send %,d records (%,d bytes) to %s: %s",
-                b.recordCount(),
-                b.sizeInBytes(),
-                exporter.describe(),
-                r.message()),
-        traceWorthy(r.error()));
+    failures.warn(() -> failedToSend(b, exporter.describe(), r.message()), traceWorthy(r.error()));
     finish(
         b,
         new SendResult(
