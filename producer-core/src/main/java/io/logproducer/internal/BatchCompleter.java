@@ -51,8 +51,9 @@ final class BatchCompleter {
    * it returns).
    *
    * @param wireBytes request body bytes of the delivering attempt (0 if not delivered)
+   * @return the outcome applied: {@code chosen}, or SPOOLED for a failure the spool holds
    */
-  void complete(ProducerBatch b, SendResult chosen, long wireBytes, boolean releaseMemory) {
+  SendResult complete(ProducerBatch b, SendResult chosen, long wireBytes, boolean releaseMemory) {
     SendResult result = chosen;
     try {
       result = spoolOutcomes.settle(b, chosen);
@@ -60,6 +61,7 @@ final class BatchCompleter {
       callbackErrors.warn("settling a batch's spool entry failed; its outcome stays " + chosen, t);
     }
     complete0(b, result, wireBytes, releaseMemory);
+    return result;
   }
 
   private void complete0(

@@ -8,11 +8,11 @@ import java.util.function.Predicate;
 /**
  * The linger timer's call at a batch's delivery deadline ({@link LingerTimer}'s expirer): gives the
  * batch FAILED (SPOOLED when the spool holds it durably), hands it to the {@link ExpirySpooler}, or
- * answers "not yet" (false) while its outcome waits for the spool. A FAILED outcome is logged (a
- * WARN at most once per 5 s, as the send threads log theirs) and becomes the metrics' last error:
- * an application whose batches time out between attempts sees why, as one whose retries run out
- * does. Runs on the timer thread only; package-private so that tests can step it against a send
- * thread's steps.
+ * answers "not yet" (false) while its outcome waits for the spool. The expiry becomes the metrics'
+ * last error, and a FAILED outcome (not SPOOLED) is logged, a WARN at most once per 5 s as the send
+ * threads log theirs: an application whose batches time out between attempts sees why, as one whose
+ * retries run out does. Runs on the timer thread only; package-private so that tests can step it
+ * against a send thread's steps.
  */
 final class DeliveryDeadline implements Predicate<ProducerBatch> {
 
@@ -81,8 +81,8 @@ final class DeliveryDeadline implements Predicate<ProducerBatch> {
       return true; // written now unless stored already; SPOOLED once durable
     }
     if (b.tryAbort()) {
-      report(b, r);
-      completer.complete(b, r, 0, true);
+      errors.noteError(exporter.describe(), r.getMessage()); // before the callbacks see the outcome
+      warnIfFailed(b, completer.complete(b, r, 0, true));
       return true;
     }
     if (spool != null && spool.outcomeAwaitsDurability(b)) {
@@ -91,15 +91,19 @@ final class DeliveryDeadline implements Predicate<ProducerBatch> {
       return false;
     }
     if (b.tryTimeOutInFlight()) {
-      report(b, r);
-      completer.complete(b, r, 0, false);
+      errors.noteError(exporter.describe(), r.getMessage());
+      warnIfFailed(b, completer.complete(b, r, 0, false));
       return true;
     }
     return false;
   }
 
-  private void report(ProducerBatch b, SendResult r) {
-    errors.noteError(exporter.describe(), r.getMessage());
-    failures.warn(() -> Sender.failedToSend(b, exporter.describe(), r.getMessage()), null);
+  /**
+   * Logs outcome {@code r} of batch {@code b} if it is FAILED (not SPOOLED: the spool holds it).
+   */
+  private void warnIfFailed(ProducerBatch b, SendResult r) {
+    if (r.getStatus() == SendResult.Status.FAILED) {
+      failures.warn(() -> Sender.failedToSend(b, exporter.describe(), r.getMessage()), null);
+    }
   }
 }
