@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +72,14 @@ class SpoolOutageTest {
   private final AtomicIntegerArray outcome = new AtomicIntegerArray(total);
 
   private final AtomicIntegerArray received = new AtomicIntegerArray(total);
+
+  /**
+   * Each record's outcome (one object per batch, shared by its records: the heap check stays
+   * unaffected): says how its batch got SPOOLED, for the order check and for a failure's report.
+   */
+  private final AtomicReferenceArray<SendResult> outcomeOf = new AtomicReferenceArray<>(total);
+
+  private long passedByYounger; // guarded by this
   private final AtomicLong outcomes = new AtomicLong();
   private final AtomicLong secondOutcomes = new AtomicLong();
   private final AtomicLong sent = new AtomicLong();
@@ -86,7 +95,9 @@ class SpoolOutageTest {
       return;
     }
     int t = (int) (seq % THREADS);
-    if (seq <= lastReceived[t]) {
+    if (seq <= lastReceived[t] && resumed && writtenAtDeadline((int) seq)) {
+      passedByYounger++; // the documented exception: written after younger batches
+    } else if (seq <= lastReceived[t]) {
       outOfOrder++;
       if (firstOutOfOrder.size() < 10) {
         firstOutOfOrder.add(
@@ -95,7 +106,12 @@ class SpoolOutageTest {
                 + lastReceived[t] / THREADS
                 + " (thread "
                 + t
-                + (resumed ? ", drain)" : ", before the outage)"));
+                + (resumed ? ", drain" : ", before the outage")
+                + "; outcomes: "
+                + outcomeOf.get((int) seq)
+                + " / "
+                + outcomeOf.get((int) lastReceived[t])
+                + ")");
       }
     }
     lastReceived[t] = seq;
@@ -243,6 +259,11 @@ class SpoolOutageTest {
       assertEquals(0, unknownIds, "ids never sent");
       assertEquals(
           0, outOfOrder, "records out of order per application thread: " + firstOutOfOrder);
+      System.out.printf(
+          Locale.ROOT,
+          "outage: %d batches written at their deadline by the spool-expiry thread arrived after"
+              + " younger ones%n",
+          passedByYounger);
     }
     ProducerMetrics m = producer.getMetrics();
     assertEquals(n2, m.getRecordsSpooled(), m.toString());
@@ -314,7 +335,22 @@ class SpoolOutageTest {
     return threads;
   }
 
+  /**
+   * Whether record {@code seq}'s batch was written by the spool-expiry thread at its deadline,
+   * never sent before (its SPOOLED outcome says "expired before it could be sent"): docs/usage.md's
+   * one exception to the stored order, such a batch may land after younger batches of its shard
+   * that the send thread wrote meanwhile (the send thread, busy with retries on a saturated
+   * machine, fell 6 s behind).
+   */
+  private boolean writtenAtDeadline(int seq) {
+    SendResult r = outcomeOf.get(seq);
+    return r != null
+        && r.getStatus() == SendResult.Status.SPOOLED
+        && r.getMessage().contains("expired before it could be sent");
+  }
+
   private void outcome(int seq, SendResult r) {
+    outcomeOf.set(seq, r);
     if (!outcome.compareAndSet(seq, 0, r.getStatus().ordinal() + 1)) {
       secondOutcomes.incrementAndGet();
     }
