@@ -331,7 +331,12 @@ public final class ProducerMetrics {
     this.lastSpoolError = lastSpoolError;
   }
 
-  /** {@return records accepted by {@code send}} */
+  /**
+   * {@return records accepted by {@code send}} A {@code send} counts its record here when it starts
+   * to append it, and takes it off again if it then drops or refuses it (a full buffer with {@link
+   * BufferFullPolicy#DROP}, a record too large, a closed producer): so this count never trails the
+   * outcomes, and a reading taken while such a {@code send} is under way includes its record.
+   */
   public long getRecordsAccepted() {
     return recordsAccepted;
   }

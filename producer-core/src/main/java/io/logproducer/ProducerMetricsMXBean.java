@@ -6,7 +6,10 @@ package io.logproducer;
  * read live values.
  */
 public interface ProducerMetricsMXBean {
-  /** {@return records accepted by {@code send}} */
+  /**
+   * {@return records accepted by {@code send}, including the record of a {@code send} under way
+   * (see {@link ProducerMetrics#getRecordsAccepted()})}
+   */
   long getRecordsAccepted();
 
   /** {@return records delivered} */
