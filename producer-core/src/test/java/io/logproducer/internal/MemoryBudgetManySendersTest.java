@@ -13,11 +13,8 @@ import io.logproducer.Severity;
 import io.logproducer.spi.Batch;
 import io.logproducer.spi.EncodeBuffer;
 import io.logproducer.spi.ExportResult;
-import io.logproducer.spi.Exporter;
 import io.logproducer.spi.ExporterCapabilities;
 import io.logproducer.spi.RecordEncoder;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.util.ArrayList;
@@ -245,12 +242,9 @@ class MemoryBudgetManySendersTest {
   /**
    * Accepts every batch at once and counts its records; records are {@value #RECORD_BYTES} bytes.
    */
-  private static final class CountingExporter implements Exporter {
+  private static final class CountingExporter extends StubExporter {
     final AtomicLong records = new AtomicLong();
     final AtomicLong batches = new AtomicLong();
-
-    @Override
-    public void start(ProducerConfig config) {}
 
     @Override
     public ExporterCapabilities capabilities() {
@@ -269,16 +263,6 @@ class MemoryBudgetManySendersTest {
     }
 
     @Override
-    public Object shardKey(LogRecord record) {
-      return "all";
-    }
-
-    @Override
-    public void writeRequest(Batch batch, OutputStream out) throws IOException {
-      batch.writeTo(out);
-    }
-
-    @Override
     public ExportResult export(Batch batch, byte[] body, int length, Compression compression) {
       records.addAndGet(batch.recordCount());
       batches.incrementAndGet();
@@ -288,13 +272,5 @@ class MemoryBudgetManySendersTest {
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(EXPORT_MILLIS));
       return ExportResult.success();
     }
-
-    @Override
-    public String describe() {
-      return "counting";
-    }
-
-    @Override
-    public void close() {}
   }
 }
