@@ -30,7 +30,7 @@ final class DeliveryDeadline implements Predicate<ProducerBatch> {
    * @param sealIfOpen seals a batch still open at its deadline
    * @param spool the producer's spool, or null
    * @param expirySpooler the spool's expiry spooler, or null without a spool
-   * @param errors where a FAILED outcome's text goes (the metrics' last error)
+   * @param errors where the expiry's text goes (the metrics' last error)
    * @param exporter the exporter, whose description the log and the last error name
    */
   DeliveryDeadline(
@@ -81,8 +81,7 @@ final class DeliveryDeadline implements Predicate<ProducerBatch> {
       return true; // written now unless stored already; SPOOLED once durable
     }
     if (b.tryAbort()) {
-      errors.noteError(exporter.describe(), r.getMessage()); // before the callbacks see the outcome
-      warnIfFailed(b, completer.complete(b, r, 0, true));
+      complete(b, r, true);
       return true;
     }
     if (spool != null && spool.outcomeAwaitsDurability(b)) {
@@ -91,17 +90,20 @@ final class DeliveryDeadline implements Predicate<ProducerBatch> {
       return false;
     }
     if (b.tryTimeOutInFlight()) {
-      errors.noteError(exporter.describe(), r.getMessage());
-      warnIfFailed(b, completer.complete(b, r, 0, false));
+      complete(b, r, false);
       return true;
     }
     return false;
   }
 
   /**
-   * Logs outcome {@code r} of batch {@code b} if it is FAILED (not SPOOLED: the spool holds it).
+   * Notes the expiry as the last error (before the callbacks see the outcome), completes batch
+   * {@code b} with {@code failed}, and logs the outcome if it stayed FAILED (not SPOOLED: the spool
+   * holds it).
    */
-  private void warnIfFailed(ProducerBatch b, SendResult r) {
+  private void complete(ProducerBatch b, SendResult failed, boolean releaseMemory) {
+    errors.noteError(exporter.describe(), failed.getMessage());
+    SendResult r = completer.complete(b, failed, 0, releaseMemory);
     if (r.getStatus() == SendResult.Status.FAILED) {
       failures.warn(() -> Sender.failedToSend(b, exporter.describe(), r.getMessage()), null);
     }
